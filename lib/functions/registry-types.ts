@@ -1,0 +1,162 @@
+/**
+ * The shape of a function definition. Functions are data: one {@link FunctionDef} per function
+ * (name, signatures, description, example, kernel), collected in one list of built-ins
+ * (`builtins.ts`). The binder resolves a call against the signatures, inserts implicit casts so
+ * that each argument arrives with exactly the declared type, and calls the kernel on vectors.
+ *
+ * Browser-safe: imports nothing from `node:*` (the console reads names, signatures and
+ * descriptions for completion).
+ */
+import type { ColumnType } from '../types/column-type.js'
+import type { Batch, Scalar, Vector } from '../types/vector.js'
+import type { Rnd } from './rnd/rnd.js'
+
+/**
+ * A declared argument type: an exact type, or a class the kernel accepts as is.
+ * - `ANY`: any type, passed through unconverted;
+ * - `NUMERIC`: any of BYTE..DOUBLE, passed through unconverted;
+ * - `TEXT`: STRING/VARCHAR/SYMBOL/CHAR, passed through unconverted;
+ * - `TEMPORAL`: DATE or TIMESTAMP (and strings that parse as timestamps are cast to TIMESTAMP).
+ */
+export type ArgType = ColumnType | 'ANY' | 'NUMERIC' | 'TEXT' | 'TEMPORAL'
+
+/** One overload. */
+export interface Signature {
+  readonly args: readonly ArgType[]
+  /** when set, any number (>= 0) of further arguments of this type may follow */
+  readonly variadic?: ArgType
+  /** indexes of arguments that must be constants (QuestDB's lower-case signature letters) */
+  readonly constant?: readonly number[]
+  /** the result type, fixed or computed from the (post-cast) argument types */
+  readonly returns: ColumnType | ((args: readonly ColumnType[]) => ColumnType)
+}
+
+/** What a kernel can see of the query it runs in. */
+export interface FunctionContext {
+  /** `now()`: fixed for the whole statement, microseconds since the epoch */
+  readonly now: number
+  /** the clock, for `systimestamp()` (microseconds, may be fractional-free float) */
+  clock(): number
+  /** the random generator shared by `rnd_*` within a statement (seeded by `long_sequence(n, s0, s1)`) */
+  readonly rnd: Rnd
+  /** the session's user name (`current_user()`) */
+  readonly user: string
+  /** read-only view of the catalog, for meta functions */
+  readonly catalog: CatalogView
+  /** the engine version string, for `version()` */
+  readonly version: string
+}
+
+/** What meta functions may read of the catalog. */
+export interface CatalogView {
+  tableNames(): string[]
+  /** undefined when the table does not exist */
+  table(name: string): TableInfo | undefined
+}
+
+/** Description of a table for meta functions. */
+export interface TableInfo {
+  readonly id: number
+  readonly name: string
+  readonly columns: readonly { readonly name: string; readonly type: ColumnType; readonly indexed: boolean; readonly symbolCapacity: number; readonly symbolCached: boolean; readonly symbolTableSize: number }[]
+  /** index in columns, or -1 */
+  readonly timestampIndex: number
+  readonly partitionBy: string
+  readonly wal: boolean
+  readonly dedupKeys: readonly string[]
+  readonly ttl: { readonly count: number; readonly unit: string } | undefined
+  readonly rowCount: number
+  readonly maxUncommittedRows: number
+  readonly o3MaxLag: number
+  readonly createSql: string
+}
+
+/**
+ * Per-call state created once per statement execution (for stateful functions such as
+ * `timestamp_sequence` or `rnd_symbol(count, lo, hi, nullRate)` whose dictionary is made at init).
+ */
+export interface CallSite {
+  /** argument types after implicit casts */
+  readonly argTypes: readonly ColumnType[]
+  /** the values of constant arguments (undefined for non-constant ones) */
+  readonly constants: readonly (Scalar | undefined)[]
+  /** the result type */
+  readonly returns: ColumnType
+  /** SQL-text position of each argument, for errors */
+  readonly argPositions: readonly number[]
+  /** position of the call itself */
+  readonly pos: number
+}
+
+/** A vectorized kernel: computes `length` results from argument vectors (which may be constant). */
+export type VectorKernel = (args: readonly Vector[], length: number, ctx: FunctionContext, state: unknown) => Vector
+
+/** A row-wise kernel, for functions where vectorizing buys nothing; the engine loops for it. */
+export type RowKernel = (args: readonly Scalar[], ctx: FunctionContext, state: unknown) => Scalar
+
+interface FunctionDefBase {
+  /** lower-case name */
+  readonly name: string
+  readonly aliases?: readonly string[]
+  readonly signatures: readonly Signature[]
+  /** one line, shown in completion and docs/functions.md */
+  readonly description: string
+  /** a SQL example, shown in docs/functions.md */
+  readonly example: string
+  /** family, for docs grouping: 'math', 'string', 'time', 'aggregate', 'rnd', 'meta', ... */
+  readonly family: string
+}
+
+/** A scalar function: one value per row. */
+export interface ScalarFunctionDef extends FunctionDefBase {
+  readonly kind: 'scalar'
+  /** vectorized kernel; preferred when present */
+  readonly vector?: VectorKernel
+  /** row-wise kernel, used when `vector` is absent */
+  readonly row?: RowKernel
+  /** when true (the default), a null argument gives a null result without calling `row` */
+  readonly nullStrict?: boolean
+  /** false for functions whose result changes per call (rnd_*, systimestamp); they are never constant-folded */
+  readonly deterministic?: boolean
+  /** creates per-execution state (see {@link CallSite}) */
+  readonly init?: (site: CallSite, ctx: FunctionContext) => unknown
+}
+
+/**
+ * Accumulator of an aggregate over groups identified by dense ids 0..n-1. Group ids are assigned
+ * by the group-by operator; the kernel keeps typed arrays indexed by group id and grows them in
+ * {@link AggregateKernel.resize}.
+ */
+export interface AggregateKernel {
+  /** makes room for groups 0..count-1 (count only grows) */
+  resize(count: number): void
+  /** adds rows 0..length-1: row i belongs to group `groups[i]` */
+  update(groups: Int32Array, args: readonly Vector[], length: number): void
+  /** adds rows 0..length-1, all to group `group` (the non-keyed fast path) */
+  updateOne(group: number, args: readonly Vector[], length: number): void
+  /** folds `other`'s group `from[i]` into this kernel's group `to[i]` (parallel partial aggregation) */
+  merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void
+  /** the results of groups 0..count-1 */
+  result(count: number): Vector
+}
+
+/** An aggregate function. */
+export interface AggregateFunctionDef extends FunctionDefBase {
+  readonly kind: 'aggregate'
+  /** creates an empty accumulator for one call site */
+  readonly create: (site: CallSite) => AggregateKernel
+}
+
+/** A table function in FROM: `long_sequence(10)`, `tables()`, `generate_series(1, 5)`. */
+export interface TableFunctionDef extends FunctionDefBase {
+  readonly kind: 'table'
+  /** the output schema for a call (may depend on argument types and constants) */
+  readonly columns: (site: CallSite, ctx: FunctionContext) => readonly { readonly name: string; readonly type: ColumnType }[]
+  /** index of the designated timestamp column in the output, or -1 */
+  readonly timestampIndex?: (site: CallSite) => number
+  /** produces the rows, batch by batch; every argument must be constant */
+  readonly open: (site: CallSite, ctx: FunctionContext) => Iterable<Batch>
+}
+
+/** Any function definition. */
+export type FunctionDef = ScalarFunctionDef | AggregateFunctionDef | TableFunctionDef

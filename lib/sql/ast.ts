@@ -1,0 +1,506 @@
+/**
+ * The abstract syntax tree produced by the parser.
+ *
+ * Every node has a `kind` (a discriminated union, dispatched exhaustively) and `pos`, the 0-based
+ * offset in the SQL text of the token that best identifies the node in an error message
+ * (the first token for most nodes; the operator for binary expressions; the function name for
+ * calls). Identifiers keep the user's spelling; name resolution is case-insensitive.
+ *
+ * Browser-safe: imports nothing from `node:*`.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+/** A literal value. Numbers keep their source text so that LONG literals stay exact. */
+export type Literal =
+  | { readonly kind: 'literal'; readonly pos: number; readonly type: 'int'; readonly text: string } // fits INT unless too large; `L` suffix stripped, see `long`
+  | { readonly kind: 'literal'; readonly pos: number; readonly type: 'long'; readonly text: string } // an integer with an `L` suffix, or one that does not fit INT
+  | { readonly kind: 'literal'; readonly pos: number; readonly type: 'double'; readonly text: string } // has a '.', or an exponent; also NaN / Infinity
+  | { readonly kind: 'literal'; readonly pos: number; readonly type: 'string'; readonly value: string } // quotes removed, '' unescaped
+  | { readonly kind: 'literal'; readonly pos: number; readonly type: 'boolean'; readonly value: boolean }
+  | { readonly kind: 'literal'; readonly pos: number; readonly type: 'null' }
+  | { readonly kind: 'literal'; readonly pos: number; readonly type: 'char'; readonly value: string } // not produced by the parser today; reserved
+  | { readonly kind: 'literal'; readonly pos: number; readonly type: 'long256'; readonly text: string } // 0x... hex literal
+
+/** `name` or `qualifier.name` (`t.price`). */
+export interface ColumnRef {
+  readonly kind: 'column'
+  readonly pos: number
+  readonly table?: string
+  readonly name: string
+}
+
+/** `*` or `t.*` in a select list or `count(*)`. */
+export interface Star {
+  readonly kind: 'star'
+  readonly pos: number
+  readonly table?: string
+}
+
+/** `$1`, `$2`, ... (1-based as written). */
+export interface Param {
+  readonly kind: 'param'
+  readonly pos: number
+  readonly index: number
+}
+
+/** A window specification: `OVER (...)` or `OVER w`. */
+export interface WindowSpec {
+  readonly pos: number
+  /** name of a WINDOW clause this spec refers to or extends */
+  readonly base?: string
+  readonly partitionBy: readonly Expr[]
+  readonly orderBy: readonly OrderItem[]
+  readonly frame?: WindowFrame
+}
+
+export interface WindowFrame {
+  readonly units: 'rows' | 'range' | 'groups'
+  readonly start: FrameBound
+  readonly end: FrameBound
+  readonly exclude?: 'current row' | 'no others'
+}
+
+export type FrameBound =
+  | { readonly kind: 'unbounded preceding' }
+  | { readonly kind: 'unbounded following' }
+  | { readonly kind: 'current row' }
+  | { readonly kind: 'preceding'; readonly offset: Expr; readonly unit?: string } // unit for RANGE with time offsets: 'microsecond', 'second', 'minute', ...
+  | { readonly kind: 'following'; readonly offset: Expr; readonly unit?: string }
+
+/** A function call, aggregate or window function. `count(*)` has `star: true` and no args. */
+export interface Call {
+  readonly kind: 'call'
+  readonly pos: number
+  /** the function name as written (lower-case it to look up) */
+  readonly name: string
+  readonly args: readonly Expr[]
+  readonly distinct: boolean
+  readonly star: boolean
+  readonly ignoreNulls?: boolean
+  readonly over?: WindowSpec
+}
+
+/** Binary operators; `pos` is the operator token. */
+export type BinaryOp =
+  | '+' | '-' | '*' | '/' | '%'
+  | '=' | '!=' | '<' | '<=' | '>' | '>='
+  | 'and' | 'or'
+  | '||'
+  | '&' | '|' | '^'
+  | '<<' | '>>' | '<<=' | '>>='
+  | '~' | '!~' // regex match / no match
+
+export interface Binary {
+  readonly kind: 'binary'
+  readonly pos: number
+  readonly op: BinaryOp
+  readonly left: Expr
+  readonly right: Expr
+}
+
+export interface Unary {
+  readonly kind: 'unary'
+  readonly pos: number
+  readonly op: '-' | 'not' | '~' | '+'
+  readonly operand: Expr
+}
+
+/** `CAST(x AS type)` or `x::type`; `type` is the name as written (resolved by the binder). */
+export interface Cast {
+  readonly kind: 'cast'
+  readonly pos: number
+  readonly expr: Expr
+  readonly type: string
+  /** position of the type name */
+  readonly typePos: number
+  /** true for the `::` form (names the output column `cast`) */
+  readonly shorthand: boolean
+}
+
+export interface Case {
+  readonly kind: 'case'
+  readonly pos: number
+  /** `CASE x WHEN ...` form */
+  readonly operand?: Expr
+  readonly whens: readonly { readonly when: Expr; readonly then: Expr }[]
+  readonly else?: Expr
+}
+
+/** `x [NOT] IN (a, b, ...)`, `x IN (SELECT ...)`, or `ts IN '2024-01'` (list of one string). */
+export interface InList {
+  readonly kind: 'in'
+  readonly pos: number
+  readonly expr: Expr
+  readonly list: readonly Expr[] | Query
+  readonly not: boolean
+}
+
+export interface Between {
+  readonly kind: 'between'
+  readonly pos: number
+  readonly expr: Expr
+  readonly low: Expr
+  readonly high: Expr
+  readonly not: boolean
+}
+
+export interface Like {
+  readonly kind: 'like'
+  readonly pos: number
+  readonly expr: Expr
+  readonly pattern: Expr
+  readonly caseInsensitive: boolean
+  readonly not: boolean
+}
+
+export interface IsNull {
+  readonly kind: 'isnull'
+  readonly pos: number
+  readonly expr: Expr
+  readonly not: boolean
+}
+
+/** A scalar subquery `(SELECT ...)` used as a value. */
+export interface Subquery {
+  readonly kind: 'subquery'
+  readonly pos: number
+  readonly query: Query
+}
+
+export interface Exists {
+  readonly kind: 'exists'
+  readonly pos: number
+  readonly query: Query
+  readonly not: boolean
+}
+
+/** `extract(unit FROM expr)`. */
+export interface Extract {
+  readonly kind: 'extract'
+  readonly pos: number
+  readonly unit: string
+  readonly expr: Expr
+}
+
+/** Any expression. */
+export type Expr =
+  | Literal | ColumnRef | Star | Param | Call | Binary | Unary | Cast | Case
+  | InList | Between | Like | IsNull | Subquery | Exists | Extract
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+export interface SelectItem {
+  readonly expr: Expr
+  readonly alias?: string
+  /** position of the alias, when given */
+  readonly aliasPos?: number
+}
+
+export interface OrderItem {
+  readonly expr: Expr
+  readonly desc: boolean
+  readonly nulls?: 'first' | 'last'
+}
+
+/** A table reference in FROM: a table name, a function (`long_sequence(10)`), or a subquery. */
+export type TableRef =
+  | { readonly kind: 'table'; readonly pos: number; readonly name: string; readonly alias?: string; readonly timestamp?: string }
+  | { readonly kind: 'function'; readonly pos: number; readonly call: Call; readonly alias?: string; readonly timestamp?: string }
+  | { readonly kind: 'subquery'; readonly pos: number; readonly query: Query; readonly alias?: string; readonly timestamp?: string }
+
+export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'cross' | 'asof' | 'lt' | 'splice'
+
+export interface Join {
+  readonly pos: number
+  readonly type: JoinType
+  readonly table: TableRef
+  /** `ON expr`; for ASOF/LT/SPLICE also `ON (a, b)` which the parser turns into `a = a AND b = b` column pairs via `using` */
+  readonly on?: Expr
+  /** `ON (col, ...)` shorthand (same column names on both sides) */
+  readonly using?: readonly string[]
+  /** ASOF/LT `TOLERANCE 1h` as written, e.g. '1h' */
+  readonly tolerance?: { readonly value: string; readonly pos: number }
+}
+
+export interface SampleBy {
+  readonly pos: number
+  /** the stride as written, e.g. '1h', '15m', '1M' */
+  readonly interval: string
+  readonly intervalPos: number
+  readonly from?: Expr
+  readonly to?: Expr
+  /** FILL values as written: NONE, NULL, PREV, LINEAR or a constant expression */
+  readonly fill: readonly FillValue[]
+  readonly align: SampleByAlign
+}
+
+export type FillValue =
+  | { readonly kind: 'none' | 'null' | 'prev' | 'linear'; readonly pos: number }
+  | { readonly kind: 'value'; readonly pos: number; readonly value: Expr }
+
+export type SampleByAlign =
+  | { readonly kind: 'calendar'; readonly timeZone?: Expr; readonly offset?: Expr }
+  | { readonly kind: 'first observation' }
+
+export interface LatestOn {
+  readonly pos: number
+  /** `LATEST ON ts` (absent for the legacy `LATEST BY` form) */
+  readonly timestamp?: string
+  readonly partitionBy: readonly Expr[]
+  /** true for the deprecated `LATEST BY cols` form written after FROM */
+  readonly legacy: boolean
+}
+
+/** LIMIT n, LIMIT lo, hi; negative values as QuestDB (`LIMIT -5`). */
+export interface Limit {
+  readonly pos: number
+  readonly lo: Expr
+  readonly hi?: Expr
+}
+
+export interface NamedWindow {
+  readonly name: string
+  readonly spec: WindowSpec
+}
+
+/** A SELECT block. */
+export interface Select {
+  readonly kind: 'select'
+  readonly pos: number
+  readonly distinct: boolean
+  readonly columns: readonly SelectItem[]
+  readonly from?: TableRef
+  readonly joins: readonly Join[]
+  readonly where?: Expr
+  readonly latestOn?: LatestOn
+  readonly sampleBy?: SampleBy
+  readonly groupBy?: readonly Expr[]
+  readonly windows?: readonly NamedWindow[]
+  readonly orderBy?: readonly OrderItem[]
+  readonly limit?: Limit
+}
+
+/** UNION [ALL] / EXCEPT [ALL] / INTERSECT [ALL]. ORDER BY / LIMIT after a set operation apply to it. */
+export interface SetOp {
+  readonly kind: 'setop'
+  readonly pos: number
+  readonly op: 'union' | 'except' | 'intersect'
+  readonly all: boolean
+  readonly left: Query
+  readonly right: Query
+  readonly orderBy?: readonly OrderItem[]
+  readonly limit?: Limit
+}
+
+/** A common table expression `name AS (query)`. */
+export interface Cte {
+  readonly name: string
+  readonly pos: number
+  readonly query: Query
+}
+
+/** A query with an optional WITH clause. */
+export interface With {
+  readonly kind: 'with'
+  readonly pos: number
+  readonly ctes: readonly Cte[]
+  readonly body: Query
+}
+
+/** Anything that yields rows. */
+export type Query = Select | SetOp | With
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+
+export type PartitionUnit = 'NONE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR'
+
+export interface ColumnDef {
+  readonly name: string
+  readonly pos: number
+  /** type name as written (resolved by the binder; `typePos` for errors) */
+  readonly type: string
+  readonly typePos: number
+  /** SYMBOL options */
+  readonly symbolCapacity?: number
+  readonly symbolCache?: boolean
+  readonly indexed?: boolean
+  readonly indexCapacity?: number
+}
+
+/** Table options after the column list: `TIMESTAMP(ts) PARTITION BY DAY TTL 2 DAYS WAL DEDUP UPSERT KEYS(ts, s)`. */
+export interface TableOptions {
+  readonly timestamp?: { readonly name: string; readonly pos: number }
+  readonly partitionBy?: PartitionUnit
+  readonly partitionByPos?: number
+  /** TTL as count + unit (HOUR, DAY, WEEK, MONTH, YEAR) */
+  readonly ttl?: { readonly count: number; readonly unit: Exclude<PartitionUnit, 'NONE'>; readonly pos: number }
+  /** true for WAL, false for BYPASS WAL, absent when not given */
+  readonly wal?: boolean
+  readonly dedupKeys?: readonly { readonly name: string; readonly pos: number }[]
+  /** WITH maxUncommittedRows=..., o3MaxLag=... (accepted, kept as text) */
+  readonly params?: readonly { readonly name: string; readonly value: string }[]
+}
+
+export interface CreateTable {
+  readonly kind: 'create_table'
+  readonly pos: number
+  readonly name: string
+  readonly namePos: number
+  readonly ifNotExists: boolean
+  readonly columns: readonly ColumnDef[]
+  readonly options: TableOptions
+}
+
+export interface CreateTableAs {
+  readonly kind: 'create_table_as'
+  readonly pos: number
+  readonly name: string
+  readonly namePos: number
+  readonly ifNotExists: boolean
+  readonly query: Query
+  /** `, CAST(col AS type)` clauses after the query */
+  readonly casts: readonly { readonly column: string; readonly type: string; readonly pos: number }[]
+  readonly options: TableOptions
+}
+
+/** `CREATE TABLE new (LIKE src)`. */
+export interface CreateTableLike {
+  readonly kind: 'create_table_like'
+  readonly pos: number
+  readonly name: string
+  readonly namePos: number
+  readonly ifNotExists: boolean
+  readonly like: string
+  readonly likePos: number
+}
+
+export interface DropTable {
+  readonly kind: 'drop_table'
+  readonly pos: number
+  /** empty with `all: true` for DROP ALL TABLES */
+  readonly names: readonly { readonly name: string; readonly pos: number }[]
+  readonly ifExists: boolean
+  readonly all: boolean
+}
+
+export interface TruncateTable {
+  readonly kind: 'truncate_table'
+  readonly pos: number
+  readonly names: readonly { readonly name: string; readonly pos: number }[]
+  readonly ifExists: boolean
+}
+
+export interface RenameTable {
+  readonly kind: 'rename_table'
+  readonly pos: number
+  readonly from: string
+  readonly fromPos: number
+  readonly to: string
+  readonly toPos: number
+}
+
+export type AlterAction =
+  | { readonly kind: 'add_column'; readonly pos: number; readonly columns: readonly ColumnDef[]; readonly ifNotExists: boolean }
+  | { readonly kind: 'drop_column'; readonly pos: number; readonly names: readonly { readonly name: string; readonly pos: number }[] }
+  | { readonly kind: 'rename_column'; readonly pos: number; readonly from: string; readonly fromPos: number; readonly to: string; readonly toPos: number }
+  | { readonly kind: 'alter_column_type'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly type: string; readonly typePos: number }
+  | { readonly kind: 'drop_partition'; readonly pos: number; readonly list?: readonly { readonly value: string; readonly pos: number }[]; readonly where?: Expr }
+  | { readonly kind: 'dedup'; readonly pos: number; readonly enable: boolean; readonly keys: readonly { readonly name: string; readonly pos: number }[] }
+  | { readonly kind: 'set_ttl'; readonly pos: number; readonly count: number; readonly unit: Exclude<PartitionUnit, 'NONE'> }
+  | { readonly kind: 'set_param'; readonly pos: number; readonly name: string; readonly value: string }
+  | { readonly kind: 'set_type_wal'; readonly pos: number; readonly wal: boolean }
+  | { readonly kind: 'column_index'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly add: boolean }
+  | { readonly kind: 'column_cache'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly cache: boolean }
+
+export interface AlterTable {
+  readonly kind: 'alter_table'
+  readonly pos: number
+  readonly table: string
+  readonly tablePos: number
+  readonly action: AlterAction
+}
+
+export interface Insert {
+  readonly kind: 'insert'
+  readonly pos: number
+  readonly table: string
+  readonly tablePos: number
+  readonly columns?: readonly { readonly name: string; readonly pos: number }[]
+  /** VALUES rows, or a query */
+  readonly source: { readonly kind: 'values'; readonly rows: readonly (readonly Expr[])[] } | { readonly kind: 'query'; readonly query: Query }
+  readonly atomic: boolean
+  /** WITH ... INSERT ... : CTEs visible to the source query */
+  readonly ctes?: readonly Cte[]
+}
+
+export interface Update {
+  readonly kind: 'update'
+  readonly pos: number
+  readonly table: string
+  readonly tablePos: number
+  readonly alias?: string
+  readonly set: readonly { readonly column: string; readonly pos: number; readonly value: Expr }[]
+  readonly from?: TableRef
+  readonly joins: readonly Join[]
+  readonly where?: Expr
+}
+
+/** SHOW ... forms. */
+export type Show =
+  | { readonly kind: 'show'; readonly pos: number; readonly what: 'tables' }
+  | { readonly kind: 'show'; readonly pos: number; readonly what: 'columns'; readonly table: string; readonly tablePos: number }
+  | { readonly kind: 'show'; readonly pos: number; readonly what: 'partitions'; readonly table: string; readonly tablePos: number }
+  | { readonly kind: 'show'; readonly pos: number; readonly what: 'create_table'; readonly table: string; readonly tablePos: number }
+  | { readonly kind: 'show'; readonly pos: number; readonly what: 'parameter'; readonly name: string } // SHOW server_version, SHOW TIME ZONE ('timezone'), SHOW transaction isolation level, ...
+  | { readonly kind: 'show'; readonly pos: number; readonly what: 'user' | 'users' | 'groups' | 'parameters' }
+
+export interface Explain {
+  readonly kind: 'explain'
+  readonly pos: number
+  readonly statement: Statement
+  readonly format?: 'text' | 'json'
+}
+
+/** BEGIN / COMMIT / ROLLBACK (with their synonyms START TRANSACTION, END, ABORT). */
+export interface Transaction {
+  readonly kind: 'transaction'
+  readonly pos: number
+  readonly action: 'begin' | 'commit' | 'rollback'
+}
+
+/** `SET name = value` / `SET name TO value` / `SET TIME ZONE ...` / `SET SESSION CHARACTERISTICS ...` (kept loose). */
+export interface SetStatement {
+  readonly kind: 'set'
+  readonly pos: number
+  readonly name: string
+  /** the value as text; absent for `SET name TO DEFAULT` */
+  readonly value?: string
+}
+
+/**
+ * A statement the parser recognised but the engine does not support (DELETE, DECLARE ... CURSOR,
+ * FETCH, MOVE, CLOSE, CREATE INDEX, ...). The binder turns it into a 0A000 error with a hint.
+ */
+export interface Unsupported {
+  readonly kind: 'unsupported'
+  readonly pos: number
+  /** e.g. 'DELETE', 'DECLARE CURSOR', 'FETCH' */
+  readonly feature: string
+}
+
+/** Any top-level statement. A query statement is the query itself. */
+export type Statement =
+  | Query
+  | CreateTable | CreateTableAs | CreateTableLike | DropTable | TruncateTable | RenameTable | AlterTable
+  | Insert | Update
+  | Show | Explain | Transaction | SetStatement | Unsupported
+
+/** The kind tags of statements. */
+export type StatementKind = Statement['kind']
+
+/** The kind tags of expressions. */
+export type ExprKind = Expr['kind']
