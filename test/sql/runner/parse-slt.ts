@@ -111,15 +111,17 @@ export function parseSlt(text: string): SltRecord[] {
         }
         let sort: SortMode | undefined
         let label: string | undefined
+        let colnames = false
         for (const w of words.slice(2)) {
           if (SORT_MODES.has(w.toLowerCase())) sort = w.toLowerCase() as SortMode
+          else if (w.toLowerCase() === 'colnames') colnames = true
           else label = w
         }
         const hasSeparator = i < lines.length && lines[i]!.trim() === '----'
         if (hasSeparator) i++
         const block = hasSeparator ? readBlock() : { start: i, rows: [] }
         records.push({
-          kind: 'query', line: lineNo, conditions, sql, types, sort, label,
+          kind: 'query', line: lineNo, conditions, sql, types, sort, label, colnames,
           expected: block.rows, expectedStart: block.start, expectedLength: block.rows.length, hasSeparator,
         })
         break

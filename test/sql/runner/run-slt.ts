@@ -88,7 +88,8 @@ async function runQuery(q: Query, db: SltDatabase, opts: RunOptions, labels: Map
     return { ...base, status: 'fail', message: `${where}: query failed: ${describeError(e)}\nSQL: ${q.sql}` }
   }
   const rows = formatRows(result, opts.flavor)
-  const actual = rows.map(r => r.join('\t'))
+  const names = result.columns.map(c => c.name)
+  const actual = (q.colnames ? [names, ...rows] : rows).map(r => r.join('\t'))
   const fail = (why: string): RecordOutcome => ({
     ...base, status: 'fail', actual,
     message: `${where}: ${why}\nSQL: ${q.sql}\nexpected:\n${indent(q.expected)}\nactual (${result.columns.map(c => `${c.name} ${c.type}`).join(', ')}):\n${indent(actual)}`,
@@ -96,12 +97,17 @@ async function runQuery(q: Query, db: SltDatabase, opts: RunOptions, labels: Map
   if (opts.flavor === 'epochdb') {
     const typeProblem = checkTypes(q, result)
     if (typeProblem !== undefined) return fail(typeProblem)
-    if (q.sort === undefined && Math.max(rows.length, q.expected.length) > 1 && !ORDER_BY.test(q.sql)) {
+    const expectedRows = q.expected.length - (q.colnames ? 1 : 0)
+    if (q.sort === undefined && Math.max(rows.length, expectedRows) > 1 && !ORDER_BY.test(q.sql)) {
       return fail('a query with more than one row needs ORDER BY or a sort mode (nosort, rowsort, valuesort)')
     }
   }
   const expected = opts.flavor === 'questdb' ? q.expected.map(normaliseQuestDbTimestamps) : q.expected
-  const cmp = compareRows(expected, rows, q.sort, opts.flavor)
+  let cmp = compareRows(expected.slice(q.colnames ? 1 : 0), rows, q.sort, opts.flavor)
+  if (cmp.ok && q.colnames) {
+    cmp = compareRows(expected.slice(0, 1), [names], 'nosort', opts.flavor)
+    if (!cmp.ok) cmp = { ok: false, reason: 'column names differ' }
+  }
   if (!cmp.ok) return fail(cmp.reason ?? 'result differs')
   if (q.label !== undefined) {
     const text = actual.join('\n')

@@ -133,3 +133,12 @@ t.test('completion rewrites expected rows', async t => {
   const again = await runSlt(parseSlt(done), db, { file: 'c.test', flavor: 'epochdb' })
   t.equal(again.failed, 0)
 })
+
+t.test('colnames: the first expected row is the column names', async t => {
+  const db = fakeDb({ 'select x, s, d from t order by x': twoRows })
+  const ok = 'query ITR colnames\nselect x, s, d from t order by x\n----\nx s d\n1 a b 30.0\n2 (empty) NULL\n'
+  t.equal((await runSlt(parseSlt(ok), db, { file: 'n.test', flavor: 'epochdb' })).passed, 1)
+  const bad = 'query ITR colnames\nselect x, s, d from t order by x\n----\nx s e\n1 a b 30.0\n2 (empty) NULL\n'
+  const out = await runSlt(parseSlt(bad), db, { file: 'n.test', flavor: 'epochdb' })
+  t.match(out.outcomes[0]!.message, /column names differ/)
+})

@@ -50,6 +50,8 @@ export interface Query extends RecordBase {
   /** the sort mode written in the header, or undefined when none was written */
   readonly sort: SortMode | undefined
   readonly label: string | undefined
+  /** header option `colnames`: the first expected row is the column names */
+  readonly colnames: boolean
   /** expected rows, one text line each */
   readonly expected: readonly string[]
   /** 0-based line index of the first expected row (the line after `----`) */
