@@ -1,0 +1,63 @@
+import t from 'tap'
+import { formatValue, formatBinary } from '../../../lib/types/value-format.js'
+import { fromJsValue, toJsValue } from '../../../lib/types/js-value.js'
+import { SqlError } from '../../../lib/errors.js'
+
+t.test('formatValue prints like QuestDB', async (t) => {
+  t.equal(formatValue('TIMESTAMP', 1704067200000001), '2024-01-01T00:00:00.000001Z')
+  t.equal(formatValue('DATE', 1577836800000), '2020-01-01T00:00:00.000Z')
+  t.equal(formatValue('DOUBLE', 30), '30.0')
+  t.equal(formatValue('DOUBLE', NaN), null)
+  t.equal(formatValue('FLOAT', Math.fround(1 / 3)), '0.33333334')
+  t.equal(formatValue('FLOAT', Infinity), null)
+  t.equal(formatValue('BOOLEAN', true), 'true')
+  t.equal(formatValue('BOOLEAN', false), 'false')
+  t.equal(formatValue('IPV4', 16843009), '1.1.1.1')
+  t.equal(formatValue('IPV4', 0), null)
+  t.equal(formatValue('LONG', 9223372036854775807n), '9223372036854775807')
+  t.equal(formatValue('LONG', -5), '-5')
+  t.equal(formatValue('CHAR', 'x'), 'x')
+  t.equal(formatValue('UUID', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'), 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11')
+  t.equal(formatValue('SHORT', 0), '0')
+  t.equal(formatValue('STRING', null), null)
+  t.equal(formatValue('NULL', null), null)
+  t.equal(formatBinary(Uint8Array.from({ length: 18 }, (_, i) => i * 15)),
+    '00000000 00 0f 1e 2d 3c 4b 5a 69 78 87 96 a5 b4 c3 d2 e1\n00000010 f0 ff')
+})
+
+t.test('toJsValue', async (t) => {
+  t.equal(toJsValue('BOOLEAN', true), true)
+  t.equal(toJsValue('INT', 5), 5)
+  t.equal(toJsValue('DOUBLE', null), null)
+  t.equal(toJsValue('LONG', 5), 5n)
+  t.equal(toJsValue('LONG', 9223372036854775807n), 9223372036854775807n)
+  t.equal(toJsValue('TIMESTAMP', 1704067200000000), 1704067200000000n)
+  t.same(toJsValue('DATE', 1577836800000), new Date('2020-01-01T00:00:00Z'))
+  t.equal(toJsValue('IPV4', 16843009), '1.1.1.1')
+  t.equal(toJsValue('SYMBOL', 'a'), 'a')
+  t.same(toJsValue('BINARY', Uint8Array.of(1)), Uint8Array.of(1))
+})
+
+t.test('fromJsValue', async (t) => {
+  t.equal(fromJsValue('TIMESTAMP', new Date('2024-01-01T00:00:00Z')), 1704067200000000)
+  t.equal(fromJsValue('DATE', new Date('2024-01-01T00:00:00Z')), 1704067200000)
+  t.equal(fromJsValue('TIMESTAMP', '2024-01-01'), 1704067200000000)
+  t.equal(fromJsValue('TIMESTAMP', 1704067200000000n), 1704067200000000)
+  t.equal(fromJsValue('LONG', 9223372036854775807n), 9223372036854775807n)
+  t.equal(fromJsValue('INT', '42'), 42)
+  t.equal(fromJsValue('INT', 42), 42)
+  t.equal(fromJsValue('DOUBLE', 1.5), 1.5)
+  t.equal(fromJsValue('INT', 1.9), 1)
+  t.equal(fromJsValue('BOOLEAN', true), true)
+  t.equal(fromJsValue('STRING', 1.5), '1.5')
+  t.equal(fromJsValue('STRING', 30), '30')
+  t.equal(fromJsValue('VARCHAR', true), 'true')
+  t.equal(fromJsValue('IPV4', '1.1.1.1'), 16843009)
+  t.equal(fromJsValue('UUID', null), null)
+  t.equal(fromJsValue('SHORT', undefined), 0)
+  t.same(fromJsValue('BINARY', Uint8Array.of(1, 2)), Uint8Array.of(1, 2))
+  t.throws(() => fromJsValue('INT', 'abc'), SqlError)
+  t.throws(() => fromJsValue('INT', {}), SqlError)
+  t.throws(() => fromJsValue('INT', Uint8Array.of(1)), SqlError)
+  t.throws(() => fromJsValue('LONG', 2n ** 64n), SqlError)
+})
