@@ -1,0 +1,89 @@
+/**
+ * QuestDB interval strings for `ts IN '...'` (2026 TICK semantics for durations):
+ *
+ * - a timestamp prefix stands for its whole period: `'2024'`, `'2024-01'`, `'2024-01-15'`,
+ *   `'2024-01-15T10'` (see `parseTimestampPeriod`);
+ * - `'<ts>;<dur>'` is [lo, lo + dur) from the floor of the literal, e.g. `'2015-02-23T10:00;2d'`
+ *   is [2015-02-23T10:00:00, 2015-02-25T09:59:59.999999]; durations take units
+ *   u, T (millis), s, m, h, d, w, M, y and may be composite (`2h30m`); a negative duration
+ *   shortens the literal's period from its end (`'2026-04;-3d'`);
+ * - `'<ts>;<dur>;<period>;<count>'` repeats that interval `count` times, `period` apart
+ *   (a negative count goes backwards).
+ *
+ * The result is an {@link IntervalSet}: sorted, merged, inclusive pairs of microseconds.
+ *
+ * Browser-safe: imports nothing from `node:*`.
+ */
+import { SqlError, SqlState } from '../errors.js'
+import { parseTimestampParts, periodOf } from './timestamp.js'
+import { addUnits, isTimeUnit, type TimeUnit } from './calendar.js'
+import { type IntervalSet, normalizeIntervals } from './interval-set.js'
+
+export * from './interval-set.js'
+
+/** Upper bound on the number of intervals a repeating interval string may produce. */
+export const MAX_INTERVAL_REPEATS = 1_000_000
+
+/** A duration: a list of (count, unit) terms, e.g. `2h30m` → [[2,'h'],[30,'m']]. */
+export type Duration = ReadonlyArray<readonly [number, TimeUnit]>
+
+function invalid(position: number, what = 'Invalid date'): SqlError {
+  return new SqlError(SqlState.INVALID_DATETIME_FORMAT, what, position)
+}
+
+/** Parses a (possibly composite, possibly negative) duration like `2d`, `-3d`, `1h30m`; null when malformed. */
+export function parseDuration(text: string): Duration | null {
+  const m = /^([+-]?)((?:\d+[a-zA-Z])+)$/.exec(text)
+  if (m === null) return null
+  const sign = m[1] === '-' ? -1 : 1
+  const out: [number, TimeUnit][] = []
+  for (const part of m[2]!.matchAll(/(\d+)([a-zA-Z])/g)) {
+    const unit = part[2]!
+    if (!isTimeUnit(unit) || unit === 'n') return null
+    out.push([sign * Number(part[1]!), unit])
+  }
+  return out
+}
+
+/** `ts` moved by a duration (calendar-aware for M and y). */
+export function addDuration(ts: number, d: Duration, times = 1): number {
+  let t = ts
+  for (const [n, unit] of d) t = addUnits(t, unit, n * times)
+  return t
+}
+
+/**
+ * Parses a QuestDB interval string to an {@link IntervalSet}. Raises 22007 `Invalid date` when the
+ * text is not an interval; `position` (the literal's offset in the SQL text) goes into the error.
+ *
+ * @example
+ * ```ts
+ * parseInterval('2015-02-23T10:00;2d') // [2015-02-23T10:00:00.000000, 2015-02-25T09:59:59.999999]
+ * ```
+ */
+export function parseInterval(text: string, position = -1): IntervalSet {
+  const parts = text.split(';')
+  if (parts.length !== 1 && parts.length !== 2 && parts.length !== 4) throw invalid(position)
+  const p = parseTimestampParts(parts[0]!.trim())
+  if (p === null) throw invalid(position)
+  const period = periodOf(p)
+  if (parts.length === 1) return Float64Array.of(period.lo, period.hi)
+  const dur = parseDuration(parts[1]!.trim())
+  if (dur === null || dur.length === 0) throw invalid(position)
+  const negative = dur[0]![0] < 0
+  const first = negative ? [period.lo, addDuration(period.hi + 1, dur) - 1] : [period.lo, addDuration(period.lo, dur) - 1]
+  if (parts.length === 2) return normalizeIntervals(first)
+  const step = parseDuration(parts[2]!.trim())
+  const countText = parts[3]!.trim()
+  if (step === null || step.length === 0 || !/^[+-]?\d+$/.test(countText)) throw invalid(position)
+  const count = Number(countText)
+  if (count === 0 || Math.abs(count) > MAX_INTERVAL_REPEATS) throw invalid(position)
+  const out = new Float64Array(2 * Math.abs(count))
+  const dir = count < 0 ? -1 : 1
+  for (let k = 0; k < Math.abs(count); k++) {
+    const lo = addDuration(first[0]!, step, k * dir)
+    out[2 * k] = lo
+    out[2 * k + 1] = negative ? addDuration(first[1]! + 1, step, k * dir) - 1 : addDuration(lo, dur) - 1
+  }
+  return normalizeIntervals(out)
+}
