@@ -12,6 +12,8 @@ export const SqlState = {
   SYNTAX_ERROR: '42601',
   /** table (relation) does not exist */
   UNDEFINED_TABLE: '42P01',
+  /** a named object (e.g. a type) does not exist */
+  UNDEFINED_OBJECT: '42704',
   /** column does not exist */
   UNDEFINED_COLUMN: '42703',
   /** function does not exist (or no overload matches the argument types) */

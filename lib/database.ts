@@ -1,0 +1,386 @@
+/**
+ * The `Database` facade: open/close, query/stream/prepare, bulk append, sessions.
+ */
+import { SqlError, SqlState, notSupported } from './errors.js'
+import type { Statement } from './sql/ast.js'
+import { parseStatements } from './sql/parse.js'
+import { type ColumnType, typeName } from './types/column-type.js'
+import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, allocate, getScalar, vectorOf } from './types/vector.js'
+import { type JsValue, fromJsValue, toJsValue } from './types/js-value.js'
+import { Catalog } from './storage/catalog.js'
+import type { ColumnMeta } from './storage/table.js'
+import { bindQuery, type BindContext } from './plan/bind-query.js'
+import type { OutputColumn, PlanNode } from './plan/plan-node.js'
+import { ExecContext, type CancelSignal } from './exec/context.js'
+import { runPlan } from './exec/operators/runner.js'
+import { prepareSubqueries } from './exec/subqueries.js'
+import { alterTable, columnType, createTable, createTableLike, dropTable, renameTable, tableMeta, truncateTable, checkName } from './exec/statements/ddl.js'
+import { castVector } from './types/cast.js'
+import { collectAll, insert, update } from './exec/statements/dml.js'
+import { catalogView, explain, show, type Rows } from './exec/statements/meta.js'
+import { Session } from './session.js'
+
+/** The engine's version, as `version()` reports it. */
+export const VERSION = 'PostgreSQL 12.3, EpochDB 0.1.0'
+
+/** Options of {@link Database.open}. */
+export interface DatabaseOptions {
+  /** a data directory; omitted for an in-memory database (persistence arrives with the storage issue) */
+  readonly path?: string
+  /** the clock, in microseconds since the epoch; `now()` reads it once per statement */
+  readonly clock?: () => number
+}
+
+/** A result column: its name and QuestDB type name (`LONG`, `TIMESTAMP`, `IPv4`, ...). */
+export interface ColumnInfo {
+  readonly name: string
+  readonly type: string
+}
+
+/** What a statement returned, all at once. */
+export interface QueryResult {
+  readonly columns: readonly ColumnInfo[]
+  /**
+   * The rows, as JS values: BOOLEAN boolean; BYTE/SHORT/INT/FLOAT/DOUBLE number; LONG bigint;
+   * TIMESTAMP bigint microseconds since the epoch (lossless, unlike `Date`); DATE `Date`;
+   * CHAR/STRING/VARCHAR/SYMBOL/UUID/LONG256 string; IPv4 dotted string; BINARY Uint8Array; null.
+   */
+  readonly rows: JsValue[][]
+  /** rows returned, or rows affected for INSERT/UPDATE */
+  readonly rowCount: number
+  /** index of the designated timestamp column in `columns`, or -1 */
+  readonly timestampIndex: number
+  /** what ran: 'select' for queries, otherwise the statement kind ('insert', 'update', 'create_table', ...) */
+  readonly command: string
+}
+
+/** One batch of a streamed result. Vectors are column-major; `row(i)` converts one row to JS values. */
+export interface ResultBatch {
+  readonly columns: readonly ColumnInfo[]
+  readonly length: number
+  /** the column vectors (engine representation; see `Vector`) */
+  readonly vectors: readonly Vector[]
+  /** row `i` as JS values */
+  row(i: number): JsValue[]
+}
+
+/** A statement being executed: its schema is known before the first row. */
+export interface Execution {
+  readonly columns: readonly ColumnInfo[]
+  /** engine types of the columns */
+  readonly types: readonly ColumnType[]
+  readonly timestampIndex: number
+  readonly command: string
+  /** rows affected (DML) or -1 for queries until streamed */
+  readonly affected: number
+  /** the result batches (empty for statements without rows) */
+  readonly batches: AsyncIterable<Batch>
+}
+
+/** Options for one call. */
+export interface ExecOptions {
+  /** the session to run in (defaults to the database's admin session) */
+  readonly session?: Session
+  /** cancels the statement when `cancelled` becomes true */
+  readonly signal?: CancelSignal
+}
+
+const PARSE_CACHE_SIZE = 1000
+
+/**
+ * An EpochDB database.
+ *
+ * @example
+ * ```ts
+ * const db = await Database.open()
+ * await db.query("create table t (ts timestamp, sym symbol, v double) timestamp(ts) partition by day")
+ * await db.query("insert into t values ('2024-01-01T00:00:00Z', 'a', 1.5)")
+ * const r = await db.query('select sym, avg(v) from t')
+ * console.log(r.rows) // [['a', 1.5]]
+ * ```
+ */
+export class Database {
+  private readonly catalog = new Catalog()
+  private readonly parseCache = new Map<string, Statement[]>()
+  private readonly defaultSession = new Session()
+  private readonly clock: () => number
+  private closed = false
+
+  private constructor(options: DatabaseOptions) {
+    this.clock = options.clock ?? (() => Date.now() * 1000)
+  }
+
+  /** Opens a database: in memory when `options.path` is absent. */
+  static async open(options: DatabaseOptions = {}): Promise<Database> {
+    if (options.path !== undefined) throw notSupported('on-disk databases arrive with the storage issue; omit `path` for an in-memory database')
+    return new Database(options)
+  }
+
+  /** A new session (per connection) for `principal`'s statements. */
+  session(...args: ConstructorParameters<typeof Session>): Session {
+    return new Session(...args)
+  }
+
+  /** Parses `sql` into statements, once per distinct text. */
+  parse(sql: string): Statement[] {
+    let stmts = this.parseCache.get(sql)
+    if (stmts === undefined) {
+      stmts = parseStatements(sql)
+      if (this.parseCache.size >= PARSE_CACHE_SIZE) this.parseCache.delete(this.parseCache.keys().next().value!)
+      this.parseCache.set(sql, stmts)
+    }
+    return stmts
+  }
+
+  /** Runs every statement of `sql` and returns the last one's result, whole. */
+  async query(sql: string, params: readonly unknown[] = [], options: ExecOptions = {}): Promise<QueryResult> {
+    const stmts = this.parse(sql)
+    if (stmts.length === 0) throw new SqlError(SqlState.SYNTAX_ERROR, 'empty query', 0)
+    let result: QueryResult | undefined
+    for (const s of stmts) result = await this.collect(await this.execute(s, params, options))
+    return result!
+  }
+
+  /**
+   * Runs one statement and yields its result batch by batch, without materializing it.
+   *
+   * @example
+   * ```ts
+   * for await (const batch of db.stream('select * from t')) for (let i = 0; i < batch.length; i++) use(batch.row(i))
+   * ```
+   */
+  async *stream(sql: string, params: readonly unknown[] = [], options: ExecOptions = {}): AsyncGenerator<ResultBatch> {
+    const stmts = this.parse(sql)
+    if (stmts.length !== 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'stream() takes exactly one statement', 0)
+    const ex = await this.execute(stmts[0]!, params, options)
+    for await (const b of ex.batches) yield resultBatch(ex, b)
+  }
+
+  /** Prepares a statement: parsed once, run many times with `$1..$n` parameters. */
+  prepare(sql: string): PreparedStatement {
+    const stmts = this.parse(sql)
+    if (stmts.length !== 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'prepare() takes exactly one statement', 0)
+    return new PreparedStatement(this, stmts[0]!)
+  }
+
+  /**
+   * Appends rows given column by column (the fast bulk path). Columns are matched by name;
+   * missing columns get nulls. TIMESTAMP/LONG/DATE columns take a Float64Array (or BigInt64Array)
+   * of microseconds/values, DOUBLE a Float64Array, SYMBOL/STRING an array of strings; other
+   * arrays are converted value by value.
+   */
+  async append(table: string, columns: Readonly<Record<string, ArrayLike<unknown>>>): Promise<number> {
+    this.checkOpen()
+    const t = this.catalog.get(table)
+    const names = Object.keys(columns)
+    for (const n of names) if (!t.meta.columns.some((c) => c.name.toLowerCase() === n.toLowerCase())) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${n}`)
+    const length = names.length === 0 ? 0 : columns[names[0]!]!.length
+    const vectors = t.meta.columns.map((c, i) => {
+      const key = names.find((n) => n.toLowerCase() === c.name.toLowerCase())
+      if (key === undefined) return allocate(c.type, length, t.dictOf(i))
+      const src = columns[key]!
+      if (src.length !== length) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `column ${key} has ${src.length} values, expected ${length}`)
+      return appendVector(c, src, length, t.dictOf(i))
+    })
+    if (t.meta.timestampIndex >= 0) {
+      const ts = vectors[t.meta.timestampIndex]!
+      for (let i = 0; i < length; i++) if (getScalar(ts, i) === null) throw new SqlError(SqlState.NOT_NULL_VIOLATION, 'designated timestamp column cannot be NULL')
+    }
+    t.append(vectors, length)
+    return length
+  }
+
+  /** Closes the database; later calls fail with 57P01. */
+  async close(): Promise<void> {
+    this.closed = true
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new SqlError(SqlState.ADMIN_SHUTDOWN, 'database is closed')
+  }
+
+  /** Collects an execution into a {@link QueryResult}. */
+  private async collect(ex: Execution): Promise<QueryResult> {
+    const rows: JsValue[][] = []
+    for await (const b of ex.batches) {
+      for (let i = 0; i < b.length; i++) rows.push(b.vectors.map((v, k) => toJsValue(ex.types[k]!, getScalar(v, i))))
+    }
+    return { columns: ex.columns, rows, rowCount: ex.affected >= 0 ? ex.affected : rows.length, timestampIndex: ex.timestampIndex, command: ex.command }
+  }
+
+  /**
+   * Starts one parsed statement. Adapters use this to learn the schema before streaming.
+   * @internal
+   */
+  async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
+    this.checkOpen()
+    const session = options.session ?? this.defaultSession
+    const paramTypes = params.map(paramType)
+    const values = params.map((p, i) => fromJsValue(paramTypes[i]!, p))
+    const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, catalogView(this.catalog), VERSION, values, options.signal)
+    const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx }
+    const done = (command: string, affected = 0): Execution => ({ columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY })
+    switch (stmt.kind) {
+      case 'select': case 'setop': case 'with': {
+        const plan = bindQuery(stmt, bc)
+        await prepareSubqueries(plan, ctx)
+        return planExecution(plan, runPlan(plan, ctx))
+      }
+      case 'create_table': createTable(stmt, this.catalog); return done('create_table')
+      case 'create_table_like': createTableLike(stmt, this.catalog); return done('create_table')
+      case 'create_table_as': {
+        if (this.catalog.find(stmt.name) !== undefined) {
+          if (stmt.ifNotExists) return done('create_table')
+          throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${stmt.name}]`, stmt.namePos)
+        }
+        const plan = bindQuery(stmt.query, bc)
+        const data = await collectAll(plan, ctx)
+        const columns: ColumnMeta[] = plan.output.map((c) => {
+          checkName(c.name, stmt.pos, 'column')
+          const cast = stmt.casts.find((x) => x.column.toLowerCase() === c.name.toLowerCase())
+          return { name: c.name, type: cast === undefined ? c.type : columnType(cast.type, cast.pos), indexed: false, symbolCapacity: 256, symbolCached: true }
+        })
+        const meta = tableMeta(stmt.name, stmt.namePos, columns, stmt.options, stmt.pos)
+        const t = this.catalog.create(meta, stmt.namePos)
+        try {
+          t.append(columns.map((c, i) => (data.vectors[i]!.type === c.type ? data.vectors[i]! : castVector(data.vectors[i]!, c.type))), data.length)
+        } catch (err) {
+          this.catalog.drop(stmt.name)
+          throw err
+        }
+        return done('create_table', data.length)
+      }
+      case 'drop_table': dropTable(stmt, this.catalog); return done('drop_table')
+      case 'truncate_table': truncateTable(stmt, this.catalog); return done('truncate_table')
+      case 'rename_table': renameTable(stmt, this.catalog); return done('rename_table')
+      case 'alter_table': alterTable(stmt, this.catalog); return done('alter_table')
+      case 'insert': {
+        const table = this.catalog.get(stmt.table, stmt.tablePos)
+        const cteBc = stmt.ctes === undefined ? bc : withCtes(bc, stmt.ctes)
+        return done('insert', await insert(stmt, table, cteBc, ctx))
+      }
+      case 'update': return done('update', await update(stmt, this.catalog.get(stmt.table, stmt.tablePos), bc, ctx))
+      case 'show': return rowsExecution(show(stmt, this.catalog, session))
+      case 'explain': {
+        const inner = stmt.statement
+        if (inner.kind !== 'select' && inner.kind !== 'setop' && inner.kind !== 'with') throw notSupported('EXPLAIN supports queries only', stmt.pos)
+        return rowsExecution(explain(bindQuery(inner, bc)))
+      }
+      case 'transaction':
+        session.inTransaction = stmt.action === 'begin'
+        return done(stmt.action)
+      case 'set':
+        if (stmt.value === undefined) session.settings.delete(stmt.name.toLowerCase())
+        else session.settings.set(stmt.name.toLowerCase(), stmt.value)
+        return done('set')
+      case 'unsupported': throw unsupported(stmt.feature, stmt.pos)
+    }
+  }
+}
+
+/** A statement parsed once and run many times. */
+export class PreparedStatement {
+  /** @internal */
+  constructor(private readonly db: Database, readonly statement: Statement) {}
+
+  /** Runs the statement with `params` for `$1..$n`. */
+  async query(params: readonly unknown[] = [], options: ExecOptions = {}): Promise<QueryResult> {
+    const ex = await this.db.execute(this.statement, params, options)
+    const rows: JsValue[][] = []
+    for await (const b of ex.batches) for (let i = 0; i < b.length; i++) rows.push(b.vectors.map((v, k) => toJsValue(ex.types[k]!, getScalar(v, i))))
+    return { columns: ex.columns, rows, rowCount: ex.affected >= 0 ? ex.affected : rows.length, timestampIndex: ex.timestampIndex, command: ex.command }
+  }
+
+  /** Runs the statement and streams its result. */
+  async *stream(params: readonly unknown[] = [], options: ExecOptions = {}): AsyncGenerator<ResultBatch> {
+    const ex = await this.db.execute(this.statement, params, options)
+    for await (const b of ex.batches) yield resultBatch(ex, b)
+  }
+}
+
+const EMPTY: AsyncIterable<Batch> = { [Symbol.asyncIterator]: async function* () {} }
+
+function withCtes(bc: BindContext, ctes: NonNullable<Extract<Statement, { kind: 'insert' }>['ctes']>): BindContext {
+  const map = new Map(bc.ctes)
+  for (const c of ctes) map.set(c.name.toLowerCase(), bindQuery(c.query, { ...bc, ctes: map }))
+  return { ...bc, ctes: map }
+}
+
+function infoOf(output: readonly OutputColumn[]): ColumnInfo[] {
+  return output.map((c) => ({ name: c.name, type: typeName(c.type) }))
+}
+
+function planExecution(plan: PlanNode, batches: AsyncIterable<Batch>): Execution {
+  return { columns: infoOf(plan.output), types: plan.output.map((c) => c.type), timestampIndex: plan.timestampIndex, command: 'select', affected: -1, batches }
+}
+
+function rowsExecution(r: Rows): Execution {
+  const b = r.batch
+  return {
+    columns: infoOf(r.output), types: r.output.map((c) => c.type), timestampIndex: -1, command: 'select', affected: -1,
+    batches: { [Symbol.asyncIterator]: async function* () { if (b.length > 0) yield b } },
+  }
+}
+
+function resultBatch(ex: Execution, b: Batch): ResultBatch {
+  return {
+    columns: ex.columns, length: b.length, vectors: b.vectors,
+    row: (i) => b.vectors.map((v, k) => toJsValue(ex.types[k]!, getScalar(v, i))),
+  }
+}
+
+/** The engine type of a JS parameter value. */
+function paramType(v: unknown): ColumnType {
+  switch (typeof v) {
+    case 'bigint': return 'LONG'
+    case 'number': return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? 'INT' : Number.isInteger(v) ? 'LONG' : 'DOUBLE'
+    case 'string': return 'STRING'
+    case 'boolean': return 'BOOLEAN'
+    default:
+      if (v instanceof Date) return 'TIMESTAMP'
+      if (v instanceof Uint8Array) return 'BINARY'
+      return 'NULL'
+  }
+}
+
+function unsupported(feature: string, pos: number): SqlError {
+  switch (feature.toUpperCase()) {
+    case 'DELETE': return notSupported('DELETE is not supported; use UPDATE, TRUNCATE or DROP PARTITION', pos)
+    case 'DECLARE CURSOR': case 'FETCH': case 'MOVE': case 'CLOSE':
+      return notSupported(`${feature} is not supported: cursors are forward-only; read results as a stream`, pos)
+    default: return notSupported(`${feature} is not supported`, pos)
+  }
+}
+
+/** Builds a vector for {@link Database.append} from user data. */
+function appendVector(c: ColumnMeta, src: ArrayLike<unknown>, length: number, dict: SymbolTable | undefined): Vector {
+  if ((c.type === 'DOUBLE' && src instanceof Float64Array) || (c.type === 'FLOAT' && src instanceof Float32Array) || (c.type === 'INT' && src instanceof Int32Array)) {
+    return vectorOf(c.type, src, length)
+  }
+  if ((c.type === 'TIMESTAMP' || c.type === 'LONG' || c.type === 'DATE') && src instanceof Float64Array) {
+    for (let i = 0; i < length; i++) if (!Number.isSafeInteger(src[i]!)) return convertEach(c.type, src, length, dict)
+    return vectorOf(c.type, src, length)
+  }
+  if (c.type === 'SYMBOL' && dict !== undefined && Array.isArray(src)) {
+    const keys = new Int32Array(length)
+    const cache = new Map<string, number>()
+    for (let i = 0; i < length; i++) {
+      const s = src[i] as string | null | undefined
+      if (s === null || s === undefined) { keys[i] = -1; continue }
+      let k = cache.get(s)
+      if (k === undefined) { k = dict.intern(String(s)); cache.set(s, k) }
+      keys[i] = k
+    }
+    return vectorOf('SYMBOL', keys, length, dict)
+  }
+  return convertEach(c.type, src, length, dict)
+}
+
+function convertEach(type: ColumnType, src: ArrayLike<unknown>, length: number, dict: SymbolTable | undefined): Vector {
+  const w = new VectorWriter(type, length, dict)
+  for (let i = 0; i < length; i++) {
+    const x = src[i]
+    w.set(i, (type === 'TIMESTAMP' || type === 'LONG' || type === 'DATE') && typeof x === 'number' ? x : fromJsValue(type, x) as Scalar)
+  }
+  return w.finish()
+}

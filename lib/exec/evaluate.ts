@@ -1,0 +1,237 @@
+/**
+ * Compiles bound expressions into closures that compute one vector per batch.
+ *
+ * Compilation happens once per statement execution, so per-call state (`init`) lives in the
+ * closure. Vector kernels run as they are; row kernels are looped here, with the null-strict
+ * shortcut. Constant sub-expressions stay constant vectors.
+ */
+import { INT_NULL, LONG_NULL } from '../types/column-type.js'
+import {
+  type Batch, type Scalar, type Vector, VectorWriter, constVector, getScalar, isNullAt, materialize,
+} from '../types/vector.js'
+import { castVector } from '../types/cast.js'
+import type { BoundExpr } from '../plan/plan-node.js'
+import type { ExecContext } from './context.js'
+
+/** Computes one vector for a batch. */
+export type Evaluator = (batch: Batch) => Vector
+
+/** Compiles `expr` for one execution in `ctx`. */
+export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
+  switch (expr.kind) {
+    case 'column': {
+      const i = expr.index
+      return (b) => b.vectors[i]!
+    }
+    case 'const': {
+      const { type, value } = expr
+      return (b) => constVector(type, value, b.length)
+    }
+    case 'param': {
+      const { type, index } = expr
+      return (b) => constVector(type, ctx.params[index] ?? null, b.length)
+    }
+    case 'cast': {
+      const inner = compileExpr(expr.expr, ctx)
+      const to = expr.type
+      return (b) => castVector(inner(b), to)
+    }
+    case 'call': return compileCall(expr, ctx)
+    case 'case': return compileCase(expr, ctx)
+    case 'isnull': {
+      const inner = compileExpr(expr.expr, ctx)
+      const not = expr.not
+      return (b) => {
+        const v = inner(b)
+        const out = new Uint8Array(b.length)
+        for (let i = 0; i < b.length; i++) out[i] = isNullAt(v, i) !== not ? 1 : 0
+        return { kind: 'bool', type: 'BOOLEAN', length: b.length, data: out }
+      }
+    }
+    case 'in': return compileIn(compileExpr(expr.expr, ctx), expr.values, expr.not)
+    case 'in_intervals': {
+      const inner = compileExpr(expr.expr, ctx)
+      const iv = expr.intervals
+      const not = expr.not
+      return (b) => {
+        const v = materialize(inner(b))
+        const out = new Uint8Array(b.length)
+        for (let i = 0; i < b.length; i++) {
+          const s = getScalar(v, i)
+          out[i] = (s !== null && inIntervals(iv, Number(s))) !== not ? 1 : 0
+        }
+        return { kind: 'bool', type: 'BOOLEAN', length: b.length, data: out }
+      }
+    }
+    case 'subquery': {
+      const key = expr
+      const type = expr.type
+      return (b) => constVector(type, (ctx.subqueryValues.get(key) as Scalar | undefined) ?? null, b.length)
+    }
+    case 'exists': {
+      const key = expr
+      return (b) => constVector('BOOLEAN', ctx.subqueryValues.get(key) === true, b.length)
+    }
+    case 'in_query': {
+      const inner = compileExpr(expr.expr, ctx)
+      const key = expr
+      const not = expr.not
+      let compiled: Evaluator | undefined
+      return (b) => {
+        compiled ??= compileIn(inner, (ctx.subqueryValues.get(key) as Scalar[] | undefined) ?? [], not)
+        return compiled(b)
+      }
+    }
+  }
+}
+
+/** True when `x` lies in one of the inclusive [lo, hi] pairs of `iv` (sorted, disjoint). */
+function inIntervals(iv: Float64Array, x: number): boolean {
+  let lo = 0
+  let hi = (iv.length >> 1) - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (x < iv[mid * 2]!) hi = mid - 1
+    else if (x > iv[mid * 2 + 1]!) lo = mid + 1
+    else return true
+  }
+  return false
+}
+
+function compileCall(expr: Extract<BoundExpr, { kind: 'call' }>, ctx: ExecContext): Evaluator {
+  const args = expr.args.map((a) => compileExpr(a, ctx))
+  const { def, site } = expr
+  const state = def.init?.(site, ctx)
+  if (def.vector !== undefined) {
+    const kernel = def.vector
+    return (b) => kernel(args.map((a) => a(b)), b.length, ctx, state)
+  }
+  const row = def.row
+  if (row === undefined) throw new Error(`function ${def.name} has no kernel`)
+  const strict = def.nullStrict !== false
+  const type = expr.type
+  return (b) => {
+    const vs = args.map((a) => a(b))
+    const allConst = vs.length > 0 && vs.every((v) => v.isConst === true) && def.deterministic !== false
+    const n = allConst ? 1 : b.length
+    const w = new VectorWriter(type, n)
+    const scalars: Scalar[] = new Array(vs.length)
+    for (let i = 0; i < n; i++) {
+      let hasNull = false
+      for (let k = 0; k < vs.length; k++) {
+        const s = getScalar(vs[k]!, i)
+        if (s === null) hasNull = true
+        scalars[k] = s
+      }
+      w.set(i, strict && hasNull ? null : row(scalars, ctx, state))
+    }
+    const out = w.finish()
+    return allConst ? { ...out, length: b.length, isConst: true } : out
+  }
+}
+
+function compileCase(expr: Extract<BoundExpr, { kind: 'case' }>, ctx: ExecContext): Evaluator {
+  const whens = expr.whens.map((w) => ({ when: compileExpr(w.when, ctx), then: compileExpr(w.then, ctx) }))
+  const otherwise = compileExpr(expr.else, ctx)
+  const type = expr.type
+  return (b) => {
+    const n = b.length
+    const chosen = new Int32Array(n).fill(-1)
+    let open = n
+    for (let k = 0; k < whens.length && open > 0; k++) {
+      const c = whens[k]!.when(b)
+      for (let i = 0; i < n; i++) {
+        if (chosen[i] === -1 && c.kind === 'bool' && c.data[c.isConst ? 0 : i] === 1) { chosen[i] = k; open-- }
+      }
+    }
+    const values = whens.map((w, k) => (chosen.includes(k) ? w.then(b) : undefined))
+    const fallback = open > 0 ? otherwise(b) : undefined
+    const w = new VectorWriter(type, n)
+    for (let i = 0; i < n; i++) {
+      const k = chosen[i]!
+      const src = k < 0 ? fallback! : values[k]!
+      w.set(i, getScalar(src, i))
+    }
+    return w.finish()
+  }
+}
+
+/** `x IN (values)`, with the values already of x's type (nulls match nulls, as QuestDB's `=`). */
+function compileIn(inner: Evaluator, values: readonly Scalar[], not: boolean): Evaluator {
+  const set = new Set<unknown>()
+  let hasNull = false
+  for (const v of values) {
+    if (v === null) hasNull = true
+    else set.add(typeof v === 'bigint' ? v.toString() : v)
+  }
+  return (b) => {
+    const v = inner(b)
+    const n = b.length
+    const out = new Uint8Array(n)
+    if (v.kind === 'sym' && !v.isConst) {
+      const hit = new Uint8Array(v.dict.size + 1)
+      for (let k = 0; k < v.dict.size; k++) if (set.has(v.dict.values[k])) hit[k + 1] = 1
+      if (hasNull) hit[0] = 1
+      for (let i = 0; i < n; i++) out[i] = (hit[v.data[i]! + 1] === 1) !== not ? 1 : 0
+    } else if ((v.kind === 'i32' || v.kind === 'f64') && !v.isConst) {
+      const d = v.data
+      const nullValue = v.kind === 'i32' ? (v.type === 'IPV4' ? 0 : INT_NULL) : NaN
+      for (let i = 0; i < n; i++) {
+        const x = d[i]!
+        const isNull = v.kind === 'i32' ? x === nullValue : !Number.isFinite(x)
+        out[i] = (isNull ? hasNull : set.has(x)) !== not ? 1 : 0
+      }
+    } else if (v.kind === 'i64' && v.data instanceof Float64Array && !v.isConst) {
+      const d = v.data
+      for (let i = 0; i < n; i++) {
+        const x = d[i]!
+        out[i] = (x === LONG_NULL ? hasNull : set.has(x)) !== not ? 1 : 0
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const s = getScalar(v, i)
+        out[i] = (s === null ? hasNull : set.has(typeof s === 'bigint' ? s.toString() : s)) !== not ? 1 : 0
+      }
+    }
+    return { kind: 'bool', type: 'BOOLEAN', length: n, data: out }
+  }
+}
+
+/** Evaluates `expr` for row `i` of `batch` only (the interleaved path for several rnd_* columns). */
+export function evalRow(expr: BoundExpr, batch: Batch, i: number, ctx: ExecContext, states: Map<BoundExpr, unknown>): Scalar {
+  if (expr.kind === 'call' && expr.def.row !== undefined) {
+    if (!states.has(expr)) states.set(expr, expr.def.init?.(expr.site, ctx))
+    const args = expr.args.map((a) => evalRow(a, batch, i, ctx, states))
+    if (expr.def.nullStrict !== false && args.some((a) => a === null)) return null
+    return expr.def.row(args, ctx, states.get(expr))
+  }
+  const one: Batch = { length: 1, vectors: batch.vectors.map((v) => ({ ...materialize(v), length: 1, isConst: true, data: sliceOne(materialize(v), i) }) as Vector) }
+  return getScalar(compileExpr(expr, ctx)(one), 0)
+}
+
+function sliceOne(v: Vector, i: number): Vector['data'] {
+  if (v.kind === 'null') return null
+  if (v.kind === 'str' || v.kind === 'bin') return [v.data[i]!] as Vector['data']
+  return (v.data as Float64Array).subarray(i, i + 1)
+}
+
+/** Evaluates a constant expression (no columns) to a scalar. */
+export function evalConstant(expr: BoundExpr, ctx: ExecContext): Scalar {
+  const v = compileExpr(expr, ctx)({ length: 1, vectors: [] })
+  return getScalar(v, 0)
+}
+
+/** A BOOLEAN vector's selected rows as an index list. */
+export function selection(mask: Vector, length: number): { sel: Int32Array; count: number } {
+  const sel = new Int32Array(length)
+  let count = 0
+  if (mask.kind !== 'bool') return { sel, count }
+  const d = mask.data
+  if (mask.isConst) {
+    if (d[0] === 1) for (let i = 0; i < length; i++) sel[count++] = i
+    return { sel, count }
+  }
+  for (let i = 0; i < length; i++) if (d[i] === 1) sel[count++] = i
+  return { sel, count }
+}
+

@@ -1,0 +1,93 @@
+/**
+ * The streaming operators: scan, table function, values, filter, project. Each is an async
+ * generator of batches; none materializes its input.
+ */
+import { type Batch, type Vector, BATCH_SIZE, VectorWriter, gather, getScalar, materialize } from '../../types/vector.js'
+import type { FilterNode, ProjectNode, ScanNode, TableFunctionNode, ValuesNode, BoundExpr } from '../../plan/plan-node.js'
+import type { ExecContext } from '../context.js'
+import { compileExpr, evalRow, selection } from '../evaluate.js'
+import type { Runner } from './runner.js'
+
+/** Reads a table snapshot in batches of {@link BATCH_SIZE} rows; fixed-width columns are views. */
+export async function* runScan(node: ScanNode, ctx: ExecContext): AsyncGenerator<Batch> {
+  const snap = node.table.snapshot()
+  const cols = node.columns.map((c) => snap.data.columns[c]!)
+  for (let start = 0; start < snap.rowCount; start += BATCH_SIZE) {
+    const end = Math.min(start + BATCH_SIZE, snap.rowCount)
+    yield { length: end - start, vectors: cols.map((c) => c.view(start, end)) }
+    await ctx.maybeYield()
+  }
+}
+
+/** Runs a table function such as `long_sequence(n)`. */
+export async function* runTableFunction(node: TableFunctionNode, ctx: ExecContext): AsyncGenerator<Batch> {
+  for (const b of node.def.open(node.site, ctx)) {
+    yield b
+    await ctx.maybeYield()
+  }
+}
+
+/** Constant rows. */
+export async function* runValues(node: ValuesNode, ctx: ExecContext): AsyncGenerator<Batch> {
+  const n = node.rows.length
+  const one: Batch = { length: 1, vectors: [] }
+  const writers = node.output.map((c) => new VectorWriter(c.type, n))
+  for (let r = 0; r < n; r++) {
+    const row = node.rows[r]!
+    for (let c = 0; c < row.length; c++) {
+      writers[c]!.set(r, getScalar(compileExpr(row[c]!, ctx)(one), 0))
+    }
+  }
+  yield { length: n, vectors: writers.map((w) => w.finish()) }
+}
+
+/** Keeps the rows for which the predicate is true; a batch that passes whole is forwarded as is. */
+export async function* runFilter(node: FilterNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const pred = compileExpr(node.predicate, ctx)
+  for await (const b of run(node.input, ctx)) {
+    const { sel, count } = selection(pred(b), b.length)
+    if (count === 0) continue
+    if (count === b.length) { yield b; continue }
+    yield { length: count, vectors: b.vectors.map((v) => gather(v, sel, count)) }
+  }
+}
+
+/** Computes the select list. Several non-deterministic row functions (rnd_*) are evaluated row by row, left to right, as QuestDB does. */
+export async function* runProject(node: ProjectNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const interleaved = countRowRandom(node.exprs) > 1
+  const evals = node.exprs.map((e) => (interleaved && hasRowRandom(e) ? undefined : compileExpr(e, ctx)))
+  const states = new Map<BoundExpr, unknown>()
+  for await (const b of run(node.input, ctx)) {
+    const out: Vector[] = new Array(node.exprs.length)
+    const writers = new Map<number, VectorWriter>()
+    for (let k = 0; k < evals.length; k++) {
+      const ev = evals[k]
+      if (ev !== undefined) out[k] = materializeIfConst(ev(b))
+      else writers.set(k, new VectorWriter(node.exprs[k]!.type, b.length))
+    }
+    if (writers.size > 0) {
+      for (let i = 0; i < b.length; i++) {
+        for (const [k, w] of writers) w.set(i, evalRow(node.exprs[k]!, b, i, ctx, states))
+      }
+      for (const [k, w] of writers) out[k] = w.finish()
+    }
+    yield { length: b.length, vectors: out }
+  }
+}
+
+function materializeIfConst(v: Vector): Vector {
+  return v.isConst ? materialize(v) : v
+}
+
+function hasRowRandom(e: BoundExpr): boolean {
+  if (e.kind === 'call') return (e.def.deterministic === false && e.def.family === 'rnd') || e.args.some(hasRowRandom)
+  if (e.kind === 'cast') return hasRowRandom(e.expr)
+  if (e.kind === 'case') return e.whens.some((w) => hasRowRandom(w.when) || hasRowRandom(w.then)) || hasRowRandom(e.else)
+  return false
+}
+
+function countRowRandom(exprs: readonly BoundExpr[]): number {
+  let n = 0
+  for (const e of exprs) if (hasRowRandom(e)) n++
+  return n
+}

@@ -1,0 +1,182 @@
+/**
+ * GROUP BY (explicit or QuestDB's implicit one): assigns each row a dense group id from its key
+ * values, then lets each aggregate kernel fold whole batches by group id.
+ *
+ * Group-id assignment has fast paths: no keys (one group), one SYMBOL key (the symbol key *is*
+ * the group, via a small remap array — no hashing), one numeric key (a Map on the number);
+ * anything else hashes a composite text key per row.
+ */
+import { LONG_NULL } from '../../types/column-type.js'
+import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, getScalar, materialize } from '../../types/vector.js'
+import type { AggregateKernel } from '../../functions/registry-types.js'
+import type { AggregateNode } from '../../plan/plan-node.js'
+import type { ExecContext } from '../context.js'
+import { compileExpr } from '../evaluate.js'
+import type { Runner } from './runner.js'
+
+/** Assigns group ids for one batch of key vectors. */
+interface GroupIndex {
+  assign(keys: readonly Vector[], length: number, out: Int32Array): void
+  /** number of groups so far */
+  readonly count: number
+  /** the key values of group g */
+  keyValues(): Scalar[][]
+}
+
+export async function* runAggregate(node: AggregateNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const keyEvals = node.keys.map((k) => compileExpr(k, ctx))
+  const argEvals = node.aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
+  const kernels: AggregateKernel[] = node.aggregates.map((a) => a.def.create(a.site))
+  const keyed = node.keys.length > 0
+  let index: GroupIndex | undefined
+  let groups = new Int32Array(0)
+  if (!keyed) for (const k of kernels) k.resize(1)
+  for await (const b of run(node.input, ctx)) {
+    if (!keyed) {
+      for (let a = 0; a < kernels.length; a++) kernels[a]!.updateOne(0, argEvals[a]!.map((e) => e(b)), b.length)
+      continue
+    }
+    const keys = keyEvals.map((e) => e(b))
+    index ??= makeIndex(keys)
+    if (groups.length < b.length) groups = new Int32Array(b.length)
+    index.assign(keys, b.length, groups)
+    for (let a = 0; a < kernels.length; a++) {
+      kernels[a]!.resize(index.count)
+      kernels[a]!.update(groups, argEvals[a]!.map((e) => e(b)), b.length)
+    }
+    await ctx.maybeYield()
+  }
+  const count = keyed ? (index?.count ?? 0) : 1
+  if (count === 0) return
+  const vectors: Vector[] = []
+  if (keyed) {
+    const values = index!.keyValues()
+    for (let k = 0; k < node.keys.length; k++) {
+      const col = node.output[k]!
+      const w = new VectorWriter(col.type, count, col.dict)
+      const vs = values[k]!
+      for (let g = 0; g < count; g++) w.set(g, vs[g]!)
+      vectors.push(w.finish())
+    }
+  }
+  for (const k of kernels) { k.resize(count); vectors.push(k.result(count)) }
+  yield { length: count, vectors }
+}
+
+function makeIndex(keys: readonly Vector[]): GroupIndex {
+  if (keys.length === 1 && keys[0]!.kind === 'sym' && !keys[0]!.isConst) return new SymbolIndex()
+  if (keys.length === 1 && (keys[0]!.kind === 'i32' || keys[0]!.kind === 'f64' || keys[0]!.kind === 'i8' || keys[0]!.kind === 'i16' || (keys[0]!.kind === 'i64' && keys[0]!.data instanceof Float64Array))) return new NumberIndex()
+  return new CompositeIndex(keys.length)
+}
+
+/**
+ * One SYMBOL key: the symbol key (+1 for null) maps to a group id through an array per
+ * dictionary; groups are unified by string across dictionaries.
+ */
+class SymbolIndex implements GroupIndex {
+  private readonly byValue = new Map<string | null, number>()
+  private readonly remaps = new Map<SymbolTable, Int32Array>()
+  private readonly keys: Scalar[] = []
+  count = 0
+
+  assign(keys: readonly Vector[], length: number, out: Int32Array): void {
+    const v = materialize(keys[0]!)
+    if (v.kind !== 'sym') throw new Error('unreachable: SymbolIndex on a non-symbol key')
+    const d = v.data
+    const dict = v.dict
+    let remap = this.remaps.get(dict)
+    if (remap === undefined || remap.length < dict.size + 1) {
+      const next = new Int32Array(Math.max((remap?.length ?? 32) * 2, dict.size + 1)).fill(-1)
+      if (remap !== undefined) next.set(remap)
+      remap = next
+      this.remaps.set(dict, remap)
+    }
+    for (let i = 0; i < length; i++) {
+      const k = d[i]! + 1
+      let g = remap[k]!
+      if (g < 0) {
+        const value = k === 0 ? null : dict.values[k - 1]!
+        g = this.byValue.get(value) ?? -1
+        if (g < 0) {
+          g = this.count++
+          this.byValue.set(value, g)
+          this.keys.push(value)
+        }
+        remap[k] = g
+      }
+      out[i] = g
+    }
+  }
+
+  keyValues(): Scalar[][] {
+    return [this.keys]
+  }
+}
+
+/** One numeric key: a Map from the number (null included) to the group id. */
+class NumberIndex implements GroupIndex {
+  private readonly map = new Map<number, number>()
+  private readonly keys: Scalar[] = []
+  count = 0
+
+  assign(keys: readonly Vector[], length: number, out: Int32Array): void {
+    const v = materialize(keys[0]!)
+    if (v.kind === 'i64' && v.data instanceof BigInt64Array) throw new Error('unreachable: big i64 key in NumberIndex')
+    const d = v.data as Float64Array
+    const map = this.map
+    for (let i = 0; i < length; i++) {
+      let x = d[i]!
+      if (x !== x) x = NaN_KEY
+      let g = map.get(x)
+      if (g === undefined) {
+        g = this.count++
+        map.set(x, g)
+        this.keys.push(getScalar(v, i))
+      }
+      out[i] = g
+    }
+  }
+
+  keyValues(): Scalar[][] {
+    return [this.keys]
+  }
+}
+
+const NaN_KEY = LONG_NULL
+
+/** Any keys: a composite text key per row. */
+class CompositeIndex implements GroupIndex {
+  private readonly map = new Map<string, number>()
+  private readonly keys: Scalar[][]
+  count = 0
+
+  constructor(private readonly width: number) {
+    this.keys = Array.from({ length: width }, () => [])
+  }
+
+  assign(keys: readonly Vector[], length: number, out: Int32Array): void {
+    const vs = keys.map(materialize)
+    const parts: Scalar[] = new Array(this.width)
+    for (let i = 0; i < length; i++) {
+      let key = ''
+      for (let k = 0; k < this.width; k++) {
+        const s = getScalar(vs[k]!, i)
+        parts[k] = s
+        key += s === null ? '\u0001' : typeof s === 'object' ? `\u0002${Array.from(s).join(',')}` : `\u0000${typeof s}:${String(s)}`
+        key += '\u0003'
+      }
+      let g = this.map.get(key)
+      if (g === undefined) {
+        g = this.count++
+        for (let k = 0; k < this.width; k++) this.keys[k]!.push(parts[k]!)
+        this.map.set(key, g)
+      }
+      out[i] = g
+    }
+  }
+
+  keyValues(): Scalar[][] {
+    return this.keys
+  }
+}
+

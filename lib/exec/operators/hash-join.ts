@@ -1,0 +1,100 @@
+/**
+ * INNER / LEFT / CROSS joins. With equi-keys, the right side is built into a hash table of row
+ * lists and the left side streams through it; without keys it is a nested loop over the
+ * materialized right side. A residual condition filters joined rows; for LEFT joins a left row
+ * whose candidates all fail it is still emitted once with nulls on the right.
+ */
+import { type Batch, type Vector, VectorWriter, allocate, gather, getScalar, materialize } from '../../types/vector.js'
+import type { JoinNode } from '../../plan/plan-node.js'
+import type { ExecContext } from '../context.js'
+import { compileExpr, selection } from '../evaluate.js'
+import { collect, rowKey } from './sort.js'
+import type { Runner } from './runner.js'
+
+/** Rows `sel` of `v`, where -1 gives a null. */
+function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
+  const v = materialize(v0)
+  if (v.kind === 'i64' && v.data instanceof BigInt64Array) {
+    const w = new VectorWriter(v.type, count)
+    for (let i = 0; i < count; i++) w.set(i, sel[i]! < 0 ? null : getScalar(v, sel[i]!))
+    return w.finish()
+  }
+  const out = allocate(v.type, count, v.kind === 'sym' ? v.dict : undefined)
+  if (out.kind === 'null') return out
+  const src = v.data as unknown as ArrayLike<unknown>
+  const dst = out.data as unknown as unknown[]
+  for (let i = 0; i < count; i++) { const j = sel[i]!; if (j >= 0) dst[i] = src[j] }
+  return out
+}
+
+const JOIN_BATCH = 65536
+
+export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const right = await collect(run, node.right, ctx, node.right.output)
+  const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)
+  const outer = node.type === 'left'
+  let table: Map<string, number[]> | undefined
+  if (node.leftKeys.length > 0) {
+    table = new Map()
+    const keys = node.rightKeys.map((k) => materialize(compileExpr(k, ctx)(right)))
+    for (let j = 0; j < right.length; j++) {
+      if (keys.some((v) => getScalar(v, j) === null)) continue
+      const k = rowKey(keys, j)
+      const list = table.get(k)
+      if (list === undefined) table.set(k, [j])
+      else list.push(j)
+    }
+  }
+  const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
+  const allRight = Array.from({ length: right.length }, (_, j) => j)
+  for await (const b of run(node.left, ctx)) {
+    const lk = leftKeyEvals.map((e) => materialize(e(b)))
+    let ls: number[] = []
+    let rs: number[] = []
+    const flush = function* (final: boolean): Generator<Batch> {
+      if (ls.length === 0 || (!final && ls.length < JOIN_BATCH)) return
+      const joined = buildJoined(b, right, Int32Array.from(ls), Int32Array.from(rs))
+      ls = []
+      rs = []
+      if (residual === undefined) { yield joined; return }
+      const { sel, count } = selection(residual(joined), joined.length)
+      if (count > 0) yield { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) }
+    }
+    for (let i = 0; i < b.length; i++) {
+      let matches: number[] | undefined
+      if (table === undefined) matches = allRight
+      else if (!lk.some((v) => getScalar(v, i) === null)) matches = table.get(rowKey(lk, i))
+      if (matches === undefined || matches.length === 0) {
+        if (outer) { ls.push(i); rs.push(-1) }
+        continue
+      }
+      if (outer && residual !== undefined) {
+        yield* leftWithResidual(b, right, i, matches, residual)
+        continue
+      }
+      for (const j of matches) { ls.push(i); rs.push(j) }
+      yield* flush(false)
+    }
+    yield* flush(true)
+    await ctx.maybeYield()
+  }
+}
+
+/** One left row against its candidates under a residual condition (LEFT join). */
+function* leftWithResidual(b: Batch, right: Batch, i: number, matches: number[], residual: (b: Batch) => Vector): Generator<Batch> {
+  const joined = buildJoined(b, right, new Int32Array(matches.length).fill(i), Int32Array.from(matches))
+  const { sel, count } = selection(residual(joined), joined.length)
+  if (count > 0) { yield { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) }; return }
+  yield buildJoined(b, right, Int32Array.of(i), Int32Array.of(-1))
+}
+
+function buildJoined(left: Batch, right: Batch, ls: Int32Array, rs: Int32Array): Batch {
+  const n = ls.length
+  return {
+    length: n,
+    vectors: [
+      ...left.vectors.map((v) => gather(v, ls, n)),
+      ...right.vectors.map((v) => gatherOrNull(v, rs, n)),
+    ],
+  }
+}

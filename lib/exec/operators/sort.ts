@@ -1,0 +1,105 @@
+/**
+ * ORDER BY: gathers the input, sorts row indexes with per-key comparators over the key vectors
+ * (typed-array reads, no row objects), and emits the rows in order in batches.
+ * Nulls sort first ascending and last descending unless NULLS FIRST/LAST says otherwise.
+ */
+import { type Batch, type Vector, BATCH_SIZE, concatVectors, gather, getScalar, isNullAt, materialize } from '../../types/vector.js'
+import type { OutputColumn, SortNode } from '../../plan/plan-node.js'
+import type { ExecContext } from '../context.js'
+import { compileExpr } from '../evaluate.js'
+import type { Runner } from './runner.js'
+
+/** Collects every batch of a plan into one batch (used by blocking operators). */
+export async function collect(run: Runner, node: Parameters<Runner>[0], ctx: ExecContext, output: readonly OutputColumn[]): Promise<Batch> {
+  const parts: Batch[] = []
+  for await (const b of run(node, ctx)) parts.push(b)
+  return concatBatches(parts, output)
+}
+
+/** Concatenates batches of the same schema. */
+export function concatBatches(parts: readonly Batch[], output: readonly OutputColumn[]): Batch {
+  let length = 0
+  for (const p of parts) length += p.length
+  const vectors = output.map((c, i) => concatVectors(c.type, parts.map((p) => p.vectors[i]!)))
+  return { length, vectors }
+}
+
+/** Emits `b` in slices of at most {@link BATCH_SIZE} rows. */
+export async function* emit(b: Batch, ctx: ExecContext): AsyncGenerator<Batch> {
+  if (b.length <= BATCH_SIZE) { if (b.length > 0) yield b; return }
+  for (let s = 0; s < b.length; s += BATCH_SIZE) {
+    const n = Math.min(BATCH_SIZE, b.length - s)
+    const sel = new Int32Array(n)
+    for (let i = 0; i < n; i++) sel[i] = s + i
+    yield { length: n, vectors: b.vectors.map((v) => gather(v, sel, n)) }
+    await ctx.maybeYield()
+  }
+}
+
+type Compare = (a: number, b: number) => number
+
+/** A comparator of rows a and b by one key vector. */
+export function comparator(v0: Vector, desc: boolean, nullsFirst: boolean): Compare {
+  const v = materialize(v0)
+  const sign = desc ? -1 : 1
+  const nullOrder = nullsFirst ? -1 : 1
+  const withNulls = (cmp: Compare): Compare => (a, b) => {
+    const na = isNullAt(v, a)
+    const nb = isNullAt(v, b)
+    if (na || nb) return na === nb ? 0 : na ? nullOrder : -nullOrder
+    return sign * cmp(a, b)
+  }
+  switch (v.kind) {
+    case 'bool': case 'i8': case 'i16': case 'u16': case 'i32': case 'f32': case 'f64': {
+      const d = v.data
+      if (v.type === 'IPV4') return withNulls((a, b) => ((d[a]! >>> 0) - (d[b]! >>> 0)))
+      return withNulls((a, b) => (d[a]! < d[b]! ? -1 : d[a]! > d[b]! ? 1 : 0))
+    }
+    case 'i64': {
+      const d = v.data
+      return withNulls((a, b) => (d[a]! < d[b]! ? -1 : d[a]! > d[b]! ? 1 : 0))
+    }
+    case 'sym': {
+      const d = v.data
+      const values = v.dict.values
+      return withNulls((a, b) => { const x = values[d[a]!]!, y = values[d[b]!]!; return x < y ? -1 : x > y ? 1 : 0 })
+    }
+    case 'str': {
+      const d = v.data
+      return withNulls((a, b) => { const x = d[a]!, y = d[b]!; return x < y ? -1 : x > y ? 1 : 0 })
+    }
+    case 'bin': return withNulls((a, b) => compareBytes(v.data[a]!, v.data[b]!))
+    case 'null': return () => 0
+  }
+}
+
+function compareBytes(x: Uint8Array, y: Uint8Array): number {
+  const n = Math.min(x.length, y.length)
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!
+  return x.length - y.length
+}
+
+export async function* runSort(node: SortNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const all = await collect(run, node.input, ctx, node.input.output)
+  if (all.length === 0) return
+  const cmps = node.keys.map((k) => comparator(compileExpr(k.expr, ctx)(all), k.desc, k.nullsFirst))
+  const idx = new Array<number>(all.length)
+  for (let i = 0; i < all.length; i++) idx[i] = i
+  idx.sort((a, b) => {
+    for (const c of cmps) { const r = c(a, b); if (r !== 0) return r }
+    return a - b
+  })
+  const sel = Int32Array.from(idx)
+  yield* emit({ length: all.length, vectors: all.vectors.map((v) => gather(v, sel, all.length)) }, ctx)
+}
+
+/** A text key of row i across vectors (for DISTINCT, set operations and hash joins). */
+export function rowKey(vs: readonly Vector[], i: number): string {
+  let key = ''
+  for (const v of vs) {
+    const s = getScalar(v, i)
+    key += s === null ? '\u0001' : s instanceof Uint8Array ? `\u0002${Array.from(s).join(',')}` : `\u0000${typeof s === 'bigint' ? 'number' : typeof s}:${String(s)}`
+    key += '\u0003'
+  }
+  return key
+}

@@ -1,0 +1,162 @@
+/**
+ * DDL: CREATE TABLE (plain, AS SELECT, LIKE), DROP, TRUNCATE, RENAME, ALTER TABLE.
+ * Each statement validates everything before it changes the catalog, so a failing statement
+ * leaves it unchanged.
+ */
+import { SqlError, SqlState, notSupported } from '../../errors.js'
+import type { AlterTable, ColumnDef, CreateTable, CreateTableLike, DropTable, RenameTable, TableOptions, TruncateTable } from '../../sql/ast.js'
+import { type ColumnType, STORABLE_TYPES, parseTypeName } from '../../types/column-type.js'
+import type { Catalog } from '../../storage/catalog.js'
+import type { ColumnMeta, TableMeta } from '../../storage/table.js'
+
+/** Resolves a DDL type name to a storable type. */
+export function columnType(name: string, pos: number): ColumnType {
+  const t = parseTypeName(name)
+  if (t === undefined || !STORABLE_TYPES.includes(t)) throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported column type: ${name}`, pos)
+  return t
+}
+
+const BAD_NAME = /[.\-\\/?,'"*%~:]/
+
+/** Checks a column or table name as QuestDB does. */
+export function checkName(name: string, pos: number, what: 'column' | 'table'): void {
+  if (name.length === 0 || (what === 'column' && BAD_NAME.test(name))) throw new SqlError(SqlState.SYNTAX_ERROR, `invalid ${what} name [name=${name}]`, pos)
+}
+
+function columnMeta(d: ColumnDef): ColumnMeta {
+  checkName(d.name, d.pos, 'column')
+  return { name: d.name, type: columnType(d.type, d.typePos), indexed: d.indexed === true, symbolCapacity: d.symbolCapacity ?? 256, symbolCached: d.symbolCache !== false }
+}
+
+/** Table metadata from columns and options, validated. */
+export function tableMeta(name: string, namePos: number, columns: ColumnMeta[], o: TableOptions, stmtPos: number): Omit<TableMeta, 'id'> {
+  checkName(name, namePos, 'table')
+  const seen = new Set<string>()
+  for (const c of columns) {
+    if (seen.has(c.name.toLowerCase())) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column [name=${c.name}]`, stmtPos)
+    seen.add(c.name.toLowerCase())
+  }
+  let timestampIndex = -1
+  if (o.timestamp !== undefined) {
+    timestampIndex = columns.findIndex((c) => c.name.toLowerCase() === o.timestamp!.name.toLowerCase())
+    if (timestampIndex < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `invalid designated timestamp column [name=${o.timestamp.name}]`, o.timestamp.pos)
+    if (columns[timestampIndex]!.type !== 'TIMESTAMP') throw new SqlError(SqlState.DATATYPE_MISMATCH, `TIMESTAMP column expected [actual=${columns[timestampIndex]!.type}]`, o.timestamp.pos)
+  }
+  const partitionBy = o.partitionBy ?? 'NONE'
+  if (partitionBy !== 'NONE' && timestampIndex < 0) throw new SqlError(SqlState.SYNTAX_ERROR, 'partitioning is possible only on tables with designated timestamps', o.partitionByPos ?? stmtPos)
+  if (o.wal === true && partitionBy === 'NONE') throw new SqlError(SqlState.SYNTAX_ERROR, 'WAL Write Mode can only be used on partitioned tables', o.partitionByPos ?? stmtPos)
+  const wal = partitionBy !== 'NONE' && o.wal !== false
+  const dedupKeys = (o.dedupKeys ?? []).map((k) => {
+    const c = columns.find((x) => x.name.toLowerCase() === k.name.toLowerCase())
+    if (c === undefined) throw new SqlError(SqlState.UNDEFINED_COLUMN, `deduplicate key column not found [column=${k.name}]`, k.pos)
+    return c.name
+  })
+  if (dedupKeys.length > 0) {
+    if (!wal) throw new SqlError(SqlState.SYNTAX_ERROR, 'deduplication is possible only on WAL tables', o.dedupKeys![0]!.pos)
+    if (!dedupKeys.some((k) => k.toLowerCase() === columns[timestampIndex]!.name.toLowerCase())) {
+      throw new SqlError(SqlState.SYNTAX_ERROR, `deduplicate key list must include dedicated timestamp column`, o.dedupKeys![0]!.pos)
+    }
+  }
+  if (o.ttl !== undefined && partitionBy === 'NONE') throw new SqlError(SqlState.SYNTAX_ERROR, 'TTL is only supported on partitioned tables', o.ttl.pos)
+  const param = (n: string) => o.params?.find((p) => p.name.toLowerCase() === n.toLowerCase())?.value
+  return {
+    name, columns, timestampIndex, partitionBy, wal, dedupKeys,
+    ttl: o.ttl === undefined ? undefined : { count: o.ttl.count, unit: o.ttl.unit },
+    maxUncommittedRows: Number(param('maxUncommittedRows') ?? 500000),
+    o3MaxLag: 600000000,
+  }
+}
+
+export function createTable(s: CreateTable, catalog: Catalog): void {
+  if (catalog.find(s.name) !== undefined) {
+    if (s.ifNotExists) return
+    throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${s.name}]`, s.namePos)
+  }
+  if (s.columns.length === 0) throw new SqlError(SqlState.SYNTAX_ERROR, 'table must have at least one column', s.namePos)
+  catalog.create(tableMeta(s.name, s.namePos, s.columns.map(columnMeta), s.options, s.pos), s.namePos)
+}
+
+export function createTableLike(s: CreateTableLike, catalog: Catalog): void {
+  if (catalog.find(s.name) !== undefined) {
+    if (s.ifNotExists) return
+    throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${s.name}]`, s.namePos)
+  }
+  const src = catalog.get(s.like, s.likePos).meta
+  catalog.create({ ...structuredClone({ ...src, id: 0 }), name: s.name }, s.namePos)
+}
+
+export function dropTable(s: DropTable, catalog: Catalog): void {
+  const names = s.all ? catalog.names().map((name) => ({ name, pos: s.pos })) : s.names
+  for (const n of names) if (catalog.find(n.name) === undefined && !s.ifExists) catalog.get(n.name, n.pos)
+  for (const n of names) catalog.drop(n.name)
+}
+
+export function truncateTable(s: TruncateTable, catalog: Catalog): void {
+  for (const n of s.names) if (catalog.find(n.name) === undefined && !s.ifExists) catalog.get(n.name, n.pos)
+  for (const n of s.names) catalog.find(n.name)?.truncate()
+}
+
+export function renameTable(s: RenameTable, catalog: Catalog): void {
+  catalog.get(s.from, s.fromPos)
+  checkName(s.to, s.toPos, 'table')
+  catalog.rename(s.from, s.to, s.toPos)
+}
+
+export function alterTable(s: AlterTable, catalog: Catalog): void {
+  const table = catalog.get(s.table, s.tablePos)
+  const meta = table.meta
+  const a = s.action
+  const indexOf = (name: string, pos: number) => {
+    const i = meta.columns.findIndex((c) => c.name.toLowerCase() === name.toLowerCase())
+    if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `column '${name}' does not exist in table '${meta.name}'`, pos)
+    return i
+  }
+  switch (a.kind) {
+    case 'add_column': {
+      const metas = a.columns.map(columnMeta)
+      const fresh = metas.filter((m, i) => {
+        const exists = meta.columns.some((c) => c.name.toLowerCase() === m.name.toLowerCase())
+        if (exists && !a.ifNotExists) throw new SqlError(SqlState.DUPLICATE_COLUMN, `column '${m.name}' already exists`, a.columns[i]!.pos)
+        return !exists
+      })
+      for (const m of fresh) table.addColumn(m)
+      return
+    }
+    case 'drop_column': {
+      const idx = a.names.map((n) => indexOf(n.name, n.pos))
+      idx.forEach((i, k) => {
+        if (i === meta.timestampIndex) throw new SqlError(SqlState.SYNTAX_ERROR, 'cannot drop designated timestamp column', a.names[k]!.pos)
+      })
+      for (const i of [...idx].sort((x, y) => y - x)) table.dropColumn(i)
+      return
+    }
+    case 'rename_column': {
+      const i = indexOf(a.from, a.fromPos)
+      checkName(a.to, a.toPos, 'column')
+      if (meta.columns.some((c, j) => j !== i && c.name.toLowerCase() === a.to.toLowerCase())) throw new SqlError(SqlState.DUPLICATE_COLUMN, `column '${a.to}' already exists`, a.toPos)
+      const old = meta.columns[i]!.name
+      meta.columns[i]!.name = a.to
+      meta.dedupKeys = meta.dedupKeys.map((k) => (k.toLowerCase() === old.toLowerCase() ? a.to : k))
+      return
+    }
+    case 'dedup': {
+      if (!a.enable) { meta.dedupKeys = []; return }
+      const next = tableMeta(meta.name, s.tablePos, meta.columns, {
+        timestamp: meta.timestampIndex < 0 ? undefined : { name: meta.columns[meta.timestampIndex]!.name, pos: s.pos },
+        partitionBy: meta.partitionBy, wal: meta.wal, dedupKeys: a.keys,
+      } as TableOptions, s.pos)
+      meta.dedupKeys = next.dedupKeys
+      return
+    }
+    case 'set_ttl':
+      if (meta.partitionBy === 'NONE') throw new SqlError(SqlState.SYNTAX_ERROR, 'TTL is only supported on partitioned tables', a.pos)
+      meta.ttl = { count: a.count, unit: a.unit }
+      return
+    case 'set_param': return
+    case 'set_type_wal': return
+    case 'column_index': indexOf(a.column, a.columnPos); meta.columns[indexOf(a.column, a.columnPos)]!.indexed = a.add; return
+    case 'column_cache': meta.columns[indexOf(a.column, a.columnPos)]!.symbolCached = a.cache; return
+    case 'alter_column_type': throw notSupported('ALTER COLUMN TYPE is not supported yet', a.pos)
+    case 'drop_partition': throw notSupported('DROP PARTITION arrives with partitioned storage', a.pos)
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * DML: INSERT (VALUES and SELECT), UPDATE, and the data half of CREATE TABLE AS SELECT.
+ * Every row of a statement is computed and converted before the table changes, so a statement
+ * that fails leaves the table as it was.
+ */
+import { SqlError, SqlState, notSupported } from '../../errors.js'
+import type { Insert, Update } from '../../sql/ast.js'
+import type { ColumnType } from '../../types/column-type.js'
+import { type Batch, type Vector, VectorWriter, allocate, concatVectors, getScalar, materialize } from '../../types/vector.js'
+import { castVector } from '../../types/cast.js'
+import type { Table } from '../../storage/table.js'
+import type { PlanNode } from '../../plan/plan-node.js'
+import { Scope } from '../../plan/scope.js'
+import { bindExpr, castTo } from '../../plan/bind-expr.js'
+import type { BindContext } from '../../plan/bind-query.js'
+import { bindQuery } from '../../plan/bind-query.js'
+import type { ExecContext } from '../context.js'
+import { compileExpr } from '../evaluate.js'
+import { runPlan } from '../operators/runner.js'
+import { prepareSubqueries } from '../subqueries.js'
+
+/** Resolves the INSERT column list to table column indexes. */
+function targetColumns(table: Table, s: Insert): number[] {
+  if (s.columns === undefined) return table.meta.columns.map((_, i) => i)
+  const seen = new Set<number>()
+  return s.columns.map((c) => {
+    const i = table.meta.columns.findIndex((m) => m.name.toLowerCase() === c.name.toLowerCase())
+    if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${c.name}`, c.pos)
+    if (seen.has(i)) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column [name=${c.name}]`, c.pos)
+    seen.add(i)
+    return i
+  })
+}
+
+/** Builds full-width table vectors from the given columns (others null) and checks the designated timestamp. */
+function tableVectors(table: Table, targets: readonly number[], given: readonly Vector[], length: number, pos: number): Vector[] {
+  const meta = table.meta
+  const out: Vector[] = meta.columns.map((c, i) => allocate(c.type, length, table.dictOf(i)))
+  targets.forEach((t, k) => {
+    const col = meta.columns[t]!
+    let v = given[k]!
+    if (v.type !== col.type) {
+      try { v = castVector(v, col.type) } catch (err) {
+        if (err instanceof SqlError) throw new SqlError(err.code, err.message, pos)
+        throw err
+      }
+    }
+    out[t] = materialize(v)
+  })
+  const ts = meta.timestampIndex
+  if (ts >= 0) {
+    const v = out[ts]!
+    for (let i = 0; i < length; i++) {
+      if (getScalar(v, i) === null) throw new SqlError(SqlState.NOT_NULL_VIOLATION, 'designated timestamp column cannot be NULL', pos)
+    }
+  }
+  return out
+}
+
+/** INSERT; returns the number of rows inserted. */
+export async function insert(s: Insert, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
+  const targets = targetColumns(table, s)
+  const cols = table.meta.columns
+  if (s.source.kind === 'values') {
+    const rows = s.source.rows
+    const env = { scope: new Scope([]), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'VALUES' }
+    const writers = targets.map((t) => new VectorWriter(cols[t]!.type, rows.length, table.dictOf(t)))
+    const one: Batch = { length: 1, vectors: [] }
+    rows.forEach((row) => {
+      if (row.length !== targets.length) throw new SqlError(SqlState.SYNTAX_ERROR, `row value count does not match column count [expected=${targets.length}, actual=${row.length}]`, row[0]?.pos ?? s.pos)
+    })
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!
+      for (let k = 0; k < targets.length; k++) {
+        const type = cols[targets[k]!]!.type
+        const bound = castTo(bindExpr(row[k]!, env), type, row[k]!.pos, true)
+        await prepareSubqueries(bound, ctx)
+        writers[k]!.set(r, getScalar(compileExpr(bound, ctx)(one), 0))
+      }
+    }
+    const vectors = tableVectors(table, targets, writers.map((w) => w.finish()), rows.length, s.pos)
+    table.append(vectors, rows.length)
+    return rows.length
+  }
+  const plan = bindQuery(s.source.query, bc)
+  if (plan.output.length !== targets.length) {
+    throw new SqlError(SqlState.SYNTAX_ERROR, `select clause must provide values for all columns [expected=${targets.length}, actual=${plan.output.length}]`, s.pos)
+  }
+  const data = await collectAll(plan, ctx)
+  const given = plan.output.map((_, k) => castColumn(data.vectors[k]!, cols[targets[k]!]!.type, s.pos))
+  table.append(tableVectors(table, targets, given, data.length, s.pos), data.length)
+  return data.length
+}
+
+function castColumn(v: Vector, to: ColumnType, pos: number): Vector {
+  if (v.type === to) return v
+  try { return castVector(v, to) } catch (err) {
+    if (err instanceof SqlError) throw new SqlError(err.code, err.message, pos)
+    throw err
+  }
+}
+
+/** Runs a plan to completion, as one batch. */
+export async function collectAll(plan: PlanNode, ctx: ExecContext): Promise<Batch> {
+  await prepareSubqueries(plan, ctx)
+  const parts: Batch[] = []
+  for await (const b of runPlan(plan, ctx)) parts.push(b)
+  let length = 0
+  for (const p of parts) length += p.length
+  return { length, vectors: plan.output.map((c, i) => concatVectors(c.type, parts.map((p) => p.vectors[i]!))) }
+}
+
+/** UPDATE; returns the number of rows updated. Rewrites the updated columns copy-on-write. */
+export async function update(s: Update, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
+  if (s.from !== undefined || s.joins.length > 0) throw notSupported('UPDATE ... FROM is not supported yet', s.pos)
+  const meta = table.meta
+  const snap = table.snapshot()
+  const output = meta.columns.map((c, i) => {
+    const dict = table.dictOf(i)
+    const base = { name: c.name, type: c.type, table: s.alias ?? meta.name }
+    return dict === undefined ? base : { ...base, dict }
+  })
+  const env = { scope: new Scope(output), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'UPDATE' }
+  const seen = new Set<number>()
+  const sets = s.set.map((a) => {
+    const i = meta.columns.findIndex((c) => c.name.toLowerCase() === a.column.toLowerCase())
+    if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${a.column}`, a.pos)
+    if (i === meta.timestampIndex) throw new SqlError(SqlState.SYNTAX_ERROR, 'Designated timestamp column cannot be updated', a.pos)
+    if (seen.has(i)) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column ${a.column} in SET clause`, a.pos)
+    seen.add(i)
+    return { index: i, expr: castTo(bindExpr(a.value, env), meta.columns[i]!.type, a.value.pos, true) }
+  })
+  const where = s.where === undefined ? undefined : castTo(bindExpr(s.where, env), 'BOOLEAN', s.where.pos, false)
+  for (const x of sets) await prepareSubqueries(x.expr, ctx)
+  if (where !== undefined) await prepareSubqueries(where, ctx)
+  const pred = where === undefined ? undefined : compileExpr(where, ctx)
+  const evals = sets.map((x) => compileExpr(x.expr, ctx))
+  const buffers = [...snap.data.columns]
+  const clones = sets.map((x) => buffers[x.index]!.clone())
+  let updated = 0
+  const BATCH = 65536
+  for (let start = 0; start < snap.rowCount; start += BATCH) {
+    const end = Math.min(start + BATCH, snap.rowCount)
+    const b: Batch = { length: end - start, vectors: snap.data.columns.map((c) => c.view(start, end)) }
+    const mask = pred?.(b)
+    const values = evals.map((e) => materialize(e(b)))
+    for (let i = 0; i < b.length; i++) {
+      if (mask !== undefined && !(mask.kind === 'bool' && mask.data[mask.isConst ? 0 : i] === 1)) continue
+      updated++
+      for (let k = 0; k < clones.length; k++) clones[k]!.setFrom(start + i, values[k]!, i)
+    }
+    await ctx.maybeYield()
+  }
+  if (table.snapshot().data !== snap.data) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
+  sets.forEach((x, k) => { buffers[x.index] = clones[k]! })
+  table.replace(buffers, snap.rowCount)
+  return updated
+}
+

@@ -1,0 +1,142 @@
+/**
+ * SHOW statements, EXPLAIN, and the catalog view meta functions read.
+ */
+import { SqlError, SqlState, notSupported } from '../../errors.js'
+import type { Show } from '../../sql/ast.js'
+import { type ColumnType, typeName } from '../../types/column-type.js'
+import { type Batch, type Scalar, VectorWriter } from '../../types/vector.js'
+import type { CatalogView, TableInfo } from '../../functions/registry-types.js'
+import type { Catalog } from '../../storage/catalog.js'
+import type { Table } from '../../storage/table.js'
+import type { OutputColumn, PlanNode } from '../../plan/plan-node.js'
+import type { Session } from '../../session.js'
+
+/** A small result built row by row. */
+export interface Rows {
+  readonly output: readonly OutputColumn[]
+  readonly batch: Batch
+}
+
+/** Builds a batch from rows of scalars. */
+export function rowsOf(columns: readonly { name: string; type: ColumnType }[], rows: readonly Scalar[][]): Rows {
+  const writers = columns.map((c) => new VectorWriter(c.type, rows.length))
+  rows.forEach((r, i) => r.forEach((v, k) => writers[k]!.set(i, v)))
+  return { output: columns, batch: { length: rows.length, vectors: writers.map((w) => w.finish()) } }
+}
+
+/** The CREATE TABLE statement that recreates `t`'s structure. */
+export function createSql(t: Table): string {
+  const m = t.meta
+  const cols = m.columns.map((c) => {
+    let s = `\t${c.name} ${typeName(c.type)}`
+    if (c.type === 'SYMBOL') s += ` CAPACITY ${c.symbolCapacity} ${c.symbolCached ? 'CACHE' : 'NOCACHE'}${c.indexed ? ' INDEX' : ''}`
+    return s
+  })
+  let sql = `CREATE TABLE '${m.name}' ( \n${cols.join(',\n')}\n)`
+  if (m.timestampIndex >= 0) {
+    sql += ` timestamp(${m.columns[m.timestampIndex]!.name}) PARTITION BY ${m.partitionBy}`
+    if (m.ttl !== undefined) sql += ` TTL ${m.ttl.count} ${m.ttl.unit}${m.ttl.count === 1 ? '' : 'S'}`
+    sql += m.wal ? ' WAL' : ' BYPASS WAL'
+  }
+  sql += `\nWITH maxUncommittedRows=${m.maxUncommittedRows}, o3MaxLag=${m.o3MaxLag}us`
+  if (m.dedupKeys.length > 0) sql += `\nDEDUP UPSERT KEYS(${m.dedupKeys.join(',')})`
+  return sql + ';'
+}
+
+/** Describes a table for meta functions. */
+export function tableInfo(t: Table): TableInfo {
+  const m = t.meta
+  return {
+    id: m.id, name: m.name,
+    columns: m.columns.map((c, i) => ({
+      name: c.name, type: c.type, indexed: c.indexed, symbolCapacity: c.symbolCapacity, symbolCached: c.symbolCached,
+      symbolTableSize: t.dictOf(i)?.size ?? 0,
+    })),
+    timestampIndex: m.timestampIndex, partitionBy: m.partitionBy, wal: m.wal, dedupKeys: m.dedupKeys,
+    ttl: m.ttl, rowCount: t.rowCount, maxUncommittedRows: m.maxUncommittedRows, o3MaxLag: m.o3MaxLag,
+    createSql: createSql(t),
+  }
+}
+
+/** The catalog as meta functions see it. */
+export function catalogView(catalog: Catalog): CatalogView {
+  return {
+    tableNames: () => catalog.names(),
+    table: (name) => { const t = catalog.find(name); return t === undefined ? undefined : tableInfo(t) },
+  }
+}
+
+const PARAMETERS: Record<string, [string, string]> = {
+  server_version: ['server_version', '12.3 (questdb)'],
+  server_version_num: ['server_version_num', '120003'],
+  'time zone': ['TimeZone', 'UTC'],
+  timezone: ['TimeZone', 'UTC'],
+  'transaction isolation level': ['transaction_isolation', 'read committed'],
+  transaction_isolation: ['transaction_isolation', 'read committed'],
+  standard_conforming_strings: ['standard_conforming_strings', 'on'],
+  max_identifier_length: ['max_identifier_length', '63'],
+  search_path: ['search_path', '"$user", public'],
+  datestyle: ['DateStyle', 'ISO, MDY'],
+  client_encoding: ['client_encoding', 'UTF8'],
+  server_encoding: ['server_encoding', 'UTF8'],
+  integer_datetimes: ['integer_datetimes', 'on'],
+}
+
+/** Runs a SHOW statement. */
+export function show(s: Show, catalog: Catalog, session: Session): Rows {
+  switch (s.what) {
+    case 'tables':
+      return rowsOf([{ name: 'table_name', type: 'STRING' }], catalog.names().sort().map((n) => [n]))
+    case 'columns': {
+      const t = catalog.get(s.table, s.tablePos)
+      const info = tableInfo(t)
+      return rowsOf(TABLE_COLUMNS, info.columns.map((c, i) => [
+        c.name, typeName(c.type), c.indexed, 256, c.symbolCached, c.type === 'SYMBOL' ? c.symbolCapacity : 0,
+        c.symbolTableSize, i === info.timestampIndex, info.dedupKeys.some((k) => k.toLowerCase() === c.name.toLowerCase()),
+      ]))
+    }
+    case 'create_table': return rowsOf([{ name: 'ddl', type: 'STRING' }], [[createSql(catalog.get(s.table, s.tablePos))]])
+    case 'partitions': throw notSupported('SHOW PARTITIONS arrives with partitioned storage', s.pos)
+    case 'parameter': {
+      const key = s.name.toLowerCase()
+      const known = PARAMETERS[key]
+      const value = session.settings.get(key.replace(/ /g, '_')) ?? known?.[1]
+      if (value === undefined) throw new SqlError(SqlState.UNDEFINED_OBJECT, `unrecognized configuration parameter "${s.name}"`, s.pos)
+      return rowsOf([{ name: known?.[0] ?? key, type: 'STRING' }], [[value]])
+    }
+    case 'user': return rowsOf([{ name: 'user', type: 'STRING' }], [[session.principal.name]])
+    case 'users': return rowsOf([{ name: 'name', type: 'STRING' }], [[session.principal.name]])
+    case 'groups': return rowsOf([{ name: 'name', type: 'STRING' }], session.principal.groups.map((g) => [g]))
+    case 'parameters': return rowsOf([{ name: 'property_path', type: 'STRING' }, { name: 'value', type: 'STRING' }], Object.values(PARAMETERS).map(([k, v]) => [k, v]))
+  }
+}
+
+const TABLE_COLUMNS: { name: string; type: ColumnType }[] = [
+  { name: 'column', type: 'STRING' }, { name: 'type', type: 'STRING' }, { name: 'indexed', type: 'BOOLEAN' },
+  { name: 'indexBlockCapacity', type: 'INT' }, { name: 'symbolCached', type: 'BOOLEAN' }, { name: 'symbolCapacity', type: 'INT' },
+  { name: 'symbolTableSize', type: 'INT' }, { name: 'designated', type: 'BOOLEAN' }, { name: 'upsertKey', type: 'BOOLEAN' },
+]
+
+/** EXPLAIN: one line per plan node, indented by depth. */
+export function explain(plan: PlanNode): Rows {
+  const lines: string[] = []
+  const visit = (n: PlanNode, depth: number) => {
+    const pad = '    '.repeat(depth)
+    switch (n.kind) {
+      case 'scan': lines.push(`${pad}Row forward scan`, `${pad}  Frame forward scan on: ${n.table.meta.name}`); return
+      case 'table_function': lines.push(`${pad}${n.def.name}`); return
+      case 'values': lines.push(`${pad}VirtualRecord`); return
+      case 'filter': lines.push(`${pad}Filter`); break
+      case 'project': lines.push(`${pad}VirtualRecord`); break
+      case 'aggregate': lines.push(`${pad}GroupBy keys: ${n.keys.length} values: ${n.aggregates.map((a) => a.def.name).join(',')}`); break
+      case 'sort': lines.push(`${pad}Sort`); break
+      case 'limit': lines.push(`${pad}Limit`); break
+      case 'distinct': lines.push(`${pad}Distinct`); break
+      case 'setop': lines.push(`${pad}${n.op === 'union' ? 'Union' : n.op === 'except' ? 'Except' : 'Intersect'}${n.all ? ' All' : ''}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
+      case 'join': lines.push(`${pad}Hash ${n.type === 'left' ? 'Outer ' : ''}Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
+    }
+    visit(n.input, depth + 1)
+  }
+  visit(plan, 0)
+  return rowsOf([{ name: 'QUERY PLAN', type: 'STRING' }], lines.map((l) => [l]))
+}

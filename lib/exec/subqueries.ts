@@ -1,0 +1,66 @@
+/**
+ * Uncorrelated subqueries (scalar `(SELECT ...)`, `EXISTS`, `IN (SELECT ...)`) are computed once,
+ * before the pipeline that uses them runs; their values go to `ctx.subqueryValues`, where the
+ * compiled expressions read them.
+ */
+import { SqlError, SqlState } from '../errors.js'
+import { getScalar, type Scalar } from '../types/vector.js'
+import type { BoundExpr, PlanNode } from '../plan/plan-node.js'
+import type { ExecContext } from './context.js'
+import { runPlan } from './operators/runner.js'
+
+/** Computes every subquery under `root` (a plan or an expression) that has not been computed yet. */
+export async function prepareSubqueries(root: PlanNode | BoundExpr, ctx: ExecContext): Promise<void> {
+  const pending: BoundExpr[] = []
+  collect(root, pending)
+  for (const e of pending) {
+    if (ctx.subqueryValues.has(e)) continue
+    if (e.kind === 'subquery') {
+      await prepareSubqueries(e.plan, ctx)
+      let value: Scalar = null
+      let rows = 0
+      for await (const b of runPlan(e.plan, ctx)) {
+        if (b.length === 0) continue
+        rows += b.length
+        if (rows > 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'more than one row returned by a subquery used as an expression', e.pos)
+        value = getScalar(b.vectors[0]!, 0)
+      }
+      ctx.subqueryValues.set(e, value)
+    } else if (e.kind === 'exists') {
+      await prepareSubqueries(e.plan, ctx)
+      let any = false
+      for await (const b of runPlan(e.plan, ctx)) if (b.length > 0) { any = true; break }
+      ctx.subqueryValues.set(e, any !== e.not)
+    } else if (e.kind === 'in_query') {
+      await prepareSubqueries(e.plan, ctx)
+      const values: Scalar[] = []
+      for await (const b of runPlan(e.plan, ctx)) for (let i = 0; i < b.length; i++) values.push(getScalar(b.vectors[0]!, i))
+      ctx.subqueryValues.set(e, values)
+    }
+  }
+}
+
+function collect(x: PlanNode | BoundExpr, out: BoundExpr[]): void {
+  switch (x.kind) {
+    case 'subquery': case 'exists': out.push(x); return
+    case 'in_query': out.push(x); collect(x.expr, out); return
+    case 'column': case 'const': case 'param': return
+    case 'call': x.args.forEach((a) => collect(a, out)); return
+    case 'cast': case 'isnull': case 'in': case 'in_intervals': collect(x.expr, out); return
+    case 'case': x.whens.forEach((w) => { collect(w.when, out); collect(w.then, out) }); collect(x.else, out); return
+    case 'scan': case 'table_function': return
+    case 'values': x.rows.forEach((r) => r.forEach((e) => collect(e, out))); return
+    case 'filter': collect(x.predicate, out); collect(x.input, out); return
+    case 'project': x.exprs.forEach((e) => collect(e, out)); collect(x.input, out); return
+    case 'aggregate': x.keys.forEach((e) => collect(e, out)); x.aggregates.forEach((a) => a.args.forEach((e) => collect(e, out))); collect(x.input, out); return
+    case 'sort': x.keys.forEach((k) => collect(k.expr, out)); collect(x.input, out); return
+    case 'limit': collect(x.lo, out); if (x.hi !== undefined) collect(x.hi, out); collect(x.input, out); return
+    case 'distinct': collect(x.input, out); return
+    case 'setop': collect(x.left, out); collect(x.right, out); return
+    case 'join':
+      collect(x.left, out); collect(x.right, out)
+      x.leftKeys.forEach((e) => collect(e, out)); x.rightKeys.forEach((e) => collect(e, out))
+      if (x.residual !== undefined) collect(x.residual, out)
+      return
+  }
+}

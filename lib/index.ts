@@ -1,0 +1,21 @@
+/**
+ * EpochDB: an embeddable time-series SQL database that speaks QuestDB's dialect.
+ *
+ * @example
+ * ```ts
+ * import { Database } from 'epochdb'
+ * const db = await Database.open()
+ * await db.query('create table t (ts timestamp, v double) timestamp(ts) partition by day')
+ * ```
+ * @packageDocumentation
+ */
+export { Database, PreparedStatement, VERSION } from './database.js'
+export type { DatabaseOptions, QueryResult, ResultBatch, ColumnInfo, Execution, ExecOptions } from './database.js'
+export { Session, ADMIN } from './session.js'
+export type { Principal } from './session.js'
+export { SqlError, SqlState } from './errors.js'
+export type { SqlStateCode, SqlErrorOptions } from './errors.js'
+export { ColumnType, typeName } from './types/column-type.js'
+export type { Vector, Batch, Scalar } from './types/vector.js'
+export type { JsValue } from './types/js-value.js'
+export type { CancelSignal } from './exec/context.js'

@@ -1,0 +1,272 @@
+/**
+ * Binds AST expressions to typed {@link BoundExpr}s: resolves names against a {@link Scope},
+ * resolves functions and operators to definitions (inserting implicit casts), folds casts of
+ * literals, and checks types. Errors carry the position of the offending token.
+ */
+import { SqlError, SqlState } from '../errors.js'
+import type { Expr, Call, Literal, Query } from '../sql/ast.js'
+import { type ColumnType, commonType, parseTypeName, typeName, isTemporal, isText } from '../types/column-type.js'
+import type { Scalar } from '../types/vector.js'
+import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
+import { parseTimestampPeriod } from '../types/timestamp.js'
+import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../functions/registry-types.js'
+import type { BoundExpr, PlanNode } from './plan-node.js'
+import type { Scope } from './scope.js'
+import { describeArgs, functionsNamed, resolveOverload } from './resolve-function.js'
+
+/** Hooks and environment for binding expressions. */
+export interface ExprEnv {
+  readonly scope: Scope
+  /** types of `$n` parameters (index 0 = `$1`); missing ones bind as STRING */
+  readonly paramTypes: readonly ColumnType[]
+  /** binds a subquery to a plan */
+  readonly bindSubquery: (q: Query) => PlanNode
+  /** called first on every node; a result replaces normal binding (used after GROUP BY) */
+  readonly rewrite?: (e: Expr) => BoundExpr | undefined
+  /** where aggregate calls go; undefined means aggregates are not allowed here */
+  readonly onAggregate?: (call: Call, def: AggregateFunctionDef) => BoundExpr
+  /** what the clause is, for error messages ("WHERE") */
+  readonly clause?: string
+}
+
+const OPERATOR_NAMES: Record<string, string> = { '<>': '!=' }
+
+/** Binds an expression. */
+export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
+  const r = env.rewrite?.(e)
+  if (r !== undefined) return r
+  switch (e.kind) {
+    case 'literal': return bindLiteral(e)
+    case 'column': {
+      const c = env.scope.resolve(e)
+      return c.dict === undefined ? { kind: 'column', type: c.type, index: c.index } : { kind: 'column', type: c.type, index: c.index, dict: c.dict }
+    }
+    case 'star': throw new SqlError(SqlState.SYNTAX_ERROR, "'*' is not allowed here", e.pos)
+    case 'param': {
+      if (e.index < 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'parameter index must be 1 or more', e.pos)
+      return { kind: 'param', type: env.paramTypes[e.index - 1] ?? 'STRING', index: e.index - 1 }
+    }
+    case 'call': return bindCall(e, env)
+    case 'binary': return bindFunction(OPERATOR_NAMES[e.op] ?? e.op, [e.left, e.right], e.pos, env)
+    case 'unary': {
+      if (e.op === '+') return bindExpr(e.operand, env)
+      if (e.op === '-' && e.operand.kind === 'literal' && (e.operand.type === 'int' || e.operand.type === 'long' || e.operand.type === 'double')) {
+        return bindLiteral({ ...e.operand, text: negate(e.operand.text) })
+      }
+      return bindFunction(e.op === '-' ? 'neg' : e.op === 'not' ? 'not' : 'bitnot', [e.operand], e.pos, env)
+    }
+    case 'cast': {
+      const to = parseTypeName(e.type)
+      if (to === undefined || to === 'NULL') throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported cast type: ${e.type}`, e.typePos)
+      return castTo(bindExpr(e.expr, env), to, e.pos, true)
+    }
+    case 'case': return bindCase(e, env)
+    case 'in': {
+      const target = bindExpr(e.expr, env)
+      if (!Array.isArray(e.list)) {
+        return { kind: 'in_query', type: 'BOOLEAN', expr: target, plan: env.bindSubquery(e.list as Query), not: e.not }
+      }
+      const list = e.list as readonly Expr[]
+      if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'literal' && list[0]!.type === 'string') {
+        return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: intervalOf(list[0]!.value, list[0]!.pos), not: e.not }
+      }
+      const values: Scalar[] = []
+      for (const item of list) {
+        const b = bindExpr(item, env)
+        if (b.kind !== 'const') return bindInAsOr(target, list, e.not, env)
+        values.push(castConstant(b, target.type === 'SYMBOL' ? 'STRING' : target.type, item.pos))
+      }
+      return { kind: 'in', type: 'BOOLEAN', expr: target, values, not: e.not }
+    }
+    case 'between': {
+      const call = bindFunction('between', [e.expr, e.low, e.high], e.pos, env)
+      return e.not ? notOf(call, e.pos, env) : call
+    }
+    case 'like': {
+      const call = bindFunction(e.caseInsensitive ? 'ilike' : 'like', [e.expr, e.pattern], e.pos, env)
+      return e.not ? notOf(call, e.pos, env) : call
+    }
+    case 'isnull': return { kind: 'isnull', type: 'BOOLEAN', expr: bindExpr(e.expr, env), not: e.not }
+    case 'subquery': {
+      const plan = env.bindSubquery(e.query)
+      if (plan.output.length !== 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'subquery must return exactly one column', e.pos)
+      return { kind: 'subquery', type: plan.output[0]!.type, plan, pos: e.pos }
+    }
+    case 'exists': return { kind: 'exists', type: 'BOOLEAN', plan: env.bindSubquery(e.query), not: e.not }
+    case 'extract': {
+      const unit: Literal = { kind: 'literal', pos: e.pos, type: 'string', value: e.unit.toLowerCase() }
+      return bindFunction('extract', [unit, e.expr], e.pos, env)
+    }
+  }
+}
+
+function negate(text: string): string {
+  return text.startsWith('-') ? text.slice(1) : `-${text}`
+}
+
+function notOf(inner: BoundExpr, pos: number, env: ExprEnv): BoundExpr {
+  return callWith('not', [inner], [false], [pos], pos, env)
+}
+
+/** `x IN (a, b, c)` with non-constant items: `x = a OR x = b OR ...`. */
+function bindInAsOr(target: BoundExpr, list: readonly Expr[], not: boolean, env: ExprEnv): BoundExpr {
+  let acc: BoundExpr | undefined
+  for (const item of list) {
+    const eq = callWith('=', [target, bindExpr(item, env)], [false, item.kind === 'literal'], [item.pos, item.pos], item.pos, env)
+    acc = acc === undefined ? eq : callWith('or', [acc, eq], [false, false], [item.pos, item.pos], item.pos, env)
+  }
+  const r = acc ?? { kind: 'const', type: 'BOOLEAN', value: false }
+  return not ? callWith('not', [r], [false], [0], 0, env) : r
+}
+
+/** The inclusive [lo, hi] micro intervals of a QuestDB interval string. */
+function intervalOf(text: string, pos: number): Float64Array {
+  const p = parseTimestampPeriod(text)
+  if (p === null) throw new SqlError(SqlState.INVALID_DATETIME_FORMAT, `Invalid date [str=${text}]`, pos)
+  return Float64Array.of(p.lo, p.hi)
+}
+
+/** Binds a literal to a constant. */
+export function bindLiteral(e: Literal): BoundExpr {
+  switch (e.type) {
+    case 'int': {
+      const text = e.text.replace(/_/g, '')
+      const n = Number(text)
+      if (Number.isSafeInteger(n) && n >= -2147483647 && n <= 2147483647) return { kind: 'const', type: 'INT', value: n }
+      return longLiteral(text, e.pos)
+    }
+    case 'long': return longLiteral(e.text.replace(/_/g, '').replace(/[lL]$/, ''), e.pos)
+    case 'double': return { kind: 'const', type: 'DOUBLE', value: Number(e.text.replace(/_/g, '')) }
+    case 'string': return { kind: 'const', type: 'STRING', value: e.value }
+    case 'boolean': return { kind: 'const', type: 'BOOLEAN', value: e.value }
+    case 'null': return { kind: 'const', type: 'NULL', value: null }
+    case 'char': return { kind: 'const', type: 'CHAR', value: e.value }
+    case 'long256': return { kind: 'const', type: 'LONG256', value: e.text.toLowerCase() }
+  }
+}
+
+function longLiteral(text: string, pos: number): BoundExpr {
+  let big: bigint
+  try { big = BigInt(text) } catch { throw new SqlError(SqlState.INVALID_TEXT_REPRESENTATION, `invalid number: ${text}`, pos) }
+  if (big > 9223372036854775807n || big < -9223372036854775808n) throw new SqlError(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, `number overflow: ${text}`, pos)
+  const n = Number(big)
+  return { kind: 'const', type: 'LONG', value: Number.isSafeInteger(n) ? n : big }
+}
+
+/** Casts a bound expression; constants are folded (so bad literals fail at bind time, with a position). */
+export function castTo(b: BoundExpr, to: ColumnType, pos: number, explicit: boolean): BoundExpr {
+  if (b.type === to) return b
+  if (explicit ? !canCast(b.type, to) : !canImplicitlyCast(b.type, to)) {
+    throw new SqlError(SqlState.DATATYPE_MISMATCH, `inconvertible types: ${typeName(b.type)} -> ${typeName(to)}`, pos)
+  }
+  if (b.kind === 'const') return { kind: 'const', type: to, value: castConstant(b, to, pos) }
+  return { kind: 'cast', type: to, expr: b, pos }
+}
+
+/** The value of a constant converted to `to`, or a 22P02 error at `pos`. */
+export function castConstant(b: Extract<BoundExpr, { kind: 'const' }>, to: ColumnType, pos: number): Scalar {
+  if (b.type === to || b.value === null) return b.value
+  try {
+    return castScalar(b.value, b.type, to)
+  } catch (err) {
+    if (err instanceof SqlError) throw new SqlError(err.code, err.message, pos)
+    throw err
+  }
+}
+
+function bindCall(e: Call, env: ExprEnv): BoundExpr {
+  const name = e.name.toLowerCase()
+  const defs = functionsNamed(name === 'count' && e.distinct ? 'count_distinct' : name)
+  if (defs.length === 0) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${e.name}`, e.pos)
+  if (e.over !== undefined) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'window functions are not supported yet', e.pos)
+  const agg = defs.find((d) => d.kind === 'aggregate') as AggregateFunctionDef | undefined
+  if (agg !== undefined && defs.every((d) => d.kind !== 'scalar')) {
+    if (env.onAggregate === undefined) {
+      throw new SqlError(SqlState.GROUPING_ERROR, `aggregate function ${e.name} is not allowed ${env.clause === undefined ? 'here' : `in ${env.clause}`}`, e.pos)
+    }
+    return env.onAggregate(e, agg)
+  }
+  if (defs.every((d) => d.kind === 'table')) throw new SqlError(SqlState.SYNTAX_ERROR, `table function ${e.name} can only be used in FROM`, e.pos)
+  return bindFunction(name, e.args, e.pos, env)
+}
+
+/** Binds a call of scalar function `name` with argument expressions. */
+export function bindFunction(name: string, args: readonly Expr[], pos: number, env: ExprEnv): BoundExpr {
+  const bound = args.map((a) => bindExpr(a, env))
+  return callWith(name, bound, args.map((a) => a.kind === 'literal' || a.kind === 'param'), args.map((a) => a.pos), pos, env)
+}
+
+function callWith(name: string, bound: BoundExpr[], literals: boolean[], positions: number[], pos: number, env: ExprEnv): BoundExpr {
+  void env
+  const defs = functionsNamed(name).filter((d) => d.kind === 'scalar') as ScalarFunctionDef[]
+  if (defs.length === 0) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${name}`, pos)
+  const types = bound.map((b) => b.type)
+  const res = resolveOverload(defs, types, literals)
+  if (res === undefined) {
+    throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function or operator for ${describeArgs(name, types.map(typeName) as ColumnType[])}`, pos)
+  }
+  const def = res.def as ScalarFunctionDef
+  const args = bound.map((b, i) => {
+    const d = res.declared[i]!
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT') return b
+    if (d === 'TEMPORAL') return isTemporal(b.type) ? b : castTo(b, 'TIMESTAMP', positions[i]!, false)
+    return castTo(b, d, positions[i]!, false)
+  })
+  const argTypes = args.map((a) => a.type)
+  const constants = args.map((a) => (a.kind === 'const' ? a.value : undefined))
+  for (const c of res.signature.constant ?? []) {
+    if (args[c] !== undefined && args[c]!.kind !== 'const') throw new SqlError(SqlState.SYNTAX_ERROR, `constant expected`, positions[c]!)
+  }
+  const returns = typeof res.signature.returns === 'function' ? res.signature.returns(argTypes) : res.signature.returns
+  const site: CallSite = { argTypes, constants, returns, argPositions: positions, pos }
+  return { kind: 'call', type: returns, def, site, args }
+}
+
+/** The call site of an aggregate with bound arguments. */
+export function aggregateSite(def: AggregateFunctionDef, call: Call, args: BoundExpr[]): { site: CallSite; args: BoundExpr[] } {
+  const types = args.map((a) => a.type)
+  const res = resolveOverload([def], types, call.args.map((a) => a.kind === 'literal'))
+  if (res === undefined) {
+    throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function for ${describeArgs(call.name, types.map(typeName) as ColumnType[])}`, call.pos)
+  }
+  const cast = args.map((b, i) => {
+    const d = res.declared[i]!
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT') return b
+    if (d === 'TEMPORAL') return isTemporal(b.type) ? b : castTo(b, 'TIMESTAMP', call.args[i]!.pos, false)
+    return castTo(b, d, call.args[i]!.pos, false)
+  })
+  const argTypes = cast.map((a) => a.type)
+  const returns = typeof res.signature.returns === 'function' ? res.signature.returns(argTypes) : res.signature.returns
+  return {
+    site: { argTypes, constants: cast.map((a) => (a.kind === 'const' ? a.value : undefined)), returns, argPositions: call.args.map((a) => a.pos), pos: call.pos },
+    args: cast,
+  }
+}
+
+function bindCase(e: Extract<Expr, { kind: 'case' }>, env: ExprEnv): BoundExpr {
+  const operand = e.operand === undefined ? undefined : bindExpr(e.operand, env)
+  const whens = e.whens.map((w) => {
+    const cond = operand === undefined
+      ? castTo(bindExpr(w.when, env), 'BOOLEAN', w.when.pos, false)
+      : callWith('=', [operand, bindExpr(w.when, env)], [false, w.when.kind === 'literal'], [w.when.pos, w.when.pos], w.when.pos, env)
+    return { when: cond, then: bindExpr(w.then, env) }
+  })
+  const otherwise: BoundExpr = e.else === undefined ? { kind: 'const', type: 'NULL', value: null } : bindExpr(e.else, env)
+  let type: ColumnType = otherwise.type
+  for (const w of whens) type = commonType(type, w.then.type)
+  if (type === 'NULL') type = 'STRING'
+  if (type === 'SYMBOL') type = 'STRING'
+  const pos = e.pos
+  return {
+    kind: 'case', type,
+    whens: whens.map((w) => ({ when: w.when, then: castTo(w.then, type, pos, true) })),
+    else: castTo(otherwise, type, pos, true),
+  }
+}
+
+/** Unifies two types for comparisons and set operations, preferring the side that is not text. */
+export function unify(a: ColumnType, b: ColumnType): ColumnType {
+  if (isText(a) && isTemporal(b)) return b
+  if (isText(b) && isTemporal(a)) return a
+  return commonType(a, b)
+}

@@ -1,0 +1,365 @@
+/**
+ * Binds queries (SELECT, set operations, WITH) to plan trees: FROM and joins, WHERE, QuestDB's
+ * implicit GROUP BY, the select list with QuestDB's output names, DISTINCT, ORDER BY (also by
+ * columns not selected), and LIMIT.
+ */
+import { SqlError, SqlState, notSupported } from '../errors.js'
+import type { Call, Expr, Join, OrderItem, Query, Select, SelectItem, TableRef } from '../sql/ast.js'
+import { type ColumnType } from '../types/column-type.js'
+import type { AggregateFunctionDef, FunctionContext, TableFunctionDef } from '../functions/registry-types.js'
+import type { Catalog } from '../storage/catalog.js'
+import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from './plan-node.js'
+import { Scope } from './scope.js'
+import { type ExprEnv, aggregateSite, bindExpr, castTo, unify } from './bind-expr.js'
+import { functionsNamed } from './resolve-function.js'
+import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs } from './naming.js'
+
+/** What binding a query needs from the database. */
+export interface BindContext {
+  readonly catalog: Catalog
+  readonly paramTypes: readonly ColumnType[]
+  /** common table expressions in scope, by lower-case name */
+  readonly ctes: ReadonlyMap<string, PlanNode>
+  /** for table functions whose schema depends on the catalog */
+  readonly fn: FunctionContext
+}
+
+/** Binds any query. */
+export function bindQuery(q: Query, bc: BindContext): PlanNode {
+  switch (q.kind) {
+    case 'with': {
+      const ctes = new Map(bc.ctes)
+      for (const c of q.ctes) ctes.set(c.name.toLowerCase(), relabel(bindQuery(c.query, { ...bc, ctes }), c.name))
+      return bindQuery(q.body, { ...bc, ctes })
+    }
+    case 'setop': return bindSetOp(q, bc)
+    case 'select': return bindSelect(q, bc)
+  }
+}
+
+function env(scope: Scope, bc: BindContext, extra: Partial<ExprEnv> = {}): ExprEnv {
+  return { scope, paramTypes: bc.paramTypes, bindSubquery: (sq) => bindQuery(sq, bc), ...extra }
+}
+
+/** Marks every output column as coming from `table` (an alias). */
+function relabel(node: PlanNode, table: string): PlanNode {
+  return { ...node, output: node.output.map((c) => ({ ...c, table })) } as PlanNode
+}
+
+function bindSetOp(q: Extract<Query, { kind: 'setop' }>, bc: BindContext): PlanNode {
+  let left = bindQuery(q.left, bc)
+  let right = bindQuery(q.right, bc)
+  if (left.output.length !== right.output.length) {
+    throw new SqlError(SqlState.SYNTAX_ERROR, 'queries have different number of columns', q.pos)
+  }
+  const types = left.output.map((c, i) => unify(c.type, right.output[i]!.type))
+  left = castColumns(left, types, q.pos)
+  right = castColumns(right, types, q.pos)
+  const output = left.output.map((c, i) => ({ name: c.name, type: types[i]! }))
+  let node: PlanNode = { kind: 'setop', op: q.op, all: q.all, left, right, output, timestampIndex: -1 }
+  if (q.orderBy !== undefined) node = bindOrderOnOutput(node, q.orderBy, bc)
+  if (q.limit !== undefined) node = bindLimit(node, q.limit, bc)
+  return node
+}
+
+function castColumns(node: PlanNode, types: readonly ColumnType[], pos: number): PlanNode {
+  if (node.output.every((c, i) => c.type === types[i])) return node
+  const exprs = node.output.map((c, i) => castTo({ kind: 'column', type: c.type, index: i }, types[i]!, pos, true))
+  return { kind: 'project', input: node, exprs, output: node.output.map((c, i) => ({ name: c.name, type: types[i]! })), timestampIndex: -1 }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
+  let node: PlanNode
+  switch (ref.kind) {
+    case 'table': {
+      const cte = bc.ctes.get(ref.name.toLowerCase())
+      if (cte !== undefined) { node = relabel(cte, ref.alias ?? ref.name); break }
+      const table = bc.catalog.get(ref.name, ref.pos)
+      const alias = ref.alias ?? table.meta.name
+      node = {
+        kind: 'scan', table, columns: table.meta.columns.map((_, i) => i),
+        output: table.meta.columns.map((c, i) => {
+          const dict = table.dictOf(i)
+          return dict === undefined ? { name: c.name, type: c.type, table: alias } : { name: c.name, type: c.type, table: alias, dict }
+        }),
+        timestampIndex: table.meta.timestampIndex,
+      }
+      break
+    }
+    case 'function': node = bindTableFunction(ref.call, bc, ref.alias); break
+    case 'subquery': node = ref.alias === undefined ? bindQuery(ref.query, bc) : relabel(bindQuery(ref.query, bc), ref.alias); break
+  }
+  if (ref.timestamp !== undefined) {
+    const i = node.output.findIndex((c) => c.name.toLowerCase() === ref.timestamp!.toLowerCase())
+    if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${ref.timestamp}`, ref.pos)
+    if (node.output[i]!.type !== 'TIMESTAMP') throw new SqlError(SqlState.DATATYPE_MISMATCH, `not a TIMESTAMP column: ${ref.timestamp}`, ref.pos)
+    node = { ...node, timestampIndex: i } as PlanNode
+  }
+  return node
+}
+
+function bindTableFunction(call: Call, bc: BindContext, alias: string | undefined): PlanNode {
+  const def = functionsNamed(call.name).find((d) => d.kind === 'table') as TableFunctionDef | undefined
+  if (def === undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${call.name}`, call.pos)
+  const e = env(new Scope([]), bc, { clause: 'FROM' })
+  const args = call.args.map((a) => bindExpr(a, e))
+  args.forEach((a, i) => {
+    if (a.kind !== 'const' && a.kind !== 'param') throw new SqlError(SqlState.SYNTAX_ERROR, 'constant expected', call.args[i]!.pos)
+  })
+  const sig = def.signatures.find((s) => s.args.length === args.length || (s.variadic !== undefined && args.length >= s.args.length))
+  if (sig === undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `wrong number of arguments for ${def.name}`, call.pos)
+  const argTypes = args.map((a) => a.type)
+  const site = {
+    argTypes, constants: args.map((a) => (a.kind === 'const' ? a.value : undefined)),
+    returns: 'NULL' as ColumnType, argPositions: call.args.map((a) => a.pos), pos: call.pos,
+  }
+  const output = def.columns(site, bc.fn).map((c) => ({ name: c.name, type: c.type, table: alias ?? def.name }))
+  return { kind: 'table_function', def, site, output, timestampIndex: def.timestampIndex?.(site) ?? -1 }
+}
+
+function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
+  if (join.type !== 'inner' && join.type !== 'left' && join.type !== 'cross') {
+    throw notSupported(`${join.type.toUpperCase()} JOIN is not supported yet`, join.pos)
+  }
+  const right = bindTableRef(join.table, bc)
+  const output = [...left.output, ...right.output]
+  const both = new Scope(output)
+  const leftKeys: BoundExpr[] = []
+  const rightKeys: BoundExpr[] = []
+  const residual: BoundExpr[] = []
+  const addKey = (l: BoundExpr, r: BoundExpr, pos: number) => {
+    const t = unify(l.type, r.type)
+    leftKeys.push(castTo(l, t === 'SYMBOL' ? 'STRING' : t, pos, true))
+    rightKeys.push(castTo(r, t === 'SYMBOL' ? 'STRING' : t, pos, true))
+  }
+  for (const name of join.using ?? []) {
+    const ref = { kind: 'column' as const, pos: join.pos, name }
+    addKey(bindExpr(ref, env(new Scope(left.output), bc)), bindExpr(ref, env(new Scope(right.output), bc)), join.pos)
+  }
+  if (join.on !== undefined) {
+    for (const c of conjuncts(join.on)) {
+      const pair = c.kind === 'binary' && c.op === '=' ? equiPair(c.left, c.right, left, right, bc) : undefined
+      if (pair !== undefined) addKey(pair[0], pair[1], c.pos)
+      else residual.push(castTo(bindExpr(c, env(both, bc, { clause: 'ON' })), 'BOOLEAN', c.pos, false))
+    }
+  }
+  const res = residual.reduce<BoundExpr | undefined>((acc, r) => (acc === undefined ? r : andOf(acc, r)), undefined)
+  return {
+    kind: 'join', type: join.type === 'cross' ? 'inner' : join.type, left, right, leftKeys, rightKeys, residual: res,
+    output, timestampIndex: left.timestampIndex,
+  }
+}
+
+function andOf(a: BoundExpr, b: BoundExpr): BoundExpr {
+  const def = functionsNamed('and').find((d) => d.kind === 'scalar')
+  if (def === undefined || def.kind !== 'scalar') throw new Error('operator and is missing')
+  return { kind: 'call', type: 'BOOLEAN', def, site: { argTypes: ['BOOLEAN', 'BOOLEAN'], constants: [undefined, undefined], returns: 'BOOLEAN', argPositions: [-1, -1], pos: -1 }, args: [a, b] }
+}
+
+function conjuncts(e: Expr): Expr[] {
+  return e.kind === 'binary' && e.op === 'and' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e]
+}
+
+/** `a = b` where one side names only left columns and the other only right columns. */
+function equiPair(a: Expr, b: Expr, left: PlanNode, right: PlanNode, bc: BindContext): [BoundExpr, BoundExpr] | undefined {
+  const tryBind = (e: Expr, n: PlanNode) => { try { return bindExpr(e, env(new Scope(n.output), bc)) } catch { return undefined } }
+  const la = tryBind(a, left)
+  const rb = tryBind(b, right)
+  if (la !== undefined && rb !== undefined && usesColumns(a) && usesColumns(b)) return [la, rb]
+  const lb = tryBind(b, left)
+  const ra = tryBind(a, right)
+  if (lb !== undefined && ra !== undefined && usesColumns(a) && usesColumns(b)) return [lb, ra]
+  return undefined
+}
+
+function usesColumns(e: Expr): boolean {
+  return collectColumnRefs(e).length > 0
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function bindSelect(s: Select, bc: BindContext): PlanNode {
+  let source: PlanNode = s.from === undefined
+    ? { kind: 'values', rows: [[]], output: [], timestampIndex: -1 }
+    : bindTableRef(s.from, bc)
+  for (const j of s.joins) source = bindJoin(source, j, bc)
+  const scope = new Scope(source.output)
+  if (s.where !== undefined) {
+    const pred = bindExpr(s.where, env(scope, bc, { clause: 'WHERE' }))
+    source = { kind: 'filter', input: source, predicate: castTo(pred, 'BOOLEAN', s.where.pos, false), output: source.output, timestampIndex: source.timestampIndex }
+  }
+  if (s.latestOn !== undefined) throw notSupported('LATEST ON is not supported yet', s.latestOn.pos)
+  if (s.sampleBy !== undefined) throw notSupported('SAMPLE BY is not supported yet', s.sampleBy.pos)
+  if (s.windows !== undefined && s.windows.length > 0) throw notSupported('WINDOW clauses are not supported yet', s.pos)
+
+  const items = expandStars(s.columns, scope)
+  const isAgg = s.groupBy !== undefined || items.some((it) => containsAggregate(it.expr))
+  const names = uniqueNames(items.map((it) => outputName(it)))
+  let projected: { node: PlanNode; exprEnv: ExprEnv; exprs: BoundExpr[] }
+  if (isAgg) projected = bindAggregation(s, items, source, scope, bc)
+  else {
+    const e = env(scope, bc, { clause: 'SELECT' })
+    projected = { node: source, exprEnv: e, exprs: items.map((it) => bindExpr(it.expr, e)) }
+  }
+  const { exprEnv } = projected
+  const exprs = [...projected.exprs]
+  const output: OutputColumn[] = exprs.map((e, i) => column(names[i]!, e, projected.node))
+  const inputTs = projected.node.timestampIndex
+  const tsOut = inputTs < 0 ? -1 : exprs.findIndex((e) => e.kind === 'column' && e.index === inputTs)
+
+  // ORDER BY may name output aliases, positions, or input columns (added as hidden columns).
+  const sortKeys: SortKey[] = []
+  for (const o of s.orderBy ?? []) {
+    const idx = outputIndexOf(o, names, s.distinct)
+    if (idx >= 0) { sortKeys.push(sortKey(o, { kind: 'column', type: exprs[idx]!.type, index: idx })); continue }
+    if (s.distinct) throw new SqlError(SqlState.SYNTAX_ERROR, 'ORDER BY column must appear in the select list of a DISTINCT query', o.expr.pos)
+    const b = bindExpr(o.expr, exprEnv)
+    exprs.push(b)
+    output.push(column(`\u0000hidden${exprs.length}`, b, projected.node))
+    sortKeys.push(sortKey(o, { kind: 'column', type: b.type, index: exprs.length - 1 }))
+  }
+  let node: PlanNode = isIdentity(exprs, projected.node) && output.length === projected.node.output.length
+    ? { ...projected.node, output: output.map((c, i) => ({ ...c, table: projected.node.output[i]!.table })) } as PlanNode
+    : { kind: 'project', input: projected.node, exprs, output, timestampIndex: tsOut }
+  if (s.distinct) node = { kind: 'distinct', input: node, output: node.output, timestampIndex: node.timestampIndex }
+  if (sortKeys.length > 0) {
+    const first = sortKeys[0]!
+    const keepTs = first.expr.kind === 'column' && first.expr.index === node.timestampIndex && !first.desc
+    node = { kind: 'sort', input: node, keys: sortKeys, output: node.output, timestampIndex: keepTs ? node.timestampIndex : -1 }
+  }
+  if (s.limit !== undefined) node = bindLimit(node, s.limit, bc)
+  if (output.length > names.length) {
+    const visible = names.map((_, i) => ({ kind: 'column' as const, type: exprs[i]!.type, index: i }))
+    node = { kind: 'project', input: node, exprs: visible, output: output.slice(0, names.length), timestampIndex: node.timestampIndex < names.length ? node.timestampIndex : -1 }
+  }
+  return node
+}
+
+function isIdentity(exprs: readonly BoundExpr[], input: PlanNode): boolean {
+  return exprs.length === input.output.length && exprs.every((e, i) => e.kind === 'column' && e.index === i)
+}
+
+function column(name: string, e: BoundExpr, input: PlanNode): OutputColumn {
+  const dict = e.kind === 'column' ? input.output[e.index]?.dict : undefined
+  return dict === undefined ? { name, type: e.type === 'NULL' ? 'STRING' : e.type } : { name, type: e.type, dict }
+}
+
+function sortKey(o: OrderItem, expr: BoundExpr): SortKey {
+  return { expr, desc: o.desc, nullsFirst: o.nulls === undefined ? !o.desc : o.nulls === 'first' }
+}
+
+function outputIndexOf(o: OrderItem, names: readonly string[], _distinct: boolean): number {
+  const e = o.expr
+  if (e.kind === 'literal' && e.type === 'int') {
+    const n = Number(e.text)
+    if (n < 1 || n > names.length) throw new SqlError(SqlState.SYNTAX_ERROR, `ORDER BY position ${n} is not in select list`, e.pos)
+    return n - 1
+  }
+  if (e.kind === 'column' && e.table === undefined) return names.findIndex((n) => n.toLowerCase() === e.name.toLowerCase())
+  return -1
+}
+
+function bindOrderOnOutput(node: PlanNode, order: readonly OrderItem[], bc: BindContext): PlanNode {
+  const names = node.output.map((c) => c.name)
+  const scope = new Scope(node.output)
+  const keys = order.map((o) => {
+    const idx = outputIndexOf(o, names, false)
+    return sortKey(o, idx >= 0 ? { kind: 'column', type: node.output[idx]!.type, index: idx } : bindExpr(o.expr, env(scope, bc)))
+  })
+  return { kind: 'sort', input: node, keys, output: node.output, timestampIndex: -1 }
+}
+
+function bindLimit(node: PlanNode, limit: NonNullable<Select['limit']>, bc: BindContext): PlanNode {
+  const e = env(new Scope([]), bc, { clause: 'LIMIT' })
+  const lo = castTo(bindExpr(limit.lo, e), 'LONG', limit.lo.pos, false)
+  const hi = limit.hi === undefined ? undefined : castTo(bindExpr(limit.hi, e), 'LONG', limit.hi.pos, false)
+  return { kind: 'limit', input: node, lo, hi, output: node.output, timestampIndex: node.timestampIndex }
+}
+
+function expandStars(items: readonly SelectItem[], scope: Scope): SelectItem[] {
+  const out: SelectItem[] = []
+  for (const it of items) {
+    if (it.expr.kind !== 'star') { out.push(it); continue }
+    const table = it.expr.table?.toLowerCase()
+    const cols = scope.columns.filter((c) => table === undefined || c.table?.toLowerCase() === table)
+    if (cols.length === 0 && table !== undefined) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${it.expr.table}]`, it.expr.pos)
+    for (const c of cols) {
+      const ref: Expr = c.table === undefined
+        ? { kind: 'column', pos: it.expr.pos, name: c.name }
+        : { kind: 'column', pos: it.expr.pos, table: c.table, name: c.name }
+      out.push({ expr: ref })
+    }
+  }
+  return out
+}
+
+/**
+ * The aggregate node and the post-aggregation environment. Keys are the GROUP BY expressions,
+ * or (QuestDB's implicit GROUP BY) every select item without aggregates plus the columns used
+ * outside aggregates in mixed items.
+ */
+function bindAggregation(s: Select, items: readonly SelectItem[], source: PlanNode, scope: Scope, bc: BindContext) {
+  const inputEnv = env(scope, bc, { clause: 'GROUP BY' })
+  const keyAsts: Expr[] = []
+  const addKey = (e: Expr) => { if (!keyAsts.some((k) => astKey(k) === astKey(e))) keyAsts.push(e) }
+  for (const g of s.groupBy ?? []) addKey(resolveGroupByAlias(g, items))
+  for (const it of items) {
+    if (!containsAggregate(it.expr)) addKey(it.expr)
+    else for (const ref of collectColumnRefs(it.expr, true)) addKey(ref)
+  }
+  const keys = keyAsts.map((k) => bindExpr(k, inputEnv))
+  const keyIndexByColumn = new Map<number, number>()
+  keys.forEach((k, i) => { if (k.kind === 'column' && !keyIndexByColumn.has(k.index)) keyIndexByColumn.set(k.index, i) })
+  const aggregates: BoundAggregate[] = []
+  const aggKeys: string[] = []
+  const aggOutputs: OutputColumn[] = []
+  const onAggregate = (call: Call, def: AggregateFunctionDef): BoundExpr => {
+    const k = astKey(call)
+    let i = aggKeys.indexOf(k)
+    if (i < 0) {
+      const argEnv = env(scope, bc, { clause: 'an aggregate' })
+      const bound = call.star ? [] : call.args.map((a) => bindExpr(a, argEnv))
+      const { site, args } = aggregateSite(def, call, bound)
+      aggregates.push({ def, site, args })
+      aggKeys.push(k)
+      aggOutputs.push({ name: call.name, type: site.returns })
+      i = aggKeys.length - 1
+    }
+    return { kind: 'column', type: aggOutputs[i]!.type, index: keys.length + i }
+  }
+  const keyOutputs: OutputColumn[] = keys.map((k, i) => column(`k${i}`, k, source))
+  const rewrite = (e: Expr): BoundExpr | undefined => {
+    const ki = keyAsts.findIndex((k) => astKey(k) === astKey(e))
+    if (ki >= 0) return { kind: 'column', type: keys[ki]!.type, index: ki }
+    if (e.kind === 'column') {
+      const c = scope.resolve(e)
+      const i = keyIndexByColumn.get(c.index)
+      if (i !== undefined) return { kind: 'column', type: keys[i]!.type, index: i }
+      throw new SqlError(SqlState.GROUPING_ERROR, `column "${e.name}" must appear in the GROUP BY clause or be used in an aggregate function`, e.pos)
+    }
+    return undefined
+  }
+  const postEnv = env(new Scope([]), bc, { rewrite, onAggregate, clause: 'SELECT' })
+  const exprs = items.map((it) => bindExpr(it.expr, postEnv))
+  const node: PlanNode = {
+    kind: 'aggregate', input: source, keys, aggregates,
+    output: [...keyOutputs, ...aggOutputs], timestampIndex: -1,
+  }
+  return { node, exprEnv: postEnv, exprs }
+}
+
+/** `GROUP BY alias` or `GROUP BY 1` refers to a select item. */
+function resolveGroupByAlias(g: Expr, items: readonly SelectItem[]): Expr {
+  if (g.kind === 'literal' && g.type === 'int') {
+    const it = items[Number(g.text) - 1]
+    if (it === undefined) throw new SqlError(SqlState.SYNTAX_ERROR, `GROUP BY position ${g.text} is not in select list`, g.pos)
+    return it.expr
+  }
+  if (g.kind === 'column' && g.table === undefined) {
+    const it = items.find((i) => i.alias !== undefined && i.alias.toLowerCase() === g.name.toLowerCase())
+    if (it !== undefined) return it.expr
+  }
+  return g
+}

@@ -1,0 +1,99 @@
+/**
+ * AST helpers for the binder: QuestDB's output column names, structural keys of expressions,
+ * and aggregate detection.
+ */
+import type { ColumnRef, Expr, SelectItem } from '../sql/ast.js'
+import { functionsNamed } from './resolve-function.js'
+
+/**
+ * The name QuestDB gives a select item: its alias; a column's name; a function's name
+ * (`count`, `avg`); `cast` for casts; `case` for CASE; a literal's text; otherwise `column`.
+ */
+export function outputName(item: SelectItem): string {
+  if (item.alias !== undefined) return item.alias
+  const e = item.expr
+  switch (e.kind) {
+    case 'column': return e.name
+    case 'call': return e.name
+    case 'cast': return 'cast'
+    case 'case': return 'case'
+    case 'extract': return 'extract'
+    case 'literal':
+      switch (e.type) {
+        case 'int': case 'long': case 'double': case 'long256': return e.text
+        case 'string': return `'${e.value}'`
+        case 'boolean': return String(e.value)
+        case 'null': return 'null'
+        case 'char': return `'${e.value}'`
+      }
+    // fallthrough is impossible: every literal type returns
+    default: return 'column'
+  }
+}
+
+/** Makes names unique case-insensitively as QuestDB does: `x`, `x1`, `x2`. */
+export function uniqueNames(names: readonly string[]): string[] {
+  const used = new Set<string>()
+  return names.map((n) => {
+    let name = n
+    for (let i = 1; used.has(name.toLowerCase()); i++) name = `${n}${i}`
+    used.add(name.toLowerCase())
+    return name
+  })
+}
+
+/** A structural key of an expression: equal for the same expression written at different places. */
+export function astKey(e: Expr): string {
+  return JSON.stringify(e, (k, v: unknown) => {
+    if (k === 'pos' || k === 'typePos' || k === 'aliasPos') return undefined
+    if ((k === 'name' || k === 'table') && typeof v === 'string') return v.toLowerCase()
+    return v
+  })
+}
+
+/** True when the call names an aggregate function. */
+export function isAggregateCall(e: Expr): boolean {
+  if (e.kind !== 'call' || e.over !== undefined) return false
+  const defs = functionsNamed(e.name.toLowerCase() === 'count' && e.distinct ? 'count_distinct' : e.name)
+  return defs.length > 0 && defs.every((d) => d.kind === 'aggregate')
+}
+
+/** True when an aggregate call appears in `e` (not looking into subqueries). */
+export function containsAggregate(e: Expr): boolean {
+  let found = false
+  walk(e, (x) => { if (isAggregateCall(x)) { found = true; return false } return true })
+  return found
+}
+
+/** Column references in `e`; with `outsideAggregates`, only those not inside an aggregate call. */
+export function collectColumnRefs(e: Expr, outsideAggregates = false): ColumnRef[] {
+  const out: ColumnRef[] = []
+  walk(e, (x) => {
+    if (outsideAggregates && isAggregateCall(x)) return false
+    if (x.kind === 'column') out.push(x)
+    return true
+  })
+  return out
+}
+
+/** Visits `e` and its sub-expressions (not subqueries) while `visit` returns true. */
+function walk(e: Expr, visit: (e: Expr) => boolean): void {
+  if (!visit(e)) return
+  switch (e.kind) {
+    case 'call': e.args.forEach((a) => walk(a, visit)); break
+    case 'binary': walk(e.left, visit); walk(e.right, visit); break
+    case 'unary': walk(e.operand, visit); break
+    case 'cast': walk(e.expr, visit); break
+    case 'case':
+      if (e.operand !== undefined) walk(e.operand, visit)
+      e.whens.forEach((w) => { walk(w.when, visit); walk(w.then, visit) })
+      if (e.else !== undefined) walk(e.else, visit)
+      break
+    case 'in': walk(e.expr, visit); if (Array.isArray(e.list)) (e.list as readonly Expr[]).forEach((a) => walk(a, visit)); break
+    case 'between': walk(e.expr, visit); walk(e.low, visit); walk(e.high, visit); break
+    case 'like': walk(e.expr, visit); walk(e.pattern, visit); break
+    case 'isnull': walk(e.expr, visit); break
+    case 'extract': walk(e.expr, visit); break
+    case 'literal': case 'column': case 'star': case 'param': case 'subquery': case 'exists': break
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The typed plan the binder produces and the executor runs: bound expressions (names resolved to
+ * column indexes, functions to definitions, every node typed) and plan nodes (relational
+ * operators). Both are discriminated unions; the executor dispatches on `kind` exhaustively.
+ */
+import type { ColumnType } from '../types/column-type.js'
+import type { Scalar, SymbolTable } from '../types/vector.js'
+import type { AggregateFunctionDef, CallSite, ScalarFunctionDef, TableFunctionDef } from '../functions/registry-types.js'
+import type { Table } from '../storage/table.js'
+import type { JoinType } from '../sql/ast.js'
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+export type BoundExpr =
+  | { readonly kind: 'column'; readonly type: ColumnType; readonly index: number; readonly dict?: SymbolTable }
+  | { readonly kind: 'const'; readonly type: ColumnType; readonly value: Scalar }
+  | { readonly kind: 'param'; readonly type: ColumnType; readonly index: number }
+  | { readonly kind: 'call'; readonly type: ColumnType; readonly def: ScalarFunctionDef; readonly site: CallSite; readonly args: readonly BoundExpr[] }
+  | { readonly kind: 'cast'; readonly type: ColumnType; readonly expr: BoundExpr; readonly pos: number }
+  | { readonly kind: 'case'; readonly type: ColumnType; readonly whens: readonly { readonly when: BoundExpr; readonly then: BoundExpr }[]; readonly else: BoundExpr }
+  | { readonly kind: 'in'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly values: readonly Scalar[]; readonly not: boolean }
+  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly intervals: Float64Array; readonly not: boolean }
+  | { readonly kind: 'isnull'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly not: boolean }
+  | { readonly kind: 'subquery'; readonly type: ColumnType; readonly plan: PlanNode; readonly pos: number }
+  | { readonly kind: 'exists'; readonly type: 'BOOLEAN'; readonly plan: PlanNode; readonly not: boolean }
+  | { readonly kind: 'in_query'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly plan: PlanNode; readonly not: boolean }
+
+// ---------------------------------------------------------------------------------------------
+// Plan nodes
+
+/** An output column of a plan node. */
+export interface OutputColumn {
+  readonly name: string
+  readonly type: ColumnType
+  /** symbol dictionary, when the column is a table's SYMBOL column passed through */
+  readonly dict?: SymbolTable
+  /** the table alias/name this column came from, for qualified references (`t.col`) */
+  readonly table?: string
+}
+
+/** One aggregate computed by an aggregate node. */
+export interface BoundAggregate {
+  readonly def: AggregateFunctionDef
+  readonly site: CallSite
+  readonly args: readonly BoundExpr[]
+}
+
+export interface SortKey {
+  readonly expr: BoundExpr
+  readonly desc: boolean
+  readonly nullsFirst: boolean
+}
+
+interface NodeBase {
+  readonly output: readonly OutputColumn[]
+  /** index of the designated timestamp in the output, or -1 */
+  readonly timestampIndex: number
+}
+
+export interface ScanNode extends NodeBase {
+  readonly kind: 'scan'
+  readonly table: Table
+  /** table column index of each output column */
+  readonly columns: readonly number[]
+}
+
+export interface TableFunctionNode extends NodeBase {
+  readonly kind: 'table_function'
+  readonly def: TableFunctionDef
+  readonly site: CallSite
+}
+
+/** Rows of constant expressions (`VALUES`, or the single empty row of `SELECT 1`). */
+export interface ValuesNode extends NodeBase {
+  readonly kind: 'values'
+  readonly rows: readonly (readonly BoundExpr[])[]
+}
+
+export interface FilterNode extends NodeBase {
+  readonly kind: 'filter'
+  readonly input: PlanNode
+  readonly predicate: BoundExpr
+}
+
+export interface ProjectNode extends NodeBase {
+  readonly kind: 'project'
+  readonly input: PlanNode
+  readonly exprs: readonly BoundExpr[]
+}
+
+export interface AggregateNode extends NodeBase {
+  readonly kind: 'aggregate'
+  readonly input: PlanNode
+  /** output = keys then aggregates */
+  readonly keys: readonly BoundExpr[]
+  readonly aggregates: readonly BoundAggregate[]
+}
+
+export interface SortNode extends NodeBase {
+  readonly kind: 'sort'
+  readonly input: PlanNode
+  readonly keys: readonly SortKey[]
+}
+
+/** QuestDB LIMIT: `lo` alone (n first, -n last) or `lo, hi` (rows (lo, hi], negatives from the end). */
+export interface LimitNode extends NodeBase {
+  readonly kind: 'limit'
+  readonly input: PlanNode
+  readonly lo: BoundExpr
+  readonly hi: BoundExpr | undefined
+}
+
+export interface DistinctNode extends NodeBase {
+  readonly kind: 'distinct'
+  readonly input: PlanNode
+}
+
+export interface SetOpNode extends NodeBase {
+  readonly kind: 'setop'
+  readonly op: 'union' | 'except' | 'intersect'
+  readonly all: boolean
+  readonly left: PlanNode
+  readonly right: PlanNode
+}
+
+export interface JoinNode extends NodeBase {
+  readonly kind: 'join'
+  readonly type: JoinType
+  readonly left: PlanNode
+  readonly right: PlanNode
+  /** equi-join keys: left expression i equals right expression i (right expressions are over the right input) */
+  readonly leftKeys: readonly BoundExpr[]
+  readonly rightKeys: readonly BoundExpr[]
+  /** remaining join condition over the joined row (left columns then right columns) */
+  readonly residual: BoundExpr | undefined
+}
+
+/** Any plan node. */
+export type PlanNode =
+  | ScanNode | TableFunctionNode | ValuesNode | FilterNode | ProjectNode | AggregateNode
+  | SortNode | LimitNode | DistinctNode | SetOpNode | JoinNode

@@ -1,0 +1,93 @@
+/**
+ * Function lookup and overload resolution. A call's argument types are matched against each
+ * signature; the cheapest set of implicit conversions wins, ties going to the signature declared
+ * first. Exact declared types get an implicit cast inserted by the binder.
+ */
+import { type ColumnType, isIntegral, isNumeric, isTemporal, isText } from '../types/column-type.js'
+import type { ArgType, FunctionDef, Signature } from '../functions/registry-types.js'
+import { BUILTINS } from '../functions/builtins.js'
+
+let byName: Map<string, FunctionDef[]> | undefined
+
+/** Every definition named `name` (case-insensitive, aliases included). */
+export function functionsNamed(name: string): readonly FunctionDef[] {
+  if (byName === undefined) {
+    byName = new Map()
+    for (const def of BUILTINS) {
+      for (const n of [def.name, ...(def.aliases ?? [])]) {
+        const key = n.toLowerCase()
+        const list = byName.get(key)
+        if (list === undefined) byName.set(key, [def])
+        else list.push(def)
+      }
+    }
+  }
+  return byName.get(name.toLowerCase()) ?? []
+}
+
+const NUMERIC_RANK: Partial<Record<ColumnType, number>> = { BYTE: 0, SHORT: 1, INT: 2, LONG: 3, FLOAT: 4, DOUBLE: 5 }
+
+/**
+ * The cost of passing a value of type `from` where `to` is declared, or -1 when impossible.
+ * `literal` marks a constant string literal, which may convert to temporal and other types.
+ */
+export function conversionCost(from: ColumnType, to: ArgType, literal: boolean): number {
+  if (to === 'ANY') return 1
+  if (to === 'NUMERIC') return isNumeric(from) ? 1 : from === 'NULL' ? 2 : -1
+  if (to === 'TEXT') return isText(from, true) ? 1 : from === 'NULL' ? 2 : -1
+  if (to === 'TEMPORAL') return isTemporal(from) ? 1 : from === 'NULL' || isText(from) ? 8 : -1
+  if (from === to) return 0
+  if (from === 'NULL') return 2
+  const a = NUMERIC_RANK[from]
+  const b = NUMERIC_RANK[to]
+  if (a !== undefined && b !== undefined) return a < b ? 2 + (b - a) : -1
+  if (from === 'CHAR' && (to === 'STRING' || to === 'VARCHAR')) return 3
+  if (isText(from) && isText(to)) return from === 'SYMBOL' ? 2 : 3
+  if (isText(from) && (isTemporal(to) || to === 'UUID' || to === 'IPV4' || to === 'LONG256')) return literal ? 4 : 9
+  if (isText(from) && to === 'CHAR') return literal ? 6 : -1
+  if (isIntegral(from) && isTemporal(to)) return 12
+  if (from === 'DATE' && to === 'TIMESTAMP') return 5
+  if (from === 'TIMESTAMP' && to === 'DATE') return 20
+  if (isTemporal(from) && (to === 'LONG')) return 15
+  return -1
+}
+
+/** A resolved call: the signature and the argument types it expects. */
+export interface Resolution {
+  readonly def: FunctionDef
+  readonly signature: Signature
+  /** the declared type of each argument (exact types get a cast) */
+  readonly declared: readonly ArgType[]
+}
+
+/** Picks the best overload for `argTypes` among `defs`, or undefined. */
+export function resolveOverload(defs: readonly FunctionDef[], argTypes: readonly ColumnType[], literals: readonly boolean[]): Resolution | undefined {
+  let best: Resolution | undefined
+  let bestCost = Infinity
+  for (const def of defs) {
+    for (const sig of def.signatures) {
+      const declared = declaredTypes(sig, argTypes.length)
+      if (declared === undefined) continue
+      let cost = 0
+      for (let i = 0; i < argTypes.length && cost >= 0; i++) {
+        const c = conversionCost(argTypes[i]!, declared[i]!, literals[i]!)
+        cost = c < 0 ? -1 : cost + c
+      }
+      if (cost >= 0 && cost < bestCost) { best = { def, signature: sig, declared }; bestCost = cost }
+    }
+  }
+  return best
+}
+
+function declaredTypes(sig: Signature, n: number): ArgType[] | undefined {
+  if (n < sig.args.length) return undefined
+  if (n > sig.args.length && sig.variadic === undefined) return undefined
+  const out = [...sig.args]
+  while (out.length < n) out.push(sig.variadic!)
+  return out
+}
+
+/** The text of a signature as users read it: `name(INT, DOUBLE)`. */
+export function describeArgs(name: string, types: readonly ColumnType[]): string {
+  return `${name}(${types.join(', ')})`
+}

@@ -1,0 +1,34 @@
+/**
+ * A session: the principal statements run as, and per-connection settings. The embedded API's
+ * default session is the built-in admin; adapters open one session per connection or request.
+ */
+
+/** Who runs a statement. Access control (a later issue) checks every statement against it. */
+export interface Principal {
+  /** user name, as `current_user()` returns it */
+  readonly name: string
+  /** database groups the user belongs to */
+  readonly groups: readonly string[]
+  /** true for the built-in admin, who may do everything */
+  readonly admin: boolean
+}
+
+/** The built-in admin principal (`pg.user`, default `admin`). */
+export const ADMIN: Principal = { name: 'admin', groups: [], admin: true }
+
+/** Per-connection state. */
+export class Session {
+  /** `SET name = value` settings, by lower-case name */
+  readonly settings = new Map<string, string>([
+    ['timezone', 'UTC'],
+    ['datestyle', 'ISO, MDY'],
+    ['standard_conforming_strings', 'on'],
+    ['transaction_isolation', 'read committed'],
+    ['search_path', 'public'],
+    ['client_encoding', 'UTF8'],
+  ])
+  /** true between BEGIN and COMMIT/ROLLBACK */
+  inTransaction = false
+
+  constructor(readonly principal: Principal = ADMIN) {}
+}

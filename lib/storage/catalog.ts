@@ -1,0 +1,50 @@
+/**
+ * The catalog: every table of a database, by case-insensitive name.
+ */
+import { SqlError, SqlState } from '../errors.js'
+import { Table, type TableMeta } from './table.js'
+
+/** Tables by name. */
+export class Catalog {
+  private readonly tables = new Map<string, Table>()
+  private nextId = 1
+
+  /** Table names in creation order. */
+  names(): string[] {
+    return [...this.tables.values()].map((t) => t.meta.name)
+  }
+
+  /** The table, or undefined. */
+  find(name: string): Table | undefined {
+    return this.tables.get(name.toLowerCase())
+  }
+
+  /** The table, or a 42P01 error at `pos`. */
+  get(name: string, pos = -1): Table {
+    const t = this.find(name)
+    if (t === undefined) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${name}]`, pos)
+    return t
+  }
+
+  /** Creates a table from metadata (its id is assigned here). */
+  create(meta: Omit<TableMeta, 'id'>, pos = -1): Table {
+    if (this.find(meta.name) !== undefined) throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${meta.name}]`, pos)
+    const t = new Table({ ...meta, id: this.nextId++ })
+    this.tables.set(meta.name.toLowerCase(), t)
+    return t
+  }
+
+  /** Removes a table. */
+  drop(name: string): void {
+    this.tables.delete(name.toLowerCase())
+  }
+
+  /** Renames a table. */
+  rename(from: string, to: string, pos = -1): void {
+    const t = this.get(from)
+    if (this.find(to) !== undefined) throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${to}]`, pos)
+    this.tables.delete(from.toLowerCase())
+    t.meta.name = to
+    this.tables.set(to.toLowerCase(), t)
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * A growable column of one type: the in-memory home of a table column's values.
+ *
+ * Appends write past the current length (readers hold a row count and never look there), and a
+ * buffer that must grow is reallocated, leaving the old array intact for readers that still hold
+ * it. So a reader's snapshot (`view(0, rowCount)` taken at query start) never sees a torn row.
+ * Operations that rewrite existing rows (out-of-order merge, UPDATE, DROP PARTITION) build a new
+ * buffer instead of editing this one (copy-on-write).
+ */
+import { type ColumnType, PHYSICAL, INT_NULL, LONG_NULL, SYMBOL_NULL } from '../types/column-type.js'
+import {
+  type Vector, type I64Vector, SymbolTable, allocate, getScalar, materialize, vectorOf,
+} from '../types/vector.js'
+
+type Fixed = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Float32Array | Float64Array | BigInt64Array
+
+/** One column's values. */
+export class ColumnBuffer {
+  private fixed: Fixed | null
+  private list: unknown[] | null
+  private len = 0
+  /** the symbol dictionary (SYMBOL columns) */
+  readonly dict: SymbolTable | undefined
+
+  constructor(readonly type: ColumnType, capacity = 1024, dict?: SymbolTable) {
+    const kind = PHYSICAL[type]
+    this.dict = kind === 'sym' ? (dict ?? new SymbolTable()) : undefined
+    if (kind === 'str' || kind === 'bin' || kind === 'null') {
+      this.fixed = null
+      this.list = []
+    } else {
+      this.fixed = allocate(type, Math.max(capacity, 16)).data as Fixed
+      this.list = null
+    }
+  }
+
+  /** Number of rows. */
+  get length(): number {
+    return this.len
+  }
+
+  /** True when i64 values are held exactly as BigInt64Array (some value is not a safe integer). */
+  get isBig(): boolean {
+    return this.fixed instanceof BigInt64Array
+  }
+
+  /** Rows [start, end) as a vector; fixed-width columns are views, not copies. */
+  view(start: number, end: number): Vector {
+    const n = end - start
+    if (this.list !== null) return vectorOf(this.type, this.list.slice(start, end) as Vector['data'], n)
+    const data = this.fixed!.subarray(start, end) as Vector['data']
+    return vectorOf(this.type, data, n, this.dict)
+  }
+
+  /** Appends every row of `v` (which must already have this column's type). */
+  append(v: Vector): void {
+    this.appendRange(v, 0, v.length)
+  }
+
+  /** Appends rows [from, to) of `v`. */
+  appendRange(v: Vector, from: number, to: number): void {
+    const n = to - from
+    if (n <= 0) return
+    const src = materialize(v)
+    if (this.list !== null) {
+      const data = src.data as unknown[] | null
+      for (let i = from; i < to; i++) this.list.push(data === null ? null : data[i])
+      this.len += n
+      return
+    }
+    this.reserve(this.len + n)
+    if (src.kind === 'sym' && this.dict !== undefined && src.dict !== this.dict) {
+      const dst = this.fixed as Int32Array
+      for (let i = from; i < to; i++) {
+        const k = src.data[i]!
+        dst[this.len + i - from] = k < 0 ? SYMBOL_NULL : this.dict.intern(src.dict.values[k]!)
+      }
+    } else if (src.kind === 'i64') {
+      this.appendI64(src, from, to)
+    } else {
+      ;(this.fixed as Float64Array).set((src.data as Float64Array).subarray(from, to), this.len)
+    }
+    this.len += n
+  }
+
+  private appendI64(src: I64Vector, from: number, to: number): void {
+    const s = src.data
+    if (s instanceof Float64Array && this.fixed instanceof Float64Array) {
+      this.fixed.set(s.subarray(from, to), this.len)
+      return
+    }
+    if (!(this.fixed instanceof BigInt64Array)) this.promote()
+    const dst = this.fixed as BigInt64Array
+    for (let i = from; i < to; i++) {
+      const x = s[i]!
+      dst[this.len + i - from] = typeof x === 'bigint' ? x : x === LONG_NULL ? -9223372036854775808n : BigInt(x)
+    }
+  }
+
+  private promote(): void {
+    const src = this.fixed as Float64Array
+    const out = new BigInt64Array(src.length)
+    for (let i = 0; i < this.len; i++) {
+      const x = src[i]!
+      out[i] = x === LONG_NULL ? -9223372036854775808n : BigInt(x)
+    }
+    this.fixed = out
+  }
+
+  /** Ensures room for `n` rows, reallocating (never editing in place) when it grows. */
+  private reserve(n: number): void {
+    const cur = this.fixed!
+    if (cur.length >= n) return
+    let cap = cur.length * 2
+    while (cap < n) cap *= 2
+    const next = new (cur.constructor as Float64ArrayConstructor)(cap)
+    next.set(cur.subarray(0, this.len) as Float64Array)
+    if (this.type === 'INT') (next as unknown as Int32Array).fill(INT_NULL, this.len)
+    this.fixed = next as unknown as Fixed
+  }
+
+  /** A new buffer holding this buffer's rows in the order `order[0..count)` (copy-on-write rewrite). */
+  permuted(order: Int32Array, count: number): ColumnBuffer {
+    const out = new ColumnBuffer(this.type, count, this.dict)
+    if (this.list !== null) {
+      const src = this.list
+      const dst = out.list!
+      for (let i = 0; i < count; i++) dst.push(src[order[i]!])
+    } else {
+      const src = this.fixed!
+      if (src instanceof BigInt64Array) out.fixed = new BigInt64Array(Math.max(count, 16))
+      const dst = out.fixed as Float64Array
+      for (let i = 0; i < count; i++) dst[i] = (src as Float64Array)[order[i]!]!
+    }
+    out.len = count
+    return out
+  }
+
+  /** A copy of this buffer (for copy-on-write updates). */
+  clone(): ColumnBuffer {
+    const order = new Int32Array(this.len)
+    for (let i = 0; i < this.len; i++) order[i] = i
+    return this.permuted(order, this.len)
+  }
+
+  /** Overwrites row `i` with `value` read from row `j` of `v` (used on clones only). */
+  setFrom(i: number, v: Vector, j: number): void {
+    if (this.list !== null) {
+      this.list[i] = getScalar(v, j)
+      return
+    }
+    const one = new ColumnBuffer(this.type, 1, this.dict)
+    one.appendRange(v, j, j + 1)
+    if (one.fixed instanceof BigInt64Array && !(this.fixed instanceof BigInt64Array)) this.promote()
+    const x = one.fixed![0]!
+    ;(this.fixed as Float64Array)[i] = typeof x === 'bigint' && this.fixed instanceof Float64Array ? Number(x) : (x as number)
+    if (this.fixed instanceof BigInt64Array && typeof x === 'number') this.fixed[i] = x === LONG_NULL ? -9223372036854775808n : BigInt(x)
+  }
+
+  /** A buffer of `length` nulls of `type` (for ADD COLUMN on a table with rows). */
+  static nulls(type: ColumnType, length: number): ColumnBuffer {
+    const b = new ColumnBuffer(type, length)
+    b.append(allocate(type, length, b.dict))
+    return b
+  }
+}
