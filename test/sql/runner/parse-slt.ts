@@ -89,6 +89,8 @@ export function parseSlt(text: string): SltRecord[] {
       }
       case 'statement': {
         const mode = words[1]?.toLowerCase()
+        // QuestDB's files sometimes leave a blank line between the header and the SQL
+        while (i < lines.length && isBlank(lines[i]!)) i++
         const sql = readSql()
         if (sql.trim() === '') throw new SltSyntaxError(lineNo, 'statement without SQL')
         if (mode === 'ok') {
@@ -104,7 +106,15 @@ export function parseSlt(text: string): SltRecord[] {
         const types = words[1]
         if (types === undefined) throw new SltSyntaxError(lineNo, 'query needs type letters, e.g. query IT')
         const sql = readSql()
-        if (sql.trim() === '') throw new SltSyntaxError(lineNo, 'query without SQL')
+        if (sql.trim() === '') {
+          // a malformed record (seen in QuestDB's files): report it, skip its block, go on
+          records.push({ kind: 'unknown', line: lineNo, conditions, text: `${raw.trim()} (no SQL before ----)` })
+          while (i < lines.length && !isBlank(lines[i]!)) i++
+          if (i < lines.length) i++
+          while (i < lines.length && !isBlank(lines[i]!)) i++
+          conditions = []
+          continue
+        }
         if (types.toLowerCase() === 'error') {
           records.push({ kind: 'statement-error', line: lineNo, conditions, sql, expected: errorExpectation(words.slice(2).join(' ')) })
           break

@@ -1,0 +1,56 @@
+/**
+ * The conformance figure: records passed per QuestDB sqllogictest file, as a markdown report.
+ */
+import type { FileOutcome } from '../sql/runner/slt-types.js'
+
+/** Totals over a set of file outcomes. */
+export interface ConformanceTotals {
+  readonly files: number
+  readonly passed: number
+  /** passed + failed (skipped records are not counted) */
+  readonly total: number
+  readonly skipped: number
+}
+
+/** Adds up file outcomes. */
+export function totals(outcomes: readonly FileOutcome[]): ConformanceTotals {
+  let passed = 0
+  let total = 0
+  let skipped = 0
+  for (const o of outcomes) {
+    passed += o.passed
+    total += o.passed + o.failed
+    skipped += o.skipped
+  }
+  return { files: outcomes.length, passed, total, skipped }
+}
+
+function percent(passed: number, total: number): string {
+  return total === 0 ? '-' : `${((100 * passed) / total).toFixed(1)}%`
+}
+
+/** One line summary, e.g. `QuestDB sqllogictest conformance: 120/480 records (25.0%) in 40 files`. */
+export function summaryLine(t: ConformanceTotals): string {
+  return `QuestDB sqllogictest conformance: ${t.passed}/${t.total} records (${percent(t.passed, t.total)}) in ${t.files} files, ${t.skipped} skipped`
+}
+
+/** The markdown report written to docs/conformance.md by `npm run conformance`. */
+export function markdownReport(outcomes: readonly FileOutcome[], when: Date): string {
+  const t = totals(outcomes)
+  const rows = outcomes.map(o => `| \`${o.file}\` | ${o.passed} | ${o.passed + o.failed} | ${percent(o.passed, o.passed + o.failed)} | ${o.skipped} |`)
+  return [
+    '# QuestDB conformance',
+    '',
+    'How many records (statements and queries) of QuestDB\'s own sqllogictest suite',
+    '(`core/src/test/resources/sqllogictest/test/`, read from `../shared/conformance/questdb-slt`)',
+    'EpochDB passes. This is a measurement, not a gate. Regenerate with `npm run conformance`;',
+    'the rules of comparison are in [test/README.md](../test/README.md#questdb-conformance-testconformance).',
+    '',
+    `Measured ${when.toISOString().slice(0, 10)}: **${t.passed} / ${t.total} records (${percent(t.passed, t.total)})** in ${t.files} files; ${t.skipped} records skipped (\`require parquet\`).`,
+    '',
+    '| file | passed | records | % | skipped |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+  ].join('\n')
+}
