@@ -1,0 +1,65 @@
+/**
+ * `count()` / `count(*)` (every row) and `count(x)` (non-null values), both LONG; a group that
+ * saw no rows counts 0.
+ */
+import type { Vector } from '../../types/vector.js'
+import type { AggregateKernel, FunctionDef } from '../registry-types.js'
+import { aggregate, arg, grow, nullMask } from './agg-util.js'
+
+/** Row counter; with `nonNull`, counts only rows whose first argument is not null. */
+export class CountKernel implements AggregateKernel {
+  counts = new Float64Array(0)
+
+  constructor(readonly nonNull: boolean) {}
+
+  resize(count: number): void {
+    this.counts = grow(this.counts, count)
+  }
+
+  update(groups: Int32Array, args: readonly Vector[], length: number): void {
+    const c = this.counts
+    if (!this.nonNull) {
+      for (let i = 0; i < length; i++) c[groups[i]!]!++
+      return
+    }
+    const v = arg(args, 0)
+    if (v.kind === 'f64') {
+      const d = v.data
+      for (let i = 0; i < length; i++) { const x = d[i]!; if (x - x === 0) c[groups[i]!]!++ }
+      return
+    }
+    const m = nullMask(v, length)
+    for (let i = 0; i < length; i++) if (m[i] === 0) c[groups[i]!]!++
+  }
+
+  updateOne(group: number, args: readonly Vector[], length: number): void {
+    this.resize(group + 1)
+    if (!this.nonNull) { this.counts[group] += length; return }
+    const v = args[0]!
+    if (v.isConst) { this.counts[group] += nullMask(v, 1)[0] === 1 ? 0 : length; return }
+    const m = nullMask(v, length)
+    let n = 0
+    for (let i = 0; i < length; i++) n += m[i]!
+    this.counts[group] += length - n
+  }
+
+  merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void {
+    const o = (other as CountKernel).counts
+    for (let i = 0; i < count; i++) this.counts[to[i]!] += o[from[i]!]!
+  }
+
+  result(count: number): Vector {
+    return { kind: 'i64', type: 'LONG', length: count, data: this.counts.slice(0, count) }
+  }
+}
+
+const count = aggregate({
+  name: 'count',
+  signatures: [{ args: [], returns: 'LONG' }, { args: ['ANY'], returns: 'LONG' }],
+  description: 'count() counts rows; count(x) counts rows where x is not null.',
+  example: 'SELECT count(), count(x) FROM long_sequence(10)',
+  create: (site) => new CountKernel(site.argTypes.length > 0),
+})
+
+/** count. */
+export const COUNT_FUNCTIONS: readonly FunctionDef[] = [count]

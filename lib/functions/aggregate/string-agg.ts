@@ -1,0 +1,84 @@
+/**
+ * `string_agg(s, delimiter)`: the non-null values of each group joined by a constant delimiter,
+ * in row order (STRING, or VARCHAR for varchar input); a group without a value gives null.
+ */
+import type { Vector } from '../../types/vector.js'
+import type { AggregateKernel, FunctionDef } from '../registry-types.js'
+import { aggregate, arg, growArray, sameGroup } from './agg-util.js'
+
+/** Collects the parts of each group. */
+export class StringAggKernel implements AggregateKernel {
+  parts: (string[] | null)[] = []
+
+  constructor(readonly delimiter: string, readonly type: 'STRING' | 'VARCHAR') {}
+
+  resize(count: number): void {
+    growArray(this.parts, count, null)
+  }
+
+  update(groups: Int32Array, args: readonly Vector[], length: number): void {
+    const v = arg(args, 0)
+    const parts = this.parts
+    if (v.kind === 'sym') {
+      for (let i = 0; i < length; i++) {
+        const k = v.data[i]!
+        if (k < 0) continue
+        const g = groups[i]!
+        ;(parts[g] ??= []).push(v.dict.values[k]!)
+      }
+      return
+    }
+    if (v.kind === 'u16') {
+      for (let i = 0; i < length; i++) {
+        const c = v.data[i]!
+        if (c !== 0) (parts[groups[i]!] ??= []).push(String.fromCharCode(c))
+      }
+      return
+    }
+    if (v.kind !== 'str') return
+    const d = v.data
+    for (let i = 0; i < length; i++) {
+      const s = d[i]
+      if (s === null || s === undefined) continue
+      ;(parts[groups[i]!] ??= []).push(s)
+    }
+  }
+
+  updateOne(group: number, args: readonly Vector[], length: number): void {
+    this.resize(group + 1)
+    this.update(sameGroup(group, length), args, length)
+  }
+
+  merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void {
+    const o = other as StringAggKernel
+    for (let i = 0; i < count; i++) {
+      const p = o.parts[from[i]!]
+      if (p === null || p === undefined) continue
+      const g = to[i]!
+      ;(this.parts[g] ??= []).push(...p)
+    }
+  }
+
+  result(count: number): Vector {
+    const data = new Array<string | null>(count)
+    for (let g = 0; g < count; g++) { const p = this.parts[g]; data[g] = p === null || p === undefined ? null : p.join(this.delimiter) }
+    return { kind: 'str', type: this.type, length: count, data }
+  }
+}
+
+/** string_agg. */
+export const STRING_AGG_FUNCTIONS: readonly FunctionDef[] = [
+  aggregate({
+    name: 'string_agg',
+    signatures: [
+      { args: ['STRING', 'STRING'], constant: [1], returns: 'STRING' },
+      { args: ['VARCHAR', 'VARCHAR'], constant: [1], returns: 'VARCHAR' },
+    ],
+    description: 'The non-null values of the group concatenated in row order, separated by a constant delimiter.',
+    example: "SELECT string_agg(x::string, ',') FROM long_sequence(5)",
+    create: (site) => {
+      const d = site.constants[1]
+      return new StringAggKernel(typeof d === 'string' ? d : '', site.returns === 'VARCHAR' ? 'VARCHAR' : 'STRING')
+    },
+  }),
+]

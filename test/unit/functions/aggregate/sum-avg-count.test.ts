@@ -1,0 +1,65 @@
+import t from 'tap'
+import { keyed, kernel, one, results, vec } from './agg-harness.js'
+
+t.test('sum over INT gives LONG and skips nulls', async (t) => {
+  t.equal(one('sum', ['INT'], [vec('INT', [1, 2, null, 4])]), 7)
+  t.equal(one('sum', ['INT'], [vec('INT', [null, null])]), null)
+  t.equal(one('sum', ['INT'], [vec('INT', [])]), null)
+  const big = Array.from({ length: 5_000_000 / 1000 }, () => 2147483647)
+  t.equal(one('sum', ['INT'], [vec('INT', big)]), 2147483647 * big.length)
+})
+
+t.test('sum over LONG is exact past 2^53 and wraps like Java', async (t) => {
+  t.equal(one('sum', ['LONG'], [vec('LONG', [9007199254740991, 9007199254740991, 5])]), 18014398509481987n)
+  t.equal(one('sum', ['LONG'], [vec('LONG', [9223372036854775807n, 1])]), null) // wraps to -2^63, the null sentinel
+  t.equal(one('sum', ['LONG'], [vec('LONG', [9223372036854775807n, 2])]), -9223372036854775807n)
+  t.equal(one('sum', ['LONG'], [vec('LONG', [-9007199254740991, -9007199254740991, 7, null])]), -18014398509481975n)
+  let acc = 0n
+  const vals: number[] = []
+  for (let i = 0; i < 1000; i++) { const x = 9007199254740000 - i * 7919; vals.push(x); acc += BigInt(x) }
+  t.equal(one('sum', ['LONG'], [vec('LONG', vals)]), acc)
+})
+
+t.test('sum over DOUBLE skips NaN and infinities; FLOAT stays FLOAT', async (t) => {
+  t.equal(one('sum', ['DOUBLE'], [vec('DOUBLE', [1.5, null, 2.5, Infinity])]), 4)
+  t.equal(one('sum', ['DOUBLE'], [vec('DOUBLE', [null])]), null)
+  t.equal(one('sum', ['FLOAT'], [vec('FLOAT', [0.1, 0.2])]), Math.fround(Math.fround(0.1) + Math.fround(0.2)))
+})
+
+t.test('keyed sum, avg, count', async (t) => {
+  const g = [0, 1, 0, 2, 1, 0]
+  t.same(keyed('sum', ['LONG'], g, [vec('LONG', [1, 10, 2, null, 20, 3])]), [6, 30, null])
+  t.same(keyed('avg', ['DOUBLE'], g, [vec('DOUBLE', [1, 10, 2, null, 20, 3])]), [2, 15, null])
+  t.same(keyed('count', [], g, []), [3, 2, 1])
+  t.same(keyed('count', ['DOUBLE'], g, [vec('DOUBLE', [1, 10, 2, null, 20, 3])]), [3, 2, 0])
+  t.same(keyed('count', ['STRING'], [0, 0, 1], [vec('STRING', ['a', null, null])]), [1, 0])
+})
+
+t.test('count of an empty non-keyed input is 0; avg is null', async (t) => {
+  t.equal(one('count', [], []), 0)
+  t.equal(one('avg', ['DOUBLE'], [vec('DOUBLE', [])]), null)
+})
+
+t.test('merge folds partial results', async (t) => {
+  const a = kernel('sum', ['LONG'])
+  const b = kernel('sum', ['LONG'])
+  a.resize(2); b.resize(2)
+  a.update(Int32Array.of(0, 1), [vec('LONG', [9007199254740991, 1])], 2)
+  b.update(Int32Array.of(0, 1), [vec('LONG', [9007199254740991, 2])], 2)
+  a.merge(b, Int32Array.of(0, 1), Int32Array.of(0, 1), 2)
+  t.same(results(a, 2), [18014398509481982n, 3])
+  const c = kernel('avg', ['DOUBLE'])
+  const d = kernel('avg', ['DOUBLE'])
+  c.resize(1); d.resize(1)
+  c.updateOne(0, [vec('DOUBLE', [1, 2])], 2)
+  d.updateOne(0, [vec('DOUBLE', [6])], 1)
+  c.merge(d, Int32Array.of(0), Int32Array.of(0), 1)
+  t.same(results(c, 1), [3])
+})
+
+t.test('constant arguments are expanded', async (t) => {
+  const k = kernel('sum', ['INT'])
+  k.resize(1)
+  k.updateOne(0, [{ ...vec('INT', [3]), length: 4, isConst: true }], 4)
+  t.same(results(k, 1), [12])
+})
