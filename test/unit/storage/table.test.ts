@@ -1,0 +1,68 @@
+import t from 'tap'
+import { Table, type TableMeta } from '../../../lib/storage/table.js'
+import { getScalar, vectorOf, VectorWriter, type Vector } from '../../../lib/types/vector.js'
+
+function meta(dedup: string[] = []): TableMeta {
+  return {
+    id: 1, name: 't', timestampIndex: 0, partitionBy: 'DAY', wal: true, dedupKeys: dedup, ttl: undefined,
+    maxUncommittedRows: 1000, o3MaxLag: 0,
+    columns: [
+      { name: 'ts', type: 'TIMESTAMP', indexed: false, symbolCapacity: 256, symbolCached: true },
+      { name: 's', type: 'SYMBOL', indexed: false, symbolCapacity: 256, symbolCached: true },
+      { name: 'v', type: 'DOUBLE', indexed: false, symbolCapacity: 256, symbolCached: true },
+    ],
+  }
+}
+
+function rows(table: Table, ts: number[], s: (string | null)[], v: number[]): void {
+  const sym = new VectorWriter('SYMBOL', s.length, table.dictOf(1))
+  s.forEach((x, i) => sym.set(i, x))
+  const vs: Vector[] = [vectorOf('TIMESTAMP', Float64Array.from(ts), ts.length), sym.finish(), vectorOf('DOUBLE', Float64Array.from(v), v.length)]
+  table.append(vs, ts.length)
+}
+
+function dump(table: Table): unknown[][] {
+  const snap = table.snapshot()
+  const cols = snap.data.columns.map((c) => c.view(0, snap.rowCount))
+  const out: unknown[][] = []
+  for (let i = 0; i < snap.rowCount; i++) out.push(cols.map((c) => getScalar(c, i)))
+  return out
+}
+
+t.test('in-order appends keep insertion order', async (t) => {
+  const table = new Table(meta())
+  rows(table, [1, 2, 2], ['a', 'b', 'c'], [1, 2, 3])
+  rows(table, [3], ['a'], [4])
+  t.same(dump(table), [[1, 'a', 1], [2, 'b', 2], [2, 'c', 3], [3, 'a', 4]])
+})
+
+t.test('out-of-order rows are merged by timestamp, stable for equal timestamps', async (t) => {
+  const table = new Table(meta())
+  rows(table, [10, 20, 30], ['a', 'b', 'c'], [1, 2, 3])
+  rows(table, [25, 5, 20], ['x', 'y', 'z'], [4, 5, 6])
+  t.same(dump(table), [[5, 'y', 5], [10, 'a', 1], [20, 'b', 2], [20, 'z', 6], [25, 'x', 4], [30, 'c', 3]])
+})
+
+t.test('a snapshot taken before a merge still reads the old rows', async (t) => {
+  const table = new Table(meta())
+  rows(table, [10, 20], ['a', 'b'], [1, 2])
+  const snap = table.snapshot()
+  rows(table, [5], ['c'], [3])
+  rows(table, [30], ['d'], [4])
+  const view = snap.data.columns[0]!.view(0, snap.rowCount)
+  t.same([getScalar(view, 0), getScalar(view, 1)], [10, 20])
+  t.equal(table.rowCount, 4)
+})
+
+t.test('dedup upsert keys: last write wins per (ts, key)', async (t) => {
+  const table = new Table(meta(['ts', 's']))
+  rows(table, [1, 1, 2], ['a', 'b', 'a'], [1, 2, 3])
+  rows(table, [1, 2, 2], ['a', 'a', null], [10, 30, 40])
+  t.same(dump(table), [[1, 'b', 2], [1, 'a', 10], [2, 'a', 30], [2, null, 40]])
+})
+
+t.test('dedup within one commit keeps the last duplicate', async (t) => {
+  const table = new Table(meta(['ts', 's']))
+  rows(table, [1, 1, 1], ['a', 'a', 'a'], [1, 2, 3])
+  t.same(dump(table), [[1, 'a', 3]])
+})
