@@ -1,0 +1,73 @@
+/**
+ * What the parser expected: the terminals the live Earley states can scan at a column, named for
+ * humans (`FROM`, `','`, `identifier`, `end of statement`), and the syntax error message built
+ * from them.
+ */
+
+/** The parts of nearley's internal state that we read (nearley does not type them). */
+export interface EarleyState {
+  readonly rule: { readonly name: string; readonly symbols: readonly unknown[] }
+  readonly dot: number
+  readonly reference: number
+}
+
+/** One column of nearley's parse table. */
+export interface EarleyColumn {
+  readonly states: readonly EarleyState[]
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  ident: 'identifier', qident: 'identifier', string: 'string', integer: 'number', long: 'number',
+  float: 'number', hex: 'number', NAN: 'number', duration: 'duration', param: 'parameter', variable: 'variable',
+}
+
+/** The human name of one grammar terminal. */
+export function terminalName(symbol: unknown): string | undefined {
+  if (typeof symbol !== 'object' || symbol === null) return undefined
+  if ('display' in symbol && typeof symbol.display === 'string') return symbol.display
+  if ('type' in symbol && typeof symbol.type === 'string') return TYPE_NAMES[symbol.type] ?? symbol.type
+  if ('literal' in symbol) return `'${String(symbol.literal)}'`
+  return undefined
+}
+
+/** The names of the terminals that can come next at `column`, in grammar order, deduplicated. */
+export function expectedTerminals(column: EarleyColumn): string[] {
+  const seen = new Set<string>()
+  for (const s of column.states) {
+    const name = terminalName(s.rule.symbols[s.dot])
+    if (name !== undefined) seen.add(name)
+  }
+  return [...seen]
+}
+
+/** True when the input read so far is a complete statement. */
+export function canEndAt(column: EarleyColumn, start: string): boolean {
+  return column.states.some((s) => s.rule.name === start && s.reference === 0 && s.dot === s.rule.symbols.length)
+}
+
+/** Terminals that start an expression; listed together as "an expression". */
+const EXPRESSION_START = new Set([
+  'identifier', 'number', 'string', 'parameter', 'variable', "'('", "'-'", "'+'", "'~'",
+  'CASE', 'CAST', 'EXISTS', 'NOT', 'NULL', 'TRUE', 'FALSE', 'LEFT', 'RIGHT',
+])
+
+/** At most this many alternatives are listed by name. */
+const MAX_LISTED = 8
+
+/**
+ * The "expected ..." part of a syntax error: expression starters collapse into "an expression",
+ * "end of statement" comes last, and a long list is cut.
+ */
+export function describeExpected(names: readonly string[], canEnd: boolean): string {
+  let list: string[] = [...names]
+  if (list.includes('identifier') && list.includes('number') && list.includes('string')) {
+    const at = list.findIndex((n) => EXPRESSION_START.has(n))
+    list = list.filter((n) => !EXPRESSION_START.has(n))
+    list.splice(at, 0, 'an expression')
+  }
+  if (list.length > MAX_LISTED) list = [...list.slice(0, MAX_LISTED - 1), 'other keywords']
+  if (canEnd) list.push('end of statement')
+  if (list.length === 0) return 'nothing more'
+  if (list.length === 1) return list[0] as string
+  return `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}`
+}

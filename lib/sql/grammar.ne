@@ -1,0 +1,43 @@
+# EpochDB SQL grammar (QuestDB dialect), compiled by `npm run grammar` into grammar.ts.
+#
+# Design rules that keep the grammar unambiguous (test/unit/sql/ambiguity.test.ts asserts exactly
+# one parse per statement of a corpus):
+# - Keywords are tokens typed by their upper-case spelling (%SELECT). Soft keywords are accepted
+#   as names through the custom terminals in build/terminals.ts (%t_softName, %t_aliasKw,
+#   %t_shortKw); the reserved ones never are (see keywords.ts).
+# - Expressions are stratified by precedence, one rule per level, left-recursive (left-assoc).
+# - Optional clauses start with distinct keywords, so `clause:?` sequences cannot overlap.
+# - Where a parenthesised query could also be read as a parenthesised expression (`(a)`,
+#   `((select 1))`), the expression side wins: subquery rules reject "bare" queries
+#   (build/query.ts, isBare).
+# The statement splitter (parse.ts) cuts the input at `;`, so no rule sees a `;`.
+
+@preprocessor typescript
+
+@{%
+import { grammarLexer as lexer } from './token-stream.js'
+import { t_any, t_aliasKw, t_shortKw, t_softName } from './build/terminals.js'
+import * as E from './build/expr.js'
+import * as Q from './build/query.js'
+import * as D from './build/ddl.js'
+import * as S from './build/statements.js'
+import { dotted, nameOf } from './build/tokens.js'
+%}
+
+@lexer lexer
+
+statement ->
+    query                      {% id %}
+  | insert                     {% id %}
+  | %WITH cteList insert       {% ([, ctes, ins]) => ({ ...ins, ctes }) %}
+  | update                     {% id %}
+  | ddl                        {% id %}
+  | utility                    {% id %}
+
+@include "grammar/names.ne"
+@include "grammar/expressions.ne"
+@include "grammar/window.ne"
+@include "grammar/queries.ne"
+@include "grammar/ddl.ne"
+@include "grammar/dml.ne"
+@include "grammar/utility.ne"

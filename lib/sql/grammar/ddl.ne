@@ -1,0 +1,61 @@
+# DDL: CREATE / DROP / TRUNCATE / RENAME / ALTER TABLE.
+@lexer lexer
+
+ddl ->
+    createTable {% id %} | createTableAs {% id %} | createTableLike {% id %}
+  | dropTable {% id %} | truncateTable {% id %} | renameTable {% id %} | alterTable {% id %}
+
+ifNotExists -> %IF %NOT %EXISTS {% id %}
+ifExists -> %IF %EXISTS {% id %}
+tableNames -> tableName ("," tableName):* {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+
+createTable -> %CREATE %ATOMIC:? %TABLE ifNotExists:? tableName "(" columnDefs ")" indexClause:* tableOptions
+  {% ([c, , , ine, n, , cols, , idx, opts]) => D.createTable(c, ine, n, cols, idx, opts) %}
+createTableAs -> %CREATE %ATOMIC:? %TABLE ifNotExists:? tableName %AS "(" query ")" ctasCast:* tableOptions
+  {% ([c, , , ine, n, , , q, , casts, options]) => ({ kind: 'create_table_as', pos: c.offset, name: n.name, namePos: n.pos, ifNotExists: ine !== null, query: q, casts, options }) %}
+createTableLike -> %CREATE %TABLE ifNotExists:? tableName "(" %LIKE tableName ")"
+  {% ([c, , ine, n, , , l]) => ({ kind: 'create_table_like', pos: c.offset, name: n.name, namePos: n.pos, ifNotExists: ine !== null, like: l.name, likePos: l.pos }) %}
+
+columnDefs -> columnDef ("," columnDef):* {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+# `name type`, with the SYMBOL options in their fixed order.
+columnDef -> name typeName (%CAPACITY %integer):? cacheOpt:? (%INDEX (%CAPACITY %integer):?):?
+  {% ([n, t, cap, cache, idx]) => D.columnDef(n, t, cap, cache, idx) %}
+cacheOpt -> %CACHE {% id %} | %NOCACHE {% id %}
+indexClause -> "," %INDEX "(" name (%CAPACITY %integer):? ")" {% ([, , , n, cap]) => ({ name: n, capacity: cap === null ? null : cap[1] }) %}
+ctasCast -> "," %CAST "(" name %AS typeName ")" {% ([, c, , n, , t]) => ({ column: n.name, type: t.name, pos: c.offset }) %}
+
+# TIMESTAMP(ts) [PARTITION BY unit [TTL n unit] [WAL | BYPASS WAL]] [DEDUP UPSERT KEYS(...)] [WITH k = v, ...]
+tableOptions -> timestampOpt:? dedupOpt:? withParams:? {% ([ts, dedup, params]) => D.tableOptions(ts, dedup, params) %}
+timestampOpt -> %TIMESTAMP "(" name ")" partitionOpt:? {% ([, , n, , p]) => ({ name: n, partition: p }) %}
+partitionOpt -> %PARTITION %BY name ttl:? walOpt:? {% ([t, , unit, ttl, wal]) => D.partitionOpt(t, unit, ttl, wal) %}
+ttl -> %TTL %integer name {% ([t, n, u]) => D.ttl(t, n.text, u) %} | %TTL %duration {% ([t, d]) => D.ttl(t, d.text, null) %}
+walOpt -> %WAL {% () => true %} | %BYPASS %WAL {% () => false %}
+dedupOpt -> %DEDUP %UPSERT %KEYS "(" nameList ")" {% ([, , , , l]) => l %}
+withParams -> %WITH param ("," param):* {% ([, h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+param -> name "=" paramValue {% ([n, , v]) => ({ name: n.name, value: v }) %}
+paramValue -> (%integer | %long | %float | %duration | %string | name) {% ([[v]]) => D.paramValue(v) %}
+
+dropTable ->
+    %DROP %TABLE ifExists:? tableNames {% ([d, , ie, names]) => ({ kind: 'drop_table', pos: d.offset, names, ifExists: ie !== null, all: false }) %}
+  | %DROP %ALL %TABLES                 {% ([d]) => ({ kind: 'drop_table', pos: d.offset, names: [], ifExists: false, all: true }) %}
+truncateTable -> %TRUNCATE %TABLE ifExists:? tableNames {% ([t, , ie, names]) => ({ kind: 'truncate_table', pos: t.offset, names, ifExists: ie !== null }) %}
+renameTable -> %RENAME %TABLE tableName %TO tableName
+  {% ([r, , a, , b]) => ({ kind: 'rename_table', pos: r.offset, from: a.name, fromPos: a.pos, to: b.name, toPos: b.pos }) %}
+
+alterTable -> %ALTER %TABLE tableName alterAction {% ([a, , t, action]) => ({ kind: 'alter_table', pos: a.offset, table: t.name, tablePos: t.pos, action }) %}
+alterAction ->
+    %ADD %COLUMN ifNotExists:? columnDefs {% ([a, , ine, columns]) => ({ kind: 'add_column', pos: a.offset, columns, ifNotExists: ine !== null }) %}
+  | %DROP %COLUMN nameList                {% ([d, , names]) => ({ kind: 'drop_column', pos: d.offset, names }) %}
+  | %RENAME %COLUMN name %TO name         {% ([r, , a, , b]) => ({ kind: 'rename_column', pos: r.offset, from: a.name, fromPos: a.pos, to: b.name, toPos: b.pos }) %}
+  | %ALTER %COLUMN name %TYPE typeName    {% ([a, , c, , t]) => ({ kind: 'alter_column_type', pos: a.offset, column: c.name, columnPos: c.pos, type: t.name, typePos: t.pos }) %}
+  | %ALTER %COLUMN name %ADD %INDEX (%CAPACITY %integer):? {% ([a, , c]) => ({ kind: 'column_index', pos: a.offset, column: c.name, columnPos: c.pos, add: true }) %}
+  | %ALTER %COLUMN name %DROP %INDEX      {% ([a, , c]) => ({ kind: 'column_index', pos: a.offset, column: c.name, columnPos: c.pos, add: false }) %}
+  | %ALTER %COLUMN name cacheOpt          {% ([a, , c, k]) => ({ kind: 'column_cache', pos: a.offset, column: c.name, columnPos: c.pos, cache: k.type === 'CACHE' }) %}
+  | %DROP %PARTITION %LIST %string ("," %string):* {% ([d, , , h, t]) => ({ kind: 'drop_partition', pos: d.offset, list: [h, ...t.map((x: any[]) => x[1])].map(D.stringValue) }) %}
+  | %DROP %PARTITION where                {% ([d, , where]) => ({ kind: 'drop_partition', pos: d.offset, where }) %}
+  | %DEDUP %ENABLE %UPSERT %KEYS "(" nameList ")" {% ([d, , , , , keys]) => ({ kind: 'dedup', pos: d.offset, enable: true, keys }) %}
+  | %DEDUP %DISABLE                       {% ([d]) => ({ kind: 'dedup', pos: d.offset, enable: false, keys: [] }) %}
+  | %SET %TTL ttlValue                    {% ([s, , v]) => ({ kind: 'set_ttl', pos: s.offset, count: v.count, unit: v.unit }) %}
+  | %SET %PARAM param                     {% ([s, , p]) => ({ kind: 'set_param', pos: s.offset, name: p.name, value: p.value }) %}
+  | %SET %TYPE %BYPASS:? %WAL             {% ([s, , b]) => ({ kind: 'set_type_wal', pos: s.offset, wal: b === null }) %}
+ttlValue -> %integer name {% ([n, u]) => D.ttl(n, n.text, u) %} | %duration {% ([d]) => D.ttl(d, d.text, null) %}

@@ -1,0 +1,23 @@
+# Names: identifiers, quoted identifiers and soft keywords.
+@lexer lexer
+
+# Any name: column, table, alias after AS, CTE, window.
+name -> %ident {% ([t]) => nameOf(t) %} | %qident {% ([t]) => nameOf(t) %} | %t_softName {% ([t]) => nameOf(t) %}
+
+# An implicit alias (no AS): not a keyword that can start the next clause.
+bareAlias -> %ident {% ([t]) => nameOf(t) %} | %qident {% ([t]) => nameOf(t) %} | %t_aliasKw {% ([t]) => nameOf(t) %}
+
+alias -> %AS name {% ([, n]) => n %} | %AS %string {% ([, t]) => nameOf(t) %} | bareAlias {% id %}
+
+# The table of the query shorthand `trades WHERE ...`: not a statement keyword (`commit`).
+shortName -> %ident {% ([t]) => nameOf(t) %} | %qident {% ([t]) => nameOf(t) %} | %t_shortKw {% ([t]) => nameOf(t) %}
+
+# A table name: `t`, `schema.t`, `"t"`, or a string `'t'`.
+tableName -> name ("." name):? {% ([a, b]) => dotted(a, b === null ? null : b[1]) %} | %string {% ([t]) => nameOf(t) %}
+
+nameList -> name ("," name):* {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+
+# A type name as written: `double`, `symbol`, `geohash(8c)`, `decimal(18, 3)`, `double[]`.
+typeName -> name typeArgs:? ("[" "]"):* {% ([n, args, dims]) => D.typeName(n, args, dims.length) %}
+typeArgs -> "(" typeArg ("," typeArg):* ")" {% ([, h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+typeArg -> %integer {% id %} | %duration {% id %} | name {% id %}

@@ -1,0 +1,84 @@
+# Queries: WITH, set operations, SELECT blocks, FROM items, joins and the time-series clauses,
+@lexer lexer
+# in the clause order of QuestDB's SqlParser.
+
+query ->
+    queryBody                 {% id %}
+  | %WITH cteList queryBody   {% ([w, c, b]) => Q.withQuery(w, c, b) %}
+cteList -> cte ("," cte):* {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+cte -> name %AS "(" query ")" {% ([n, , , q]) => ({ name: n.name, pos: n.pos, query: q }) %}
+
+# ORDER BY / LIMIT after the last operand apply to the whole set operation.
+queryBody -> setExpr orderBy:? limit:? {% ([q, o, l]) => Q.withTail(q, o, l) %}
+
+# UNION and EXCEPT are left-associative; INTERSECT binds tighter.
+setExpr -> setExpr setOpKw %ALL:? setTerm {% ([l, o, a, r]) => Q.setOp(l, o, a, r) %} | setTerm {% id %}
+setOpKw -> %UNION {% id %} | %EXCEPT {% id %}
+setTerm -> setTerm %INTERSECT %ALL:? setPrimary {% ([l, o, a, r]) => Q.setOp(l, o, a, r) %} | setPrimary {% id %}
+
+setPrimary ->
+    selectBlock                    {% id %}
+  | "(" query ")"                  {% ([, q]) => Q.markBare({ ...q }) %}
+  # `(query) WHERE ...`: at least one clause (else it is the line above).
+  | "(" query ")" timestampClause:? shortTail {% ([o, q, , ts, tail], _l, reject) => ts === null && Object.keys(tail).length === 0 ? reject : Q.shorthand(Q.tableRef({ kind: 'subquery', pos: o.offset, query: q }, { alias: null, timestamp: ts }), tail) %}
+  # `trades`, `trades WHERE ...` mean `SELECT * FROM trades ...`.
+  | shortName timestampClause:? shortTail {% ([n, ts, tail]) => Q.shorthandTable(n, ts, tail) %}
+shortTail -> where:? latestOn:? sampleBy:? {% ([where, latestOn, sampleBy]) => Q.compact({ where, latestOn, sampleBy }) %}
+
+selectBlock -> %SELECT %DISTINCT:? selectList fromClause:? {% ([s, d, cols, from]) => Q.select(s, d, cols, from) %}
+
+# A trailing comma before FROM is tolerated.
+selectList -> selectItem ("," selectItem):* ",":? {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+selectItem ->
+    expr alias:?     {% ([e, a]) => Q.selectItem(e, a) %}
+  | "*"              {% ([t]) => ({ expr: { kind: 'star', pos: t.offset } }) %}
+  | name "." "*"     {% ([n]) => ({ expr: { kind: 'star', pos: n.pos, table: n.name } }) %}
+
+fromClause -> %FROM tableRef latestBy:? join:* where:? latestOn:? sampleBy:? groupBy:? windows:?
+  {% ([, from, lb, joins, where, lo, sampleBy, groupBy, windows]) => ({ from, joins, ...Q.compact({ where, latestOn: lo ?? lb, sampleBy, groupBy, windows }) }) %}
+
+tableRef -> tablePrimary alias:? timestampClause:? {% ([t, alias, timestamp]) => Q.tableRef(t, { alias, timestamp }) %}
+tablePrimary ->
+    tableName        {% ([n]) => ({ kind: 'table', pos: n.pos, name: n.name }) %}
+  | call             {% ([c]) => ({ kind: 'function', pos: c.pos, call: c }) %}
+  | "(" query ")"    {% ([o, q]) => ({ kind: 'subquery', pos: o.offset, query: q }) %}
+timestampClause -> %TIMESTAMP "(" name ")" {% ([, , n]) => n %}
+
+join ->
+    %INNER:? %JOIN tableRef joinOn:?                        {% ([i, j, t, on]) => Q.join((i ?? j).offset, 'inner', t, on, null) %}
+  | outerKind %OUTER:? %JOIN tableRef joinOn:?              {% ([k, , , t, on]) => Q.join(k.offset, Q.joinType(k), t, on, null) %}
+  | timeKind %JOIN tableRef joinOn:? tolerance:?            {% ([k, , t, on, tol]) => Q.join(k.offset, Q.joinType(k), t, on, tol) %}
+  | %CROSS %JOIN tableRef                                   {% ([k, , t]) => Q.join(k.offset, 'cross', t, null, null) %}
+  | "," tableRef                                            {% ([k, t]) => Q.join(k.offset, 'cross', t, null, null) %}
+outerKind -> %LEFT {% id %} | %RIGHT {% id %} | %FULL {% id %}
+timeKind -> %ASOF {% id %} | %LT {% id %} | %SPLICE {% id %}
+# `ON expr`; `ON col` and `ON (a, b)` (same names on both sides) become `using`.
+joinOn ->
+    %ON expr                                  {% ([, e]) => e %}
+  | %ON "(" name "," nameList ")"             {% ([, , h, , t]) => [h, ...t] %}
+tolerance ->
+    %TOLERANCE %duration      {% ([, t]) => ({ value: t.text, pos: t.offset }) %}
+  | %TOLERANCE %integer       {% ([, t]) => ({ value: t.text, pos: t.offset }) %}
+  | %TOLERANCE "-" %duration  {% ([, m, t]) => ({ value: `-${t.text}`, pos: m.offset }) %}
+
+where -> %WHERE expr {% ([, e]) => e %}
+latestBy -> %LATEST %BY exprList {% ([t, , l]) => ({ pos: t.offset, partitionBy: l, legacy: true }) %}
+latestOn -> %LATEST %ON name %PARTITION %BY exprList {% ([t, , n, , , l]) => ({ pos: t.offset, timestamp: n.name, partitionBy: l, legacy: false }) %}
+
+sampleBy -> %SAMPLE %BY %duration (%FROM expr):? (%TO expr):? fill:? align:?
+  {% ([t, , i, f, to, fill, al]) => Q.sampleBy(t, i, f === null ? null : f[1], to === null ? null : to[1], fill, al) %}
+fill -> %FILL "(" exprList ")" {% ([, , l]) => l %}
+align ->
+    %ALIGN %TO %CALENDAR (%TIME %ZONE expr):? (%WITH %OFFSET expr):?
+      {% ([, , , tz, off]) => ({ kind: 'calendar', ...(tz === null ? {} : { timeZone: tz[2] }), ...(off === null ? {} : { offset: off[2] }) }) %}
+  | %ALIGN %TO %FIRST %OBSERVATION {% () => ({ kind: 'first observation' }) %}
+
+groupBy -> %GROUP %BY exprList {% ([, , l]) => l %}
+windows -> %WINDOW namedWindow ("," namedWindow):* {% ([, h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+
+orderBy -> %ORDER %BY orderItem ("," orderItem):* {% ([, , h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+orderItem -> expr orderDir:? (%NULLS firstLast):? {% ([e, d, n]) => E.orderItem(e, d, n === null ? null : n[1]) %}
+orderDir -> %ASC {% id %} | %DESC {% id %}
+firstLast -> %FIRST {% id %} | %LAST {% id %}
+
+limit -> %LIMIT expr ("," expr):? {% ([t, lo, hi]) => Q.limit(t, lo, hi === null ? null : hi[1]) %}

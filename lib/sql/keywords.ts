@@ -1,0 +1,56 @@
+/**
+ * The keywords of the SQL dialect and how they may be used as names.
+ *
+ * Every word the grammar matches literally is a keyword token (type = the upper-case word).
+ * Most keywords are *soft*: QuestDB users name columns `timestamp`, `symbol`, `value`, `first`,
+ * `partition`, ... so the grammar accepts a soft keyword wherever a name is expected. Only the
+ * {@link RESERVED_KEYWORDS} can never be names (quote them: `"select"`).
+ *
+ * Browser-safe: imports nothing from `node:*`.
+ */
+
+/** Words that are never identifiers (they would make the grammar ambiguous). */
+export const RESERVED_KEYWORDS: readonly string[] = [
+  'ALL', 'ALTER', 'AND', 'AS', 'ASOF', 'BETWEEN', 'BY', 'CASE', 'CAST', 'CREATE', 'CROSS',
+  'DISTINCT', 'DROP', 'ELSE', 'END', 'EXCEPT', 'EXISTS', 'EXPLAIN', 'FALSE', 'FROM', 'FULL',
+  'GROUP', 'ILIKE', 'IN', 'INNER', 'INSERT', 'INTERSECT', 'INTO', 'IS', 'JOIN', 'LEFT', 'LIKE',
+  'LIMIT', 'LT', 'NAN', 'NOT', 'NULL', 'ON', 'OR', 'ORDER', 'OUTER', 'OVER', 'RIGHT', 'SELECT',
+  'SET', 'SPLICE', 'THEN', 'TRUE', 'UNBOUNDED', 'UNION', 'UPDATE', 'VALUES', 'WHEN', 'WHERE',
+  'WITH',
+]
+
+/** Keywords that are also valid names (columns, tables, aliases). */
+export const SOFT_KEYWORDS: readonly string[] = [
+  'ABORT', 'ADD', 'ALIGN', 'ASC', 'ATOMIC', 'BEGIN', 'BYPASS', 'CACHE', 'CALENDAR', 'CAPACITY',
+  'CHARACTERISTICS', 'CLOSE', 'COLUMN', 'COLUMNS', 'COMMIT', 'COPY', 'CUMULATIVE', 'CURRENT',
+  'DECLARE', 'DEDUP', 'DELETE', 'DESC', 'DISABLE', 'ENABLE', 'EXCLUDE', 'EXTRACT', 'FETCH',
+  'FILL', 'FIRST', 'FOLLOWING', 'FORMAT', 'GROUPS', 'IF', 'IGNORE', 'INDEX', 'KEYS', 'LAST',
+  'LATEST', 'LIST', 'MATERIALIZED', 'MOVE', 'NO', 'NOCACHE', 'NULLS', 'OBSERVATION', 'OFFSET',
+  'OTHERS', 'PARAM', 'PARAMETERS', 'PARTITION', 'PARTITIONS', 'PRECEDING', 'RANGE', 'RENAME',
+  'RESPECT', 'ROLLBACK', 'ROW', 'ROWS', 'SAMPLE', 'SESSION', 'SHOW', 'START', 'TABLE', 'TABLES',
+  'TIME', 'TIMESTAMP', 'TO', 'TOLERANCE', 'TRANSACTION', 'TRUNCATE', 'TTL', 'TYPE', 'UPSERT',
+  'USER', 'USERS', 'VIEW', 'WAL', 'WINDOW', 'WORK', 'ZONE',
+]
+
+/** All keywords, upper-case (for the console's completion and highlighting). */
+export const KEYWORDS: readonly string[] = [...RESERVED_KEYWORDS, ...SOFT_KEYWORDS].sort()
+
+/**
+ * Soft keywords that may not be an *implicit* alias (`FROM t sample` is not an alias: SAMPLE BY
+ * follows), because a clause of the enclosing statement can start with them.
+ */
+export const NOT_BARE_ALIAS: ReadonlySet<string> = new Set([
+  'ALIGN', 'ASC', 'DESC', 'EXCLUDE', 'FILL', 'IGNORE', 'LATEST', 'NULLS', 'PARTITION', 'RESPECT',
+  'SAMPLE', 'TIMESTAMP', 'TOLERANCE', 'WINDOW', 'TO', 'ROWS', 'RANGE', 'GROUPS', 'CUMULATIVE',
+  'PRECEDING', 'FOLLOWING', 'CURRENT', 'INDEX', 'CAPACITY', 'CACHE', 'NOCACHE', 'DEDUP', 'TTL',
+  'WAL', 'BYPASS',
+])
+
+/**
+ * Soft keywords that begin a statement; the query shorthand (`trades WHERE ...` meaning
+ * `SELECT * FROM trades WHERE ...`) cannot use them as its table name (`commit` is a statement).
+ */
+export const STATEMENT_STARTERS: ReadonlySet<string> = new Set([
+  'ABORT', 'BEGIN', 'CLOSE', 'COMMIT', 'COPY', 'DECLARE', 'DELETE', 'FETCH', 'MOVE', 'RENAME',
+  'ROLLBACK', 'SHOW', 'START', 'TRUNCATE',
+])

@@ -1,0 +1,156 @@
+/**
+ * The parser's entry points: split a script at `;`, parse each statement with the Earley parser
+ * generated from grammar.ne, and turn failures into precise syntax errors (42601).
+ *
+ * Browser-safe: imports nothing from `node:*`.
+ */
+import nearley from 'nearley'
+import type { Statement } from './ast.js'
+import { syntaxError } from '../errors.js'
+import type { EarleyColumn } from './expected.js'
+import { canEndAt, describeExpected, expectedTerminals } from './expected.js'
+import grammar from './grammar.js'
+import type { Token } from './lexer.js'
+import { tokenize } from './lexer.js'
+import { TokenStream } from './token-stream.js'
+
+const compiled = nearley.Grammar.fromCompiled(grammar as unknown as nearley.CompiledRules)
+
+/** One statement of a script with where it sits in the text. */
+export interface ParsedStatement {
+  readonly statement: Statement
+  /** offset of the statement's first token */
+  readonly start: number
+  /** offset just past its last token */
+  readonly end: number
+  /** the statement's text, `sql.slice(start, end)` */
+  readonly text: string
+}
+
+/** nearley's parser with the internals we read. */
+interface EarleyParser extends nearley.Parser {
+  table: EarleyColumn[]
+  reportError: (token: unknown) => string
+}
+
+/** The tokens of each non-empty statement of `tokens`, cut at `;`. */
+function splitTokens(tokens: readonly Token[], sqlLength: number): { tokens: Token[]; end: number }[] {
+  const out: { tokens: Token[]; end: number }[] = []
+  let current: Token[] = []
+  for (const t of tokens) {
+    if (t.type === 'op' && t.text === ';') {
+      if (current.length > 0) out.push({ tokens: current, end: t.offset })
+      current = []
+    } else {
+      current.push(t)
+    }
+  }
+  if (current.length > 0) out.push({ tokens: current, end: sqlLength })
+  return out
+}
+
+/** Runs the Earley parser over tokens; returns the parser (results or the column where it failed). */
+function run(tokens: readonly Token[]): { parser: EarleyParser; failed?: Token } {
+  const stream = new TokenStream()
+  stream.load(tokens)
+  const parser = new nearley.Parser(compiled, { lexer: stream as unknown as nearley.Lexer }) as EarleyParser
+  parser.reportError = () => 'syntax error' // nearley's own report walks every state; we build ours
+  try {
+    parser.feed('')
+  } catch (e) {
+    const failed = (e as { token?: Token }).token
+    if (failed === undefined) throw e // a SqlError thrown by a postprocessor, or a bug
+    return { parser, failed }
+  }
+  return { parser }
+}
+
+/** Parses the tokens of one statement. `end` is where an incomplete statement is reported. */
+function parseTokens(tokens: readonly Token[], end: number): Statement {
+  const { parser, failed } = run(tokens)
+  const column = parser.table[parser.current]
+  if (failed !== undefined) {
+    const expected = column === undefined ? 'nothing more' : describeExpected(expectedTerminals(column), canEndAt(column, compiled.start))
+    throw syntaxError(`unexpected '${failed.text}', expected ${expected}`, failed.offset)
+  }
+  const results = parser.results as Statement[]
+  if (results.length === 0) {
+    const expected = column === undefined ? 'more input' : describeExpected(expectedTerminals(column), false)
+    throw syntaxError(`unexpected end of statement, expected ${expected}`, end)
+  }
+  return results[0] as Statement
+}
+
+/**
+ * Parses a script of statements separated by `;` (a trailing `;` is fine, empty statements
+ * are skipped), keeping each statement's span in the text.
+ *
+ * @throws SqlError 42601 with the 0-based position of the offending token.
+ */
+export function parseScript(sql: string): ParsedStatement[] {
+  const chunks = splitTokens(tokenize(sql), sql.length)
+  return chunks.map(({ tokens, end }) => {
+    const first = tokens[0] as Token
+    const last = tokens[tokens.length - 1] as Token
+    const stop = last.offset + last.text.length
+    return { statement: parseTokens(tokens, end), start: first.offset, end: stop, text: sql.slice(first.offset, stop) }
+  })
+}
+
+/**
+ * Parses a script of statements separated by `;`.
+ *
+ * @example
+ * ```ts
+ * parseStatements('create table t (ts timestamp) timestamp(ts); select * from t;').map((s) => s.kind)
+ * // ['create_table', 'select']
+ * ```
+ * @throws SqlError 42601 with the 0-based position of the offending token.
+ */
+export function parseStatements(sql: string): Statement[] {
+  return parseScript(sql).map((p) => p.statement)
+}
+
+/**
+ * Parses exactly one statement (a trailing `;` is allowed).
+ *
+ * @example
+ * ```ts
+ * const q = parseStatement('SELECT sym, avg(price) FROM trades SAMPLE BY 1h')
+ * q.kind // 'select'
+ * ```
+ * @throws SqlError 42601 on a syntax error, on an empty text, or when there is more than one statement.
+ */
+export function parseStatement(sql: string): Statement {
+  const chunks = splitTokens(tokenize(sql), sql.length)
+  const [first, second] = chunks
+  if (first === undefined) throw syntaxError('empty statement', 0)
+  if (second !== undefined) throw syntaxError('only one statement is allowed here', (second.tokens[0] as Token).offset)
+  return parseTokens(first.tokens, first.end)
+}
+
+/**
+ * The terminals the grammar accepts at `offset` in `sql` (for completion): keyword names
+ * upper-case, punctuation quoted, `identifier`, `number`, `string`, ... A word that touches the
+ * cursor is the one being typed, so the answer is what may stand in its place.
+ * Returns [] when the text before the cursor does not parse.
+ */
+export function expectedTokensAt(sql: string, offset: number): string[] {
+  let tokens: Token[]
+  try {
+    tokens = tokenize(sql.slice(0, offset))
+  } catch {
+    return []
+  }
+  const last = tokens[tokens.length - 1]
+  if (last !== undefined && last.offset + last.text.length === offset && /\w$/.test(last.text)) tokens.pop()
+  let start = 0
+  tokens.forEach((t, i) => { if (t.type === 'op' && t.text === ';') start = i + 1 })
+  try {
+    const { parser, failed } = run(tokens.slice(start))
+    const column = parser.table[parser.current]
+    return failed !== undefined || column === undefined ? [] : expectedTerminals(column)
+  } catch {
+    return []
+  }
+}
