@@ -48,7 +48,7 @@ export function canEndAt(column: EarleyColumn, start: string): boolean {
 /** Terminals that start an expression; listed together as "an expression". */
 const EXPRESSION_START = new Set([
   'identifier', 'number', 'string', 'parameter', 'variable', "'('", "'-'", "'+'", "'~'",
-  'CASE', 'CAST', 'EXISTS', 'NOT', 'NULL', 'TRUE', 'FALSE', 'LEFT', 'RIGHT',
+  'CASE', 'CAST', 'EXISTS', 'EXTRACT', 'NOT', 'NULL', 'TRUE', 'FALSE', 'LEFT', 'RIGHT',
 ])
 
 /** At most this many alternatives are listed by name. */

@@ -518,7 +518,7 @@ const grammar: Grammar = {
     {"name": "insertSource$ebnf$1$subexpression$1", "symbols": [{"literal":","}, "valuesRow"]},
     {"name": "insertSource$ebnf$1", "symbols": ["insertSource$ebnf$1", "insertSource$ebnf$1$subexpression$1"], "postprocess": (d) => d[0].concat([d[1]])},
     {"name": "insertSource", "symbols": [{type: "VALUES"}, "valuesRow", "insertSource$ebnf$1"], "postprocess": ([, h, t]) => ({ kind: 'values', rows: [h, ...t.map((x: any[]) => x[1])] })},
-    {"name": "insertSource", "symbols": ["query"], "postprocess": ([q], _l, reject) => Q.isBare(q) ? reject : { kind: 'query', query: q }},
+    {"name": "insertSource", "symbols": ["query"], "postprocess": ([q]) => ({ kind: 'query', query: q })},
     {"name": "valuesRow", "symbols": [{"literal":"("}, "exprList", {"literal":")"}], "postprocess": ([, l]) => l},
     {"name": "update$ebnf$1", "symbols": ["alias"], "postprocess": id},
     {"name": "update$ebnf$1", "symbols": [], "postprocess": () => null},

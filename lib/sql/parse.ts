@@ -49,6 +49,11 @@ function splitTokens(tokens: readonly Token[], sqlLength: number): { tokens: Tok
   return out
 }
 
+/** True for identifiers and keywords (keyword token types are upper-case words). */
+function isWord(tok: Token): boolean {
+  return tok.type === 'ident' || tok.type === 'qident' || /^[A-Z]/.test(tok.type ?? '')
+}
+
 /** Runs the Earley parser over tokens; returns the parser (results or the column where it failed). */
 function run(tokens: readonly Token[]): { parser: EarleyParser; failed?: Token } {
   const stream = new TokenStream()
@@ -70,6 +75,11 @@ function parseTokens(tokens: readonly Token[], end: number): Statement {
   const { parser, failed } = run(tokens)
   const column = parser.table[parser.current]
   if (failed !== undefined) {
+    const first = tokens[0] as Token
+    if (failed === tokens[1] && first.type === 'ident' && !isWord(failed)) {
+      // `selec 1`: an unknown first word read as the query shorthand `table WHERE ...`
+      throw syntaxError(`unexpected '${first.text}', expected a statement such as SELECT, INSERT, CREATE or a table name`, first.offset)
+    }
     const expected = column === undefined ? 'nothing more' : describeExpected(expectedTerminals(column), canEndAt(column, compiled.start))
     throw syntaxError(`unexpected '${failed.text}', expected ${expected}`, failed.offset)
   }
@@ -153,4 +163,16 @@ export function expectedTokensAt(sql: string, offset: number): string[] {
   } catch {
     return []
   }
+}
+
+/**
+ * Every derivation of a single statement (diagnostics: the grammar is meant to give exactly
+ * one; the ambiguity test asserts it).
+ */
+export function allParses(sql: string): Statement[] {
+  const chunks = splitTokens(tokenize(sql), sql.length)
+  const first = chunks[0]
+  if (first === undefined) return []
+  const { parser, failed } = run(first.tokens)
+  return failed === undefined ? (parser.results as Statement[]) : []
 }

@@ -5,7 +5,7 @@ insert -> %INSERT %ATOMIC:? %INTO tableName ("(" nameList ")"):? insertSource
   {% ([i, a, , t, cols, source]) => ({ kind: 'insert', pos: i.offset, table: t.name, tablePos: t.pos, ...(cols === null ? {} : { columns: cols[1] }), source, atomic: a !== null }) %}
 insertSource ->
     %VALUES valuesRow ("," valuesRow):* {% ([, h, t]) => ({ kind: 'values', rows: [h, ...t.map((x: any[]) => x[1])] }) %}
-  | query                               {% ([q], _l, reject) => Q.isBare(q) ? reject : { kind: 'query', query: q } %}
+  | query                               {% ([q]) => ({ kind: 'query', query: q }) %}
 valuesRow -> "(" exprList ")" {% ([, l]) => l %}
 
 update -> %UPDATE tableName alias:? %SET assignment ("," assignment):* (%FROM tableRef join:*):? where:?
