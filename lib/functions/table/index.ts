@@ -1,4 +1,11 @@
+/**
+ * Table functions used in FROM: row generators (`long_sequence`, `generate_series`) and catalog
+ * views (`tables()`, `table_columns('t')`).
+ */
 import type { FunctionDef } from '../registry-types.js'
+import { CATALOG_TABLE_FUNCTIONS } from './catalog-tables.js'
+import { GENERATE_SERIES } from './generate-series.js'
+import { LONG_SEQUENCE } from './long-sequence.js'
 
-/** Placeholder until the family is written. */
-export const TABLE_FUNCTIONS: readonly FunctionDef[] = []
+/** Every table function. */
+export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS]

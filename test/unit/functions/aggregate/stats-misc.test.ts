@@ -1,7 +1,7 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { kernel, keyed, one, results, vec } from './agg-harness.js'
 
-const close = (t: { ok: (c: boolean, m?: string) => unknown }, a: unknown, b: number, msg?: string) => t.ok(Math.abs((a as number) - b) < 1e-9 * Math.max(1, Math.abs(b)), `${msg ?? ''} ${String(a)} ~ ${b}`)
+const close = (t: Test, a: unknown, b: number, msg?: string) => t.ok(Math.abs((a as number) - b) < 1e-9 * Math.max(1, Math.abs(b)), `${msg ?? ''} ${String(a)} ~ ${b}`)
 
 t.test('variance and standard deviation', async (t) => {
   const v = vec('DOUBLE', [2, 4, 4, 4, 5, 5, 7, 9, null])

@@ -1,0 +1,101 @@
+/**
+ * Catalog table functions: `tables()` (QuestDB's core columns) and `table_columns('t')`, read
+ * from `ctx.catalog`. An unknown table gives 42P01 `table does not exist [table=t]` at the
+ * argument's position.
+ */
+import { SqlError, SqlState } from '../../errors.js'
+import { typeName, type ColumnType } from '../../types/column-type.js'
+import { VectorWriter, type Batch, type Scalar } from '../../types/vector.js'
+import type { FunctionDef, TableInfo } from '../registry-types.js'
+
+/** Builds one batch from column types and rows of scalars. */
+function batchOf(types: readonly ColumnType[], rows: readonly Scalar[][]): Batch {
+  const writers = types.map((t) => new VectorWriter(t, rows.length))
+  rows.forEach((row, i) => row.forEach((v, c) => writers[c]!.set(i, v)))
+  return { length: rows.length, vectors: writers.map((w) => w.finish()) }
+}
+
+const TABLES_COLUMNS: readonly { name: string; type: ColumnType }[] = [
+  { name: 'id', type: 'INT' },
+  { name: 'table_name', type: 'STRING' },
+  { name: 'designatedTimestamp', type: 'STRING' },
+  { name: 'partitionBy', type: 'STRING' },
+  { name: 'walEnabled', type: 'BOOLEAN' },
+  { name: 'dedup', type: 'BOOLEAN' },
+  { name: 'ttlValue', type: 'INT' },
+  { name: 'ttlUnit', type: 'STRING' },
+  { name: 'matView', type: 'BOOLEAN' },
+  { name: 'directoryName', type: 'STRING' },
+  { name: 'maxUncommittedRows', type: 'INT' },
+  { name: 'o3MaxLag', type: 'LONG' },
+]
+
+function tableRow(t: TableInfo): Scalar[] {
+  const ts = t.timestampIndex >= 0 ? t.columns[t.timestampIndex]?.name ?? null : null
+  return [
+    t.id, t.name, ts, t.partitionBy, t.wal, t.dedupKeys.length > 0,
+    t.ttl?.count ?? 0, t.ttl?.unit ?? 'HOUR', false,
+    t.wal ? `${t.name}~${t.id}` : t.name, t.maxUncommittedRows, t.o3MaxLag,
+  ]
+}
+
+const TABLES: FunctionDef = {
+  kind: 'table',
+  name: 'tables',
+  family: 'meta',
+  signatures: [{ args: [], returns: 'STRING' }],
+  description: 'One row per table: id, name, designated timestamp, partitioning, WAL, dedup, TTL, directory and commit settings.',
+  example: 'SELECT table_name, partitionBy FROM tables() ORDER BY table_name',
+  columns: () => TABLES_COLUMNS,
+  timestampIndex: () => -1,
+  open: (_site, ctx) => {
+    const infos = ctx.catalog.tableNames().map((n) => ctx.catalog.table(n)).filter((t): t is TableInfo => t !== undefined)
+    infos.sort((a, b) => a.id - b.id)
+    return [batchOf(TABLES_COLUMNS.map((c) => c.type), infos.map(tableRow))]
+  },
+}
+
+const TABLE_COLUMNS_COLUMNS: readonly { name: string; type: ColumnType }[] = [
+  { name: 'column', type: 'STRING' },
+  { name: 'type', type: 'STRING' },
+  { name: 'indexed', type: 'BOOLEAN' },
+  { name: 'indexBlockCapacity', type: 'INT' },
+  { name: 'symbolCached', type: 'BOOLEAN' },
+  { name: 'symbolCapacity', type: 'INT' },
+  { name: 'symbolTableSize', type: 'INT' },
+  { name: 'designated', type: 'BOOLEAN' },
+  { name: 'upsertKey', type: 'BOOLEAN' },
+]
+
+/** Default index block capacity QuestDB reports for every column. */
+const INDEX_BLOCK_CAPACITY = 256
+
+const TABLE_COLUMNS: FunctionDef = {
+  kind: 'table',
+  name: 'table_columns',
+  family: 'meta',
+  signatures: [{ args: ['STRING'], constant: [0], returns: 'STRING' }],
+  description: 'One row per column of a table: name, type, index and symbol settings, designated timestamp and upsert key flags.',
+  example: "SELECT \"column\", type FROM table_columns('trades')",
+  columns: () => TABLE_COLUMNS_COLUMNS,
+  timestampIndex: () => -1,
+  open: (site, ctx) => {
+    const name = site.constants[0]
+    const info = typeof name === 'string' ? ctx.catalog.table(name) : undefined
+    if (info === undefined) {
+      throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${String(name)}]`, site.argPositions[0] ?? site.pos)
+    }
+    const keys = new Set(info.dedupKeys.map((k) => k.toLowerCase()))
+    const rows = info.columns.map((c, i): Scalar[] => {
+      const sym = c.type === 'SYMBOL'
+      return [
+        c.name, typeName(c.type), c.indexed, INDEX_BLOCK_CAPACITY, sym ? c.symbolCached : false,
+        sym ? c.symbolCapacity : 0, sym ? c.symbolTableSize : 0, i === info.timestampIndex, keys.has(c.name.toLowerCase()),
+      ]
+    })
+    return [batchOf(TABLE_COLUMNS_COLUMNS.map((c) => c.type), rows)]
+  },
+}
+
+/** tables and table_columns. */
+export const CATALOG_TABLE_FUNCTIONS: readonly FunctionDef[] = [TABLES, TABLE_COLUMNS]
