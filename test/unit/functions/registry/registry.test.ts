@@ -1,0 +1,32 @@
+import t from 'tap'
+import { allFunctions, duplicateNames, lookupFunction } from '../../../../lib/functions/registry.js'
+import type { FunctionDef } from '../../../../lib/functions/registry-types.js'
+
+t.test('no name or alias is defined twice across BUILTINS', async (t) => {
+  t.same(duplicateNames(), [])
+})
+
+t.test('duplicateNames catches a clash between a name and an alias', async (t) => {
+  const a = { name: 'f', aliases: ['g'] } as unknown as FunctionDef
+  const b = { name: 'G' } as unknown as FunctionDef
+  t.same(duplicateNames([a, b]), ['g'])
+})
+
+t.test('every definition has a lower-case name, a description, an example and signatures', async (t) => {
+  for (const d of allFunctions()) {
+    t.equal(d.name, d.name.toLowerCase(), `${d.name}: lower-case name`)
+    t.ok(d.description.trim().length > 0, `${d.name}: description`)
+    t.ok(d.example.trim().length > 0, `${d.name}: example`)
+    t.ok(d.signatures.length > 0, `${d.name}: signatures`)
+    t.ok(d.family.length > 0, `${d.name}: family`)
+  }
+})
+
+t.test('lookup is case-insensitive and follows aliases', async (t) => {
+  t.equal(lookupFunction('SUM')?.name, 'sum')
+  t.equal(lookupFunction('stddev')?.name, 'stddev_samp')
+  t.equal(lookupFunction('variance')?.name, 'var_samp')
+  t.equal(lookupFunction('long_sequence')?.kind, 'table')
+  t.equal(lookupFunction('rnd_double')?.kind, 'scalar')
+  t.equal(lookupFunction('no_such_function'), undefined)
+})
