@@ -51,8 +51,15 @@ const EXPRESSION_START = new Set([
   'CASE', 'CAST', 'EXISTS', 'EXTRACT', 'NOT', 'NULL', 'TRUE', 'FALSE', 'LEFT', 'RIGHT',
 ])
 
+/** Operators that may continue an expression; listed together as "an operator". */
+const OPERATORS = new Set([
+  "'::'", "'*'", "'/'", "'%'", "'+'", "'-'", "'<<'", "'>>'", "'<<='", "'>>='", "'||'", "'&'", "'^'",
+  "'|'", "'='", "'!='", "'<>'", "'~'", "'!~'", "'<'", "'<='", "'>'", "'>='", 'IN', 'BETWEEN',
+  'LIKE', 'ILIKE', 'IS', 'NOT', 'AND', 'OR',
+])
+
 /** At most this many alternatives are listed by name. */
-const MAX_LISTED = 8
+const MAX_LISTED = 10
 
 /**
  * The "expected ..." part of a syntax error: expression starters collapse into "an expression",
@@ -64,6 +71,9 @@ export function describeExpected(names: readonly string[], canEnd: boolean): str
     const at = list.findIndex((n) => EXPRESSION_START.has(n))
     list = list.filter((n) => !EXPRESSION_START.has(n))
     list.splice(at, 0, 'an expression')
+  }
+  if (list.filter((n) => OPERATORS.has(n)).length >= 3) {
+    list = [...list.filter((n) => !OPERATORS.has(n)), 'an operator']
   }
   if (list.length > MAX_LISTED) list = [...list.slice(0, MAX_LISTED - 1), 'other keywords']
   if (canEnd) list.push('end of statement')

@@ -33,7 +33,7 @@ const rules: moo.Rules = {
   hex: /0[xX][0-9a-fA-F]+/,
   float: /(?:\d[\d_]*)?\.\d[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*(?:\.\d*)?[eE][+-]?\d+|\d[\d_]*\.(?![\d.a-zA-Z_])/,
   long: /\d[\d_]*[lL](?![\w])/,
-  duration: /\d[\d_]*[a-zA-Z_]\w*/,
+  duration: /\d[\d_]*[a-zA-Z]\w*/,
   integer: /\d[\d_]*/,
   param: /\$\d+/,
   variable: /[@$][a-zA-Z_]\w*/,
