@@ -5,8 +5,18 @@
  */
 import type { FunctionDef } from '../registry-types.js'
 import { MATH_FUNCTIONS } from './math.js'
+import { STRING_FUNCTIONS } from './string.js'
+import { CONDITIONAL_FUNCTIONS } from './conditional.js'
+import { TIME_FUNCTIONS } from './time.js'
+import { TIME_FIELD_FUNCTIONS } from './time-fields.js'
+import { META_FUNCTIONS } from './meta.js'
 
 /** All scalar function definitions. */
 export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...MATH_FUNCTIONS,
+  ...STRING_FUNCTIONS,
+  ...CONDITIONAL_FUNCTIONS,
+  ...TIME_FUNCTIONS,
+  ...TIME_FIELD_FUNCTIONS,
+  ...META_FUNCTIONS,
 ]

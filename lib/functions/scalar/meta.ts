@@ -1,0 +1,34 @@
+/**
+ * Meta functions about the session and the engine: version(), current_user(),
+ * current_database(), current_schema() and typeOf(x).
+ *
+ * Browser-safe: imports nothing from `node:*`.
+ */
+import { typeName } from '../../types/column-type.js'
+import { constVector } from '../../types/vector.js'
+import type { ScalarFunctionDef } from '../registry-types.js'
+
+/** The meta functions. */
+export const META_FUNCTIONS: readonly ScalarFunctionDef[] = [
+  {
+    kind: 'scalar', name: 'version', family: 'meta', description: 'The engine version string.', example: 'SELECT version()',
+    signatures: [{ args: [], returns: 'STRING' }], row: (_a, ctx) => ctx.version,
+  },
+  {
+    kind: 'scalar', name: 'current_user', family: 'meta', description: 'The session user name.', example: 'SELECT current_user()',
+    signatures: [{ args: [], returns: 'STRING' }], row: (_a, ctx) => ctx.user,
+  },
+  {
+    kind: 'scalar', name: 'current_database', family: 'meta', description: "The database name, always 'qdb'.", example: 'SELECT current_database()',
+    signatures: [{ args: [], returns: 'STRING' }], row: () => 'qdb',
+  },
+  {
+    kind: 'scalar', name: 'current_schema', family: 'meta', description: "The schema name, always 'public'.", example: 'SELECT current_schema()',
+    signatures: [{ args: [], returns: 'STRING' }], row: () => 'public',
+  },
+  {
+    kind: 'scalar', name: 'typeof', family: 'meta', description: 'The type name of the argument, as QuestDB prints it.', example: 'SELECT typeOf(1.5)',
+    signatures: [{ args: ['ANY'], returns: 'STRING' }],
+    vector: (args, n) => constVector('STRING', typeName(args[0]!.type), n),
+  },
+]
