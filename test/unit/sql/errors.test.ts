@@ -1,0 +1,45 @@
+import t from 'tap'
+import { parseStatement, parseStatements } from '../../../lib/sql/parse.js'
+import { syntaxErrorOf } from './helpers.js'
+
+t.test('syntax errors name the offending token and what was expected', async (t) => {
+  const cases: [string, number, string][] = [
+    ['selec 1', 0, "unexpected 'selec', expected a statement such as SELECT, INSERT, CREATE or a table name"],
+    ['select * frm t', 9, "unexpected 'frm', expected ',', FROM, INTERSECT, UNION, EXCEPT, ORDER, LIMIT or end of statement"],
+    ['select from', 7, "unexpected 'from', expected DISTINCT, '*' or an expression"],
+    ['select 1 +', 10, 'unexpected end of statement, expected an expression'],
+    ['select 1 +   ', 13, 'unexpected end of statement, expected an expression'],
+    ['create table t (a int', 21, "unexpected end of statement, expected '(', '[', CAPACITY, CACHE, NOCACHE, INDEX, ')' or ','"],
+    ['select f(1 2)', 11, "unexpected '2', expected ',', ')' or an operator"],
+    ['select * from t where a = 1 group', 33, 'unexpected end of statement, expected BY'],
+    ['create tabl x', 7, "unexpected 'tabl', expected MATERIALIZED, VIEW, INDEX, TABLE or ATOMIC"],
+    ["select * from t where s = 'a' samle by 1h", 30, "unexpected 'samle', expected LATEST, SAMPLE, GROUP, WINDOW, INTERSECT, UNION, EXCEPT, ORDER, LIMIT, an operator or end of statement"],
+    ['select 1;', -1, ''],
+  ]
+  for (const [sql, pos, message] of cases) {
+    if (pos < 0) continue
+    const e = syntaxErrorOf(sql)
+    t.equal(e.code, '42601', sql)
+    t.equal(e.position, pos, sql)
+    t.equal(e.message, message, sql)
+  }
+})
+
+t.test('lexer errors surface through the parser with their position', async (t) => {
+  t.match(syntaxErrorOf("select 'abc"), { code: '42601', position: 7, message: 'unterminated string literal' })
+  t.match(syntaxErrorOf('select 1 /* x'), { position: 9, message: 'unterminated comment' })
+  t.match(syntaxErrorOf('select @'), { position: 7 })
+})
+
+t.test('semantic checks inside the grammar', async (t) => {
+  t.match(syntaxErrorOf('create table t (a timestamp) timestamp(a) partition by dya'), { code: '42601', position: 55 })
+  t.match(syntaxErrorOf('create table t (a timestamp) timestamp(a) partition by day ttl 2 fortnights'), { code: '42601', position: 65 })
+  t.match(syntaxErrorOf('explain (format yaml) select 1'), { position: 16 })
+})
+
+t.test('statement counting', async (t) => {
+  t.match(syntaxErrorOf(''), { code: '42601', message: 'empty statement' })
+  t.match(syntaxErrorOf('select 1; select 2'), { position: 10 })
+  t.throws(() => parseStatements('select 1; select * frm t'), { position: 19 })
+  t.doesNotThrow(() => parseStatement('select 1 ; '))
+})
