@@ -9,6 +9,7 @@ import { STRING_FUNCTIONS } from './string.js'
 import { CONDITIONAL_FUNCTIONS } from './conditional.js'
 import { TIME_FUNCTIONS } from './time.js'
 import { TIME_FIELD_FUNCTIONS } from './time-fields.js'
+import { TIME_FORMAT_FUNCTIONS } from './time-format.js'
 import { META_FUNCTIONS } from './meta.js'
 
 /** All scalar function definitions. */
@@ -18,5 +19,6 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...CONDITIONAL_FUNCTIONS,
   ...TIME_FUNCTIONS,
   ...TIME_FIELD_FUNCTIONS,
+  ...TIME_FORMAT_FUNCTIONS,
   ...META_FUNCTIONS,
 ]
