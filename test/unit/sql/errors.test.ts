@@ -40,6 +40,12 @@ t.test('semantic checks inside the grammar', async (t) => {
 t.test('statement counting', async (t) => {
   t.match(syntaxErrorOf(''), { code: '42601', message: 'empty statement' })
   t.match(syntaxErrorOf('select 1; select 2'), { position: 10 })
-  t.throws(() => parseStatements('select 1; select * frm t'), { position: 19 })
+  let position = -1
+  try {
+    parseStatements('select 1; select * frm t')
+  } catch (e) {
+    position = (e as { position: number }).position
+  }
+  t.equal(position, 19)
   t.doesNotThrow(() => parseStatement('select 1 ; '))
 })
