@@ -19,6 +19,7 @@ import { castVector } from './types/cast.js'
 import { collectAll, insert, update } from './exec/statements/dml.js'
 import { catalogView, explain, show, type Rows } from './exec/statements/meta.js'
 import { Session } from './session.js'
+import { Rnd } from './functions/rnd/rnd.js'
 
 /** The engine's version, as `version()` reports it. */
 export const VERSION = 'PostgreSQL 12.3, EpochDB 0.1.0'
@@ -29,6 +30,12 @@ export interface DatabaseOptions {
   readonly path?: string
   /** the clock, in microseconds since the epoch; `now()` reads it once per statement */
   readonly clock?: () => number
+  /**
+   * Seeds for `rnd_*`. When given, one generator seeded with them serves every statement in
+   * turn (as QuestDB's test harness does, so seeded scripts reproduce QuestDB's values); by
+   * default each statement's generator is seeded from the clock, as QuestDB does in production.
+   */
+  readonly randomSeed?: readonly [bigint, bigint]
 }
 
 /** A result column: its name and QuestDB type name (`LONG`, `TIMESTAMP`, `IPv4`, ...). */
@@ -104,10 +111,20 @@ export class Database {
   private readonly parseCache = new Map<string, Statement[]>()
   private readonly defaultSession = new Session()
   private readonly clock: () => number
+  private readonly sharedRnd: Rnd | undefined
+  private rndCounter = 0
   private closed = false
 
   private constructor(options: DatabaseOptions) {
     this.clock = options.clock ?? (() => Date.now() * 1000)
+    this.sharedRnd = options.randomSeed === undefined ? undefined : new Rnd(options.randomSeed[0], options.randomSeed[1])
+  }
+
+  /** The random generator for one statement (see {@link DatabaseOptions.randomSeed}). */
+  private statementRnd(): Rnd {
+    if (this.sharedRnd !== undefined) return this.sharedRnd
+    const t = BigInt(Math.trunc(performance.now() * 1000)) ^ BigInt(Date.now()) << 20n
+    return new Rnd(t, t ^ BigInt(++this.rndCounter) * 0x9e3779b97f4a7c15n)
   }
 
   /** Opens a database: in memory when `options.path` is absent. */
@@ -217,7 +234,7 @@ export class Database {
     const session = options.session ?? this.defaultSession
     const paramTypes = params.map(paramType)
     const values = params.map((p, i) => fromJsValue(paramTypes[i]!, p))
-    const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, catalogView(this.catalog), VERSION, values, options.signal)
+    const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, catalogView(this.catalog), VERSION, values, options.signal, this.statementRnd())
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx }
     const done = (command: string, affected = 0): Execution => ({ columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY })
     switch (stmt.kind) {

@@ -197,6 +197,18 @@ function compileIn(inner: Evaluator, values: readonly Scalar[], not: boolean): E
   }
 }
 
+/** Runs `init` of every row-kernel call in `expr` (arguments first), as QuestDB does when a cursor opens. */
+export function initRowStates(expr: BoundExpr, ctx: ExecContext, states: Map<BoundExpr, unknown>): void {
+  if (expr.kind === 'call') {
+    for (const a of expr.args) initRowStates(a, ctx, states)
+    if (expr.def.row !== undefined && !states.has(expr)) states.set(expr, expr.def.init?.(expr.site, ctx))
+  } else if (expr.kind === 'cast') initRowStates(expr.expr, ctx, states)
+  else if (expr.kind === 'case') {
+    for (const w of expr.whens) { initRowStates(w.when, ctx, states); initRowStates(w.then, ctx, states) }
+    initRowStates(expr.else, ctx, states)
+  }
+}
+
 /** Evaluates `expr` for row `i` of `batch` only (the interleaved path for several rnd_* columns). */
 export function evalRow(expr: BoundExpr, batch: Batch, i: number, ctx: ExecContext, states: Map<BoundExpr, unknown>): Scalar {
   if (expr.kind === 'call' && expr.def.row !== undefined) {

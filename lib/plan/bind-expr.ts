@@ -8,7 +8,7 @@ import type { Expr, Call, Literal, Query } from '../sql/ast.js'
 import { type ColumnType, commonType, parseTypeName, typeName, isTemporal, isText } from '../types/column-type.js'
 import type { Scalar } from '../types/vector.js'
 import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
-import { parseTimestampPeriod } from '../types/timestamp.js'
+import { parseInterval } from '../types/interval.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../functions/registry-types.js'
 import type { BoundExpr, PlanNode } from './plan-node.js'
 import type { Scope } from './scope.js'
@@ -121,9 +121,7 @@ function bindInAsOr(target: BoundExpr, list: readonly Expr[], not: boolean, env:
 
 /** The inclusive [lo, hi] micro intervals of a QuestDB interval string. */
 function intervalOf(text: string, pos: number): Float64Array {
-  const p = parseTimestampPeriod(text)
-  if (p === null) throw new SqlError(SqlState.INVALID_DATETIME_FORMAT, `Invalid date [str=${text}]`, pos)
-  return Float64Array.of(p.lo, p.hi)
+  return parseInterval(text, pos)
 }
 
 /** Binds a literal to a constant. */

@@ -5,13 +5,13 @@
  */
 import { SqlError, SqlState, notSupported } from '../errors.js'
 import type { Call, Expr, Join, OrderItem, Query, Select, SelectItem, TableRef } from '../sql/ast.js'
-import { type ColumnType } from '../types/column-type.js'
+import { type ColumnType, typeName } from '../types/column-type.js'
 import type { AggregateFunctionDef, FunctionContext, TableFunctionDef } from '../functions/registry-types.js'
 import type { Catalog } from '../storage/catalog.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from './plan-node.js'
 import { Scope } from './scope.js'
 import { type ExprEnv, aggregateSite, bindExpr, castTo, unify } from './bind-expr.js'
-import { functionsNamed } from './resolve-function.js'
+import { describeArgs, functionsNamed, resolveOverload } from './resolve-function.js'
 import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs } from './naming.js'
 
 /** What binding a query needs from the database. */
@@ -108,12 +108,19 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
   args.forEach((a, i) => {
     if (a.kind !== 'const' && a.kind !== 'param') throw new SqlError(SqlState.SYNTAX_ERROR, 'constant expected', call.args[i]!.pos)
   })
-  const sig = def.signatures.find((s) => s.args.length === args.length || (s.variadic !== undefined && args.length >= s.args.length))
-  if (sig === undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `wrong number of arguments for ${def.name}`, call.pos)
-  const argTypes = args.map((a) => a.type)
+  const res = resolveOverload([def], args.map((a) => a.type), call.args.map((a) => a.kind === 'literal' || a.kind === 'param'))
+  if (res === undefined) {
+    throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function for ${describeArgs(def.name, args.map((a) => typeName(a.type)) as ColumnType[])}`, call.pos)
+  }
+  const cast = args.map((a, i) => {
+    const d = res.declared[i]!
+    return d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'TEMPORAL' ? a : castTo(a, d, call.args[i]!.pos, false)
+  })
+  const argTypes = cast.map((a) => a.type)
   const site = {
-    argTypes, constants: args.map((a) => (a.kind === 'const' ? a.value : undefined)),
-    returns: 'NULL' as ColumnType, argPositions: call.args.map((a) => a.pos), pos: call.pos,
+    argTypes, constants: cast.map((a) => (a.kind === 'const' ? a.value : undefined)),
+    returns: (typeof res.signature.returns === 'function' ? res.signature.returns(argTypes) : res.signature.returns) as ColumnType,
+    argPositions: call.args.map((a) => a.pos), pos: call.pos,
   }
   const output = def.columns(site, bc.fn).map((c) => ({ name: c.name, type: c.type, table: alias ?? def.name }))
   return { kind: 'table_function', def, site, output, timestampIndex: def.timestampIndex?.(site) ?? -1 }

@@ -14,6 +14,26 @@ import {
 
 type Fixed = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Float32Array | Float64Array | BigInt64Array
 
+/**
+ * Column memory lives in SharedArrayBuffers where the platform has them, so worker threads can
+ * scan a table's columns without copying (see exec/parallel).
+ */
+const HAS_SAB = typeof SharedArrayBuffer === 'function'
+
+/** A typed array of `ctor` with `n` elements, on shared memory when available. */
+function sharedOf<T extends Float64ArrayConstructor>(ctor: T, n: number): InstanceType<T> {
+  if (!HAS_SAB) return new ctor(n) as InstanceType<T>
+  return new ctor(new SharedArrayBuffer(n * ctor.BYTES_PER_ELEMENT)) as InstanceType<T>
+}
+
+/** A copy of `a` on shared memory (a no-op where shared memory is unavailable). */
+function shared<T extends Fixed>(a: T): T {
+  if (!HAS_SAB) return a
+  const out = sharedOf(a.constructor as Float64ArrayConstructor, a.length) as unknown as T
+  ;(out as unknown as Float64Array).set(a as unknown as Float64Array)
+  return out
+}
+
 /** One column's values. */
 export class ColumnBuffer {
   private fixed: Fixed | null
@@ -29,7 +49,7 @@ export class ColumnBuffer {
       this.fixed = null
       this.list = []
     } else {
-      this.fixed = allocate(type, Math.max(capacity, 16)).data as Fixed
+      this.fixed = shared(allocate(type, Math.max(capacity, 16)).data as Fixed)
       this.list = null
     }
   }
@@ -99,7 +119,7 @@ export class ColumnBuffer {
 
   private promote(): void {
     const src = this.fixed as Float64Array
-    const out = new BigInt64Array(src.length)
+    const out = shared(new BigInt64Array(src.length))
     for (let i = 0; i < this.len; i++) {
       const x = src[i]!
       out[i] = x === LONG_NULL ? -9223372036854775808n : BigInt(x)
@@ -113,7 +133,7 @@ export class ColumnBuffer {
     if (cur.length >= n) return
     let cap = cur.length * 2
     while (cap < n) cap *= 2
-    const next = new (cur.constructor as Float64ArrayConstructor)(cap)
+    const next = sharedOf(cur.constructor as Float64ArrayConstructor, cap)
     next.set(cur.subarray(0, this.len) as Float64Array)
     if (this.type === 'INT') (next as unknown as Int32Array).fill(INT_NULL, this.len)
     this.fixed = next as unknown as Fixed
@@ -128,7 +148,7 @@ export class ColumnBuffer {
       for (let i = 0; i < count; i++) dst.push(src[order[i]!])
     } else {
       const src = this.fixed!
-      if (src instanceof BigInt64Array) out.fixed = new BigInt64Array(Math.max(count, 16))
+      if (src instanceof BigInt64Array) out.fixed = shared(new BigInt64Array(Math.max(count, 16)))
       const dst = out.fixed as Float64Array
       for (let i = 0; i < count; i++) dst[i] = (src as Float64Array)[order[i]!]!
     }

@@ -5,7 +5,7 @@
 import { type Batch, type Vector, BATCH_SIZE, VectorWriter, gather, getScalar, materialize } from '../../types/vector.js'
 import type { FilterNode, ProjectNode, ScanNode, TableFunctionNode, ValuesNode, BoundExpr } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
-import { compileExpr, evalRow, selection } from '../evaluate.js'
+import { type Evaluator, compileExpr, evalRow, initRowStates, selection } from '../evaluate.js'
 import type { Runner } from './runner.js'
 
 /** Reads a table snapshot in batches of {@link BATCH_SIZE} rows; fixed-width columns are views. */
@@ -55,9 +55,17 @@ export async function* runFilter(node: FilterNode, ctx: ExecContext, run: Runner
 /** Computes the select list. Several non-deterministic row functions (rnd_*) are evaluated row by row, left to right, as QuestDB does. */
 export async function* runProject(node: ProjectNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const interleaved = countRowRandom(node.exprs) > 1
-  const evals = node.exprs.map((e) => (interleaved && hasRowRandom(e) ? undefined : compileExpr(e, ctx)))
   const states = new Map<BoundExpr, unknown>()
+  // compiled on the first batch: a seeded long_sequence(n, s0, s1) resets the generator when it
+  // opens, and rnd_* functions that draw in `init` (rnd_symbol's dictionary) must draw after that
+  let evals: (Evaluator | undefined)[] | undefined
   for await (const b of run(node.input, ctx)) {
+    if (evals === undefined) {
+      evals = node.exprs.map((e) => {
+        if (interleaved && hasRowRandom(e)) { initRowStates(e, ctx, states); return undefined }
+        return compileExpr(e, ctx)
+      })
+    }
     const out: Vector[] = new Array(node.exprs.length)
     const writers = new Map<number, VectorWriter>()
     for (let k = 0; k < evals.length; k++) {

@@ -13,6 +13,7 @@ import type { AggregateNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
+import { parallelAggregate } from '../parallel/parallel-aggregate.js'
 
 /** Assigns group ids for one batch of key vectors. */
 interface GroupIndex {
@@ -24,6 +25,8 @@ interface GroupIndex {
 }
 
 export async function* runAggregate(node: AggregateNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const parallel = parallelAggregate(node, ctx)
+  if (parallel !== undefined) { yield* parallel; return }
   const keyEvals = node.keys.map((k) => compileExpr(k, ctx))
   const argEvals = node.aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
   const kernels: AggregateKernel[] = node.aggregates.map((a) => a.def.create(a.site))

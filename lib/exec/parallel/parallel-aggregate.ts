@@ -1,0 +1,157 @@
+/**
+ * Parallel GROUP BY over a table scan: the rows are split into one range per thread, worker
+ * threads and the main thread each aggregate their range into partial groups, and the partials
+ * are merged by a second GROUP BY (count -> sum of counts, avg -> sum / count, min -> min of mins).
+ *
+ * Only aggregations that decompose this way, over fixed-width columns, with deterministic
+ * expressions, on tables of at least {@link PARALLEL_MIN_ROWS} rows take this path; everything
+ * else runs on one thread.
+ */
+import type { ColumnType } from '../../types/column-type.js'
+import { PHYSICAL } from '../../types/column-type.js'
+import { type Batch, type Vector, sliceVector } from '../../types/vector.js'
+import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../../functions/registry-types.js'
+import type { AggregateNode, BoundAggregate, BoundExpr, OutputColumn, PlanNode, ScanNode } from '../../plan/plan-node.js'
+import { functionsNamed, resolveOverload } from '../../plan/resolve-function.js'
+import { castTo } from '../../plan/bind-expr.js'
+import type { Table } from '../../storage/table.js'
+import type { ExecContext } from '../context.js'
+import { runPlan } from '../operators/runner.js'
+import { WireEncoder, type WireColumn, type WireTask } from './wire.js'
+import { runPartial } from './partial.js'
+import { workerPool } from './pool.js'
+import { concatBatches } from '../operators/sort.js'
+
+/** Tables smaller than this aggregate on one thread (the hand-off costs more than it saves). */
+export const PARALLEL_MIN_ROWS = 1_000_000
+
+/** How each aggregate splits into partials and how partials merge. */
+const DECOMPOSE: Record<string, { partial: string[]; merge: string[] }> = {
+  count: { partial: ['count'], merge: ['sum'] },
+  sum: { partial: ['sum'], merge: ['sum'] },
+  ksum: { partial: ['ksum'], merge: ['ksum'] },
+  nsum: { partial: ['nsum'], merge: ['nsum'] },
+  min: { partial: ['min'], merge: ['min'] },
+  max: { partial: ['max'], merge: ['max'] },
+  avg: { partial: ['sum', 'count'], merge: ['sum', 'sum'] },
+}
+
+function aggregateDef(name: string): AggregateFunctionDef {
+  const d = functionsNamed(name).find((x) => x.kind === 'aggregate')
+  if (d === undefined) throw new Error(`aggregate ${name} is missing`)
+  return d as AggregateFunctionDef
+}
+
+/** Binds aggregate `name` over `args` (exact-typed casts inserted). */
+function aggregateOf(name: string, args: BoundExpr[]): BoundAggregate {
+  const def = aggregateDef(name)
+  const res = resolveOverload([def], args.map((a) => a.type), args.map(() => false))
+  if (res === undefined) throw new Error(`no overload of ${name}(${args.map((a) => a.type).join(',')})`)
+  const cast = args.map((a, i) => {
+    const d = res.declared[i]!
+    return d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'TEMPORAL' ? a : castTo(a, d, -1, false)
+  })
+  const argTypes = cast.map((a) => a.type)
+  const returns = typeof res.signature.returns === 'function' ? res.signature.returns(argTypes) : res.signature.returns
+  const site: CallSite = { argTypes, constants: cast.map(() => undefined), returns, argPositions: cast.map(() => -1), pos: -1 }
+  return { def, site, args: cast }
+}
+
+function columnsUsed(e: BoundExpr, out: Set<number>): void {
+  switch (e.kind) {
+    case 'column': out.add(e.index); return
+    case 'call': e.args.forEach((a) => columnsUsed(a, out)); return
+    case 'cast': case 'isnull': case 'in': case 'in_intervals': case 'in_query': columnsUsed(e.expr, out); return
+    case 'case': e.whens.forEach((w) => { columnsUsed(w.when, out); columnsUsed(w.then, out) }); columnsUsed(e.else, out); return
+    default: return
+  }
+}
+
+/** A scan node over an in-memory batch (the merge step's input). */
+function batchNode(b: Batch, output: readonly OutputColumn[]): ScanNode {
+  const columns = b.vectors.map((v) => ({ view: (s: number, e: number): Vector => sliceVector(v, s, e) }))
+  const table = { snapshot: () => ({ data: { columns, rowCount: b.length }, rowCount: b.length }) } as unknown as Table
+  return { kind: 'scan', table, columns: output.map((_, i) => i), output, timestampIndex: -1 }
+}
+
+/** The parallel plan for `node`, or undefined when it does not qualify. */
+export function parallelAggregate(node: AggregateNode, ctx: ExecContext): AsyncGenerator<Batch> | undefined {
+  const pool = workerPool()
+  if (pool === undefined) return undefined
+  let scan: PlanNode = node.input
+  let filter: BoundExpr | undefined
+  if (scan.kind === 'filter') { filter = scan.predicate; scan = scan.input }
+  if (scan.kind !== 'scan' || scan.table.rowCount < PARALLEL_MIN_ROWS) return undefined
+  if (!node.aggregates.every((a) => DECOMPOSE[a.def.name] !== undefined)) return undefined
+  const used = new Set<number>()
+  for (const e of [...node.keys, ...node.aggregates.flatMap((a) => a.args), ...(filter === undefined ? [] : [filter])]) columnsUsed(e, used)
+  for (const i of used) { const k = PHYSICAL[scan.output[i]!.type]; if (k === 'str' || k === 'bin' || k === 'null') return undefined }
+
+  const enc = new WireEncoder()
+  const keys = enc.all(node.keys)
+  const wireFilter = filter === undefined ? undefined : enc.expr(filter)
+  if (keys === undefined || (filter !== undefined && wireFilter === undefined)) return undefined
+  const partials: BoundAggregate[] = []
+  for (const a of node.aggregates) {
+    const d = DECOMPOSE[a.def.name]!
+    for (const p of d.partial) partials.push(p === a.def.name ? a : aggregateOf(p, a.args as BoundExpr[]))
+  }
+  const wireAggs = []
+  for (const p of partials) {
+    const args = enc.all(p.args)
+    if (args === undefined) return undefined
+    wireAggs.push({ fn: enc.fn(p.def), site: p.site, args })
+  }
+  return runParallel(node, scan, pool, ctx, { keys, filter: wireFilter, aggregates: wireAggs, functions: enc.functions }, partials)
+}
+
+async function* runParallel(
+  node: AggregateNode, scan: ScanNode, pool: NonNullable<ReturnType<typeof workerPool>>, ctx: ExecContext,
+  spec: Pick<WireTask, 'keys' | 'filter' | 'aggregates' | 'functions'>, partials: BoundAggregate[],
+): AsyncGenerator<Batch> {
+  const snap = scan.table.snapshot()
+  const columns: WireColumn[] = scan.columns.map((c, i) => {
+    const v = snap.data.columns[c]!.view(0, snap.rowCount)
+    const data = PHYSICAL[v.type] === 'str' || PHYSICAL[v.type] === 'bin' || v.kind === 'null' ? new Float64Array(0) : (v.data as Float64Array)
+    return v.kind === 'sym' && scan.output[i] !== undefined ? { type: v.type, data, dict: v.dict.values.slice() } : { type: v.type, data }
+  })
+  const threads = pool.size + 1
+  const per = Math.ceil(snap.rowCount / threads)
+  const base = { ...spec, columns, params: ctx.params, now: ctx.now, user: ctx.user }
+  const jobs: Promise<Batch>[] = []
+  for (let t = 1; t < threads; t++) jobs.push(pool.run({ ...base, start: Math.min(t * per, snap.rowCount), end: Math.min((t + 1) * per, snap.rowCount) }))
+  const mine = await runPartial({ ...base, start: 0, end: Math.min(per, snap.rowCount) }, ctx)
+  const all = [mine, ...(await Promise.all(jobs))]
+  const k = node.keys.length
+  const partialOutput: OutputColumn[] = [
+    ...node.keys.map((e, i) => ({ name: `k${i}`, type: e.type })),
+    ...partials.map((p, i) => ({ name: `p${i}`, type: p.site.returns })),
+  ]
+  const merged = concatBatches(all, partialOutput)
+  const input = batchNode(merged, partialOutput)
+  const col = (i: number): BoundExpr => ({ kind: 'column', type: partialOutput[i]!.type, index: i })
+  const mergeAggs: BoundAggregate[] = []
+  let j = 0
+  for (const a of node.aggregates) for (const m of DECOMPOSE[a.def.name]!.merge) { mergeAggs.push(aggregateOf(m, [col(k + j)])); j++ }
+  const mergeOutput: OutputColumn[] = [...partialOutput.slice(0, k), ...mergeAggs.map((m, i) => ({ name: `m${i}`, type: m.site.returns }))]
+  const mergeNode: AggregateNode = { kind: 'aggregate', input, keys: node.keys.map((_, i) => col(i)), aggregates: mergeAggs, output: mergeOutput, timestampIndex: -1 }
+  // final values in the original aggregates' shapes
+  const exprs: BoundExpr[] = node.keys.map((e, i) => ({ kind: 'column', type: e.type, index: i }))
+  j = k
+  for (const a of node.aggregates) {
+    const mcol = (x: number): BoundExpr => ({ kind: 'column', type: mergeOutput[x]!.type, index: x })
+    if (a.def.name === 'avg') { exprs.push(divide(mcol(j), mcol(j + 1))); j += 2 }
+    else { exprs.push(castTo(mcol(j), a.site.returns, -1, true)); j++ }
+  }
+  const project: PlanNode = { kind: 'project', input: mergeNode, exprs, output: node.output, timestampIndex: -1 }
+  yield* runPlan(project, ctx)
+}
+
+function divide(a: BoundExpr, b: BoundExpr): BoundExpr {
+  const defs = functionsNamed('/').filter((d) => d.kind === 'scalar') as ScalarFunctionDef[]
+  const types: ColumnType[] = ['DOUBLE', 'DOUBLE']
+  const res = resolveOverload(defs, types, [false, false])
+  if (res === undefined) throw new Error('operator / is missing')
+  const args = [castTo(a, 'DOUBLE', -1, true), castTo(b, 'DOUBLE', -1, true)]
+  return { kind: 'call', type: 'DOUBLE', def: res.def as ScalarFunctionDef, site: { argTypes: types, constants: [undefined, undefined], returns: 'DOUBLE', argPositions: [-1, -1], pos: -1 }, args }
+}

@@ -1,0 +1,61 @@
+/**
+ * The worker-thread pool for parallel operators: one worker per core beyond the first
+ * (`EPOCHDB_WORKERS` overrides; 0 disables). Workers start on first use and never keep the
+ * process alive.
+ */
+import { Worker } from 'node:worker_threads'
+import { availableParallelism } from 'node:os'
+import { SqlError, SqlState, type SqlStateCode } from '../../errors.js'
+import type { Batch } from '../../types/vector.js'
+import { type WireBatch, fromWireBatch } from './batch-wire.js'
+import type { WireTask } from './wire.js'
+
+interface Pending { resolve: (b: Batch) => void; reject: (e: unknown) => void }
+
+/** A fixed set of workers that run partial aggregations. */
+export class WorkerPool {
+  private readonly workers: Worker[] = []
+  private readonly pending = new Map<number, Pending>()
+  private nextId = 1
+  private turn = 0
+
+  constructor(readonly size: number) {
+    const url = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url)
+    const execArgv = import.meta.url.endsWith('.ts') ? ['--import', 'tsx'] : []
+    for (let i = 0; i < size; i++) {
+      const w = new Worker(url, { execArgv })
+      w.unref()
+      w.on('message', (m: { id: number; batch?: WireBatch; error?: { message: string; code?: string; position?: number } }) => {
+        const p = this.pending.get(m.id)
+        if (p === undefined) return
+        this.pending.delete(m.id)
+        if (m.error !== undefined) p.reject(new SqlError((m.error.code ?? SqlState.INTERNAL_ERROR) as SqlStateCode, m.error.message, m.error.position ?? -1))
+        else p.resolve(fromWireBatch(m.batch!))
+      })
+      w.on('error', (err) => { for (const [id, p] of this.pending) { this.pending.delete(id); p.reject(err) } })
+      this.workers.push(w)
+    }
+  }
+
+  /** Runs a task on the next worker. */
+  run(task: WireTask): Promise<Batch> {
+    const id = this.nextId++
+    const w = this.workers[this.turn++ % this.workers.length]!
+    return new Promise<Batch>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject })
+      w.postMessage({ id, task })
+    })
+  }
+}
+
+let pool: WorkerPool | null | undefined
+
+/** The shared pool, or undefined when parallelism is off (one core, or EPOCHDB_WORKERS=0). */
+export function workerPool(): WorkerPool | undefined {
+  if (pool === undefined) {
+    const env = typeof process !== 'undefined' ? process.env['EPOCHDB_WORKERS'] : undefined
+    const n = env !== undefined && env !== '' ? Number(env) : availableParallelism() - 1
+    pool = Number.isFinite(n) && n > 0 ? new WorkerPool(Math.min(n, 16)) : null
+  }
+  return pool ?? undefined
+}

@@ -1,0 +1,121 @@
+/**
+ * The wire form of a parallel aggregation task: plain, structured-cloneable data that a worker
+ * thread turns back into plan nodes. Function definitions travel by name and kind; column memory
+ * travels as SharedArrayBuffer-backed typed arrays (no copy).
+ */
+import type { ColumnType } from '../../types/column-type.js'
+import type { Scalar } from '../../types/vector.js'
+import type { AggregateFunctionDef, CallSite, FunctionDef, ScalarFunctionDef } from '../../functions/registry-types.js'
+import type { BoundExpr } from '../../plan/plan-node.js'
+import { functionsNamed } from '../../plan/resolve-function.js'
+
+/** A bound expression without function objects. */
+export type WireExpr =
+  | { readonly kind: 'column'; readonly type: ColumnType; readonly index: number }
+  | { readonly kind: 'const'; readonly type: ColumnType; readonly value: Scalar }
+  | { readonly kind: 'call'; readonly type: ColumnType; readonly fn: number; readonly site: CallSite; readonly args: readonly WireExpr[] }
+  | { readonly kind: 'cast'; readonly type: ColumnType; readonly expr: WireExpr; readonly pos: number }
+  | { readonly kind: 'case'; readonly type: ColumnType; readonly whens: readonly { readonly when: WireExpr; readonly then: WireExpr }[]; readonly else: WireExpr }
+  | { readonly kind: 'in'; readonly type: 'BOOLEAN'; readonly expr: WireExpr; readonly values: readonly Scalar[]; readonly not: boolean }
+  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: WireExpr; readonly intervals: Float64Array; readonly not: boolean }
+  | { readonly kind: 'isnull'; readonly type: 'BOOLEAN'; readonly expr: WireExpr; readonly not: boolean }
+
+/** A column shared with the worker. */
+export interface WireColumn {
+  readonly type: ColumnType
+  /** the column's typed array (on a SharedArrayBuffer) */
+  readonly data: ArrayBufferView
+  /** symbol dictionary values, for SYMBOL columns */
+  readonly dict?: readonly string[]
+}
+
+/** One worker's share of an aggregation. */
+export interface WireTask {
+  readonly columns: readonly WireColumn[]
+  readonly start: number
+  readonly end: number
+  readonly filter?: WireExpr
+  readonly keys: readonly WireExpr[]
+  readonly aggregates: readonly { readonly fn: number; readonly site: CallSite; readonly args: readonly WireExpr[] }[]
+  /** the (name, kind) of every function the task uses, indexed by `fn` */
+  readonly functions: readonly { readonly name: string; readonly kind: FunctionDef['kind'] }[]
+  readonly params: readonly Scalar[]
+  readonly now: number
+  readonly user: string
+}
+
+/** Encodes expressions, collecting the functions they use. Returns undefined for what cannot travel. */
+export class WireEncoder {
+  readonly functions: { name: string; kind: FunctionDef['kind'] }[] = []
+  private readonly index = new Map<FunctionDef, number>()
+
+  fn(def: FunctionDef): number {
+    let i = this.index.get(def)
+    if (i === undefined) {
+      i = this.functions.length
+      this.functions.push({ name: def.name, kind: def.kind })
+      this.index.set(def, i)
+    }
+    return i
+  }
+
+  expr(e: BoundExpr): WireExpr | undefined {
+    switch (e.kind) {
+      case 'column': return { kind: 'column', type: e.type, index: e.index }
+      case 'const': return e
+      case 'call': {
+        if (e.def.deterministic === false) return undefined
+        const args = this.all(e.args)
+        return args === undefined ? undefined : { kind: 'call', type: e.type, fn: this.fn(e.def), site: e.site, args }
+      }
+      case 'cast': { const x = this.expr(e.expr); return x === undefined ? undefined : { kind: 'cast', type: e.type, expr: x, pos: e.pos } }
+      case 'case': {
+        const whens: { when: WireExpr; then: WireExpr }[] = []
+        for (const w of e.whens) {
+          const when = this.expr(w.when)
+          const then = this.expr(w.then)
+          if (when === undefined || then === undefined) return undefined
+          whens.push({ when, then })
+        }
+        const other = this.expr(e.else)
+        return other === undefined ? undefined : { kind: 'case', type: e.type, whens, else: other }
+      }
+      case 'in': case 'in_intervals': case 'isnull': {
+        const x = this.expr(e.expr)
+        return x === undefined ? undefined : { ...e, expr: x } as WireExpr
+      }
+      case 'param': case 'subquery': case 'exists': case 'in_query': return undefined
+    }
+  }
+
+  all(es: readonly BoundExpr[]): WireExpr[] | undefined {
+    const out: WireExpr[] = []
+    for (const e of es) { const x = this.expr(e); if (x === undefined) return undefined; out.push(x) }
+    return out
+  }
+}
+
+/** Resolves the task's function table back to definitions. */
+export function resolveFunctions(fns: WireTask['functions']): FunctionDef[] {
+  return fns.map((f) => {
+    const def = functionsNamed(f.name).find((d) => d.kind === f.kind && d.name === f.name)
+    if (def === undefined) throw new Error(`worker: unknown function ${f.name}`)
+    return def
+  })
+}
+
+/** Decodes an expression. */
+export function decodeExpr(e: WireExpr, fns: readonly FunctionDef[]): BoundExpr {
+  switch (e.kind) {
+    case 'column': case 'const': return e
+    case 'call': return { kind: 'call', type: e.type, def: fns[e.fn] as ScalarFunctionDef, site: e.site, args: e.args.map((a) => decodeExpr(a, fns)) }
+    case 'cast': return { ...e, expr: decodeExpr(e.expr, fns) }
+    case 'case': return { ...e, whens: e.whens.map((w) => ({ when: decodeExpr(w.when, fns), then: decodeExpr(w.then, fns) })), else: decodeExpr(e.else, fns) }
+    case 'in': case 'in_intervals': case 'isnull': return { ...e, expr: decodeExpr(e.expr, fns) } as BoundExpr
+  }
+}
+
+/** Decodes an aggregate. */
+export function decodeAggregate(a: WireTask['aggregates'][number], fns: readonly FunctionDef[]) {
+  return { def: fns[a.fn] as AggregateFunctionDef, site: a.site, args: a.args.map((x) => decodeExpr(x, fns)) }
+}
