@@ -57,6 +57,8 @@ function collect(x: PlanNode | BoundExpr, out: BoundExpr[]): void {
     case 'limit': collect(x.lo, out); if (x.hi !== undefined) collect(x.hi, out); collect(x.input, out); return
     case 'distinct': collect(x.input, out); return
     case 'setop': collect(x.left, out); collect(x.right, out); return
+    case 'sample_by': case 'latest_on': case 'window': collect(x.input, out); return
+    case 'time_join': collect(x.left, out); collect(x.right, out); return
     case 'join':
       collect(x.left, out); collect(x.right, out)
       x.leftKeys.forEach((e) => collect(e, out)); x.rightKeys.forEach((e) => collect(e, out))

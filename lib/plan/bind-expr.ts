@@ -25,6 +25,8 @@ export interface ExprEnv {
   readonly rewrite?: (e: Expr) => BoundExpr | undefined
   /** where aggregate calls go; undefined means aggregates are not allowed here */
   readonly onAggregate?: (call: Call, def: AggregateFunctionDef) => BoundExpr
+  /** where window calls (`f() OVER (...)`) go; undefined means they are not allowed here */
+  readonly onWindow?: (call: Call) => BoundExpr
   /** what the clause is, for error messages ("WHERE") */
   readonly clause?: string
 }
@@ -176,7 +178,10 @@ function bindCall(e: Call, env: ExprEnv): BoundExpr {
   const name = e.name.toLowerCase()
   const defs = functionsNamed(name === 'count' && e.distinct ? 'count_distinct' : name)
   if (defs.length === 0) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${e.name}`, e.pos)
-  if (e.over !== undefined) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'window functions are not supported yet', e.pos)
+  if (e.over !== undefined) {
+    if (env.onWindow === undefined) throw new SqlError(SqlState.GROUPING_ERROR, `window function ${e.name} is not allowed ${env.clause === undefined ? 'here' : `in ${env.clause}`}`, e.pos)
+    return env.onWindow(e)
+  }
   const agg = defs.find((d) => d.kind === 'aggregate') as AggregateFunctionDef | undefined
   if (agg !== undefined && defs.every((d) => d.kind !== 'scalar')) {
     if (env.onAggregate === undefined) {

@@ -12,6 +12,7 @@ import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from 
 import { Scope } from './scope.js'
 import { type ExprEnv, aggregateSite, bindExpr, castTo, unify } from './bind-expr.js'
 import { describeArgs, functionsNamed, resolveOverload } from './resolve-function.js'
+import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
 import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs } from './naming.js'
 
 /** What binding a query needs from the database. */
@@ -127,10 +128,9 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
 }
 
 function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
-  if (join.type !== 'inner' && join.type !== 'left' && join.type !== 'cross') {
-    throw notSupported(`${join.type.toUpperCase()} JOIN is not supported yet`, join.pos)
-  }
+  if (join.type === 'right' || join.type === 'full') throw notSupported(`${join.type.toUpperCase()} JOIN is not supported`, join.pos)
   const right = bindTableRef(join.table, bc)
+  if (join.type === 'asof' || join.type === 'lt' || join.type === 'splice') return bindTimeJoin(left, right, join, bc)
   const output = [...left.output, ...right.output]
   const both = new Scope(output)
   const leftKeys: BoundExpr[] = []
@@ -197,18 +197,25 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
     const pred = bindExpr(s.where, env(scope, bc, { clause: 'WHERE' }))
     source = { kind: 'filter', input: source, predicate: castTo(pred, 'BOOLEAN', s.where.pos, false), output: source.output, timestampIndex: source.timestampIndex }
   }
-  if (s.latestOn !== undefined) throw notSupported('LATEST ON is not supported yet', s.latestOn.pos)
-  if (s.sampleBy !== undefined) throw notSupported('SAMPLE BY is not supported yet', s.sampleBy.pos)
-  if (s.windows !== undefined && s.windows.length > 0) throw notSupported('WINDOW clauses are not supported yet', s.pos)
+  if (s.latestOn !== undefined) source = bindLatestOn(source, s.latestOn, scope, bc)
 
   const items = expandStars(s.columns, scope)
-  const isAgg = s.groupBy !== undefined || items.some((it) => containsAggregate(it.expr))
+  const isAgg = s.groupBy !== undefined || s.sampleBy !== undefined || items.some((it) => containsAggregate(it.expr))
   const names = uniqueNames(items.map((it) => outputName(it)))
   let projected: { node: PlanNode; exprEnv: ExprEnv; exprs: BoundExpr[] }
   if (isAgg) projected = bindAggregation(s, items, source, scope, bc)
   else {
-    const e = env(scope, bc, { clause: 'SELECT' })
-    projected = { node: source, exprEnv: e, exprs: items.map((it) => bindExpr(it.expr, e)) }
+    const calls: WindowCall[] = []
+    const width = source.output.length
+    const onWindow = (call: Call): BoundExpr => {
+      const w = bindWindowCall(call, scope, bc, s.windows ?? [])
+      calls.push(w)
+      return { kind: 'column', type: w.type, index: width + calls.length - 1 }
+    }
+    const e = env(scope, bc, { clause: 'SELECT', onWindow })
+    const exprs = items.map((it) => bindExpr(it.expr, e))
+    const node = calls.length === 0 ? source : windowNode(source, calls)
+    projected = { node, exprEnv: env(new Scope(node.output), bc, { clause: 'ORDER BY' }), exprs }
   }
   const { exprEnv } = projected
   const exprs = [...projected.exprs]
@@ -350,10 +357,9 @@ function bindAggregation(s: Select, items: readonly SelectItem[], source: PlanNo
   }
   const postEnv = env(new Scope([]), bc, { rewrite, onAggregate, clause: 'SELECT' })
   const exprs = items.map((it) => bindExpr(it.expr, postEnv))
-  const node: PlanNode = {
-    kind: 'aggregate', input: source, keys, aggregates,
-    output: [...keyOutputs, ...aggOutputs], timestampIndex: -1,
-  }
+  const node: PlanNode = s.sampleBy !== undefined
+    ? bindSampleBy({ select: s, source, scope, keys, aggregates, bc })
+    : { kind: 'aggregate', input: source, keys, aggregates, output: [...keyOutputs, ...aggOutputs], timestampIndex: -1 }
   return { node, exprEnv: postEnv, exprs }
 }
 

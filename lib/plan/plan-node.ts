@@ -8,6 +8,12 @@ import type { Scalar, SymbolTable } from '../types/vector.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef, TableFunctionDef } from '../functions/registry-types.js'
 import type { Table } from '../storage/table.js'
 import type { JoinType } from '../sql/ast.js'
+import type { SampleByNode } from './nodes/sample-by.js'
+import type { LatestOnNode } from './nodes/latest-on.js'
+import type { TimeJoinNode } from './nodes/time-join.js'
+import type { WindowNode } from './nodes/window.js'
+
+export type { SampleByNode, LatestOnNode, TimeJoinNode, WindowNode }
 
 // ---------------------------------------------------------------------------------------------
 // Expressions
@@ -52,7 +58,8 @@ export interface SortKey {
   readonly nullsFirst: boolean
 }
 
-interface NodeBase {
+/** Fields every plan node has. */
+export interface NodeBase {
   readonly output: readonly OutputColumn[]
   /** index of the designated timestamp in the output, or -1 */
   readonly timestampIndex: number
@@ -140,3 +147,4 @@ export interface JoinNode extends NodeBase {
 export type PlanNode =
   | ScanNode | TableFunctionNode | ValuesNode | FilterNode | ProjectNode | AggregateNode
   | SortNode | LimitNode | DistinctNode | SetOpNode | JoinNode
+  | SampleByNode | LatestOnNode | TimeJoinNode | WindowNode

@@ -11,6 +11,7 @@ import { runSort } from './sort.js'
 import { runLimit } from './limit.js'
 import { runDistinct, runSetOp } from './set-ops.js'
 import { runJoin } from './hash-join.js'
+import { runLatestOn, runSampleBy, runTimeJoin, runWindow } from './time-series.js'
 
 /** Runs a node. */
 export type Runner = (node: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>
@@ -29,6 +30,10 @@ const HANDLERS: Handlers = {
   distinct: runDistinct,
   setop: runSetOp,
   join: runJoin,
+  sample_by: runSampleBy,
+  latest_on: runLatestOn,
+  time_join: runTimeJoin,
+  window: runWindow,
 }
 
 /** Runs `node` and its inputs. */

@@ -14,7 +14,7 @@ import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../../fu
 import type { AggregateNode, BoundAggregate, BoundExpr, OutputColumn, PlanNode, ScanNode } from '../../plan/plan-node.js'
 import { functionsNamed, resolveOverload } from '../../plan/resolve-function.js'
 import { castTo } from '../../plan/bind-expr.js'
-import type { Table } from '../../storage/table.js'
+import { Table } from '../../storage/table.js'
 import type { ExecContext } from '../context.js'
 import { runPlan } from '../operators/runner.js'
 import { WireEncoder, type WireColumn, type WireTask } from './wire.js'
@@ -81,7 +81,7 @@ export function parallelAggregate(node: AggregateNode, ctx: ExecContext): AsyncG
   let scan: PlanNode = node.input
   let filter: BoundExpr | undefined
   if (scan.kind === 'filter') { filter = scan.predicate; scan = scan.input }
-  if (scan.kind !== 'scan' || scan.table.rowCount < PARALLEL_MIN_ROWS) return undefined
+  if (scan.kind !== 'scan' || !(scan.table instanceof Table) || scan.table.rowCount < PARALLEL_MIN_ROWS) return undefined
   if (!node.aggregates.every((a) => DECOMPOSE[a.def.name] !== undefined)) return undefined
   const used = new Set<number>()
   for (const e of [...node.keys, ...node.aggregates.flatMap((a) => a.args), ...(filter === undefined ? [] : [filter])]) columnsUsed(e, used)
