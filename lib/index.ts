@@ -19,3 +19,9 @@ export { ColumnType, typeName } from './types/column-type.js'
 export type { Vector, Batch, Scalar } from './types/vector.js'
 export type { JsValue } from './types/js-value.js'
 export type { CancelSignal } from './exec/context.js'
+/** Reads one value of a column vector in scalar form (adapters encode results with it). */
+export { getScalar } from './types/vector.js'
+/** QuestDB's text forms of values (timestamps, Java-style doubles, any value), for adapters' encoders. */
+export { formatTimestamp, formatDate } from './types/timestamp.js'
+export { formatDouble, formatFloat } from './types/number-format.js'
+export { formatValue } from './types/value-format.js'
