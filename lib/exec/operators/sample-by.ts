@@ -1,0 +1,124 @@
+/**
+ * SAMPLE BY operator: a bucketed aggregation over the designated timestamp.
+ *
+ * Each batch is clipped to [FROM, TO), each row gets its bucket ordinal by arithmetic on the
+ * timestamp ({@link BucketTable}), and, with other keys, a dense group id per (bucket, key)
+ * ({@link GroupTable}); without other keys the bucket ordinal is the group id. The aggregate
+ * kernels fold whole batches by group id. The output (one batch, keys then aggregates, in bucket
+ * order) is laid out and filled in a post-pass ({@link filledLayout}, {@link fillColumn}).
+ *
+ * Contract: the input is expected in ascending designated-timestamp order (what a table scan
+ * gives); other orders are still aggregated correctly, through a slower pair map.
+ */
+import { SqlError, SqlState } from '../../errors.js'
+import { type Batch, type Scalar, type Vector, gather, vectorOf } from '../../types/vector.js'
+import { localToUtc } from '../../types/time-zone.js'
+import type { AggregateKernel } from '../../functions/registry-types.js'
+import type { SampleByNode } from '../../plan/plan-node.js'
+import { parseOffset } from '../../plan/bind-sample-by.js'
+import type { ExecContext } from '../context.js'
+import { compileExpr, evalConstant } from '../evaluate.js'
+import type { Runner } from './runner.js'
+import { BucketTable, type SamplerSpec, makeSampler } from './sample-by-buckets.js'
+import { GroupTable, KeyIndex } from './sample-by-keys.js'
+import { type Groups, fillColumn, filledLayout, plainLayout } from './sample-by-fill.js'
+import { clipBatch, timestamps } from './sample-by-clip.js'
+
+/** Runs a SAMPLE BY node. */
+export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const spec = samplerSpec(node, ctx)
+  const tz = spec.timeZone
+  const lo = spec.from === undefined ? undefined : tz === undefined ? spec.from : localToUtc(tz, spec.from)
+  const toValue = node.to === undefined ? null : evalConstant(node.to, ctx)
+  const hi = toValue === null ? undefined : tz === undefined ? Number(toValue) : localToUtc(tz, Number(toValue))
+  const otherKeys = node.keys.map((_, i) => i).filter((i) => i !== node.bucketKey)
+  const keyEvals = otherKeys.map((i) => compileExpr(node.keys[i]!, ctx))
+  const argEvals = node.aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
+  const kernels: AggregateKernel[] = node.aggregates.map((a) => a.def.create(a.site))
+  const keyIndex = otherKeys.length > 0 ? new KeyIndex(otherKeys.length) : undefined
+  const pairs = keyIndex === undefined ? undefined : new GroupTable()
+  let buckets: BucketTable | undefined
+  let bucketIds = new Int32Array(0)
+  let keyIds = new Int32Array(0)
+  let groupIds = new Int32Array(0)
+  for await (const input of run(node.input, ctx)) {
+    const b = clipBatch(input, node.timestampColumn, lo, hi)
+    const n = b.length
+    if (n === 0) continue
+    const ts = timestamps(b.vectors[node.timestampColumn]!)
+    buckets ??= new BucketTable(makeSampler(spec, ts[0]!))
+    if (bucketIds.length < n) { bucketIds = new Int32Array(n); keyIds = new Int32Array(n); groupIds = new Int32Array(n) }
+    buckets.assign(ts, n, bucketIds)
+    let groups = bucketIds
+    let count = buckets.count
+    if (keyIndex !== undefined && pairs !== undefined) {
+      keyIndex.assign(keyEvals.map((e) => e(b)), n, keyIds)
+      pairs.assign(bucketIds, keyIds, n, groupIds)
+      groups = groupIds
+      count = pairs.count
+    }
+    const single = keyIndex === undefined && groups[0] === groups[n - 1] && buckets.ordered
+    for (let a = 0; a < kernels.length; a++) {
+      kernels[a]!.resize(count)
+      const args = argEvals[a]!.map((e) => e(b))
+      if (single) kernels[a]!.updateOne(groups[0]!, args, n)
+      else kernels[a]!.update(groups, args, n)
+    }
+    await ctx.maybeYield()
+  }
+  const groups = groupsOf(buckets, pairs)
+  const keyCount = keyIndex?.count ?? 1
+  if (node.fill !== undefined && buckets === undefined && lo !== undefined && hi !== undefined && keyIndex === undefined) {
+    buckets = new BucketTable(makeSampler(spec, lo))
+  }
+  const rows = node.fill === undefined
+    ? plainLayout(groups)
+    : filledLayout(groups, keyIndex === undefined ? 1 : keyCount, buckets?.sampler, lo, hi, -1)
+  if (rows.length === 0) return
+  const vectors: Vector[] = []
+  let other = 0
+  for (let k = 0; k < node.keys.length; k++) {
+    const col = node.output[k]!
+    if (k === node.bucketKey) { vectors.push(vectorOf('TIMESTAMP', rows.start, rows.length)); continue }
+    vectors.push(gather(keyIndex!.vector(other++, col), rows.key, rows.length))
+  }
+  for (let a = 0; a < kernels.length; a++) {
+    kernels[a]!.resize(groups.count)
+    vectors.push(fillColumn(kernels[a]!.result(groups.count), node.fill?.[a], rows, keyIndex === undefined ? 1 : keyCount))
+  }
+  yield { length: rows.length, vectors }
+}
+
+function groupsOf(buckets: BucketTable | undefined, pairs: GroupTable | undefined): Groups {
+  if (buckets === undefined) return { count: 0, bucketOf: new Int32Array(0), keyOf: new Int32Array(0), starts: [], ordered: true }
+  if (pairs !== undefined) return { count: pairs.count, bucketOf: pairs.bucketOf, keyOf: pairs.keyOf, starts: buckets.starts, ordered: buckets.ordered }
+  const n = buckets.count
+  const bucketOf = new Int32Array(n)
+  for (let i = 0; i < n; i++) bucketOf[i] = i
+  return { count: n, bucketOf, keyOf: new Int32Array(n), starts: buckets.starts, ordered: buckets.ordered }
+}
+
+/** Evaluates the node's constant parameters (FROM, TIME ZONE, WITH OFFSET). */
+function samplerSpec(node: SampleByNode, ctx: ExecContext): SamplerSpec {
+  const from = node.from === undefined ? null : evalConstant(node.from, ctx)
+  let timeZone: string | undefined
+  let offset = 0
+  if (node.align.kind === 'calendar') {
+    const tz = node.align.timeZone === undefined ? null : getText(evalConstant(node.align.timeZone, ctx))
+    if (tz !== null && !/^(utc|z|gmt|\+00:00)$/i.test(tz)) timeZone = tz
+    const off = node.align.offset === undefined ? null : getText(evalConstant(node.align.offset, ctx))
+    if (off !== null) {
+      const micros = parseOffset(off)
+      if (micros === null) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid offset: ${off}`)
+      offset = micros
+    }
+  }
+  return {
+    unit: node.unit, stride: node.stride, firstObservation: node.align.kind === 'first observation',
+    timeZone, offset, from: from === null ? undefined : Number(from),
+  }
+}
+
+function getText(v: Scalar): string | null {
+  return v === null ? null : String(v)
+}
