@@ -25,3 +25,5 @@ export { getScalar } from './types/vector.js'
 export { formatTimestamp, formatDate } from './types/timestamp.js'
 export { formatDouble, formatFloat } from './types/number-format.js'
 export { formatValue } from './types/value-format.js'
+/** Prints an IPv4 address (unsigned or int32 bits) as dotted-quad text (REST JSON/CSV encoders). */
+export { formatIpv4 } from './types/ipv4.js'
