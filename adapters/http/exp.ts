@@ -1,0 +1,78 @@
+/**
+ * GET /exp: exports a query's result as CSV, streamed batch by batch with back-pressure.
+ * `limit=n` sends the first n rows, `limit=a,b` rows a..b-1 (0-based; QuestDB's skip = a).
+ */
+import type { Execution } from '../../lib/index.js'
+import { type RequestContext, KNOWN_PARAMS, checkParams } from './context.js'
+import { HttpError, describe, statusOf } from './http-error.js'
+import { isTrue, parseLimit } from './request.js'
+import { CSV_TYPE, ChunkWriter, errorBody, sendJson } from './response.js'
+import { type CsvEncoder, csvEncoder, csvQuote } from './csv/csv-values.js'
+import { parseOne, returnsRows } from './statement.js'
+
+/** Answers one /exp request; resolves to the number of rows sent. */
+export async function handleExp(ctx: RequestContext): Promise<number> {
+  const p = ctx.target.params
+  const query = p.get('query') ?? ''
+  let ex: Execution
+  let delimiter: string
+  try {
+    checkParams(ctx, KNOWN_PARAMS.exp)
+    if (ctx.target.badUtf8.has('query')) throw new HttpError(400, 'Bad UTF8 encoding in query text')
+    const fmt = p.get('fmt') ?? 'csv'
+    if (fmt !== 'csv') throw new HttpError(400, `unrecognised format [format=${fmt}]`)
+    delimiter = p.get('delimiter') ?? ','
+    if (delimiter.length !== 1) throw new HttpError(400, 'delimiter must be a single character')
+    const stmt = query.length === 0 ? undefined : parseOne(ctx.db, query)
+    if (stmt === undefined) throw new HttpError(400, 'No query text')
+    if (!returnsRows(stmt)) throw new HttpError(400, '/exp endpoint only accepts SELECT')
+    ex = await ctx.db.execute(stmt, [], { session: ctx.session, signal: ctx.signal })
+  } catch (err) {
+    const { message, position } = describe(err)
+    sendJson(ctx.res, statusOf(err), errorBody(query, message, position ?? 0))
+    return 0
+  }
+  const { lo, hi } = parseLimit(p.get('limit'))
+  const skip = lo ?? 0
+  const stop = Math.min(hi ?? Number.MAX_SAFE_INTEGER, skip + ctx.options.maxResponseRows)
+  const name = p.get('filename') ?? `questdb-query-${ctx.options.now()}`
+  const w = new ChunkWriter(ctx.res, 200, {
+    'Content-Type': CSV_TYPE,
+    'Content-Disposition': `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}.csv"`,
+  })
+  if (!isTrue(p.get('nm'))) w.push(ex.columns.map((c) => csvQuote(c.name)).join(delimiter) + '\r\n')
+  let row = 0
+  let sent = 0
+  try {
+    for await (const batch of ex.batches) {
+      if (row + batch.length > skip && row < stop) {
+        const enc: CsvEncoder[] = ex.columns.map((_, c) => csvEncoder(ex.types[c]!, batch.vectors[c]!))
+        const n = enc.length
+        const from = Math.max(0, skip - row)
+        const to = Math.min(batch.length, stop - row)
+        for (let i = from; i < to; i++) {
+          let line = enc[0]!(i)
+          for (let c = 1; c < n; c++) line += delimiter + enc[c]!(i)
+          w.push(line + '\r\n')
+          sent++
+          if (w.full) await w.flush()
+        }
+      }
+      row += batch.length
+      if (row >= stop || w.closed) break
+    }
+  } catch (err) {
+    if (w.closed) return sent
+    if (!w.started) {
+      w.discard()
+      const { message, position } = describe(err)
+      sendJson(ctx.res, statusOf(err), errorBody(query, message, position ?? 0))
+      return 0
+    }
+    // as QuestDB: an error after bytes were sent drops the connection
+    ctx.res.destroy()
+    return sent
+  }
+  w.end()
+  return sent
+}

@@ -1,0 +1,101 @@
+/**
+ * `createHttpHandler`: QuestDB's REST endpoints as one `(req, res, next?)` function that
+ * mounts on node:http, Express (also under a prefix) and Koa (see `koa.ts`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Database } from '../../lib/index.js'
+import { authenticate, sendUnauthorized } from './auth.js'
+import type { RequestContext, RequestSignal } from './context.js'
+import { handleChk, handlePing, handleSettings, handleValidate } from './endpoints.js'
+import { handleExec } from './exec.js'
+import { handleExp } from './exp.js'
+import { HttpError, describe, statusOf } from './http-error.js'
+import { handleImp } from './imp/imp-endpoint.js'
+import { type HttpHandlerOptions, type ResolvedOptions, resolveOptions } from './options.js'
+import { parseTarget } from './request.js'
+import { TEXT_TYPE, errorBody, sendBody, sendJson } from './response.js'
+import { type Route, ROUTES } from './routes.js'
+
+/**
+ * A request handler: resolves once the response is complete (or handed to `next`). Requests
+ * for paths it does not serve go to `next()`, or get a 404 when there is no `next`.
+ */
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => Promise<void>
+
+/**
+ * Creates the REST handler for `db`.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http'
+ * import { Database } from 'epochdb'
+ * import { createHttpHandler } from 'epochdb/http'
+ * const db = await Database.open()
+ * http.createServer(createHttpHandler(db)).listen(9000)
+ * // Express: app.use('/questdb', createHttpHandler(db))
+ * ```
+ */
+export function createHttpHandler(db: Database, options: HttpHandlerOptions = {}): HttpHandler {
+  const o = resolveOptions(options)
+  return async (req, res, next) => {
+    const started = performance.now()
+    const url = req.url ?? '/'
+    const q = url.indexOf('?')
+    const route = ROUTES.get(q < 0 ? url : url.slice(0, q))
+    if (route === undefined) {
+      if (next !== undefined) { next(); return }
+      sendBody(res, 404, TEXT_TYPE, 'Not Found\r\n')
+      log(o, req, url, res.statusCode, started, 0)
+      return
+    }
+    let rows = 0
+    try {
+      rows = await serve(db, o, route, req, res, url)
+    } catch (err) {
+      const { message, position } = describe(err)
+      if (!res.headersSent) sendJson(res, statusOf(err), errorBody('', message, position))
+      else res.destroy()
+    }
+    log(o, req, url, res.statusCode, started, rows)
+  }
+}
+
+async function serve(db: Database, o: ResolvedOptions, route: Route, req: IncomingMessage, res: ServerResponse, url: string): Promise<number> {
+  if (Buffer.byteLength(url) > o.maxQueryLength) {
+    res.setHeader('Connection', 'close')
+    sendJson(res, 414, errorBody('', `request target is too long [length=${Buffer.byteLength(url)}, max=${o.maxQueryLength}]`, 0))
+    return 0
+  }
+  if (req.method !== route.method) {
+    sendBody(res, 405, TEXT_TYPE, `Method ${req.method ?? ''} not supported\r\n`)
+    return 0
+  }
+  if (route.method === 'GET' && hasBody(req)) throw new HttpError(400, 'GET request method cannot have content')
+  const target = parseTarget(url)
+  if (route.endpoint === 'ping') { handlePing(res); return 0 }
+  if (route.endpoint === 'settings') { handleSettings(res, o); return 0 }
+  const a0 = process.hrtime.bigint()
+  const principal = await authenticate(req, o)
+  if (principal === null) { sendUnauthorized(res); return 0 }
+  const signal: RequestSignal = { cancelled: false }
+  res.once('close', () => { if (!res.writableFinished) signal.cancelled = true })
+  const ctx: RequestContext = { db, req, res, target, options: o, session: db.session(principal), signal, authNanos: Number(process.hrtime.bigint() - a0) }
+  switch (route.endpoint) {
+    case 'exec': return handleExec(ctx)
+    case 'exp': return handleExp(ctx)
+    case 'imp': return handleImp(ctx)
+    case 'chk': await handleChk(ctx); return 0
+    case 'validate': await handleValidate(ctx); return 0
+  }
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const len = req.headers['content-length']
+  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined
+}
+
+function log(o: ResolvedOptions, req: IncomingMessage, url: string, status: number, started: number, rows: number): void {
+  if (o.onRequest === undefined) return
+  const q = url.indexOf('?')
+  o.onRequest({ method: req.method ?? '', path: q < 0 ? url : url.slice(0, q), status, ms: Math.round((performance.now() - started) * 100) / 100, rows })
+}

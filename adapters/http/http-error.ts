@@ -1,0 +1,36 @@
+/**
+ * An HTTP-level failure the handler answers with a JSON error (or plain text, as QuestDB does
+ * for a few statuses). SQL failures stay {@link SqlError}s and are mapped by {@link statusOf}.
+ */
+import { SqlError, SqlState } from '../../lib/index.js'
+
+/** A request the handler refuses before any SQL runs. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** 0-based position to report, or undefined to omit `position` (QuestDB's `cols` errors) */
+    readonly position: number | undefined = 0,
+  ) {
+    super(message)
+    this.name = 'HttpError'
+  }
+}
+
+/** QuestDB's status for an error: 403 permission denied, 400 other SQL errors, 500 anything else. */
+export function statusOf(err: unknown): number {
+  if (err instanceof HttpError) return err.status
+  if (err instanceof SqlError) {
+    if (err.code === SqlState.INSUFFICIENT_PRIVILEGE) return 403
+    if (err.code === SqlState.INTERNAL_ERROR) return 500
+    return 400
+  }
+  return 500
+}
+
+/** The message and position to report for an error. */
+export function describe(err: unknown): { message: string; position: number | undefined } {
+  if (err instanceof HttpError) return { message: err.message, position: err.position }
+  if (err instanceof SqlError) return { message: err.message, position: Math.max(0, err.position) }
+  return { message: err instanceof Error ? err.message : String(err), position: 0 }
+}

@@ -1,0 +1,20 @@
+/**
+ * EpochDB's REST adapter: QuestDB's HTTP endpoints (`/exec`, `/exp`, `/imp`, `/chk`,
+ * `/settings`, `/ping`, `/api/v1/sql/validate`) for node:http, Express and Koa.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http'
+ * import { Database } from 'epochdb'
+ * import { createHttpHandler } from 'epochdb/http'
+ * http.createServer(createHttpHandler(await Database.open())).listen(9000)
+ * ```
+ * @packageDocumentation
+ */
+export { createHttpHandler } from './handler.js'
+export type { HttpHandler } from './handler.js'
+export { koaHttpHandler } from './koa.js'
+export type { KoaLikeContext } from './koa.js'
+export { createHttpServer } from './http-server.js'
+export type { HttpServerOptions } from './http-server.js'
+export type { HttpHandlerOptions, Authenticate, RequestLog } from './options.js'

@@ -1,0 +1,87 @@
+/**
+ * Options of {@link createHttpHandler}: authentication, limits and the console's settings.
+ */
+import type { IncomingMessage } from 'node:http'
+import type { Principal } from '../../lib/index.js'
+
+/**
+ * Resolves the principal of a request, or null when the request is not authenticated (the
+ * handler answers 401 as QuestDB does). May be async (an OIDC guard validates a Bearer token).
+ */
+export type Authenticate = (req: IncomingMessage) => Principal | null | Promise<Principal | null>
+
+/** One finished request, for access logs (`onRequest`). */
+export interface RequestLog {
+  readonly method: string
+  /** path without the query string */
+  readonly path: string
+  readonly status: number
+  /** wall time from the request's arrival to the end of the response, in milliseconds */
+  readonly ms: number
+  /** rows sent (/exec, /exp) or imported (/imp); 0 otherwise */
+  readonly rows: number
+}
+
+/** Options of {@link createHttpHandler}. */
+export interface HttpHandlerOptions {
+  /**
+   * Resolves the principal of each request (except /ping and /settings, which QuestDB leaves
+   * open). Overrides `user`/`password`. Default: Basic auth when `user`/`password` are set,
+   * otherwise every request runs as the built-in admin.
+   */
+  readonly authenticate?: Authenticate
+  /** `http.user`: enables HTTP Basic auth together with `password` */
+  readonly user?: string
+  /** `http.password` */
+  readonly password?: string
+  /** longest accepted request target (path + query string), in bytes; longer answers 414 (default 65536) */
+  readonly maxQueryLength?: number
+  /** answer 400 to query-string parameters the endpoint does not know (default true) */
+  readonly rejectUnknownParams?: boolean
+  /** `http.security.readonly`: writes answer 403 (default false) */
+  readonly readOnly?: boolean
+  /** rows sent per /exec or /exp response at most (`http.security.max.response.rows`; default unlimited) */
+  readonly maxResponseRows?: number
+  /** release version reported by /settings (default the package version) */
+  readonly releaseVersion?: string
+  /** called once per finished request (access log) */
+  readonly onRequest?: (entry: RequestLog) => void
+  /** the clock in milliseconds (Content-Disposition default file names); default `Date.now` */
+  readonly now?: () => number
+}
+
+/** Options with every default filled in. */
+export interface ResolvedOptions {
+  readonly authenticate: Authenticate | undefined
+  /** the expected `Authorization` header when Basic auth is on */
+  readonly basicAuth: string | undefined
+  /** `http.user`, the principal name Basic auth resolves to */
+  readonly basicUser: string | undefined
+  readonly maxQueryLength: number
+  readonly rejectUnknownParams: boolean
+  readonly readOnly: boolean
+  readonly maxResponseRows: number
+  readonly releaseVersion: string
+  readonly onRequest: ((entry: RequestLog) => void) | undefined
+  readonly now: () => number
+}
+
+/** Default request-target limit, close to QuestDB's 64,448-byte header buffer. */
+export const DEFAULT_MAX_QUERY_LENGTH = 65536
+
+/** Fills in defaults; rejects a user without a password (and vice versa) as QuestDB does. */
+export function resolveOptions(o: HttpHandlerOptions): ResolvedOptions {
+  if ((o.user === undefined) !== (o.password === undefined)) throw new Error('http.user and http.password must be set together')
+  return {
+    authenticate: o.authenticate,
+    basicAuth: o.user === undefined ? undefined : 'Basic ' + Buffer.from(`${o.user}:${o.password}`, 'utf8').toString('base64'),
+    basicUser: o.user,
+    maxQueryLength: o.maxQueryLength ?? DEFAULT_MAX_QUERY_LENGTH,
+    rejectUnknownParams: o.rejectUnknownParams ?? true,
+    readOnly: o.readOnly ?? false,
+    maxResponseRows: o.maxResponseRows ?? Number.MAX_SAFE_INTEGER,
+    releaseVersion: o.releaseVersion ?? '0.1.0',
+    onRequest: o.onRequest,
+    now: o.now ?? Date.now,
+  }
+}
