@@ -3,7 +3,8 @@
  * implemented in its own file.
  */
 import { notSupported } from '../errors.js'
-import type { Select } from '../sql/ast.js'
+import type { Call, Join, LatestOn, NamedWindow, Select } from '../sql/ast.js'
+import type { ColumnType } from '../types/column-type.js'
 import type { BoundAggregate, BoundExpr, PlanNode } from './plan-node.js'
 import type { Scope } from './scope.js'
 import type { BindContext } from './bind-query.js'
@@ -22,9 +23,31 @@ export interface SampleByArgs {
 /** Binds SAMPLE BY into a node whose output is keys then aggregates. */
 export { bindSampleBy } from './bind-sample-by.js'
 
-export { bindLatestOn } from './bind-latest-on.js'
+/** Binds LATEST ON / LATEST BY over `source` (WHERE already applied). */
+export function bindLatestOn(source: PlanNode, latest: LatestOn, scope: Scope, bc: BindContext): PlanNode {
+  void source; void scope; void bc
+  throw notSupported('LATEST ON is not supported yet', latest.pos)
+}
 
-export { bindTimeJoin } from './bind-time-join.js'
+/** Binds an ASOF / LT / SPLICE join of `left` and `right`. */
+export function bindTimeJoin(left: PlanNode, right: PlanNode, join: Join, bc: BindContext): PlanNode {
+  void left; void right; void bc
+  throw notSupported(`${join.type.toUpperCase()} JOIN is not supported yet`, join.pos)
+}
 
-export type { WindowCall } from './nodes/window.js'
-export { bindWindowCall, windowNode } from './bind-window.js'
+/** A window call bound over the select's input. */
+export interface WindowCall {
+  readonly type: ColumnType
+}
+
+/** Binds one `f(...) OVER (...)` call over `scope` (named windows from the WINDOW clause). */
+export function bindWindowCall(call: Call, scope: Scope, bc: BindContext, windows: readonly NamedWindow[]): WindowCall {
+  void scope; void bc; void windows
+  throw notSupported('window functions are not supported yet', call.pos)
+}
+
+/** The node computing `calls` over `input`: output = input's columns, then one per call. */
+export function windowNode(input: PlanNode, calls: readonly WindowCall[]): PlanNode {
+  void calls
+  return input
+}
