@@ -1,0 +1,58 @@
+/**
+ * Statements the adapter answers itself, before the engine sees them: session no-ops that
+ * drivers send on reset (asyncpg's `SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *;
+ * RESET ALL`, `DISCARD ALL`) and the catalog queries of psql's `\dt` / `\d table`
+ * (see `psql-catalog.ts`), which use PostgreSQL syntax the engine does not parse.
+ */
+import type { Prepared, RunContext } from './prepared.js'
+import { psqlCatalog } from './psql-catalog.js'
+import { resultExecution } from './synthetic.js'
+
+const NO_OPS: readonly [RegExp, string][] = [
+  [/^close\s+all$/i, 'CLOSE CURSOR ALL'],
+  [/^unlisten\s+\*$/i, 'UNLISTEN'],
+  [/^reset\s+all$/i, 'RESET'],
+  [/^discard\s+all$/i, 'DISCARD ALL'],
+  [/^deallocate\s+all$/i, 'DEALLOCATE ALL'],
+]
+
+/** A statement with a fixed tag and no rows. */
+function noOp(tag: string): Prepared {
+  return {
+    paramCount: 0, returnsRows: false, empty: false, statement: undefined,
+    start: () => Promise.resolve(resultExecution([], [], tag)),
+    tag: () => tag,
+  }
+}
+
+function advisoryUnlockAll(): Prepared {
+  return {
+    paramCount: 0, returnsRows: true, empty: false, statement: undefined,
+    start: () => Promise.resolve(resultExecution([{ name: 'pg_advisory_unlock_all', type: 'STRING' }], [[null]])),
+    tag: (n) => `SELECT ${n}`,
+  }
+}
+
+function one(ctx: RunContext, text: string): Prepared | undefined {
+  const t = text.trim().replace(/\s+/g, ' ')
+  for (const [re, tag] of NO_OPS) if (re.test(t)) return noOp(tag)
+  if (/^select pg_advisory_unlock_all\(\)$/i.test(t)) return advisoryUnlockAll()
+  return psqlCatalog(ctx, text)
+}
+
+/** The adapter's own statements for `sql`, or undefined to let the engine parse it. */
+export function interceptQuery(ctx: RunContext, sql: string): Prepared[] | undefined {
+  if (!/pg_|close|unlisten|reset|discard|deallocate/i.test(sql)) return undefined
+  const whole = one(ctx, sql.replace(/;\s*$/, ''))
+  if (whole !== undefined) return [whole]
+  if (sql.includes("'")) return undefined
+  const parts = sql.split(';').map((p) => p.trim()).filter((p) => p !== '')
+  if (parts.length < 2) return undefined
+  const out: Prepared[] = []
+  for (const p of parts) {
+    const x = one(ctx, p)
+    if (x === undefined) return undefined
+    out.push(x)
+  }
+  return out
+}

@@ -1,0 +1,200 @@
+/**
+ * One client connection: reads bytes, frames messages, and moves through the phases
+ * startup → authentication → ready → closed. Startup answers SSLRequest (`S` + TLS when a key
+ * and certificate are configured, else `N`), GSSENCRequest `N` and CancelRequest; after login
+ * it sends AuthenticationOk, the ParameterStatus set drivers need, BackendKeyData and
+ * ReadyForQuery, then hands messages to {@link QueryProtocol} one at a time.
+ *
+ * Back-pressure both ways: output is flushed with `socket.write` and waits for `drain` when the
+ * socket's buffer is full; input is paused while unprocessed bytes pile up.
+ */
+import type { Socket } from 'node:net'
+import { TLSSocket, createSecureContext } from 'node:tls'
+import type { Database } from '../../lib/index.js'
+import { Authenticator } from './auth.js'
+import * as be from './backend-serializer.js'
+import { BufferWriter } from './buffer-writer.js'
+import type { CancelRegistry } from './cancel-registry.js'
+import { errorFields } from './errors.js'
+import { FrontendParser } from './frontend-parser.js'
+import type { FrontendMessage, StartupPacket } from './messages.js'
+import type { ResolvedOptions } from './options.js'
+import { QueryProtocol } from './query-protocol.js'
+
+/** Unprocessed input above which the socket stops reading. */
+const INPUT_HIGH_WATER = 4 * 1024 * 1024
+
+type Phase = 'startup' | 'auth' | 'ready' | 'closed'
+
+/** Serves one socket. */
+export class PgConnection {
+  readonly w = new BufferWriter()
+  private socket: Socket
+  private readonly parser: FrontendParser
+  private phase: Phase = 'startup'
+  private busy = false
+  private auth: Authenticator | undefined
+  private query: QueryProtocol | undefined
+  private pid = 0
+  private startupTimer: NodeJS.Timeout | undefined
+  private readonly onData = (d: Buffer): void => this.received(d)
+
+  constructor(socket: Socket, private readonly db: Database, private readonly opts: ResolvedOptions, private readonly registry: CancelRegistry) {
+    this.socket = socket
+    this.parser = new FrontendParser(opts.maxMessageSize)
+    socket.setNoDelay(true)
+    this.attach(socket)
+    this.startupTimer = setTimeout(() => this.destroy(), opts.startupTimeoutMs)
+    this.startupTimer.unref()
+  }
+
+  private attach(s: Socket): void {
+    s.on('data', this.onData)
+    s.on('error', () => this.destroy())
+    s.on('close', () => this.destroy())
+  }
+
+  private received(d: Buffer): void {
+    this.parser.push(d)
+    if (this.parser.pending > INPUT_HIGH_WATER) this.socket.pause()
+    void this.pump()
+  }
+
+  /** Processes complete messages one at a time. */
+  private async pump(): Promise<void> {
+    if (this.busy) return
+    this.busy = true
+    try {
+      while (this.phase !== 'closed') {
+        if (this.phase === 'startup') {
+          const p = this.parser.nextStartup()
+          if (p === undefined) break
+          await this.startup(p)
+        } else {
+          const m = this.parser.next()
+          if (m === undefined) break
+          await this.message(m)
+        }
+      }
+    } catch (e) {
+      await this.fatal(e)
+    } finally {
+      this.busy = false
+    }
+    if (this.phase !== 'closed' && this.socket.isPaused()) this.socket.resume()
+  }
+
+  /** Writes buffered output; resolves when the socket can take more. */
+  async flush(): Promise<void> {
+    if (this.w.length === 0) return
+    const buf = this.w.flush()
+    const s = this.socket
+    if (this.phase === 'closed' || s.destroyed) return
+    if (s.write(buf)) return
+    await new Promise<void>((resolve) => {
+      const done = (): void => { s.off('drain', done); s.off('close', done); resolve() }
+      s.on('drain', done)
+      s.on('close', done)
+    })
+  }
+
+  private async startup(p: StartupPacket): Promise<void> {
+    switch (p.kind) {
+      case 'ssl':
+        if (this.opts.tls === undefined || this.parser.pending > 0) { this.socket.write('N'); return }
+        this.socket.write('S')
+        this.upgrade()
+        return
+      case 'gssenc':
+        this.socket.write('N')
+        return
+      case 'cancel':
+        this.registry.cancel(p.pid, p.secret)
+        this.destroy()
+        return
+      case 'startup': {
+        const user = p.params.get('user') ?? ''
+        if (user === '') {
+          be.errorResponse(this.w, { severity: 'FATAL', code: '28000', message: 'no PostgreSQL user name specified in startup packet' })
+          await this.flush()
+          this.destroy()
+          return
+        }
+        this.applicationName = p.params.get('application_name') ?? ''
+        this.auth = new Authenticator(this.opts, user, p.params.get('database') ?? user, this.socket.remoteAddress)
+        this.phase = 'auth'
+        this.auth.begin(this.w)
+        await this.flush()
+        return
+      }
+    }
+  }
+
+  private applicationName = ''
+
+  private upgrade(): void {
+    const raw = this.socket
+    raw.off('data', this.onData)
+    const tls = new TLSSocket(raw, { isServer: true, secureContext: createSecureContext(this.opts.tls) })
+    this.socket = tls
+    this.attach(tls)
+  }
+
+  private async message(m: FrontendMessage): Promise<void> {
+    if (this.phase === 'auth') {
+      if (m.kind !== 'password') throw new Error(`expected a password message, got ${m.kind}`)
+      const step = await this.auth!.step(m.body, this.w)
+      switch (step.kind) {
+        case 'continue': await this.flush(); return
+        case 'fail':
+          be.errorResponse(this.w, { severity: 'FATAL', code: '28P01', message: step.message })
+          await this.flush()
+          this.destroy()
+          return
+        case 'ok': return this.loggedIn(step.principal)
+      }
+    }
+    if (m.kind === 'terminate') { this.destroy(); return }
+    if (m.kind === 'unknown' || m.kind === 'password') throw new Error(`unexpected message type '${m.kind === 'unknown' ? m.code : 'p'}'`)
+    await this.query!.handle(m)
+  }
+
+  private async loggedIn(principal: Parameters<Database['session']>[0]): Promise<void> {
+    clearTimeout(this.startupTimer)
+    const session = this.db.session(principal)
+    this.query = new QueryProtocol({ db: this.db, session }, this)
+    const key = this.registry.register(this.query)
+    this.pid = key.pid
+    this.phase = 'ready'
+    be.auth.ok(this.w)
+    const params: [string, string][] = [
+      ['server_version', this.opts.serverVersion], ['server_encoding', 'UTF8'], ['client_encoding', 'UTF8'],
+      ['DateStyle', 'ISO, YMD'], ['TimeZone', 'UTC'], ['integer_datetimes', 'on'], ['standard_conforming_strings', 'on'],
+      ['IntervalStyle', 'postgres'], ['is_superuser', principal?.admin === true ? 'on' : 'off'],
+      ['session_authorization', principal?.name ?? ''], ['application_name', this.applicationName],
+    ]
+    for (const [k, v] of params) be.parameterStatus(this.w, k, v)
+    be.backendKeyData(this.w, key.pid, key.secret)
+    be.readyForQuery(this.w, 'I')
+    await this.flush()
+  }
+
+  private async fatal(e: unknown): Promise<void> {
+    if (this.phase === 'closed') return
+    const f = errorFields(e)
+    be.errorResponse(this.w, { ...f, severity: 'FATAL', code: f.code === 'XX000' ? '08P01' : f.code })
+    await this.flush()
+    this.destroy()
+  }
+
+  /** Closes the connection and releases its state. */
+  destroy(): void {
+    if (this.phase === 'closed') return
+    this.phase = 'closed'
+    clearTimeout(this.startupTimer)
+    if (this.pid !== 0) this.registry.unregister(this.pid)
+    this.query?.close()
+    this.socket.end()
+    this.socket.destroySoon()
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Options of the PostgreSQL wire protocol adapter, with QuestDB's defaults
+ * (`pg.user` / `pg.password` = admin / quest).
+ */
+import type { SecureContextOptions } from 'node:tls'
+import type { Principal } from '../../lib/index.js'
+
+/** What a client presented at login. */
+export interface Credentials {
+  readonly user: string
+  /** the cleartext password (or a token passed as the password) */
+  readonly password: string
+  /** the StartupMessage `database` parameter */
+  readonly database: string
+  readonly remoteAddress: string | undefined
+}
+
+/** How passwords travel: cleartext (QuestDB's way) or SCRAM-SHA-256. */
+export type AuthMethod = 'password' | 'scram-sha-256'
+
+/** Options of {@link createPgwireServer} and {@link createPgwireHandler}. */
+export interface PgwireOptions {
+  /** the built-in admin user (`pg.user`), default `admin` */
+  readonly user?: string
+  /** its password (`pg.password`), default `quest` */
+  readonly password?: string
+  /** default `password` (cleartext) */
+  readonly authMethod?: AuthMethod
+  /**
+   * Replaces the built-in user check (cleartext only; a token-as-password can be validated here):
+   * resolves to the principal, or null to refuse with 28P01.
+   */
+  readonly authenticate?: (c: Credentials) => Principal | null | Promise<Principal | null>
+  /** For SCRAM: the password of `user`, or undefined when unknown. Default: the built-in user. */
+  readonly scramPassword?: (user: string) => string | undefined
+  /** TLS key and certificate; when set, SSLRequest is answered `S` and the socket upgraded */
+  readonly tls?: SecureContextOptions
+  /** largest frontend message accepted, default 64 MiB */
+  readonly maxMessageSize?: number
+  /** a connection that has not logged in after this many milliseconds is closed, default 10 s */
+  readonly startupTimeoutMs?: number
+  /** the `server_version` ParameterStatus, default `11.3` as QuestDB sends */
+  readonly serverVersion?: string
+}
+
+/** Options with defaults filled in. */
+export type ResolvedOptions = Required<Omit<PgwireOptions, 'authenticate' | 'scramPassword' | 'tls'>> & Pick<PgwireOptions, 'authenticate' | 'scramPassword' | 'tls'>
+
+/** Fills in defaults. */
+export function resolveOptions(o: PgwireOptions): ResolvedOptions {
+  return {
+    user: o.user ?? 'admin',
+    password: o.password ?? 'quest',
+    authMethod: o.authMethod ?? 'password',
+    authenticate: o.authenticate,
+    scramPassword: o.scramPassword,
+    tls: o.tls,
+    maxMessageSize: o.maxMessageSize ?? 64 * 1024 * 1024,
+    startupTimeoutMs: o.startupTimeoutMs ?? 10_000,
+    serverVersion: o.serverVersion ?? '11.3',
+  }
+}

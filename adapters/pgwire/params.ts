@@ -1,0 +1,97 @@
+/**
+ * Converts Bind parameter values to the JS values the engine binds to `$n` (reference §4.14).
+ * The engine infers a parameter's type from its JS value, so the conversion picks the value that
+ * carries the client's type: numbers for int2/int4/float, bigint for int8, boolean for bool,
+ * strings for text and unspecified (OID 0) parameters — the engine casts a string to whatever
+ * the context needs — and lossless text for timestamps (microseconds survive, unlike `Date`).
+ */
+import { formatTimestamp } from '../../lib/index.js'
+import { Oid } from './pg-types.js'
+import type { FormatCode } from './messages.js'
+import { PG_EPOCH_MICROS } from './value-encoders.js'
+
+/** A parameter value that could not be decoded: answered with SQLSTATE 22P02. */
+export class ParamError extends Error {
+  override readonly name = 'ParamError'
+}
+
+/** The JS value of one parameter given as `data` (null = SQL NULL) with type `oid` in `format`. */
+export function decodeParam(data: Buffer | null, oid: number, format: FormatCode, index: number): unknown {
+  if (data === null) return null
+  return format === 1 ? decodeBinary(data, oid, index) : decodeText(data.toString('utf8'), oid, index)
+}
+
+function decodeText(s: string, oid: number, index: number): unknown {
+  switch (oid) {
+    case Oid.INT2: case Oid.INT4: case Oid.OID: case Oid.FLOAT4: case Oid.FLOAT8: {
+      const x = Number(s)
+      if (s.trim() === '' || Number.isNaN(x) && s.trim().toLowerCase() !== 'nan') throw new ParamError(`invalid input for parameter $${index + 1}: "${s}"`)
+      return x
+    }
+    case Oid.INT8: {
+      try { return BigInt(s.trim()) } catch { throw new ParamError(`invalid input for parameter $${index + 1} of type bigint: "${s}"`) }
+    }
+    case Oid.BOOL: {
+      const t = s.trim().toLowerCase()
+      if (['t', 'true', 'yes', 'on', '1', 'y'].includes(t)) return true
+      if (['f', 'false', 'no', 'off', '0', 'n'].includes(t)) return false
+      throw new ParamError(`invalid input for parameter $${index + 1} of type boolean: "${s}"`)
+    }
+    default: return s
+  }
+}
+
+function need(b: Buffer, n: number, index: number, type: string): void {
+  if (b.length !== n) throw new ParamError(`invalid binary ${type} for parameter $${index + 1}: ${b.length} bytes`)
+}
+
+function decodeBinary(b: Buffer, oid: number, index: number): unknown {
+  switch (oid) {
+    case Oid.BOOL: need(b, 1, index, 'bool'); return b[0] !== 0
+    case Oid.INT2: need(b, 2, index, 'int2'); return b.readInt16BE(0)
+    case Oid.INT4: case Oid.OID: need(b, 4, index, 'int4'); return b.readInt32BE(0)
+    case Oid.INT8: need(b, 8, index, 'int8'); return b.readBigInt64BE(0)
+    case Oid.FLOAT4: need(b, 4, index, 'float4'); return b.readFloatBE(0)
+    case Oid.FLOAT8: need(b, 8, index, 'float8'); return b.readDoubleBE(0)
+    case Oid.TIMESTAMP: case Oid.TIMESTAMPTZ: {
+      need(b, 8, index, 'timestamp')
+      return formatTimestamp(b.readBigInt64BE(0) + BigInt(PG_EPOCH_MICROS))
+    }
+    case Oid.DATE: {
+      need(b, 4, index, 'date')
+      return formatTimestamp((b.readInt32BE(0) * 86_400_000_000) + PG_EPOCH_MICROS).slice(0, 10)
+    }
+    case Oid.UUID: {
+      need(b, 16, index, 'uuid')
+      const h = b.toString('hex')
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+    }
+    case Oid.BYTEA: return new Uint8Array(b)
+    case Oid.NUMERIC: return decodeNumeric(b, index)
+    case 0: case Oid.TEXT: case Oid.VARCHAR: case Oid.BPCHAR: case Oid.NAME: case Oid.UNKNOWN: case Oid.CHAR:
+      return b.toString('utf8')
+    default: throw new ParamError(`unsupported binary parameter type (OID ${oid}) for $${index + 1}`)
+  }
+}
+
+/** PostgreSQL's binary numeric (base-10000 digits) as decimal text, then a number. */
+function decodeNumeric(b: Buffer, index: number): unknown {
+  if (b.length < 8) throw new ParamError(`invalid binary numeric for parameter $${index + 1}`)
+  const ndigits = b.readInt16BE(0)
+  const weight = b.readInt16BE(2)
+  const sign = b.readUInt16BE(4)
+  const dscale = b.readInt16BE(6)
+  if (b.length !== 8 + ndigits * 2) throw new ParamError(`invalid binary numeric for parameter $${index + 1}`)
+  if (sign === 0xc000) return Number.NaN
+  let int = ''
+  let frac = ''
+  for (let i = 0; i < ndigits; i++) {
+    const d = String(b.readInt16BE(8 + i * 2)).padStart(4, '0')
+    if (i <= weight) int += d
+    else frac += d
+  }
+  for (let i = ndigits; i <= weight; i++) int += '0000'
+  if (weight < -1) frac = '0000'.repeat(-weight - 1) + frac
+  const text = `${sign === 0x4000 ? '-' : ''}${int.replace(/^0+(?=\d)/, '') || '0'}${dscale > 0 ? '.' + frac.padEnd(dscale, '0').slice(0, dscale) : ''}`
+  return Number(text)
+}

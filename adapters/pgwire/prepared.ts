@@ -1,0 +1,58 @@
+/**
+ * A statement ready to bind and run: either one parsed by the engine, or one answered by the
+ * adapter itself (catalog emulation, no-op session commands; see `catalog.ts`). Both expose the
+ * same shape, so the simple and extended query paths never care which they hold.
+ */
+import type { CancelSignal, Database, Execution, Session } from '../../lib/index.js'
+import { commandTag, paramCount, returnsRows, type Statement } from './statement-info.js'
+import { interceptQuery } from './catalog.js'
+
+/** A runnable statement. */
+export interface Prepared {
+  /** number of `$n` parameters */
+  readonly paramCount: number
+  /** true when it answers with rows */
+  readonly returnsRows: boolean
+  /** true for the empty statement (EmptyQueryResponse) */
+  readonly empty: boolean
+  /** the engine statement, when the engine runs it */
+  readonly statement: Statement | undefined
+  /** starts it with bound parameter values */
+  start(params: readonly unknown[], signal: CancelSignal): Promise<Execution>
+  /** CommandComplete tag after `rows` rows were sent or affected */
+  tag(rows: number): string
+}
+
+/** Where a statement runs. */
+export interface RunContext {
+  readonly db: Database
+  readonly session: Session
+}
+
+/** Wraps an engine statement. */
+export function enginePrepared(ctx: RunContext, stmt: Statement): Prepared {
+  return {
+    paramCount: paramCount(stmt), returnsRows: returnsRows(stmt), empty: false, statement: stmt,
+    start: (params, signal) => ctx.db.execute(stmt, params, { session: ctx.session, signal }),
+    tag: (rows) => commandTag(stmt, rows),
+  }
+}
+
+/** The empty statement. */
+export const EMPTY_PREPARED: Prepared = {
+  paramCount: 0, returnsRows: false, empty: true, statement: undefined,
+  start: () => Promise.reject(new Error('empty statement')),
+  tag: () => '',
+}
+
+/**
+ * Prepares the statements of `sql`: the adapter's own answer when it recognises the text, else
+ * the engine's parse (throws SqlError on a syntax error). An empty text gives one empty statement.
+ */
+export function prepareSql(ctx: RunContext, sql: string): Prepared[] {
+  const own = interceptQuery(ctx, sql)
+  if (own !== undefined) return own
+  const stmts = ctx.db.parse(sql)
+  if (stmts.length === 0) return [EMPTY_PREPARED]
+  return stmts.map((s) => enginePrepared(ctx, s))
+}

@@ -1,0 +1,193 @@
+/**
+ * The query protocol of a logged-in connection: simple Query (multi-statement, stops at the
+ * first error) and the extended protocol (Parse / Bind / Describe / Execute / Close / Sync /
+ * Flush) with named and unnamed statements and portals. After an error in the extended
+ * protocol, messages are skipped until Sync. Transaction status: `T` inside BEGIN, `E` after an
+ * error inside BEGIN until COMMIT/ROLLBACK (which then answers ROLLBACK).
+ */
+import type { FrontendMessage, TxStatus } from './messages.js'
+import * as be from './backend-serializer.js'
+import { BufferWriter } from './buffer-writer.js'
+import { PgError, errorFields } from './errors.js'
+import { decodeParam } from './params.js'
+import { Oid } from './pg-types.js'
+import { Portal, type PortalSink } from './portal.js'
+import { type Prepared, type RunContext, prepareSql } from './prepared.js'
+
+/** A statement kept by Parse, with the parameter OIDs the client declared (0 = unspecified). */
+interface ParsedStatement {
+  readonly prepared: Prepared
+  readonly paramOids: readonly number[]
+}
+
+/** Per-connection query state. */
+export class QueryProtocol {
+  private readonly statements = new Map<string, ParsedStatement>()
+  private readonly portals = new Map<string, Portal>()
+  private skipping = false
+  private failedTx = false
+  /** the portal whose statement is running (for CancelRequest) */
+  private active: Portal | undefined
+
+  constructor(private readonly ctx: RunContext, private readonly sink: PortalSink) {}
+
+  /** ReadyForQuery status. */
+  get status(): TxStatus {
+    return this.failedTx ? 'E' : this.ctx.session.inTransaction ? 'T' : 'I'
+  }
+
+  /** Cancels the running statement, if any. */
+  cancel(): void {
+    if (this.active !== undefined) this.active.signal.cancelled = true
+  }
+
+  /** Releases every portal (the connection closed). */
+  close(): void {
+    this.cancel()
+    for (const p of this.portals.values()) p.close()
+    this.portals.clear()
+    this.statements.clear()
+  }
+
+  private fail(e: unknown): void {
+    be.errorResponse(this.sink.w, errorFields(e))
+    if (this.ctx.session.inTransaction) this.failedTx = true
+  }
+
+  /** Refuses statements inside a failed transaction, except the ones that end it. */
+  private checkTx(p: Prepared): void {
+    if (!this.failedTx) return
+    const s = p.statement
+    if (s?.kind === 'transaction' && s.action !== 'begin') return
+    throw new PgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block')
+  }
+
+  private async execute(portal: Portal, maxRows: number): Promise<boolean> {
+    this.checkTx(portal.prepared)
+    this.active = portal
+    try {
+      const endsFailedTx = this.failedTx
+      const done = await portal.run(endsFailedTx ? { w: new BufferWriter(), flush: () => Promise.resolve() } : this.sink, maxRows)
+      if (endsFailedTx) {
+        this.failedTx = false
+        be.commandComplete(this.sink.w, 'ROLLBACK')
+      }
+      return done
+    } finally {
+      this.active = undefined
+    }
+  }
+
+  /** Handles one message of a logged-in connection (startup and auth messages excluded). */
+  async handle(m: FrontendMessage): Promise<void> {
+    switch (m.kind) {
+      case 'query': return this.simpleQuery(m.sql)
+      case 'sync':
+        this.skipping = false
+        this.portals.delete('')
+        be.readyForQuery(this.sink.w, this.status)
+        return this.sink.flush()
+      case 'flush': return this.sink.flush()
+      case 'parse': case 'bind': case 'describe': case 'execute': case 'close':
+        if (this.skipping) return
+        try {
+          await this.extended(m)
+        } catch (e) {
+          this.fail(e)
+          this.skipping = true
+        }
+        return
+      case 'terminate': case 'password': case 'unknown':
+        throw new Error(`unexpected message ${m.kind}`)
+    }
+  }
+
+  private async simpleQuery(sql: string): Promise<void> {
+    this.skipping = false
+    try {
+      const stmts = prepareSql(this.ctx, sql)
+      for (const p of stmts) {
+        if (p.empty) { if (stmts.length === 1) be.empty(this.sink.w, 'I'); continue }
+        this.checkTx(p)
+        const portal = new Portal(p, [], [])
+        try {
+          await portal.open()
+          if (p.returnsRows) be.rowDescription(this.sink.w, portal.fields())
+          await this.execute(portal, 0)
+        } finally {
+          portal.close()
+        }
+      }
+    } catch (e) {
+      this.fail(e)
+    }
+    be.readyForQuery(this.sink.w, this.status)
+    await this.sink.flush()
+  }
+
+  private async extended(m: Extract<FrontendMessage, { kind: 'parse' | 'bind' | 'describe' | 'execute' | 'close' }>): Promise<void> {
+    const w = this.sink.w
+    switch (m.kind) {
+      case 'parse': {
+        if (m.name !== '' && this.statements.has(m.name)) throw new PgError('42P05', `prepared statement "${m.name}" already exists`)
+        const stmts = prepareSql(this.ctx, m.sql)
+        if (stmts.length > 1) throw new PgError('42601', 'cannot insert multiple commands into a prepared statement')
+        this.statements.set(m.name, { prepared: stmts[0]!, paramOids: m.paramOids })
+        be.empty(w, '1')
+        return
+      }
+      case 'bind': {
+        const s = this.statements.get(m.statement)
+        if (s === undefined) throw new PgError('26000', `prepared statement "${m.statement}" does not exist`)
+        if (m.params.length !== s.prepared.paramCount && !(s.prepared.paramCount === 0 && m.params.length === 0)) {
+          throw new PgError('08P01', `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${s.prepared.paramCount}`)
+        }
+        const nf = m.paramFormats.length
+        if (nf > 1 && nf !== m.params.length) throw new PgError('08P01', `bind message has ${nf} parameter formats but ${m.params.length} parameters`)
+        const values = m.params.map((d, i) => decodeParam(d, s.paramOids[i] ?? 0, nf === 0 ? 0 : nf === 1 ? m.paramFormats[0]! : m.paramFormats[i]!, i))
+        if (m.portal !== '' && this.portals.has(m.portal)) throw new PgError('42P03', `portal "${m.portal}" already exists`)
+        this.portals.get(m.portal)?.close()
+        this.portals.set(m.portal, new Portal(s.prepared, values, m.resultFormats))
+        be.empty(w, '2')
+        return
+      }
+      case 'describe': {
+        if (m.target === 'S') {
+          const s = this.statements.get(m.name)
+          if (s === undefined) throw new PgError('26000', `prepared statement "${m.name}" does not exist`)
+          const oids = Array.from({ length: s.prepared.paramCount }, (_, i) => s.paramOids[i] || Oid.VARCHAR)
+          be.parameterDescription(w, oids)
+          if (!s.prepared.returnsRows) { be.empty(w, 'n'); return }
+          const probe = new Portal(s.prepared, oids.map(() => null), [])
+          try {
+            await probe.open()
+            be.rowDescription(w, probe.fields())
+          } finally {
+            probe.close()
+          }
+          return
+        }
+        const p = this.portals.get(m.name)
+        if (p === undefined) throw new PgError('34000', `portal "${m.name}" does not exist`)
+        if (!p.prepared.returnsRows) { be.empty(w, 'n'); return }
+        this.checkTx(p.prepared)
+        await p.open()
+        be.rowDescription(w, p.fields())
+        return
+      }
+      case 'execute': {
+        const p = this.portals.get(m.portal)
+        if (p === undefined) throw new PgError('34000', `portal "${m.portal}" does not exist`)
+        if (p.prepared.empty) { be.empty(w, 'I'); return }
+        await this.execute(p, m.maxRows)
+        return
+      }
+      case 'close': {
+        if (m.target === 'S') this.statements.delete(m.name)
+        else { this.portals.get(m.name)?.close(); this.portals.delete(m.name) }
+        be.empty(w, '3')
+        return
+      }
+    }
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Facts about a parsed statement that the protocol needs before running it: how many `$n`
+ * parameters it has, whether it returns rows, and the CommandComplete tag (reference §4.7).
+ */
+import type { Database } from '../../lib/index.js'
+
+/** A parsed statement, as `Database.parse` returns it. */
+export type Statement = ReturnType<Database['parse']>[number]
+
+/** The highest `$n` in the statement (0 when it has no parameters). */
+export function paramCount(stmt: Statement): number {
+  let max = 0
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return
+    if (Array.isArray(node)) { for (const x of node) walk(x); return }
+    const o = node as Record<string, unknown>
+    if (o['kind'] === 'param' && typeof o['index'] === 'number') max = Math.max(max, o['index'])
+    for (const k in o) walk(o[k])
+  }
+  walk(stmt)
+  return max
+}
+
+/** True when the statement answers with a row set (RowDescription + DataRows). */
+export function returnsRows(stmt: Statement): boolean {
+  switch (stmt.kind) {
+    case 'select': case 'setop': case 'with': case 'show': case 'explain': return true
+    case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
+    case 'rename_table': case 'alter_table': case 'insert': case 'update': case 'transaction': case 'set': case 'unsupported':
+      return false
+  }
+}
+
+/** The CommandComplete tag of a finished statement; `rows` is rows sent or affected. */
+export function commandTag(stmt: Statement, rows: number): string {
+  switch (stmt.kind) {
+    case 'select': case 'setop': case 'with': case 'show': return `SELECT ${rows}`
+    case 'explain': return 'EXPLAIN'
+    case 'insert': return `INSERT 0 ${rows}`
+    case 'update': return `UPDATE ${rows}`
+    case 'create_table': case 'create_table_like': return 'CREATE TABLE'
+    case 'create_table_as': return `SELECT ${rows}`
+    case 'drop_table': return 'DROP TABLE'
+    case 'truncate_table': return 'TRUNCATE TABLE'
+    case 'rename_table': case 'alter_table': return 'ALTER TABLE'
+    case 'transaction': return stmt.action.toUpperCase()
+    case 'set': return 'SET'
+    case 'unsupported': return stmt.feature.toUpperCase()
+  }
+}
