@@ -3,7 +3,7 @@
  * implemented in its own file.
  */
 import { notSupported } from '../errors.js'
-import type { Call, Join, LatestOn, NamedWindow, Select } from '../sql/ast.js'
+import type { Call, NamedWindow, Select } from '../sql/ast.js'
 import type { ColumnType } from '../types/column-type.js'
 import type { BoundAggregate, BoundExpr, PlanNode } from './plan-node.js'
 import type { Scope } from './scope.js'
@@ -23,17 +23,9 @@ export interface SampleByArgs {
 /** Binds SAMPLE BY into a node whose output is keys then aggregates. */
 export { bindSampleBy } from './bind-sample-by.js'
 
-/** Binds LATEST ON / LATEST BY over `source` (WHERE already applied). */
-export function bindLatestOn(source: PlanNode, latest: LatestOn, scope: Scope, bc: BindContext): PlanNode {
-  void source; void scope; void bc
-  throw notSupported('LATEST ON is not supported yet', latest.pos)
-}
+export { bindLatestOn } from './bind-latest-on.js'
 
-/** Binds an ASOF / LT / SPLICE join of `left` and `right`. */
-export function bindTimeJoin(left: PlanNode, right: PlanNode, join: Join, bc: BindContext): PlanNode {
-  void left; void right; void bc
-  throw notSupported(`${join.type.toUpperCase()} JOIN is not supported yet`, join.pos)
-}
+export { bindTimeJoin } from './bind-time-join.js'
 
 /** A window call bound over the select's input. */
 export interface WindowCall {

@@ -4,21 +4,15 @@
  */
 import { internalError } from '../../errors.js'
 import type { Batch } from '../../types/vector.js'
-import type { LatestOnNode, TimeJoinNode, WindowNode } from '../../plan/plan-node.js'
+import type { WindowNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import type { Runner } from './runner.js'
 
 export { runSampleBy } from './sample-by.js'
 
-export async function* runLatestOn(node: LatestOnNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  void node; void ctx; void run
-  throw internalError('LATEST ON operator missing')
-}
+export { runLatestOn } from './latest-on.js'
 
-export async function* runTimeJoin(node: TimeJoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  void node; void ctx; void run
-  throw internalError('time join operator missing')
-}
+export { runTimeJoin } from './time-join.js'
 
 export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   void node; void ctx; void run

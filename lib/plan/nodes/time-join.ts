@@ -1,6 +1,12 @@
 /** ASOF / LT / SPLICE JOIN over the two designated timestamps (issue: time-series SQL). */
 import type { BoundExpr, NodeBase, PlanNode } from '../plan-node.js'
 
+/**
+ * A merge join of two inputs in designated-timestamp order. Output = left columns then right
+ * columns. `leftKeys[i]` (over the left input) equals `rightKeys[i]` (over the right input);
+ * both sides of a pair have the same type, or are both text (SYMBOL/STRING/VARCHAR, compared by
+ * value). No keys: a pure time match.
+ */
 export interface TimeJoinNode extends NodeBase {
   readonly kind: 'time_join'
   readonly type: 'asof' | 'lt' | 'splice'
@@ -8,4 +14,6 @@ export interface TimeJoinNode extends NodeBase {
   readonly right: PlanNode
   readonly leftKeys: readonly BoundExpr[]
   readonly rightKeys: readonly BoundExpr[]
+  /** ASOF/LT TOLERANCE in microseconds (a match needs left.ts - right.ts <= tolerance) */
+  readonly tolerance: number | undefined
 }

@@ -1,0 +1,174 @@
+/**
+ * LATEST ON ts PARTITION BY keys: the newest row per key, emitted in timestamp order.
+ *
+ * Over a table scan (optionally filtered) in designated-timestamp order it is a **backward scan**
+ * of the statement's table snapshot: batches are read from the end, the first row met for each
+ * key is its latest, and the scan stops once every key is found. A single SYMBOL key is tracked
+ * by its symbol int id, and "every key" is every symbol of the column's dictionary; the null key
+ * is then looked up with one native `lastIndexOf` over the rest of the column (when there is no
+ * filter). Other keys cannot know their key count, so they read the whole snapshot (backwards).
+ *
+ * Any other input takes a **forward pass** that keeps, per key, the row with the greatest
+ * timestamp (ties: the later row) and finally sorts the winners by (timestamp, arrival).
+ */
+import { BATCH_SIZE, type Batch, type Vector, gather } from '../../types/vector.js'
+import type { BoundExpr, LatestOnNode, PlanNode, ScanNode } from '../../plan/plan-node.js'
+import type { ExecContext } from '../context.js'
+import { compileExpr, selection } from '../evaluate.js'
+import { concatBatches, emit } from './sort.js'
+import { keyIndexFor } from './time-join-keys.js'
+import { gatherParts, timestampsOf } from './time-join-rows.js'
+import type { Runner } from './runner.js'
+
+/** Runs a LATEST ON node. */
+export async function* runLatestOn(node: LatestOnNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const scan = node.ordered ? scanUnderFilters(node.input) : undefined
+  const rows = scan === undefined ? await forward(node, ctx, run) : await backward(node, scan.scan, scan.predicates, ctx)
+  yield* emit(rows, ctx)
+}
+
+/** The scan below a chain of filters, with the filters' predicates (innermost first). */
+function scanUnderFilters(n: PlanNode): { scan: ScanNode; predicates: BoundExpr[] } | undefined {
+  const predicates: BoundExpr[] = []
+  let cur = n
+  while (cur.kind === 'filter') { predicates.unshift(cur.predicate); cur = cur.input }
+  return cur.kind === 'scan' ? { scan: cur, predicates } : undefined
+}
+
+/** Backward scan of the snapshot; returns the latest row per key in table order. */
+async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly BoundExpr[], ctx: ExecContext): Promise<Batch> {
+  const snap = scan.table.snapshot()
+  const cols = scan.columns.map((c) => snap.data.columns[c]!)
+  const preds = predicates.map((p) => compileExpr(p, ctx))
+  const keyEvals = node.partitionBy.map((k) => compileExpr(k, ctx))
+  const k0 = node.partitionBy[0]
+  const symCol = node.partitionBy.length === 1 && k0!.kind === 'column' && cols[k0.index]!.dict !== undefined ? k0.index : -1
+  const dictSize = symCol >= 0 ? cols[symCol]!.dict!.size : 0
+  const index = keyIndexFor(node.partitionBy.map((k) => k.type))
+  let seen = new Uint8Array(symCol >= 0 ? dictSize + 1 : 64)
+  let ids = new Int32Array(0)
+  let found = 0
+  let nullFound = false
+  const parts: Batch[] = []
+  let end = snap.rowCount
+  while (end > 0) {
+    const start = Math.max(0, end - BATCH_SIZE)
+    let b: Batch = { length: end - start, vectors: cols.map((c) => c.view(start, end)) }
+    end = start
+    for (const p of preds) {
+      const { sel, count } = selection(p(b), b.length)
+      if (count < b.length) b = { length: count, vectors: b.vectors.map((v) => gather(v, sel, count)) }
+      if (count === 0) break
+    }
+    if (b.length === 0) continue
+    const sel = new Int32Array(b.length)
+    let n = 0
+    if (symCol >= 0) {
+      const d = b.vectors[symCol]!.data as Int32Array
+      for (let i = b.length - 1; i >= 0; i--) {
+        const k = d[i]! + 1
+        if (seen[k] === 1) continue
+        seen[k] = 1
+        sel[n++] = i
+        if (k === 0) nullFound = true
+        else found++
+      }
+    } else {
+      if (ids.length < b.length) ids = new Int32Array(b.length)
+      index.assign(keyEvals.map((e) => e(b)), b.length, ids)
+      if (seen.length < index.count) { const s = new Uint8Array(index.count * 2); s.set(seen); seen = s }
+      for (let i = b.length - 1; i >= 0; i--) {
+        const g = ids[i]!
+        if (seen[g] === 1) continue
+        seen[g] = 1
+        sel[n++] = i
+      }
+    }
+    if (n > 0) parts.push(pick(b, sel.subarray(0, n).reverse(), n))
+    if (symCol >= 0 && found === dictSize) {
+      if (!nullFound && preds.length === 0 && end > 0) {
+        const r = (cols[symCol]!.view(0, end).data as Int32Array).lastIndexOf(-1)
+        if (r >= 0) parts.push({ length: 1, vectors: cols.map((c) => c.view(r, r + 1)) })
+        break
+      }
+      if (nullFound) break
+    }
+    await ctx.maybeYield()
+  }
+  return concatBatches(parts.reverse(), node.output)
+}
+
+function pick(b: Batch, sel: Int32Array, n: number): Batch {
+  return { length: n, vectors: b.vectors.map((v) => gather(v, sel, n)) }
+}
+
+/** Forward pass for any input: per key the row with the greatest timestamp (ties: the later). */
+async function forward(node: LatestOnNode, ctx: ExecContext, run: Runner): Promise<Batch> {
+  const keyEvals = node.partitionBy.map((k) => compileExpr(k, ctx))
+  const index = keyIndexFor(node.partitionBy.map((k) => k.type))
+  let bestTs = new Float64Array(64)
+  let bestSeq = new Float64Array(64)
+  let partOf = new Int32Array(64)
+  let rowOf = new Int32Array(64)
+  let stamp = new Int32Array(64).fill(-1)
+  let lastRow = new Int32Array(64)
+  let parts: Batch[] = []
+  let retained = 0
+  let seq = 0
+  let batchNo = 0
+  let ids = new Int32Array(0)
+  const grow = (n: number) => {
+    if (bestTs.length >= n) return
+    const cap = Math.max(n, bestTs.length * 2)
+    const f = (a: Float64Array) => { const x = new Float64Array(cap); x.set(a); return x }
+    const i32 = (a: Int32Array, fill = 0) => { const x = new Int32Array(cap).fill(fill); x.set(a); return x }
+    bestTs = f(bestTs); bestSeq = f(bestSeq); partOf = i32(partOf); rowOf = i32(rowOf); stamp = i32(stamp, -1); lastRow = i32(lastRow)
+  }
+  for await (const b of run(node.input, ctx)) {
+    if (b.length === 0) continue
+    if (ids.length < b.length) ids = new Int32Array(b.length)
+    const before = index.count
+    index.assign(keyEvals.map((e) => e(b)), b.length, ids)
+    grow(index.count)
+    bestTs.fill(-Infinity, before, index.count)
+    const ts = timestampsOf(b.vectors[node.timestampColumn]!)
+    const touched: number[] = []
+    for (let i = 0; i < b.length; i++) {
+      const g = ids[i]!
+      const t = ts[i]!
+      if (t < bestTs[g]!) continue
+      bestTs[g] = t
+      bestSeq[g] = seq + i
+      lastRow[g] = i
+      if (stamp[g] !== batchNo) { stamp[g] = batchNo; touched.push(g) }
+    }
+    if (touched.length > 0) {
+      const sel = Int32Array.from(touched, (g) => lastRow[g]!)
+      parts.push(pick(b, sel, sel.length))
+      touched.forEach((g, j) => { partOf[g] = parts.length - 1; rowOf[g] = j })
+      retained += sel.length
+    }
+    seq += b.length
+    batchNo++
+    if (retained > 2 * index.count + BATCH_SIZE) {
+      const all = Int32Array.from({ length: index.count }, (_, g) => g)
+      parts = [gatherRows(node, parts, partOf, rowOf, all)]
+      all.forEach((g, j) => { partOf[g] = 0; rowOf[g] = j })
+      retained = index.count
+    }
+    await ctx.maybeYield()
+  }
+  const order = Array.from({ length: index.count }, (_, g) => g)
+  order.sort((a, b) => (bestTs[a]! - bestTs[b]!) || (bestSeq[a]! - bestSeq[b]!))
+  return gatherRows(node, parts, partOf, rowOf, Int32Array.from(order))
+}
+
+/** The rows of groups `groups` (in that order) from the retained parts. */
+function gatherRows(node: LatestOnNode, parts: readonly Batch[], partOf: Int32Array, rowOf: Int32Array, groups: Int32Array): Batch {
+  const n = groups.length
+  const part = new Int32Array(n)
+  const row = new Int32Array(n)
+  for (let j = 0; j < n; j++) { part[j] = partOf[groups[j]!]!; row[j] = rowOf[groups[j]!]! }
+  const vectors: Vector[] = node.output.map((c, i) => gatherParts(c.type, parts.map((p) => p.vectors[i]!), part, row, n))
+  return { length: n, vectors }
+}
