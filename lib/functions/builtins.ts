@@ -10,6 +10,7 @@ import { SCALAR_FUNCTIONS } from './scalar/index.js'
 import { AGGREGATE_FUNCTIONS } from './aggregate/index.js'
 import { TABLE_FUNCTIONS } from './table/index.js'
 import { RND_FUNCTIONS } from './rnd/index.js'
+import { WINDOW_FUNCTIONS } from './window/index.js'
 
 /** Every built-in function definition. */
 export const BUILTINS: readonly FunctionDef[] = [
@@ -18,4 +19,5 @@ export const BUILTINS: readonly FunctionDef[] = [
   ...AGGREGATE_FUNCTIONS,
   ...TABLE_FUNCTIONS,
   ...RND_FUNCTIONS,
+  ...WINDOW_FUNCTIONS,
 ]

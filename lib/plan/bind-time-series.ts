@@ -2,9 +2,7 @@
  * Binding hooks for the time-series extensions. The select binder calls these; each is
  * implemented in its own file.
  */
-import { notSupported } from '../errors.js'
-import type { Call, NamedWindow, Select } from '../sql/ast.js'
-import type { ColumnType } from '../types/column-type.js'
+import type { Select } from '../sql/ast.js'
 import type { BoundAggregate, BoundExpr, PlanNode } from './plan-node.js'
 import type { Scope } from './scope.js'
 import type { BindContext } from './bind-query.js'
@@ -27,19 +25,5 @@ export { bindLatestOn } from './bind-latest-on.js'
 
 export { bindTimeJoin } from './bind-time-join.js'
 
-/** A window call bound over the select's input. */
-export interface WindowCall {
-  readonly type: ColumnType
-}
-
-/** Binds one `f(...) OVER (...)` call over `scope` (named windows from the WINDOW clause). */
-export function bindWindowCall(call: Call, scope: Scope, bc: BindContext, windows: readonly NamedWindow[]): WindowCall {
-  void scope; void bc; void windows
-  throw notSupported('window functions are not supported yet', call.pos)
-}
-
-/** The node computing `calls` over `input`: output = input's columns, then one per call. */
-export function windowNode(input: PlanNode, calls: readonly WindowCall[]): PlanNode {
-  void calls
-  return input
-}
+export type { WindowCall } from './nodes/window.js'
+export { bindWindowCall, windowNode } from './bind-window.js'

@@ -1,0 +1,118 @@
+/**
+ * The row order a window computes in: a dense partition id per row (symbol keys through an
+ * array, one numeric key through a Map, anything else through a composite text key), then row
+ * indexes sorted by (partition, ORDER BY keys, input position), the partition boundaries in that
+ * order, and where each peer group (rows equal on every ORDER BY key) starts.
+ */
+import { LONG_NULL } from '../../types/column-type.js'
+import { type Vector, getScalar, materialize } from '../../types/vector.js'
+import type { SortKey } from '../../plan/plan-node.js'
+import { comparator } from './sort.js'
+
+/** Row indexes in window order, with partition and peer-group boundaries. */
+export interface WindowOrder {
+  /** input row index at each sorted position */
+  readonly rows: Int32Array
+  /** sorted start position of the partition holding each sorted position */
+  readonly partStart: Int32Array
+  /** sorted end position (exclusive) of that partition */
+  readonly partEnd: Int32Array
+  /** sorted start position of the peer group of each sorted position */
+  readonly peerStart: Int32Array
+  /** sorted end position (exclusive) of that peer group */
+  readonly peerEnd: Int32Array
+}
+
+/** Dense partition ids 0..count-1 of `length` rows; all 0 without keys. */
+export function partitionIds(keys: readonly Vector[], length: number): { ids: Int32Array; count: number } {
+  const ids = new Int32Array(length)
+  if (keys.length === 0) return { ids, count: length > 0 ? 1 : 0 }
+  const vs = keys.map(materialize)
+  const v = vs[0]!
+  if (vs.length === 1 && v.kind === 'sym') {
+    const remap = new Int32Array(v.dict.size + 1).fill(-1)
+    let count = 0
+    const d = v.data
+    for (let i = 0; i < length; i++) {
+      const k = d[i]! + 1
+      let g = remap[k]!
+      if (g < 0) g = remap[k] = count++
+      ids[i] = g
+    }
+    return { ids, count }
+  }
+  if (vs.length === 1 && (v.kind === 'i32' || v.kind === 'f64' || v.kind === 'f32' || v.kind === 'i16' || v.kind === 'i8' || (v.kind === 'i64' && v.data instanceof Float64Array))) {
+    const map = new Map<number, number>()
+    const d = v.data as Float64Array
+    for (let i = 0; i < length; i++) {
+      let x = d[i]!
+      if (x !== x) x = LONG_NULL
+      let g = map.get(x)
+      if (g === undefined) { g = map.size; map.set(x, g) }
+      ids[i] = g
+    }
+    return { ids, count: map.size }
+  }
+  const map = new Map<string, number>()
+  for (let i = 0; i < length; i++) {
+    let key = ''
+    for (const kv of vs) {
+      const s = getScalar(kv, i)
+      key += s === null ? '\u0001' : s instanceof Uint8Array ? `\u0002${Array.from(s).join(',')}` : `\u0000${typeof s === 'bigint' ? 'number' : typeof s}:${String(s)}`
+      key += '\u0003'
+    }
+    let g = map.get(key)
+    if (g === undefined) { g = map.size; map.set(key, g) }
+    ids[i] = g
+  }
+  return { ids, count: map.size }
+}
+
+/**
+ * Sorts rows by partition, then `keys` (vectors of the ORDER BY expressions), then input
+ * position. Without keys this is a counting sort by partition id (stable, O(n)); `presorted`
+ * says the input already is in ORDER BY order (the designated timestamp), which needs the same.
+ */
+export function windowOrder(ids: Int32Array, count: number, keys: readonly Vector[], orderKeys: readonly SortKey[], presorted: boolean): WindowOrder {
+  const n = ids.length
+  const starts = new Int32Array(count + 1)
+  for (let i = 0; i < n; i++) starts[ids[i]! + 1]!++
+  for (let g = 0; g < count; g++) starts[g + 1]! += starts[g]!
+  const rows = new Int32Array(n)
+  const fill = starts.slice(0, count)
+  for (let i = 0; i < n; i++) rows[fill[ids[i]!]!++] = i
+  const cmps = keys.map((v, k) => comparator(v, orderKeys[k]!.desc, orderKeys[k]!.nullsFirst))
+  if (cmps.length > 0 && !presorted) {
+    const byKeys = (a: number, b: number): number => {
+      for (let k = 0; k < cmps.length; k++) { const r = cmps[k]!(a, b); if (r !== 0) return r }
+      return a - b
+    }
+    for (let g = 0; g < count; g++) rows.subarray(starts[g]!, starts[g + 1]!).sort(byKeys)
+  }
+  const partStart = new Int32Array(n)
+  const partEnd = new Int32Array(n)
+  for (let g = 0; g < count; g++) {
+    const s = starts[g]!
+    const e = starts[g + 1]!
+    partStart.fill(s, s, e)
+    partEnd.fill(e, s, e)
+  }
+  const peerStart = new Int32Array(n)
+  const peerEnd = new Int32Array(n)
+  let p = 0
+  while (p < n) {
+    let q = p + 1
+    const e = partEnd[p]!
+    if (cmps.length === 0) q = e
+    else while (q < e && sameKeys(cmps, rows[p]!, rows[q]!)) q++
+    peerStart.fill(p, p, q)
+    peerEnd.fill(q, p, q)
+    p = q
+  }
+  return { rows, partStart, partEnd, peerStart, peerEnd }
+}
+
+function sameKeys(cmps: readonly ((a: number, b: number) => number)[], a: number, b: number): boolean {
+  for (let k = 0; k < cmps.length; k++) if (cmps[k]!(a, b) !== 0) return false
+  return true
+}
