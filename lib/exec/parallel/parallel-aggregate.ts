@@ -25,6 +25,9 @@ import { concatBatches } from '../operators/sort.js'
 /** Tables smaller than this aggregate on one thread (the hand-off costs more than it saves). */
 export const PARALLEL_MIN_ROWS = 1_000_000
 
+/** Counters for tests and diagnostics. */
+export const PARALLEL_STATS = { runs: 0 }
+
 /** How each aggregate splits into partials and how partials merge. */
 const DECOMPOSE: Record<string, { partial: string[]; merge: string[] }> = {
   count: { partial: ['count'], merge: ['sum'] },
@@ -109,6 +112,7 @@ async function* runParallel(
   node: AggregateNode, scan: ScanNode, pool: NonNullable<ReturnType<typeof workerPool>>, ctx: ExecContext,
   spec: Pick<WireTask, 'keys' | 'filter' | 'aggregates' | 'functions'>, partials: BoundAggregate[],
 ): AsyncGenerator<Batch> {
+  PARALLEL_STATS.runs++
   const snap = scan.table.snapshot()
   const columns: WireColumn[] = scan.columns.map((c, i) => {
     const v = snap.data.columns[c]!.view(0, snap.rowCount)

@@ -20,19 +20,26 @@ export class WorkerPool {
   private turn = 0
 
   constructor(readonly size: number) {
-    const url = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url)
-    const execArgv = import.meta.url.endsWith('.ts') ? ['--import', 'tsx'] : []
+    const fromSource = import.meta.url.endsWith('.ts')
+    const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url)
     for (let i = 0; i < size; i++) {
-      const w = new Worker(url, { execArgv })
-      w.unref()
+      // run from TypeScript sources (tests, tsx): the worker registers tsx's loader first
+      const w = fromSource
+        ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}) })`, { eval: true })
+        : new Worker(url)
       w.on('message', (m: { id: number; batch?: WireBatch; error?: { message: string; code?: string; position?: number } }) => {
         const p = this.pending.get(m.id)
         if (p === undefined) return
         this.pending.delete(m.id)
+        if (this.pending.size === 0) for (const x of this.workers) x.unref()
         if (m.error !== undefined) p.reject(new SqlError((m.error.code ?? SqlState.INTERNAL_ERROR) as SqlStateCode, m.error.message, m.error.position ?? -1))
         else p.resolve(fromWireBatch(m.batch!))
       })
-      w.on('error', (err) => { for (const [id, p] of this.pending) { this.pending.delete(id); p.reject(err) } })
+      w.on('error', (err) => {
+        for (const [id, p] of this.pending) { this.pending.delete(id); p.reject(err) }
+        for (const x of this.workers) x.unref()
+      })
+      w.unref() // idle workers never keep the process alive (after the listeners, which ref it)
       this.workers.push(w)
     }
   }
@@ -42,6 +49,7 @@ export class WorkerPool {
     const id = this.nextId++
     const w = this.workers[this.turn++ % this.workers.length]!
     return new Promise<Batch>((resolve, reject) => {
+      if (this.pending.size === 0) for (const x of this.workers) x.ref() // busy workers keep the process alive
       this.pending.set(id, { resolve, reject })
       w.postMessage({ id, task })
     })
