@@ -47,7 +47,8 @@ export function bindWindowCall(call: Call, scope: Scope, bc: BindContext, window
     sortKey: JSON.stringify([over.partitionBy.map(astKey), over.orderBy.map((o) => [astKey(o.expr), o.desc, o.nulls ?? ''])]),
     orderPos: over.orderBy[0]?.expr.pos ?? over.pos,
     needsTimestampOrder: spec.framed && frame.units === 'range' && orderBy.length > 0 && !isDefaultFrame(frame),
-    ...(raw?.kind === 'column' && raw.dict !== undefined && type === 'SYMBOL' ? { dict: raw.dict } : {}),
+    // a symbol default may be outside the column's dictionary; the operator then builds its own
+    ...(raw?.kind === 'column' && raw.dict !== undefined && type === 'SYMBOL' && def === undefined ? { dict: raw.dict } : {}),
   }
 }
 

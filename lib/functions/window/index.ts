@@ -5,7 +5,7 @@
  * without OVER fails as QuestDB's does ("window function called in non-window context").
  *
  * The aggregates usable as window functions (sum, avg, ksum, count, min, max) are the aggregate
- * family's definitions; their window forms are described by {@link WINDOW_SPECS}.
+ * family's definitions; their window forms are described by `WINDOW_SPECS` (specs.ts).
  *
  * Browser-safe: imports nothing from `node:*`.
  */
@@ -17,9 +17,15 @@ export function nonWindowContext(pos: number): SqlError {
   return new SqlError(SqlState.SYNTAX_ERROR, 'window function called in non-window context, make sure to add OVER clause', pos)
 }
 
+/**
+ * A window-only function. Its signatures' `returns` throws: the binder calls it when it binds a
+ * call without OVER, so the error comes at bind time, even over an empty table (the binder does
+ * not pass the call's position there; `init` would, but only runs on the first batch).
+ */
 function windowOnly(name: string, signatures: readonly Signature[], description: string, example: string): FunctionDef {
   return {
-    kind: 'scalar', name, signatures, description, example, family: 'window',
+    kind: 'scalar', name, description, example, family: 'window',
+    signatures: signatures.map((s) => ({ ...s, returns: () => { throw nonWindowContext(-1) } })),
     init: (site: CallSite) => { throw nonWindowContext(site.pos) },
     row: () => null,
   }
@@ -29,17 +35,17 @@ const same = (a: readonly unknown[]) => a[0] as never
 
 /** Every window-only function. */
 export const WINDOW_FUNCTIONS: readonly FunctionDef[] = [
-  windowOnly('row_number', [{ args: [], returns: 'LONG' }], 'Sequential number of the row within its partition, from 1.',
+  windowOnly('row_number', [{ args: [], returns: 'LONG' }], 'Sequential number (LONG) of the row within its partition, from 1.',
     'SELECT ts, row_number() OVER (PARTITION BY sym ORDER BY ts) FROM trades'),
-  windowOnly('rank', [{ args: [], returns: 'LONG' }], 'Rank of the row within its partition, with gaps after ties.',
+  windowOnly('rank', [{ args: [], returns: 'LONG' }], 'Rank (LONG) of the row within its partition, with gaps after ties.',
     'SELECT price, rank() OVER (ORDER BY price DESC) FROM trades'),
-  windowOnly('dense_rank', [{ args: [], returns: 'LONG' }], 'Rank of the row within its partition, without gaps after ties.',
+  windowOnly('dense_rank', [{ args: [], returns: 'LONG' }], 'Rank (LONG) of the row within its partition, without gaps after ties.',
     'SELECT price, dense_rank() OVER (ORDER BY price DESC) FROM trades'),
-  windowOnly('percent_rank', [{ args: [], returns: 'DOUBLE' }], 'Relative rank (rank - 1) / (rows - 1); 0 for a single row.',
+  windowOnly('percent_rank', [{ args: [], returns: 'DOUBLE' }], 'Relative rank (rank - 1) / (rows - 1) as DOUBLE; 0 for a single row.',
     'SELECT price, percent_rank() OVER (ORDER BY price) FROM trades'),
-  windowOnly('cume_dist', [{ args: [], returns: 'DOUBLE' }], 'Rows up to the last peer of the current row, divided by the rows of the partition.',
+  windowOnly('cume_dist', [{ args: [], returns: 'DOUBLE' }], 'Rows up to the last peer of the current row, divided by the rows of the partition (DOUBLE).',
     'SELECT price, cume_dist() OVER (ORDER BY price) FROM trades'),
-  windowOnly('ntile', [{ args: ['INT'], constant: [0], returns: 'LONG' }], 'Bucket number 1..n of the row, larger buckets first.',
+  windowOnly('ntile', [{ args: ['INT'], constant: [0], returns: 'LONG' }], 'Bucket number 1..n (LONG) of the row, larger buckets first.',
     'SELECT price, ntile(4) OVER (ORDER BY price) FROM trades'),
   windowOnly('lag', [
     { args: ['ANY'], returns: same },
