@@ -10,11 +10,10 @@ export function parseCols(text: string): string[] {
   const names: string[] = []
   let cur = ''
   let quoted = false
-  let sawQuote = false
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!
     if (c === '\\' && i + 1 < text.length) { cur += text[++i]; continue }
-    if (c === '"') { quoted = !quoted; sawQuote = true; continue }
+    if (c === '"') { quoted = !quoted; continue }
     if (c === ',' && !quoted) {
       push()
       continue
@@ -25,11 +24,9 @@ export function parseCols(text: string): string[] {
   return names
 
   function push(): void {
-    if (cur.length === 0 && !sawQuote) throw new HttpError(400, 'empty column in query parameter', undefined)
-    if (cur.length === 0) throw new HttpError(400, 'empty column in query parameter', undefined)
+    if (cur.length === 0) throw new HttpError(400, 'empty column in query parameter', null)
     names.push(cur)
     cur = ''
-    sawQuote = false
   }
 }
 
@@ -39,7 +36,7 @@ export function selectColumns(columns: readonly ColumnInfo[], names: readonly st
   return names.map((n) => {
     const lower = n.toLowerCase()
     const i = columns.findIndex((c) => c.name.toLowerCase() === lower)
-    if (i < 0) throw new HttpError(400, `column not found: '${n}'`, undefined)
+    if (i < 0) throw new HttpError(400, `column not found: '${n}'`, null)
     return i
   })
 }

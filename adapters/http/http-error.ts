@@ -9,8 +9,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    /** 0-based position to report, or undefined to omit `position` (QuestDB's `cols` errors) */
-    readonly position: number | undefined = 0,
+    /** 0-based position to report, or null to omit `position` (QuestDB's `cols` errors) */
+    readonly position: number | null = 0,
   ) {
     super(message)
     this.name = 'HttpError'
@@ -30,7 +30,7 @@ export function statusOf(err: unknown): number {
 
 /** The message and position to report for an error. */
 export function describe(err: unknown): { message: string; position: number | undefined } {
-  if (err instanceof HttpError) return { message: err.message, position: err.position }
+  if (err instanceof HttpError) return { message: err.message, position: err.position ?? undefined }
   if (err instanceof SqlError) return { message: err.message, position: Math.max(0, err.position) }
   return { message: err instanceof Error ? err.message : String(err), position: 0 }
 }
