@@ -12,6 +12,8 @@ import { DEFAULT_MAX_QUERY_LENGTH, type HttpHandlerOptions } from './options.js'
 export interface HttpServerOptions extends HttpHandlerOptions {
   /** keep-alive timeout in milliseconds (`http.keep-alive.timeout`, default 5000) */
   readonly keepAliveTimeout?: number
+  /** answers requests the REST handler does not own (default: 404) */
+  readonly fallback?: (req: http.IncomingMessage, res: http.ServerResponse) => void
 }
 
 /**
@@ -27,7 +29,8 @@ export function createHttpServer(db: Database, options: HttpServerOptions = {}):
   const max = options.maxQueryLength ?? DEFAULT_MAX_QUERY_LENGTH
   const handler = createHttpHandler(db, options)
   const server = http.createServer({ maxHeaderSize: max + 16 * 1024, keepAliveTimeout: options.keepAliveTimeout ?? 5000 }, (req, res) => {
-    void handler(req, res)
+    const fallback = options.fallback
+    void handler(req, res, fallback === undefined ? undefined : () => fallback(req, res))
   })
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) { socket.destroy(); return }

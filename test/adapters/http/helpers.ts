@@ -63,7 +63,7 @@ export function raw(port: number, bytes: string | Buffer, ms = 2000): Promise<st
     const s = net.connect(port, '127.0.0.1')
     const chunks: Buffer[] = []
     const timer = setTimeout(() => s.destroy(), ms)
-    s.on('data', (c) => chunks.push(c))
+    s.on('data', (c: Buffer) => chunks.push(c))
     s.on('error', () => {})
     s.on('close', () => { clearTimeout(timer); resolve(Buffer.concat(chunks).toString('latin1')) })
     s.end(bytes)

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import { ConfigError, loadConfig } from '../../../adapters/http/server/config.js'
+import { get } from './helpers.js'
+
+t.test('config: defaults, server.conf, QDB_ overrides, warnings, bad values', async (t) => {
+  const warnings: string[] = []
+  const d = loadConfig(undefined, {}, (m) => warnings.push(m))
+  t.same(d.http, { host: '0.0.0.0', port: 9000 })
+  t.same(d.pg, { host: '0.0.0.0', port: 8812 })
+  t.equal(d.cairoRoot, './qdb_root')
+  t.equal(d.pgUser, 'admin')
+  const c = loadConfig('# comment\nhttp.bind.to=127.0.0.1:19000\npg.net.bind.to = 127.0.0.1:18812\nhttp.user=joe\nhttp.password=pw\nmystery.key=1\n',
+    { QDB_HTTP_BIND_TO: '127.0.0.1:29000', QDB_CAIRO_ROOT: '/data', QDB_NOPE: 'x', PATH: '/bin' }, (m) => warnings.push(m))
+  t.same(c.http, { host: '127.0.0.1', port: 29000 }, 'environment wins over the file')
+  t.same(c.pg, { host: '127.0.0.1', port: 18812 })
+  t.equal(c.cairoRoot, '/data')
+  t.equal(c.httpUser, 'joe')
+  t.match(warnings, [/unknown key 'mystery.key'/, /QDB_NOPE/])
+  t.throws(() => loadConfig('http.bind.to=nowhere', {}, () => {}), new ConfigError("bad value for http.bind.to (server.conf line 1): 'nowhere', expected host:port with a port 0-65535"))
+  t.throws(() => loadConfig(undefined, { QDB_HTTP_SECURITY_READONLY: 'yes' }, () => {}), /bad value for http.security.readonly \(environment QDB_HTTP_SECURITY_READONLY\)/)
+  t.throws(() => loadConfig('http.user=joe', {}, () => {}), /must be set together/)
+  t.same(loadConfig('http.net.bind.to=127.0.0.1:1', {}, () => {}).http, { host: '127.0.0.1', port: 1 }, "QuestDB's key name works too")
+})
+
+/** Runs examples/server.ts with `env`; resolves with the child and its REST port (from the banner). */
+function startChild(env: Record<string, string>, args: string[] = []): Promise<{ child: ReturnType<typeof spawn>; port: number; out: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('no banner: ' + out)) }, 30000)
+    const onData = (c: Buffer): void => {
+      out += c.toString()
+      const m = /REST API\s+http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)
+      if (m !== null) { clearTimeout(timer); resolve({ child, port: Number(m[1]), out: () => out }) }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', (c: Buffer) => { out += c.toString() })
+    child.on('exit', () => { clearTimeout(timer); reject(new Error('exited: ' + out)) })
+  })
+}
+
+t.test('npm start: banner, REST, one log line per request, graceful SIGTERM', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-conf-'))
+  const conf = join(dir, 'server.conf')
+  writeFileSync(conf, 'http.bind.to=127.0.0.1:0\npg.net.bind.to=127.0.0.1:0\n')
+  const { child, port, out } = await startChild({}, ['--conf', conf])
+  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
+  t.match(out(), /IN MEMORY/)
+  t.equal((await get(port, '/exec?query=select+1+x')).body, '{"query":"select 1 x","columns":[{"name":"x","type":"INT"}],"timestamp":-1,"dataset":[[1]],"count":1}')
+  t.match((await get(port, '/')).body, /EpochDB/)
+  await new Promise((r) => setTimeout(r, 100))
+  const line = out().split('\n').find((l) => l.includes('"path":"/exec"'))
+  t.ok(line, 'a log line for the request')
+  t.match(JSON.parse(line!), { msg: 'http', method: 'GET', path: '/exec', status: 200, rows: 1 })
+  const code = await new Promise<number | null>((resolve) => { child.on('exit', (c) => resolve(c)); child.kill('SIGTERM') })
+  t.equal(code, 0)
+  t.match(out(), /"msg":"stopped"/)
+})
+
+t.test('a bad value stops start-up with a clear message', async (t) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], { env: { ...process.env, QDB_HTTP_BIND_TO: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let err = ''
+  child.stderr.on('data', (c: Buffer) => { err += c.toString() })
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
+  t.equal(code, 2)
+  t.match(err, "epochdb: bad value for http.bind.to (environment QDB_HTTP_BIND_TO): 'nope'")
+})
