@@ -37,7 +37,7 @@ t.test('simple query: every type in text format', async (t) => {
 })
 
 t.test('timestamps keep microseconds in text', async (t) => {
-  const r = await client.query({ text: 'select ts from t order by ts', types: { getTypeParser: () => (v: string) => v } })
+  const r = await client.query({ text: 'select ts from t order by ts', types: { getTypeParser: () => (v: string) => v } } as unknown as pg.QueryConfig)
   t.equal(r.rows[0].ts, '2024-01-01 00:00:00.000001')
 })
 
@@ -52,7 +52,7 @@ t.test('prepared statements with parameters', async (t) => {
 })
 
 t.test('binary result format', async (t) => {
-  const r = await client.query({ text: 'select i, l, v, b, ts, u, sh, f, s from t order by ts', binary: true })
+  const r = await client.query({ text: 'select i, l, v, b, ts, u, sh, f, s from t order by ts', binary: true } as pg.QueryConfig)
   const row = r.rows[0]
   t.equal(row.i, 3)
   t.equal(row.v, 1.5)
