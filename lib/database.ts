@@ -13,6 +13,7 @@ import { bindQuery, type BindContext } from './plan/bind-query.js'
 import type { OutputColumn, PlanNode } from './plan/plan-node.js'
 import { ExecContext, type CancelSignal } from './exec/context.js'
 import { runPlan } from './exec/operators/runner.js'
+import { optimize } from './plan/optimize/index.js'
 import { prepareSubqueries } from './exec/subqueries.js'
 import { alterTable, columnType, createTable, createTableLike, dropTable, renameTable, tableMeta, truncateTable, checkName } from './exec/statements/ddl.js'
 import { castVector } from './types/cast.js'
@@ -239,7 +240,7 @@ export class Database {
     const done = (command: string, affected = 0): Execution => ({ columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY })
     switch (stmt.kind) {
       case 'select': case 'setop': case 'with': {
-        const plan = bindQuery(stmt, bc)
+        const plan = optimize(bindQuery(stmt, bc))
         await prepareSubqueries(plan, ctx)
         return planExecution(plan, runPlan(plan, ctx))
       }
@@ -250,7 +251,7 @@ export class Database {
           if (stmt.ifNotExists) return done('create_table')
           throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${stmt.name}]`, stmt.namePos)
         }
-        const plan = bindQuery(stmt.query, bc)
+        const plan = optimize(bindQuery(stmt.query, bc))
         const data = await collectAll(plan, ctx)
         const columns: ColumnMeta[] = plan.output.map((c) => {
           checkName(c.name, stmt.pos, 'column')
@@ -281,7 +282,7 @@ export class Database {
       case 'explain': {
         const inner = stmt.statement
         if (inner.kind !== 'select' && inner.kind !== 'setop' && inner.kind !== 'with') throw notSupported('EXPLAIN supports queries only', stmt.pos)
-        return rowsExecution(explain(bindQuery(inner, bc)))
+        return rowsExecution(explain(optimize(bindQuery(inner, bc))))
       }
       case 'transaction':
         session.inTransaction = stmt.action === 'begin'

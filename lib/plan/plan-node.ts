@@ -70,6 +70,12 @@ export interface ScanNode extends NodeBase {
   readonly table: Table
   /** table column index of each output column */
   readonly columns: readonly number[]
+  /**
+   * Inclusive [lo, hi] pairs (sorted, disjoint) of designated-timestamp values to read; absent
+   * means the whole table. Set by the `extract-timestamp-intervals` rule; the scan finds the row
+   * ranges by binary search, so cost follows the rows in range.
+   */
+  readonly intervals?: Float64Array
 }
 
 export interface TableFunctionNode extends NodeBase {
@@ -88,6 +94,8 @@ export interface FilterNode extends NodeBase {
   readonly kind: 'filter'
   readonly input: PlanNode
   readonly predicate: BoundExpr
+  /** input columns to pass on (by index), when not all of them; set by `prune-columns` */
+  readonly projection?: readonly number[]
 }
 
 export interface ProjectNode extends NodeBase {

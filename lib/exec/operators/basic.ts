@@ -8,15 +8,46 @@ import type { ExecContext } from '../context.js'
 import { type Evaluator, compileExpr, evalRow, initRowStates, selection } from '../evaluate.js'
 import type { Runner } from './runner.js'
 
-/** Reads a table snapshot in batches of {@link BATCH_SIZE} rows; fixed-width columns are views. */
+/**
+ * Reads a table snapshot in batches of {@link BATCH_SIZE} rows; fixed-width columns are views.
+ * With `intervals`, only the row ranges whose designated timestamp falls inside them are read,
+ * found by binary search (rows are in timestamp order).
+ */
 export async function* runScan(node: ScanNode, ctx: ExecContext): AsyncGenerator<Batch> {
   const snap = node.table.snapshot()
   const cols = node.columns.map((c) => snap.data.columns[c]!)
-  for (let start = 0; start < snap.rowCount; start += BATCH_SIZE) {
-    const end = Math.min(start + BATCH_SIZE, snap.rowCount)
-    yield { length: end - start, vectors: cols.map((c) => c.view(start, end)) }
-    await ctx.maybeYield()
+  const ranges = node.intervals === undefined
+    ? [0, snap.rowCount]
+    : rowRanges(snap.data.columns[node.table.meta.timestampIndex]!.view(0, snap.rowCount), node.intervals)
+  for (let r = 0; r < ranges.length; r += 2) {
+    const to = ranges[r + 1]!
+    for (let start = ranges[r]!; start < to; start += BATCH_SIZE) {
+      const end = Math.min(start + BATCH_SIZE, to)
+      yield { length: end - start, vectors: cols.map((c) => c.view(start, end)) }
+      await ctx.maybeYield()
+    }
   }
+}
+
+/** Row ranges [from, to) of a sorted timestamp vector that fall inside inclusive [lo, hi] pairs. */
+export function rowRanges(ts: Vector, intervals: Float64Array): number[] {
+  const d = ts.data as Float64Array | BigInt64Array
+  const n = ts.length
+  const at = (i: number) => Number(d[i]!)
+  const lowerBound = (x: number) => {
+    let lo = 0
+    let hi = n
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (at(mid) < x) lo = mid + 1; else hi = mid }
+    return lo
+  }
+  const out: number[] = []
+  for (let k = 0; k < intervals.length; k += 2) {
+    const from = lowerBound(intervals[k]!)
+    const hi = intervals[k + 1]!
+    const to = hi === Infinity ? n : lowerBound(hi + 1)
+    if (to > from) out.push(from, to)
+  }
+  return out
 }
 
 /** Runs a table function such as `long_sequence(n)`. */
@@ -44,11 +75,13 @@ export async function* runValues(node: ValuesNode, ctx: ExecContext): AsyncGener
 /** Keeps the rows for which the predicate is true; a batch that passes whole is forwarded as is. */
 export async function* runFilter(node: FilterNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const pred = compileExpr(node.predicate, ctx)
+  const keep = node.projection
   for await (const b of run(node.input, ctx)) {
     const { sel, count } = selection(pred(b), b.length)
     if (count === 0) continue
-    if (count === b.length) { yield b; continue }
-    yield { length: count, vectors: b.vectors.map((v) => gather(v, sel, count)) }
+    const vectors = keep === undefined ? b.vectors : keep.map((i) => b.vectors[i]!)
+    if (count === b.length) { yield { length: count, vectors }; continue }
+    yield { length: count, vectors: vectors.map((v) => gather(v, sel, count)) }
   }
 }
 

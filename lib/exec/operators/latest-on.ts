@@ -14,7 +14,8 @@
 import { BATCH_SIZE, type Batch, type Vector, gather } from '../../types/vector.js'
 import type { BoundExpr, LatestOnNode, PlanNode, ScanNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
-import { compileExpr, selection } from '../evaluate.js'
+import { type Evaluator, compileExpr, selection } from '../evaluate.js'
+import type { ColumnBuffer } from '../../storage/column-buffer.js'
 import { concatBatches, emit } from './sort.js'
 import { keyIndexFor } from './time-join-keys.js'
 import { gatherParts, timestampsOf } from './time-join-rows.js'
@@ -49,6 +50,7 @@ async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly
   let ids = new Int32Array(0)
   let found = 0
   let nullFound = false
+  let gaveUp = false
   const parts: Batch[] = []
   let end = snap.rowCount
   while (end > 0) {
@@ -86,16 +88,39 @@ async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly
     }
     if (n > 0) parts.push(pick(b, sel.subarray(0, n).reverse(), n))
     if (symCol >= 0 && found === dictSize) {
-      if (!nullFound && preds.length === 0 && end > 0) {
-        const r = (cols[symCol]!.view(0, end).data as Int32Array).lastIndexOf(-1)
-        if (r >= 0) parts.push({ length: 1, vectors: cols.map((c) => c.view(r, r + 1)) })
-        break
-      }
       if (nullFound) break
+      if (!gaveUp) {
+        const r = latestNullRow(cols, symCol, end, preds)
+        if (r !== undefined) {
+          if (r >= 0) parts.push({ length: 1, vectors: cols.map((c) => c.view(r, r + 1)) })
+          break
+        }
+        gaveUp = true // many null rows fail the filter: keep scanning batches
+      }
     }
     await ctx.maybeYield()
   }
   return concatBatches(parts.reverse(), node.output)
+}
+
+/** Null probes tried before falling back to scanning batches. */
+const MAX_NULL_PROBES = 64
+
+/**
+ * The last row in [0, end) whose symbol is null and that passes the filters, found with native
+ * `lastIndexOf` probes; -1 when there is none, undefined when probing gave up.
+ */
+function latestNullRow(cols: readonly ColumnBuffer[], symCol: number, end: number, preds: readonly Evaluator[]): number | undefined {
+  const syms = cols[symCol]!.view(0, end).data as Int32Array
+  let hi = end
+  for (let probe = 0; probe < MAX_NULL_PROBES; probe++) {
+    const r = hi === 0 ? -1 : syms.lastIndexOf(-1, hi - 1)
+    if (r < 0) return -1
+    const one: Batch = { length: 1, vectors: cols.map((c) => c.view(r, r + 1)) }
+    if (preds.every((p) => selection(p(one), 1).count === 1)) return r
+    hi = r
+  }
+  return undefined
 }
 
 function pick(b: Batch, sel: Int32Array, n: number): Batch {

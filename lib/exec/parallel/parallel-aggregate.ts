@@ -17,6 +17,7 @@ import { castTo } from '../../plan/bind-expr.js'
 import { Table } from '../../storage/table.js'
 import type { ExecContext } from '../context.js'
 import { runPlan } from '../operators/runner.js'
+import { remapExpr } from '../../plan/optimize/walk.js'
 import { WireEncoder, type WireColumn, type WireTask } from './wire.js'
 import { runPartial } from './partial.js'
 import { workerPool } from './pool.js'
@@ -83,9 +84,19 @@ export function parallelAggregate(node: AggregateNode, ctx: ExecContext): AsyncG
   if (pool === undefined) return undefined
   let scan: PlanNode = node.input
   let filter: BoundExpr | undefined
-  if (scan.kind === 'filter') { filter = scan.predicate; scan = scan.input }
-  if (scan.kind !== 'scan' || !(scan.table instanceof Table) || scan.table.rowCount < PARALLEL_MIN_ROWS) return undefined
+  // a filter that passes on only some columns: keys and arguments refer to its output; map them to the scan's
+  let map: Int32Array | undefined
+  if (scan.kind === 'filter') {
+    filter = scan.predicate
+    if (scan.projection !== undefined) map = Int32Array.from(scan.projection)
+    scan = scan.input
+  }
+  if (scan.kind !== 'scan' || !(scan.table instanceof Table) || scan.intervals !== undefined || scan.table.rowCount < PARALLEL_MIN_ROWS) return undefined
   if (!node.aggregates.every((a) => DECOMPOSE[a.def.name] !== undefined)) return undefined
+  if (map !== undefined) {
+    const m = map
+    node = { ...node, keys: node.keys.map((e) => remapExpr(e, m)), aggregates: node.aggregates.map((a) => ({ ...a, args: a.args.map((e) => remapExpr(e, m)) })) }
+  }
   const used = new Set<number>()
   for (const e of [...node.keys, ...node.aggregates.flatMap((a) => a.args), ...(filter === undefined ? [] : [filter])]) columnsUsed(e, used)
   for (const i of used) { const k = PHYSICAL[scan.output[i]!.type]; if (k === 'str' || k === 'bin' || k === 'null') return undefined }

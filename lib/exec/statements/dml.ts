@@ -18,6 +18,7 @@ import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import { runPlan } from '../operators/runner.js'
 import { prepareSubqueries } from '../subqueries.js'
+import { optimize } from '../../plan/optimize/index.js'
 
 /** Resolves the INSERT column list to table column indexes. */
 function targetColumns(table: Table, s: Insert): number[] {
@@ -82,7 +83,7 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
     table.append(vectors, rows.length)
     return rows.length
   }
-  const plan = bindQuery(s.source.query, bc)
+  const plan = optimize(bindQuery(s.source.query, bc))
   if (plan.output.length !== targets.length) {
     throw new SqlError(SqlState.SYNTAX_ERROR, `select clause must provide values for all columns [expected=${targets.length}, actual=${plan.output.length}]`, s.pos)
   }

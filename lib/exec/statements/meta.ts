@@ -123,7 +123,10 @@ export function explain(plan: PlanNode): Rows {
   const visit = (n: PlanNode, depth: number) => {
     const pad = '    '.repeat(depth)
     switch (n.kind) {
-      case 'scan': lines.push(`${pad}Row forward scan`, `${pad}  Frame forward scan on: ${n.table.meta.name}`); return
+      case 'scan':
+        lines.push(n.intervals === undefined ? `${pad}Row forward scan` : `${pad}Interval forward scan`, `${pad}  Frame forward scan on: ${n.table.meta.name}`)
+        if (n.columns.length < n.table.meta.columns.length) lines.push(`${pad}  columns: ${n.output.map((c) => c.name).join(',')}`)
+        return
       case 'table_function': lines.push(`${pad}${n.def.name}`); return
       case 'values': lines.push(`${pad}VirtualRecord`); return
       case 'filter': lines.push(`${pad}Filter`); break
