@@ -1,9 +1,91 @@
 /**
- * psql's catalog queries for `\dt` and `\d table` (placeholder until the emulation lands).
+ * Answers the catalog queries that psql (`\dt`, `\d table`) and the `postgres` client (its
+ * array-type lookup at connect) send in PostgreSQL syntax the engine does not parse
+ * (`OPERATOR(pg_catalog.~)`, `::regtype`, correlated catalog subqueries). Each handler
+ * recognises one query shape and computes the rows from the engine's `tables()` and
+ * `table_columns()`. Catalogs of things EpochDB does not have (indexes, constraints,
+ * policies, publications, inheritance, triggers) are answered as empty, which is the truth.
  */
+import type { JsValue } from '../../lib/index.js'
 import type { Prepared, RunContext } from './prepared.js'
+import { type SyntheticColumn, type SyntheticValue, resultExecution } from './synthetic.js'
 
-/** The adapter's answer to a psql catalog query, or undefined. */
-export function psqlCatalog(_ctx: RunContext, _sql: string): Prepared | undefined {
+/** OID of the first table: table `id` from `tables()` is added to it. */
+const TABLE_OID_BASE = 16384
+
+const s = (name: string): SyntheticColumn => ({ name, type: 'STRING' })
+const i = (name: string): SyntheticColumn => ({ name, type: 'INT' })
+const b = (name: string): SyntheticColumn => ({ name, type: 'BOOLEAN' })
+
+/** array type of each element type, for `postgres`'s connect-time lookup */
+const ARRAY_TYPES: readonly [number, number][] = [
+  [16, 1000], [17, 1001], [20, 1016], [21, 1005], [23, 1007], [25, 1009], [700, 1021], [701, 1022],
+  [1042, 1014], [1043, 1015], [1114, 1115], [1184, 1185], [2950, 2951],
+]
+
+interface TableRow { readonly oid: number; readonly name: string }
+
+async function tables(ctx: RunContext): Promise<TableRow[]> {
+  const r = await ctx.db.query('select id, table_name from tables() order by table_name', [], { session: ctx.session })
+  return r.rows.map((row: JsValue[]) => ({ oid: TABLE_OID_BASE + Number(row[0]), name: String(row[1]) }))
+}
+
+/** psql's `^(name)$` pattern as a RegExp, or undefined when the query has none. */
+function namePattern(sql: string): RegExp | undefined {
+  const m = /relname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)'/.exec(sql)
+  if (m === null) return undefined
+  try { return new RegExp(m[1]!.replace(/''/g, "'"), 'i') } catch { return /$^/ }
+}
+
+function rowsPrepared(columns: readonly SyntheticColumn[], compute: () => Promise<SyntheticValue[][]>): Prepared {
+  return {
+    paramCount: 0, returnsRows: true, empty: false, statement: undefined,
+    start: async () => resultExecution(columns, await compute()),
+    tag: (n) => `SELECT ${n}`,
+  }
+}
+
+/** The adapter's answer to a recognised catalog query, or undefined. */
+export function psqlCatalog(ctx: RunContext, sql: string): Prepared | undefined {
+  if (!sql.includes('pg_catalog.') && !sql.includes('pg_type')) return undefined
+  const user = ctx.session.principal.name
+  // postgres (porsager): array types
+  if (/from pg_catalog\.pg_type a\s+left join pg_catalog\.pg_type b on b\.oid = a\.typelem/i.test(sql)) {
+    return rowsPrepared([i('oid'), i('typarray')], async () => ARRAY_TYPES.map(([o, a]) => [o, a]))
+  }
+  // \dt [pattern]
+  if (/c\.relname as "Name"/.test(sql) && /c\.relkind IN \('r','p'/.test(sql)) {
+    const re = namePattern(sql)
+    return rowsPrepared([s('Schema'), s('Name'), s('Type'), s('Owner')], async () =>
+      (await tables(ctx)).filter((t) => re === undefined || re.test(t.name)).map((t) => ['public', t.name, 'table', user]))
+  }
+  // \d name: find the relation
+  if (/^SELECT c\.oid,\s+n\.nspname,\s+c\.relname\s+FROM pg_catalog\.pg_class c/.test(sql)) {
+    const re = namePattern(sql)
+    return rowsPrepared([i('oid'), s('nspname'), s('relname')], async () =>
+      (await tables(ctx)).filter((t) => re === undefined || re.test(t.name)).map((t) => [t.oid, 'public', t.name]))
+  }
+  const oidMatch = /c\.oid = '(\d+)'|attrelid = '(\d+)'/.exec(sql)
+  const oid = oidMatch === null ? undefined : Number(oidMatch[1] ?? oidMatch[2])
+  // \d name: relation flags
+  if (oid !== undefined && /SELECT c\.relchecks, c\.relkind/.test(sql)) {
+    return rowsPrepared(
+      [i('relchecks'), s('relkind'), b('relhasindex'), b('relhasrules'), b('relhastriggers'), b('relrowsecurity'), b('relforcerowsecurity'),
+        b('relhasoids'), b('relispartition'), s('reloptions'), i('reltablespace'), s('reloftype'), s('relpersistence'), s('relreplident'), s('amname')],
+      async () => [[0, 'r', false, false, false, false, false, false, false, '', 0, '', 'p', 'd', null]])
+  }
+  // \d name: columns
+  if (oid !== undefined && /FROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '\d+' AND a\.attnum > 0/.test(sql)) {
+    return rowsPrepared([s('attname'), s('format_type'), s('default'), b('attnotnull'), s('attcollation'), s('attidentity'), s('attgenerated')], async () => {
+      const t = (await tables(ctx)).find((x) => x.oid === oid)
+      if (t === undefined) return []
+      const cols = await ctx.db.query(`select "column", type from table_columns('${t.name.replace(/'/g, "''")}')`, [], { session: ctx.session })
+      return cols.rows.map((r: JsValue[]) => [String(r[0]), String(r[1]).toLowerCase(), null, false, null, '', ''])
+    })
+  }
+  // catalogs of objects EpochDB does not have
+  if (/pg_catalog\.pg_(index|constraint|policy|statistic_ext|publication|inherits|trigger|rewrite|partitioned_table)\b/.test(sql)) {
+    return rowsPrepared([], async () => [])
+  }
   return undefined
 }
