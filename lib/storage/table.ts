@@ -136,31 +136,42 @@ export class Table {
     return order
   }
 
-  /** Drops all but the last-written row of each upsert key (rows with equal timestamp and keys). */
+  /**
+   * DEDUP UPSERT KEYS, as QuestDB applies it on commit: among the new rows, the last one per key
+   * wins; every existing row with that key takes the winner's values (existing rows are not
+   * collapsed among themselves — they may be duplicates from before dedup was enabled); a key
+   * with no existing row is inserted once. Rows `>= oldCount` in `order` are the new ones.
+   */
   private dedup(cols: ColumnBuffer[], order: Int32Array, total: number): [Int32Array, number] {
+    const oldCount = this.data.rowCount
     const keyIdx = this.meta.dedupKeys.map((k) => this.meta.columns.findIndex((c) => c.name.toLowerCase() === k.toLowerCase()))
       .filter((i) => i !== this.meta.timestampIndex)
     const ts = cols[this.meta.timestampIndex]!.view(0, total) as I64Vector
     const keyViews = keyIdx.map((i) => cols[i]!.view(0, total))
-    const keep = new Uint8Array(total).fill(1)
+    const out = new Int32Array(total)
+    let n = 0
     let runStart = 0
     for (let i = 1; i <= total; i++) {
       if (i < total && ts.data[order[i]!] === ts.data[order[runStart]!]) continue
-      if (i - runStart > 1) {
-        const seen = new Map<string, number>()
-        for (let j = runStart; j < i; j++) {
-          const r = order[j]!
-          const key = keyViews.map((v) => String(getScalar(v, r))).join('\u0000')
-          const prev = seen.get(key)
-          if (prev !== undefined) keep[prev] = 0
-          seen.set(key, j)
+      const run = order.subarray(runStart, i)
+      if (run.length === 1 || !run.some((r) => r >= oldCount)) {
+        for (const r of run) out[n++] = r
+      } else {
+        const keyOf = (r: number) => keyViews.map((v) => { const x = getScalar(v, r); return x === null ? '\u0001' : `\u0002${String(x)}` }).join('\u0000')
+        const winner = new Map<string, number>()
+        for (const r of run) if (r >= oldCount) winner.set(keyOf(r), r)
+        const replaced = new Set<string>()
+        for (const r of run) {
+          const k = keyOf(r)
+          const w = winner.get(k)
+          if (r < oldCount) {
+            out[n++] = w ?? r
+            if (w !== undefined) replaced.add(k)
+          } else if (r === w && !replaced.has(k)) out[n++] = r
         }
       }
       runStart = i
     }
-    const out = new Int32Array(total)
-    let n = 0
-    for (let j = 0; j < total; j++) if (keep[j]) out[n++] = order[j]!
     return [out, n]
   }
 

@@ -11,6 +11,7 @@ import { TIME_FUNCTIONS } from './time.js'
 import { TIME_FIELD_FUNCTIONS } from './time-fields.js'
 import { TIME_FORMAT_FUNCTIONS } from './time-format.js'
 import { META_FUNCTIONS } from './meta.js'
+import { BINARY_FUNCTIONS } from './binary.js'
 
 /** All scalar function definitions. */
 export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
@@ -21,4 +22,5 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...TIME_FIELD_FUNCTIONS,
   ...TIME_FORMAT_FUNCTIONS,
   ...META_FUNCTIONS,
+  ...BINARY_FUNCTIONS,
 ]

@@ -4,6 +4,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
+import { SqlError, SqlState } from '../../errors.js'
 import { typeName } from '../../types/column-type.js'
 import { constVector } from '../../types/vector.js'
 import type { ScalarFunctionDef } from '../registry-types.js'
@@ -25,6 +26,20 @@ export const META_FUNCTIONS: readonly ScalarFunctionDef[] = [
   {
     kind: 'scalar', name: 'current_schema', family: 'meta', description: "The schema name, always 'public'.", example: 'SELECT current_schema()',
     signatures: [{ args: [], returns: 'STRING' }], row: () => 'public',
+  },
+  {
+    kind: 'scalar', name: 'wait_wal_table', family: 'meta',
+    description: 'Waits until the WAL of a table is applied; EpochDB applies every commit before acknowledging it, so this returns true at once.',
+    example: "SELECT wait_wal_table('trades')",
+    signatures: [{ args: ['STRING'], returns: 'BOOLEAN' }],
+    init: (site, ctx) => {
+      const name = site.constants[0]
+      if (typeof name === 'string' && ctx.catalog.table(name) === undefined) {
+        throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${name}]`, site.argPositions[0] ?? site.pos)
+      }
+      return undefined
+    },
+    row: () => true,
   },
   {
     kind: 'scalar', name: 'typeof', family: 'meta', description: 'The type name of the argument, as QuestDB prints it.', example: 'SELECT typeOf(1.5)',

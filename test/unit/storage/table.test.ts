@@ -54,11 +54,26 @@ t.test('a snapshot taken before a merge still reads the old rows', async (t) => 
   t.equal(table.rowCount, 4)
 })
 
-t.test('dedup upsert keys: last write wins per (ts, key)', async (t) => {
+t.test('dedup upsert keys: a new row replaces the existing row with its key, in place', async (t) => {
   const table = new Table(meta(['ts', 's']))
   rows(table, [1, 1, 2], ['a', 'b', 'a'], [1, 2, 3])
   rows(table, [1, 2, 2], ['a', 'a', null], [10, 30, 40])
-  t.same(dump(table), [[1, 'b', 2], [1, 'a', 10], [2, 'a', 30], [2, null, 40]])
+  t.same(dump(table), [[1, 'a', 10], [1, 'b', 2], [2, 'a', 30], [2, null, 40]])
+})
+
+t.test('dedup: existing duplicates (from before dedup) each take the new row', async (t) => {
+  const table = new Table(meta())
+  rows(table, [1, 1, 2], ['a', 'a', 'a'], [1, 2, 3])
+  table.meta.dedupKeys = ['ts', 's']
+  rows(table, [1], ['a'], [9])
+  t.same(dump(table), [[1, 'a', 9], [1, 'a', 9], [2, 'a', 3]])
+})
+
+t.test('dedup: the string null and a null key are different keys', async (t) => {
+  const table = new Table(meta(['ts', 's']))
+  rows(table, [1, 1], ['null', null], [1, 2])
+  rows(table, [1], [null], [5])
+  t.same(dump(table), [[1, 'null', 1], [1, null, 5]])
 })
 
 t.test('dedup within one commit keeps the last duplicate', async (t) => {
