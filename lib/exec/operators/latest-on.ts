@@ -175,7 +175,7 @@ async function forward(node: LatestOnNode, ctx: ExecContext, run: Runner): Promi
     }
     seq += b.length
     batchNo++
-    if (retained > 2 * index.count + BATCH_SIZE) {
+    if (retained > 4 * index.count + 4096) {
       const all = Int32Array.from({ length: index.count }, (_, g) => g)
       parts = [gatherRows(node, parts, partOf, rowOf, all)]
       all.forEach((g, j) => { partOf[g] = 0; rowOf[g] = j })
