@@ -202,8 +202,8 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   const items = expandStars(s.columns, scope)
   const isAgg = s.groupBy !== undefined || s.sampleBy !== undefined || items.some((it) => containsAggregate(it.expr))
   const names = uniqueNames(items.map((it) => outputName(it)))
-  let projected: { node: PlanNode; exprEnv: ExprEnv; exprs: BoundExpr[] }
-  if (isAgg) projected = bindAggregation(s, items, source, scope, bc)
+  let projected: { node: PlanNode; exprEnv: ExprEnv; exprs: BoundExpr[]; orderBy?: (BoundExpr | undefined)[] }
+  if (isAgg) projected = bindAggregation(s, items, source, scope, bc, names)
   else {
     const calls: WindowCall[] = []
     const width = source.output.length
@@ -225,11 +225,11 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
 
   // ORDER BY may name output aliases, positions, or input columns (added as hidden columns).
   const sortKeys: SortKey[] = []
-  for (const o of s.orderBy ?? []) {
+  for (const [k, o] of (s.orderBy ?? []).entries()) {
     const idx = outputIndexOf(o, names, s.distinct)
     if (idx >= 0) { sortKeys.push(sortKey(o, { kind: 'column', type: exprs[idx]!.type, index: idx })); continue }
     if (s.distinct) throw new SqlError(SqlState.SYNTAX_ERROR, 'ORDER BY column must appear in the select list of a DISTINCT query', o.expr.pos)
-    const b = bindExpr(o.expr, exprEnv)
+    const b = projected.orderBy?.[k] ?? bindExpr(o.expr, exprEnv)
     exprs.push(b)
     output.push(column(`\u0000hidden${exprs.length}`, b, projected.node))
     sortKeys.push(sortKey(o, { kind: 'column', type: b.type, index: exprs.length - 1 }))
@@ -314,14 +314,17 @@ function expandStars(items: readonly SelectItem[], scope: Scope): SelectItem[] {
  * or (QuestDB's implicit GROUP BY) every select item without aggregates plus the columns used
  * outside aggregates in mixed items.
  */
-function bindAggregation(s: Select, items: readonly SelectItem[], source: PlanNode, scope: Scope, bc: BindContext) {
+function bindAggregation(s: Select, items: readonly SelectItem[], source: PlanNode, scope: Scope, bc: BindContext, names: readonly string[]) {
   const inputEnv = env(scope, bc, { clause: 'GROUP BY' })
   const keyAsts: Expr[] = []
   const addKey = (e: Expr) => { if (!keyAsts.some((k) => astKey(k) === astKey(e))) keyAsts.push(e) }
   for (const g of s.groupBy ?? []) addKey(resolveGroupByAlias(g, items))
-  for (const it of items) {
-    if (!containsAggregate(it.expr)) addKey(it.expr)
-    else for (const ref of collectColumnRefs(it.expr, true)) addKey(ref)
+  // QuestDB's implicit GROUP BY; with an explicit one, every other column must be among its keys
+  if (s.groupBy === undefined) {
+    for (const it of items) {
+      if (!containsAggregate(it.expr)) addKey(it.expr)
+      else for (const ref of collectColumnRefs(it.expr, true)) addKey(ref)
+    }
   }
   const keys = keyAsts.map((k) => bindExpr(k, inputEnv))
   const keyIndexByColumn = new Map<number, number>()
@@ -357,10 +360,13 @@ function bindAggregation(s: Select, items: readonly SelectItem[], source: PlanNo
   }
   const postEnv = env(new Scope([]), bc, { rewrite, onAggregate, clause: 'SELECT' })
   const exprs = items.map((it) => bindExpr(it.expr, postEnv))
+  // ORDER BY terms that are not output columns may add aggregates (ORDER BY count(a)): bind them
+  // before the node is built so its output includes them
+  const orderBy = (s.orderBy ?? []).map((o) => (outputIndexOf(o, names, s.distinct) >= 0 ? undefined : bindExpr(o.expr, postEnv)))
   const node: PlanNode = s.sampleBy !== undefined
     ? bindSampleBy({ select: s, source, scope, keys, aggregates, bc })
     : { kind: 'aggregate', input: source, keys, aggregates, output: [...keyOutputs, ...aggOutputs], timestampIndex: -1 }
-  return { node, exprEnv: postEnv, exprs }
+  return { node, exprEnv: postEnv, exprs, orderBy }
 }
 
 /** `GROUP BY alias` or `GROUP BY 1` refers to a select item. */
