@@ -304,7 +304,7 @@ const grammar: Grammar = {
     {"name": "fromClause$ebnf$6", "symbols": [], "postprocess": () => null},
     {"name": "fromClause$ebnf$7", "symbols": ["windows"], "postprocess": id},
     {"name": "fromClause$ebnf$7", "symbols": [], "postprocess": () => null},
-    {"name": "fromClause", "symbols": [{type: "FROM"}, "tableRef", "fromClause$ebnf$1", "fromClause$ebnf$2", "fromClause$ebnf$3", "fromClause$ebnf$4", "fromClause$ebnf$5", "fromClause$ebnf$6", "fromClause$ebnf$7"], "postprocess": ([, from, lb, joins, where, lo, sampleBy, groupBy, windows]) => ({ from, joins, ...Q.compact({ where, latestOn: lo ?? lb, sampleBy, groupBy, windows }) })},
+    {"name": "fromClause", "symbols": [{type: "FROM"}, "tableRef", "fromClause$ebnf$1", "fromClause$ebnf$2", "fromClause$ebnf$3", "fromClause$ebnf$4", "fromClause$ebnf$5", "fromClause$ebnf$6", "fromClause$ebnf$7"], "postprocess": ([, from, lb, joins, where, lo, sampleBy, groupBy, windows]) => ({ from, joins, ...Q.compact({ where, latestOn: Q.latest(lb, lo), sampleBy, groupBy, windows }) })},
     {"name": "tableRef$ebnf$1", "symbols": ["alias"], "postprocess": id},
     {"name": "tableRef$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "tableRef$ebnf$2", "symbols": ["timestampClause"], "postprocess": id},

@@ -1,6 +1,7 @@
 /**
  * AST builders for queries (SELECT blocks, set operations, WITH, FROM items, clauses).
  */
+import { syntaxError } from '../../errors.js'
 import type {
   Cte, Expr, FillValue, Join, JoinType, LatestOn, Limit, NamedWindow, OrderItem, Query, SampleBy,
   SampleByAlign, Select, SelectItem, TableRef,
@@ -39,6 +40,15 @@ export interface SelectClauses {
 /** A SELECT block (without ORDER BY / LIMIT, which {@link withTail} adds). */
 export function select(tok: Token, distinct: Token | null, columns: readonly SelectItem[], clauses: SelectClauses | null): Select {
   return { kind: 'select', pos: tok.offset, distinct: distinct !== null, columns, ...(clauses ?? { joins: [] }) }
+}
+
+/**
+ * The LATEST clause of a FROM: the legacy `LATEST BY` (after the table) or `LATEST ON` (after
+ * WHERE). Both at once is QuestDB's error "mix of new and deprecated 'latest by' syntax".
+ */
+export function latest(legacy: LatestOn | null | undefined, current: LatestOn | null | undefined): LatestOn | null {
+  if (legacy != null && current != null) throw syntaxError("mix of new and deprecated 'latest by' syntax", current.pos)
+  return current ?? legacy ?? null
 }
 
 /** Drops the keys whose value is null (optional clauses). */

@@ -35,7 +35,7 @@ selectItem ->
   | name "." "*"     {% ([n]) => ({ expr: { kind: 'star', pos: n.pos, table: n.name } }) %}
 
 fromClause -> %FROM tableRef latestBy:? join:* where:? latestOn:? sampleBy:? groupBy:? windows:?
-  {% ([, from, lb, joins, where, lo, sampleBy, groupBy, windows]) => ({ from, joins, ...Q.compact({ where, latestOn: lo ?? lb, sampleBy, groupBy, windows }) }) %}
+  {% ([, from, lb, joins, where, lo, sampleBy, groupBy, windows]) => ({ from, joins, ...Q.compact({ where, latestOn: Q.latest(lb, lo), sampleBy, groupBy, windows }) }) %}
 
 tableRef -> tablePrimary alias:? timestampClause:? {% ([t, alias, timestamp]) => Q.tableRef(t, { alias, timestamp }) %}
 tablePrimary ->
