@@ -15,7 +15,9 @@ export const CSV_TYPE = 'text/csv; charset=utf-8'
 /** Sends a whole body with `status` and `type`. */
 export function sendBody(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) { res.end(); return }
-  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ...headers })
+  // answering before the request body was read: close, so no client reuses a half-read connection
+  const unread = res.req !== undefined && !res.req.complete ? { Connection: 'close' } : {}
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ...unread, ...headers })
   res.end(body)
 }
 
