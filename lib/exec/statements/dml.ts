@@ -3,13 +3,13 @@
  * Every row of a statement is computed and converted before the table changes, so a statement
  * that fails leaves the table as it was.
  */
-import { SqlError, SqlState, notSupported } from '../../errors.js'
-import type { Insert, Update } from '../../sql/ast.js'
+import { SqlError, SqlState } from '../../errors.js'
+import type { Insert, Select, Update } from '../../sql/ast.js'
 import type { ColumnType } from '../../types/column-type.js'
 import { type Batch, type Vector, VectorWriter, allocate, concatVectors, getScalar, materialize } from '../../types/vector.js'
 import { castVector } from '../../types/cast.js'
 import type { Table } from '../../storage/table.js'
-import type { PlanNode } from '../../plan/plan-node.js'
+import type { OutputColumn, PlanNode, ScanNode } from '../../plan/plan-node.js'
 import { Scope } from '../../plan/scope.js'
 import { bindExpr, castTo } from '../../plan/bind-expr.js'
 import type { BindContext } from '../../plan/bind-query.js'
@@ -113,7 +113,7 @@ export async function collectAll(plan: PlanNode, ctx: ExecContext): Promise<Batc
 
 /** UPDATE; returns the number of rows updated. Rewrites the updated columns copy-on-write. */
 export async function update(s: Update, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
-  if (s.from !== undefined || s.joins.length > 0) throw notSupported('UPDATE ... FROM is not supported yet', s.pos)
+  if (s.from !== undefined || s.joins.length > 0) return updateFrom(s, table, bc, ctx)
   const meta = table.meta
   const snap = table.snapshot()
   const output = meta.columns.map((c, i) => {
@@ -158,3 +158,74 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
   return updated
 }
 
+
+/** The hidden column that carries each target row's position through an UPDATE ... FROM join. */
+const ROW_ID = '__epochdb_row_id'
+
+/** A scan of `snap`'s rows plus their positions, standing in for the target table while binding. */
+function rowIdScan(table: Table, snap: ReturnType<Table['snapshot']>, alias: string): ScanNode {
+  const cols = snap.data.columns
+  const rowIds = {
+    view: (start: number, end: number): Vector => {
+      const d = new Float64Array(end - start)
+      for (let i = 0; i < d.length; i++) d[i] = start + i
+      return { kind: 'i64', type: 'LONG', length: d.length, data: d }
+    },
+  }
+  const fake = { meta: table.meta, snapshot: () => ({ ...snap, data: { columns: [...cols, rowIds], rowCount: snap.rowCount } }) } as unknown as Table
+  const output: OutputColumn[] = [
+    ...table.meta.columns.map((c, i) => {
+      const dict = table.dictOf(i)
+      return dict === undefined ? { name: c.name, type: c.type, table: alias } : { name: c.name, type: c.type, table: alias, dict }
+    }),
+    { name: ROW_ID, type: 'LONG', table: alias },
+  ]
+  return { kind: 'scan', table: fake, columns: output.map((_, i) => i), output, timestampIndex: -1 }
+}
+
+/**
+ * UPDATE t SET ... FROM t2 [JOIN ...] WHERE ...: binds `SELECT row_id, values... FROM t, t2 ...
+ * WHERE ...` with `t` standing for the target's snapshot, runs it, and writes the values into
+ * copies of the updated columns. When several source rows match a target row, the last wins.
+ */
+async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
+  const meta = table.meta
+  const snap = table.snapshot()
+  const alias = s.alias ?? meta.name
+  const seen = new Set<number>()
+  const targets = s.set.map((a) => {
+    const i = meta.columns.findIndex((c) => c.name.toLowerCase() === a.column.toLowerCase())
+    if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${a.column}`, a.pos)
+    if (i === meta.timestampIndex) throw new SqlError(SqlState.SYNTAX_ERROR, 'Designated timestamp column cannot be updated', a.pos)
+    if (seen.has(i)) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column ${a.column} in SET clause`, a.pos)
+    seen.add(i)
+    return i
+  })
+  const ctes = new Map(bc.ctes)
+  ctes.set(alias.toLowerCase(), rowIdScan(table, snap, alias))
+  const select: Select = {
+    kind: 'select', pos: s.pos, distinct: false,
+    columns: [
+      { expr: { kind: 'column', pos: s.pos, table: alias, name: ROW_ID } },
+      ...s.set.map((a) => ({ expr: { kind: 'cast' as const, pos: a.value.pos, expr: a.value, type: meta.columns[targets[s.set.indexOf(a)]!]!.type, typePos: a.value.pos, shorthand: false } })),
+    ],
+    from: { kind: 'table', pos: s.tablePos, name: alias },
+    joins: [...(s.from === undefined ? [] : [{ pos: s.from.pos, type: 'cross' as const, table: s.from }]), ...s.joins],
+    ...(s.where === undefined ? {} : { where: s.where }),
+  }
+  const plan = optimize(bindQuery(select, { ...bc, ctes }))
+  const data = await collectAll(plan, ctx)
+  const buffers = [...snap.data.columns]
+  const clones = targets.map((i) => buffers[i]!.clone())
+  const ids = materialize(data.vectors[0]!)
+  const touched = new Set<number>()
+  for (let r = 0; r < data.length; r++) {
+    const row = Number(getScalar(ids, r))
+    touched.add(row)
+    for (let k = 0; k < clones.length; k++) clones[k]!.setFrom(row, data.vectors[k + 1]!, r)
+  }
+  if (table.snapshot().data !== snap.data) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
+  targets.forEach((i, k) => { buffers[i] = clones[k]! })
+  table.replace(buffers, snap.rowCount)
+  return touched.size
+}
