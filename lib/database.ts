@@ -227,8 +227,9 @@ export class Database {
   }
 
   /**
-   * Starts one parsed statement. Adapters use this to learn the schema before streaming.
-   * @internal
+   * Starts one parsed statement (from {@link Database.parse}) and returns its schema before any
+   * row: adapters use it to send column descriptions, then stream `batches` with back-pressure.
+   * Parameters are JS values for `$1..$n`.
    */
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
     this.checkOpen()
@@ -275,7 +276,8 @@ export class Database {
       case 'insert': {
         const table = this.catalog.get(stmt.table, stmt.tablePos)
         const cteBc = stmt.ctes === undefined ? bc : withCtes(bc, stmt.ctes)
-        return done('insert', await insert(stmt, table, cteBc, ctx))
+        const sink = session.inTransaction ? (t: typeof table, v: Vector[], n: number) => { session.pending.push(() => t.append(v, n)) } : undefined
+        return done('insert', await insert(stmt, table, cteBc, ctx, sink))
       }
       case 'update': return done('update', await update(stmt, this.catalog.get(stmt.table, stmt.tablePos), bc, ctx))
       case 'show': return rowsExecution(show(stmt, this.catalog, session))
@@ -284,9 +286,12 @@ export class Database {
         if (inner.kind !== 'select' && inner.kind !== 'setop' && inner.kind !== 'with') throw notSupported('EXPLAIN supports queries only', stmt.pos)
         return rowsExecution(explain(optimize(bindQuery(inner, bc))))
       }
-      case 'transaction':
+      case 'transaction': {
+        const writes = session.pending.splice(0)
         session.inTransaction = stmt.action === 'begin'
+        if (stmt.action === 'commit') for (const w of writes) w()
         return done(stmt.action)
+      }
       case 'set':
         if (stmt.value === undefined) session.settings.delete(stmt.name.toLowerCase())
         else session.settings.set(stmt.name.toLowerCase(), stmt.value)

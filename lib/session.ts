@@ -29,6 +29,12 @@ export class Session {
   ])
   /** true between BEGIN and COMMIT/ROLLBACK */
   inTransaction = false
+  /**
+   * Writes buffered by the open transaction, applied in order on COMMIT and dropped on ROLLBACK.
+   * INSERTs are buffered (invisible to every query, this session's included, until COMMIT);
+   * DDL and UPDATE apply at once, as in QuestDB.
+   */
+  readonly pending: (() => void)[] = []
 
   constructor(readonly principal: Principal = ADMIN) {}
 }

@@ -58,8 +58,13 @@ function tableVectors(table: Table, targets: readonly number[], given: readonly 
   return out
 }
 
+/** Where an INSERT's rows go: the table now, or a transaction's pending writes. */
+export type RowSink = (table: Table, vectors: Vector[], length: number) => void
+
+const appendNow: RowSink = (table, vectors, length) => table.append(vectors, length)
+
 /** INSERT; returns the number of rows inserted. */
-export async function insert(s: Insert, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
+export async function insert(s: Insert, table: Table, bc: BindContext, ctx: ExecContext, sink: RowSink = appendNow): Promise<number> {
   const targets = targetColumns(table, s)
   const cols = table.meta.columns
   if (s.source.kind === 'values') {
@@ -80,7 +85,7 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
       }
     }
     const vectors = tableVectors(table, targets, writers.map((w) => w.finish()), rows.length, s.pos)
-    table.append(vectors, rows.length)
+    sink(table, vectors, rows.length)
     return rows.length
   }
   const plan = optimize(bindQuery(s.source.query, bc))
@@ -89,7 +94,7 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
   }
   const data = await collectAll(plan, ctx)
   const given = plan.output.map((_, k) => castColumn(data.vectors[k]!, cols[targets[k]!]!.type, s.pos))
-  table.append(tableVectors(table, targets, given, data.length, s.pos), data.length)
+  sink(table, tableVectors(table, targets, given, data.length, s.pos), data.length)
   return data.length
 }
 
