@@ -8,6 +8,7 @@ import { type ColumnType, typeName } from './types/column-type.js'
 import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, allocate, getScalar, vectorOf } from './types/vector.js'
 import { type JsValue, fromJsValue, toJsValue } from './types/js-value.js'
 import { Catalog } from './storage/catalog.js'
+import { DurableStore } from './storage/durable/store.js'
 import type { ColumnMeta } from './storage/table.js'
 import { bindQuery, type BindContext } from './plan/bind-query.js'
 import type { OutputColumn, PlanNode } from './plan/plan-node.js'
@@ -27,8 +28,12 @@ export const VERSION = 'PostgreSQL 12.3, EpochDB 0.1.0'
 
 /** Options of {@link Database.open}. */
 export interface DatabaseOptions {
-  /** a data directory; omitted for an in-memory database (persistence arrives with the storage issue) */
+  /** a data directory (created when missing, locked while open); omitted for an in-memory database */
   readonly path?: string
+  /** bytes of table data a data-directory database keeps in memory before evicting clean tables (default 1 GiB) */
+  readonly memoryBudget?: number
+  /** WAL bytes after which a data-directory database checkpoints rows into partition files (default 64 MiB) */
+  readonly checkpointBytes?: number
   /** the clock, in microseconds since the epoch; `now()` reads it once per statement */
   readonly clock?: () => number
   /**
@@ -115,6 +120,7 @@ export class Database {
   private readonly sharedRnd: Rnd | undefined
   private rndCounter = 0
   private closed = false
+  private store: DurableStore | undefined
 
   private constructor(options: DatabaseOptions) {
     this.clock = options.clock ?? (() => Date.now() * 1000)
@@ -130,8 +136,9 @@ export class Database {
 
   /** Opens a database: in memory when `options.path` is absent. */
   static async open(options: DatabaseOptions = {}): Promise<Database> {
-    if (options.path !== undefined) throw notSupported('on-disk databases arrive with the storage issue; omit `path` for an in-memory database')
-    return new Database(options)
+    const db = new Database(options)
+    if (options.path !== undefined) db.store = DurableStore.open(options.path, db.catalog, { memoryBudget: options.memoryBudget, checkpointBytes: options.checkpointBytes })
+    return db
   }
 
   /** A new session (per connection) for `principal`'s statements. */
@@ -210,7 +217,15 @@ export class Database {
 
   /** Closes the database; later calls fail with 57P01. */
   async close(): Promise<void> {
+    if (this.closed) return
     this.closed = true
+    this.store?.close()
+  }
+
+  /** Persists DDL in a data-directory database (creates, renames, drops table directories). */
+  private synced(ex: Execution): Execution {
+    this.store?.sync()
+    return ex
   }
 
   private checkOpen(): void {
@@ -237,7 +252,7 @@ export class Database {
     const paramTypes = params.map(paramType)
     const values = params.map((p, i) => fromJsValue(paramTypes[i]!, p))
     const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, catalogView(this.catalog), VERSION, values, options.signal, this.statementRnd())
-    const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx }
+    const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
     const done = (command: string, affected = 0): Execution => ({ columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY })
     switch (stmt.kind) {
       case 'select': case 'setop': case 'with': {
@@ -245,8 +260,8 @@ export class Database {
         await prepareSubqueries(plan, ctx)
         return planExecution(plan, runPlan(plan, ctx))
       }
-      case 'create_table': createTable(stmt, this.catalog); return done('create_table')
-      case 'create_table_like': createTableLike(stmt, this.catalog); return done('create_table')
+      case 'create_table': createTable(stmt, this.catalog); return this.synced(done('create_table'))
+      case 'create_table_like': createTableLike(stmt, this.catalog); return this.synced(done('create_table'))
       case 'create_table_as': {
         if (this.catalog.find(stmt.name) !== undefined) {
           if (stmt.ifNotExists) return done('create_table')
@@ -267,12 +282,12 @@ export class Database {
           this.catalog.drop(stmt.name)
           throw err
         }
-        return done('create_table', data.length)
+        return this.synced(done('create_table', data.length))
       }
-      case 'drop_table': dropTable(stmt, this.catalog); return done('drop_table')
-      case 'truncate_table': truncateTable(stmt, this.catalog); return done('truncate_table')
-      case 'rename_table': renameTable(stmt, this.catalog); return done('rename_table')
-      case 'alter_table': alterTable(stmt, this.catalog); return done('alter_table')
+      case 'drop_table': dropTable(stmt, this.catalog); return this.synced(done('drop_table'))
+      case 'truncate_table': truncateTable(stmt, this.catalog); return this.synced(done('truncate_table'))
+      case 'rename_table': renameTable(stmt, this.catalog); return this.synced(done('rename_table'))
+      case 'alter_table': try { alterTable(stmt, this.catalog) } finally { this.store?.sync() } return done('alter_table')
       case 'insert': {
         const table = this.catalog.get(stmt.table, stmt.tablePos)
         const cteBc = stmt.ctes === undefined ? bc : withCtes(bc, stmt.ctes)

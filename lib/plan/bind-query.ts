@@ -6,11 +6,12 @@
 import { SqlError, SqlState, notSupported } from '../errors.js'
 import type { Call, Expr, Join, OrderItem, Query, Select, SelectItem, TableRef } from '../sql/ast.js'
 import { type ColumnType, typeName } from '../types/column-type.js'
+import type { Scalar } from '../types/vector.js'
 import type { AggregateFunctionDef, FunctionContext, TableFunctionDef } from '../functions/registry-types.js'
 import type { Catalog } from '../storage/catalog.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from './plan-node.js'
 import { Scope } from './scope.js'
-import { type ExprEnv, aggregateSite, bindExpr, castTo, unify } from './bind-expr.js'
+import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } from './bind-expr.js'
 import { describeArgs, functionsNamed, resolveOverload } from './resolve-function.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
 import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs } from './naming.js'
@@ -23,6 +24,8 @@ export interface BindContext {
   readonly ctes: ReadonlyMap<string, PlanNode>
   /** for table functions whose schema depends on the catalog */
   readonly fn: FunctionContext
+  /** parameter values, when known at bind time (table-function arguments need them) */
+  readonly params?: readonly Scalar[]
 }
 
 /** Binds any query. */
@@ -119,12 +122,25 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
   })
   const argTypes = cast.map((a) => a.type)
   const site = {
-    argTypes, constants: cast.map((a) => (a.kind === 'const' ? a.value : undefined)),
+    argTypes, constants: cast.map((a) => (a.kind === 'const' ? a.value : paramValue(bc, a))),
     returns: (typeof res.signature.returns === 'function' ? res.signature.returns(argTypes) : res.signature.returns) as ColumnType,
     argPositions: call.args.map((a) => a.pos), pos: call.pos,
   }
   const output = def.columns(site, bc.fn).map((c) => ({ name: c.name, type: c.type, table: alias ?? def.name }))
   return { kind: 'table_function', def, site, output, timestampIndex: def.timestampIndex?.(site) ?? -1 }
+}
+
+/** The value of a table-function argument built from `$n` (possibly cast), when the value is known. */
+function paramValue(bc: BindContext, e: BoundExpr): Scalar | undefined {
+  if (e.kind === 'param') {
+    const v = bc.params?.[e.index]
+    return v === undefined ? undefined : castConstant({ kind: 'const', type: bc.paramTypes[e.index] ?? 'STRING', value: v }, e.type, -1)
+  }
+  if (e.kind === 'cast') {
+    const v = paramValue(bc, e.expr)
+    return v === undefined ? undefined : castConstant({ kind: 'const', type: e.expr.type, value: v }, e.type, e.pos)
+  }
+  return undefined
 }
 
 function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {

@@ -12,6 +12,7 @@ import { TIME_FIELD_FUNCTIONS } from './time-fields.js'
 import { TIME_FORMAT_FUNCTIONS } from './time-format.js'
 import { META_FUNCTIONS } from './meta.js'
 import { BINARY_FUNCTIONS } from './binary.js'
+import { SEQUENCE_FUNCTIONS } from './sequence.js'
 
 /** All scalar function definitions. */
 export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
@@ -23,4 +24,5 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...TIME_FORMAT_FUNCTIONS,
   ...META_FUNCTIONS,
   ...BINARY_FUNCTIONS,
+  ...SEQUENCE_FUNCTIONS,
 ]

@@ -1,0 +1,74 @@
+import t from 'tap'
+import { Database, SqlError } from '../../lib/index.js'
+
+t.test('query: columns, rows as JS values, designated timestamp index', async (t) => {
+  const db = await Database.open({ clock: () => 1704067200000001 })
+  await db.query('create table t (ts timestamp, sym symbol, v double, n long, d date) timestamp(ts) partition by day')
+  await db.query("insert into t values (now(), 'a', 1.5, 9223372036854775807, '2024-01-02T03:04:05.006Z')")
+  const r = await db.query('select * from t')
+  t.same(r.columns.map((c) => `${c.name}:${c.type}`), ['ts:TIMESTAMP', 'sym:SYMBOL', 'v:DOUBLE', 'n:LONG', 'd:DATE'])
+  t.equal(r.timestampIndex, 0)
+  t.same(r.rows, [[1704067200000001n, 'a', 1.5, 9223372036854775807n, new Date('2024-01-02T03:04:05.006Z')]])
+  t.equal((await db.query('select v, ts from t')).timestampIndex, 1)
+  t.equal((await db.query('select v from t')).timestampIndex, -1)
+  t.equal((await db.query("insert into t values ('2024-01-03', 'b', 2, 1, null)")).rowCount, 1)
+})
+
+t.test('parameters: $n everywhere, including table-function arguments', async (t) => {
+  const db = await Database.open()
+  await db.query('create table t (ts timestamp, sym symbol, v double) timestamp(ts)')
+  await db.query('insert into t values ($1, $2, $3)', [new Date('2024-01-01T00:00:00Z'), 'a', 1.5])
+  await db.query('insert into t values ($1, $2, $3)', ['2024-01-02', 'b', 2.5])
+  t.same((await db.query('select v from t where sym = $1 and v > $2', ['b', 2])).rows, [[2.5]])
+  t.same((await db.query('select x from long_sequence($1)', [2])).rows, [[1n], [2n]])
+  t.same((await db.query('select "column" from table_columns($1)', ['t'])).rows, [['ts'], ['sym'], ['v']])
+  const p = db.prepare('select count() from t where v < $1')
+  t.same((await p.query([2])).rows, [[1n]])
+  t.same((await p.query([3])).rows, [[2n]])
+})
+
+t.test('stream yields batches without materializing the result', async (t) => {
+  const db = await Database.open()
+  let rows = 0
+  let batches = 0
+  for await (const b of db.stream('select x from long_sequence(200000)')) {
+    rows += b.length
+    batches++
+    if (batches === 1) t.same(b.row(0), [1n])
+  }
+  t.equal(rows, 200000)
+  t.ok(batches > 1, 'more than one batch')
+})
+
+t.test('append: columnar bulk load, missing columns are null, bad input is a SqlError', async (t) => {
+  const db = await Database.open()
+  await db.query('create table t (ts timestamp, sym symbol, v double, i int) timestamp(ts)')
+  await db.append('t', { ts: Float64Array.of(2, 1), sym: ['x', null as unknown as string], v: Float64Array.of(1, 2) })
+  t.same((await db.query('select * from t')).rows, [[1n, null, 2, null], [2n, 'x', 1, null]])
+  await t.rejects(db.append('t', { nope: [1] }), { code: '42703' })
+  await t.rejects(db.append('t', { ts: Float64Array.of(1), v: Float64Array.of(1, 2) }), { code: '22023' })
+  await t.rejects(db.append('missing', {}), { code: '42P01' })
+})
+
+t.test('a failing statement changes nothing; errors carry SQLSTATE and position', async (t) => {
+  const db = await Database.open()
+  await db.query('create table t (ts timestamp, v int) timestamp(ts)')
+  await t.rejects(db.query("insert into t values ('2024-01-01', 1), ('bad', 2)"), { code: '22P02' })
+  t.same((await db.query('select count() from t')).rows, [[0n]])
+  const e = await db.query('select nope from t').catch((x: unknown) => x)
+  t.ok(e instanceof SqlError)
+  t.match(e, { code: '42703', position: 7 })
+  await t.rejects(db.query('delete from t'), { code: '0A000', message: /use UPDATE, TRUNCATE or DROP PARTITION/ })
+  await t.rejects(db.query('declare c cursor for select 1'), { code: '0A000', message: /forward-only/ })
+  await db.close()
+  await t.rejects(db.query('select 1'), { code: '57P01' })
+})
+
+t.test('timestamp_sequence restarts per statement and feeds CREATE TABLE AS', async (t) => {
+  const db = await Database.open()
+  const q = "select timestamp_sequence('2024-01-01', 1000000) ts from long_sequence(2)"
+  t.same((await db.query(q)).rows, [[1704067200000000n], [1704067201000000n]])
+  t.same((await db.query(q)).rows, [[1704067200000000n], [1704067201000000n]])
+  await db.query('create table z as (select x, timestamp_sequence(0, 3600000000) ts from long_sequence(48)) timestamp(ts) partition by day')
+  t.same((await db.query("select count() from z where ts in '1970-01-02'")).rows, [[24n]])
+})
