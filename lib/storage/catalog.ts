@@ -2,12 +2,15 @@
  * The catalog: every table of a database, by case-insensitive name.
  */
 import { SqlError, SqlState } from '../errors.js'
-import { Table, type TableMeta } from './table.js'
+import { Table, type TableMeta, type TableStore } from './table.js'
+import { registerTable } from './partition-info.js'
 
 /** Tables by name. */
 export class Catalog {
   private readonly tables = new Map<string, Table>()
   private nextId = 1
+  /** durable storage given to every table created from now on (a data-directory database) */
+  store: TableStore | undefined
 
   /** Table names in creation order. */
   names(): string[] {
@@ -30,8 +33,32 @@ export class Catalog {
   create(meta: Omit<TableMeta, 'id'>, pos = -1): Table {
     if (this.find(meta.name) !== undefined) throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${meta.name}]`, pos)
     const t = new Table({ ...meta, id: this.nextId++ })
+    t.store = this.store
     this.tables.set(meta.name.toLowerCase(), t)
+    registerTable(t)
     return t
+  }
+
+  /** Adds a table loaded from storage, keeping its id (later ids come after it). */
+  adopt(t: Table): void {
+    this.tables.set(t.meta.name.toLowerCase(), t)
+    registerTable(t)
+    this.nextId = Math.max(this.nextId, t.meta.id + 1)
+  }
+
+  /** The next table id (persisted so that ids are never reused). */
+  get idCounter(): number {
+    return this.nextId
+  }
+
+  /** Makes the next table id at least `n`. */
+  reserveIds(n: number): void {
+    this.nextId = Math.max(this.nextId, n)
+  }
+
+  /** Every table, in creation order. */
+  all(): Table[] {
+    return [...this.tables.values()]
   }
 
   /** Removes a table. */
@@ -46,5 +73,6 @@ export class Catalog {
     this.tables.delete(from.toLowerCase())
     t.meta.name = to
     this.tables.set(to.toLowerCase(), t)
+    registerTable(t)
   }
 }

@@ -10,6 +10,7 @@ import type { ColumnType } from '../types/column-type.js'
 import { type Vector, type I64Vector, getScalar } from '../types/vector.js'
 import type { PartitionUnit } from '../sql/ast.js'
 import { ColumnBuffer } from './column-buffer.js'
+import { applyTtl } from './partition-ops.js'
 
 /** Column metadata. */
 export interface ColumnMeta {
@@ -50,12 +51,48 @@ export interface TableSnapshot {
   readonly rowCount: number
 }
 
-/** An in-memory table. */
-export class Table {
-  private data: TableData
+/**
+ * What durable storage plugs into a table; absent for in-memory databases. Each method throws
+ * (a SqlError) to refuse the change, and the table then stays as it was.
+ */
+export interface TableStore {
+  /** loads the table's rows on first use (opening a database reads metadata only) */
+  load(table: Table): TableData
+  /** makes an append durable (WAL record + fsync) before it is applied */
+  logAppend(table: Table, vectors: readonly Vector[], length: number): void
+  /** persists a rewrite (UPDATE, TRUNCATE, DROP PARTITION, ADD/DROP COLUMN) after it is applied */
+  persistRewrite(table: Table): void
+  /** bytes on disk of the partition named `name` (SHOW PARTITIONS) */
+  partitionBytes?(table: Table, name: string): number
+}
 
-  constructor(readonly meta: TableMeta) {
-    this.data = { columns: meta.columns.map((c) => new ColumnBuffer(c.type)), rowCount: 0 }
+/** A table: rows in memory, optionally backed by durable storage ({@link TableStore}). */
+export class Table {
+  private current: TableData | undefined
+  /** durable storage, when the database has a data directory */
+  store: TableStore | undefined
+
+  constructor(readonly meta: TableMeta, store?: TableStore) {
+    this.store = store
+    this.current = store === undefined ? emptyData(meta) : undefined
+  }
+
+  private get data(): TableData {
+    return this.current ?? (this.current = this.store!.load(this))
+  }
+
+  private set data(d: TableData) {
+    this.current = d
+  }
+
+  /** True when the rows are in memory (always, without a store). */
+  get loaded(): boolean {
+    return this.current !== undefined
+  }
+
+  /** Drops the in-memory rows of a clean durable table; they load again on next use. @internal */
+  unload(): void {
+    if (this.store !== undefined) this.current = undefined
   }
 
   /** Number of rows now. */
@@ -78,6 +115,14 @@ export class Table {
    * newest row are merged into timestamp order; DEDUP UPSERT KEYS replaces equal-key rows.
    */
   append(vectors: readonly Vector[], length: number): void {
+    if (length === 0) return
+    this.store?.logAppend(this, vectors, length)
+    this.appendUnlogged(vectors, length)
+    if (this.meta.ttl != null) applyTtl(this)
+  }
+
+  /** Applies an append without logging it (WAL replay). @internal */
+  appendUnlogged(vectors: readonly Vector[], length: number): void {
     if (length === 0) return
     const ts = this.meta.timestampIndex
     const cols = this.data.columns
@@ -177,7 +222,24 @@ export class Table {
 
   /** Replaces the rows with `columns` (used by UPDATE, TRUNCATE, DROP PARTITION): a new version. */
   replace(columns: ColumnBuffer[], rowCount: number): void {
-    this.data = { columns, rowCount }
+    this.rewrite(() => { this.data = { columns, rowCount } })
+  }
+
+  /** Applies a rewrite and persists it; on failure restores the rows and columns as they were. */
+  private rewrite(change: () => void): void {
+    const data = this.data
+    const columns = [...this.meta.columns]
+    const ts = this.meta.timestampIndex
+    change()
+    if (this.store === undefined) return
+    try {
+      this.store.persistRewrite(this)
+    } catch (e) {
+      this.current = data
+      this.meta.columns = columns
+      this.meta.timestampIndex = ts
+      throw e
+    }
   }
 
   /** Current column buffers (for copy-on-write rewrites by statements). */
@@ -187,22 +249,32 @@ export class Table {
 
   /** Adds a column (all nulls for existing rows). */
   addColumn(meta: ColumnMeta): void {
-    this.meta.columns.push(meta)
-    this.data = { columns: [...this.data.columns, ColumnBuffer.nulls(meta.type, this.data.rowCount)], rowCount: this.data.rowCount }
+    const d = this.data
+    this.rewrite(() => {
+      this.meta.columns = [...this.meta.columns, meta]
+      this.data = { columns: [...d.columns, ColumnBuffer.nulls(meta.type, d.rowCount)], rowCount: d.rowCount }
+    })
   }
 
   /** Drops column `i`. */
   dropColumn(i: number): void {
-    this.meta.columns.splice(i, 1)
-    if (this.meta.timestampIndex > i) this.meta.timestampIndex--
-    const columns = this.data.columns.filter((_, j) => j !== i)
-    this.data = { columns, rowCount: this.data.rowCount }
+    const d = this.data
+    this.rewrite(() => {
+      this.meta.columns = this.meta.columns.filter((_, j) => j !== i)
+      if (this.meta.timestampIndex > i) this.meta.timestampIndex--
+      this.data = { columns: d.columns.filter((_, j) => j !== i), rowCount: d.rowCount }
+    })
   }
 
   /** Removes every row. */
   truncate(): void {
-    this.data = { columns: this.meta.columns.map((c, i) => new ColumnBuffer(c.type, 1024, this.data.columns[i]!.dict)), rowCount: 0 }
+    const d = this.data
+    this.rewrite(() => { this.data = { columns: this.meta.columns.map((c, i) => new ColumnBuffer(c.type, 1024, d.columns[i]!.dict)), rowCount: 0 } })
   }
+}
+
+function emptyData(meta: TableMeta): TableData {
+  return { columns: meta.columns.map((c) => new ColumnBuffer(c.type)), rowCount: 0 }
 }
 
 function lastTimestamp(buf: ColumnBuffer, rowCount: number): number {

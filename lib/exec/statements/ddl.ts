@@ -7,6 +7,7 @@ import { SqlError, SqlState, notSupported } from '../../errors.js'
 import type { AlterTable, ColumnDef, CreateTable, CreateTableLike, DropTable, RenameTable, TableOptions, TruncateTable } from '../../sql/ast.js'
 import { type ColumnType, STORABLE_TYPES, parseTypeName } from '../../types/column-type.js'
 import type { Catalog } from '../../storage/catalog.js'
+import { dropPartitionStatement } from '../../storage/partition-info.js'
 import type { ColumnMeta, TableMeta } from '../../storage/table.js'
 
 /** Resolves a DDL type name to a storable type. */
@@ -157,6 +158,6 @@ export function alterTable(s: AlterTable, catalog: Catalog): void {
     case 'column_index': indexOf(a.column, a.columnPos); meta.columns[indexOf(a.column, a.columnPos)]!.indexed = a.add; return
     case 'column_cache': meta.columns[indexOf(a.column, a.columnPos)]!.symbolCached = a.cache; return
     case 'alter_column_type': throw notSupported('ALTER COLUMN TYPE is not supported yet', a.pos)
-    case 'drop_partition': throw notSupported('DROP PARTITION arrives with partitioned storage', a.pos)
+    case 'drop_partition': dropPartitionStatement(table, a.list, a.where, a.pos); return
   }
 }

@@ -1,13 +1,14 @@
 /**
  * SHOW statements, EXPLAIN, and the catalog view meta functions read.
  */
-import { SqlError, SqlState, notSupported } from '../../errors.js'
+import { SqlError, SqlState } from '../../errors.js'
 import type { Show } from '../../sql/ast.js'
 import { type ColumnType, typeName } from '../../types/column-type.js'
 import { type Batch, type Scalar, VectorWriter } from '../../types/vector.js'
 import type { CatalogView, TableInfo } from '../../functions/registry-types.js'
 import type { Catalog } from '../../storage/catalog.js'
 import type { Table } from '../../storage/table.js'
+import { PARTITION_COLUMNS, partitionRows } from '../../storage/partition-info.js'
 import type { OutputColumn, PlanNode } from '../../plan/plan-node.js'
 import type { Session } from '../../session.js'
 
@@ -96,7 +97,7 @@ export function show(s: Show, catalog: Catalog, session: Session): Rows {
       ]))
     }
     case 'create_table': return rowsOf([{ name: 'ddl', type: 'STRING' }], [[createSql(catalog.get(s.table, s.tablePos))]])
-    case 'partitions': throw notSupported('SHOW PARTITIONS arrives with partitioned storage', s.pos)
+    case 'partitions': return rowsOf(PARTITION_COLUMNS, partitionRows(catalog.get(s.table, s.tablePos)))
     case 'parameter': {
       const key = s.name.toLowerCase()
       const known = PARAMETERS[key]

@@ -1,0 +1,62 @@
+/**
+ * The file-system calls durable storage makes, behind one object so tests can inject faults
+ * (ENOSPC, EIO, a failing fsync) by replacing a method. Every call is synchronous: a commit is
+ * acknowledged only after its bytes are on disk, so there is nothing to gain from overlapping.
+ */
+import * as fs from 'node:fs'
+
+/** The storage I/O surface. Replace a method in a test to simulate a fault; restore it after. */
+export const io = {
+  openSync: (path: string, flags: string): number => fs.openSync(path, flags),
+  closeSync: (fd: number): void => fs.closeSync(fd),
+  writeSync: (fd: number, data: Uint8Array, position: number): number => fs.writeSync(fd, data, 0, data.length, position),
+  fsyncSync: (fd: number): void => fs.fsyncSync(fd),
+  ftruncateSync: (fd: number, len: number): void => fs.ftruncateSync(fd, len),
+  readFileSync: (path: string): Buffer => fs.readFileSync(path),
+  renameSync: (from: string, to: string): void => fs.renameSync(from, to),
+  mkdirSync: (path: string): void => { fs.mkdirSync(path, { recursive: true }) },
+  rmSync: (path: string): void => fs.rmSync(path, { recursive: true, force: true }),
+  readdirSync: (path: string): string[] => fs.readdirSync(path),
+  existsSync: (path: string): boolean => fs.existsSync(path),
+  statSize: (path: string): number => fs.statSync(path).size,
+}
+
+/** Writes all of `data` at `position` of `fd` (a short write is retried until done). */
+export function writeAll(fd: number, data: Uint8Array, position: number): void {
+  let off = 0
+  while (off < data.length) {
+    const n = io.writeSync(fd, off === 0 ? data : data.subarray(off), position + off)
+    if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' })
+    off += n
+  }
+}
+
+/** Writes a whole file durably: create/truncate, write, fsync, close. */
+export function writeFileDurable(path: string, parts: readonly Uint8Array[]): number {
+  const fd = io.openSync(path, 'w')
+  let pos = 0
+  try {
+    for (const p of parts) { writeAll(fd, p, pos); pos += p.length }
+    io.fsyncSync(fd)
+  } finally {
+    io.closeSync(fd)
+  }
+  return pos
+}
+
+/** Fsyncs a directory so a rename or a new entry in it survives a crash. */
+export function fsyncDir(path: string): void {
+  let fd: number
+  try { fd = io.openSync(path, 'r') } catch { return }
+  try { io.fsyncSync(fd) } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EISDIR' && (e as NodeJS.ErrnoException).code !== 'EINVAL') throw e
+  } finally { io.closeSync(fd) }
+}
+
+/** Writes `bytes` to `path` atomically: a temporary file, fsync, rename, fsync of the directory. */
+export function replaceFileAtomic(dir: string, name: string, bytes: Uint8Array): void {
+  const tmp = `${dir}/${name}.tmp`
+  writeFileDurable(tmp, [bytes])
+  io.renameSync(tmp, `${dir}/${name}`)
+  fsyncDir(dir)
+}

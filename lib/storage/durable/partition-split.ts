@@ -1,0 +1,44 @@
+/**
+ * Splits a table's rows (in timestamp order) into time partitions: row ranges with bounds and
+ * names. Used by checkpoints, SHOW PARTITIONS and DROP PARTITION alike.
+ */
+import type { PartitionUnit } from '../../sql/ast.js'
+import type { I64Vector } from '../../types/vector.js'
+import type { TableMeta, TableSnapshot } from '../table.js'
+import { partitionName, partitionOf } from './partition-key.js'
+
+/** One partition's rows in a snapshot. */
+export interface PartitionRange {
+  readonly name: string
+  /** bounds in microseconds: lo inclusive, hi exclusive (±Infinity for NONE) */
+  readonly lo: number
+  readonly hi: number
+  /** rows [start, end) of the snapshot */
+  readonly start: number
+  readonly end: number
+  /** smallest and largest designated timestamps (NaN without a designated timestamp) */
+  readonly minTs: number
+  readonly maxTs: number
+}
+
+/** The partitions of a snapshot (none when it has no rows). */
+export function splitPartitions(snap: TableSnapshot): PartitionRange[] {
+  const meta: TableMeta = snap.meta
+  const n = snap.rowCount
+  if (n === 0) return []
+  const unit: PartitionUnit = meta.timestampIndex < 0 ? 'NONE' : meta.partitionBy
+  if (meta.timestampIndex < 0) return [{ name: 'default', lo: -Infinity, hi: Infinity, start: 0, end: n, minTs: NaN, maxTs: NaN }]
+  const ts = (snap.data.columns[meta.timestampIndex]!.view(0, n) as I64Vector).data
+  const at = (i: number) => Number(ts[i]!)
+  const out: PartitionRange[] = []
+  let start = 0
+  while (start < n) {
+    const b = partitionOf(at(start), unit)
+    let lo = start + 1
+    let hi = n
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (at(mid) < b.hi) lo = mid + 1; else hi = mid }
+    out.push({ name: partitionName(b.lo, unit), lo: b.lo, hi: b.hi, start, end: lo, minTs: at(start), maxTs: at(lo - 1) })
+    start = lo
+  }
+  return out
+}

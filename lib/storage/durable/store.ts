@@ -1,0 +1,259 @@
+/**
+ * Durable storage of a data directory: the lock, the WAL, checkpoints, lazy loading and the
+ * memory budget. The {@link Catalog} keeps the tables; every table created or loaded here gets
+ * this store as its {@link TableStore}.
+ *
+ * Directory layout (see docs/storage.md): `_lock`, `_db` (msgpack `{ version, nextId, seq }`),
+ * `wal.log`, and one directory `<name>~<id>` per table.
+ */
+import * as path from 'node:path'
+import { SqlError } from '../../errors.js'
+import type { Vector, I64Vector } from '../../types/vector.js'
+import type { Catalog } from '../catalog.js'
+import { Table, type TableData, type TableStore } from '../table.js'
+import { type TableState, checkpointTable, metaKey } from './checkpoint.js'
+import { io, replaceFileAtomic, fsyncDir } from './io.js'
+import { acquireLock, releaseLock } from './lock.js'
+import { FORMAT_VERSION, corrupted, loadTable, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
+import { WAL_FILE, WalWriter, ioError } from './wal.js'
+import { decodeAppend, encodeAppend, packr } from './wal-codec.js'
+
+/** Options of durable storage. */
+export interface StoreOptions {
+  /** bytes of table data to keep in memory; clean tables beyond it are evicted, least recently loaded first */
+  readonly memoryBudget?: number
+  /** WAL bytes after which the tables are checkpointed */
+  readonly checkpointBytes?: number
+}
+
+/** Default memory budget: 1 GiB. */
+export const DEFAULT_MEMORY_BUDGET = 1 << 30
+/** Default checkpoint threshold: 64 MiB of WAL. */
+export const DEFAULT_CHECKPOINT_BYTES = 64 << 20
+
+/** Durable storage for one open data directory. */
+export class DurableStore implements TableStore {
+  private readonly states = new Map<Table, TableState>()
+  private readonly metaKeys = new Map<Table, string>()
+  private readonly loadOrder: Table[] = []
+  private wal!: WalWriter
+  private seq = 0
+  private checkpointQueued = false
+  private keepWal = false
+  private readonly budget: number
+  private readonly checkpointBytes: number
+
+  private constructor(readonly root: string, private readonly catalog: Catalog, options: StoreOptions) {
+    this.budget = options.memoryBudget ?? DEFAULT_MEMORY_BUDGET
+    this.checkpointBytes = options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES
+  }
+
+  /** Opens (creating) the data directory `dir`: lock, metadata, WAL replay, checkpoint. */
+  static open(dir: string, catalog: Catalog, options: StoreOptions = {}): DurableStore {
+    const root = path.resolve(dir)
+    io.mkdirSync(root)
+    acquireLock(root)
+    const store = new DurableStore(root, catalog, options)
+    try {
+      store.start()
+    } catch (e) {
+      try { store.wal?.close() } catch { /* closing after a failed open */ }
+      releaseLock(root)
+      throw e
+    }
+    return store
+  }
+
+  private start(): void {
+    const db = io.existsSync(`${this.root}/_db`) ? packr.unpack(io.readFileSync(`${this.root}/_db`)) as { nextId: number; seq: number } : { nextId: 1, seq: 0 }
+    this.seq = db.seq
+    this.catalog.reserveIds(db.nextId)
+    for (const e of io.readdirSync(this.root).sort()) {
+      if (e.startsWith('_dropped_')) { io.rmSync(`${this.root}/${e}`); continue }
+      if (!e.includes('~') || !io.existsSync(`${this.root}/${e}/_meta`)) continue
+      this.adoptDir(`${this.root}/${e}`, e)
+    }
+    this.catalog.store = this
+    const { wal, payloads } = WalWriter.open(`${this.root}/${WAL_FILE}`)
+    this.wal = wal
+    this.replay(payloads)
+    this.checkpoint()
+  }
+
+  private adoptDir(dir: string, entry: string): void {
+    let file
+    try { file = readTableMeta(dir) } catch (e) {
+      // an unreadable _meta: the table cannot be named reliably; keep the directory, report it by directory name
+      const name = entry.slice(0, entry.lastIndexOf('~'))
+      const id = Number(entry.slice(entry.lastIndexOf('~') + 1))
+      const t = new Table({ id, name, columns: [], timestampIndex: -1, partitionBy: 'NONE', wal: false, dedupKeys: [], ttl: undefined, maxUncommittedRows: 0, o3MaxLag: 0 }, this)
+      this.states.set(t, { dir, file: { version: FORMAT_VERSION, meta: t.meta, walSeq: Infinity, txn: 0, partitions: [], symbols: {} }, dirtyFrom: Infinity, appliedSeq: 0, broken: corrupted(name, '_meta', 'table metadata is unreadable', e) })
+      this.catalog.adopt(t)
+      return
+    }
+    if (file.meta.ttl === null) file.meta.ttl = undefined
+    const t = new Table(file.meta, this)
+    this.states.set(t, { dir, file, dirtyFrom: Infinity, appliedSeq: file.walSeq, broken: undefined })
+    this.metaKeys.set(t, metaKey(t))
+    this.catalog.adopt(t)
+    try { removeUnreferenced(dir, file) } catch { /* best effort */ }
+  }
+
+  private replay(payloads: readonly Uint8Array[]): void {
+    const byId = new Map([...this.states].map(([t, s]) => [t.meta.id, { t, s }]))
+    for (const p of payloads) {
+      const head = packr.unpack(p) as { s: number; t: number }
+      this.seq = Math.max(this.seq, head.s)
+      const e = byId.get(head.t)
+      if (e === undefined || head.s <= e.s.file.walSeq || e.s.broken !== undefined) continue
+      try {
+        const r = decodeAppend(p, e.t.meta.columns.map((c) => c.type))
+        e.t.appendUnlogged(r.vectors, r.length)
+        this.markDirty(e.s, e.t, r.vectors, r.length, r.seq)
+      } catch (err) {
+        e.s.broken ??= err instanceof Error ? err : new Error(String(err))
+        this.keepWal = true
+      }
+    }
+  }
+
+  /** {@inheritDoc TableStore.load} */
+  load(table: Table): TableData {
+    const s = this.stateOf(table)
+    if (s.broken !== undefined) throw s.broken
+    let data: TableData
+    try { data = loadTable(s.dir, s.file) } catch (e) {
+      s.broken = e instanceof SqlError ? e : corrupted(table.meta.name, '?', String(e), e)
+      throw s.broken
+    }
+    this.loadOrder.push(table)
+    queueMicrotask(() => this.evict(table))
+    return data
+  }
+
+  /** {@inheritDoc TableStore.logAppend} */
+  logAppend(table: Table, vectors: readonly Vector[], length: number): void {
+    const s = this.stateOf(table)
+    if (s.broken !== undefined) throw s.broken
+    const seq = this.seq + 1
+    this.wal.append(encodeAppend(seq, table.meta.id, table.meta.columns.map((c) => c.type), vectors, length))
+    this.seq = seq
+    this.markDirty(s, table, vectors, length, seq)
+    if (!this.checkpointQueued && this.wal.size >= this.checkpointBytes) {
+      this.checkpointQueued = true
+      queueMicrotask(() => this.afterCommit())
+    }
+  }
+
+  /** {@inheritDoc TableStore.persistRewrite} */
+  persistRewrite(table: Table): void {
+    const s = this.stateOf(table)
+    s.appliedSeq = this.seq
+    this.write(() => checkpointTable(s, table, true))
+    this.metaKeys.set(table, metaKey(table))
+  }
+
+  /** {@inheritDoc TableStore.partitionBytes} */
+  partitionBytes(table: Table, name: string): number {
+    return this.states.get(table)?.file.partitions.find((x) => x.name === name)?.bytes ?? 0
+  }
+
+  /** After DDL: creates, rewrites or removes table directories to match the catalog. */
+  sync(): void {
+    const live = new Set(this.catalog.all())
+    for (const t of live) {
+      const s = this.stateOf(t)
+      if (s.broken !== undefined) continue
+      const key = metaKey(t)
+      if (this.metaKeys.get(t) === key) continue
+      const before = this.metaKeys.get(t)
+      const renamedColumns = before !== undefined && JSON.stringify(JSON.parse(before).columns.map((c: { name: string }) => c.name)) !== JSON.stringify(t.meta.columns.map((c) => c.name))
+      this.write(() => checkpointTable(s, t, renamedColumns))
+      this.metaKeys.set(t, key)
+    }
+    for (const [t, s] of [...this.states]) {
+      if (live.has(t)) continue
+      const trash = `${this.root}/_dropped_${t.meta.id}`
+      this.write(() => { io.renameSync(s.dir, trash); fsyncDir(this.root) })
+      io.rmSync(trash)
+      this.states.delete(t)
+      this.metaKeys.delete(t)
+    }
+    this.writeDb()
+  }
+
+  /** Checkpoints every table with unapplied rows, then empties the WAL. */
+  checkpoint(): void {
+    for (const [t, s] of this.states) {
+      if (s.broken !== undefined || s.dirtyFrom === Infinity) continue
+      this.write(() => checkpointTable(s, t, false))
+    }
+    this.writeDb()
+    if (!this.keepWal && this.wal.size > 0) this.write(() => this.wal.reset())
+  }
+
+  /** Checkpoints and releases the directory. */
+  close(): void {
+    try { this.checkpoint() } finally {
+      this.wal.close()
+      releaseLock(this.root)
+    }
+  }
+
+  private afterCommit(): void {
+    this.checkpointQueued = false
+    try {
+      if (this.wal.size >= this.checkpointBytes) this.checkpoint()
+    } catch { /* the WAL still holds every acknowledged row; the next checkpoint retries */ }
+  }
+
+  private markDirty(s: TableState, t: Table, vectors: readonly Vector[], length: number, seq: number): void {
+    s.appliedSeq = seq
+    const ti = t.meta.timestampIndex
+    if (ti < 0) { s.dirtyFrom = -Infinity; return }
+    const ts = vectors[ti] as I64Vector
+    let min = s.dirtyFrom
+    for (let i = 0; i < length; i++) { const x = Number(ts.data[ts.isConst ? 0 : i]!); if (x < min) min = x }
+    s.dirtyFrom = min
+  }
+
+  private stateOf(t: Table): TableState {
+    let s = this.states.get(t)
+    if (s === undefined) {
+      const dir = `${this.root}/${t.meta.name}~${t.meta.id}`
+      s = { dir, file: { version: FORMAT_VERSION, meta: t.meta, walSeq: this.seq, txn: 0, partitions: [], symbols: {} }, dirtyFrom: -Infinity, appliedSeq: this.seq, broken: undefined }
+      const st = s
+      this.write(() => {
+        io.mkdirSync(dir)
+        fsyncDir(this.root)
+        this.writeDb()
+        writeTableMeta(dir, { ...st.file, meta: structuredClone(t.meta) })
+      })
+      this.states.set(t, s)
+    }
+    return s
+  }
+
+  private writeDb(): void {
+    this.write(() => replaceFileAtomic(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId: this.catalog.idCounter, seq: this.seq })))
+  }
+
+  /** Runs a storage write, turning an OS error into 58030. */
+  private write(f: () => void): void {
+    try { f() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
+  }
+
+  /** Evicts clean tables, least recently loaded first, while loaded data exceeds the budget. */
+  private evict(keep: Table): void {
+    let bytes = 0
+    for (const t of this.loadOrder) if (t.loaded) bytes += this.states.get(t)?.file.partitions.reduce((a, p) => a + p.bytes, 0) ?? 0
+    for (let i = 0; i < this.loadOrder.length && bytes > this.budget; i++) {
+      const t = this.loadOrder[i]!
+      const s = this.states.get(t)
+      if (t === keep || !t.loaded || s === undefined || s.dirtyFrom !== Infinity) continue
+      bytes -= s.file.partitions.reduce((a, p) => a + p.bytes, 0)
+      t.unload()
+    }
+    for (let i = this.loadOrder.length - 1; i >= 0; i--) if (!this.loadOrder[i]!.loaded) this.loadOrder.splice(i, 1)
+  }
+}

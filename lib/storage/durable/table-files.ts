@@ -1,0 +1,151 @@
+/**
+ * One table's files: the `_meta` file, partition directories of column files, and symbol
+ * dictionaries. Writing a partition never touches a file that `_meta` refers to: a changed
+ * partition goes to a new directory `<name>.<txn>`, and replacing `_meta` (atomic rename) is
+ * the moment the change takes effect. Files no longer referenced are removed afterwards.
+ */
+import { SqlError, SqlState } from '../../errors.js'
+import { type Vector, SymbolTable } from '../../types/vector.js'
+import { ColumnBuffer } from '../column-buffer.js'
+import type { TableData, TableMeta } from '../table.js'
+import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
+import { io, replaceFileAtomic, writeFileDurable, fsyncDir } from './io.js'
+import { packr } from './wal-codec.js'
+
+/** The `_meta` file's format version. */
+export const FORMAT_VERSION = 1
+
+/** A partition as `_meta` records it. */
+export interface PartitionEntry {
+  /** QuestDB-style name (`2024-01-15`, `default`, ...) */
+  name: string
+  /** its directory inside the table directory (`<name>.<txn>`) */
+  dir: string
+  lo: number
+  hi: number
+  rows: number
+  minTs: number
+  maxTs: number
+  /** bytes of its column files */
+  bytes: number
+}
+
+/** The content of a table's `_meta` file. */
+export interface TableFileMeta {
+  version: number
+  meta: TableMeta
+  /** the last WAL sequence number whose rows the partitions include */
+  walSeq: number
+  /** checkpoint counter; suffix of the newest partition directories */
+  txn: number
+  partitions: PartitionEntry[]
+  /** dictionary file per SYMBOL column name */
+  symbols: Record<string, string>
+}
+
+/** Reads a table's `_meta`. */
+export function readTableMeta(dir: string): TableFileMeta {
+  const m = packr.unpack(io.readFileSync(`${dir}/_meta`)) as TableFileMeta
+  if (m.version !== FORMAT_VERSION) throw new Error(`unknown format version ${m.version}`)
+  for (const p of m.partitions) { p.lo ??= -Infinity; p.hi ??= Infinity; p.minTs ??= NaN; p.maxTs ??= NaN }
+  return m
+}
+
+/** Writes a table's `_meta` atomically. */
+export function writeTableMeta(dir: string, m: TableFileMeta): void {
+  replaceFileAtomic(dir, '_meta', packr.pack(m))
+}
+
+/** Writes rows [start, end) of `data` as partition directory `dir`; returns the bytes written. */
+export function writePartition(tableDir: string, dir: string, meta: TableMeta, data: TableData, start: number, end: number): number {
+  const path = `${tableDir}/${dir}`
+  io.rmSync(path)
+  io.mkdirSync(path)
+  let bytes = 0
+  meta.columns.forEach((c, i) => {
+    const v = data.columns[i]!.view(start, end)
+    if (isVarSize(c.type)) {
+      const [d, o] = encodeVar(v)
+      bytes += writeFileDurable(`${path}/${c.name}.d`, [d]) + writeFileDurable(`${path}/${c.name}.o`, [o])
+    } else if (fixedWidth(c.type) > 0) {
+      bytes += writeFileDurable(`${path}/${c.name}.d`, [encodeFixed(v)])
+    }
+  })
+  fsyncDir(path)
+  return bytes
+}
+
+/** Writes a SYMBOL column's dictionary (a msgpack array of strings, key = index). */
+export function writeDictionary(tableDir: string, file: string, dict: SymbolTable): void {
+  writeFileDurable(`${tableDir}/${file}`, [packr.pack(dict.values)])
+}
+
+/** A 58030/XX001 error naming the table and partition. */
+export function corrupted(table: string, partition: string, what: string, cause?: unknown): SqlError {
+  return new SqlError(SqlState.DATA_CORRUPTED, `could not read table data: ${what} [table=${table}, partition=${partition}]`, -1, { cause })
+}
+
+/** Loads every partition of a table into column buffers (in partition = timestamp order). */
+export function loadTable(tableDir: string, m: TableFileMeta): TableData {
+  const meta = m.meta
+  const name = meta.name
+  const dicts = meta.columns.map((c) => {
+    if (c.type !== 'SYMBOL') return undefined
+    const file = m.symbols[c.name]
+    const d = new SymbolTable()
+    if (file === undefined) return d
+    let values: unknown
+    try { values = packr.unpack(io.readFileSync(`${tableDir}/${file}`)) } catch (e) { throw corrupted(name, '-', `symbol dictionary ${file} is unreadable`, e) }
+    if (!Array.isArray(values)) throw corrupted(name, '-', `symbol dictionary ${file} is not a list`)
+    for (const s of values) d.intern(String(s))
+    return d
+  })
+  const total = m.partitions.reduce((a, p) => a + p.rows, 0)
+  const columns = meta.columns.map((c, i) => new ColumnBuffer(c.type, Math.max(total, 16), dicts[i]))
+  for (const p of m.partitions) {
+    meta.columns.forEach((_, i) => columns[i]!.append(readColumn(tableDir, m, p, i, dicts[i])))
+  }
+  return { columns, rowCount: total }
+}
+
+function readColumn(tableDir: string, m: TableFileMeta, p: PartitionEntry, i: number, dict: SymbolTable | undefined): Vector {
+  const c = m.meta.columns[i]!
+  const base = `${tableDir}/${p.dir}/${c.name}`
+  const fail = (what: string, e?: unknown) => corrupted(m.meta.name, p.name, `column ${c.name}: ${what}`, e)
+  const read = (path: string) => {
+    try { return io.readFileSync(path) } catch (e) { throw fail(`cannot read ${path.slice(tableDir.length + 1)}`, e) }
+  }
+  const w = fixedWidth(c.type)
+  if (isVarSize(c.type)) {
+    const o = read(`${base}.o`)
+    if (o.length !== p.rows * 8) throw fail(`offsets file has ${o.length} bytes, expected ${p.rows * 8}`)
+    try { return decodeVar(c.type, read(`${base}.d`), p.rows) } catch (e) { throw e instanceof SqlError ? e : fail(String((e as Error).message), e) }
+  }
+  if (w === 0) return { kind: 'null', type: c.type, length: p.rows, data: null } as Vector
+  const bytes = read(`${base}.d`)
+  if (bytes.length !== p.rows * w) throw fail(`file has ${bytes.length} bytes, expected ${p.rows * w}`)
+  const v = decodeFixed(c.type, bytes, p.rows, dict)
+  if (dict !== undefined) {
+    const keys = v.data as Int32Array
+    for (let r = 0; r < keys.length; r++) if (keys[r]! >= dict.size || keys[r]! < -1) throw fail(`symbol key ${keys[r]} outside the dictionary`)
+  }
+  if (i === m.meta.timestampIndex) checkTimestamps(v, p, fail)
+  return v
+}
+
+/** The designated timestamps must be ascending and inside the partition's recorded range. */
+function checkTimestamps(v: Vector, p: PartitionEntry, fail: (what: string) => SqlError): void {
+  const d = v.data as Float64Array | BigInt64Array
+  let prev = -Infinity
+  for (let r = 0; r < v.length; r++) {
+    const x = Number(d[r]!)
+    if (x < prev || x < p.minTs || x > p.maxTs) throw fail(`designated timestamp out of order or range at row ${r}`)
+    prev = x
+  }
+}
+
+/** Removes entries of `tableDir` that `m` does not refer to (leftovers of a crash or a checkpoint). */
+export function removeUnreferenced(tableDir: string, m: TableFileMeta): void {
+  const keep = new Set(['_meta', ...m.partitions.map((p) => p.dir), ...Object.values(m.symbols)])
+  for (const e of io.readdirSync(tableDir)) if (!keep.has(e)) io.rmSync(`${tableDir}/${e}`)
+}

@@ -1,0 +1,45 @@
+/**
+ * The writer process of the crash test: opens the data directory given as argv[2], appends
+ * batches from batch id argv[3] on, and prints `ack <id>` after each append is acknowledged.
+ * Every batch's rows are a function of its id (see `batchRows`), so the test can check them.
+ */
+import { Database } from '../../lib/index.js'
+
+/** Rows per batch. */
+export const ROWS = 200
+const HOUR = 3_600_000_000
+const BASE = Date.UTC(2024, 0, 1) * 1000
+
+/** The rows of batch `k`: ids k*ROWS.., one row per second; every 5th batch lands 3 hours in the past (out of order). */
+export function batchRows(k: number): { ts: Float64Array; id: Float64Array; batch: Int32Array; s: string[]; v: Float64Array; name: (string | null)[] } {
+  const ts = new Float64Array(ROWS)
+  const id = new Float64Array(ROWS)
+  const batch = new Int32Array(ROWS).fill(k)
+  const s: string[] = []
+  const v = new Float64Array(ROWS)
+  const name: (string | null)[] = []
+  for (let i = 0; i < ROWS; i++) {
+    const n = k * ROWS + i
+    ts[i] = BASE + n * 1_000_000 * 20 - (k % 5 === 4 ? 3 * HOUR : 0)
+    id[i] = n
+    s.push(`s${n % 7}`)
+    v[i] = n * 0.25
+    name.push(n % 11 === 0 ? null : `name-${n}`)
+  }
+  return { ts, id, batch, s, v, name }
+}
+
+async function main(): Promise<void> {
+  const dir = process.argv[2]!
+  let k = Number(process.argv[3])
+  const db = await Database.open({ path: dir, checkpointBytes: 200_000 })
+  await db.query('create table if not exists t (ts timestamp, id long, batch int, s symbol, v double, name string) timestamp(ts) partition by hour')
+  process.stdout.write('ready\n')
+  for (;;) {
+    await db.append('t', batchRows(k))
+    process.stdout.write(`ack ${k}\n`)
+    k++
+  }
+}
+
+if (process.argv[1]?.endsWith('crash-writer.ts')) void main()

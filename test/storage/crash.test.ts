@@ -1,0 +1,76 @@
+/**
+ * Crash test: a writer in a child process appends batches and reports each acknowledged one;
+ * it is killed with SIGKILL at random moments (checkpoints and partition writes included, as
+ * they happen every few batches); then the directory is reopened and every acknowledged batch
+ * must be there, intact, and no batch may be there in part.
+ */
+import t from 'tap'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Database } from '../../lib/index.js'
+import { ROWS, batchRows } from './crash-writer.js'
+
+const ROUNDS = 22
+const WRITER = join(import.meta.dirname, 'crash-writer.ts')
+
+/** Runs the writer from batch `from`, kills it `delayMs` after it is ready; returns the acknowledged ids. */
+function runWriter(dir: string, from: number, delayMs: number): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, String(from)], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const acked: number[] = []
+    let buf = ''
+    let err = ''
+    child.stderr.on('data', (d: Buffer) => { err += d.toString() })
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString()
+      let nl
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl)
+        buf = buf.slice(nl + 1)
+        if (line === 'ready') setTimeout(() => child.kill('SIGKILL'), delayMs)
+        else if (line.startsWith('ack ')) acked.push(Number(line.slice(4)))
+      }
+    })
+    const guard = setTimeout(() => child.kill('SIGKILL'), 15_000)
+    child.on('exit', (_code, signal) => {
+      clearTimeout(guard)
+      if (signal !== 'SIGKILL') reject(new Error(`writer exited without being killed: ${err}`))
+      else resolve(acked)
+    })
+  })
+}
+
+t.test('every acknowledged batch survives SIGKILL, no batch is there in part', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-crash-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const acked = new Set<number>()
+  let next = 0
+  let seed = 12345
+  const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const k of await runWriter(dir, next, Math.floor(rnd() * 400))) acked.add(k)
+    const db = await Database.open({ path: dir })
+    try {
+      const r = await db.query('select batch, count(), sum(id), sum(v), count(name), count_distinct(s), min(ts), max(ts) from t group by batch order by batch')
+      const present = new Map(r.rows.map((row) => [Number(row[0]), row]))
+      for (const k of acked) if (!present.has(k)) t.fail(`round ${round}: acknowledged batch ${k} is missing`)
+      for (const [k, row] of present) {
+        const b = batchRows(k)
+        const sumId = b.id.reduce((a, x) => a + x, 0)
+        const sumV = b.v.reduce((a, x) => a + x, 0)
+        const names = b.name.filter((x) => x !== null).length
+        const ok = Number(row[1]) === ROWS && Number(row[2]) === sumId && row[3] === sumV && Number(row[4]) === names &&
+          Number(row[5]) === Math.min(7, ROWS) && Number(row[6]) === b.ts[0] && Number(row[7]) === b.ts[ROWS - 1]
+        if (!ok) t.fail(`round ${round}: batch ${k} is not intact: ${JSON.stringify(row, (_, x) => (typeof x === 'bigint' ? String(x) : x))}`)
+      }
+      next = Math.max(next, ...present.keys(), ...acked) + 1
+      const total = await db.query('select count() from t')
+      t.equal(Number(total.rows[0]![0]), present.size * ROWS, `round ${round}: ${acked.size} acknowledged, ${present.size} batches present`)
+    } finally {
+      await db.close()
+    }
+  }
+  t.ok(acked.size > ROUNDS, `${acked.size} batches acknowledged over ${ROUNDS} kills`)
+})
