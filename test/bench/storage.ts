@@ -1,0 +1,61 @@
+/**
+ * Storage benchmark (not a test): `node --import tsx test/bench/storage.ts`.
+ * Prints: durable ingest of N rows (default 10M) in batches of 10k through `db.append`, cold
+ * open of the directory, a one-hour count()/avg() out of 30 days (first query after open, which
+ * loads the table, and warm), and peak RSS while scanning the whole table with a 256 MB budget.
+ * Environment: EPOCHDB_BENCH_ROWS, EPOCHDB_BENCH_DIR.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { Database } from '../../lib/index.js'
+
+const ROWS = Number(process.env['EPOCHDB_BENCH_ROWS'] ?? 10_000_000)
+const BATCH = 10_000
+const SPAN = 30 * 86_400_000_000
+const BASE = Date.UTC(2024, 0, 1) * 1000
+const dir = process.env['EPOCHDB_BENCH_DIR'] ?? mkdtempSync(join(tmpdir(), 'epochdb-bench-'))
+const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`
+
+async function main(): Promise<void> {
+  let db = await Database.open({ path: dir })
+  await db.query('create table t (ts timestamp, sym symbol, v double) timestamp(ts) partition by day')
+  const syms = Array.from({ length: 100 }, (_, i) => `s${i}`)
+  const step = SPAN / ROWS
+  let t0 = performance.now()
+  for (let b = 0; b < ROWS; b += BATCH) {
+    const ts = new Float64Array(BATCH)
+    const v = new Float64Array(BATCH)
+    const sym: string[] = new Array(BATCH)
+    for (let i = 0; i < BATCH; i++) { ts[i] = BASE + Math.floor((b + i) * step); v[i] = (b + i) % 1000; sym[i] = syms[(b + i) % 100]! }
+    await db.append('t', { ts, sym, v })
+  }
+  const ingest = performance.now() - t0
+  t0 = performance.now()
+  await db.close()
+  const closeMs = performance.now() - t0
+  console.log(`durable ingest: ${ROWS} rows in ${(ingest / 1000).toFixed(2)} s = ${(ROWS / ingest * 1000 / 1e6).toFixed(2)} M rows/s (+ final checkpoint on close ${closeMs.toFixed(0)} ms)`)
+
+  t0 = performance.now()
+  db = await Database.open({ path: dir, memoryBudget: 256 << 20 })
+  console.log(`cold open: ${(performance.now() - t0).toFixed(1)} ms`)
+  const q = "select count(), avg(v) from t where ts in '2024-01-15T10'"
+  t0 = performance.now()
+  await db.query(q)
+  console.log(`one hour count()/avg(), first query after open (loads the table): ${(performance.now() - t0).toFixed(1)} ms`)
+  let best = Infinity
+  for (let i = 0; i < 20; i++) { t0 = performance.now(); await db.query(q); best = Math.min(best, performance.now() - t0) }
+  console.log(`one hour count()/avg(), warm: ${best.toFixed(2)} ms`)
+  let peak = process.memoryUsage().rss
+  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 5)
+  t0 = performance.now()
+  let n = 0
+  for await (const b of db.stream('select ts, sym, v from t')) { n += b.length; peak = Math.max(peak, process.memoryUsage().rss) }
+  clearInterval(timer)
+  console.log(`full scan of ${n} rows with a 256 MB budget: ${(performance.now() - t0).toFixed(0)} ms, peak RSS ${mb(peak)}`)
+  await db.close()
+  if (process.env['EPOCHDB_BENCH_DIR'] === undefined) rmSync(dir, { recursive: true, force: true })
+}
+
+void main()
