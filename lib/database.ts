@@ -20,6 +20,7 @@ import { alterTable, columnType, createTable, createTableLike, dropTable, rename
 import { castVector } from './types/cast.js'
 import { collectAll, insert, update } from './exec/statements/dml.js'
 import { catalogView, explain, show, type Rows } from './exec/statements/meta.js'
+import { describe } from './exec/statements/describe.js'
 import { Session } from './session.js'
 import { Rnd } from './functions/rnd/rnd.js'
 
@@ -215,6 +216,18 @@ export class Database {
     return length
   }
 
+  /**
+   * Describes a statement without running it: the type each `$n` takes (given ones kept,
+   * undefined ones inferred from their use, STRING otherwise) and, for queries, the result
+   * columns. pgwire's Describe message answers from this.
+   */
+  describe(stmt: Statement, paramTypes: readonly (ColumnType | undefined)[] = []): { params: ColumnType[]; columns: ColumnInfo[] | undefined } {
+    this.checkOpen()
+    const ctx = new ExecContext(this.clock(), this.clock, this.defaultSession.principal.name, catalogView(this.catalog), VERSION, [], undefined, this.statementRnd())
+    const d = describe(stmt, { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx })
+    return { params: d.params, columns: d.columns === undefined ? undefined : infoOf(d.columns) }
+  }
+
   /** Closes the database; later calls fail with 57P01. */
   async close(): Promise<void> {
     if (this.closed) return
@@ -249,9 +262,14 @@ export class Database {
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
     this.checkOpen()
     const session = options.session ?? this.defaultSession
-    const paramTypes = params.map(paramType)
-    const values = params.map((p, i) => fromJsValue(paramTypes[i]!, p))
+    // text parameters (pgwire sends them as strings) take the type their use asks for
+    const values: Scalar[] = []
     const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, catalogView(this.catalog), VERSION, values, options.signal, this.statementRnd())
+    const declared = params.map((p) => (typeof p === 'string' ? undefined : paramType(p)))
+    const paramTypes: ColumnType[] = declared.some((t) => t === undefined)
+      ? describe(stmt, { catalog: this.catalog, paramTypes: declared, ctes: new Map(), fn: ctx }).params
+      : (declared as ColumnType[])
+    params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
     const done = (command: string, affected = 0): Execution => ({ columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY })
     switch (stmt.kind) {

@@ -17,8 +17,13 @@ import { describeArgs, functionsNamed, resolveOverload } from './resolve-functio
 /** Hooks and environment for binding expressions. */
 export interface ExprEnv {
   readonly scope: Scope
-  /** types of `$n` parameters (index 0 = `$1`); missing ones bind as STRING */
-  readonly paramTypes: readonly ColumnType[]
+  /**
+   * types of `$n` parameters (index 0 = `$1`); an undefined or missing one is *untyped*: it takes
+   * the type its use asks for (`id = $1` with an INT id makes it INT) and is STRING otherwise
+   */
+  readonly paramTypes: readonly (ColumnType | undefined)[]
+  /** told the type an untyped parameter takes from its use */
+  readonly onInfer?: (index: number, type: ColumnType) => void
   /** binds a subquery to a plan */
   readonly bindSubquery: (q: Query) => PlanNode
   /** called first on every node; a result replaces normal binding (used after GROUP BY) */
@@ -46,7 +51,8 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
     case 'star': throw new SqlError(SqlState.SYNTAX_ERROR, "'*' is not allowed here", e.pos)
     case 'param': {
       if (e.index < 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'parameter index must be 1 or more', e.pos)
-      return { kind: 'param', type: env.paramTypes[e.index - 1] ?? 'STRING', index: e.index - 1 }
+      const t = env.paramTypes[e.index - 1]
+      return t === undefined ? { kind: 'param', type: 'STRING', index: e.index - 1, untyped: true } : { kind: 'param', type: t, index: e.index - 1 }
     }
     case 'call': return bindCall(e, env)
     case 'binary': return bindFunction(OPERATOR_NAMES[e.op] ?? e.op, [e.left, e.right], e.pos, env)
@@ -153,8 +159,15 @@ function longLiteral(text: string, pos: number): BoundExpr {
   return { kind: 'const', type: 'LONG', value: Number.isSafeInteger(n) ? n : big }
 }
 
-/** Casts a bound expression; constants are folded (so bad literals fail at bind time, with a position). */
-export function castTo(b: BoundExpr, to: ColumnType, pos: number, explicit: boolean): BoundExpr {
+/**
+ * Casts a bound expression; constants are folded (so bad literals fail at bind time, with a
+ * position). An untyped parameter takes the type instead (reported through `onInfer`).
+ */
+export function castTo(b: BoundExpr, to: ColumnType, pos: number, explicit: boolean, onInfer?: (index: number, type: ColumnType) => void): BoundExpr {
+  if (b.kind === 'param' && b.untyped === true && to !== 'NULL') {
+    onInfer?.(b.index, to)
+    return { kind: 'param', type: to, index: b.index }
+  }
   if (b.type === to) return b
   if (explicit ? !canCast(b.type, to) : !canImplicitlyCast(b.type, to)) {
     throw new SqlError(SqlState.DATATYPE_MISMATCH, `inconvertible types: ${typeName(b.type)} -> ${typeName(to)}`, pos)
@@ -200,20 +213,26 @@ export function bindFunction(name: string, args: readonly Expr[], pos: number, e
 }
 
 function callWith(name: string, bound: BoundExpr[], literals: boolean[], positions: number[], pos: number, env: ExprEnv): BoundExpr {
-  void env
   const defs = functionsNamed(name).filter((d) => d.kind === 'scalar') as ScalarFunctionDef[]
   if (defs.length === 0) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${name}`, pos)
-  const types = bound.map((b) => b.type)
-  const res = resolveOverload(defs, types, literals)
+  // an untyped parameter fits any type for overload resolution, then takes the chosen one
+  const isUntyped = (b: BoundExpr) => b.kind === 'param' && b.untyped === true
+  const types = bound.map((b) => (isUntyped(b) ? 'NULL' : b.type))
+  const typedPeer = bound.find((b) => !isUntyped(b))?.type
+  const res = resolveOverload(defs, types, literals, bound.map((b) => (isUntyped(b) ? typedPeer : undefined)))
   if (res === undefined) {
     throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function or operator for ${describeArgs(name, types.map(typeName) as ColumnType[])}`, pos)
   }
   const def = res.def as ScalarFunctionDef
+  const peer = typedPeer
   const args = bound.map((b, i) => {
     const d = res.declared[i]!
-    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT') return b
-    if (d === 'TEMPORAL') return isTemporal(b.type) ? b : castTo(b, 'TIMESTAMP', positions[i]!, false)
-    return castTo(b, d, positions[i]!, false)
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT') {
+      // `x || $1`, `coalesce(x, $1)`: an untyped parameter follows its typed neighbour
+      return b.kind === 'param' && b.untyped === true && peer !== undefined && peer !== 'NULL' ? castTo(b, peer, positions[i]!, false, env.onInfer) : b
+    }
+    if (d === 'TEMPORAL') return isTemporal(b.type) && !(b.kind === 'param' && b.untyped === true) ? b : castTo(b, 'TIMESTAMP', positions[i]!, false, env.onInfer)
+    return castTo(b, d, positions[i]!, false, env.onInfer)
   })
   const argTypes = args.map((a) => a.type)
   const constants = args.map((a) => (a.kind === 'const' ? a.value : undefined))

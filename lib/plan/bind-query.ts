@@ -19,7 +19,10 @@ import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs }
 /** What binding a query needs from the database. */
 export interface BindContext {
   readonly catalog: Catalog
-  readonly paramTypes: readonly ColumnType[]
+  /** `$n` types; undefined ones are inferred from their use (see ExprEnv.paramTypes) */
+  readonly paramTypes: readonly (ColumnType | undefined)[]
+  /** told the type an untyped parameter takes */
+  readonly onInfer?: (index: number, type: ColumnType) => void
   /** common table expressions in scope, by lower-case name */
   readonly ctes: ReadonlyMap<string, PlanNode>
   /** for table functions whose schema depends on the catalog */
@@ -42,7 +45,7 @@ export function bindQuery(q: Query, bc: BindContext): PlanNode {
 }
 
 function env(scope: Scope, bc: BindContext, extra: Partial<ExprEnv> = {}): ExprEnv {
-  return { scope, paramTypes: bc.paramTypes, bindSubquery: (sq) => bindQuery(sq, bc), ...extra }
+  return { scope, paramTypes: bc.paramTypes, bindSubquery: (sq) => bindQuery(sq, bc), ...(bc.onInfer === undefined ? {} : { onInfer: bc.onInfer }), ...extra }
 }
 
 /** Marks every output column as coming from `table` (an alias). */

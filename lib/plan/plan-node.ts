@@ -21,7 +21,7 @@ export type { SampleByNode, LatestOnNode, TimeJoinNode, WindowNode }
 export type BoundExpr =
   | { readonly kind: 'column'; readonly type: ColumnType; readonly index: number; readonly dict?: SymbolTable }
   | { readonly kind: 'const'; readonly type: ColumnType; readonly value: Scalar }
-  | { readonly kind: 'param'; readonly type: ColumnType; readonly index: number }
+  | { readonly kind: 'param'; readonly type: ColumnType; readonly index: number; readonly untyped?: boolean } // untyped: STRING until its use says otherwise
   | { readonly kind: 'call'; readonly type: ColumnType; readonly def: ScalarFunctionDef; readonly site: CallSite; readonly args: readonly BoundExpr[] }
   | { readonly kind: 'cast'; readonly type: ColumnType; readonly expr: BoundExpr; readonly pos: number }
   | { readonly kind: 'case'; readonly type: ColumnType; readonly whens: readonly { readonly when: BoundExpr; readonly then: BoundExpr }[]; readonly else: BoundExpr }

@@ -60,8 +60,12 @@ export interface Resolution {
   readonly declared: readonly ArgType[]
 }
 
-/** Picks the best overload for `argTypes` among `defs`, or undefined. */
-export function resolveOverload(defs: readonly FunctionDef[], argTypes: readonly ColumnType[], literals: readonly boolean[]): Resolution | undefined {
+/**
+ * Picks the best overload for `argTypes` among `defs`, or undefined. `prefer[i]`, for an argument
+ * of unknown type (an untyped `$n`, passed as NULL), is the type it should rather take (its typed
+ * neighbour's), so `v + $1` with a DOUBLE v makes `$1` DOUBLE, not TIMESTAMP.
+ */
+export function resolveOverload(defs: readonly FunctionDef[], argTypes: readonly ColumnType[], literals: readonly boolean[], prefer?: readonly (ColumnType | undefined)[]): Resolution | undefined {
   let best: Resolution | undefined
   let bestCost = Infinity
   for (const def of defs) {
@@ -70,7 +74,8 @@ export function resolveOverload(defs: readonly FunctionDef[], argTypes: readonly
       if (declared === undefined) continue
       let cost = 0
       for (let i = 0; i < argTypes.length && cost >= 0; i++) {
-        const c = conversionCost(argTypes[i]!, declared[i]!, literals[i]!)
+        const p = prefer?.[i]
+        const c = p !== undefined && argTypes[i] === 'NULL' ? (declared[i] === p ? 1 : 3) : conversionCost(argTypes[i]!, declared[i]!, literals[i]!)
         cost = c < 0 ? -1 : cost + c
       }
       if (cost >= 0 && cost < bestCost) { best = { def, signature: sig, declared }; bestCost = cost }

@@ -20,8 +20,13 @@ import { runPlan } from '../operators/runner.js'
 import { prepareSubqueries } from '../subqueries.js'
 import { optimize } from '../../plan/optimize/index.js'
 
+/** The parameter-inference hook of a bind context, for hand-built expression environments. */
+function inferOf(bc: BindContext): { onInfer?: NonNullable<BindContext['onInfer']> } {
+  return bc.onInfer === undefined ? {} : { onInfer: bc.onInfer }
+}
+
 /** Resolves the INSERT column list to table column indexes. */
-function targetColumns(table: Table, s: Insert): number[] {
+export function targetColumns(table: Table, s: Insert): number[] {
   if (s.columns === undefined) return table.meta.columns.map((_, i) => i)
   const seen = new Set<number>()
   return s.columns.map((c) => {
@@ -69,7 +74,7 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
   const cols = table.meta.columns
   if (s.source.kind === 'values') {
     const rows = s.source.rows
-    const env = { scope: new Scope([]), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'VALUES' }
+    const env = { scope: new Scope([]), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'VALUES', ...inferOf(bc) }
     const writers = targets.map((t) => new VectorWriter(cols[t]!.type, rows.length, table.dictOf(t)))
     const one: Batch = { length: 1, vectors: [] }
     rows.forEach((row) => {
@@ -79,7 +84,7 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
       const row = rows[r]!
       for (let k = 0; k < targets.length; k++) {
         const type = cols[targets[k]!]!.type
-        const bound = castTo(bindExpr(row[k]!, env), type, row[k]!.pos, true)
+        const bound = castTo(bindExpr(row[k]!, env), type, row[k]!.pos, true, bc.onInfer)
         await prepareSubqueries(bound, ctx)
         writers[k]!.set(r, getScalar(compileExpr(bound, ctx)(one), 0))
       }
@@ -126,7 +131,7 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
     const base = { name: c.name, type: c.type, table: s.alias ?? meta.name }
     return dict === undefined ? base : { ...base, dict }
   })
-  const env = { scope: new Scope(output), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'UPDATE' }
+  const env = { scope: new Scope(output), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'UPDATE', ...inferOf(bc) }
   const seen = new Set<number>()
   const sets = s.set.map((a) => {
     const i = meta.columns.findIndex((c) => c.name.toLowerCase() === a.column.toLowerCase())
@@ -134,7 +139,7 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
     if (i === meta.timestampIndex) throw new SqlError(SqlState.SYNTAX_ERROR, 'Designated timestamp column cannot be updated', a.pos)
     if (seen.has(i)) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column ${a.column} in SET clause`, a.pos)
     seen.add(i)
-    return { index: i, expr: castTo(bindExpr(a.value, env), meta.columns[i]!.type, a.value.pos, true) }
+    return { index: i, expr: castTo(bindExpr(a.value, env), meta.columns[i]!.type, a.value.pos, true, bc.onInfer) }
   })
   const where = s.where === undefined ? undefined : castTo(bindExpr(s.where, env), 'BOOLEAN', s.where.pos, false)
   for (const x of sets) await prepareSubqueries(x.expr, ctx)
