@@ -5,13 +5,11 @@ import { join } from 'node:path'
 import { Database } from '../../../lib/index.js'
 import { io } from '../../../lib/storage/durable/io.js'
 
-function tmp(t: Tap.Test): string {
+function tmp(t: { teardown(f: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-unit-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   return dir
 }
-type Tap = typeof t
-declare namespace Tap { type Test = Parameters<Parameters<typeof t.test>[1]>[0] }
 
 const DDL = 'create table t (ts timestamp, s symbol, v double, n long, i int, str string, vc varchar, b boolean, u uuid) timestamp(ts) partition by day'
 const ROWS = "insert into t values ('2024-01-01T00:00:00Z', 'a', 1.5, 9007199254740993, 7, 'héllo', 'v', true, '11111111-1111-1111-1111-111111111111'), " +
