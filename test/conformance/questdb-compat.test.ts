@@ -1,0 +1,80 @@
+/**
+ * Measures QuestDB's cross-driver suite (../shared/conformance/questdb-compat/test_cases.yaml,
+ * outside this repository) over the pgwire adapter with node `pg` and `postgres`, and Python
+ * psycopg2, psycopg 3 and asyncpg (spawned; skipped with a message when not installed). Each
+ * driver gets a fresh Database and server. Pass/fail per test and driver is printed and, with
+ * EPOCHDB_COMPAT_REPORT=<path>, written as the "PostgreSQL drivers" section of that file.
+ * Not a gate: the test asserts only that the suite was found and parsed.
+ */
+import t from 'tap'
+import { existsSync } from 'node:fs'
+import { dirname, isAbsolute, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Database } from '../../lib/index.js'
+import { startServer } from '../adapters/pgwire/helpers.js'
+import { type CompatTest, loadCompatCases } from './questdb-compat-cases.js'
+import { type StepResult, type TestOutcome, judge } from './questdb-compat-compare.js'
+import { NODE_DRIVERS, type NodeDriver, runNodeTest } from './questdb-compat-node.js'
+import { PYTHON_DRIVERS, runPython } from './questdb-compat-python.js'
+import { type DriverRun, compatMarkdown, writeCompatSection } from './questdb-compat-report.js'
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const suite = join(repoRoot, '..', 'shared', 'conformance', 'questdb-compat', 'test_cases.yaml')
+/** a Python driver's whole run is killed after this */
+const PYTHON_TIMEOUT_MS = 240_000
+
+function outcomes(driverName: string, tests: readonly CompatTest[], results: (test: CompatTest) => StepResult[] | undefined): TestOutcome[] {
+  return tests.map((tc) => {
+    if (tc.exclude.includes(driverName)) return { test: tc.name, status: 'excluded' }
+    const r = results(tc)
+    return r === undefined ? { test: tc.name, status: 'fail', message: 'no result (driver process ended early)' } : judge(tc, r)
+  })
+}
+
+async function withServer<T>(fn: (port: number) => Promise<T>): Promise<T> {
+  const db = await Database.open()
+  const srv = await startServer({}, db)
+  try {
+    return await fn(srv.port)
+  } finally {
+    await srv.close()
+    await db.close()
+  }
+}
+
+if (!existsSync(suite)) {
+  t.plan(0, `QuestDB compat suite not found at ${suite}; skipping`)
+} else {
+  const tests = loadCompatCases(suite)
+  t.ok(tests.length > 0, `parsed ${tests.length} compat tests`)
+  t.ok(tests.every((tc) => tc.steps.length > 0), 'every test has steps')
+  const runs: DriverRun[] = []
+  for (const driver of Object.keys(NODE_DRIVERS) as NodeDriver[]) {
+    const results = new Map<string, StepResult[]>()
+    await withServer(async (port) => {
+      for (const tc of tests) if (!tc.exclude.includes(NODE_DRIVERS[driver])) results.set(tc.name, await runNodeTest(driver, port, tc))
+    })
+    runs.push({ driver, outcomes: outcomes(NODE_DRIVERS[driver], tests, (tc) => results.get(tc.name)) })
+  }
+  for (const driver of PYTHON_DRIVERS) {
+    const run = await withServer((port) => runPython(driver, port, tests.filter((tc) => !tc.exclude.includes(driver)), PYTHON_TIMEOUT_MS))
+    if ('missing' in run) {
+      t.comment(`${driver}: not run (${run.missing})`)
+      runs.push({ driver, skipped: run.missing })
+    } else {
+      runs.push({ driver, outcomes: outcomes(driver, tests, (tc) => run.results.get(tc.name)) })
+    }
+  }
+  for (const r of runs) {
+    if (r.outcomes === undefined) continue
+    const pass = r.outcomes.filter((o) => o.status === 'pass').length
+    t.comment(`${r.driver}: ${pass} / ${r.outcomes.filter((o) => o.status !== 'excluded').length} compat tests pass`)
+    if (process.env['EPOCHDB_CONFORMANCE_VERBOSE'] === '1') for (const o of r.outcomes) if (o.status === 'fail') t.comment(`  ${o.test}: ${o.message ?? ''}`)
+  }
+  const report = process.env['EPOCHDB_COMPAT_REPORT']
+  if (report !== undefined && report !== '') {
+    const path = isAbsolute(report) ? report : join(repoRoot, report)
+    writeCompatSection(path, compatMarkdown(runs, tests.map((tc) => tc.name), new Date().toISOString().slice(0, 10)))
+    t.comment(`wrote ${path}`)
+  }
+}
