@@ -16,7 +16,7 @@ import { floorDiv } from '../../types/civil.js'
 import type { ColumnType } from '../../types/column-type.js'
 import type { ScalarFunctionDef } from '../registry-types.js'
 import { textAt } from '../kernel-helpers.js'
-import { mapTime } from './time-helpers.js'
+import { mapTime, mapTimeOf } from './time-helpers.js'
 
 type Field = (ts: number) => number
 
@@ -74,8 +74,8 @@ export const TIME_FIELD_FUNCTIONS: readonly ScalarFunctionDef[] = [
     vector: (args, n, _ctx, state) => {
       const st = state as { f: Field | undefined; pos: number } | undefined
       const f = st?.f
-      if (f !== undefined) return mapTime(args[1]!, n, 'INT', f)
-      return mapTime(args[1]!, n, 'INT', (ts, i) => {
+      if (f !== undefined) return mapTimeOf(args, args[1]!, n, 'INT', f)
+      return mapTimeOf(args, args[1]!, n, 'INT', (ts, i) => {
         const u = textAt(args[0]!, i)
         return u === null ? NaN : fieldOf(u, st?.pos ?? -1)(ts)
       })

@@ -31,36 +31,44 @@ export function parseUnit(text: string, position: number): StridedUnit {
 }
 
 /** Maps every row of a temporal vector (micros; DATE is given in millis and scaled) through `f`, NaN meaning null. */
-export function mapTime(v: Vector, n: number, ret: ColumnType, f: (ts: number, i: number) => number): Vector {
+export function mapTime(v: Vector, n: number, ret: ColumnType, f: (ts: number, i: number) => number, others: readonly (Vector | undefined)[] = []): Vector {
   const x = toF64(v)
   const scale = v.type === 'DATE' ? 1000 : 1
-  const m = x.s === 0 ? 1 : n
+  // one value for all rows only when every input is constant (a varying amount or unit must not be folded)
+  const allConst = x.s === 0 && others.every((o) => o === undefined || o.isConst === true)
+  const m = allConst ? 1 : n
+  const xs = x.s
   const d = x.data
   let out: Vector
   switch (ret) {
     case 'INT': {
       const o = new Int32Array(m)
-      for (let i = 0; i < m; i++) { const t = d[i]!; const r = t === t ? f(t * scale, i) : NaN; o[i] = r === r ? r : INT_NULL }
+      for (let i = 0; i < m; i++) { const t = d[i * xs]!; const r = t === t ? f(t * scale, i) : NaN; o[i] = r === r ? r : INT_NULL }
       out = { kind: 'i32', type: ret, length: m, data: o }
       break
     }
     case 'BOOLEAN': {
       const o = new Uint8Array(m)
-      for (let i = 0; i < m; i++) { const t = d[i]!; o[i] = t === t && f(t * scale, i) === 1 ? 1 : 0 }
+      for (let i = 0; i < m; i++) { const t = d[i * xs]!; o[i] = t === t && f(t * scale, i) === 1 ? 1 : 0 }
       out = { kind: 'bool', type: ret, length: m, data: o }
       break
     }
     case 'DOUBLE': {
       const o = new Float64Array(m)
-      for (let i = 0; i < m; i++) { const t = d[i]!; o[i] = t === t ? f(t * scale, i) : NaN }
+      for (let i = 0; i < m; i++) { const t = d[i * xs]!; o[i] = t === t ? f(t * scale, i) : NaN }
       out = { kind: 'f64', type: ret, length: m, data: o }
       break
     }
     default: {
       const o = new Float64Array(m)
-      for (let i = 0; i < m; i++) { const t = d[i]!; const r = t === t ? f(t * scale, i) : NaN; o[i] = r === r ? r : LONG_NULL }
+      for (let i = 0; i < m; i++) { const t = d[i * xs]!; const r = t === t ? f(t * scale, i) : NaN; o[i] = r === r ? r : LONG_NULL }
       out = { kind: 'i64', type: ret, length: m, data: o }
     }
   }
-  return x.s === 0 ? ({ ...out, length: n, isConst: true } as Vector) : out
+  return allConst ? ({ ...out, length: n, isConst: true } as Vector) : out
+}
+
+/** {@link mapTime} over the timestamp argument `v`, aware of every other argument's constness. */
+export function mapTimeOf(args: readonly Vector[], v: Vector, n: number, ret: ColumnType, f: (ts: number, i: number) => number): Vector {
+  return mapTime(v, n, ret, f, args)
 }

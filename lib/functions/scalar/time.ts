@@ -12,7 +12,7 @@ import { civilFromDays, daysFromCivil, dayOf, MICROS_PER_DAY } from '../../types
 import type { Scalar, Vector } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
 import { textAt, toF64 } from '../kernel-helpers.js'
-import { mapTime, parseUnit, type StridedUnit } from './time-helpers.js'
+import { mapTimeOf, parseUnit, type StridedUnit } from './time-helpers.js'
 import { localToUtc, utcToLocal, zoneOf } from './time-zone.js'
 
 /** Whole months from `a` to `b` (a <= b), counting a month only when its day and time are reached. */
@@ -118,7 +118,7 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
       const st = state as (UnitState & { tzPos: number }) | undefined
       const nv = toF64(args[1]!)
       const zv = args[3]
-      return mapTime(args[2]!, n, 'TIMESTAMP', (ts, i) => {
+      return mapTimeOf(args, args[2]!, n, 'TIMESTAMP', (ts, i) => {
         const u = unitAt(st, args[0]!, i), k = nv.data[i * nv.s]!
         if (u === null || k !== k) return NaN
         if (zv === undefined) return addUnits(ts, u.unit, k * u.stride)
@@ -136,7 +136,7 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     init: unitInit,
     vector: (args, n, _ctx, state) => {
       const b = toF64(args[2]!)
-      return mapTime(args[1]!, n, 'LONG', (a, i) => {
+      return mapTimeOf(args, args[1]!, n, 'LONG', (a, i) => {
         const u = unitAt(state as UnitState | undefined, args[0]!, i), y = b.data[i * b.s]!
         return u === null || y !== y ? NaN : dateDiff(u.unit, a, y)
       })
@@ -150,7 +150,7 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     init: unitInit,
     vector: (args, n, _ctx, state) => {
       const off = args[2] === undefined ? undefined : toF64(args[2])
-      return mapTime(args[1]!, n, 'TIMESTAMP', (ts, i) => {
+      return mapTimeOf(args, args[1]!, n, 'TIMESTAMP', (ts, i) => {
         const u = unitAt(state as UnitState | undefined, args[0]!, i)
         if (u === null) return NaN
         const o = off === undefined ? undefined : off.data[i * off.s]!
@@ -163,7 +163,7 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     description: 'Ceils to a (strided) unit: the smallest unit boundary at or after the timestamp.', example: "SELECT timestamp_ceil('d', '2016-02-10T16:18:22.862145Z')",
     signatures: [{ args: ['TEXT', 'TIMESTAMP'], returns: 'TIMESTAMP' }],
     init: unitInit,
-    vector: (args, n, _ctx, state) => mapTime(args[1]!, n, 'TIMESTAMP', (ts, i) => {
+    vector: (args, n, _ctx, state) => mapTimeOf(args, args[1]!, n, 'TIMESTAMP', (ts, i) => {
       const u = unitAt(state as UnitState | undefined, args[0]!, i)
       return u === null ? NaN : ceilTo(ts, u.unit, u.stride)
     }),
@@ -178,7 +178,7 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
       if (typeof c === 'string' && !DATE_TRUNC_UNITS.has(c.toLowerCase())) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid unit '${c}'`, site.argPositions[0] ?? site.pos)
       return undefined
     },
-    vector: (args, n) => mapTime(args[1]!, n, 'TIMESTAMP', (ts, i) => {
+    vector: (args, n) => mapTimeOf(args, args[1]!, n, 'TIMESTAMP', (ts, i) => {
       const u = textAt(args[0]!, i)
       return u === null ? NaN : dateTrunc(u.toLowerCase(), ts)
     }),
