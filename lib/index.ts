@@ -16,7 +16,11 @@ export type { Principal } from './session.js'
 export { SqlError, SqlState } from './errors.js'
 export type { SqlStateCode, SqlErrorOptions } from './errors.js'
 export { ColumnType, typeName } from './types/column-type.js'
-export type { Vector, Batch, Scalar } from './types/vector.js'
+export type {
+  Vector, Batch, Scalar, SymbolTable, BoolVector, I8Vector, I16Vector, U16Vector, I32Vector, I64Vector, F32Vector, F64Vector,
+  SymVector, StrVector, BinVector, NullVector,
+} from './types/vector.js'
+export type { Statement } from './sql/ast.js'
 export type { JsValue } from './types/js-value.js'
 export type { CancelSignal } from './exec/context.js'
 /** Reads one value of a column vector in scalar form (adapters encode results with it). */
