@@ -6,6 +6,7 @@
  * `<cairo.root>/conf/server.conf` when present), overridden by `QDB_<KEY>` environment
  * variables (`QDB_HTTP_BIND_TO=127.0.0.1:19000`). See docs/server.md.
  */
+import { resolve } from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { Server as NetServer } from 'node:net'
@@ -57,8 +58,14 @@ async function main(): Promise<void> {
     console.error(`epochdb: ${(e as Error).message}`)
     process.exit(2)
   }
-  // storage is in memory until the storage issue lands; cairo.root is read but not used yet
-  const db = await Database.open()
+  // the data directory: durable tables (WAL + partitions), locked while this server runs
+  let db: Database
+  try {
+    db = await Database.open({ path: config.cairoRoot })
+  } catch (e) {
+    console.error(`epochdb: cannot open cairo.root=${config.cairoRoot}: ${(e as Error).message}`)
+    process.exit(1)
+  }
   const log = (entry: object): void => { process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...entry }) + '\n') }
 
   let http: Server | undefined
@@ -88,7 +95,7 @@ async function main(): Promise<void> {
     lines.push(`  Web Console   http://${h}/   (placeholder until the console lands)`)
   }
   if (pg !== undefined) lines.push(`  PostgreSQL    postgresql://${config.pgUser}@${shown(pg, config.pg)}/qdb`)
-  lines.push(`  data          IN MEMORY: cairo.root=${config.cairoRoot} is not used until on-disk storage lands; data is lost on exit`)
+  lines.push(`  data          ${resolve(config.cairoRoot)} (cairo.root)`)
   if (config.httpUser !== undefined) lines.push(`  REST auth     HTTP Basic (http.user=${config.httpUser})`)
   console.log(lines.join('\n'))
 
