@@ -31,6 +31,14 @@ if (chromiumPath === undefined) {
     await p.keyboard.press('Backspace')
     await p.keyboard.type(text, { delay: 5 })
   }
+  /** Presses Ctrl+Enter and waits until the run ends; returns the status, summary and message. */
+  async function runSql(p: Page): Promise<{ status: string; summary: string; message: string }> {
+    await p.$eval('[data-testid=status]', (e) => { e.textContent = '' })
+    await p.keyboard.press('Control+Enter')
+    await p.waitForFunction(() => /^(Done|Error|Cancelled|Server|Nothing)/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), undefined, { timeout: 30_000 })
+    const text = (sel: string): Promise<string> => p.$eval(sel, (e) => e.textContent ?? '')
+    return { status: await text('[data-testid=status]'), summary: await text('[data-testid=summary]'), message: await text('[data-testid=message]') }
+  }
   async function completions(p: Page): Promise<string[]> {
     await p.waitForSelector('.cm-tooltip-autocomplete li')
     return p.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent ?? ''))
@@ -53,8 +61,9 @@ if (chromiumPath === undefined) {
 
   await t.test('runs a query and reads the grid', async (t) => {
     await typeSql(page, 'select ts, sym, price, qty from trades where qty <= 3')
-    await page.keyboard.press('Control+Enter')
-    await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent?.includes('3 rows'))
+    const run = await runSql(page)
+    t.ok(run.summary.includes('3 rows'), `ran: ${JSON.stringify(run)}`)
+    await page.waitForSelector('.grid-head .col-name')
     const heads = await page.$$eval('.grid-head .col-name', (els) => els.map((e) => e.textContent))
     t.same(heads, ['ts', 'sym', 'price', 'qty'], `header: ${JSON.stringify(heads)}`)
     t.ok(await page.$('.grid-head .cell.designated'), 'designated timestamp marked')
@@ -69,7 +78,8 @@ if (chromiumPath === undefined) {
   await t.test('a bad query underlines the position and moves the cursor', async (t) => {
     const sql = 'select price from trades where nosuch > 1'
     await typeSql(page, sql)
-    await page.keyboard.press('Control+Enter')
+    const run = await runSql(page)
+    t.equal(run.status, 'Error', `ran: ${JSON.stringify(run)}`)
     await page.waitForSelector('.cm-sql-error')
     t.equal(await page.textContent('.cm-sql-error'), 'nosuch')
     t.match(await page.textContent('[data-testid=message]'), /nosuch/)
@@ -80,8 +90,8 @@ if (chromiumPath === undefined) {
 
   await t.test('a chart draws series', async (t) => {
     await typeSql(page, 'select ts, sym, price from trades')
-    await page.keyboard.press('Control+Enter')
-    await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent?.includes('500 rows'))
+    const run = await runSql(page)
+    t.ok(run.summary.includes('500 rows'), `ran: ${JSON.stringify(run)}`)
     await page.click('[data-testid=view-chart]')
     await page.waitForSelector('.chart-plot canvas')
     await page.selectOption('[data-testid=chart-key]', { label: 'sym' })
@@ -110,8 +120,8 @@ if (chromiumPath === undefined) {
     t.match(await page.textContent('[data-testid=import]'), /Imported 3 rows into weather, 0 rejected/)
     await page.waitForSelector('.schema [data-table=weather]')
     await typeSql(page, 'select city, temp from weather order by temp')
-    await page.keyboard.press('Control+Enter')
-    await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent?.startsWith('3 rows'))
+    const run = await runSql(page)
+    t.ok(run.summary.startsWith('3 rows'), `ran: ${JSON.stringify(run)}`)
     const cities = await page.$$eval('.grid-body .row .cell[data-col="0"]', (els) => els.map((e) => e.textContent))
     t.same(cities, ['Oslo', 'Oslo', 'Rome'])
     await rig.shot('06-import')
@@ -119,12 +129,17 @@ if (chromiumPath === undefined) {
 
   await t.test('1M rows: scrolling fetches only the visible pages', async (t) => {
     await typeSql(page, 'select x, x * 2 y from long_sequence(1000000)')
-    await page.keyboard.press('Control+Enter')
-    await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent?.startsWith('1,000,000 rows'), undefined, { timeout: 30_000 })
+    const run = await runSql(page)
+    t.ok(run.summary.startsWith('1,000,000 rows'), `ran: ${JSON.stringify(run)}`)
     const before = await page.evaluate(() => (window as any).epochConsole.gridStats.pageFetches as number)
     // a fast sweep through the whole result, then a stop in the middle
-    for (let i = 1; i <= 20; i++) await page.$eval('.grid', (g, f) => { g.scrollTop = g.scrollHeight * f }, i / 20)
-    await page.$eval('.grid', (g) => { g.scrollTop = (g.scrollHeight - g.clientHeight) / 2 })
+    await page.$eval('.grid', async (g) => {
+      for (let i = 1; i <= 20; i++) {
+        g.scrollTop = g.scrollHeight * i / 20
+        await new Promise((resolve) => requestAnimationFrame(resolve))
+      }
+      g.scrollTop = (g.scrollHeight - g.clientHeight) / 2
+    })
     await page.waitForFunction(() => !document.querySelector('.grid-body .cell.loading'))
     const fetches = await page.evaluate(() => (window as any).epochConsole.gridStats.pageFetches as number) - before
     t.ok(fetches <= 2, `pages fetched: ${fetches}`)

@@ -121,10 +121,15 @@ export class ChartPanel {
     this.plotBox.replaceChildren()
     const bars = this.kind === 'bar' ? uPlot.paths.bars!({ size: [0.7, 40] }) : undefined
     const temporal = TEMPORAL.has(this.columns[this.x]?.type ?? '')
+    const css = getComputedStyle(this.element)
+    const muted = css.getPropertyValue('--fg-muted').trim() || '#888'
+    const line = css.getPropertyValue('--grid-line').trim() || '#ddd'
+    const axis = { stroke: muted, grid: { stroke: line }, ticks: { stroke: line } }
     const opts: uPlot.Options = {
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       width: Math.max(200, this.plotBox.clientWidth), height: Math.max(120, this.plotBox.clientHeight - 40),
       scales: { x: { time: temporal } },
-      axes: [{ stroke: 'var(--fg-muted)', grid: { stroke: 'var(--grid-line)' } }, { stroke: 'var(--fg-muted)', grid: { stroke: 'var(--grid-line)' } }],
+      axes: [axis, axis],
       series: [{ label: this.columns[this.x]?.name ?? 'x' }, ...names.map((label, i) => {
         const color = PALETTE[i % PALETTE.length]!
         return { label, stroke: color, width: 1.5, ...(this.kind === 'area' ? { fill: color + '33' } : {}), ...(bars !== undefined ? { paths: bars, fill: color + 'aa' } : {}), spanGaps: true }

@@ -65,7 +65,7 @@ export function completionSource(schema: SchemaView): CompletionSource {
       } else {
         const stmt = statementAt(doc, ctx.pos)
         for (const t of tablesInScope(stmt?.text ?? '', tables)) {
-          for (const c of await schema.columns(t)) options.push({ label: c.name, type: 'property', detail: `${c.type}${c.designated ? ' ⏱' : ''} · ${t}`, boost: 4 })
+          for (const c of await schema.columns(t)) options.push({ label: c.name, type: 'property', detail: `${c.type}${c.designated ? ' (designated)' : ''} · ${t}`, boost: 4 })
         }
         options.push(...FUNCTION_OPTIONS)
         for (const t of tables) options.push({ label: t, type: 'class', detail: 'table', boost: -2 })

@@ -21,6 +21,11 @@ const MAX_PAGES = 40
 /** Milliseconds a scroll position must hold before missing pages are fetched. */
 const SETTLE_MS = 60
 
+/** Widest value of fixed-width types, in characters (later pages may be wider than the first). */
+const TYPE_CHARS: Readonly<Record<string, number>> = {
+  BOOLEAN: 5, BYTE: 4, SHORT: 6, INT: 11, LONG: 20, FLOAT: 12, DOUBLE: 22, DATE: 24, TIMESTAMP: 27, TIMESTAMP_NS: 30, UUID: 36, IPV4: 15, CHAR: 3,
+}
+
 /** Counters the e2e test and the status bar read. */
 export const gridStats = { pageFetches: 0, rowsFetched: 0 }
 
@@ -68,7 +73,7 @@ export class ResultGrid {
     this.pending.clear()
     this.selected = undefined
     this.widths = data.columns.map((c, j) => {
-      let chars = Math.max(c.name.length, c.type.length + 2)
+      let chars = Math.max(c.name.length, c.type.length + (j === data.timestamp ? 13 : 0), TYPE_CHARS[c.type] ?? 0)
       for (const row of data.firstPage.slice(0, 200)) chars = Math.max(chars, Math.min(48, cellText(row[j], 60).length))
       return Math.round(Math.min(420, Math.max(64, chars * 7.6 + 20)))
     })
@@ -115,7 +120,7 @@ export class ResultGrid {
     for (let j = c0; j < c1; j++) {
       const c = d.columns[j]!
       const cell = el('div', { class: j === d.timestamp ? 'cell designated' : 'cell', title: `${c.name} ${c.type}${j === d.timestamp ? ' (designated timestamp)' : ''}` },
-        el('div', { class: 'col-name' }, c.name), el('div', { class: 'col-type' }, c.type + (j === d.timestamp ? ' ⏱' : '')))
+        el('div', { class: 'col-name' }, c.name), el('div', { class: 'col-type' }, c.type + (j === d.timestamp ? ' · designated' : '')))
       cell.style.left = `${this.lefts[j]}px`
       cell.style.width = `${this.widths[j]}px`
       headCells.push(cell)

@@ -191,6 +191,8 @@ async function run(mode: 'current' | 'all'): Promise<void> {
       const wall = performance.now() - t0
       if (r.kind === 'error') {
         showMessage(`${r.message}${r.position >= 0 ? ` (at position ${r.position})` : ''}`, 'error')
+        csvLink.classList.add('hidden')
+        current = undefined
         summary.textContent = list.length > 1 ? `statement ${n + 1} of ${list.length} failed` : ''
         if (r.position >= 0) markError(v, s.from, s.text, r.position)
         status.textContent = 'Error'
@@ -206,6 +208,7 @@ async function run(mode: 'current' | 'all'): Promise<void> {
       }
       current = r
       message.className = 'message hidden'
+      grid.element.classList.toggle('hidden', view !== 'grid') // visible before show() measures it
       grid.show({ query: r.query, columns: r.columns, timestamp: r.timestamp, count: r.count, firstPage: r.dataset })
       const t = r.timings
       summary.textContent = `${r.count.toLocaleString()} row${r.count === 1 ? '' : 's'} · ${r.columns.length} columns · execute ${ms(t?.execute)} · compile ${ms(t?.compiler)} · count ${ms(t?.count)} · total ${wall.toFixed(0)} ms`

@@ -87,7 +87,7 @@ export class SchemaBrowser implements SchemaView {
       node.append(box)
       void this.columns(t.name).then((cols) => {
         box.replaceChildren(...cols.map((c) => {
-          const row = el('div', { class: 'column-row' }, el('span', { class: 'name' }, c.name), el('span', { class: 'type' }, c.type + (c.designated ? ' ⏱' : '')))
+          const row = el('div', { class: 'column-row' }, el('span', { class: 'name' }, c.name), el('span', { class: 'type' }, c.type + (c.designated ? ' · ts' : '')))
           row.title = c.designated ? 'designated timestamp' : c.type
           row.onclick = () => this.insert(quoteName(c.name))
           return row
