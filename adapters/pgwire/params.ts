@@ -21,6 +21,26 @@ export function decodeParam(data: Buffer | null, oid: number, format: FormatCode
   return format === 1 ? decodeBinary(data, oid, index) : decodeText(data.toString('utf8'), oid, index)
 }
 
+const NUMERIC_OR_BOOL: readonly number[] = [Oid.INT2, Oid.INT4, Oid.INT8, Oid.FLOAT4, Oid.FLOAT8, Oid.BOOL]
+
+/**
+ * Decodes a parameter the client declared as `declared` (0 = unspecified) and the adapter
+ * inferred as `inferred`. Binary values of undeclared parameters are read as the inferred type
+ * (the client encoded them after Describe said so). Text values of undeclared parameters become
+ * numbers / booleans when the inferred type is one and the text reads as one (so `LIMIT $1`
+ * with '10' works); otherwise they stay text for the engine to cast where they are used.
+ */
+export function decodeInferred(data: Buffer | null, declared: number, inferred: number, format: FormatCode, index: number): unknown {
+  if (declared !== 0 || data === null) return decodeParam(data, declared, format, index)
+  if (format === 1) return decodeParam(data, inferred, format, index)
+  if (!NUMERIC_OR_BOOL.includes(inferred)) return data.toString('utf8')
+  try {
+    return decodeText(data.toString('utf8'), inferred, index)
+  } catch {
+    return data.toString('utf8')
+  }
+}
+
 function decodeText(s: string, oid: number, index: number): unknown {
   switch (oid) {
     case Oid.INT2: case Oid.INT4: case Oid.OID: case Oid.FLOAT4: case Oid.FLOAT8: {

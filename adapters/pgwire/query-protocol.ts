@@ -9,7 +9,8 @@ import type { FrontendMessage, TxStatus } from './messages.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'
 import { PgError, errorFields } from './errors.js'
-import { decodeParam } from './params.js'
+import { decodeInferred } from './params.js'
+import { inferParamOids } from './param-types.js'
 import { Oid } from './pg-types.js'
 import { Portal, type PortalSink } from './portal.js'
 import { type Prepared, type RunContext, prepareSql } from './prepared.js'
@@ -18,6 +19,8 @@ import { type Prepared, type RunContext, prepareSql } from './prepared.js'
 interface ParsedStatement {
   readonly prepared: Prepared
   readonly paramOids: readonly number[]
+  /** OIDs inferred from the statement for the parameters declared 0 (computed on first need) */
+  inferred?: readonly number[]
 }
 
 /** Per-connection query state. */
@@ -60,6 +63,15 @@ export class QueryProtocol {
     const s = p.statement
     if (s?.kind === 'transaction' && s.action !== 'begin') return
     throw new PgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block')
+  }
+
+  /** Declared parameter OIDs, with the inferred type where the client declared 0. */
+  private async effectiveOids(s: ParsedStatement): Promise<number[]> {
+    const n = s.prepared.paramCount
+    const declared = Array.from({ length: n }, (_, i) => s.paramOids[i] ?? 0)
+    if (declared.every((o) => o !== 0) || s.prepared.statement === undefined) return declared
+    s.inferred ??= await inferParamOids(this.ctx, s.prepared.statement, n)
+    return declared.map((o, i) => o || s.inferred![i]!)
   }
 
   private async execute(portal: Portal, maxRows: number): Promise<boolean> {
@@ -144,7 +156,10 @@ export class QueryProtocol {
         }
         const nf = m.paramFormats.length
         if (nf > 1 && nf !== m.params.length) throw new PgError('08P01', `bind message has ${nf} parameter formats but ${m.params.length} parameters`)
-        const values = m.params.map((d, i) => decodeParam(d, s.paramOids[i] ?? 0, nf === 0 ? 0 : nf === 1 ? m.paramFormats[0]! : m.paramFormats[i]!, i))
+        const formatOf = (i: number): 0 | 1 => (nf === 0 ? 0 : nf === 1 ? m.paramFormats[0]! : m.paramFormats[i]!)
+        // parameters declared 0 are read with the type Describe reports (inferred from the statement)
+        const oids = await this.effectiveOids(s)
+        const values = m.params.map((d, i) => decodeInferred(d, s.paramOids[i] ?? 0, oids[i] ?? 0, formatOf(i), i))
         if (m.portal !== '' && this.portals.has(m.portal)) throw new PgError('42P03', `portal "${m.portal}" already exists`)
         this.portals.get(m.portal)?.close()
         this.portals.set(m.portal, new Portal(s.prepared, values, m.resultFormats))
@@ -155,7 +170,7 @@ export class QueryProtocol {
         if (m.target === 'S') {
           const s = this.statements.get(m.name)
           if (s === undefined) throw new PgError('26000', `prepared statement "${m.name}" does not exist`)
-          const oids = Array.from({ length: s.prepared.paramCount }, (_, i) => s.paramOids[i] || Oid.VARCHAR)
+          const oids = (await this.effectiveOids(s)).map((o) => o || Oid.VARCHAR)
           be.parameterDescription(w, oids)
           if (!s.prepared.returnsRows) { be.empty(w, 'n'); return }
           const probe = new Portal(s.prepared, oids.map(() => null), [])

@@ -48,23 +48,26 @@ if (!existsSync(suite)) {
   const tests = loadCompatCases(suite)
   t.ok(tests.length > 0, `parsed ${tests.length} compat tests`)
   t.ok(tests.every((tc) => tc.steps.length > 0), 'every test has steps')
-  const runs: DriverRun[] = []
-  for (const driver of Object.keys(NODE_DRIVERS) as NodeDriver[]) {
+  // EPOCHDB_COMPAT_DRIVERS=pg,asyncpg limits the run (for development)
+  const only = process.env['EPOCHDB_COMPAT_DRIVERS']?.split(',').map((d) => d.trim())
+  const wanted = (d: string): boolean => only === undefined || only.includes(d)
+  // drivers run side by side, each against its own Database and server
+  const nodeRuns = (Object.keys(NODE_DRIVERS) as NodeDriver[]).filter(wanted).map(async (driver): Promise<DriverRun> => {
     const results = new Map<string, StepResult[]>()
     await withServer(async (port) => {
       for (const tc of tests) if (!tc.exclude.includes(NODE_DRIVERS[driver])) results.set(tc.name, await runNodeTest(driver, port, tc))
     })
-    runs.push({ driver, outcomes: outcomes(NODE_DRIVERS[driver], tests, (tc) => results.get(tc.name)) })
-  }
-  for (const driver of PYTHON_DRIVERS) {
+    return { driver, outcomes: outcomes(NODE_DRIVERS[driver], tests, (tc) => results.get(tc.name)) }
+  })
+  const pythonRuns = PYTHON_DRIVERS.filter(wanted).map(async (driver): Promise<DriverRun> => {
     const run = await withServer((port) => runPython(driver, port, tests.filter((tc) => !tc.exclude.includes(driver)), PYTHON_TIMEOUT_MS))
     if ('missing' in run) {
       t.comment(`${driver}: not run (${run.missing})`)
-      runs.push({ driver, skipped: run.missing })
-    } else {
-      runs.push({ driver, outcomes: outcomes(driver, tests, (tc) => run.results.get(tc.name)) })
+      return { driver, skipped: run.missing }
     }
-  }
+    return { driver, outcomes: outcomes(driver, tests, (tc) => run.results.get(tc.name)) }
+  })
+  const runs = await Promise.all([...nodeRuns, ...pythonRuns])
   for (const r of runs) {
     if (r.outcomes === undefined) continue
     const pass = r.outcomes.filter((o) => o.status === 'pass').length

@@ -88,7 +88,7 @@ t.test('extended: describe statement, max-rows execute and PortalSuspended', asy
   ]))
   const d = await c.take()
   t.same(names(d), ['parseComplete', 'parameterDescription', 'rowDescription', 'readyForQuery'])
-  t.same((d[1] as ParameterDescriptionMessage).dataTypeIDs, [1043])
+  t.same((d[1] as ParameterDescriptionMessage).dataTypeIDs, [20])
   c.send(Buffer.concat([
     serialize.bind({ statement: 's1', portal: 'p1', values: ['100'] }),
     serialize.execute({ portal: 'p1', rows: 3 }),
