@@ -12,7 +12,7 @@ import { parseInterval } from '../types/interval.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../functions/registry-types.js'
 import type { BoundExpr, PlanNode } from './plan-node.js'
 import type { Scope } from './scope.js'
-import { describeArgs, functionsNamed, resolveOverload } from './resolve-function.js'
+import { arityError, describeArgs, functionsNamed, resolveOverload } from './resolve-function.js'
 
 /** Hooks and environment for binding expressions. */
 export interface ExprEnv {
@@ -203,7 +203,7 @@ function bindCall(e: Call, env: ExprEnv): BoundExpr {
     return env.onAggregate(e, agg)
   }
   if (defs.every((d) => d.kind === 'table')) throw new SqlError(SqlState.SYNTAX_ERROR, `table function ${e.name} can only be used in FROM`, e.pos)
-  return bindFunction(name, e.args, e.pos, env)
+  return bindFunction(e.name, e.args, e.pos, env)
 }
 
 /** Binds a call of scalar function `name` with argument expressions. */
@@ -221,6 +221,8 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
   const typedPeer = bound.find((b) => !isUntyped(b))?.type
   const res = resolveOverload(defs, types, literals, bound.map((b) => (isUntyped(b) ? typedPeer : undefined)))
   if (res === undefined) {
+    const arity = arityError(name, defs, bound.length)
+    if (arity !== undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, arity, pos)
     throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function or operator for ${describeArgs(name, types.map(typeName) as ColumnType[])}`, pos)
   }
   const def = res.def as ScalarFunctionDef
@@ -249,6 +251,8 @@ export function aggregateSite(def: AggregateFunctionDef, call: Call, args: Bound
   const types = args.map((a) => a.type)
   const res = resolveOverload([def], types, call.args.map((a) => a.kind === 'literal'))
   if (res === undefined) {
+    const arity = arityError(call.name, [def], args.length)
+    if (arity !== undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, arity, call.pos)
     throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function for ${describeArgs(call.name, types.map(typeName) as ColumnType[])}`, call.pos)
   }
   const cast = args.map((b, i) => {

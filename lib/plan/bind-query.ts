@@ -355,7 +355,8 @@ function bindAggregation(s: Select, items: readonly SelectItem[], source: PlanNo
     const k = astKey(call)
     let i = aggKeys.indexOf(k)
     if (i < 0) {
-      const argEnv = env(scope, bc, { clause: 'an aggregate' })
+      // an aggregate inside an aggregate's arguments: QuestDB's message
+      const argEnv = env(scope, bc, { clause: 'an aggregate', onAggregate: (inner) => { throw new SqlError(SqlState.GROUPING_ERROR, 'Aggregate function cannot be passed as an argument', inner.pos) } })
       const bound = call.star ? [] : call.args.map((a) => bindExpr(a, argEnv))
       const { site, args } = aggregateSite(def, call, bound)
       aggregates.push({ def, site, args })

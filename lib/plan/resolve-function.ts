@@ -96,3 +96,18 @@ function declaredTypes(sig: Signature, n: number): ArgType[] | undefined {
 export function describeArgs(name: string, types: readonly ColumnType[]): string {
   return `${name}(${types.join(', ')})`
 }
+
+/**
+ * QuestDB's error when no overload takes `count` arguments: "function `f` requires arguments:
+ * f(DOUBLE)" for none given, "wrong number of arguments for function `f`; expected: 1,
+ * provided: 3" otherwise. Undefined when some overload has that many arguments.
+ */
+export function arityError(name: string, defs: readonly FunctionDef[], count: number): string | undefined {
+  const sigs = defs.flatMap((d) => d.signatures)
+  if (sigs.some((s) => s.args.length === count || (s.variadic !== undefined && count >= s.args.length))) return undefined
+  const first = sigs.find((s) => s.args.length > 0) ?? sigs[0]
+  if (first === undefined) return undefined
+  const shown = (t: ArgType) => (t === 'IPV4' ? 'IPv4' : t === 'TEMPORAL' ? 'TIMESTAMP' : t === 'TEXT' ? 'STRING' : t === 'NUMERIC' ? 'DOUBLE' : t)
+  if (count === 0) return `function \`${name}\` requires arguments: ${name}(${first.args.map(shown).join(', ')})`
+  return `wrong number of arguments for function \`${name}\`; expected: ${first.args.length}, provided: ${count}`
+}

@@ -1,12 +1,15 @@
 /**
- * `covar_samp(y, x)`, `covar_pop(y, x)` and `corr(y, x)` (DOUBLE): a bivariate Welford update
- * over rows where both arguments are non-null, merged with the pairwise (Chan) formulas.
+ * `covar_samp(y, x)`, `covar_pop(y, x)`, `corr(y, x)` and the linear-regression aggregates
+ * `regr_slope`, `regr_intercept`, `regr_r2`, `regr_count`, `regr_avgx`, `regr_avgy`,
+ * `regr_sxx`, `regr_syy`, `regr_sxy` (DOUBLE): a bivariate Welford update over rows where both
+ * arguments are non-null, merged with the pairwise (Chan) formulas.
  */
 import type { Vector } from '../../types/vector.js'
 import type { AggregateKernel, FunctionDef } from '../registry-types.js'
 import { aggregate, arg, grow, sameGroup } from './agg-util.js'
 
 type Stat = 'covar_samp' | 'covar_pop' | 'corr'
+  | 'regr_slope' | 'regr_intercept' | 'regr_r2' | 'regr_count' | 'regr_avgx' | 'regr_avgy' | 'regr_sxx' | 'regr_syy' | 'regr_sxy'
 
 /** Per group: count, means of x and y, co-moment, and the second moments of x and y. */
 export class CovarianceKernel implements AggregateKernel {
@@ -85,6 +88,20 @@ export class CovarianceKernel implements AggregateKernel {
         case 'covar_pop': out[g] = n > 0 ? this.cxy[g]! / n : NaN; break
         case 'covar_samp': out[g] = n > 1 ? this.cxy[g]! / (n - 1) : NaN; break
         case 'corr': out[g] = n > 0 ? this.cxy[g]! / Math.sqrt(this.m2x[g]! * this.m2y[g]!) : NaN; break
+        case 'regr_slope': out[g] = n > 0 && this.m2x[g]! > 0 ? this.cxy[g]! / this.m2x[g]! : NaN; break
+        case 'regr_intercept': out[g] = n > 0 && this.m2x[g]! > 0 ? this.my[g]! - (this.cxy[g]! / this.m2x[g]!) * this.mx[g]! : NaN; break
+        case 'regr_r2': {
+          // PostgreSQL's definition: null without x variance, 1 when y is constant
+          const sxx = this.m2x[g]!, syy = this.m2y[g]!, sxy = this.cxy[g]!
+          out[g] = n === 0 || sxx === 0 ? NaN : syy === 0 ? 1 : (sxy * sxy) / (sxx * syy)
+          break
+        }
+        case 'regr_count': out[g] = n; break
+        case 'regr_avgx': out[g] = n > 0 ? this.mx[g]! : NaN; break
+        case 'regr_avgy': out[g] = n > 0 ? this.my[g]! : NaN; break
+        case 'regr_sxx': out[g] = n > 0 ? this.m2x[g]! : NaN; break
+        case 'regr_syy': out[g] = n > 0 ? this.m2y[g]! : NaN; break
+        case 'regr_sxy': out[g] = n > 0 ? this.cxy[g]! : NaN; break
       }
     }
     return { kind: 'f64', type: 'DOUBLE', length: count, data: out }
@@ -106,4 +123,13 @@ export const COVARIANCE_FUNCTIONS: readonly FunctionDef[] = [
   stat('covar_samp', 'Sample covariance of the pairs where both values are non-null.'),
   stat('covar_pop', 'Population covariance of the pairs where both values are non-null.'),
   stat('corr', 'Pearson correlation coefficient of the pairs where both values are non-null.'),
+  stat('regr_slope', 'Slope of the least-squares line fitted to the (x, y) pairs where both are non-null.'),
+  stat('regr_intercept', 'y-intercept of the least-squares line fitted to the non-null (x, y) pairs.'),
+  stat('regr_r2', 'Square of the correlation coefficient of the non-null (x, y) pairs.'),
+  stat('regr_count', 'Number of (x, y) pairs where both values are non-null (as DOUBLE).'),
+  stat('regr_avgx', 'Average of x over the pairs where both values are non-null.'),
+  stat('regr_avgy', 'Average of y over the pairs where both values are non-null.'),
+  stat('regr_sxx', 'Sum of squares of the deviations of x, over the non-null (x, y) pairs.'),
+  stat('regr_syy', 'Sum of squares of the deviations of y, over the non-null (x, y) pairs.'),
+  stat('regr_sxy', 'Sum of products of the deviations of x and y, over the non-null pairs.'),
 ]
