@@ -71,13 +71,16 @@ function expandSteps(raw: unknown, phase: CompatStep['phase'], vars: Vars, out: 
   }
 }
 
-/** Parses the suite at `path` into expanded tests. */
-export function loadCompatCases(path: string): CompatTest[] {
+/**
+ * Parses the suite at `path` into expanded tests; `maxIterations` caps a test's `iterations`
+ * (repeats of the same steps) for a quick run.
+ */
+export function loadCompatCases(path: string, maxIterations = Infinity): CompatTest[] {
   const doc = parse(readFileSync(path, 'utf8')) as { variables?: Record<string, unknown>; tests?: Record<string, unknown>[] }
   const vars: Vars = Object.fromEntries(Object.entries(doc.variables ?? {}).map(([k, v]) => [k, String(v)]))
   return (doc.tests ?? []).map((tc) => {
     const steps: CompatStep[] = []
-    const iterations = Number(tc['iterations'] ?? 1)
+    const iterations = Math.min(maxIterations, Number(tc['iterations'] ?? 1))
     for (let it = 0; it < iterations; it++) {
       expandSteps(tc['prepare'], 'prepare', vars, steps)
       expandSteps(tc['steps'], 'steps', vars, steps)
