@@ -4,8 +4,11 @@
  * RESET ALL`, `DISCARD ALL`) and the catalog queries of psql's `\dt` / `\d table`
  * (see `psql-catalog.ts`), which use PostgreSQL syntax the engine does not parse.
  */
-import type { Prepared, RunContext } from './prepared.js'
+import type { Execution } from '../../lib/index.js'
+import { buildCatalogDb, readsCatalog, rewriteCatalogSql } from './catalog-db.js'
+import { type Prepared, type RunContext, enginePrepared } from './prepared.js'
 import { psqlCatalog } from './psql-catalog.js'
+import { paramCount, returnsRows } from './statement-info.js'
 import { resultExecution } from './synthetic.js'
 
 const NO_OPS: readonly [RegExp, string][] = [
@@ -40,11 +43,42 @@ function one(ctx: RunContext, text: string): Prepared | undefined {
   return psqlCatalog(ctx, text)
 }
 
+/** An execution whose end (or early stop) also runs `after`. */
+function finallyClose(ex: Execution, after: () => Promise<void>): Execution {
+  const inner = ex.batches
+  return {
+    ...ex,
+    batches: { [Symbol.asyncIterator]: async function* () { try { yield* inner } finally { await after() } } },
+  }
+}
+
+/** A query over the emulated catalogs, run by the engine in a shadow database (catalog-db.ts). */
+function catalogQuery(ctx: RunContext, sql: string): Prepared[] {
+  const text = rewriteCatalogSql(sql, ctx.session.principal.name)
+  return ctx.db.parse(text).map((stmt) => ({
+    paramCount: paramCount(stmt), returnsRows: returnsRows(stmt), empty: false, statement: undefined,
+    start: async (params, signal) => {
+      const shadow = await buildCatalogDb(ctx)
+      try {
+        return finallyClose(await shadow.execute(stmt, params, { signal }), () => shadow.close())
+      } catch (e) {
+        await shadow.close()
+        throw e
+      }
+    },
+    tag: (n: number) => `SELECT ${n}`,
+  }))
+}
+
 /** The adapter's own statements for `sql`, or undefined to let the engine parse it. */
 export function interceptQuery(ctx: RunContext, sql: string): Prepared[] | undefined {
-  if (!/pg_|close|unlisten|reset|discard|deallocate/i.test(sql)) return undefined
+  if (!/pg_|close|unlisten|reset|discard|deallocate|information_schema|current_setting|current_schema|current_user/i.test(sql)) return undefined
   const whole = one(ctx, sql.replace(/;\s*$/, ''))
   if (whole !== undefined) return [whole]
+  if (readsCatalog(sql)) return catalogQuery(ctx, sql)
+  if (/\bcurrent_setting\s*\(|\bcurrent_schema\s*\(|\bcurrent_user\b|\bpg_catalog\s*\./i.test(sql)) {
+    return ctx.db.parse(rewriteCatalogSql(sql, ctx.session.principal.name)).map((stmt) => enginePrepared(ctx, stmt))
+  }
   if (sql.includes("'")) return undefined
   const parts = sql.split(';').map((p) => p.trim()).filter((p) => p !== '')
   if (parts.length < 2) return undefined

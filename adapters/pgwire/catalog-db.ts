@@ -1,0 +1,110 @@
+/**
+ * pg_catalog / information_schema emulation for the queries tools send at connect and for
+ * schema browsing (pgJDBC DatabaseMetaData, psycopg, SQLAlchemy, Grafana). The engine has no
+ * such schemas, so for a query that reads them the adapter builds a small in-memory Database
+ * holding `pg_type`, `pg_namespace`, `pg_class`, `pg_attribute`, `pg_database`, `pg_roles`,
+ * `pg_settings`, `pg_proc` and `information_schema_{tables,columns,schemata}` filled from the
+ * real database's `tables()` / `table_columns()`, rewrites the schema-qualified names
+ * (`pg_catalog.pg_type` → `pg_type`, `information_schema.tables` → `information_schema_tables`)
+ * and lets the engine run the query there. Queries in PostgreSQL syntax the engine does not
+ * parse still fail, with the engine's error.
+ */
+import { Database } from '../../lib/index.js'
+import type { RunContext } from './prepared.js'
+import { oidOfEngineType } from './param-types.js'
+import { PG_TYPE_NAMES } from './pg-types.js'
+
+/** OID of the first table, as in psql-catalog.ts. */
+const TABLE_OID_BASE = 16384
+const NS_CATALOG = 11
+const NS_PUBLIC = 2200
+const NS_INFO = 13000
+
+type Col = readonly [name: string, type: 'string' | 'int' | 'boolean']
+
+const SCHEMAS: Readonly<Record<string, readonly Col[]>> = {
+  pg_namespace: [['oid', 'int'], ['nspname', 'string'], ['nspowner', 'int']],
+  pg_database: [['oid', 'int'], ['datname', 'string'], ['datdba', 'int'], ['encoding', 'int'], ['datcollate', 'string'], ['datctype', 'string'], ['datistemplate', 'boolean'], ['datallowconn', 'boolean']],
+  pg_type: [['oid', 'int'], ['typname', 'string'], ['typnamespace', 'int'], ['typowner', 'int'], ['typlen', 'int'], ['typtype', 'string'], ['typcategory', 'string'],
+    ['typrelid', 'int'], ['typelem', 'int'], ['typarray', 'int'], ['typbasetype', 'int'], ['typtypmod', 'int'], ['typnotnull', 'boolean'], ['typdelim', 'string'], ['typinput', 'string']],
+  pg_class: [['oid', 'int'], ['relname', 'string'], ['relnamespace', 'int'], ['relkind', 'string'], ['relowner', 'int'], ['reltuples', 'int'], ['relhasindex', 'boolean'], ['relpersistence', 'string'], ['relispartition', 'boolean']],
+  pg_attribute: [['attrelid', 'int'], ['attname', 'string'], ['atttypid', 'int'], ['attnum', 'int'], ['attlen', 'int'], ['atttypmod', 'int'], ['attnotnull', 'boolean'], ['attisdropped', 'boolean'], ['atthasdef', 'boolean'], ['attidentity', 'string'], ['attgenerated', 'string']],
+  pg_roles: [['oid', 'int'], ['rolname', 'string'], ['rolsuper', 'boolean'], ['rolcanlogin', 'boolean']],
+  pg_settings: [['name', 'string'], ['setting', 'string']],
+  pg_proc: [['oid', 'int'], ['proname', 'string'], ['pronamespace', 'int']],
+  information_schema_schemata: [['catalog_name', 'string'], ['schema_name', 'string'], ['schema_owner', 'string']],
+  information_schema_tables: [['table_catalog', 'string'], ['table_schema', 'string'], ['table_name', 'string'], ['table_type', 'string']],
+  information_schema_columns: [['table_catalog', 'string'], ['table_schema', 'string'], ['table_name', 'string'], ['column_name', 'string'], ['ordinal_position', 'int'],
+    ['column_default', 'string'], ['is_nullable', 'string'], ['data_type', 'string'], ['udt_name', 'string']],
+}
+
+/** The server settings `current_setting()`, `pg_settings` and SHOW agree on. */
+export const SETTINGS: Readonly<Record<string, string>> = {
+  server_version: '12.3', server_version_num: '120003', server_encoding: 'UTF8', client_encoding: 'UTF8', DateStyle: 'ISO, YMD',
+  TimeZone: 'UTC', integer_datetimes: 'on', standard_conforming_strings: 'on', search_path: '"$user", public', max_identifier_length: '63',
+  transaction_isolation: 'read committed', default_transaction_read_only: 'off', IntervalStyle: 'postgres', lc_collate: 'C', lc_ctype: 'C',
+}
+
+const TYPE_NAMES: readonly [number, string, number, string][] = [
+  [16, 'bool', 1, 'B'], [17, 'bytea', -1, 'U'], [18, 'char', 1, 'S'], [19, 'name', 64, 'S'], [20, 'int8', 8, 'N'], [21, 'int2', 2, 'N'], [23, 'int4', 4, 'N'],
+  [25, 'text', -1, 'S'], [26, 'oid', 4, 'N'], [700, 'float4', 4, 'N'], [701, 'float8', 8, 'N'], [1042, 'bpchar', -1, 'S'], [1043, 'varchar', -1, 'S'],
+  [1082, 'date', 4, 'D'], [1083, 'time', 8, 'D'], [1114, 'timestamp', 8, 'D'], [1184, 'timestamptz', 8, 'D'], [1186, 'interval', 16, 'T'],
+  [1700, 'numeric', -1, 'N'], [2950, 'uuid', 16, 'U'],
+]
+const ARRAYS: Readonly<Record<number, number>> = { 16: 1000, 17: 1001, 20: 1016, 21: 1005, 23: 1007, 25: 1009, 700: 1021, 701: 1022, 1042: 1014, 1043: 1015, 1114: 1115, 1184: 1185, 2950: 2951 }
+
+/** True when `sql` reads a catalog this module emulates. */
+export function readsCatalog(sql: string): boolean {
+  return /\binformation_schema\s*\.|\bpg_catalog\s*\.\s*pg_\w+|\bfrom\s+pg_(type|namespace|class|attribute|database|roles|settings|proc)\b/i.test(sql)
+}
+
+/** `sql` with catalog names and PostgreSQL-only functions rewritten for the shadow database. */
+export function rewriteCatalogSql(sql: string, user: string): string {
+  return sql
+    .replace(/\binformation_schema\s*\.\s*(\w+)/gi, (_, t: string) => `information_schema_${t.toLowerCase()}`)
+    .replace(/\bpg_catalog\s*\.\s*/gi, '')
+    .replace(/\bcurrent_setting\s*\(\s*'([^']*)'\s*(?:,\s*\w+\s*)?\)/gi, (_, k: string) => `'${(settingValue(k) ?? '').replace(/'/g, "''")}'`)
+    .replace(/\bcurrent_schema\s*\(\s*\)/gi, "'public'").replace(/\bcurrent_user\b(?!\s*\()/gi, `'${user.replace(/'/g, "''")}'`)
+}
+
+/** A setting by name (case-insensitive), or undefined. */
+export function settingValue(name: string): string | undefined {
+  const k = Object.keys(SETTINGS).find((x) => x.toLowerCase() === name.toLowerCase())
+  return k === undefined ? undefined : SETTINGS[k]
+}
+
+/** An in-memory Database holding the emulated catalogs of `ctx.db` (the caller closes it). */
+export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
+  const user = ctx.session.principal.name
+  const tables = (await ctx.db.query('select id, table_name from tables() order by table_name', [], { session: ctx.session })).rows
+  const rows: Record<string, unknown[][]> = {
+    pg_namespace: [[NS_CATALOG, 'pg_catalog', 10], [NS_PUBLIC, 'public', 10], [NS_INFO, 'information_schema', 10]],
+    pg_database: [[1, 'qdb', 10, 6, 'C', 'C', false, true]],
+    pg_type: TYPE_NAMES.map(([oid, name, len, cat]) => [oid, name, NS_CATALOG, 10, len, 'b', cat, 0, 0, ARRAYS[oid] ?? 0, 0, -1, false, ',', `${name}in`])
+      .concat(Object.entries(ARRAYS).map(([el, arr]) => [arr, `_${TYPE_NAMES.find(([o]) => o === Number(el))![1]}`, NS_CATALOG, 10, -1, 'b', 'A', 0, Number(el), 0, 0, -1, false, ',', 'array_in'])),
+    pg_class: [], pg_attribute: [], information_schema_tables: [], information_schema_columns: [],
+    pg_roles: [[10, user, true, true]],
+    pg_settings: Object.entries(SETTINGS).map(([k, v]) => [k, v]),
+    pg_proc: [],
+    information_schema_schemata: [['qdb', 'public', user], ['qdb', 'pg_catalog', user], ['qdb', 'information_schema', user]],
+  }
+  for (const [id, name] of tables) {
+    const oid = TABLE_OID_BASE + Number(id)
+    const table = String(name)
+    rows['pg_class']!.push([oid, table, NS_PUBLIC, 'r', 10, -1, false, 'p', false])
+    rows['information_schema_tables']!.push(['qdb', 'public', table, 'BASE TABLE'])
+    const cols = (await ctx.db.query(`select "column", type from table_columns('${table.replace(/'/g, "''")}')`, [], { session: ctx.session })).rows
+    cols.forEach(([c, t], k) => {
+      const typeOid = oidOfEngineType(String(t))
+      rows['pg_attribute']!.push([oid, String(c), typeOid, k + 1, TYPE_NAMES.find(([o]) => o === typeOid)?.[2] ?? -1, -1, false, false, false, '', ''])
+      rows['information_schema_columns']!.push(['qdb', 'public', table, String(c), k + 1, null, 'YES', PG_TYPE_NAMES[typeOid] ?? 'character varying', TYPE_NAMES.find(([o]) => o === typeOid)?.[1] ?? 'varchar'])
+    })
+  }
+  const db = await Database.open()
+  for (const [table, cols] of Object.entries(SCHEMAS)) {
+    await db.query(`create table ${table} (${cols.map(([n, t]) => `${n} ${t}`).join(', ')})`)
+    const data = rows[table] ?? []
+    if (data.length > 0) await db.append(table, Object.fromEntries(cols.map(([n], k) => [n, data.map((r) => r[k] ?? null)])))
+  }
+  return db
+}
