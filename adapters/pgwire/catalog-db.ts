@@ -32,6 +32,9 @@ const SCHEMAS: Readonly<Record<string, readonly Col[]>> = {
   pg_roles: [['oid', 'int'], ['rolname', 'string'], ['rolsuper', 'boolean'], ['rolcanlogin', 'boolean']],
   pg_settings: [['name', 'string'], ['setting', 'string']],
   pg_proc: [['oid', 'int'], ['proname', 'string'], ['pronamespace', 'int']],
+  pg_description: [['objoid', 'int'], ['classoid', 'int'], ['objsubid', 'int'], ['description', 'string']],
+  pg_attrdef: [['oid', 'int'], ['adrelid', 'int'], ['adnum', 'int'], ['adbin', 'string']],
+  pg_index: [['indexrelid', 'int'], ['indrelid', 'int'], ['indisprimary', 'boolean'], ['indisunique', 'boolean']],
   information_schema_schemata: [['catalog_name', 'string'], ['schema_name', 'string'], ['schema_owner', 'string']],
   information_schema_tables: [['table_catalog', 'string'], ['table_schema', 'string'], ['table_name', 'string'], ['table_type', 'string']],
   information_schema_columns: [['table_catalog', 'string'], ['table_schema', 'string'], ['table_name', 'string'], ['column_name', 'string'], ['ordinal_position', 'int'],
@@ -53,9 +56,12 @@ const TYPE_NAMES: readonly [number, string, number, string][] = [
 ]
 const ARRAYS: Readonly<Record<number, number>> = { 16: 1000, 17: 1001, 20: 1016, 21: 1005, 23: 1007, 25: 1009, 700: 1021, 701: 1022, 1042: 1014, 1043: 1015, 1114: 1115, 1184: 1185, 2950: 2951 }
 
+/** OIDs of catalog tables, for `'pg_class'::regclass` */
+const REGCLASS: Readonly<Record<string, number>> = { pg_class: 1259, pg_type: 1247, pg_attribute: 1249, pg_proc: 1255, pg_namespace: 2615, pg_database: 1262 }
+
 /** True when `sql` reads a catalog this module emulates. */
 export function readsCatalog(sql: string): boolean {
-  return /\binformation_schema\s*\.|\bpg_catalog\s*\.\s*pg_\w+|\bfrom\s+pg_(type|namespace|class|attribute|database|roles|settings|proc)\b/i.test(sql)
+  return /\binformation_schema\s*\.|\bpg_catalog\s*\.\s*pg_\w+|\bfrom\s+pg_(type|namespace|class|attribute|database|roles|settings|proc|description|attrdef|index)\b/i.test(sql)
 }
 
 /** `sql` with catalog names and PostgreSQL-only functions rewritten for the shadow database. */
@@ -63,6 +69,11 @@ export function rewriteCatalogSql(sql: string, user: string): string {
   return sql
     .replace(/\binformation_schema\s*\.\s*(\w+)/gi, (_, t: string) => `information_schema_${t.toLowerCase()}`)
     .replace(/\bpg_catalog\s*\.\s*/gi, '')
+    // pgJDBC's LEFT JOIN pg_description ON (c.oid = d.objoid AND d.objsubid = 0 AND d.classoid = ...):
+    // the engine's LEFT JOIN drops unmatched left rows when ON has a right-only predicate, and
+    // pg_description is always empty, so the right-only terms are dropped (same result)
+    .replace(/\s+and\s+(\w+)\.objsubid\s*=\s*0\s+and\s+\1\.classoid\s*=\s*'pg_class'::regclass/gi, '')
+    .replace(/'(pg_\w+)'::regclass/gi, (_, t: string) => String(REGCLASS[t.toLowerCase()] ?? 0))
     .replace(/\bcurrent_setting\s*\(\s*'([^']*)'\s*(?:,\s*\w+\s*)?\)/gi, (_, k: string) => `'${(settingValue(k) ?? '').replace(/'/g, "''")}'`)
     .replace(/\bcurrent_schema\s*\(\s*\)/gi, "'public'").replace(/\bcurrent_user\b(?!\s*\()/gi, `'${user.replace(/'/g, "''")}'`)
 }
@@ -85,7 +96,7 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
     pg_class: [], pg_attribute: [], information_schema_tables: [], information_schema_columns: [],
     pg_roles: [[10, user, true, true]],
     pg_settings: Object.entries(SETTINGS).map(([k, v]) => [k, v]),
-    pg_proc: [],
+    pg_proc: [], pg_description: [], pg_attrdef: [], pg_index: [],
     information_schema_schemata: [['qdb', 'public', user], ['qdb', 'pg_catalog', user], ['qdb', 'information_schema', user]],
   }
   for (const [id, name] of tables) {
