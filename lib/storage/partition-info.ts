@@ -66,7 +66,8 @@ export function dropPartitionStatement(t: Table, list: readonly { value: string;
       if (p === undefined) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `could not remove partition [table=${t.meta.name}, partition=${item.value}]: no such partition`, item.pos)
       chosen.add(p)
     }
-    return dropPartitions(t, (p) => chosen.has(p))
+    const los = new Set([...chosen].map((p) => p.lo))
+    return dropPartitions(t, (p) => los.has(p.lo))
   }
   if (where === undefined) throw new SqlError(SqlState.SYNTAX_ERROR, 'LIST or WHERE expected', pos)
   const test = predicate(t, where)

@@ -1,44 +1,55 @@
 /**
  * Partition management on a table's rows: dropping whole partitions (ALTER TABLE DROP PARTITION,
- * TTL). Works the same in memory and on disk: the table gets a new version without the rows
- * (copy-on-write), which durable storage then persists.
+ * TTL). Works the same in memory and on disk: checkpointed partitions leave the table's list
+ * without being read or rewritten; in-memory rows of dropped partitions are filtered out
+ * (copy-on-write), and durable storage then persists the new list.
  */
 import type { Table } from './table.js'
 import { type PartitionRange, splitPartitions } from './durable/partition-split.js'
-import { ttlCutoff } from './durable/partition-key.js'
+import { partitionName, ttlCutoff } from './durable/partition-key.js'
 
-/** The table's partitions now (row ranges of its current snapshot). */
+/**
+ * The table's partitions now: checkpointed ones from their metadata (nothing is read), then
+ * those of the in-memory rows (a partition in both is reported once). Row ranges are table rows.
+ */
 export function partitionsOf(table: Table): PartitionRange[] {
-  return splitPartitions(table.snapshot())
+  const { cold, data } = table.pending()
+  const unit = table.meta.timestampIndex < 0 ? 'NONE' : table.meta.partitionBy
+  const out: PartitionRange[] = []
+  let start = 0
+  for (const p of cold) {
+    out.push({ name: partitionName(p.lo, unit), lo: p.lo, hi: p.hi, start, end: start + p.rows, minTs: p.minTs, maxTs: p.maxTs })
+    start += p.rows
+  }
+  for (const r of splitPartitions(table.meta, data)) {
+    const last = out[out.length - 1]
+    if (last !== undefined && last.lo === r.lo && last.hi === r.hi) {
+      out[out.length - 1] = { ...last, end: start + r.end, maxTs: r.maxTs }
+      continue
+    }
+    out.push({ ...r, start: start + r.start, end: start + r.end })
+  }
+  return out
 }
 
 /** Removes the partitions for which `drop` is true; returns how many were removed. */
 export function dropPartitions(table: Table, drop: (p: PartitionRange) => boolean): number {
-  const snap = table.snapshot()
-  const parts = splitPartitions(snap)
-  const gone = parts.filter(drop)
+  const gone = partitionsOf(table).filter(drop)
   if (gone.length === 0) return 0
-  let count = 0
-  for (const p of parts) if (!gone.includes(p)) count += p.end - p.start
-  const order = new Int32Array(count)
-  let n = 0
-  for (const p of parts) if (!gone.includes(p)) for (let r = p.start; r < p.end; r++) order[n++] = r
-  table.replace(snap.data.columns.map((c) => c.permuted(order, count)), count)
+  const los = new Set(gone.map((p) => p.lo))
+  table.dropRanges((lo) => los.has(lo), splitPartitions(table.meta, table.pending().data))
   return gone.length
 }
 
 /**
  * TTL: drops the partitions whose whole time range is older than the newest row minus the TTL.
- * Cheap when nothing expired (looks at the first and last rows only).
+ * Cheap when nothing expired (looks at the partition bounds only).
  */
 export function applyTtl(table: Table): void {
   const ttl = table.meta.ttl
   if (ttl === undefined || ttl === null || table.meta.timestampIndex < 0 || table.meta.partitionBy === 'NONE' || table.rowCount === 0) return
-  const snap = table.snapshot()
-  const ts = snap.data.columns[table.meta.timestampIndex]!
-  const first = Number(ts.view(0, 1).data![0])
-  const last = Number(ts.view(snap.rowCount - 1, snap.rowCount).data![0])
-  const cutoff = ttlCutoff(last, ttl.count, ttl.unit)
-  if (first >= cutoff) return
+  const parts = partitionsOf(table)
+  const cutoff = ttlCutoff(parts[parts.length - 1]!.maxTs, ttl.count, ttl.unit)
+  if (parts[0]!.minTs >= cutoff) return
   dropPartitions(table, (p) => p.hi <= cutoff)
 }

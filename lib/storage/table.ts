@@ -1,16 +1,19 @@
 /**
- * A table: its metadata and its rows as column buffers.
+ * A table: its metadata, its checkpointed partitions ({@link ColdPart}s, durable tables only; their
+ * columns load lazily) and its rows in memory as column buffers.
  *
- * The rows live in a {@link TableData} version. Readers take the current version and its row
- * count when a statement starts (a snapshot) and read only that. Appends in timestamp order
+ * The in-memory rows live in a {@link TableData} version. Readers take the list of cold
+ * partitions, the current version and its row count when a statement starts (a snapshot, see
+ * table-parts.ts) and read only that. Appends in timestamp order
  * write past the snapshot's end; anything that rewrites rows (out-of-order merge, dedup, UPDATE,
  * TRUNCATE, schema change) installs a new version, so a running reader is never disturbed.
  */
 import type { ColumnType } from '../types/column-type.js'
-import { type Vector, type I64Vector, getScalar } from '../types/vector.js'
+import { type Vector, type I64Vector, type SymbolTable, getScalar } from '../types/vector.js'
 import type { PartitionUnit } from '../sql/ast.js'
 import { ColumnBuffer } from './column-buffer.js'
 import { applyTtl } from './partition-ops.js'
+import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 
 /** Column metadata. */
 export interface ColumnMeta {
@@ -37,18 +40,18 @@ export interface TableMeta {
   o3MaxLag: number
 }
 
-/** One immutable-by-convention version of a table's rows. */
+/** One immutable-by-convention version of a table's in-memory rows. */
 export interface TableData {
   readonly columns: readonly ColumnBuffer[]
   /** rows visible in this version */
   readonly rowCount: number
 }
 
-/** A snapshot: what one statement reads. */
+/** A snapshot: what one statement reads, as parts in timestamp order. */
 export interface TableSnapshot {
   readonly meta: TableMeta
-  readonly data: TableData
   readonly rowCount: number
+  readonly parts: readonly SnapshotPart[]
 }
 
 /**
@@ -56,53 +59,115 @@ export interface TableSnapshot {
  * (a SqlError) to refuse the change, and the table then stays as it was.
  */
 export interface TableStore {
-  /** loads the table's rows on first use (opening a database reads metadata only) */
-  load(table: Table): TableData
+  /** the symbol dictionaries, on first use (throws when the table is unreadable) */
+  dictionaries(table: Table): readonly (SymbolTable | undefined)[]
   /** makes an append durable (WAL record + fsync) before it is applied */
   logAppend(table: Table, vectors: readonly Vector[], length: number): void
-  /** persists a rewrite (UPDATE, TRUNCATE, DROP PARTITION, ADD/DROP COLUMN) after it is applied */
-  persistRewrite(table: Table): void
+  /** persists a rewrite (UPDATE, TRUNCATE, DROP PARTITION, ADD/DROP COLUMN) after it is applied; `full` rewrites every partition */
+  persistRewrite(table: Table, full: boolean): void
   /** bytes on disk of the partition named `name` (SHOW PARTITIONS) */
   partitionBytes?(table: Table, name: string): number
 }
 
-/** A table: rows in memory, optionally backed by durable storage ({@link TableStore}). */
+/**
+ * A table: checkpointed partitions ({@link ColdPart}s, durable tables only) followed by rows in
+ * memory (all rows of an in-memory table), optionally backed by durable storage.
+ */
 export class Table {
+  /** checkpointed partitions, in timestamp order; their rows come before the in-memory ones */
+  private cold: readonly ColdPart[]
   private current: TableData | undefined
   /** durable storage, when the database has a data directory */
   store: TableStore | undefined
 
-  constructor(readonly meta: TableMeta, store?: TableStore) {
+  constructor(readonly meta: TableMeta, store?: TableStore, cold: readonly ColdPart[] = []) {
     this.store = store
-    this.current = store === undefined ? emptyData(meta) : undefined
+    this.cold = cold
   }
 
+  /** The in-memory rows (after the cold partitions). */
   private get data(): TableData {
-    return this.current ?? (this.current = this.store!.load(this))
+    if (this.current !== undefined) return this.current
+    const dicts = this.store?.dictionaries(this)
+    return (this.current = { columns: this.meta.columns.map((c, i) => new ColumnBuffer(c.type, 1024, dicts?.[i])), rowCount: 0 })
   }
 
   private set data(d: TableData) {
     this.current = d
   }
 
-  /** True when the rows are in memory (always, without a store). */
-  get loaded(): boolean {
-    return this.current !== undefined
-  }
-
-  /** Drops the in-memory rows of a clean durable table; they load again on next use. @internal */
-  unload(): void {
-    if (this.store !== undefined) this.current = undefined
+  private get coldRows(): number {
+    let n = 0
+    for (const p of this.cold) n += p.rows
+    return n
   }
 
   /** Number of rows now. */
   get rowCount(): number {
-    return this.data.rowCount
+    return this.coldRows + this.data.rowCount
   }
 
-  /** The rows as of now, for one statement to read. */
+  /** The rows as of now, for one statement to read: cold partitions, then the in-memory rows. */
   snapshot(): TableSnapshot {
-    return { meta: this.meta, data: this.data, rowCount: this.data.rowCount }
+    const hot = this.data
+    const parts: SnapshotPart[] = []
+    let start = 0
+    for (const p of this.cold) { parts.push(coldSnapshotPart(p, start)); start += p.rows }
+    if (hot.rowCount > 0) parts.push(memorySnapshotPart(hot.columns, hot.rowCount, start, this.meta.timestampIndex))
+    return { meta: this.meta, rowCount: start + hot.rowCount, parts }
+  }
+
+  /**
+   * Every row in memory as one version (loads the cold partitions; UPDATE and other rewrites).
+   * The version's identity changes whenever the rows do.
+   */
+  materialized(): TableData {
+    this.thaw(0)
+    return this.data
+  }
+
+  /** The cold partitions and the in-memory rows, for a checkpoint. @internal */
+  pending(): { cold: readonly ColdPart[]; data: TableData } {
+    return { cold: this.cold, data: this.data }
+  }
+
+  /**
+   * Prepares a checkpoint: with `full` every row moves to memory; otherwise the last cold
+   * partition does when the first in-memory row belongs to it (it is then written anew). @internal
+   */
+  prepareCheckpoint(full: boolean, partitionOfFirst: (ts: number) => { lo: number; hi: number } | undefined): void {
+    if (full) { this.thaw(0); return }
+    const last = this.cold[this.cold.length - 1]
+    const hot = this.data
+    if (last === undefined || hot.rowCount === 0) return
+    const ti = this.meta.timestampIndex
+    if (ti < 0) { this.thaw(this.cold.length - 1); return }
+    const b = partitionOfFirst(Number((hot.columns[ti]!.view(0, 1) as I64Vector).data[0]!))
+    if (b === undefined || (b.lo === last.lo && b.hi === last.hi)) this.thaw(this.cold.length - 1)
+  }
+
+  /** After a checkpoint: the in-memory rows are now the cold partitions `cold`. @internal */
+  settle(cold: readonly ColdPart[]): void {
+    this.cold = cold
+    const d = this.current
+    if (d !== undefined) this.current = { columns: d.columns.map((b) => new ColumnBuffer(b.type, 1024, b.dict)), rowCount: 0 }
+  }
+
+  /** Moves cold partitions [from, end) in front of the in-memory rows (retiring them). */
+  private thaw(from: number): void {
+    if (from >= this.cold.length) return
+    const moving = this.cold.slice(from)
+    const hot = this.data
+    let rows = hot.rowCount
+    for (const p of moving) { p.retire(); rows += p.rows }
+    const columns = hot.columns.map((b, c) => {
+      const out = new ColumnBuffer(b.type, rows, b.dict)
+      for (const p of moving) out.append(p.column(c))
+      out.append(b.view(0, hot.rowCount))
+      return out
+    })
+    this.cold = this.cold.slice(0, from)
+    this.data = { columns, rowCount: rows }
   }
 
   /** The symbol dictionary of column `i`, if it is a SYMBOL column. */
@@ -125,13 +190,15 @@ export class Table {
   appendUnlogged(vectors: readonly Vector[], length: number): void {
     if (length === 0) return
     const ts = this.meta.timestampIndex
-    const cols = this.data.columns
     const needsMerge = ts >= 0 && (this.meta.dedupKeys.length > 0 || !this.inOrder(vectors[ts] as I64Vector, length))
     if (!needsMerge) {
+      const cols = this.data.columns
       for (let c = 0; c < cols.length; c++) cols[c]!.append(vectors[c]!)
       this.data = { columns: cols, rowCount: this.data.rowCount + length }
       return
     }
+    this.thawFrom(minOf(vectors[ts] as I64Vector, length))
+    const cols = this.data.columns
     const merged = cols.map((b) => b.clone())
     for (let c = 0; c < merged.length; c++) merged[c]!.append(vectors[c]!)
     const total = this.data.rowCount + length
@@ -141,10 +208,25 @@ export class Table {
     this.data = { columns: merged.map((b) => b.permuted(order, count)), rowCount: count }
   }
 
+  /** Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches them). */
+  private thawFrom(min: number): void {
+    let k = this.cold.length
+    while (k > 0 && this.cold[k - 1]!.maxTs >= min) k--
+    this.thaw(k)
+  }
+
+  /** The newest designated timestamp, or -Infinity when there are no rows. */
+  private newest(): number {
+    const d = this.data
+    if (d.rowCount > 0) return lastTimestamp(d.columns[this.meta.timestampIndex]!, d.rowCount)
+    const last = this.cold[this.cold.length - 1]
+    return last === undefined ? -Infinity : last.maxTs
+  }
+
   /** True when the new timestamps are ascending and not older than the newest row. */
   private inOrder(v: I64Vector, length: number): boolean {
     const d = v.data
-    let prev = this.data.rowCount === 0 ? -Infinity : lastTimestamp(this.data.columns[this.meta.timestampIndex]!, this.data.rowCount)
+    let prev = this.newest()
     for (let i = 0; i < length; i++) {
       const x = Number(d[v.isConst ? 0 : i]!)
       if (x < prev) return false
@@ -220,37 +302,61 @@ export class Table {
     return [out, n]
   }
 
-  /** Replaces the rows with `columns` (used by UPDATE, TRUNCATE, DROP PARTITION): a new version. */
+  /** Replaces every row with `columns` (used by UPDATE): a new version, every partition rewritten. */
   replace(columns: ColumnBuffer[], rowCount: number): void {
-    this.rewrite(() => { this.data = { columns, rowCount } })
+    this.rewrite(true, () => { this.cold = []; this.data = { columns, rowCount } })
+  }
+
+  /**
+   * Removes whole partitions: `drop` tells, by lower bound, which. Cold partitions leave without
+   * being rewritten; in-memory rows of dropped partitions (`inMemory`: the partitions of the
+   * in-memory rows) are filtered out.
+   */
+  dropRanges(drop: (lo: number, hi: number) => boolean, inMemory: readonly { lo: number; hi: number; start: number; end: number }[]): void {
+    const gone = this.cold.filter((p) => drop(p.lo, p.hi))
+    const hot = this.data
+    const dropHot = inMemory.filter((r) => drop(r.lo, r.hi))
+    this.rewrite(false, () => {
+      for (const p of gone) p.retire()
+      this.cold = this.cold.filter((p) => !gone.includes(p))
+      if (dropHot.length === 0) return
+      let count = 0
+      for (const r of inMemory) if (!dropHot.includes(r)) count += r.end - r.start
+      const order = new Int32Array(count)
+      let n = 0
+      for (const r of inMemory) if (!dropHot.includes(r)) for (let i = r.start; i < r.end; i++) order[n++] = i
+      this.data = { columns: hot.columns.map((c) => c.permuted(order, count)), rowCount: count }
+    })
   }
 
   /** Applies a rewrite and persists it; on failure restores the rows and columns as they were. */
-  private rewrite(change: () => void): void {
+  private rewrite(full: boolean, change: () => void): void {
     const data = this.data
+    const cold = this.cold
     const columns = [...this.meta.columns]
     const ts = this.meta.timestampIndex
     change()
     if (this.store === undefined) return
     try {
-      this.store.persistRewrite(this)
+      this.store.persistRewrite(this, full)
     } catch (e) {
       this.current = data
+      this.cold = cold
       this.meta.columns = columns
       this.meta.timestampIndex = ts
       throw e
     }
   }
 
-  /** Current column buffers (for copy-on-write rewrites by statements). */
-  buffers(): readonly ColumnBuffer[] {
-    return this.data.columns
+  /** Cold partitions in order, with their bounds (SHOW PARTITIONS, DROP PARTITION, TTL). */
+  coldParts(): readonly ColdPart[] {
+    return this.cold
   }
 
   /** Adds a column (all nulls for existing rows). */
   addColumn(meta: ColumnMeta): void {
-    const d = this.data
-    this.rewrite(() => {
+    const d = this.materialized()
+    this.rewrite(true, () => {
       this.meta.columns = [...this.meta.columns, meta]
       this.data = { columns: [...d.columns, ColumnBuffer.nulls(meta.type, d.rowCount)], rowCount: d.rowCount }
     })
@@ -258,8 +364,8 @@ export class Table {
 
   /** Drops column `i`. */
   dropColumn(i: number): void {
-    const d = this.data
-    this.rewrite(() => {
+    const d = this.materialized()
+    this.rewrite(true, () => {
       this.meta.columns = this.meta.columns.filter((_, j) => j !== i)
       if (this.meta.timestampIndex > i) this.meta.timestampIndex--
       this.data = { columns: d.columns.filter((_, j) => j !== i), rowCount: d.rowCount }
@@ -269,12 +375,19 @@ export class Table {
   /** Removes every row. */
   truncate(): void {
     const d = this.data
-    this.rewrite(() => { this.data = { columns: this.meta.columns.map((c, i) => new ColumnBuffer(c.type, 1024, d.columns[i]!.dict)), rowCount: 0 } })
+    this.rewrite(false, () => {
+      for (const p of this.cold) p.retire()
+      this.cold = []
+      this.data = { columns: this.meta.columns.map((c, i) => new ColumnBuffer(c.type, 1024, d.columns[i]!.dict)), rowCount: 0 }
+    })
   }
 }
 
-function emptyData(meta: TableMeta): TableData {
-  return { columns: meta.columns.map((c) => new ColumnBuffer(c.type)), rowCount: 0 }
+/** Smallest value of an i64 vector's first `length` rows. */
+function minOf(v: I64Vector, length: number): number {
+  let min = Infinity
+  for (let i = 0; i < length; i++) { const x = Number(v.data[v.isConst ? 0 : i]!); if (x < min) min = x }
+  return min
 }
 
 function lastTimestamp(buf: ColumnBuffer, rowCount: number): number {

@@ -7,24 +7,33 @@ import type { FilterNode, ProjectNode, ScanNode, TableFunctionNode, ValuesNode, 
 import type { ExecContext } from '../context.js'
 import { type Evaluator, compileExpr, evalRow, initRowStates, selection } from '../evaluate.js'
 import type { Runner } from './runner.js'
+import { partMeets } from '../../storage/table-parts.js'
 
 /**
- * Reads a table snapshot in batches of {@link BATCH_SIZE} rows; fixed-width columns are views.
- * With `intervals`, only the row ranges whose designated timestamp falls inside them are read,
- * found by binary search (rows are in timestamp order).
+ * Reads a table snapshot in batches of at most {@link BATCH_SIZE} rows, part by part (a durable
+ * table's partitions load their columns on first read, only the columns the scan reads); fixed-
+ * width columns are views. With `intervals`, only the parts whose timestamp range meets them are
+ * opened, and inside a part only the row ranges in them, found by binary search (rows are in
+ * timestamp order). A part's columns stay held until the scan moves past it.
  */
 export async function* runScan(node: ScanNode, ctx: ExecContext): AsyncGenerator<Batch> {
   const snap = node.table.snapshot()
-  const cols = node.columns.map((c) => snap.data.columns[c]!)
-  const ranges = node.intervals === undefined
-    ? [0, snap.rowCount]
-    : rowRanges(snap.data.columns[node.table.meta.timestampIndex]!.view(0, snap.rowCount), node.intervals)
-  for (let r = 0; r < ranges.length; r += 2) {
-    const to = ranges[r + 1]!
-    for (let start = ranges[r]!; start < to; start += BATCH_SIZE) {
-      const end = Math.min(start + BATCH_SIZE, to)
-      yield { length: end - start, vectors: cols.map((c) => c.view(start, end)) }
-      await ctx.maybeYield()
+  const ti = node.intervals === undefined ? -1 : node.table.meta.timestampIndex
+  for (const part of snap.parts) {
+    if (part.rows === 0 || (node.intervals !== undefined && !partMeets(part, node.intervals))) continue
+    const ranges = node.intervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), node.intervals)
+    if (ranges.length === 0) continue
+    const reader = part.open(node.columns)
+    const k = node.columns.length
+    for (let r = 0; r < ranges.length; r += 2) {
+      const to = ranges[r + 1]!
+      for (let start = ranges[r]!; start < to; start += BATCH_SIZE) {
+        const end = Math.min(start + BATCH_SIZE, to)
+        const vectors: Vector[] = new Array(k)
+        for (let c = 0; c < k; c++) vectors[c] = reader.view(c, start, end)
+        yield { length: end - start, vectors }
+        await ctx.maybeYield()
+      }
     }
   }
 }

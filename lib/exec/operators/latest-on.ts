@@ -15,7 +15,7 @@ import { BATCH_SIZE, type Batch, type Vector, gather } from '../../types/vector.
 import type { BoundExpr, LatestOnNode, PlanNode, ScanNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { type Evaluator, compileExpr, selection } from '../evaluate.js'
-import type { ColumnBuffer } from '../../storage/column-buffer.js'
+import type { PartReader, SnapshotPart } from '../../storage/table-parts.js'
 import { concatBatches, emit } from './sort.js'
 import { keyIndexFor } from './time-join-keys.js'
 import { gatherParts, timestampsOf } from './time-join-rows.js'
@@ -39,23 +39,33 @@ function scanUnderFilters(n: PlanNode): { scan: ScanNode; predicates: BoundExpr[
 /** Backward scan of the snapshot; returns the latest row per key in table order. */
 async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly BoundExpr[], ctx: ExecContext): Promise<Batch> {
   const snap = scan.table.snapshot()
-  const cols = scan.columns.map((c) => snap.data.columns[c]!)
+  const parts = snap.parts
+  const dicts = scan.output.map((o) => o.dict)
   const preds = predicates.map((p) => compileExpr(p, ctx))
   const keyEvals = node.partitionBy.map((k) => compileExpr(k, ctx))
   const k0 = node.partitionBy[0]
-  const symCol = node.partitionBy.length === 1 && k0!.kind === 'column' && cols[k0.index]!.dict !== undefined ? k0.index : -1
-  const dictSize = symCol >= 0 ? cols[symCol]!.dict!.size : 0
+  const symCol = node.partitionBy.length === 1 && k0!.kind === 'column' && dicts[k0.index] !== undefined ? k0.index : -1
+  const dictSize = symCol >= 0 ? dicts[symCol]!.size : 0
   const index = keyIndexFor(node.partitionBy.map((k) => k.type))
   let seen = new Uint8Array(symCol >= 0 ? dictSize + 1 : 64)
   let ids = new Int32Array(0)
   let found = 0
   let nullFound = false
   let gaveUp = false
-  const parts: Batch[] = []
-  let end = snap.rowCount
-  while (end > 0) {
+  const out: Batch[] = []
+  let pi = parts.length - 1
+  let reader = pi >= 0 ? parts[pi]!.open(scan.columns) : undefined
+  let end = pi >= 0 ? parts[pi]!.rows : 0
+  while (reader !== undefined) {
+    if (end === 0) {
+      pi--
+      reader = pi >= 0 ? parts[pi]!.open(scan.columns) : undefined
+      end = pi >= 0 ? parts[pi]!.rows : 0
+      continue
+    }
     const start = Math.max(0, end - BATCH_SIZE)
-    let b: Batch = { length: end - start, vectors: cols.map((c) => c.view(start, end)) }
+    const rd = reader
+    let b: Batch = { length: end - start, vectors: scan.columns.map((_, k) => rd.view(k, start, end)) }
     end = start
     for (const p of preds) {
       const { sel, count } = selection(p(b), b.length)
@@ -86,13 +96,13 @@ async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly
         sel[n++] = i
       }
     }
-    if (n > 0) parts.push(pick(b, sel.subarray(0, n).reverse(), n))
+    if (n > 0) out.push(pick(b, sel.subarray(0, n).reverse(), n))
     if (symCol >= 0 && found === dictSize) {
       if (nullFound) break
       if (!gaveUp) {
-        const r = latestNullRow(cols, symCol, end, preds)
+        const r = latestNullRow(parts, scan.columns, pi, reader, symCol, end, preds)
         if (r !== undefined) {
-          if (r >= 0) parts.push({ length: 1, vectors: cols.map((c) => c.view(r, r + 1)) })
+          if (r !== null) out.push(r)
           break
         }
         gaveUp = true // many null rows fail the filter: keep scanning batches
@@ -100,27 +110,36 @@ async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly
     }
     await ctx.maybeYield()
   }
-  return concatBatches(parts.reverse(), node.output)
+  return concatBatches(out.reverse(), node.output)
 }
 
 /** Null probes tried before falling back to scanning batches. */
 const MAX_NULL_PROBES = 64
 
 /**
- * The last row in [0, end) whose symbol is null and that passes the filters, found with native
- * `lastIndexOf` probes; -1 when there is none, undefined when probing gave up.
+ * The last row before row `end` of part `pi` (earlier parts included) whose symbol is null and
+ * that passes the filters, found with native `lastIndexOf` probes over the symbol column only;
+ * null when there is none, undefined when probing gave up.
  */
-function latestNullRow(cols: readonly ColumnBuffer[], symCol: number, end: number, preds: readonly Evaluator[]): number | undefined {
-  const syms = cols[symCol]!.view(0, end).data as Int32Array
-  let hi = end
-  for (let probe = 0; probe < MAX_NULL_PROBES; probe++) {
-    const r = hi === 0 ? -1 : syms.lastIndexOf(-1, hi - 1)
-    if (r < 0) return -1
-    const one: Batch = { length: 1, vectors: cols.map((c) => c.view(r, r + 1)) }
-    if (preds.every((p) => selection(p(one), 1).count === 1)) return r
-    hi = r
+function latestNullRow(
+  parts: readonly SnapshotPart[], columns: readonly number[], pi: number, reader: PartReader, symCol: number, end: number, preds: readonly Evaluator[],
+): Batch | null | undefined {
+  let probes = 0
+  for (let p = pi; p >= 0; p--) {
+    const rd = p === pi ? reader : parts[p]!.open(columns)
+    let hi = p === pi ? end : parts[p]!.rows
+    if (hi === 0) continue
+    const syms = rd.view(symCol, 0, hi).data as Int32Array
+    while (probes++ < MAX_NULL_PROBES) {
+      const r = hi === 0 ? -1 : syms.lastIndexOf(-1, hi - 1)
+      if (r < 0) break
+      const one: Batch = { length: 1, vectors: columns.map((_, k) => rd.view(k, r, r + 1)) }
+      if (preds.every((f) => selection(f(one), 1).count === 1)) return one
+      hi = r
+    }
+    if (probes > MAX_NULL_PROBES) return undefined
   }
-  return undefined
+  return null
 }
 
 function pick(b: Batch, sel: Int32Array, n: number): Batch {

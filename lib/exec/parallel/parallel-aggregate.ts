@@ -1,5 +1,6 @@
 /**
- * Parallel GROUP BY over a table scan: the rows are split into one range per thread, worker
+ * Parallel GROUP BY over a table scan: part by part (one per durable partition; in-memory tables
+ * have one), the part's rows are split into one range per thread, worker
  * threads and the main thread each aggregate their range into partial groups, and the partials
  * are merged by a second GROUP BY (count -> sum of counts, avg -> sum / count, min -> min of mins).
  *
@@ -15,6 +16,7 @@ import type { AggregateNode, BoundAggregate, BoundExpr, OutputColumn, PlanNode, 
 import { functionsNamed, resolveOverload } from '../../plan/resolve-function.js'
 import { castTo } from '../../plan/bind-expr.js'
 import { Table } from '../../storage/table.js'
+import { memorySnapshotPart } from '../../storage/table-parts.js'
 import type { ExecContext } from '../context.js'
 import { runPlan } from '../operators/runner.js'
 import { remapExpr } from '../../plan/optimize/walk.js'
@@ -74,7 +76,7 @@ function columnsUsed(e: BoundExpr, out: Set<number>): void {
 /** A scan node over an in-memory batch (the merge step's input). */
 function batchNode(b: Batch, output: readonly OutputColumn[]): ScanNode {
   const columns = b.vectors.map((v) => ({ view: (s: number, e: number): Vector => sliceVector(v, s, e) }))
-  const table = { snapshot: () => ({ data: { columns, rowCount: b.length }, rowCount: b.length }) } as unknown as Table
+  const table = { snapshot: () => ({ rowCount: b.length, parts: [memorySnapshotPart(columns, b.length, 0, -1)] }) } as unknown as Table
   return { kind: 'scan', table, columns: output.map((_, i) => i), output, timestampIndex: -1 }
 }
 
@@ -125,18 +127,24 @@ async function* runParallel(
 ): AsyncGenerator<Batch> {
   PARALLEL_STATS.runs++
   const snap = scan.table.snapshot()
-  const columns: WireColumn[] = scan.columns.map((c, i) => {
-    const v = snap.data.columns[c]!.view(0, snap.rowCount)
-    const data = PHYSICAL[v.type] === 'str' || PHYSICAL[v.type] === 'bin' || v.kind === 'null' ? new Float64Array(0) : (v.data as Float64Array)
-    return v.kind === 'sym' && scan.output[i] !== undefined ? { type: v.type, data, dict: v.dict.values.slice() } : { type: v.type, data }
-  })
   const threads = pool.size + 1
-  const per = Math.ceil(snap.rowCount / threads)
-  const base = { ...spec, columns, params: ctx.params, now: ctx.now, user: ctx.user }
-  const jobs: Promise<Batch>[] = []
-  for (let t = 1; t < threads; t++) jobs.push(pool.run({ ...base, start: Math.min(t * per, snap.rowCount), end: Math.min((t + 1) * per, snap.rowCount) }))
-  const mine = await runPartial({ ...base, start: 0, end: Math.min(per, snap.rowCount) }, ctx)
-  const all = [mine, ...(await Promise.all(jobs))]
+  const base = { ...spec, params: ctx.params, now: ctx.now, user: ctx.user }
+  const all: Batch[] = []
+  // part by part (a durable table's partitions load as they are reached), each split across the threads
+  for (const part of snap.parts) {
+    if (part.rows === 0) continue
+    const reader = part.open(scan.columns)
+    const columns: WireColumn[] = scan.columns.map((_, i) => {
+      const v = reader.view(i, 0, part.rows)
+      const data = PHYSICAL[v.type] === 'str' || PHYSICAL[v.type] === 'bin' || v.kind === 'null' ? new Float64Array(0) : (v.data as Float64Array)
+      return v.kind === 'sym' && scan.output[i] !== undefined ? { type: v.type, data, dict: v.dict.values.slice() } : { type: v.type, data }
+    })
+    const per = Math.ceil(part.rows / threads)
+    const task = { ...base, columns }
+    const jobs: Promise<Batch>[] = []
+    for (let t = 1; t < threads; t++) if (t * per < part.rows) jobs.push(pool.run({ ...task, start: t * per, end: Math.min((t + 1) * per, part.rows) }))
+    all.push(await runPartial({ ...task, start: 0, end: Math.min(per, part.rows) }, ctx), ...(await Promise.all(jobs)))
+  }
   const k = node.keys.length
   const partialOutput: OutputColumn[] = [
     ...node.keys.map((e, i) => ({ name: `k${i}`, type: e.type })),

@@ -6,6 +6,7 @@
 import { type Batch, SymbolTable, concatVectors, vectorOf, type Vector } from '../../types/vector.js'
 import type { AggregateNode, FilterNode, OutputColumn, PlanNode, ScanNode } from '../../plan/plan-node.js'
 import type { Table } from '../../storage/table.js'
+import { memorySnapshotPart } from '../../storage/table-parts.js'
 import { ExecContext } from '../context.js'
 import { runPlan } from '../operators/runner.js'
 import { type WireTask, decodeAggregate, decodeExpr, resolveFunctions } from './wire.js'
@@ -16,7 +17,7 @@ function sharedTable(task: WireTask, dicts: (SymbolTable | undefined)[]): Table 
     view: (start: number, end: number): Vector => vectorOf(c.type, (c.data as Float64Array).subarray(task.start + start, task.start + end), end - start, dicts[i]),
   }))
   const rowCount = task.end - task.start
-  return { snapshot: () => ({ data: { columns, rowCount }, rowCount }) } as unknown as Table
+  return { snapshot: () => ({ rowCount, parts: [memorySnapshotPart(columns, rowCount, 0, -1)] }) } as unknown as Table
 }
 
 /** Rebuilds the dictionary of each SYMBOL column from its values. */

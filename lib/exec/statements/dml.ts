@@ -8,7 +8,8 @@ import type { Insert, Select, Update } from '../../sql/ast.js'
 import type { ColumnType } from '../../types/column-type.js'
 import { type Batch, type Vector, VectorWriter, allocate, concatVectors, getScalar, materialize } from '../../types/vector.js'
 import { castVector } from '../../types/cast.js'
-import type { Table } from '../../storage/table.js'
+import type { Table, TableData } from '../../storage/table.js'
+import { memorySnapshotPart } from '../../storage/table-parts.js'
 import type { OutputColumn, PlanNode, ScanNode } from '../../plan/plan-node.js'
 import { Scope } from '../../plan/scope.js'
 import { bindExpr, castTo } from '../../plan/bind-expr.js'
@@ -125,7 +126,8 @@ export async function collectAll(plan: PlanNode, ctx: ExecContext): Promise<Batc
 export async function update(s: Update, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
   if (s.from !== undefined || s.joins.length > 0) return updateFrom(s, table, bc, ctx)
   const meta = table.meta
-  const snap = table.snapshot()
+  // UPDATE rewrites whole columns: every row in memory, as one version
+  const snap = table.materialized()
   const output = meta.columns.map((c, i) => {
     const dict = table.dictOf(i)
     const base = { name: c.name, type: c.type, table: s.alias ?? meta.name }
@@ -146,13 +148,13 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
   if (where !== undefined) await prepareSubqueries(where, ctx)
   const pred = where === undefined ? undefined : compileExpr(where, ctx)
   const evals = sets.map((x) => compileExpr(x.expr, ctx))
-  const buffers = [...snap.data.columns]
+  const buffers = [...snap.columns]
   const clones = sets.map((x) => buffers[x.index]!.clone())
   let updated = 0
   const BATCH = 65536
   for (let start = 0; start < snap.rowCount; start += BATCH) {
     const end = Math.min(start + BATCH, snap.rowCount)
-    const b: Batch = { length: end - start, vectors: snap.data.columns.map((c) => c.view(start, end)) }
+    const b: Batch = { length: end - start, vectors: snap.columns.map((c) => c.view(start, end)) }
     const mask = pred?.(b)
     const values = evals.map((e) => materialize(e(b)))
     for (let i = 0; i < b.length; i++) {
@@ -162,7 +164,7 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
     }
     await ctx.maybeYield()
   }
-  if (table.snapshot().data !== snap.data) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
+  if (table.materialized() !== snap) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
   sets.forEach((x, k) => { buffers[x.index] = clones[k]! })
   table.replace(buffers, snap.rowCount)
   return updated
@@ -173,8 +175,8 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
 const ROW_ID = '__epochdb_row_id'
 
 /** A scan of `snap`'s rows plus their positions, standing in for the target table while binding. */
-function rowIdScan(table: Table, snap: ReturnType<Table['snapshot']>, alias: string): ScanNode {
-  const cols = snap.data.columns
+function rowIdScan(table: Table, snap: TableData, alias: string): ScanNode {
+  const cols = snap.columns
   const rowIds = {
     view: (start: number, end: number): Vector => {
       const d = new Float64Array(end - start)
@@ -182,7 +184,7 @@ function rowIdScan(table: Table, snap: ReturnType<Table['snapshot']>, alias: str
       return { kind: 'i64', type: 'LONG', length: d.length, data: d }
     },
   }
-  const fake = { meta: table.meta, snapshot: () => ({ ...snap, data: { columns: [...cols, rowIds], rowCount: snap.rowCount } }) } as unknown as Table
+  const fake = { meta: table.meta, snapshot: () => ({ meta: table.meta, rowCount: snap.rowCount, parts: [memorySnapshotPart([...cols, rowIds], snap.rowCount, 0, -1)] }) } as unknown as Table
   const output: OutputColumn[] = [
     ...table.meta.columns.map((c, i) => {
       const dict = table.dictOf(i)
@@ -200,7 +202,7 @@ function rowIdScan(table: Table, snap: ReturnType<Table['snapshot']>, alias: str
  */
 async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
   const meta = table.meta
-  const snap = table.snapshot()
+  const snap = table.materialized()
   const alias = s.alias ?? meta.name
   const seen = new Set<number>()
   const targets = s.set.map((a) => {
@@ -225,7 +227,7 @@ async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: ExecCon
   }
   const plan = optimize(bindQuery(select, { ...bc, ctes }))
   const data = await collectAll(plan, ctx)
-  const buffers = [...snap.data.columns]
+  const buffers = [...snap.columns]
   const clones = targets.map((i) => buffers[i]!.clone())
   const ids = materialize(data.vectors[0]!)
   const touched = new Set<number>()
@@ -234,7 +236,7 @@ async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: ExecCon
     touched.add(row)
     for (let k = 0; k < clones.length; k++) clones[k]!.setFrom(row, data.vectors[k + 1]!, r)
   }
-  if (table.snapshot().data !== snap.data) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
+  if (table.materialized() !== snap) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
   targets.forEach((i, k) => { buffers[i] = clones[k]! })
   table.replace(buffers, snap.rowCount)
   return touched.size

@@ -11,6 +11,8 @@ import { type ColumnType, PHYSICAL, LONG_NULL } from '../../types/column-type.js
 import { type Vector, type SymbolTable, materialize, vectorOf } from '../../types/vector.js'
 
 const TWO32 = 4294967296
+/** Decoded columns live in shared memory where available, so worker threads read them without copying. */
+const HAS_SAB = typeof SharedArrayBuffer === 'function'
 
 /** Bytes per value of a fixed-width type, or 0 for var-size / NULL types. */
 export function fixedWidth(type: ColumnType): number {
@@ -47,10 +49,10 @@ export function encodeFixed(v: Vector): Uint8Array {
   return new Uint8Array(d.buffer, d.byteOffset, m.length * fixedWidth(m.type))
 }
 
-/** Decodes `n` fixed-width values of `type` from `bytes` (copied into an aligned array). */
+/** Decodes `n` fixed-width values of `type` from `bytes` (copied into an aligned, shared array). */
 export function decodeFixed(type: ColumnType, bytes: Uint8Array, n: number, dict?: SymbolTable): Vector {
   const w = fixedWidth(type)
-  const buf = new ArrayBuffer(n * w)
+  const buf = HAS_SAB ? new SharedArrayBuffer(n * w) : new ArrayBuffer(n * w)
   new Uint8Array(buf).set(bytes.subarray(0, n * w))
   switch (PHYSICAL[type]) {
     case 'bool': return vectorOf(type, new Uint8Array(buf), n)
@@ -68,7 +70,7 @@ export function decodeFixed(type: ColumnType, bytes: Uint8Array, n: number, dict
 
 /** int64 words (lo, hi pairs) as the engine's i64 data: Float64Array unless a value is not safe. */
 function int64ToEngine(words: Int32Array, n: number): Float64Array | BigInt64Array {
-  const out = new Float64Array(n)
+  const out = new Float64Array(HAS_SAB ? new SharedArrayBuffer(n * 8) : new ArrayBuffer(n * 8))
   for (let i = 0; i < n; i++) {
     const lo = words[2 * i]!
     const hi = words[2 * i + 1]!

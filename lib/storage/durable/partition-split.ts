@@ -1,10 +1,10 @@
 /**
- * Splits a table's rows (in timestamp order) into time partitions: row ranges with bounds and
- * names. Used by checkpoints, SHOW PARTITIONS and DROP PARTITION alike.
+ * Splits a table's in-memory rows (in timestamp order) into time partitions: row ranges with
+ * bounds and names. Used by checkpoints, SHOW PARTITIONS and DROP PARTITION alike.
  */
 import type { PartitionUnit } from '../../sql/ast.js'
 import type { I64Vector } from '../../types/vector.js'
-import type { TableMeta, TableSnapshot } from '../table.js'
+import type { TableData, TableMeta } from '../table.js'
 import { partitionName, partitionOf } from './partition-key.js'
 
 /** One partition's rows in a snapshot. */
@@ -21,14 +21,13 @@ export interface PartitionRange {
   readonly maxTs: number
 }
 
-/** The partitions of a snapshot (none when it has no rows). */
-export function splitPartitions(snap: TableSnapshot): PartitionRange[] {
-  const meta: TableMeta = snap.meta
-  const n = snap.rowCount
+/** The partitions of in-memory rows (none when there are no rows); rows are indexes into `data`. */
+export function splitPartitions(meta: TableMeta, data: TableData): PartitionRange[] {
+  const n = data.rowCount
   if (n === 0) return []
   const unit: PartitionUnit = meta.timestampIndex < 0 ? 'NONE' : meta.partitionBy
   if (meta.timestampIndex < 0) return [{ name: 'default', lo: -Infinity, hi: Infinity, start: 0, end: n, minTs: NaN, maxTs: NaN }]
-  const ts = (snap.data.columns[meta.timestampIndex]!.view(0, n) as I64Vector).data
+  const ts = (data.columns[meta.timestampIndex]!.view(0, n) as I64Vector).data
   const at = (i: number) => Number(ts[i]!)
   const out: PartitionRange[] = []
   let start = 0

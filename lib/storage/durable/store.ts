@@ -1,6 +1,6 @@
 /**
- * Durable storage of a data directory: the lock, the WAL, checkpoints, lazy loading and the
- * memory budget. The {@link Catalog} keeps the tables; every table created or loaded here gets
+ * Durable storage of a data directory: the lock, the WAL, checkpoints, and partitions whose
+ * columns load lazily under the memory budget ({@link PartCache}). The {@link Catalog} keeps the tables; every table created or loaded here gets
  * this store as its {@link TableStore}.
  *
  * Directory layout (see docs/storage.md): `_lock`, `_db` (msgpack `{ version, nextId, seq }`),
@@ -8,19 +8,21 @@
  */
 import * as path from 'node:path'
 import { SqlError } from '../../errors.js'
-import type { Vector, I64Vector } from '../../types/vector.js'
+import type { Vector, I64Vector, SymbolTable } from '../../types/vector.js'
 import type { Catalog } from '../catalog.js'
-import { Table, type TableData, type TableStore } from '../table.js'
+import { Table, type TableStore } from '../table.js'
 import { type TableState, checkpointTable, metaKey } from './checkpoint.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
 import { acquireLock, releaseLock } from './lock.js'
-import { FORMAT_VERSION, corrupted, loadTable, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
+import { FORMAT_VERSION, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
+import { FilePart, type PartSource } from './file-part.js'
+import { PartCache } from './part-cache.js'
 import { WAL_FILE, WalWriter, ioError } from './wal.js'
 import { decodeAppend, encodeAppend, packr } from './wal-codec.js'
 
 /** Options of durable storage. */
 export interface StoreOptions {
-  /** bytes of table data to keep in memory; clean tables beyond it are evicted, least recently loaded first */
+  /** bytes of checkpointed column data to keep in memory; beyond it loaded columns are evicted, least recently used first */
   readonly memoryBudget?: number
   /** WAL bytes after which the tables are checkpointed */
   readonly checkpointBytes?: number
@@ -35,16 +37,16 @@ export const DEFAULT_CHECKPOINT_BYTES = 64 << 20
 export class DurableStore implements TableStore {
   private readonly states = new Map<Table, TableState>()
   private readonly metaKeys = new Map<Table, string>()
-  private readonly loadOrder: Table[] = []
   private wal!: WalWriter
   private seq = 0
   private checkpointQueued = false
   private keepWal = false
-  private readonly budget: number
+  /** loaded partition columns under the memory budget */
+  readonly cache: PartCache
   private readonly checkpointBytes: number
 
   private constructor(readonly root: string, private readonly catalog: Catalog, options: StoreOptions) {
-    this.budget = options.memoryBudget ?? DEFAULT_MEMORY_BUDGET
+    this.cache = new PartCache(options.memoryBudget ?? DEFAULT_MEMORY_BUDGET)
     this.checkpointBytes = options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES
   }
 
@@ -92,8 +94,11 @@ export class DurableStore implements TableStore {
       return
     }
     if (file.meta.ttl === null) file.meta.ttl = undefined
-    const t = new Table(file.meta, this)
-    this.states.set(t, { dir, file, dirtyFrom: Infinity, appliedSeq: file.walSeq, broken: undefined })
+    const state: TableState = { dir, file, dirtyFrom: Infinity, appliedSeq: file.walSeq, broken: undefined }
+    const t: Table = new Table(structuredClone(file.meta), this, [])
+    const src = this.source(t, state, file)
+    t.settle(file.partitions.map((p) => new FilePart(p, src)))
+    this.states.set(t, state)
     this.metaKeys.set(t, metaKey(t))
     this.catalog.adopt(t)
     try { removeUnreferenced(dir, file) } catch { /* best effort */ }
@@ -117,18 +122,27 @@ export class DurableStore implements TableStore {
     }
   }
 
-  /** {@inheritDoc TableStore.load} */
-  load(table: Table): TableData {
+  /** {@inheritDoc TableStore.dictionaries} */
+  dictionaries(table: Table): readonly (SymbolTable | undefined)[] {
     const s = this.stateOf(table)
     if (s.broken !== undefined) throw s.broken
-    let data: TableData
-    try { data = loadTable(s.dir, s.file) } catch (e) {
-      s.broken = e instanceof SqlError ? e : corrupted(table.meta.name, '?', String(e), e)
+    try { return readDictionaries(s.dir, s.file) } catch (e) {
+      s.broken = e instanceof SqlError ? e : corrupted(table.meta.name, '-', String(e), e)
       throw s.broken
     }
-    this.loadOrder.push(table)
-    queueMicrotask(() => this.evict(table))
-    return data
+  }
+
+  /** How the partitions of `file` (written for `t`) read their column files. */
+  private source(t: Table, s: TableState, file: TableFileMeta): PartSource {
+    return {
+      tableDir: s.dir,
+      get tableName() { return t.meta.name },
+      columns: file.meta.columns.map((c) => ({ name: c.name, type: c.type })),
+      timestampIndex: file.meta.timestampIndex,
+      cache: this.cache,
+      dict: (c) => t.dictOf(c),
+      fail: (e) => (s.broken ??= e instanceof SqlError ? e : corrupted(t.meta.name, '?', String(e), e)),
+    }
   }
 
   /** {@inheritDoc TableStore.logAppend} */
@@ -146,10 +160,10 @@ export class DurableStore implements TableStore {
   }
 
   /** {@inheritDoc TableStore.persistRewrite} */
-  persistRewrite(table: Table): void {
+  persistRewrite(table: Table, full: boolean): void {
     const s = this.stateOf(table)
     s.appliedSeq = this.seq
-    this.write(() => checkpointTable(s, table, true))
+    this.write(() => checkpointTable(s, table, full, (f) => this.source(table, s, f)))
     this.metaKeys.set(table, metaKey(table))
   }
 
@@ -168,7 +182,7 @@ export class DurableStore implements TableStore {
       if (this.metaKeys.get(t) === key) continue
       const before = this.metaKeys.get(t)
       const renamedColumns = before !== undefined && JSON.stringify(JSON.parse(before).columns.map((c: { name: string }) => c.name)) !== JSON.stringify(t.meta.columns.map((c) => c.name))
-      this.write(() => checkpointTable(s, t, renamedColumns))
+      this.write(() => checkpointTable(s, t, renamedColumns, (f) => this.source(t, s, f)))
       this.metaKeys.set(t, key)
     }
     for (const [t, s] of [...this.states]) {
@@ -186,7 +200,7 @@ export class DurableStore implements TableStore {
   checkpoint(): void {
     for (const [t, s] of this.states) {
       if (s.broken !== undefined || s.dirtyFrom === Infinity) continue
-      this.write(() => checkpointTable(s, t, false))
+      this.write(() => checkpointTable(s, t, false, (f) => this.source(t, s, f)))
     }
     this.writeDb()
     if (!this.keepWal && this.wal.size > 0) this.write(() => this.wal.reset())
@@ -241,19 +255,5 @@ export class DurableStore implements TableStore {
   /** Runs a storage write, turning an OS error into 58030. */
   private write(f: () => void): void {
     try { f() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
-  }
-
-  /** Evicts clean tables, least recently loaded first, while loaded data exceeds the budget. */
-  private evict(keep: Table): void {
-    let bytes = 0
-    for (const t of this.loadOrder) if (t.loaded) bytes += this.states.get(t)?.file.partitions.reduce((a, p) => a + p.bytes, 0) ?? 0
-    for (let i = 0; i < this.loadOrder.length && bytes > this.budget; i++) {
-      const t = this.loadOrder[i]!
-      const s = this.states.get(t)
-      if (t === keep || !t.loaded || s === undefined || s.dirtyFrom !== Infinity) continue
-      bytes -= s.file.partitions.reduce((a, p) => a + p.bytes, 0)
-      t.unload()
-    }
-    for (let i = this.loadOrder.length - 1; i >= 0; i--) if (!this.loadOrder[i]!.loaded) this.loadOrder.splice(i, 1)
   }
 }

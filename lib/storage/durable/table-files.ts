@@ -6,7 +6,7 @@
  */
 import { SqlError, SqlState } from '../../errors.js'
 import { type Vector, SymbolTable } from '../../types/vector.js'
-import { ColumnBuffer } from '../column-buffer.js'
+import type { ColumnType } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
 import { io, replaceFileAtomic, writeFileDurable, fsyncDir } from './io.js'
@@ -56,7 +56,7 @@ export function writeTableMeta(dir: string, m: TableFileMeta): void {
   replaceFileAtomic(dir, '_meta', packr.pack(m))
 }
 
-/** Writes rows [start, end) of `data` as partition directory `dir`; returns the bytes written. */
+/** Writes rows [start, end) of in-memory rows `data` as partition directory `dir`; returns the bytes written. */
 export function writePartition(tableDir: string, dir: string, meta: TableMeta, data: TableData, start: number, end: number): number {
   const path = `${tableDir}/${dir}`
   io.rmSync(path)
@@ -85,33 +85,26 @@ export function corrupted(table: string, partition: string, what: string, cause?
   return new SqlError(SqlState.DATA_CORRUPTED, `could not read table data: ${what} [table=${table}, partition=${partition}]`, -1, { cause })
 }
 
-/** Loads every partition of a table into column buffers (in partition = timestamp order). */
-export function loadTable(tableDir: string, m: TableFileMeta): TableData {
+/** Reads a table's SYMBOL dictionaries (one per column; undefined for other types). */
+export function readDictionaries(tableDir: string, m: TableFileMeta): (SymbolTable | undefined)[] {
   const meta = m.meta
-  const name = meta.name
-  const dicts = meta.columns.map((c) => {
+  return meta.columns.map((c) => {
     if (c.type !== 'SYMBOL') return undefined
     const file = m.symbols[c.name]
     const d = new SymbolTable()
     if (file === undefined) return d
     let values: unknown
-    try { values = packr.unpack(io.readFileSync(`${tableDir}/${file}`)) } catch (e) { throw corrupted(name, '-', `symbol dictionary ${file} is unreadable`, e) }
-    if (!Array.isArray(values)) throw corrupted(name, '-', `symbol dictionary ${file} is not a list`)
+    try { values = packr.unpack(io.readFileSync(`${tableDir}/${file}`)) } catch (e) { throw corrupted(meta.name, '-', `symbol dictionary ${file} is unreadable`, e) }
+    if (!Array.isArray(values)) throw corrupted(meta.name, '-', `symbol dictionary ${file} is not a list`)
     for (const s of values) d.intern(String(s))
     return d
   })
-  const total = m.partitions.reduce((a, p) => a + p.rows, 0)
-  const columns = meta.columns.map((c, i) => new ColumnBuffer(c.type, Math.max(total, 16), dicts[i]))
-  for (const p of m.partitions) {
-    meta.columns.forEach((_, i) => columns[i]!.append(readColumn(tableDir, m, p, i, dicts[i])))
-  }
-  return { columns, rowCount: total }
 }
 
-function readColumn(tableDir: string, m: TableFileMeta, p: PartitionEntry, i: number, dict: SymbolTable | undefined): Vector {
-  const c = m.meta.columns[i]!
+/** Reads one column file of partition `p` (checked for size, symbol keys and timestamp order). */
+export function readColumn(tableDir: string, table: string, c: { readonly name: string; readonly type: ColumnType }, isTimestamp: boolean, p: PartitionEntry, dict: SymbolTable | undefined): Vector {
   const base = `${tableDir}/${p.dir}/${c.name}`
-  const fail = (what: string, e?: unknown) => corrupted(m.meta.name, p.name, `column ${c.name}: ${what}`, e)
+  const fail = (what: string, e?: unknown) => corrupted(table, p.name, `column ${c.name}: ${what}`, e)
   const read = (path: string) => {
     try { return io.readFileSync(path) } catch (e) { throw fail(`cannot read ${path.slice(tableDir.length + 1)}`, e) }
   }
@@ -129,7 +122,7 @@ function readColumn(tableDir: string, m: TableFileMeta, p: PartitionEntry, i: nu
     const keys = v.data as Int32Array
     for (let r = 0; r < keys.length; r++) if (keys[r]! >= dict.size || keys[r]! < -1) throw fail(`symbol key ${keys[r]} outside the dictionary`)
   }
-  if (i === m.meta.timestampIndex) checkTimestamps(v, p, fail)
+  if (isTimestamp) checkTimestamps(v, p, fail)
   return v
 }
 

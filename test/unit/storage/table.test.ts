@@ -23,9 +23,13 @@ function rows(table: Table, ts: number[], s: (string | null)[], v: number[]): vo
 
 function dump(table: Table): unknown[][] {
   const snap = table.snapshot()
-  const cols = snap.data.columns.map((c) => c.view(0, snap.rowCount))
   const out: unknown[][] = []
-  for (let i = 0; i < snap.rowCount; i++) out.push(cols.map((c) => getScalar(c, i)))
+  const all = table.meta.columns.map((_, i) => i)
+  for (const p of snap.parts) {
+    const r = p.open(all)
+    const cols = all.map((k) => r.view(k, 0, p.rows))
+    for (let i = 0; i < p.rows; i++) out.push(cols.map((c) => getScalar(c, i)))
+  }
   return out
 }
 
@@ -49,7 +53,7 @@ t.test('a snapshot taken before a merge still reads the old rows', async (t) => 
   const snap = table.snapshot()
   rows(table, [5], ['c'], [3])
   rows(table, [30], ['d'], [4])
-  const view = snap.data.columns[0]!.view(0, snap.rowCount)
+  const view = snap.parts[0]!.open([0]).view(0, 0, snap.rowCount)
   t.same([getScalar(view, 0), getScalar(view, 1)], [10, 20])
   t.equal(table.rowCount, 4)
 })

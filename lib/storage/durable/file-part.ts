@@ -1,0 +1,87 @@
+/**
+ * A checkpointed partition as the table sees it: its `_meta` entry, and its columns loaded on
+ * first read, one column file at a time, under the store's memory budget ({@link PartCache}).
+ */
+import type { Vector, SymbolTable } from '../../types/vector.js'
+import type { ColumnType } from '../../types/column-type.js'
+import type { ColdPart } from '../table-parts.js'
+import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
+import { type PartitionEntry, readColumn } from './table-files.js'
+
+/** What a partition needs to read its files; shared by the partitions of one table version. */
+export interface PartSource {
+  readonly tableDir: string
+  readonly tableName: string
+  /** the columns as the files name them (a RENAME COLUMN rewrites the files before names change here) */
+  readonly columns: readonly { readonly name: string; readonly type: ColumnType }[]
+  readonly timestampIndex: number
+  readonly cache: PartCache
+  /** the table's dictionary of column `c` */
+  dict(c: number): SymbolTable | undefined
+  /** records a read failure (the table becomes unreadable) and returns the error to throw */
+  fail(e: unknown): Error
+}
+
+/** A partition directory whose columns load lazily. */
+export class FilePart implements ColdPart, Evictable {
+  private readonly cols: (Vector | undefined)[]
+  private loadedCount = 0
+  private retired = false
+
+  constructor(readonly entry: PartitionEntry, private readonly src: PartSource) {
+    this.cols = new Array<Vector | undefined>(src.columns.length).fill(undefined)
+  }
+
+  get name(): string { return this.entry.name }
+  get lo(): number { return this.entry.lo }
+  get hi(): number { return this.entry.hi }
+  get rows(): number { return this.entry.rows }
+  get minTs(): number { return this.entry.minTs }
+  get maxTs(): number { return this.entry.maxTs }
+
+  /** {@inheritDoc ColdPart.column} */
+  column(c: number): Vector {
+    const v = this.cols[c]
+    if (v !== undefined) {
+      if (!this.retired) this.src.cache.touch(this, c)
+      return v
+    }
+    const s = this.src
+    let loaded: Vector
+    try {
+      loaded = readColumn(s.tableDir, s.tableName, s.columns[c]!, c === s.timestampIndex, this.entry, s.dict(c))
+    } catch (e) {
+      throw s.fail(e)
+    }
+    const bytes = vectorBytes(loaded)
+    STORAGE_STATS.columnLoads++
+    STORAGE_STATS.bytesLoaded += bytes
+    if (this.loadedCount === 0) STORAGE_STATS.partitionLoads++
+    this.keep(c, loaded, bytes)
+    return loaded
+  }
+
+  /** Installs column `c` as loaded (also used to keep a checkpoint's just-written rows). */
+  keep(c: number, v: Vector, bytes = vectorBytes(v)): void {
+    if (this.cols[c] === undefined) this.loadedCount++
+    this.cols[c] = v
+    if (!this.retired) this.src.cache.add(this, c, bytes)
+  }
+
+  /** {@inheritDoc Evictable.evict} */
+  evict(c: number): void {
+    if (this.retired || this.cols[c] === undefined) return
+    this.cols[c] = undefined
+    this.loadedCount--
+  }
+
+  /** {@inheritDoc ColdPart.retire} */
+  retire(): void {
+    if (this.retired) return
+    const all = this.cols.map((_, c) => this.column(c))
+    this.retired = true
+    all.forEach((v, c) => { this.cols[c] = v })
+    this.loadedCount = all.length
+    this.src.cache.forget(this, all.length)
+  }
+}

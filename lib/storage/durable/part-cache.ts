@@ -1,0 +1,99 @@
+/**
+ * The memory budget of durable storage: loaded partition columns, least recently used first out.
+ *
+ * Each loaded column of a checkpointed partition is one entry. When the loaded bytes exceed the
+ * budget, the least recently used entries are dropped (the partition reloads that column from
+ * its file on next read). A scan that holds a column's array keeps it alive past eviction, so
+ * dropping never disturbs a running query; the budget bounds what storage itself keeps.
+ */
+import type { Vector } from '../../types/vector.js'
+
+/** Something whose loaded columns the cache can drop. */
+export interface Evictable {
+  /** forgets the loaded column `c` */
+  evict(c: number): void
+}
+
+/** Counters for tests and diagnostics (process-wide, since the last {@link resetStorageStats}). */
+export const STORAGE_STATS = {
+  /** column files read */
+  columnLoads: 0,
+  /** bytes of loaded column data */
+  bytesLoaded: 0,
+  /** partitions read from disk (a partition counts once each time its first column loads after none was loaded) */
+  partitionLoads: 0,
+}
+
+/** Zeroes {@link STORAGE_STATS}. */
+export function resetStorageStats(): void {
+  STORAGE_STATS.columnLoads = 0
+  STORAGE_STATS.bytesLoaded = 0
+  STORAGE_STATS.partitionLoads = 0
+}
+
+interface Entry { readonly owner: Evictable; readonly c: number; readonly bytes: number }
+
+/** An LRU of loaded columns under a byte budget. */
+export class PartCache {
+  private readonly entries = new Map<string, Entry>()
+  private ids = new WeakMap<Evictable, number>()
+  private nextId = 0
+  /** bytes held now */
+  bytes = 0
+  /** the most bytes held at once */
+  peakBytes = 0
+
+  constructor(readonly budget: number) {}
+
+  private key(owner: Evictable, c: number): string {
+    let id = this.ids.get(owner)
+    if (id === undefined) { id = this.nextId++; this.ids.set(owner, id) }
+    return `${id}:${c}`
+  }
+
+  /** Records a loaded column, then evicts others (least recently used first) while over budget. */
+  add(owner: Evictable, c: number, bytes: number): void {
+    const k = this.key(owner, c)
+    const old = this.entries.get(k)
+    if (old !== undefined) { this.bytes -= old.bytes; this.entries.delete(k) }
+    this.entries.set(k, { owner, c, bytes })
+    this.bytes += bytes
+    for (const [key, e] of this.entries) {
+      if (this.bytes <= this.budget) break
+      if (key === k) continue
+      this.entries.delete(key)
+      this.bytes -= e.bytes
+      e.owner.evict(e.c)
+    }
+    this.peakBytes = Math.max(this.peakBytes, this.bytes)
+  }
+
+  /** Marks column `c` of `owner` as just used. */
+  touch(owner: Evictable, c: number): void {
+    const k = this.key(owner, c)
+    const e = this.entries.get(k)
+    if (e === undefined) return
+    this.entries.delete(k)
+    this.entries.set(k, e)
+  }
+
+  /** Stops accounting for every column of `owner` (it keeps them itself, or is gone). */
+  forget(owner: Evictable, columns: number): void {
+    for (let c = 0; c < columns; c++) {
+      const k = this.key(owner, c)
+      const e = this.entries.get(k)
+      if (e === undefined) continue
+      this.entries.delete(k)
+      this.bytes -= e.bytes
+    }
+  }
+}
+
+/** Approximate bytes of a vector's values (typed arrays exactly, text by length). */
+export function vectorBytes(v: Vector): number {
+  if (v.data === null) return 0
+  if (!Array.isArray(v.data)) return (v.data as Float64Array).byteLength
+  let n = 0
+  for (const x of v.data as unknown[]) n += 16 + (x == null ? 0 : (x as string | Uint8Array).length)
+  return n
+}

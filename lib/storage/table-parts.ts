@@ -1,0 +1,79 @@
+/**
+ * A table snapshot as a list of parts: runs of rows in timestamp order, each with its own
+ * columns, row count and timestamp range. Durable tables have one part per checkpointed
+ * partition (its columns load on first read, see durable/file-part.ts) and one in-memory part
+ * for rows not yet checkpointed; in-memory tables have that one part only.
+ */
+import { type Vector, type I64Vector, sliceVector } from '../types/vector.js'
+import type { ColumnBuffer } from './column-buffer.js'
+
+/** Reads some columns of one part. Holding it keeps those columns in memory (past eviction). */
+export interface PartReader {
+  /** rows [start, end) (part-local) of the `k`-th column the reader was opened with */
+  view(k: number, start: number, end: number): Vector
+}
+
+/** One run of a snapshot's rows. */
+export interface SnapshotPart {
+  /** index of the part's first row in the snapshot */
+  readonly start: number
+  readonly rows: number
+  /** first and last designated timestamps (NaN when unknown or there is none) */
+  readonly minTs: number
+  readonly maxTs: number
+  /** a reader of columns `columns` (table column indexes); loads what is not in memory */
+  open(columns: readonly number[]): PartReader
+}
+
+/** A checkpointed partition whose columns load on first read (provided by durable storage). */
+export interface ColdPart {
+  readonly name: string
+  /** partition bounds in µs (lo inclusive, hi exclusive) */
+  readonly lo: number
+  readonly hi: number
+  readonly rows: number
+  readonly minTs: number
+  readonly maxTs: number
+  /** column `c` whole, loaded on first use */
+  column(c: number): Vector
+  /** the part leaves the table: loads every column and keeps them for snapshots that still hold it */
+  retire(): void
+}
+
+/** A snapshot part over a cold partition. */
+export function coldSnapshotPart(p: ColdPart, start: number): SnapshotPart {
+  return {
+    start, rows: p.rows, minTs: p.minTs, maxTs: p.maxTs,
+    open(columns) {
+      const vs = columns.map((c) => p.column(c))
+      return { view: (k, s, e) => sliceVector(vs[k]!, s, e) }
+    },
+  }
+}
+
+/** Anything with `view(start, end)` over rows, such as a {@link ColumnBuffer}. */
+export type ColumnSource = Pick<ColumnBuffer, 'view'>
+
+/** A snapshot part over in-memory columns: rows [0, rows) of `columns`. */
+export function memorySnapshotPart(columns: readonly ColumnSource[], rows: number, start: number, tsIndex: number): SnapshotPart {
+  let minTs = NaN
+  let maxTs = NaN
+  if (tsIndex >= 0 && rows > 0) {
+    minTs = Number((columns[tsIndex]!.view(0, 1) as I64Vector).data[0]!)
+    maxTs = Number((columns[tsIndex]!.view(rows - 1, rows) as I64Vector).data[0]!)
+  }
+  return {
+    start, rows, minTs, maxTs,
+    open(cols) {
+      const bufs = cols.map((c) => columns[c]!)
+      return { view: (k, s, e) => bufs[k]!.view(s, e) }
+    },
+  }
+}
+
+/** True when some inclusive [lo, hi] pair of `intervals` meets the part's timestamp range (unknown ranges meet everything). */
+export function partMeets(p: SnapshotPart, intervals: Float64Array): boolean {
+  if (Number.isNaN(p.minTs) || Number.isNaN(p.maxTs)) return true
+  for (let k = 0; k < intervals.length; k += 2) if (intervals[k]! <= p.maxTs && intervals[k + 1]! >= p.minTs) return true
+  return false
+}
