@@ -56,7 +56,9 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
       const joined = buildJoined(b, right, Int32Array.from(ls), Int32Array.from(rs))
       ls = []
       rs = []
-      if (residual === undefined) { yield joined; return }
+      // LEFT join: matched pairs under a residual go through leftWithResidual, so what is
+      // buffered here is either unconditioned pairs or null-extended rows: never filter those
+      if (residual === undefined || outer) { yield joined; return }
       const { sel, count } = selection(residual(joined), joined.length)
       if (count > 0) yield { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) }
     }
