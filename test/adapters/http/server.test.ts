@@ -46,10 +46,12 @@ function startChild(env: Record<string, string>, args: string[] = []): Promise<{
 t.test('npm start: banner, REST, one log line per request, graceful SIGTERM', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-conf-'))
   const conf = join(dir, 'server.conf')
-  writeFileSync(conf, 'http.bind.to=127.0.0.1:0\npg.net.bind.to=127.0.0.1:0\n')
+  // a data directory of its own (the server locks it): never the repository's ./qdb_root
+  const root = join(dir, 'root')
+  writeFileSync(conf, `http.bind.to=127.0.0.1:0\npg.net.bind.to=127.0.0.1:0\ncairo.root=${root}\n`)
   const { child, port, out } = await startChild({}, ['--conf', conf])
   t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
-  t.match(out(), /IN MEMORY/)
+  t.ok(out().includes(`${root} (cairo.root)`), 'the banner names the data directory')
   t.equal((await get(port, '/exec?query=select+1+x')).body, '{"query":"select 1 x","columns":[{"name":"x","type":"INT"}],"timestamp":-1,"dataset":[[1]],"count":1}')
   t.match((await get(port, '/')).body, /EpochDB/)
   await new Promise((r) => setTimeout(r, 100))
