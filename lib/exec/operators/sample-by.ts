@@ -23,9 +23,12 @@ import { BucketTable, type SamplerSpec, makeSampler } from './sample-by-buckets.
 import { GroupTable, KeyIndex } from './sample-by-keys.js'
 import { type Groups, fillColumn, filledLayout, plainLayout } from './sample-by-fill.js'
 import { clipBatch, timestamps } from './sample-by-clip.js'
+import { parallelSampleBy } from '../parallel/parallel-sample-by.js'
 
 /** Runs a SAMPLE BY node. */
 export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const parallel = parallelSampleBy(node, ctx)
+  if (parallel !== undefined) { yield* parallel; return }
   const spec = samplerSpec(node, ctx)
   const tz = spec.timeZone
   const lo = spec.from === undefined ? undefined : tz === undefined ? spec.from : localToUtc(tz, spec.from)

@@ -32,7 +32,7 @@ export const PARALLEL_MIN_ROWS = 1_000_000
 export const PARALLEL_STATS = { runs: 0 }
 
 /** How each aggregate splits into partials and how partials merge. */
-const DECOMPOSE: Record<string, { partial: string[]; merge: string[] }> = {
+export const DECOMPOSE: Record<string, { partial: string[]; merge: string[] }> = {
   count: { partial: ['count'], merge: ['sum'] },
   sum: { partial: ['sum'], merge: ['sum'] },
   ksum: { partial: ['ksum'], merge: ['ksum'] },
@@ -49,7 +49,7 @@ function aggregateDef(name: string): AggregateFunctionDef {
 }
 
 /** Binds aggregate `name` over `args` (exact-typed casts inserted). */
-function aggregateOf(name: string, args: BoundExpr[]): BoundAggregate {
+export function aggregateOf(name: string, args: BoundExpr[]): BoundAggregate {
   const def = aggregateDef(name)
   const res = resolveOverload([def], args.map((a) => a.type), args.map(() => false))
   if (res === undefined) throw new Error(`no overload of ${name}(${args.map((a) => a.type).join(',')})`)
@@ -63,7 +63,7 @@ function aggregateOf(name: string, args: BoundExpr[]): BoundAggregate {
   return { def, site, args: cast }
 }
 
-function columnsUsed(e: BoundExpr, out: Set<number>): void {
+export function columnsUsed(e: BoundExpr, out: Set<number>): void {
   switch (e.kind) {
     case 'column': out.add(e.index); return
     case 'call': e.args.forEach((a) => columnsUsed(a, out)); return
@@ -74,7 +74,7 @@ function columnsUsed(e: BoundExpr, out: Set<number>): void {
 }
 
 /** A scan node over an in-memory batch (the merge step's input). */
-function batchNode(b: Batch, output: readonly OutputColumn[]): ScanNode {
+export function batchNode(b: Batch, output: readonly OutputColumn[]): ScanNode {
   const columns = b.vectors.map((v) => ({ view: (s: number, e: number): Vector => sliceVector(v, s, e) }))
   const table = { snapshot: () => ({ rowCount: b.length, parts: [memorySnapshotPart(columns, b.length, 0, -1)] }) } as unknown as Table
   return { kind: 'scan', table, columns: output.map((_, i) => i), output, timestampIndex: -1 }
@@ -170,7 +170,7 @@ async function* runParallel(
   yield* runPlan(project, ctx)
 }
 
-function divide(a: BoundExpr, b: BoundExpr): BoundExpr {
+export function divide(a: BoundExpr, b: BoundExpr): BoundExpr {
   const defs = functionsNamed('/').filter((d) => d.kind === 'scalar') as ScalarFunctionDef[]
   const types: ColumnType[] = ['DOUBLE', 'DOUBLE']
   const res = resolveOverload(defs, types, [false, false])

@@ -4,7 +4,7 @@
  * main thread for its own share.
  */
 import { type Batch, SymbolTable, concatVectors, vectorOf, type Vector } from '../../types/vector.js'
-import type { AggregateNode, FilterNode, OutputColumn, PlanNode, ScanNode } from '../../plan/plan-node.js'
+import type { AggregateNode, BoundExpr, FilterNode, OutputColumn, PlanNode, SampleByNode, ScanNode } from '../../plan/plan-node.js'
 import type { Table } from '../../storage/table.js'
 import { memorySnapshotPart } from '../../storage/table-parts.js'
 import { ExecContext } from '../context.js'
@@ -44,13 +44,19 @@ export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Bat
   }
   const keys = task.keys.map((k) => decodeExpr(k, fns))
   const aggregates = task.aggregates.map((a) => decodeAggregate(a, fns))
-  const node: AggregateNode = {
-    kind: 'aggregate', input, keys, aggregates, timestampIndex: -1,
-    output: [
-      ...keys.map((k, i) => (k.kind === 'column' && dicts[k.index] !== undefined ? { name: `k${i}`, type: k.type, dict: dicts[k.index]! } : { name: `k${i}`, type: k.type })),
-      ...aggregates.map((a, i) => ({ name: `a${i}`, type: a.site.returns })),
-    ],
-  }
+  const nodeOutput: OutputColumn[] = [
+    ...keys.map((k, i) => (k.kind === 'column' && dicts[k.index] !== undefined ? { name: `k${i}`, type: k.type, dict: dicts[k.index]! } : { name: `k${i}`, type: k.type })),
+    ...aggregates.map((a, i) => ({ name: `a${i}`, type: a.site.returns })),
+  ]
+  const s = task.sample
+  const text = (v: string | undefined): BoundExpr | undefined => (v === undefined ? undefined : { kind: 'const', type: 'STRING', value: v })
+  const node: AggregateNode | SampleByNode = s === undefined
+    ? { kind: 'aggregate', input, keys, aggregates, timestampIndex: -1, output: nodeOutput }
+    : {
+        kind: 'sample_by', input, keys, aggregates, output: nodeOutput, timestampIndex: s.bucketKey,
+        timestampColumn: s.timestampColumn, bucketKey: s.bucketKey, stride: s.stride, unit: s.unit as SampleByNode['unit'],
+        align: { kind: 'calendar', timeZone: text(s.timeZone), offset: text(s.offset) }, from: undefined, to: undefined, fill: undefined,
+      }
   const parts: Batch[] = []
   for await (const b of runPlan(node, context)) parts.push(b)
   if (parts.length === 1) return parts[0]!

@@ -58,8 +58,12 @@ export class WorkerPool {
 
 let pool: WorkerPool | null | undefined
 
-/** The shared pool, or undefined when parallelism is off (one core, or EPOCHDB_WORKERS=0). */
+/** Turns parallel execution off and on at run time (tests compare both paths' results). */
+export const PARALLELISM = { enabled: true }
+
+/** The shared pool, or undefined when parallelism is off (one core, EPOCHDB_WORKERS=0, or PARALLELISM.enabled false). */
 export function workerPool(): WorkerPool | undefined {
+  if (!PARALLELISM.enabled) return undefined
   if (pool === undefined) {
     const env = typeof process !== 'undefined' ? process.env['EPOCHDB_WORKERS'] : undefined
     const n = env !== undefined && env !== '' ? Number(env) : availableParallelism() - 1

@@ -42,6 +42,18 @@ export interface WireTask {
   readonly params: readonly Scalar[]
   readonly now: number
   readonly user: string
+  /** when set, the share is a SAMPLE BY (no FILL, no FROM/TO) instead of a GROUP BY */
+  readonly sample?: WireSample
+}
+
+/** The SAMPLE BY parameters a worker needs (calendar alignment; constants already evaluated). */
+export interface WireSample {
+  readonly timestampColumn: number
+  readonly bucketKey: number
+  readonly stride: number
+  readonly unit: string
+  readonly timeZone: string | undefined
+  readonly offset: string | undefined
 }
 
 /** Encodes expressions, collecting the functions they use. Returns undefined for what cannot travel. */
