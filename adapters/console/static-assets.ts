@@ -1,5 +1,5 @@
 /**
- * The console's built assets (adapters/console/assets, written by scripts/build-console.mjs),
+ * The console's built assets (adapters/console/assets, written by adapters/console/build.mjs),
  * read once into memory with their gzip form.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'

@@ -12,7 +12,7 @@ t.test('committed console assets are up to date', async (t) => {
   let out = ''
   let ok = true
   try {
-    out = execFileSync(process.execPath, ['scripts/build-console.mjs', '--check'], { cwd: root, encoding: 'utf8', stdio: 'pipe' })
+    out = execFileSync(process.execPath, ['adapters/console/build.mjs', '--check'], { cwd: root, encoding: 'utf8', stdio: 'pipe' })
   } catch (e) {
     ok = false
     out = String((e as { stderr?: string }).stderr ?? e)

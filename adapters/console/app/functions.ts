@@ -1,6 +1,6 @@
 /**
  * The engine's function registry as data (name, signatures, one-line description), put into
- * the bundle by scripts/build-console.mjs from lib/functions/builtins.ts.
+ * the bundle by adapters/console/build.mjs from lib/functions/builtins.ts.
  */
 
 /** One function as completion shows it. */

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The Web Console: layout, tabs, running statements, and the result panel (grid, chart,
- * messages). Entry point of the bundle built by scripts/build-console.mjs.
+ * messages). Entry point of the bundle built by adapters/console/build.mjs.
  */
 import type { EditorView } from '@codemirror/view'
 import 'uplot/dist/uPlot.min.css'

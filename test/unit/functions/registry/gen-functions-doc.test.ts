@@ -1,5 +1,5 @@
 import t from 'tap'
-import { formatSignature, renderFunctionsDoc } from '../../../../scripts/gen-functions-doc.js'
+import { formatSignature, renderFunctionsDoc } from '../../../../docs/gen-functions-doc.js'
 import { allFunctions } from '../../../../lib/functions/registry.js'
 
 t.test('signatures print QuestDB type names, const markers and variadics', async (t) => {
