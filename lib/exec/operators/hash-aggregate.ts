@@ -7,13 +7,14 @@
  * anything else hashes a composite text key per row.
  */
 import { LONG_NULL } from '../../types/column-type.js'
-import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, getScalar, materialize } from '../../types/vector.js'
+import { type Batch, type Scalar, type Vector, VectorWriter, getScalar, materialize } from '../../types/vector.js'
 import type { AggregateKernel } from '../../functions/registry-types.js'
 import type { AggregateNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
 import { parallelAggregate } from '../parallel/parallel-aggregate.js'
+import { TextIds } from './text-ids.js'
 
 /** Assigns group ids for one batch of key vectors. */
 interface GroupIndex {
@@ -77,42 +78,20 @@ function makeIndex(keys: readonly Vector[]): GroupIndex {
  * dictionary; groups are unified by string across dictionaries.
  */
 class SymbolIndex implements GroupIndex {
-  private readonly byValue = new Map<string | null, number>()
-  private readonly remaps = new Map<SymbolTable, Int32Array>()
-  private readonly keys: Scalar[] = []
-  count = 0
+  private readonly ids = new TextIds()
+
+  get count(): number {
+    return this.ids.count
+  }
 
   assign(keys: readonly Vector[], length: number, out: Int32Array): void {
     const v = materialize(keys[0]!)
     if (v.kind !== 'sym') throw new Error('unreachable: SymbolIndex on a non-symbol key')
-    const d = v.data
-    const dict = v.dict
-    let remap = this.remaps.get(dict)
-    if (remap === undefined || remap.length < dict.size + 1) {
-      const next = new Int32Array(Math.max((remap?.length ?? 32) * 2, dict.size + 1)).fill(-1)
-      if (remap !== undefined) next.set(remap)
-      remap = next
-      this.remaps.set(dict, remap)
-    }
-    for (let i = 0; i < length; i++) {
-      const k = d[i]! + 1
-      let g = remap[k]!
-      if (g < 0) {
-        const value = k === 0 ? null : dict.values[k - 1]!
-        g = this.byValue.get(value) ?? -1
-        if (g < 0) {
-          g = this.count++
-          this.byValue.set(value, g)
-          this.keys.push(value)
-        }
-        remap[k] = g
-      }
-      out[i] = g
-    }
+    this.ids.assignSymbols(v.data, v.dict, length, out)
   }
 
   keyValues(): Scalar[][] {
-    return [this.keys]
+    return [this.ids.values]
   }
 }
 

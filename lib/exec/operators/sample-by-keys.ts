@@ -6,12 +6,14 @@
 import { LONG_NULL } from '../../types/column-type.js'
 import { type Scalar, type SymbolTable, type Vector, VectorWriter, getScalar, materialize } from '../../types/vector.js'
 import type { OutputColumn } from '../../plan/plan-node.js'
+import { TextIds } from './text-ids.js'
 
 /** Dense ids for key tuples in order of first appearance, and their values. */
 export class KeyIndex {
   private readonly byText = new Map<string, number>()
   private readonly byNumber = new Map<number, number>()
-  private readonly remaps = new Map<SymbolTable, Int32Array>()
+  /** ids of a single SYMBOL key (this index then holds only symbol keys) */
+  private readonly symbolIds = new TextIds()
   private readonly values: Scalar[][]
   count = 0
 
@@ -51,23 +53,11 @@ export class KeyIndex {
   }
 
   private assignSymbol(d: Int32Array, dict: SymbolTable, length: number, out: Int32Array): void {
-    let remap = this.remaps.get(dict)
-    if (remap === undefined || remap.length < dict.size + 1) {
-      const next = new Int32Array(Math.max((remap?.length ?? 32) * 2, dict.size + 1)).fill(-1)
-      if (remap !== undefined) next.set(remap)
-      remap = next
-      this.remaps.set(dict, remap)
-    }
-    for (let i = 0; i < length; i++) {
-      const k = d[i]! + 1
-      let id = remap[k]!
-      if (id < 0) {
-        const value = k === 0 ? null : dict.values[k - 1]!
-        id = this.byText.get(value ?? '\u0001') ?? this.add(this.byText, value ?? '\u0001', [value])
-        remap[k] = id
-      }
-      out[i] = id
-    }
+    const ids = this.symbolIds
+    const before = ids.count
+    ids.assignSymbols(d, dict, length, out)
+    for (let id = before; id < ids.count; id++) this.values[0]!.push(ids.values[id]!)
+    this.count = ids.count
   }
 
   private add<K>(map: Map<K, number>, key: K, parts: readonly Scalar[]): number {

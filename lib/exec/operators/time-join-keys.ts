@@ -13,7 +13,8 @@
  * - anything else: a composite text key per row.
  */
 import { type ColumnType, isText } from '../../types/column-type.js'
-import { type Scalar, type SymbolTable, type Vector, getScalar, materialize } from '../../types/vector.js'
+import { type Scalar, type Vector, getScalar, materialize } from '../../types/vector.js'
+import { TextIds } from './text-ids.js'
 
 /** Assigns dense key ids to rows. */
 export interface KeyIndex {
@@ -40,42 +41,16 @@ class NoKeys implements KeyIndex {
 
 /** One text key: symbol ids through a remap per dictionary, strings by value. */
 class TextKeys implements KeyIndex {
-  private readonly byValue = new Map<string | null, number>()
-  private readonly remaps = new Map<SymbolTable, Int32Array>()
-  count = 0
+  private readonly ids = new TextIds()
+
+  get count(): number {
+    return this.ids.count
+  }
 
   assign(keys: readonly Vector[], length: number, out: Int32Array): void {
     const v = materialize(keys[0]!)
-    if (v.kind === 'sym') { this.assignSymbols(v.data, v.dict, length, out); return }
-    for (let i = 0; i < length; i++) out[i] = this.idOf(getScalar(v, i) as string | null)
-  }
-
-  private assignSymbols(d: Int32Array, dict: SymbolTable, length: number, out: Int32Array): void {
-    let remap = this.remaps.get(dict)
-    if (remap === undefined || remap.length < dict.size + 1) {
-      const next = new Int32Array(Math.max((remap?.length ?? 16) * 2, dict.size + 1)).fill(-1)
-      if (remap !== undefined) next.set(remap)
-      remap = next
-      this.remaps.set(dict, remap)
-    }
-    for (let i = 0; i < length; i++) {
-      const k = d[i]! + 1
-      let g = remap[k]!
-      if (g < 0) {
-        g = this.idOf(k === 0 ? null : dict.values[k - 1]!)
-        remap[k] = g
-      }
-      out[i] = g
-    }
-  }
-
-  private idOf(value: string | null): number {
-    let g = this.byValue.get(value)
-    if (g === undefined) {
-      g = this.count++
-      this.byValue.set(value, g)
-    }
-    return g
+    if (v.kind === 'sym') { this.ids.assignSymbols(v.data, v.dict, length, out); return }
+    for (let i = 0; i < length; i++) out[i] = this.ids.idOf(getScalar(v, i) as string | null)
   }
 }
 
