@@ -9,104 +9,48 @@
  * Taken for calendar-aligned SAMPLE BY without FILL and FROM/TO, with decomposable aggregates
  * over fixed-width columns, on tables of at least PARALLEL_MIN_ROWS rows.
  */
-import { INT_NULL, LONG_NULL, PHYSICAL } from '../../types/column-type.js'
+import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
 import { type Batch, type Scalar, type Vector, gather, getScalar } from '../../types/vector.js'
-import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SampleByNode } from '../../plan/plan-node.js'
+import type { BoundExpr, PlanNode, SampleByNode } from '../../plan/plan-node.js'
 import { castTo } from '../../plan/bind-expr.js'
-import { remapExpr } from '../../plan/optimize/walk.js'
-import { Table } from '../../storage/table.js'
 import type { ExecContext } from '../context.js'
 import { evalConstant } from '../evaluate.js'
 import { runPlan } from '../operators/runner.js'
 import { concatBatches, rowKey } from '../operators/sort.js'
-import { DECOMPOSE, PARALLEL_MIN_ROWS, PARALLEL_STATS, aggregateOf, batchNode, columnsUsed, divide } from './parallel-aggregate.js'
-import { runPartial } from './partial.js'
-import { workerPool } from './pool.js'
-import { WireEncoder, type WireColumn, type WireSample, type WireTask } from './wire.js'
+import { DECOMPOSE, batchNode, divide } from './decompose.js'
+import { type Shares, partialOutput, prepareShares, runShares } from './shares.js'
+import type { WireSample } from './wire.js'
 
 /** The parallel plan for `node`, or undefined when it does not qualify. */
 export function parallelSampleBy(node: SampleByNode, ctx: ExecContext): AsyncGenerator<Batch> | undefined {
-  const pool = workerPool()
-  if (pool === undefined || node.fill !== undefined || node.from !== undefined || node.to !== undefined) return undefined
+  if (node.fill !== undefined || node.from !== undefined || node.to !== undefined) return undefined
   if (node.align.kind !== 'calendar' || node.bucketKey < 0) return undefined
-  let scan: PlanNode = node.input
-  let filter: BoundExpr | undefined
-  let map: Int32Array | undefined
-  if (scan.kind === 'filter') {
-    filter = scan.predicate
-    if (scan.projection !== undefined) map = Int32Array.from(scan.projection)
-    scan = scan.input
-  }
-  if (scan.kind !== 'scan' || !(scan.table instanceof Table) || scan.intervals !== undefined || scan.table.rowCount < PARALLEL_MIN_ROWS) return undefined
-  if (!node.aggregates.every((a) => DECOMPOSE[a.def.name] !== undefined)) return undefined
-  const remap = (e: BoundExpr) => (map === undefined ? e : remapExpr(e, map))
-  const keys = node.keys.map(remap)
-  const aggregates = node.aggregates.map((a) => ({ ...a, args: a.args.map(remap) }))
-  const timestampColumn = map === undefined ? node.timestampColumn : map[node.timestampColumn]!
-  const used = new Set<number>([timestampColumn])
-  for (const e of [...keys, ...aggregates.flatMap((a) => a.args), ...(filter === undefined ? [] : [filter])]) columnsUsed(e, used)
-  for (const i of used) { const k = PHYSICAL[scan.output[i]!.type]; if (k === 'str' || k === 'bin' || k === 'null') return undefined }
+  const shares = prepareShares(node.input, node.keys, node.aggregates, [node.timestampColumn])
+  if (shares === undefined) return undefined
   const text = (e: BoundExpr | undefined) => { const v = e === undefined ? null : evalConstant(e, ctx); return v === null ? undefined : String(v) }
   const sample: WireSample = {
-    timestampColumn, bucketKey: node.bucketKey, stride: node.stride, unit: node.unit,
+    timestampColumn: shares.remap(node.timestampColumn), bucketKey: node.bucketKey, stride: node.stride, unit: node.unit,
     timeZone: text(node.align.timeZone), offset: text(node.align.offset),
   }
-  const enc = new WireEncoder()
-  const wireKeys = enc.all(keys)
-  const wireFilter = filter === undefined ? undefined : enc.expr(filter)
-  if (wireKeys === undefined || (filter !== undefined && wireFilter === undefined)) return undefined
-  const partials: BoundAggregate[] = []
-  for (const a of aggregates) for (const p of DECOMPOSE[a.def.name]!.partial) partials.push(p === a.def.name ? a : aggregateOf(p, a.args as BoundExpr[]))
-  const wireAggs = []
-  for (const p of partials) {
-    const args = enc.all(p.args)
-    if (args === undefined) return undefined
-    wireAggs.push({ fn: enc.fn(p.def), site: p.site, args })
-  }
-  const spec = { keys: wireKeys, filter: wireFilter, aggregates: wireAggs, functions: enc.functions, sample }
-  return run(node, scan.table, scan.columns, scan.output, pool, ctx, spec, partials)
+  return run(node, shares, sample, ctx)
 }
 
-async function* run(
-  node: SampleByNode, table: Table, scanColumns: readonly number[], scanOutput: readonly OutputColumn[], pool: NonNullable<ReturnType<typeof workerPool>>,
-  ctx: ExecContext, spec: Pick<WireTask, 'keys' | 'filter' | 'aggregates' | 'functions' | 'sample'>, partials: BoundAggregate[],
-): AsyncGenerator<Batch> {
-  PARALLEL_STATS.runs++
-  const snap = table.snapshot()
-  const threads = pool.size + 1
-  const base = { ...spec, params: ctx.params, now: ctx.now, user: ctx.user }
-  const shares: Batch[] = []
-  for (const part of snap.parts) {
-    if (part.rows === 0) continue
-    const reader = part.open(scanColumns)
-    const columns: WireColumn[] = scanColumns.map((_, i) => {
-      const v = reader.view(i, 0, part.rows)
-      const data = v.kind === 'null' || v.kind === 'str' || v.kind === 'bin' ? new Float64Array(0) : (v.data as Float64Array)
-      return v.kind === 'sym' && scanOutput[i] !== undefined ? { type: v.type, data, dict: v.dict.values.slice() } : { type: v.type, data }
-    })
-    const per = Math.ceil(part.rows / threads)
-    const task = { ...base, columns }
-    const jobs: Promise<Batch>[] = []
-    for (let t = 1; t < threads; t++) if (t * per < part.rows) jobs.push(pool.run({ ...task, start: t * per, end: Math.min((t + 1) * per, part.rows) }))
-    shares.push(await runPartial({ ...task, start: 0, end: Math.min(per, part.rows) }, ctx), ...(await Promise.all(jobs)))
-  }
+async function* run(node: SampleByNode, shares: Shares, sample: WireSample, ctx: ExecContext): AsyncGenerator<Batch> {
+  const parts = await runShares(shares, ctx, { sample })
   const k = node.keys.length
-  const partialOutput: OutputColumn[] = [
-    ...node.keys.map((e, i) => ({ name: `k${i}`, type: e.type })),
-    ...partials.map((p, i) => ({ name: `p${i}`, type: p.site.returns })),
-  ]
+  const layout = partialOutput(shares.keys, shares.partials)
   const merges: string[] = node.aggregates.flatMap((a) => DECOMPOSE[a.def.name]!.merge)
-  const all = concatBatches(shares.filter((b) => b.length > 0), partialOutput)
-  const kept = mergeSplitBuckets(all, shares.filter((b) => b.length > 0).map((b) => b.length), node.bucketKey, k, merges)
+  const all = concatBatches(parts, layout)
+  const kept = mergeSplitBuckets(all, parts.map((b) => b.length), node.bucketKey, k, merges)
   const merged: Batch = { length: kept.count, vectors: all.vectors.map((v) => gather(v, kept.sel, kept.count)) }
   const exprs: BoundExpr[] = node.keys.map((e, i) => ({ kind: 'column', type: e.type, index: i }))
   let j = k
-  const col = (x: number): BoundExpr => ({ kind: 'column', type: partialOutput[x]!.type, index: x })
+  const col = (x: number): BoundExpr => ({ kind: 'column', type: layout[x]!.type, index: x })
   for (const a of node.aggregates) {
     if (a.def.name === 'avg') { exprs.push(divide(col(j), col(j + 1))); j += 2 }
     else { exprs.push(castTo(col(j), a.site.returns, -1, true)); j++ }
   }
-  const project: PlanNode = { kind: 'project', input: batchNode(merged, partialOutput), exprs, output: node.output, timestampIndex: node.timestampIndex }
+  const project: PlanNode = { kind: 'project', input: batchNode(merged, layout), exprs, output: node.output, timestampIndex: node.timestampIndex }
   yield* runPlan(project, ctx)
 }
 
