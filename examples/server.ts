@@ -1,6 +1,6 @@
 /**
- * The standalone EpochDB server (`npm start`): QuestDB's REST API (and a placeholder for the
- * Web Console) on `http.bind.to`, the PostgreSQL wire protocol on `pg.net.bind.to`.
+ * The standalone EpochDB server (`npm start`): QuestDB's REST API and the Web Console on
+ * `http.bind.to`, the PostgreSQL wire protocol on `pg.net.bind.to`, data in `cairo.root`.
  *
  * Configuration uses QuestDB's key names: a `server.conf` properties file (`--conf path`, or
  * `<cairo.root>/conf/server.conf` when present), overridden by `QDB_<KEY>` environment
@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { Database, VERSION } from '../lib/index.js'
 import { createHttpServer } from '../adapters/http/index.js'
 import { ConfigError, loadConfig, type BindAddress, type ServerConfig } from '../adapters/http/server/config.js'
-import { consolePlaceholder } from '../adapters/http/server/console-placeholder.js'
+import { createConsoleHandler } from '../adapters/console/index.js'
 import { createPgwireServer } from '../adapters/pgwire/index.js'
 
 /** How long in-flight requests may take to finish after SIGINT/SIGTERM before they are cancelled. */
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
       readOnly: config.readOnly, maxResponseRows: config.maxResponseRows,
       keepAliveTimeout: config.keepAliveTimeoutMs, maxQueryLength: config.maxQueryLength,
       onRequest: (e) => log({ msg: 'http', ...e }),
-      fallback: consolePlaceholder,
+      fallback: createConsoleHandler(),
     })
     await listen(http, config.http)
   }
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   if (http !== undefined) {
     const h = shown(http, config.http)
     lines.push(`  REST API      http://${h}/exec?query=select+1   (/exp, /imp, /chk, /settings, /ping)`)
-    lines.push(`  Web Console   http://${h}/   (placeholder until the console lands)`)
+    lines.push(`  Web Console   http://${h}/`)
   }
   if (pg !== undefined) lines.push(`  PostgreSQL    postgresql://${config.pgUser}@${shown(pg, config.pg)}/qdb`)
   lines.push(`  data          ${resolve(config.cairoRoot)} (cairo.root)`)
