@@ -260,6 +260,15 @@ export class Database {
    * Parameters are JS values for `$1..$n`.
    */
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
+    try {
+      const ex = await this.start(stmt, params, options)
+      return { ...ex, batches: sqlErrorsOnly(ex.batches) }
+    } catch (e) {
+      throw asSqlError(e)
+    }
+  }
+
+  private async start(stmt: Statement, params: readonly unknown[], options: ExecOptions): Promise<Execution> {
     this.checkOpen()
     const session = options.session ?? this.defaultSession
     // text parameters (pgwire sends them as strings) take the type their use asks for
@@ -355,6 +364,25 @@ export class PreparedStatement {
 }
 
 const EMPTY: AsyncIterable<Batch> = { [Symbol.asyncIterator]: async function* () {} }
+
+/**
+ * Every failure reaching a user is a SqlError: anything else thrown inside the engine (a broken
+ * invariant, a stack overflow) becomes XX000 with the original error as its cause.
+ */
+function asSqlError(e: unknown): SqlError {
+  if (e instanceof SqlError) return e
+  const message = e instanceof Error ? e.message : String(e)
+  return new SqlError(SqlState.INTERNAL_ERROR, `internal error: ${message}`, -1, { cause: e })
+}
+
+/** `batches`, with any non-SqlError failure while streaming turned into a SqlError. */
+async function* sqlErrorsOnly(batches: AsyncIterable<Batch>): AsyncGenerator<Batch> {
+  try {
+    for await (const b of batches) yield b
+  } catch (e) {
+    throw asSqlError(e)
+  }
+}
 
 function withCtes(bc: BindContext, ctes: NonNullable<Extract<Statement, { kind: 'insert' }>['ctes']>): BindContext {
   const map = new Map(bc.ctes)

@@ -88,3 +88,14 @@ t.test('text parameters take the type their use asks for; describe reports it', 
   t.same(db.describe(db.parse('select $1')[0]!).params, ['STRING'])
   await t.rejects(db.query('select * from t where id = $1', ['abc']), { code: '22P02' })
 })
+
+t.test('an internal failure surfaces as SqlError XX000 with the original error as cause', async (t) => {
+  const db = await Database.open()
+  // an AST no parser produces: binding it breaks an invariant (a TypeError inside the binder)
+  const bogus = { kind: 'select', pos: 0, distinct: false, columns: [{ expr: { kind: 'bogus', pos: 0 } }], joins: [] } as unknown as Parameters<Database['execute']>[0]
+  const e = await db.execute(bogus, []).then(() => undefined, (x: unknown) => x)
+  t.ok(e instanceof SqlError, 'a SqlError')
+  t.match(e, { code: 'XX000', message: /^internal error: / })
+  t.ok((e as SqlError).cause instanceof Error, 'the cause is kept')
+  t.same((await db.query('select 1')).rows, [[1]], 'the database keeps working')
+})
