@@ -214,7 +214,7 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   const scope = new Scope(source.output)
   if (s.where !== undefined) {
     const pred = bindExpr(s.where, env(scope, bc, { clause: 'WHERE' }))
-    source = { kind: 'filter', input: source, predicate: castTo(pred, 'BOOLEAN', s.where.pos, false), output: source.output, timestampIndex: source.timestampIndex }
+    source = { kind: 'filter', input: source, predicate: castTo(pred, 'BOOLEAN', s.where.pos, false, bc.onInfer), output: source.output, timestampIndex: source.timestampIndex }
   }
   if (s.latestOn !== undefined) source = bindLatestOn(source, s.latestOn, scope, bc)
 
@@ -306,8 +306,8 @@ function bindOrderOnOutput(node: PlanNode, order: readonly OrderItem[], bc: Bind
 
 function bindLimit(node: PlanNode, limit: NonNullable<Select['limit']>, bc: BindContext): PlanNode {
   const e = env(new Scope([]), bc, { clause: 'LIMIT' })
-  const lo = castTo(bindExpr(limit.lo, e), 'LONG', limit.lo.pos, false)
-  const hi = limit.hi === undefined ? undefined : castTo(bindExpr(limit.hi, e), 'LONG', limit.hi.pos, false)
+  const lo = castTo(bindExpr(limit.lo, e), 'LONG', limit.lo.pos, false, bc.onInfer)
+  const hi = limit.hi === undefined ? undefined : castTo(bindExpr(limit.hi, e), 'LONG', limit.hi.pos, false, bc.onInfer)
   return { kind: 'limit', input: node, lo, hi, output: node.output, timestampIndex: node.timestampIndex }
 }
 
