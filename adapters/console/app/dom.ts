@@ -14,9 +14,10 @@ export function quoteName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`
 }
 
-/** A cell value as text (null shown as `null`, long strings cut for display). */
+/** A cell value as text (null shown as `null`, BINARY as its hex, long strings cut for display). */
 export function cellText(v: unknown, max = 1000): string {
   if (v === null || v === undefined) return 'null'
-  const s = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v)
+  const binary = typeof v === 'object' ? (v as { binary?: unknown }).binary : undefined // BINARY as hex (binary.ts)
+  const s = typeof v === 'string' ? v : typeof binary === 'string' ? binary : typeof v === 'object' ? JSON.stringify(v) : String(v)
   return s.length > max ? s.slice(0, max) + '…' : s
 }

@@ -6,6 +6,7 @@
  * stops). Click selects a cell; Ctrl/Cmd+C copies it, Ctrl/Cmd+Shift+C copies the row.
  */
 import { exec, type ExecColumn } from './api.js'
+import { binaryColumns, withBinaryHex } from './binary.js'
 import { cellText, el } from './dom.js'
 
 /** Rows per /exec page. */
@@ -23,7 +24,7 @@ const SETTLE_MS = 60
 
 /** Widest value of fixed-width types, in characters (later pages may be wider than the first). */
 const TYPE_CHARS: Readonly<Record<string, number>> = {
-  BOOLEAN: 5, BYTE: 4, SHORT: 6, INT: 11, LONG: 20, FLOAT: 12, DOUBLE: 22, DATE: 24, TIMESTAMP: 27, TIMESTAMP_NS: 30, UUID: 36, IPV4: 15, CHAR: 3,
+  BINARY: 48, BOOLEAN: 5, BYTE: 4, SHORT: 6, INT: 11, LONG: 20, FLOAT: 12, DOUBLE: 22, DATE: 24, TIMESTAMP: 27, TIMESTAMP_NS: 30, UUID: 36, IPV4: 15, CHAR: 3,
 }
 
 /** Counters the e2e test and the status bar read. */
@@ -83,6 +84,18 @@ export class ResultGrid {
     this.sizer.style.height = `${HEAD_H + Math.min(data.count * ROW_H, MAX_SCROLL_PX) + 2}px`
     this.element.scrollTo(0, 0)
     this.render()
+    if (binaryColumns(data.columns).length > 0) void this.binaryHex(0, data.firstPage, this.generation)
+  }
+
+  /** Replaces the BINARY values of a loaded page by their hex (see binary.ts). */
+  private async binaryHex(page: number, rows: readonly (readonly unknown[])[], gen: number): Promise<void> {
+    const d = this.data!
+    try {
+      const hex = await withBinaryHex(d.query, d.columns, rows, page * PAGE_ROWS + 1, page * PAGE_ROWS + rows.length)
+      if (gen !== this.generation || this.pages.get(page) !== rows) return
+      this.pages.set(page, hex)
+      this.schedule()
+    } catch { /* the server went away: the cells keep what /exec sent */ }
   }
 
   /** The value at a row (0-based) and column, if its page is loaded. */
@@ -168,6 +181,7 @@ export class ResultGrid {
       const rows = r.kind === 'rows' ? r.dataset : []
       gridStats.rowsFetched += rows.length
       this.pages.set(page, rows)
+      if (rows.length > 0 && binaryColumns(d.columns).length > 0) void this.binaryHex(page, rows, gen)
       while (this.pages.size > MAX_PAGES) this.pages.delete(this.pages.keys().next().value!)
     } catch { /* the page shows as loading; scrolling retries */ } finally {
       if (gen === this.generation) this.pending.delete(page)

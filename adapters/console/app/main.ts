@@ -221,6 +221,9 @@ async function run(mode: 'current' | 'all'): Promise<void> {
     const aborted = (e as Error).name === 'AbortError'
     showMessage(aborted ? 'Cancelled: the query was stopped on the server.' : `Cannot reach the server: ${(e as Error).message}`, 'error')
     status.textContent = aborted ? 'Cancelled' : 'Server unreachable'
+    summary.textContent = ''
+    csvLink.classList.add('hidden')
+    current = undefined
   } finally {
     clearInterval(tick)
     controller = undefined
