@@ -9,10 +9,11 @@
  * TRUNCATE, schema change) installs a new version, so a running reader is never disturbed.
  */
 import type { ColumnType } from '../types/column-type.js'
-import { type Vector, type I64Vector, type SymbolTable, getScalar } from '../types/vector.js'
+import { type Vector, type I64Vector, type SymbolTable } from '../types/vector.js'
 import type { PartitionUnit } from '../sql/ast.js'
 import { ColumnBuffer } from './column-buffer.js'
 import { applyTtl } from './partition-ops.js'
+import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
 import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 
 /** Column metadata. */
@@ -202,9 +203,10 @@ export class Table {
     const merged = cols.map((b) => b.clone())
     for (let c = 0; c < merged.length; c++) merged[c]!.append(vectors[c]!)
     const total = this.data.rowCount + length
-    let order = this.timestampOrder(merged[ts]!, this.firstAfter(vectors[ts] as I64Vector, length), total)
+    const dedup = this.meta.dedupKeys.length > 0
+    let order = timestampOrder(merged[ts]!, firstAfter(merged[ts]!, this.data.rowCount, minOf(vectors[ts] as I64Vector, length), dedup), total)
     let count = total
-    if (this.meta.dedupKeys.length > 0) [order, count] = this.dedup(merged, order, total)
+    if (dedup) [order, count] = dedupRows(this.meta, merged, order, total, this.data.rowCount)
     this.data = { columns: merged.map((b) => b.permuted(order, count)), rowCount: count }
   }
 
@@ -233,73 +235,6 @@ export class Table {
       prev = x
     }
     return true
-  }
-
-  /** Index of the first existing row whose timestamp is after the smallest new one. */
-  private firstAfter(v: I64Vector, length: number): number {
-    let min = Infinity
-    for (let i = 0; i < length; i++) { const x = Number(v.data[v.isConst ? 0 : i]!); if (x < min) min = x }
-    const buf = this.data.columns[this.meta.timestampIndex]!
-    const view = buf.view(0, this.data.rowCount) as I64Vector
-    let lo = 0
-    let hi = this.data.rowCount
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (Number(view.data[mid]!) <= min) lo = mid + 1
-      else hi = mid
-    }
-    return this.meta.dedupKeys.length > 0 ? lowerBound(view, min, lo) : lo
-  }
-
-  /** Row order by timestamp: rows before `from` stay; the rest are stably sorted. */
-  private timestampOrder(tsBuf: ColumnBuffer, from: number, total: number): Int32Array {
-    const view = tsBuf.view(0, total) as I64Vector
-    const order = new Int32Array(total)
-    for (let i = 0; i < total; i++) order[i] = i
-    const tail = Array.from(order.subarray(from))
-    const d = view.data
-    tail.sort((a, b) => { const x = Number(d[a]!), y = Number(d[b]!); return x < y ? -1 : x > y ? 1 : a - b })
-    order.set(tail, from)
-    return order
-  }
-
-  /**
-   * DEDUP UPSERT KEYS, as QuestDB applies it on commit: among the new rows, the last one per key
-   * wins; every existing row with that key takes the winner's values (existing rows are not
-   * collapsed among themselves — they may be duplicates from before dedup was enabled); a key
-   * with no existing row is inserted once. Rows `>= oldCount` in `order` are the new ones.
-   */
-  private dedup(cols: ColumnBuffer[], order: Int32Array, total: number): [Int32Array, number] {
-    const oldCount = this.data.rowCount
-    const keyIdx = this.meta.dedupKeys.map((k) => this.meta.columns.findIndex((c) => c.name.toLowerCase() === k.toLowerCase()))
-      .filter((i) => i !== this.meta.timestampIndex)
-    const ts = cols[this.meta.timestampIndex]!.view(0, total) as I64Vector
-    const keyViews = keyIdx.map((i) => cols[i]!.view(0, total))
-    const out = new Int32Array(total)
-    let n = 0
-    let runStart = 0
-    for (let i = 1; i <= total; i++) {
-      if (i < total && ts.data[order[i]!] === ts.data[order[runStart]!]) continue
-      const run = order.subarray(runStart, i)
-      if (run.length === 1 || !run.some((r) => r >= oldCount)) {
-        for (const r of run) out[n++] = r
-      } else {
-        const keyOf = (r: number) => keyViews.map((v) => { const x = getScalar(v, r); return x === null ? '\u0001' : `\u0002${String(x)}` }).join('\u0000')
-        const winner = new Map<string, number>()
-        for (const r of run) if (r >= oldCount) winner.set(keyOf(r), r)
-        const replaced = new Set<string>()
-        for (const r of run) {
-          const k = keyOf(r)
-          const w = winner.get(k)
-          if (r < oldCount) {
-            out[n++] = w ?? r
-            if (w !== undefined) replaced.add(k)
-          } else if (r === w && !replaced.has(k)) out[n++] = r
-        }
-      }
-      runStart = i
-    }
-    return [out, n]
   }
 
   /** Replaces every row with `columns` (used by UPDATE): a new version, every partition rewritten. */
@@ -383,24 +318,6 @@ export class Table {
   }
 }
 
-/** Smallest value of an i64 vector's first `length` rows. */
-function minOf(v: I64Vector, length: number): number {
-  let min = Infinity
-  for (let i = 0; i < length; i++) { const x = Number(v.data[v.isConst ? 0 : i]!); if (x < min) min = x }
-  return min
-}
-
 function lastTimestamp(buf: ColumnBuffer, rowCount: number): number {
   return Number((buf.view(rowCount - 1, rowCount) as I64Vector).data[0]!)
-}
-
-/** First index in [0, hi) whose timestamp is >= min. */
-function lowerBound(view: I64Vector, min: number, hi: number): number {
-  let lo = 0
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (Number(view.data[mid]!) < min) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }

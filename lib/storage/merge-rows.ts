@@ -1,0 +1,89 @@
+/**
+ * Merging out-of-order rows into a table version, and DEDUP UPSERT KEYS: pure functions over
+ * column buffers that hold the existing rows followed by the new ones.
+ */
+import { type I64Vector, getScalar } from '../types/vector.js'
+import type { ColumnBuffer } from './column-buffer.js'
+import type { TableMeta } from './table.js'
+
+/** Smallest value of an i64 vector's first `length` rows. */
+export function minOf(v: I64Vector, length: number): number {
+  let min = Infinity
+  for (let i = 0; i < length; i++) { const x = Number(v.data[v.isConst ? 0 : i]!); if (x < min) min = x }
+  return min
+}
+
+/**
+ * Index of the first existing row (of `existing`) that the new rows, the smallest of which is
+ * `min`, can land before: the first row after `min`, or with dedup the first row at `min` (a
+ * replaced row must be in the merged range).
+ */
+export function firstAfter(tsBuf: ColumnBuffer, existing: number, min: number, dedup: boolean): number {
+  const view = tsBuf.view(0, existing) as I64Vector
+  let lo = 0
+  let hi = existing
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (Number(view.data[mid]!) <= min) lo = mid + 1
+    else hi = mid
+  }
+  if (!dedup) return lo
+  let l = 0
+  let h = lo
+  while (l < h) {
+    const mid = (l + h) >>> 1
+    if (Number(view.data[mid]!) < min) l = mid + 1
+    else h = mid
+  }
+  return l
+}
+
+/** Row order by timestamp: rows before `from` stay; the rest are stably sorted. */
+export function timestampOrder(tsBuf: ColumnBuffer, from: number, total: number): Int32Array {
+  const view = tsBuf.view(0, total) as I64Vector
+  const order = new Int32Array(total)
+  for (let i = 0; i < total; i++) order[i] = i
+  const tail = Array.from(order.subarray(from))
+  const d = view.data
+  tail.sort((a, b) => { const x = Number(d[a]!), y = Number(d[b]!); return x < y ? -1 : x > y ? 1 : a - b })
+  order.set(tail, from)
+  return order
+}
+
+/**
+ * DEDUP UPSERT KEYS, as QuestDB applies it on commit: among the new rows, the last one per key
+ * wins; every existing row with that key takes the winner's values (existing rows are not
+ * collapsed among themselves — they may be duplicates from before dedup was enabled); a key
+ * with no existing row is inserted once. Rows `>= oldCount` in `order` are the new ones.
+ */
+export function dedupRows(meta: TableMeta, cols: readonly ColumnBuffer[], order: Int32Array, total: number, oldCount: number): [Int32Array, number] {
+  const keyIdx = meta.dedupKeys.map((k) => meta.columns.findIndex((c) => c.name.toLowerCase() === k.toLowerCase()))
+    .filter((i) => i !== meta.timestampIndex)
+  const ts = cols[meta.timestampIndex]!.view(0, total) as I64Vector
+  const keyViews = keyIdx.map((i) => cols[i]!.view(0, total))
+  const keyOf = (r: number) => keyViews.map((v) => { const x = getScalar(v, r); return x === null ? '\u0001' : `\u0002${String(x)}` }).join('\u0000')
+  const out = new Int32Array(total)
+  let n = 0
+  let runStart = 0
+  for (let i = 1; i <= total; i++) {
+    if (i < total && ts.data[order[i]!] === ts.data[order[runStart]!]) continue
+    const run = order.subarray(runStart, i)
+    if (run.length === 1 || !run.some((r) => r >= oldCount)) {
+      for (const r of run) out[n++] = r
+    } else {
+      const winner = new Map<string, number>()
+      for (const r of run) if (r >= oldCount) winner.set(keyOf(r), r)
+      const replaced = new Set<string>()
+      for (const r of run) {
+        const k = keyOf(r)
+        const w = winner.get(k)
+        if (r < oldCount) {
+          out[n++] = w ?? r
+          if (w !== undefined) replaced.add(k)
+        } else if (r === w && !replaced.has(k)) out[n++] = r
+      }
+    }
+    runStart = i
+  }
+  return [out, n]
+}
