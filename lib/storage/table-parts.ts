@@ -23,6 +23,12 @@ export interface SnapshotPart {
   readonly maxTs: number
   /** a reader of columns `columns` (table column indexes); loads what is not in memory */
   open(columns: readonly number[]): PartReader
+  /**
+   * For a part on disk and not in memory: the part-local row ranges inside inclusive [lo, hi]
+   * timestamp `intervals` and a reader of just those rows, read without loading whole columns;
+   * undefined when the part cannot or should not (see durable/range-read.ts).
+   */
+  openRanges?(columns: readonly number[], intervals: Float64Array): { ranges: number[]; reader: PartReader } | undefined
 }
 
 /** A checkpointed partition whose columns load on first read (provided by durable storage). */
@@ -38,6 +44,8 @@ export interface ColdPart {
   column(c: number): Vector
   /** the part leaves the table: loads every column and keeps them for snapshots that still hold it */
   retire(): void
+  /** see {@link SnapshotPart.openRanges} */
+  readRanges?(columns: readonly number[], intervals: Float64Array): { ranges: number[]; reader: PartReader } | undefined
 }
 
 /** A snapshot part over a cold partition. */
@@ -48,6 +56,7 @@ export function coldSnapshotPart(p: ColdPart, start: number): SnapshotPart {
       const vs = columns.map((c) => p.column(c))
       return { view: (k, s, e) => sliceVector(vs[k]!, s, e) }
     },
+    openRanges: (columns, intervals) => p.readRanges?.(columns, intervals),
   }
 }
 

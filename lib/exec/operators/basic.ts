@@ -21,9 +21,11 @@ export async function* runScan(node: ScanNode, ctx: ExecContext): AsyncGenerator
   const ti = node.intervals === undefined ? -1 : node.table.meta.timestampIndex
   for (const part of snap.parts) {
     if (part.rows === 0 || (node.intervals !== undefined && !partMeets(part, node.intervals))) continue
-    const ranges = node.intervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), node.intervals)
+    // a cold partition on disk: read just the rows in range when they are a small share of it
+    const direct = node.intervals === undefined ? undefined : part.openRanges?.(node.columns, node.intervals)
+    const ranges = direct?.ranges ?? (node.intervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), node.intervals))
     if (ranges.length === 0) continue
-    const reader = part.open(node.columns)
+    const reader = direct?.reader ?? part.open(node.columns)
     const k = node.columns.length
     for (let r = 0; r < ranges.length; r += 2) {
       const to = ranges[r + 1]!

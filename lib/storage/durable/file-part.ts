@@ -4,7 +4,8 @@
  */
 import type { Vector, SymbolTable } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
-import type { ColdPart } from '../table-parts.js'
+import type { ColdPart, PartReader } from '../table-parts.js'
+import { readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
 import { type PartitionEntry, readColumn } from './table-files.js'
 
@@ -59,6 +60,18 @@ export class FilePart implements ColdPart, Evictable {
     if (this.loadedCount === 0) STORAGE_STATS.partitionLoads++
     this.keep(c, loaded, bytes)
     return loaded
+  }
+
+  /** {@inheritDoc ColdPart.readRanges} */
+  readRanges(columns: readonly number[], intervals: Float64Array): { ranges: number[]; reader: PartReader } | undefined {
+    const s = this.src
+    // anything already in memory is cheaper to read from there
+    if (this.retired || this.cols[s.timestampIndex] !== undefined || columns.some((c) => this.cols[c] !== undefined)) return undefined
+    try {
+      return readRanges({ dir: `${s.tableDir}/${this.entry.dir}`, rows: this.entry.rows, columns: s.columns, timestampIndex: s.timestampIndex, dict: (c) => s.dict(c) }, columns, intervals)
+    } catch (e) {
+      throw s.fail(e)
+    }
   }
 
   /** Installs column `c` as loaded (also used to keep a checkpoint's just-written rows). */
