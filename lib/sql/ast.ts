@@ -55,6 +55,7 @@ export interface WindowSpec {
   readonly frame?: WindowFrame
 }
 
+/** A window frame: ROWS / RANGE / GROUPS BETWEEN start AND end. */
 export interface WindowFrame {
   readonly units: 'rows' | 'range' | 'groups'
   readonly start: FrameBound
@@ -62,6 +63,7 @@ export interface WindowFrame {
   readonly exclude?: 'current row' | 'no others'
 }
 
+/** One end of a window frame. */
 export type FrameBound =
   | { readonly kind: 'unbounded preceding' }
   | { readonly kind: 'unbounded following' }
@@ -92,6 +94,7 @@ export type BinaryOp =
   | '<<' | '>>' | '<<=' | '>>='
   | '~' | '!~' // regex match / no match
 
+/** A binary operator expression; `pos` is the operator token. */
 export interface Binary {
   readonly kind: 'binary'
   readonly pos: number
@@ -100,6 +103,7 @@ export interface Binary {
   readonly right: Expr
 }
 
+/** A unary operator expression (`-x`, `NOT x`, `~x`). */
 export interface Unary {
   readonly kind: 'unary'
   readonly pos: number
@@ -119,6 +123,7 @@ export interface Cast {
   readonly shorthand: boolean
 }
 
+/** `CASE [x] WHEN ... THEN ... [ELSE ...] END`. */
 export interface Case {
   readonly kind: 'case'
   readonly pos: number
@@ -137,6 +142,7 @@ export interface InList {
   readonly not: boolean
 }
 
+/** `x [NOT] BETWEEN low AND high`. */
 export interface Between {
   readonly kind: 'between'
   readonly pos: number
@@ -146,6 +152,7 @@ export interface Between {
   readonly not: boolean
 }
 
+/** `x [NOT] LIKE|ILIKE pattern`. */
 export interface Like {
   readonly kind: 'like'
   readonly pos: number
@@ -155,6 +162,7 @@ export interface Like {
   readonly not: boolean
 }
 
+/** `x IS [NOT] NULL`. */
 export interface IsNull {
   readonly kind: 'isnull'
   readonly pos: number
@@ -169,6 +177,7 @@ export interface Subquery {
   readonly query: Query
 }
 
+/** `[NOT] EXISTS (query)`. */
 export interface Exists {
   readonly kind: 'exists'
   readonly pos: number
@@ -199,6 +208,7 @@ export interface SelectItem {
   readonly aliasPos?: number
 }
 
+/** One ORDER BY term. */
 export interface OrderItem {
   readonly expr: Expr
   readonly desc: boolean
@@ -211,8 +221,10 @@ export type TableRef =
   | { readonly kind: 'function'; readonly pos: number; readonly call: Call; readonly alias?: string; readonly timestamp?: string }
   | { readonly kind: 'subquery'; readonly pos: number; readonly query: Query; readonly alias?: string; readonly timestamp?: string }
 
+/** The join kinds of the dialect. */
 export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'cross' | 'asof' | 'lt' | 'splice'
 
+/** A join of the FROM clause. */
 export interface Join {
   readonly pos: number
   readonly type: JoinType
@@ -225,6 +237,7 @@ export interface Join {
   readonly tolerance?: { readonly value: string; readonly pos: number }
 }
 
+/** The SAMPLE BY clause. */
 export interface SampleBy {
   readonly pos: number
   /** the stride as written, e.g. '1h', '15m', '1M' */
@@ -237,10 +250,12 @@ export interface SampleBy {
   readonly align: SampleByAlign
 }
 
+/** One FILL(...) value. */
 export type FillValue =
   | { readonly kind: 'none' | 'null' | 'prev' | 'linear'; readonly pos: number }
   | { readonly kind: 'value'; readonly pos: number; readonly value: Expr }
 
+/** SAMPLE BY alignment. */
 export type SampleByAlign =
   | { readonly kind: 'calendar'; readonly timeZone?: Expr; readonly offset?: Expr }
   | { readonly kind: 'first observation' }

@@ -67,17 +67,29 @@ interface VectorBase {
   readonly isConst?: boolean
 }
 
+/** BOOLEAN values as 0/1 bytes. */
 export interface BoolVector extends VectorBase { readonly kind: 'bool'; readonly data: Uint8Array }
+/** BYTE values. */
 export interface I8Vector extends VectorBase { readonly kind: 'i8'; readonly data: Int8Array }
+/** SHORT values. */
 export interface I16Vector extends VectorBase { readonly kind: 'i16'; readonly data: Int16Array }
+/** CHAR values as UTF-16 code units (0 = null). */
 export interface U16Vector extends VectorBase { readonly kind: 'u16'; readonly data: Uint16Array }
+/** INT (null -2^31) or IPv4 (null 0) values. */
 export interface I32Vector extends VectorBase { readonly kind: 'i32'; readonly data: Int32Array }
+/** LONG, DATE or TIMESTAMP values: Float64Array while every value is a safe integer, else BigInt64Array. */
 export interface I64Vector extends VectorBase { readonly kind: 'i64'; readonly data: Float64Array | BigInt64Array }
+/** FLOAT values (non-finite = null). */
 export interface F32Vector extends VectorBase { readonly kind: 'f32'; readonly data: Float32Array }
+/** DOUBLE values (non-finite = null). */
 export interface F64Vector extends VectorBase { readonly kind: 'f64'; readonly data: Float64Array }
+/** SYMBOL values as int keys into `dict` (-1 = null). */
 export interface SymVector extends VectorBase { readonly kind: 'sym'; readonly data: Int32Array; readonly dict: SymbolTable }
+/** STRING, VARCHAR, UUID or LONG256 values as strings (null = null). */
 export interface StrVector extends VectorBase { readonly kind: 'str'; readonly data: (string | null)[] }
+/** BINARY values. */
 export interface BinVector extends VectorBase { readonly kind: 'bin'; readonly data: (Uint8Array | null)[] }
+/** Values of the NULL type (every row null). */
 export interface NullVector extends VectorBase { readonly kind: 'null'; readonly data: null }
 
 /** A column vector; `kind` is the physical layout of `type`. */

@@ -25,6 +25,7 @@ interface GroupIndex {
   keyValues(): Scalar[][]
 }
 
+/** Runs a GROUP BY node: keyed or not, on worker threads when the input is large enough. */
 export async function* runAggregate(node: AggregateNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const parallel = parallelAggregate(node, ctx)
   if (parallel !== undefined) { yield* parallel; return }

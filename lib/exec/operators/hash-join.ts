@@ -29,6 +29,7 @@ function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
 
 const JOIN_BATCH = 65536
 
+/** Runs an INNER / LEFT / CROSS join node. */
 export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const right = await collect(run, node.right, ctx, node.right.output)
   const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)

@@ -22,6 +22,7 @@ function limitValue(node: LimitNode, which: 'lo' | 'hi', ctx: ExecContext): numb
   return Math.trunc(n)
 }
 
+/** Runs a LIMIT node (see the file header for the forms). */
 export async function* runLimit(node: LimitNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   let lo = limitValue(node, 'lo', ctx)
   let hi = node.hi === undefined ? undefined : limitValue(node, 'hi', ctx)

@@ -32,6 +32,7 @@ async function* filterRows(input: AsyncGenerator<Batch>, keep: (key: string) => 
   }
 }
 
+/** Runs UNION / EXCEPT / INTERSECT (ALL or distinct). */
 export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   if (node.op === 'union') {
     if (node.all) {

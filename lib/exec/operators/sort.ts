@@ -79,6 +79,7 @@ function compareBytes(x: Uint8Array, y: Uint8Array): number {
   return x.length - y.length
 }
 
+/** Runs an ORDER BY node. */
 export async function* runSort(node: SortNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const all = await collect(run, node.input, ctx, node.input.output)
   if (all.length === 0) return

@@ -7,6 +7,7 @@
  */
 import type { SymbolTable } from '../../types/vector.js'
 
+/** Dense ids for text values, from symbol keys (via per-dictionary remaps) or strings. */
 export class TextIds {
   private readonly byValue = new Map<string | null, number>()
   private readonly remaps = new Map<SymbolTable, Int32Array>()

@@ -22,6 +22,7 @@ import { frameBounds } from './window-frame.js'
 import { frameCounts, frameExtremes, frameSums, toFloat64 } from './window-aggregate.js'
 import { framePicks, gatherPicks, offsetPicks, ranking } from './window-value.js'
 
+/** Runs a window node: the input rows with one column per window call. */
 export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const all = await collect(run, node.input, ctx, node.input.output)
   const n = all.length

@@ -10,6 +10,7 @@ export interface WireBatch {
   readonly vectors: readonly (Vector | { readonly sym: true; readonly type: 'SYMBOL'; readonly length: number; readonly data: Int32Array; readonly values: readonly string[] })[]
 }
 
+/** A batch in a form that survives structured clone (symbol dictionaries as arrays). */
 export function toWireBatch(b: Batch): WireBatch {
   return {
     length: b.length,
@@ -17,6 +18,7 @@ export function toWireBatch(b: Batch): WireBatch {
   }
 }
 
+/** The batch back from its wire form, with symbol dictionaries rebuilt. */
 export function fromWireBatch(w: WireBatch): Batch {
   return {
     length: w.length,

@@ -50,6 +50,7 @@ export function aggregateOf(name: string, args: BoundExpr[]): BoundAggregate {
   return { def, site, args: cast }
 }
 
+/** Adds the input column indexes `e` reads to `out`. */
 export function columnsUsed(e: BoundExpr, out: Set<number>): void {
   switch (e.kind) {
     case 'column': out.add(e.index); return
@@ -67,6 +68,7 @@ export function batchNode(b: Batch, output: readonly OutputColumn[]): ScanNode {
   return { kind: 'scan', table, columns: output.map((_, i) => i), output, timestampIndex: -1 }
 }
 
+/** DOUBLE division of two bound expressions (the final step of a split avg). */
 export function divide(a: BoundExpr, b: BoundExpr): BoundExpr {
   const defs = functionsNamed('/').filter((d) => d.kind === 'scalar') as ScalarFunctionDef[]
   const types: ColumnType[] = ['DOUBLE', 'DOUBLE']

@@ -68,6 +68,7 @@ export function tableMeta(name: string, namePos: number, columns: ColumnMeta[], 
   }
 }
 
+/** CREATE TABLE (...). */
 export function createTable(s: CreateTable, catalog: Catalog): void {
   if (catalog.find(s.name) !== undefined) {
     if (s.ifNotExists) return
@@ -77,6 +78,7 @@ export function createTable(s: CreateTable, catalog: Catalog): void {
   catalog.create(tableMeta(s.name, s.namePos, s.columns.map(columnMeta), s.options, s.pos), s.namePos)
 }
 
+/** CREATE TABLE new (LIKE src). */
 export function createTableLike(s: CreateTableLike, catalog: Catalog): void {
   if (catalog.find(s.name) !== undefined) {
     if (s.ifNotExists) return
@@ -86,23 +88,27 @@ export function createTableLike(s: CreateTableLike, catalog: Catalog): void {
   catalog.create({ ...structuredClone({ ...src, id: 0 }), name: s.name }, s.namePos)
 }
 
+/** DROP TABLE [IF EXISTS] a[, b] / DROP ALL TABLES. */
 export function dropTable(s: DropTable, catalog: Catalog): void {
   const names = s.all ? catalog.names().map((name) => ({ name, pos: s.pos })) : s.names
   for (const n of names) if (catalog.find(n.name) === undefined && !s.ifExists) catalog.get(n.name, n.pos)
   for (const n of names) catalog.drop(n.name)
 }
 
+/** TRUNCATE TABLE [IF EXISTS] a[, b]. */
 export function truncateTable(s: TruncateTable, catalog: Catalog): void {
   for (const n of s.names) if (catalog.find(n.name) === undefined && !s.ifExists) catalog.get(n.name, n.pos)
   for (const n of s.names) catalog.find(n.name)?.truncate()
 }
 
+/** RENAME TABLE a TO b. */
 export function renameTable(s: RenameTable, catalog: Catalog): void {
   catalog.get(s.from, s.fromPos)
   checkName(s.to, s.toPos, 'table')
   catalog.rename(s.from, s.to, s.toPos)
 }
 
+/** ALTER TABLE: add, drop, rename columns; dedup; TTL; parameters; partitions. */
 export function alterTable(s: AlterTable, catalog: Catalog): void {
   const table = catalog.get(s.table, s.tablePos)
   const meta = table.meta
