@@ -52,6 +52,7 @@ export interface BoundAggregate {
   readonly args: readonly BoundExpr[]
 }
 
+/** One ORDER BY key of a sort node. */
 export interface SortKey {
   readonly expr: BoundExpr
   readonly desc: boolean
@@ -65,6 +66,7 @@ export interface NodeBase {
   readonly timestampIndex: number
 }
 
+/** Reads a table snapshot (optionally only some timestamp ranges). */
 export interface ScanNode extends NodeBase {
   readonly kind: 'scan'
   readonly table: Table
@@ -78,6 +80,7 @@ export interface ScanNode extends NodeBase {
   readonly intervals?: Float64Array
 }
 
+/** Rows of a table function such as long_sequence(). */
 export interface TableFunctionNode extends NodeBase {
   readonly kind: 'table_function'
   readonly def: TableFunctionDef
@@ -90,6 +93,7 @@ export interface ValuesNode extends NodeBase {
   readonly rows: readonly (readonly BoundExpr[])[]
 }
 
+/** Keeps the rows where the predicate is true. */
 export interface FilterNode extends NodeBase {
   readonly kind: 'filter'
   readonly input: PlanNode
@@ -98,12 +102,14 @@ export interface FilterNode extends NodeBase {
   readonly projection?: readonly number[]
 }
 
+/** Computes the select list. */
 export interface ProjectNode extends NodeBase {
   readonly kind: 'project'
   readonly input: PlanNode
   readonly exprs: readonly BoundExpr[]
 }
 
+/** GROUP BY (explicit or implicit): keys then aggregates. */
 export interface AggregateNode extends NodeBase {
   readonly kind: 'aggregate'
   readonly input: PlanNode
@@ -112,6 +118,7 @@ export interface AggregateNode extends NodeBase {
   readonly aggregates: readonly BoundAggregate[]
 }
 
+/** ORDER BY. */
 export interface SortNode extends NodeBase {
   readonly kind: 'sort'
   readonly input: PlanNode
@@ -126,11 +133,13 @@ export interface LimitNode extends NodeBase {
   readonly hi: BoundExpr | undefined
 }
 
+/** SELECT DISTINCT. */
 export interface DistinctNode extends NodeBase {
   readonly kind: 'distinct'
   readonly input: PlanNode
 }
 
+/** UNION / EXCEPT / INTERSECT. */
 export interface SetOpNode extends NodeBase {
   readonly kind: 'setop'
   readonly op: 'union' | 'except' | 'intersect'
@@ -139,6 +148,7 @@ export interface SetOpNode extends NodeBase {
   readonly right: PlanNode
 }
 
+/** INNER / LEFT / CROSS join. */
 export interface JoinNode extends NodeBase {
   readonly kind: 'join'
   readonly type: JoinType

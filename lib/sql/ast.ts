@@ -260,6 +260,7 @@ export type SampleByAlign =
   | { readonly kind: 'calendar'; readonly timeZone?: Expr; readonly offset?: Expr }
   | { readonly kind: 'first observation' }
 
+/** LATEST ON ts PARTITION BY ... (or the legacy LATEST BY). */
 export interface LatestOn {
   readonly pos: number
   /** `LATEST ON ts` (absent for the legacy `LATEST BY` form) */
@@ -276,6 +277,7 @@ export interface Limit {
   readonly hi?: Expr
 }
 
+/** A WINDOW clause entry: `name AS (spec)`. */
 export interface NamedWindow {
   readonly name: string
   readonly spec: WindowSpec
@@ -333,6 +335,7 @@ export type Query = Select | SetOp | With
 
 export type PartitionUnit = 'NONE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR'
 
+/** A column definition in CREATE TABLE / ADD COLUMN. */
 export interface ColumnDef {
   readonly name: string
   readonly pos: number
@@ -360,6 +363,7 @@ export interface TableOptions {
   readonly params?: readonly { readonly name: string; readonly value: string }[]
 }
 
+/** CREATE TABLE name (columns) options. */
 export interface CreateTable {
   readonly kind: 'create_table'
   readonly pos: number
@@ -370,6 +374,7 @@ export interface CreateTable {
   readonly options: TableOptions
 }
 
+/** CREATE TABLE name AS (query) options. */
 export interface CreateTableAs {
   readonly kind: 'create_table_as'
   readonly pos: number
@@ -393,6 +398,7 @@ export interface CreateTableLike {
   readonly likePos: number
 }
 
+/** DROP TABLE / DROP ALL TABLES. */
 export interface DropTable {
   readonly kind: 'drop_table'
   readonly pos: number
@@ -402,6 +408,7 @@ export interface DropTable {
   readonly all: boolean
 }
 
+/** TRUNCATE TABLE. */
 export interface TruncateTable {
   readonly kind: 'truncate_table'
   readonly pos: number
@@ -409,6 +416,7 @@ export interface TruncateTable {
   readonly ifExists: boolean
 }
 
+/** RENAME TABLE a TO b. */
 export interface RenameTable {
   readonly kind: 'rename_table'
   readonly pos: number
@@ -418,6 +426,7 @@ export interface RenameTable {
   readonly toPos: number
 }
 
+/** What an ALTER TABLE does. */
 export type AlterAction =
   | { readonly kind: 'add_column'; readonly pos: number; readonly columns: readonly ColumnDef[]; readonly ifNotExists: boolean }
   | { readonly kind: 'drop_column'; readonly pos: number; readonly names: readonly { readonly name: string; readonly pos: number }[] }
@@ -431,6 +440,7 @@ export type AlterAction =
   | { readonly kind: 'column_index'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly add: boolean }
   | { readonly kind: 'column_cache'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly cache: boolean }
 
+/** ALTER TABLE name action. */
 export interface AlterTable {
   readonly kind: 'alter_table'
   readonly pos: number
@@ -439,6 +449,7 @@ export interface AlterTable {
   readonly action: AlterAction
 }
 
+/** INSERT INTO ... VALUES / SELECT. */
 export interface Insert {
   readonly kind: 'insert'
   readonly pos: number
@@ -452,6 +463,7 @@ export interface Insert {
   readonly ctes?: readonly Cte[]
 }
 
+/** UPDATE ... SET ... [FROM ...] [WHERE ...]. */
 export interface Update {
   readonly kind: 'update'
   readonly pos: number
@@ -473,6 +485,7 @@ export type Show =
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'parameter'; readonly name: string } // SHOW server_version, SHOW TIME ZONE ('timezone'), SHOW transaction isolation level, ...
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'user' | 'users' | 'groups' | 'parameters' }
 
+/** EXPLAIN statement. */
 export interface Explain {
   readonly kind: 'explain'
   readonly pos: number

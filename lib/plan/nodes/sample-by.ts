@@ -27,6 +27,7 @@ export type SampleAlign =
     }
   | { readonly kind: 'first observation' }
 
+/** SAMPLE BY: a bucketed aggregation over the designated timestamp. */
 export interface SampleByNode extends NodeBase {
   readonly kind: 'sample_by'
   readonly input: PlanNode

@@ -54,6 +54,7 @@ export interface WindowCall {
   readonly dict?: SymbolTable
 }
 
+/** Window functions: the input columns, then one column per window call. */
 export interface WindowNode extends NodeBase {
   readonly kind: 'window'
   readonly input: PlanNode
