@@ -98,26 +98,36 @@ class SymbolIndex implements GroupIndex {
 
 /** One numeric key: a Map from the number (null included) to the group id. */
 class NumberIndex implements GroupIndex {
-  private readonly map = new Map<number, number>()
+  /** numbers, and bigints for 64-bit keys beyond 2^53 (a number and a bigint never collide) */
+  private readonly map = new Map<number | bigint, number>()
   private readonly keys: Scalar[] = []
   count = 0
 
   assign(keys: readonly Vector[], length: number, out: Int32Array): void {
     const v = materialize(keys[0]!)
-    if (v.kind === 'i64' && v.data instanceof BigInt64Array) throw new Error('unreachable: big i64 key in NumberIndex')
-    const d = v.data as Float64Array
-    const map = this.map
-    for (let i = 0; i < length; i++) {
-      let x = d[i]!
-      if (x !== x) x = NaN_KEY
-      let g = map.get(x)
-      if (g === undefined) {
-        g = this.count++
-        map.set(x, g)
-        this.keys.push(getScalar(v, i))
+    if (v.kind === 'i64' && v.data instanceof BigInt64Array) {
+      // a LONG batch holding values beyond 2^53: exact keys (safe ones stay numbers, as in other batches)
+      for (let i = 0; i < length; i++) {
+        const s = getScalar(v, i)
+        out[i] = this.idOf(s === null ? NaN_KEY : (s as number | bigint), v, i)
       }
-      out[i] = g
+      return
     }
+    const d = v.data as Float64Array
+    for (let i = 0; i < length; i++) {
+      const x = d[i]!
+      out[i] = this.idOf(x !== x ? NaN_KEY : x, v, i)
+    }
+  }
+
+  private idOf(key: number | bigint, v: Vector, i: number): number {
+    let g = this.map.get(key)
+    if (g === undefined) {
+      g = this.count++
+      this.map.set(key, g)
+      this.keys.push(getScalar(v, i))
+    }
+    return g
   }
 
   keyValues(): Scalar[][] {
