@@ -11,7 +11,7 @@ import { TextIds } from './text-ids.js'
 /** Dense ids for key tuples in order of first appearance, and their values. */
 export class KeyIndex {
   private readonly byText = new Map<string, number>()
-  private readonly byNumber = new Map<number, number>()
+  private readonly byNumber = new Map<number | bigint, number>()
   /** ids of a single SYMBOL key (this index then holds only symbol keys) */
   private readonly symbolIds = new TextIds()
   private readonly values: Scalar[][]
@@ -26,7 +26,18 @@ export class KeyIndex {
     const vs = keys.map(materialize)
     const v = vs[0]!
     if (this.width === 1 && v.kind === 'sym') return this.assignSymbol(v.data, v.dict, length, out)
-    if (this.width === 1 && (v.kind === 'f64' || v.kind === 'i32' || v.kind === 'i16' || v.kind === 'i8' || (v.kind === 'i64' && v.data instanceof Float64Array))) {
+    if (this.width === 1 && v.kind === 'i64' && v.data instanceof BigInt64Array) {
+      // 64-bit keys beyond 2^53 in this batch: exact keys (safe ones stay numbers, as in other batches)
+      for (let i = 0; i < length; i++) {
+        const s = getScalar(v, i)
+        const x = s === null ? LONG_NULL : (s as number | bigint)
+        let id = this.byNumber.get(x)
+        if (id === undefined) id = this.add(this.byNumber, x, [s])
+        out[i] = id
+      }
+      return
+    }
+    if (this.width === 1 && (v.kind === 'f64' || v.kind === 'i32' || v.kind === 'i16' || v.kind === 'i8' || v.kind === 'i64')) {
       const d = v.data as Float64Array
       for (let i = 0; i < length; i++) {
         let x = d[i]!

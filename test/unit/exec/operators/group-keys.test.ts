@@ -58,3 +58,14 @@ t.test('a computed LONG key that passes 2^53 in a later batch only', async (t) =
   const n = await db.query('select count(), sum(c) from (select x * 100000000000L k, count() c from long_sequence(100000))')
   t.same(n.rows, [[100000n, 100000n]])
 })
+
+t.test('SAMPLE BY keyed by a LONG that is beyond 2^53 in some batches only', async (t) => {
+  const db = await Database.open()
+  await db.query("create table t as (select timestamp_sequence('2024-01-01', 1000000) ts, x from long_sequence(100000)) timestamp(ts)")
+  const r = await db.query('select ts, k, count() from (select ts, (x % 3) * 5000000000000000L k from t) timestamp(ts) sample by 1d order by ts, k')
+  // 86,400 rows on Jan 1 (28,800 per key), 13,600 on Jan 2 (x = 86,401..100,000)
+  t.same(r.rows, [
+    [1704067200000000n, 0n, 28800n], [1704067200000000n, 5000000000000000n, 28800n], [1704067200000000n, 10000000000000000n, 28800n],
+    [1704153600000000n, 0n, 4533n], [1704153600000000n, 5000000000000000n, 4534n], [1704153600000000n, 10000000000000000n, 4533n],
+  ])
+})
