@@ -7,9 +7,9 @@
  */
 import { INT_NULL, LONG_NULL } from '../types/column-type.js'
 import {
-  type Batch, type Scalar, type Vector, VectorWriter, constVector, getScalar, isNullAt, materialize,
+  type Batch, type Scalar, type Vector, VectorWriter, constVector, getScalar, isNullAt, materialize, sliceVector,
 } from '../types/vector.js'
-import { castVector } from '../types/cast.js'
+import { castScalar, castVector } from '../types/cast.js'
 import type { BoundExpr } from '../plan/plan-node.js'
 import type { ExecContext } from './context.js'
 
@@ -197,11 +197,11 @@ function compileIn(inner: Evaluator, values: readonly Scalar[], not: boolean): E
   }
 }
 
-/** Runs `init` of every row-kernel call in `expr` (arguments first), as QuestDB does when a cursor opens. */
+/** Runs `init` of every call in `expr` (arguments first), as QuestDB does when a cursor opens. */
 export function initRowStates(expr: BoundExpr, ctx: ExecContext, states: Map<BoundExpr, unknown>): void {
   if (expr.kind === 'call') {
     for (const a of expr.args) initRowStates(a, ctx, states)
-    if (expr.def.row !== undefined && !states.has(expr)) states.set(expr, expr.def.init?.(expr.site, ctx))
+    if (!states.has(expr)) states.set(expr, expr.def.init?.(expr.site, ctx))
   } else if (expr.kind === 'cast') initRowStates(expr.expr, ctx, states)
   else if (expr.kind === 'case') {
     for (const w of expr.whens) { initRowStates(w.when, ctx, states); initRowStates(w.then, ctx, states) }
@@ -209,22 +209,35 @@ export function initRowStates(expr: BoundExpr, ctx: ExecContext, states: Map<Bou
   }
 }
 
-/** Evaluates `expr` for row `i` of `batch` only (the interleaved path for several rnd_* columns). */
+/**
+ * Evaluates `expr` for row `i` of `batch` only (the interleaved path for several rnd_* columns):
+ * calls, columns, constants and casts at scalar level, each call's state created once (so a
+ * nested `rnd_symbol` keeps one dictionary); anything else through an evaluator compiled once
+ * and run on a one-row view of the batch.
+ */
 export function evalRow(expr: BoundExpr, batch: Batch, i: number, ctx: ExecContext, states: Map<BoundExpr, unknown>): Scalar {
-  if (expr.kind === 'call' && expr.def.row !== undefined) {
-    if (!states.has(expr)) states.set(expr, expr.def.init?.(expr.site, ctx))
-    const args = expr.args.map((a) => evalRow(a, batch, i, ctx, states))
-    if (expr.def.nullStrict !== false && args.some((a) => a === null)) return null
-    return expr.def.row(args, ctx, states.get(expr))
+  switch (expr.kind) {
+    case 'column': return getScalar(batch.vectors[expr.index]!, i)
+    case 'const': return expr.value
+    case 'cast': return castScalar(evalRow(expr.expr, batch, i, ctx, states), expr.expr.type, expr.type)
+    case 'call': {
+      if (!states.has(expr)) states.set(expr, expr.def.init?.(expr.site, ctx))
+      const state = states.get(expr)
+      const args = expr.args.map((a) => evalRow(a, batch, i, ctx, states))
+      if (expr.def.row !== undefined) {
+        if (expr.def.nullStrict !== false && args.some((a) => a === null)) return null
+        return expr.def.row(args, ctx, state)
+      }
+      const vectors = args.map((a, k) => constVector(expr.args[k]!.type, a, 1))
+      return getScalar(expr.def.vector!(vectors, 1, ctx, state), 0)
+    }
+    default: {
+      // compiled once per execution, kept in `states` (the key is not a call, so no clash)
+      let ev = states.get(expr) as Evaluator | undefined
+      if (ev === undefined) { ev = compileExpr(expr, ctx); states.set(expr, ev) }
+      return getScalar(ev({ length: 1, vectors: batch.vectors.map((v) => sliceVector(v, i, i + 1)) }), 0)
+    }
   }
-  const one: Batch = { length: 1, vectors: batch.vectors.map((v) => ({ ...materialize(v), length: 1, isConst: true, data: sliceOne(materialize(v), i) }) as Vector) }
-  return getScalar(compileExpr(expr, ctx)(one), 0)
-}
-
-function sliceOne(v: Vector, i: number): Vector['data'] {
-  if (v.kind === 'null') return null
-  if (v.kind === 'str' || v.kind === 'bin') return [v.data[i]!] as Vector['data']
-  return (v.data as Float64Array).subarray(i, i + 1)
 }
 
 /** Evaluates a constant expression (no columns) to a scalar. */
