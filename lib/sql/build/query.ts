@@ -3,7 +3,7 @@
  */
 import { syntaxError } from '../../errors.js'
 import type {
-  Cte, Expr, FillValue, Join, JoinType, LatestOn, Limit, NamedWindow, OrderItem, Query, SampleBy,
+  Cte, Expr, FillValue, Join, JoinType, LatestOn, Limit, OrderItem, Query, SampleBy,
   SampleByAlign, Select, SelectItem, TableRef,
 } from '../ast.js'
 import type { Token } from '../lexer.js'
@@ -26,16 +26,8 @@ export function isBare(q: Query): boolean {
   return bareQueries.has(q)
 }
 
-/** Clauses of a SELECT block after FROM. */
-export interface SelectClauses {
-  readonly from?: TableRef
-  readonly joins: readonly Join[]
-  readonly where?: Expr
-  readonly latestOn?: LatestOn
-  readonly sampleBy?: SampleBy
-  readonly groupBy?: readonly Expr[]
-  readonly windows?: readonly NamedWindow[]
-}
+/** Clauses of a SELECT block after FROM (the same fields as {@link Select}'s). */
+export type SelectClauses = Pick<Select, 'from' | 'joins' | 'where' | 'latestOn' | 'sampleBy' | 'groupBy' | 'windows'>
 
 /** A SELECT block (without ORDER BY / LIMIT, which {@link withTail} adds). */
 export function select(tok: Token, distinct: Token | null, columns: readonly SelectItem[], clauses: SelectClauses | null): Select {
