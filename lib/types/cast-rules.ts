@@ -15,12 +15,14 @@ function isValueLike(t: ColumnType): boolean {
 
 /**
  * True when `CAST(<from> AS <to>)` is allowed. Every type but BINARY casts to the text types;
- * text casts to every type but BINARY (by parsing); numbers, BOOLEAN, CHAR, DATE and TIMESTAMP
+ * text casts to every type (by parsing; to BINARY from PostgreSQL's bytea hex `\x00ff`, which
+ * psycopg2 sends for bytes, or as UTF-8); numbers, BOOLEAN, CHAR, DATE and TIMESTAMP
  * cast to each other; INT/LONG cast to IPv4 and LONG256, IPv4 to numbers.
  */
 export function canCast(from: ColumnType, to: ColumnType): boolean {
   if (from === to || from === 'NULL') return true
-  if (from === 'BINARY' || to === 'BINARY') return false
+  if (from === 'BINARY') return false
+  if (to === 'BINARY') return isText(from) && from !== 'CHAR'
   if (to === 'NULL') return false
   if (isText(to, true) && to !== 'CHAR') return true
   if (isText(from)) return to !== 'INTERVAL'

@@ -75,6 +75,13 @@ export function parseDateText(text: string): number | null | undefined {
   return n === undefined || n === null ? n : Number(n)
 }
 
+/** Bytes of an even-length hex string. */
+function hexBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16)
+  return out
+}
+
 /**
  * Converts text to a {@link Scalar} of `to`. Returns undefined when the text does not convert.
  * Text types return the text unchanged; BOOLEAN is true only for `true` (any case).
@@ -100,7 +107,8 @@ export function parseText(text: string, to: ColumnType): Scalar | undefined {
     case 'UUID': { const u = parseUuid(text); return u === null ? undefined : isUuidNull(u) ? null : u }
     case 'IPV4': { const a = parseIpv4(text); return a === null ? undefined : a === 0 ? null : a }
     case 'LONG256': { const h = parseLong256(text); return h === null ? undefined : h }
-    case 'BINARY': return new TextEncoder().encode(text)
+    // PostgreSQL's bytea hex form ('\x00ff', what psycopg2 sends for bytes), else the text's UTF-8 bytes
+    case 'BINARY': return /^\\x(?:[0-9a-fA-F]{2})*$/.test(text) ? hexBytes(text.slice(2)) : new TextEncoder().encode(text)
     case 'NULL': return null
   }
 }

@@ -13,6 +13,7 @@ import { TIME_FORMAT_FUNCTIONS } from './time-format.js'
 import { META_FUNCTIONS } from './meta.js'
 import { BINARY_FUNCTIONS } from './binary.js'
 import { SEQUENCE_FUNCTIONS } from './sequence.js'
+import { PG_CATALOG_FUNCTIONS } from './pg-catalog.js'
 
 /** All scalar function definitions. */
 export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
@@ -25,4 +26,5 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...META_FUNCTIONS,
   ...BINARY_FUNCTIONS,
   ...SEQUENCE_FUNCTIONS,
+  ...PG_CATALOG_FUNCTIONS,
 ]
