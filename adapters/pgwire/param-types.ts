@@ -4,25 +4,13 @@
  * tell stays unknown, which Describe reports as varchar (QuestDB's answer).
  */
 import type { RunContext } from './prepared.js'
-import { Oid } from './pg-types.js'
+import type { ColumnType } from '../../lib/index.js'
+import { Oid, PG_TYPES } from './pg-types.js'
 import type { Statement } from './statement-info.js'
 
-/** The parameter OID a column of engine type `type` accepts. */
+/** The OID of engine type `type` on the wire (as in RowDescription; DATE is a timestamp there). */
 export function oidOfEngineType(type: string): number {
-  switch (type.toUpperCase()) {
-    case 'BOOLEAN': return Oid.BOOL
-    case 'BYTE': case 'SHORT': return Oid.INT2
-    case 'INT': return Oid.INT4
-    case 'LONG': return Oid.INT8
-    case 'FLOAT': return Oid.FLOAT4
-    case 'DOUBLE': return Oid.FLOAT8
-    case 'TIMESTAMP': return Oid.TIMESTAMP
-    case 'DATE': return Oid.DATE
-    case 'CHAR': return Oid.BPCHAR
-    case 'UUID': return Oid.UUID
-    case 'BINARY': return Oid.BYTEA
-    default: return Oid.VARCHAR
-  }
+  return PG_TYPES[type.toUpperCase() as ColumnType]?.oid ?? Oid.VARCHAR
 }
 
 /**

@@ -57,8 +57,21 @@ function decodeText(s: string, oid: number, index: number): unknown {
       if (['f', 'false', 'no', 'off', '0', 'n'].includes(t)) return false
       throw new ParamError(`invalid input for parameter $${index + 1} of type boolean: "${s}"`)
     }
+    case Oid.UUID: return uuidText(s)
     default: return s
   }
+}
+
+/**
+ * A UUID's text in the canonical dashed form. PostgreSQL also accepts it without dashes, in
+ * braces or with a dash after any group of four digits (psycopg 3 sends `uuid.hex`); anything
+ * else is left for the engine to reject.
+ */
+function uuidText(s: string): string {
+  const hex = s.trim().replace(/^\{(.*)\}$/, '$1')
+  if (!/^[0-9a-f]{4}(?:-?[0-9a-f]{4}){7}$/i.test(hex)) return s
+  const h = hex.replace(/-/g, '')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 
 function need(b: Buffer, n: number, index: number, type: string): void {
