@@ -3,16 +3,14 @@
  * schema browsing (pgJDBC DatabaseMetaData, psycopg, SQLAlchemy, Grafana). The engine has no
  * such schemas, so for a query that reads them the adapter builds a small in-memory Database
  * holding `pg_type`, `pg_namespace`, `pg_class`, `pg_attribute`, `pg_database`, `pg_roles`,
- * `pg_settings`, `pg_proc` and `information_schema_{tables,columns,schemata}` filled from the
- * real database's `tables()` / `table_columns()`, rewrites the schema-qualified names
- * (`pg_catalog.pg_type` → `pg_type`, `information_schema.tables` → `information_schema_tables`)
- * and lets the engine run the query there. Queries in PostgreSQL syntax the engine does not
- * parse still fail, with the engine's error.
+ * `pg_settings`, `pg_proc`, the always-empty catalogs ({@link EMPTY_CATALOGS}: `pg_index`,
+ * `pg_constraint`, `pg_attrdef`, ...) and `information_schema_{tables,columns,schemata}`, filled
+ * from the real database's `tables()` / `table_columns()` with the type OIDs RowDescription uses.
+ * catalog-rewrite.ts turns the client's PostgreSQL SQL into SQL the engine runs there.
  */
-import { Database } from '../../lib/index.js'
+import { type ColumnType, Database } from '../../lib/index.js'
 import type { RunContext } from './prepared.js'
-import { oidOfEngineType } from './param-types.js'
-import { PG_TYPE_NAMES } from './pg-types.js'
+import { Oid, PG_TYPES, PG_TYPE_NAMES } from './pg-types.js'
 
 /** OID of the first table, as in psql-catalog.ts. */
 const TABLE_OID_BASE = 16384
@@ -20,32 +18,52 @@ const NS_CATALOG = 11
 const NS_PUBLIC = 2200
 const NS_INFO = 13000
 
-type Col = readonly [name: string, type: 'string' | 'int' | 'boolean']
+type Col = readonly [name: string, type: 'string' | 'int' | 'long' | 'double' | 'boolean']
 
 const SCHEMAS: Readonly<Record<string, readonly Col[]>> = {
   pg_namespace: [['oid', 'int'], ['nspname', 'string'], ['nspowner', 'int']],
   pg_database: [['oid', 'int'], ['datname', 'string'], ['datdba', 'int'], ['encoding', 'int'], ['datcollate', 'string'], ['datctype', 'string'], ['datistemplate', 'boolean'], ['datallowconn', 'boolean']],
   pg_type: [['oid', 'int'], ['typname', 'string'], ['typnamespace', 'int'], ['typowner', 'int'], ['typlen', 'int'], ['typtype', 'string'], ['typcategory', 'string'],
-    ['typrelid', 'int'], ['typelem', 'int'], ['typarray', 'int'], ['typbasetype', 'int'], ['typtypmod', 'int'], ['typnotnull', 'boolean'], ['typdelim', 'string'], ['typinput', 'string']],
-  pg_class: [['oid', 'int'], ['relname', 'string'], ['relnamespace', 'int'], ['relkind', 'string'], ['relowner', 'int'], ['reltuples', 'int'], ['relhasindex', 'boolean'], ['relpersistence', 'string'], ['relispartition', 'boolean']],
-  pg_attribute: [['attrelid', 'int'], ['attname', 'string'], ['atttypid', 'int'], ['attnum', 'int'], ['attlen', 'int'], ['atttypmod', 'int'], ['attnotnull', 'boolean'], ['attisdropped', 'boolean'], ['atthasdef', 'boolean'], ['attidentity', 'string'], ['attgenerated', 'string']],
+    ['typrelid', 'int'], ['typelem', 'int'], ['typarray', 'int'], ['typbasetype', 'int'], ['typtypmod', 'int'], ['typnotnull', 'boolean'], ['typdelim', 'string'], ['typinput', 'string'],
+    ['typdefault', 'string'], ['typcollation', 'int']],
+  pg_class: [['oid', 'int'], ['relname', 'string'], ['relnamespace', 'int'], ['relkind', 'string'], ['relowner', 'int'], ['reltuples', 'int'], ['relhasindex', 'boolean'], ['relpersistence', 'string'], ['relispartition', 'boolean'],
+    ['relam', 'int'], ['relpages', 'int'], ['reloptions', 'string'], ['relchecks', 'int'], ['reltablespace', 'int']],
+  pg_attribute: [['attrelid', 'int'], ['attname', 'string'], ['atttypid', 'int'], ['attnum', 'int'], ['attlen', 'int'], ['atttypmod', 'int'], ['attnotnull', 'boolean'], ['attisdropped', 'boolean'], ['atthasdef', 'boolean'], ['attidentity', 'string'], ['attgenerated', 'string'],
+    ['attcollation', 'int']],
   pg_roles: [['oid', 'int'], ['rolname', 'string'], ['rolsuper', 'boolean'], ['rolcanlogin', 'boolean']],
   pg_settings: [['name', 'string'], ['setting', 'string']],
-  pg_proc: [['oid', 'int'], ['proname', 'string'], ['pronamespace', 'int']],
+  pg_proc: [['oid', 'int'], ['proname', 'string'], ['pronamespace', 'int'], ['prorettype', 'int'], ['pronargs', 'int'], ['prokind', 'string']],
+  // always empty: EpochDB has no comments, defaults, indexes, constraints, sequences, enums,
+  // extensions, inheritance or user-defined aggregates (see EMPTY_CATALOGS)
   pg_description: [['objoid', 'int'], ['classoid', 'int'], ['objsubid', 'int'], ['description', 'string']],
   pg_attrdef: [['oid', 'int'], ['adrelid', 'int'], ['adnum', 'int'], ['adbin', 'string']],
-  pg_index: [['indexrelid', 'int'], ['indrelid', 'int'], ['indisprimary', 'boolean'], ['indisunique', 'boolean']],
+  pg_index: [['indexrelid', 'int'], ['indrelid', 'int'], ['indisprimary', 'boolean'], ['indisunique', 'boolean'], ['indisclustered', 'boolean'], ['indkey', 'string'],
+    ['indoption', 'string'], ['indexprs', 'string'], ['indpred', 'string'], ['indnkeyatts', 'int']],
+  pg_constraint: [['oid', 'int'], ['conname', 'string'], ['connamespace', 'int'], ['contype', 'string'], ['conrelid', 'int'], ['conindid', 'int'], ['confrelid', 'int'], ['conkey', 'string'], ['confkey', 'string']],
+  pg_sequence: [['seqrelid', 'int'], ['seqstart', 'long'], ['seqincrement', 'long'], ['seqmax', 'long'], ['seqmin', 'long'], ['seqcache', 'long'], ['seqcycle', 'boolean']],
+  pg_enum: [['oid', 'int'], ['enumtypid', 'int'], ['enumsortorder', 'double'], ['enumlabel', 'string']],
+  pg_am: [['oid', 'int'], ['amname', 'string']],
+  pg_extension: [['oid', 'int'], ['extname', 'string'], ['extversion', 'string']],
+  pg_inherits: [['inhrelid', 'int'], ['inhparent', 'int'], ['inhseqno', 'int']],
+  pg_aggregate: [['aggfnoid', 'int'], ['aggkind', 'string']],
   information_schema_schemata: [['catalog_name', 'string'], ['schema_name', 'string'], ['schema_owner', 'string']],
   information_schema_tables: [['table_catalog', 'string'], ['table_schema', 'string'], ['table_name', 'string'], ['table_type', 'string']],
   information_schema_columns: [['table_catalog', 'string'], ['table_schema', 'string'], ['table_name', 'string'], ['column_name', 'string'], ['ordinal_position', 'int'],
-    ['column_default', 'string'], ['is_nullable', 'string'], ['data_type', 'string'], ['udt_name', 'string']],
+    ['column_default', 'string'], ['is_nullable', 'string'], ['data_type', 'string'], ['udt_catalog', 'string'], ['udt_schema', 'string'], ['udt_name', 'string'],
+    ['character_maximum_length', 'int'], ['numeric_precision', 'int'], ['datetime_precision', 'int']],
 }
+
+/** Catalogs with no rows in EpochDB: a row-less answer over one of them is the truth. */
+export const EMPTY_CATALOGS: ReadonlySet<string> = new Set([
+  'pg_description', 'pg_attrdef', 'pg_index', 'pg_constraint', 'pg_sequence', 'pg_enum', 'pg_am', 'pg_extension', 'pg_inherits', 'pg_aggregate',
+  'pg_trigger', 'pg_policy', 'pg_rewrite', 'pg_statistic_ext', 'pg_publication', 'pg_partitioned_table', 'pg_depend',
+])
 
 /** The server settings `current_setting()`, `pg_settings` and SHOW agree on. */
 export const SETTINGS: Readonly<Record<string, string>> = {
   server_version: '12.3', server_version_num: '120003', server_encoding: 'UTF8', client_encoding: 'UTF8', DateStyle: 'ISO, YMD',
   TimeZone: 'UTC', integer_datetimes: 'on', standard_conforming_strings: 'on', search_path: '"$user", public', max_identifier_length: '63',
-  transaction_isolation: 'read committed', default_transaction_read_only: 'off', IntervalStyle: 'postgres', lc_collate: 'C', lc_ctype: 'C',
+  transaction_isolation: 'read committed', default_transaction_read_only: 'off', IntervalStyle: 'postgres', lc_collate: 'C', lc_ctype: 'C', max_index_keys: '32',
 }
 
 const TYPE_NAMES: readonly [number, string, number, string][] = [
@@ -54,28 +72,15 @@ const TYPE_NAMES: readonly [number, string, number, string][] = [
   [1082, 'date', 4, 'D'], [1083, 'time', 8, 'D'], [1114, 'timestamp', 8, 'D'], [1184, 'timestamptz', 8, 'D'], [1186, 'interval', 16, 'T'],
   [1700, 'numeric', -1, 'N'], [2950, 'uuid', 16, 'U'],
 ]
+/** information_schema.columns.numeric_precision (binary digits) of the numeric types */
+const NUMERIC_PRECISION: Readonly<Record<number, number>> = { 21: 16, 23: 32, 20: 64, 700: 24, 701: 53 }
 const ARRAYS: Readonly<Record<number, number>> = { 16: 1000, 17: 1001, 20: 1016, 21: 1005, 23: 1007, 25: 1009, 700: 1021, 701: 1022, 1042: 1014, 1043: 1015, 1114: 1115, 1184: 1185, 2950: 2951 }
-
-/** OIDs of catalog tables, for `'pg_class'::regclass` */
-const REGCLASS: Readonly<Record<string, number>> = { pg_class: 1259, pg_type: 1247, pg_attribute: 1249, pg_proc: 1255, pg_namespace: 2615, pg_database: 1262 }
 
 /** True when `sql` reads a catalog this module emulates. */
 export function readsCatalog(sql: string): boolean {
-  return /\binformation_schema\s*\.|\bpg_catalog\s*\.\s*pg_\w+|\bfrom\s+pg_(type|namespace|class|attribute|database|roles|settings|proc|description|attrdef|index)\b/i.test(sql)
-}
-
-/** `sql` with catalog names and PostgreSQL-only functions rewritten for the shadow database. */
-export function rewriteCatalogSql(sql: string, user: string): string {
-  return sql
-    .replace(/\binformation_schema\s*\.\s*(\w+)/gi, (_, t: string) => `information_schema_${t.toLowerCase()}`)
-    .replace(/\bpg_catalog\s*\.\s*/gi, '')
-    // pgJDBC's LEFT JOIN pg_description ON (c.oid = d.objoid AND d.objsubid = 0 AND d.classoid = ...):
-    // the engine's LEFT JOIN drops unmatched left rows when ON has a right-only predicate, and
-    // pg_description is always empty, so the right-only terms are dropped (same result)
-    .replace(/\s+and\s+(\w+)\.objsubid\s*=\s*0\s+and\s+\1\.classoid\s*=\s*'pg_class'::regclass/gi, '')
-    .replace(/'(pg_\w+)'::regclass/gi, (_, t: string) => String(REGCLASS[t.toLowerCase()] ?? 0))
-    .replace(/\bcurrent_setting\s*\(\s*'([^']*)'\s*(?:,\s*\w+\s*)?\)/gi, (_, k: string) => `'${(settingValue(k) ?? '').replace(/'/g, "''")}'`)
-    .replace(/\bcurrent_schema\s*\(\s*\)/gi, "'public'").replace(/\bcurrent_user\b(?!\s*\()/gi, `'${user.replace(/'/g, "''")}'`)
+  if (/\binformation_schema\s*\.|\bpg_catalog\s*\.\s*pg_\w+/i.test(sql)) return true
+  for (const m of sql.matchAll(/\b(?:from|join)\s+(pg_\w+)/gi)) if (m[1]!.toLowerCase() in SCHEMAS || EMPTY_CATALOGS.has(m[1]!.toLowerCase())) return true
+  return false
 }
 
 /** A setting by name (case-insensitive), or undefined. */
@@ -96,19 +101,20 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
     pg_class: [], pg_attribute: [], information_schema_tables: [], information_schema_columns: [],
     pg_roles: [[10, user, true, true]],
     pg_settings: Object.entries(SETTINGS).map(([k, v]) => [k, v]),
-    pg_proc: [], pg_description: [], pg_attrdef: [], pg_index: [],
     information_schema_schemata: [['qdb', 'public', user], ['qdb', 'pg_catalog', user], ['qdb', 'information_schema', user]],
   }
   for (const [id, name] of tables) {
     const oid = TABLE_OID_BASE + Number(id)
     const table = String(name)
-    rows['pg_class']!.push([oid, table, NS_PUBLIC, 'r', 10, -1, false, 'p', false])
+    rows['pg_class']!.push([oid, table, NS_PUBLIC, 'r', 10, -1, false, 'p', false, 0, 0, null, 0, 0])
     rows['information_schema_tables']!.push(['qdb', 'public', table, 'BASE TABLE'])
     const cols = (await ctx.db.query(`select "column", type from table_columns('${table.replace(/'/g, "''")}')`, [], { session: ctx.session })).rows
     cols.forEach(([c, t], k) => {
-      const typeOid = oidOfEngineType(String(t))
-      rows['pg_attribute']!.push([oid, String(c), typeOid, k + 1, TYPE_NAMES.find(([o]) => o === typeOid)?.[2] ?? -1, -1, false, false, false, '', ''])
-      rows['information_schema_columns']!.push(['qdb', 'public', table, String(c), k + 1, null, 'YES', PG_TYPE_NAMES[typeOid] ?? 'character varying', TYPE_NAMES.find(([o]) => o === typeOid)?.[1] ?? 'varchar'])
+      const type = PG_TYPES[String(t).toUpperCase() as ColumnType] ?? PG_TYPES.STRING
+      const udt = TYPE_NAMES.find(([o]) => o === type.oid)
+      rows['pg_attribute']!.push([oid, String(c), type.oid, k + 1, udt?.[2] ?? -1, type.modifier, false, false, false, '', '', 0])
+      rows['information_schema_columns']!.push(['qdb', 'public', table, String(c), k + 1, null, 'YES', PG_TYPE_NAMES[type.oid] ?? 'character varying',
+        'qdb', 'pg_catalog', udt?.[1] ?? 'varchar', type.modifier > 4 ? type.modifier - 4 : null, NUMERIC_PRECISION[type.oid] ?? null, type.oid === Oid.TIMESTAMP ? 6 : null])
     })
   }
   const db = await Database.open()

@@ -1,11 +1,15 @@
 /**
  * Statements the adapter answers itself, before the engine sees them: session no-ops that
  * drivers send on reset (asyncpg's `SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *;
- * RESET ALL`, `DISCARD ALL`) and the catalog queries of psql's `\dt` / `\d table`
- * (see `psql-catalog.ts`), which use PostgreSQL syntax the engine does not parse.
+ * RESET ALL`, `DISCARD ALL`), the catalog queries of psql's `\dt` / `\d table`
+ * (see `psql-catalog.ts`), which use PostgreSQL syntax the engine does not parse, and every
+ * other query that reads pg_catalog / information_schema (run over a shadow catalog database:
+ * catalog-db.ts, catalog-rewrite.ts, catalog-empty.ts).
  */
 import type { Execution } from '../../lib/index.js'
-import { buildCatalogDb, readsCatalog, rewriteCatalogSql } from './catalog-db.js'
+import { buildCatalogDb, readsCatalog } from './catalog-db.js'
+import { emptyCatalogAnswer } from './catalog-empty.js'
+import { rewriteCatalogSql } from './catalog-rewrite.js'
 import { type Prepared, type RunContext, enginePrepared } from './prepared.js'
 import { psqlCatalog } from './psql-catalog.js'
 import { paramCount, returnsRows } from './statement-info.js'
@@ -52,10 +56,23 @@ function finallyClose(ex: Execution, after: () => Promise<void>): Execution {
   }
 }
 
-/** A query over the emulated catalogs, run by the engine in a shadow database (catalog-db.ts). */
+/**
+ * A query over the emulated catalogs, run by the engine in a shadow database (catalog-db.ts)
+ * after the rewrites of catalog-rewrite.ts. When the engine cannot parse or bind it and the
+ * query inner-joins a catalog that is always empty, the answer is its columns and no row
+ * (catalog-empty.ts).
+ */
 function catalogQuery(ctx: RunContext, sql: string): Prepared[] {
   const text = rewriteCatalogSql(sql, ctx.session.principal.name)
-  return ctx.db.parse(text).map((stmt) => ({
+  let stmts: ReturnType<RunContext['db']['parse']>
+  try {
+    stmts = ctx.db.parse(text)
+  } catch (e) {
+    const empty = emptyCatalogAnswer(sql)
+    if (empty === undefined) throw e
+    return [empty]
+  }
+  return stmts.map((stmt) => ({
     paramCount: paramCount(stmt), returnsRows: returnsRows(stmt), empty: false, statement: undefined,
     start: async (params, signal) => {
       const shadow = await buildCatalogDb(ctx)
@@ -63,7 +80,9 @@ function catalogQuery(ctx: RunContext, sql: string): Prepared[] {
         return finallyClose(await shadow.execute(stmt, params, { signal }), () => shadow.close())
       } catch (e) {
         await shadow.close()
-        throw e
+        const empty = stmts.length === 1 ? emptyCatalogAnswer(sql) : undefined
+        if (empty === undefined) throw e
+        return empty.start(params, signal)
       }
     },
     tag: (n: number) => `SELECT ${n}`,

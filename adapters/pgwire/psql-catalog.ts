@@ -7,6 +7,7 @@
  * policies, publications, inheritance, triggers) are answered as empty, which is the truth.
  */
 import type { JsValue } from '../../lib/index.js'
+import { emptyCatalogAnswer } from './catalog-empty.js'
 import type { Prepared, RunContext } from './prepared.js'
 import { type SyntheticColumn, type SyntheticValue, resultExecution } from './synthetic.js'
 
@@ -84,8 +85,5 @@ export function psqlCatalog(ctx: RunContext, sql: string): Prepared | undefined 
     })
   }
   // catalogs of objects EpochDB does not have
-  if (/pg_catalog\.pg_(index|constraint|policy|statistic_ext|publication|inherits|trigger|rewrite|partitioned_table)\b/.test(sql)) {
-    return rowsPrepared([], async () => [])
-  }
-  return undefined
+  return emptyCatalogAnswer(sql)
 }
