@@ -97,9 +97,19 @@ export interface ExecOptions {
   readonly session?: Session
   /** cancels the statement when `cancelled` becomes true */
   readonly signal?: CancelSignal
+  /**
+   * Return from a write before it is durable: the caller promises to await {@link Database.sync}
+   * before it acknowledges the write to anyone (pgwire does, once per pipelined batch, so a batch
+   * of INSERTs shares one WAL sync). Without it, every write statement waits for its own
+   * group commit.
+   */
+  readonly deferSync?: boolean
 }
 
 const PARSE_CACHE_SIZE = 1000
+
+/** Statements that may change a table's shape (they invalidate cached parameter types). */
+const DDL_KINDS: ReadonlySet<Statement['kind']> = new Set<Statement['kind']>(['create_table', 'create_table_like', 'create_table_as', 'drop_table', 'truncate_table', 'rename_table', 'alter_table'])
 
 /**
  * An EpochDB database.
@@ -121,6 +131,14 @@ export class Database {
   private readonly sharedRnd: Rnd | undefined
   private rndCounter = 0
   private closed = false
+  /** what meta functions see of the catalog (a live view, made once) */
+  private readonly catalogView = catalogView(this.catalog)
+  /** makes a statement's random generator when it first draws */
+  private readonly rndFactory = (): Rnd => this.statementRnd()
+  /** bumped after every statement that may change a table's shape; invalidates {@link paramTypeCache} */
+  private schemaVersion = 0
+  /** the parameter types inferred for a statement, per declared-type signature, until the schema changes */
+  private readonly paramTypeCache = new WeakMap<Statement, { version: number; byKey: Map<string, ColumnType[]> }>()
   private store: DurableStore | undefined
 
   private constructor(options: DatabaseOptions) {
@@ -213,6 +231,7 @@ export class Database {
       for (let i = 0; i < length; i++) if (getScalar(ts, i) === null) throw new SqlError(SqlState.NOT_NULL_VIOLATION, 'designated timestamp column cannot be NULL')
     }
     t.append(vectors, length)
+    await this.store?.commit()
     return length
   }
 
@@ -223,15 +242,32 @@ export class Database {
    */
   describe(stmt: Statement, paramTypes: readonly (ColumnType | undefined)[] = []): { params: ColumnType[]; columns: ColumnInfo[] | undefined } {
     this.checkOpen()
-    const ctx = new ExecContext(this.clock(), this.clock, this.defaultSession.principal.name, catalogView(this.catalog), VERSION, [], undefined, this.statementRnd())
+    const ctx = new ExecContext(this.clock(), this.clock, this.defaultSession.principal.name, this.catalogView, VERSION, [], undefined, this.rndFactory)
     const d = describe(stmt, { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx })
     return { params: d.params, columns: d.columns === undefined ? undefined : infoOf(d.columns) }
+  }
+
+  /**
+   * Resolves once every write made so far is durable (and visible to queries). Writes of a
+   * data-directory database are made durable by group commit: one WAL sync for all the writes
+   * that arrive while the previous sync runs. Rejects with 58030 when the sync failed; the writes
+   * it covered are then dropped. Statements await this themselves unless run with
+   * {@link ExecOptions.deferSync}.
+   */
+  async sync(): Promise<void> {
+    await this.store?.commit()
+  }
+
+  /** True while some writes wait for {@link Database.sync} (never for an in-memory database). */
+  get hasUnsyncedWrites(): boolean {
+    return this.store?.uncommitted === true
   }
 
   /** Closes the database; later calls fail with 57P01. */
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    await this.store?.commit().catch(() => undefined)
     this.store?.close()
   }
 
@@ -270,17 +306,52 @@ export class Database {
 
   private async start(stmt: Statement, params: readonly unknown[], options: ExecOptions): Promise<Execution> {
     this.checkOpen()
+    const store = this.store
+    // every statement but INSERT ... VALUES runs after the writes before it are committed (it may
+    // read them, or rewrite their tables); a failed sync is the business of the writes' owners
+    if (store?.uncommitted === true && !(stmt.kind === 'insert' && stmt.source.kind === 'values')) await store.commit().catch(() => undefined)
+    const ex = await this.bindAndRun(stmt, params, options)
+    if (store?.uncommitted === true && options.deferSync !== true) await store.commit()
+    return ex
+  }
+
+  private async bindAndRun(stmt: Statement, params: readonly unknown[], options: ExecOptions): Promise<Execution> {
     const session = options.session ?? this.defaultSession
     // text parameters (pgwire sends them as strings) take the type their use asks for
     const values: Scalar[] = []
-    const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, catalogView(this.catalog), VERSION, values, options.signal, this.statementRnd())
+    const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, this.catalogView, VERSION, values, options.signal, this.rndFactory)
     const declared = params.map((p) => (typeof p === 'string' ? undefined : paramType(p)))
-    const paramTypes: ColumnType[] = declared.some((t) => t === undefined)
-      ? describe(stmt, { catalog: this.catalog, paramTypes: declared, ctes: new Map(), fn: ctx }).params
-      : (declared as ColumnType[])
+    const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
     const done = (command: string, affected = 0): Execution => ({ columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY })
+    if (!DDL_KINDS.has(stmt.kind)) return this.run(stmt, session, ctx, bc, done)
+    try {
+      return await this.run(stmt, session, ctx, bc, done)
+    } finally {
+      this.schemaVersion++
+    }
+  }
+
+  /**
+   * The types of `$n` parameters given as text (undefined in `declared`), inferred from their use.
+   * Cached per statement: a prepared statement run many times (pgwire's extended protocol sends
+   * every parameter as text) binds its types once per schema version.
+   */
+  private inferParamTypes(stmt: Statement, declared: readonly (ColumnType | undefined)[], ctx: ExecContext): ColumnType[] {
+    const key = declared.join(',')
+    let entry = this.paramTypeCache.get(stmt)
+    if (entry === undefined || entry.version !== this.schemaVersion) this.paramTypeCache.set(stmt, entry = { version: this.schemaVersion, byKey: new Map() })
+    let types = entry.byKey.get(key)
+    if (types === undefined) {
+      types = describe(stmt, { catalog: this.catalog, paramTypes: declared, ctes: new Map(), fn: ctx }).params
+      if (entry.byKey.size >= 16) entry.byKey.clear()
+      entry.byKey.set(key, types)
+    }
+    return types
+  }
+
+  private async run(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext, done: (command: string, affected?: number) => Execution): Promise<Execution> {
     switch (stmt.kind) {
       case 'select': case 'setop': case 'with': {
         const plan = optimize(bindQuery(stmt, bc))
@@ -305,6 +376,7 @@ export class Database {
         const t = this.catalog.create(meta, stmt.namePos)
         try {
           t.append(columns.map((c, i) => (data.vectors[i]!.type === c.type ? data.vectors[i]! : castVector(data.vectors[i]!, c.type))), data.length)
+          await this.store?.commit()
         } catch (err) {
           this.catalog.drop(stmt.name)
           throw err

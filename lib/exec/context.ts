@@ -20,7 +20,8 @@ const defer: (f: () => void) => void = typeof setImmediate === 'function' ? (f) 
 
 /** Everything a statement's operators and kernels can see while it runs. */
 export class ExecContext implements FunctionContext {
-  readonly rnd: Rnd
+  private rndState: Rnd | undefined
+  private readonly makeRnd: (() => Rnd) | undefined
   /** values of uncorrelated subqueries, computed before the main pipeline runs */
   readonly subqueryValues = new Map<object, unknown>()
   private lastYield = Date.now()
@@ -33,9 +34,15 @@ export class ExecContext implements FunctionContext {
     readonly version: string,
     readonly params: readonly Scalar[],
     readonly signal: CancelSignal | undefined,
-    rnd?: Rnd,
+    rnd?: Rnd | (() => Rnd),
   ) {
-    this.rnd = rnd ?? new Rnd()
+    if (typeof rnd === 'function') this.makeRnd = rnd
+    else this.rndState = rnd
+  }
+
+  /** The statement's random generator, made on first use (most statements draw nothing). */
+  get rnd(): Rnd {
+    return this.rndState ??= this.makeRnd?.() ?? new Rnd()
   }
 
   /** Microseconds since the epoch, changing on each call (`systimestamp()`). */

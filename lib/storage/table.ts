@@ -62,7 +62,10 @@ export interface TableSnapshot {
 export interface TableStore {
   /** the symbol dictionaries, on first use (throws when the table is unreadable) */
   dictionaries(table: Table): readonly (SymbolTable | undefined)[]
-  /** makes an append durable (WAL record + fsync) before it is applied */
+  /**
+   * Writes an append to the log; the store applies it ({@link Table.applyAppend}) once a sync has
+   * made it durable (see `DurableStore.commit`, which the database awaits before acknowledging)
+   */
   logAppend(table: Table, vectors: readonly Vector[], length: number): void
   /** persists a rewrite (UPDATE, TRUNCATE, DROP PARTITION, ADD/DROP COLUMN) after it is applied; `full` rewrites every partition */
   persistRewrite(table: Table, full: boolean): void
@@ -182,7 +185,12 @@ export class Table {
    */
   append(vectors: readonly Vector[], length: number): void {
     if (length === 0) return
-    this.store?.logAppend(this, vectors, length)
+    if (this.store !== undefined) this.store.logAppend(this, vectors, length)
+    else this.applyAppend(vectors, length)
+  }
+
+  /** Applies an append (and the table's TTL): at once in memory, or once its WAL record is durable. @internal */
+  applyAppend(vectors: readonly Vector[], length: number): void {
     this.appendUnlogged(vectors, length)
     if (this.meta.ttl != null) applyTtl(this)
   }

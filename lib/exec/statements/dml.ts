@@ -85,7 +85,13 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
       const row = rows[r]!
       for (let k = 0; k < targets.length; k++) {
         const type = cols[targets[k]!]!.type
-        const bound = castTo(bindExpr(row[k]!, env), type, row[k]!.pos, true, bc.onInfer)
+        const e = row[k]!
+        // a parameter already of the column's type is its value: no bind, compile or evaluation
+        if (e.kind === 'param' && bc.params !== undefined && e.index >= 1 && e.index <= bc.params.length && bc.paramTypes[e.index - 1] === type) {
+          writers[k]!.set(r, bc.params[e.index - 1]!)
+          continue
+        }
+        const bound = castTo(bindExpr(e, env), type, e.pos, true, bc.onInfer)
         await prepareSubqueries(bound, ctx)
         writers[k]!.set(r, getScalar(compileExpr(bound, ctx)(one), 0))
       }

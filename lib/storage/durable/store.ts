@@ -33,6 +33,17 @@ export const DEFAULT_MEMORY_BUDGET = 1 << 30
 /** Default checkpoint threshold: 64 MiB of WAL. */
 export const DEFAULT_CHECKPOINT_BYTES = 64 << 20
 
+/** An append written to the WAL, applied to its table once a sync covers it. */
+interface StagedAppend {
+  readonly table: Table
+  readonly vectors: readonly Vector[]
+  readonly length: number
+  /** its WAL sequence number */
+  readonly seq: number
+  /** its offset in the WAL file */
+  readonly at: number
+}
+
 /** Durable storage for one open data directory. */
 export class DurableStore implements TableStore {
   private readonly states = new Map<Table, TableState>()
@@ -40,6 +51,14 @@ export class DurableStore implements TableStore {
   private wal!: WalWriter
   private seq = 0
   private checkpointQueued = false
+  /** appends written to the WAL, waiting for the sync that commits them (in WAL order) */
+  private staged: StagedAppend[] = []
+  /** the running group sync, if any */
+  private syncing: Promise<void> | undefined
+  /** every append with a sequence number up to this one is applied, or dropped by a failed sync */
+  private resolvedSeq = 0
+  /** recent failed syncs: the sequence numbers they dropped */
+  private readonly failures: { from: number; to: number; error: SqlError }[] = []
   private keepWal = false
   /** loaded partition columns under the memory budget */
   readonly cache: PartCache
@@ -79,6 +98,7 @@ export class DurableStore implements TableStore {
     const { wal, payloads } = WalWriter.open(`${this.root}/${WAL_FILE}`)
     this.wal = wal
     this.replay(payloads)
+    this.resolvedSeq = this.seq
     this.checkpoint()
   }
 
@@ -150,17 +170,83 @@ export class DurableStore implements TableStore {
     const s = this.stateOf(table)
     if (s.broken !== undefined) throw s.broken
     const seq = this.seq + 1
-    this.wal.append(encodeAppend(seq, table.meta.id, table.meta.columns.map((c) => c.type), vectors, length))
+    const at = this.wal.write(encodeAppend(seq, table.meta.id, table.meta.columns.map((c) => c.type), vectors, length))
     this.seq = seq
-    this.markDirty(s, table, vectors, length, seq)
+    this.staged.push({ table, vectors, length, seq, at })
+  }
+
+  /** True while some appends are written to the WAL but not yet synced and applied. */
+  get uncommitted(): boolean {
+    return this.staged.length > 0
+  }
+
+  /**
+   * Group commit: resolves once every append written so far is durable and applied to its table.
+   * Appends written while a sync is running wait for it, then share the next one, so concurrent
+   * writers pay one sync per group instead of one each. Rejects with 58030 when the sync failed:
+   * those appends are dropped from the WAL and never applied.
+   */
+  async commit(): Promise<void> {
+    const target = this.seq
+    while (this.resolvedSeq < target) {
+      this.syncing ??= this.syncStaged().finally(() => { this.syncing = undefined })
+      await this.syncing
+    }
+    const failed = this.failures.find((f) => f.from <= target && target <= f.to)
+    if (failed !== undefined) throw failed.error
+  }
+
+  /** {@link DurableStore.commit}, blocking: before checkpoints and rewrites, which need every append applied. */
+  commitSync(): void {
+    if (this.staged.length === 0) return
+    const upto = this.staged[this.staged.length - 1]!.seq
+    try { this.wal.syncNow() } catch (e) { throw this.dropStaged(e) }
+    this.applyThrough(upto)
+  }
+
+  private async syncStaged(): Promise<void> {
+    const last = this.staged[this.staged.length - 1]
+    if (last === undefined) { this.resolvedSeq = this.seq; return }
+    try {
+      await this.wal.sync()
+    } catch (e) {
+      this.dropStaged(e)
+      return
+    }
+    this.applyThrough(last.seq)
+  }
+
+  /** Applies the staged appends up to `seq` (their sync succeeded), in WAL order. */
+  private applyThrough(seq: number): void {
+    while (this.staged.length > 0 && this.staged[0]!.seq <= seq) {
+      const w = this.staged.shift()!
+      w.table.applyAppend(w.vectors, w.length)
+      this.markDirty(this.stateOf(w.table), w.table, w.vectors, w.length, w.seq)
+    }
+    this.resolvedSeq = Math.max(this.resolvedSeq, seq)
     if (!this.checkpointQueued && this.wal.size >= this.checkpointBytes) {
       this.checkpointQueued = true
       queueMicrotask(() => this.afterCommit())
     }
   }
 
+  /** A sync failed: every staged append is cut from the WAL and dropped; their commits reject. */
+  private dropStaged(cause: unknown): SqlError {
+    const error = cause instanceof SqlError ? cause : ioError('write-ahead log sync failed, nothing was committed', cause)
+    const first = this.staged[0]
+    if (first !== undefined) {
+      this.wal.truncate(first.at)
+      this.failures.push({ from: first.seq, to: this.seq, error })
+      if (this.failures.length > 16) this.failures.shift()
+    }
+    this.staged = []
+    this.resolvedSeq = this.seq
+    return error
+  }
+
   /** {@inheritDoc TableStore.persistRewrite} */
   persistRewrite(table: Table, full: boolean): void {
+    this.commitSync()
     const s = this.stateOf(table)
     s.appliedSeq = this.seq
     this.write(() => checkpointTable(s, table, full, (f) => this.source(table, s, f)))
@@ -174,6 +260,7 @@ export class DurableStore implements TableStore {
 
   /** After DDL: creates, rewrites or removes table directories to match the catalog. */
   sync(): void {
+    this.commitSync()
     const live = new Set(this.catalog.all())
     for (const t of live) {
       const s = this.stateOf(t)
@@ -198,6 +285,7 @@ export class DurableStore implements TableStore {
 
   /** Checkpoints every table with unapplied rows, then empties the WAL. */
   checkpoint(): void {
+    this.commitSync()
     for (const [t, s] of this.states) {
       if (s.broken !== undefined || s.dirtyFrom === Infinity) continue
       this.write(() => checkpointTable(s, t, false, (f) => this.source(t, s, f)))

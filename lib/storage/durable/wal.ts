@@ -2,8 +2,8 @@
  * The write-ahead log: one file of length-prefixed, checksummed records.
  *
  * Frame: uint32 LE payload length, uint32 LE CRC-32 of the payload, then the payload (a msgpack
- * map, see wal-codec.ts). A record is acknowledged once `append` returns: its bytes are written
- * and fdatasync'ed. Reading stops at the first frame whose length runs past the end of the file or
+ * map, see wal-codec.ts). Records are written as they come and made durable by one sync per group
+ * (group commit, see DurableStore.commit); a record is acknowledged only after a sync covered it. Reading stops at the first frame whose length runs past the end of the file or
  * whose checksum does not match (a torn tail from a crash); {@link openWal} truncates it away.
  */
 import { SqlError, SqlState } from '../../errors.js'
@@ -37,35 +37,89 @@ export function readRecords(bytes: Uint8Array): { payloads: Uint8Array[]; end: n
 
 /** An open WAL file being appended to. */
 export class WalWriter {
-  private constructor(private readonly fd: number, private pos: number) {}
+  /** frames not yet written to the file: they go out in one write when the next sync starts */
+  private pending: Uint8Array[] = []
+  /** bytes in the file (the log's size is this plus the pending frames) */
+  private written: number
 
-  /** Bytes in the log now. */
+  private constructor(private readonly fd: number, private pos: number) {
+    this.written = pos
+  }
+
+  /** Bytes in the log now, pending frames included. */
   get size(): number {
     return this.pos
   }
 
-  /** Appends one record and makes it durable, or throws 58030 leaving the log as it was. */
-  append(payload: Uint8Array): void {
+  /**
+   * Adds one record after the last and returns its offset. It is durable only after a later
+   * {@link WalWriter.sync} or {@link WalWriter.syncNow}, which write every pending record in one
+   * write and sync the file (group commit: one sync covers every record added before it).
+   */
+  write(payload: Uint8Array): number {
     const frame = new Uint8Array(HEADER + payload.length)
     const dv = new DataView(frame.buffer)
     dv.setUint32(0, payload.length, true)
     dv.setUint32(4, crc32(payload), true)
     frame.set(payload, HEADER)
+    const at = this.pos
+    this.pending.push(frame)
+    this.pos += frame.length
+    return at
+  }
+
+  /** Writes the pending frames; on failure (ENOSPC, EIO) drops them and throws 58030, the file as it was. */
+  private writePending(): void {
+    if (this.pending.length === 0) return
+    const frames = this.pending
+    this.pending = []
+    const bytes = frames.length === 1 ? frames[0]! : Buffer.concat(frames)
     try {
-      writeAll(this.fd, frame, this.pos)
-      io.fsyncSync(this.fd)
+      writeAll(this.fd, bytes, this.written)
     } catch (e) {
-      try { io.ftruncateSync(this.fd, this.pos) } catch { /* the torn tail is dropped on the next open */ }
+      this.pos = this.written
+      try { io.ftruncateSync(this.fd, this.written) } catch { /* the torn tail is dropped on the next open */ }
       throw ioError('write-ahead log write failed, nothing was committed', e)
     }
-    this.pos += frame.length
+    this.written += bytes.length
+  }
+
+  /** Makes every record added so far durable; the sync runs off the main thread. Rejects with 58030. */
+  async sync(): Promise<void> {
+    this.writePending()
+    try {
+      await io.fsync(this.fd)
+    } catch (e) {
+      throw ioError('write-ahead log sync failed, nothing was committed', e)
+    }
+  }
+
+  /** Makes every record added so far durable, blocking. Throws 58030. */
+  syncNow(): void {
+    this.writePending()
+    try {
+      io.fsyncSync(this.fd)
+    } catch (e) {
+      throw ioError('write-ahead log sync failed, nothing was committed', e)
+    }
+  }
+
+  /** Drops every record from offset `at` on (their sync failed: they were never committed). */
+  truncate(at: number): void {
+    this.pending = []
+    this.pos = Math.min(this.pos, at)
+    if (at >= this.written) return
+    this.written = at
+    try { io.ftruncateSync(this.fd, at) } catch { /* an unsynced tail is dropped or replayed on the next open, never acknowledged */ }
   }
 
   /** Empties the log (after a checkpoint made every record redundant). */
   reset(): void {
     io.ftruncateSync(this.fd, 0)
     io.fsyncSync(this.fd)
+    this.pending = []
     this.pos = 0
+    this.written = 0
   }
 
   /** Closes the file. */

@@ -128,10 +128,10 @@ t.test('a failed write (ENOSPC, fsync error) fails the statement and leaves the 
   await t.rejects(db.query("insert into f values ('2024-01-02', 2)"), { code: '58030' })
   await t.rejects(db.query("update f set v = 9"), { code: '58030' })
   io.writeSync = write
-  const fsync = io.fsyncSync
-  io.fsyncSync = () => { throw Object.assign(new Error('io'), { code: 'EIO' }) }
+  const fsync = io.fsync
+  io.fsync = () => Promise.reject(Object.assign(new Error('io'), { code: 'EIO' }))
   await t.rejects(db.append('f', { ts: new Float64Array([Date.UTC(2024, 0, 3) * 1000]), v: [3] }), { code: '58030' })
-  io.fsyncSync = fsync
+  io.fsync = fsync
   t.same((await db.query('select v from f')).rows, [[1]])
   await db.query("insert into f values ('2024-01-04', 4)")
   await db.close()

@@ -1,0 +1,112 @@
+/**
+ * Group commit: writes of a data-directory database are acknowledged only once a WAL sync covers
+ * them, and the writes that arrive while a sync runs share the next one. A failed sync drops the
+ * writes it covered (never applied, cut from the WAL) and the database goes on serving.
+ */
+import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Database } from '../../../lib/index.js'
+import { io } from '../../../lib/storage/durable/io.js'
+
+function tmp(t: { teardown(f: () => void): void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-group-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** Counts the WAL's group syncs while `f` runs. */
+async function countingSyncs<T>(f: () => Promise<T>): Promise<{ result: T; syncs: number }> {
+  const fsync = io.fsync
+  let syncs = 0
+  io.fsync = (fd) => { syncs++; return fsync(fd) }
+  try {
+    return { result: await f(), syncs }
+  } finally {
+    io.fsync = fsync
+  }
+}
+
+const at = (i: number): string => new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString()
+
+t.test('concurrent autocommit inserts share syncs, and every acknowledged row survives a reopen', async (t) => {
+  const dir = tmp(t)
+  const db = await Database.open({ path: dir })
+  await db.query('create table g (ts timestamp, v long) timestamp(ts) partition by day')
+  const n = 200
+  const { syncs } = await countingSyncs(() => Promise.all(Array.from({ length: n }, (_, i) => db.query(`insert into g values ('${at(i)}', ${i})`, [], { session: db.session() }))))
+  t.ok(syncs >= 1 && syncs < n / 4, `${n} concurrent inserts took ${syncs} syncs`)
+  t.same((await db.query('select count(), sum(v) from g')).rows, [[n, (n * (n - 1)) / 2]])
+  await db.close()
+  const again = await Database.open({ path: dir })
+  t.same((await again.query('select count(), sum(v) from g')).rows, [[n, (n * (n - 1)) / 2]])
+  await again.close()
+})
+
+t.test('deferred writes are invisible until synced, then visible; a later statement syncs them first', async (t) => {
+  const dir = tmp(t)
+  const db = await Database.open({ path: dir })
+  await db.query('create table d (ts timestamp, v long) timestamp(ts)')
+  const s = db.session()
+  for (let i = 0; i < 5; i++) await db.query(`insert into d values ('${at(i)}', ${i})`, [], { session: s, deferSync: true })
+  t.equal(db.hasUnsyncedWrites, true, 'five writes wait for a sync')
+  // a query is not an INSERT ... VALUES: it runs after the writes before it are committed
+  t.same((await db.query('select count() from d')).rows, [[5]])
+  t.equal(db.hasUnsyncedWrites, false)
+  await db.query(`insert into d values ('${at(9)}', 9)`, [], { session: s, deferSync: true })
+  await db.sync()
+  t.equal(db.hasUnsyncedWrites, false)
+  await db.close()
+  const again = await Database.open({ path: dir })
+  t.same((await again.query('select count(), sum(v) from d')).rows, [[6, 19]])
+  await again.close()
+})
+
+t.test('a failed sync fails every write it covered, applies none of them, and the next writes commit', async (t) => {
+  const dir = tmp(t)
+  const db = await Database.open({ path: dir })
+  await db.query('create table f (ts timestamp, v long) timestamp(ts)')
+  await db.query(`insert into f values ('${at(0)}', 0)`)
+  const fsync = io.fsync
+  io.fsync = () => Promise.reject(Object.assign(new Error('io'), { code: 'EIO' }))
+  const results = await Promise.allSettled([1, 2, 3].map((i) => db.query(`insert into f values ('${at(i)}', ${i})`, [], { session: db.session() })))
+  io.fsync = fsync
+  t.same(results.map((r) => r.status), ['rejected', 'rejected', 'rejected'])
+  for (const r of results) if (r.status === 'rejected') t.match(r.reason, { code: '58030', message: /sync failed/ })
+  t.same((await db.query('select v from f')).rows, [[0]], 'none of the failed writes is visible')
+  await db.query(`insert into f values ('${at(4)}', 4)`)
+  t.same((await db.query('select v from f')).rows, [[0], [4]])
+  await db.close()
+  const again = await Database.open({ path: dir })
+  t.same((await again.query('select v from f')).rows, [[0], [4]], 'the failed writes are not in the WAL either')
+  await again.close()
+})
+
+t.test('a write that fails (ENOSPC) when the group is written fails its statement and loses nothing else', async (t) => {
+  const dir = tmp(t)
+  const db = await Database.open({ path: dir })
+  await db.query('create table e (ts timestamp, v long) timestamp(ts)')
+  await db.query(`insert into e values ('${at(0)}', 0)`)
+  const write = io.writeSync
+  io.writeSync = () => { throw Object.assign(new Error('no space'), { code: 'ENOSPC' }) }
+  await t.rejects(db.query(`insert into e values ('${at(1)}', 1)`), { code: '58030', message: /ENOSPC/ })
+  io.writeSync = write
+  await db.query(`insert into e values ('${at(2)}', 2)`)
+  await db.close()
+  const again = await Database.open({ path: dir })
+  t.same((await again.query('select v from e')).rows, [[0], [2]])
+  await again.close()
+})
+
+t.test('a prepared INSERT picks up a changed table shape (cached parameter types are per schema version)', async (t) => {
+  const db = await Database.open()
+  await db.query('create table c (ts timestamp, v int) timestamp(ts)')
+  const ins = db.prepare('insert into c values ($1, $2)')
+  await ins.query([at(0), '7'])
+  await db.query('drop table c')
+  await db.query('create table c (ts timestamp, v double) timestamp(ts)')
+  await ins.query([at(1), '2.5'])
+  t.same((await db.query('select v from c')).rows, [[2.5]])
+  await db.close()
+})
