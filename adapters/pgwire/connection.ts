@@ -24,6 +24,12 @@ import { QueryProtocol } from './query-protocol.js'
 /** Unprocessed input above which the socket stops reading. */
 const INPUT_HIGH_WATER = 4 * 1024 * 1024
 
+/**
+ * Output held back while pipelined input is waiting, at most: large enough to answer a few hundred
+ * small statements with one write, small enough that the client keeps receiving while we work.
+ */
+const PIPELINE_HOLD = 16 * 1024
+
 type Phase = 'startup' | 'auth' | 'ready' | 'closed'
 
 /** Serves one socket. */
@@ -76,6 +82,7 @@ export class PgConnection {
           await this.message(m)
         }
       }
+      await this.flush()
     } catch (e) {
       await this.fatal(e)
     } finally {
@@ -84,9 +91,21 @@ export class PgConnection {
     if (this.phase !== 'closed' && this.socket.isPaused()) this.socket.resume()
   }
 
-  /** Writes buffered output; resolves when the socket can take more. */
+  /**
+   * Writes buffered output; resolves when the socket can take more. While the client has
+   * pipelined further complete messages, small output is held back and answered together with
+   * theirs in one write (the pump flushes once the input runs dry).
+   */
   async flush(): Promise<void> {
     if (this.w.length === 0) return
+    if (this.phase === 'ready' && this.w.length < PIPELINE_HOLD && this.parser.hasMessage()) return
+    // nothing is acknowledged (or shown to a reader) before it is durable: one group commit
+    // covers every write in the output; only the connection that wrote answers for a failed sync
+    if (this.db.hasUnsyncedWrites) {
+      if (this.query?.wrote === true) await this.syncWrites()
+      else await this.db.sync().catch(() => undefined)
+    }
+    if (this.query !== undefined) this.query.wrote = false
     const buf = this.w.flush()
     const s = this.socket
     if (this.phase === 'closed' || s.destroyed) return
@@ -96,6 +115,24 @@ export class PgConnection {
       s.on('drain', done)
       s.on('close', done)
     })
+  }
+
+  /**
+   * Waits for the group commit of the writes the buffered output acknowledges. When the sync
+   * fails those acknowledgements are false: they are discarded, the client gets a FATAL 58030 and
+   * the connection closes (its writes since the last answer were dropped, like a crash).
+   */
+  private async syncWrites(): Promise<void> {
+    try {
+      await this.db.sync()
+    } catch (e) {
+      this.w.flush()
+      const f = errorFields(e)
+      be.errorResponse(this.w, { ...f, severity: 'FATAL' })
+      const s = this.socket
+      if (!s.destroyed) s.write(this.w.flush())
+      this.destroy()
+    }
   }
 
   private async startup(p: StartupPacket): Promise<void> {

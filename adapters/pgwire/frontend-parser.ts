@@ -23,6 +23,14 @@ export class FrontendParser {
     return this.buffered
   }
 
+  /** True when a complete typed message is buffered (the client pipelined more than one). */
+  hasMessage(): boolean {
+    if (this.buffered < 5) return false
+    const head = this.chunks[0]!
+    const len = head.length >= 5 ? head.readInt32BE(1) : this.peek().readInt32BE(1)
+    return this.buffered >= 1 + len
+  }
+
   /** Adds received bytes. */
   push(data: Buffer): void {
     this.chunks.push(data)

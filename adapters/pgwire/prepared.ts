@@ -33,7 +33,8 @@ export interface RunContext {
 export function enginePrepared(ctx: RunContext, stmt: Statement): Prepared {
   return {
     paramCount: paramCount(stmt), returnsRows: returnsRows(stmt), empty: false, statement: stmt,
-    start: (params, signal) => ctx.db.execute(stmt, params, { session: ctx.session, signal }),
+    // writes return before their WAL sync: the connection syncs once before it flushes the acknowledgements
+    start: (params, signal) => ctx.db.execute(stmt, params, { session: ctx.session, signal, deferSync: true }),
     tag: (rows) => commandTag(stmt, rows),
   }
 }

@@ -31,6 +31,8 @@ export class QueryProtocol {
   private failedTx = false
   /** the portal whose statement is running (for CancelRequest) */
   private active: Portal | undefined
+  /** set when a statement that may write ran since the connection last flushed (it then owns a group commit's outcome) */
+  wrote = false
 
   constructor(private readonly ctx: RunContext, private readonly sink: PortalSink) {}
 
@@ -76,6 +78,7 @@ export class QueryProtocol {
 
   private async execute(portal: Portal, maxRows: number): Promise<boolean> {
     this.checkTx(portal.prepared)
+    if (!portal.prepared.returnsRows) this.wrote = true
     this.active = portal
     try {
       const endsFailedTx = this.failedTx
