@@ -18,7 +18,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -178,7 +178,7 @@ async function main(): Promise<void> {
   }
   process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)))
   try {
-    console.log(`EpochDB pgwire benchmarks, ${new Date().toISOString()}, commit ${commit()}, node ${process.version}, ${cpus().length} CPUs`)
+    console.log(`EpochDB pgwire benchmarks, ${new Date().toISOString()}, commit ${commit()}, node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}`)
     epoch = await startEpochDb(join(dir, 'epochdb'))
     if (!SKIP_POSTGRES && !hasPostgres15()) console.log('PostgreSQL 15 is not installed (apt-get install postgresql-15): EpochDB only')
     if (!SKIP_POSTGRES && hasPostgres15()) {
@@ -197,6 +197,7 @@ async function main(): Promise<void> {
     await epoch.stop()
     epoch = await startEpochDb(join(dir, 'epochdb'))
     await benchStream(epoch, pgEnd)
+    console.log(`load average at the end (1, 5, 15 min): ${loadavg().map((l) => l.toFixed(1)).join(', ')}`)
   } finally {
     await cleanup()
   }
