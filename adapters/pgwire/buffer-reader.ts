@@ -14,19 +14,23 @@ export class ProtocolError extends Error {
   }
 }
 
-/** A cursor over one message body. */
+/** A cursor over one message body: bytes [start, end) of `buf` (read in place, no copy). */
 export class BufferReader {
-  private offset = 0
+  private offset: number
+  private readonly end: number
 
-  constructor(private readonly buf: Buffer) {}
+  constructor(private readonly buf: Buffer, start = 0, end = buf.length) {
+    this.offset = start
+    this.end = end
+  }
 
   /** Bytes left to read. */
   get remaining(): number {
-    return this.buf.length - this.offset
+    return this.end - this.offset
   }
 
   private need(n: number): void {
-    if (n < 0 || this.offset + n > this.buf.length) throw new ProtocolError('message is truncated')
+    if (n < 0 || this.offset + n > this.end) throw new ProtocolError('message is truncated')
   }
 
   /** A byte. */
@@ -54,7 +58,7 @@ export class BufferReader {
   /** A NUL-terminated UTF-8 string. */
   cstring(): string {
     const end = this.buf.indexOf(0, this.offset)
-    if (end < 0) throw new ProtocolError('string is not NUL-terminated')
+    if (end < 0 || end >= this.end) throw new ProtocolError('string is not NUL-terminated')
     const s = this.buf.toString('utf8', this.offset, end)
     this.offset = end + 1
     return s

@@ -12,52 +12,66 @@ const MAX_STARTUP_LENGTH = 10000
 
 /** Accumulates bytes and yields complete messages. */
 export class FrontendParser {
-  private chunks: Buffer[] = []
-  private buffered = 0
+  /** unconsumed input starts at `pos` of `buf`, followed by the chunks in `parts` */
+  private buf: Buffer = Buffer.alloc(0)
+  private pos = 0
+  private parts: Buffer[] = []
+  private partsBytes = 0
 
   /** @param maxMessageSize largest typed message accepted, in bytes */
   constructor(private readonly maxMessageSize: number) {}
 
   /** Bytes received but not yet consumed. */
   get pending(): number {
-    return this.buffered
+    return this.buf.length - this.pos + this.partsBytes
   }
 
   /** True when a complete typed message is buffered (the client pipelined more than one). */
   hasMessage(): boolean {
-    if (this.buffered < 5) return false
-    const head = this.chunks[0]!
-    const len = head.length >= 5 ? head.readInt32BE(1) : this.peek().readInt32BE(1)
-    return this.buffered >= 1 + len
+    return this.contiguous(5) && this.pending >= 1 + this.buf.readInt32BE(this.pos + 1)
   }
 
   /** Adds received bytes. */
   push(data: Buffer): void {
-    this.chunks.push(data)
-    this.buffered += data.length
+    // the common case: everything before was consumed, so the new chunk is the buffer
+    if (this.partsBytes === 0 && this.pos >= this.buf.length) {
+      this.buf = data
+      this.pos = 0
+      return
+    }
+    this.parts.push(data)
+    this.partsBytes += data.length
   }
 
-  private peek(): Buffer {
-    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks)]
-    return this.chunks[0] ?? Buffer.alloc(0)
+  /**
+   * Makes the first `n` pending bytes one buffer; false while fewer have arrived. Chunks are
+   * joined once, when the message they make up is complete, so a large message costs one copy.
+   */
+  private contiguous(n: number): boolean {
+    if (this.buf.length - this.pos >= n) return true
+    if (this.pending < n) return false
+    this.buf = Buffer.concat([this.buf.subarray(this.pos), ...this.parts])
+    this.pos = 0
+    this.parts = []
+    this.partsBytes = 0
+    return true
   }
 
-  private take(n: number): Buffer {
-    const all = this.peek()
-    const out = all.subarray(0, n)
-    const rest = all.subarray(n)
-    this.chunks = rest.length > 0 ? [rest] : []
-    this.buffered = rest.length
-    return out
+  /** Consumes `n` bytes and returns the offset they start at. */
+  private take(n: number): number {
+    const at = this.pos
+    this.pos += n
+    return at
   }
 
   /** The next startup packet, or undefined when incomplete. */
   nextStartup(): StartupPacket | undefined {
-    if (this.buffered < 8) return undefined
-    const len = this.peek().readInt32BE(0)
+    if (!this.contiguous(8)) return undefined
+    const len = this.buf.readInt32BE(this.pos)
     if (len < 8 || len > MAX_STARTUP_LENGTH) throw new ProtocolError(`invalid startup packet length ${len}`)
-    if (this.buffered < len) return undefined
-    const r = new BufferReader(this.take(len).subarray(4))
+    if (!this.contiguous(len)) return undefined
+    const at = this.take(len)
+    const r = new BufferReader(this.buf, at + 4, at + len)
     const code = r.int32()
     switch (code) {
       case StartupCode.SSL_REQUEST: return { kind: 'ssl' }
@@ -79,15 +93,15 @@ export class FrontendParser {
 
   /** The next typed message, or undefined when incomplete. */
   next(): FrontendMessage | undefined {
-    if (this.buffered < 5) return undefined
-    const head = this.peek()
-    const code = String.fromCharCode(head[0]!)
-    const len = head.readInt32BE(1)
+    if (!this.contiguous(5)) return undefined
+    const code = String.fromCharCode(this.buf[this.pos]!)
+    const len = this.buf.readInt32BE(this.pos + 1)
     if (len < 4) throw new ProtocolError(`invalid message length ${len}`)
     if (len > this.maxMessageSize) throw new ProtocolError(`message of ${len} bytes exceeds the limit of ${this.maxMessageSize}`, '54000')
-    if (this.buffered < len + 1) return undefined
-    const body = this.take(len + 1).subarray(5)
-    return decode(code, new BufferReader(body), body)
+    if (!this.contiguous(len + 1)) return undefined
+    const buf = this.buf
+    const at = this.take(len + 1)
+    return decode(code, new BufferReader(buf, at + 5, at + 1 + len), buf, at + 5, at + 1 + len)
   }
 }
 
@@ -96,7 +110,7 @@ function format(v: number): FormatCode {
   return v
 }
 
-function decode(code: string, r: BufferReader, body: Buffer): FrontendMessage {
+function decode(code: string, r: BufferReader, buf: Buffer, start: number, end: number): FrontendMessage {
   switch (code) {
     case 'Q': return { kind: 'query', sql: r.cstring() }
     case 'P': {
@@ -118,7 +132,8 @@ function decode(code: string, r: BufferReader, body: Buffer): FrontendMessage {
       for (let i = 0; i < np; i++) {
         const len = r.int32()
         if (len < -1) throw new ProtocolError(`invalid parameter length ${len}`)
-        params.push(len === -1 ? null : Buffer.from(r.bytes(len)))
+        // a view: received chunks are never written to again, so parameters need no copy
+        params.push(len === -1 ? null : r.bytes(len))
       }
       const nr = r.count16(2)
       const resultFormats: FormatCode[] = []
@@ -134,7 +149,7 @@ function decode(code: string, r: BufferReader, body: Buffer): FrontendMessage {
     case 'S': return { kind: 'sync' }
     case 'H': return { kind: 'flush' }
     case 'X': return { kind: 'terminate' }
-    case 'p': return { kind: 'password', body: Buffer.from(body) }
+    case 'p': return { kind: 'password', body: Buffer.from(buf.subarray(start, end)) }
     default: return { kind: 'unknown', code }
   }
 }

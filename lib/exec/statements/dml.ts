@@ -64,6 +64,12 @@ function tableVectors(table: Table, targets: readonly number[], given: readonly 
   return out
 }
 
+/** Numeric parameter types whose (number) values a column type takes as they are. */
+const WIDENS: Partial<Record<ColumnType, readonly ColumnType[]>> = {
+  DOUBLE: ['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT'],
+  LONG: ['BYTE', 'SHORT', 'INT'],
+}
+
 /** Where an INSERT's rows go: the table now, or a transaction's pending writes. */
 export type RowSink = (table: Table, vectors: Vector[], length: number) => void
 
@@ -86,10 +92,15 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
       for (let k = 0; k < targets.length; k++) {
         const type = cols[targets[k]!]!.type
         const e = row[k]!
-        // a parameter already of the column's type is its value: no bind, compile or evaluation
-        if (e.kind === 'param' && bc.params !== undefined && e.index >= 1 && e.index <= bc.params.length && bc.paramTypes[e.index - 1] === type) {
-          writers[k]!.set(r, bc.params[e.index - 1]!)
-          continue
+        // a parameter already of the column's type (or a number widening losslessly into it) is its
+        // value: no bind, compile or evaluation
+        if (e.kind === 'param' && bc.params !== undefined && e.index >= 1 && e.index <= bc.params.length) {
+          const value = bc.params[e.index - 1]!
+          const from = bc.paramTypes[e.index - 1]
+          if (from === type || (typeof value === 'number' && from !== undefined && WIDENS[type]?.includes(from) === true)) {
+            writers[k]!.set(r, value)
+            continue
+          }
         }
         const bound = castTo(bindExpr(e, env), type, e.pos, true, bc.onInfer)
         await prepareSubqueries(bound, ctx)
