@@ -218,11 +218,14 @@ export class DurableStore implements TableStore {
 
   /** Applies the staged appends up to `seq` (their sync succeeded), in WAL order. */
   private applyThrough(seq: number): void {
-    while (this.staged.length > 0 && this.staged[0]!.seq <= seq) {
-      const w = this.staged.shift()!
+    let k = 0
+    for (; k < this.staged.length && this.staged[k]!.seq <= seq; k++) {
+      const w = this.staged[k]!
       w.table.applyAppend(w.vectors, w.length)
       this.markDirty(this.stateOf(w.table), w.table, w.vectors, w.length, w.seq)
     }
+    // one splice, not a shift per append: shifting a long array is linear each time
+    this.staged.splice(0, k)
     this.resolvedSeq = Math.max(this.resolvedSeq, seq)
     if (!this.checkpointQueued && this.wal.size >= this.checkpointBytes) {
       this.checkpointQueued = true
