@@ -135,10 +135,12 @@ export class Database {
   private readonly catalogView = catalogView(this.catalog)
   /** makes a statement's random generator when it first draws */
   private readonly rndFactory = (): Rnd => this.statementRnd()
-  /** bumped after every statement that may change a table's shape; invalidates {@link paramTypeCache} */
+  /** bumped after every statement that may change a table's shape; invalidates the cached parameter types and plans */
   private schemaVersion = 0
   /** the parameter types inferred for a statement, per declared-type signature, until the schema changes */
   private readonly paramTypeCache = new WeakMap<Statement, { version: number; byKey: Map<string, ColumnType[]> }>()
+  /** the plans of parameterless queries, until the schema changes (see {@link Database.planOf}) */
+  private readonly planCache = new WeakMap<Statement, { version: number; plan: PlanNode }>()
   private store: DurableStore | undefined
 
   private constructor(options: DatabaseOptions) {
@@ -351,10 +353,25 @@ export class Database {
     return types
   }
 
+  /**
+   * The optimized plan of a query. A query without parameters is planned once per schema
+   * version and the plan reused (plans hold no per-execution state: snapshots, subquery values
+   * and `now()` are taken when they run); one with parameters is planned for its values, which
+   * table-function arguments may depend on.
+   */
+  private planOf(stmt: Extract<Statement, { kind: 'select' | 'setop' | 'with' }>, bc: BindContext): PlanNode {
+    if (bc.paramTypes.length > 0) return optimize(bindQuery(stmt, bc))
+    const hit = this.planCache.get(stmt)
+    if (hit !== undefined && hit.version === this.schemaVersion) return hit.plan
+    const plan = optimize(bindQuery(stmt, bc))
+    this.planCache.set(stmt, { version: this.schemaVersion, plan })
+    return plan
+  }
+
   private async run(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext, done: (command: string, affected?: number) => Execution): Promise<Execution> {
     switch (stmt.kind) {
       case 'select': case 'setop': case 'with': {
-        const plan = optimize(bindQuery(stmt, bc))
+        const plan = this.planOf(stmt, bc)
         await prepareSubqueries(plan, ctx)
         return planExecution(plan, runPlan(plan, ctx))
       }

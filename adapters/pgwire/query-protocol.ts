@@ -19,8 +19,8 @@ import { type Prepared, type RunContext, prepareSql } from './prepared.js'
 interface ParsedStatement {
   readonly prepared: Prepared
   readonly paramOids: readonly number[]
-  /** OIDs inferred from the statement for the parameters declared 0 (computed on first need) */
-  inferred?: readonly number[]
+  /** the declared OIDs with the inferred ones where the client declared 0 (computed on first need) */
+  effective?: readonly number[]
 }
 
 /** Per-connection query state. */
@@ -67,13 +67,14 @@ export class QueryProtocol {
     throw new PgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block')
   }
 
-  /** Declared parameter OIDs, with the inferred type where the client declared 0. */
-  private async effectiveOids(s: ParsedStatement): Promise<number[]> {
+  /** Declared parameter OIDs, with the inferred type where the client declared 0 (worked out once per statement). */
+  private async effectiveOids(s: ParsedStatement): Promise<readonly number[]> {
+    if (s.effective !== undefined) return s.effective
     const n = s.prepared.paramCount
     const declared = Array.from({ length: n }, (_, i) => s.paramOids[i] ?? 0)
-    if (declared.every((o) => o !== 0) || s.prepared.statement === undefined) return declared
-    s.inferred ??= await inferParamOids(this.ctx, s.prepared.statement, n)
-    return declared.map((o, i) => o || s.inferred![i]!)
+    if (declared.every((o) => o !== 0) || s.prepared.statement === undefined) return (s.effective = declared)
+    const inferred = await inferParamOids(this.ctx, s.prepared.statement, n)
+    return (s.effective = declared.map((o, i) => o || inferred[i]!))
   }
 
   private async execute(portal: Portal, maxRows: number): Promise<boolean> {
