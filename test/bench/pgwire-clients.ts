@@ -96,15 +96,17 @@ export interface InsertResult {
 
 /**
  * Inserts `n` rows into `table` with one named prepared INSERT on a pipelined node `pg`
- * connection, keeping at most {@link IN_FLIGHT} statements unanswered; with `transaction` the
+ * connection (of `rowsPerStatement` rows, a divisor of `n`; default one row), keeping at most
+ * {@link IN_FLIGHT} statements unanswered; with `transaction` the
  * rows go between one BEGIN and COMMIT, otherwise each INSERT commits on its own. Times from
  * the first INSERT sent to the last (and the COMMIT) answered; stops at the first error.
  */
-export async function bulkInsert(e: Endpoint, table: string, n: number, row: InsertRow, transaction: boolean): Promise<InsertResult> {
+export async function bulkInsert(e: Endpoint, table: string, n: number, row: InsertRow, transaction: boolean, rowsPerStatement = 1): Promise<InsertResult> {
   const client = new pg.Client({ ...clientConfig(e), pipeline: true })
   await client.connect()
   try {
-    const text = `insert into ${table} values ($1, $2, $3)`
+    const tuples = Array.from({ length: rowsPerStatement }, (_, r) => `($${3 * r + 1}, $${3 * r + 2}, $${3 * r + 3})`)
+    const text = `insert into ${table} values ${tuples.join(', ')}`
     let inFlight = 0
     let failure: unknown
     let wake: (() => void) | undefined
@@ -114,9 +116,10 @@ export async function bulkInsert(e: Endpoint, table: string, n: number, row: Ins
     }
     const t0 = performance.now()
     if (transaction) await client.query('begin')
-    for (let i = 0; i < n && failure === undefined; i++) {
+    for (let i = 0; i < n && failure === undefined; i += rowsPerStatement) {
       inFlight++
-      client.query({ name: `ins_${table}`, text, values: row(i) }).then(settle, (err: unknown) => { failure ??= err; settle() })
+      const values = rowsPerStatement === 1 ? row(i) : Array.from({ length: rowsPerStatement }, (_, r) => row(i + r)).flat()
+      client.query({ name: `ins_${table}_${rowsPerStatement}`, text, values }).then(settle, (err: unknown) => { failure ??= err; settle() })
       if (inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => { wake = resolve })
     }
     while (inFlight > 0) await new Promise<void>((resolve) => { wake = resolve })

@@ -6,8 +6,9 @@
  * figure is measured on both in the same run:
  *  (a) pgbench, custom `SELECT 1` script, 8 clients, `-M simple`, `-M extended`, `-M prepared`;
  *  (b) bulk insert through a pipelined named prepared INSERT from node `pg` (at most
- *      {@link IN_FLIGHT} unanswered), each row committing on its own and then all in one
- *      transaction, row count verified with count(*);
+ *      {@link IN_FLIGHT} unanswered): one row per statement each committing on its own, then all
+ *      in one transaction, then 100 rows per statement (`values ($1, $2, $3), ...`) each
+ *      committing on its own; row count verified with count(*);
  *  (c) `select * from t` (ts, sym, v generated server-side) streamed to psycopg 3 with
  *      `cursor.stream()`: MB/s, rows/s, and EpochDB's RSS (VmRSS of /proc/<pid>/status every
  *      50 ms) before and at its peak, on a freshly started server (partitions read from disk)
@@ -27,7 +28,9 @@ import { hasPostgres15, startPostgres15, type Postgres } from './postgres15.js'
 import { generateRows } from './generate.js'
 
 const ROWS = Number(process.env['EPOCHDB_BENCH_ROWS'] ?? 10_000_000)
-const INSERT_ROWS = Number(process.env['EPOCHDB_BENCH_INSERT_ROWS'] ?? Math.max(1, Math.floor(ROWS / 10)))
+/** Rows per statement of the multi-row INSERT case. */
+const BATCH = 100
+const INSERT_ROWS = Math.max(BATCH, Math.floor(Number(process.env['EPOCHDB_BENCH_INSERT_ROWS'] ?? ROWS / 10) / BATCH) * BATCH)
 const SECONDS = Number(process.env['EPOCHDB_BENCH_SECONDS'] ?? 10)
 const SKIP_POSTGRES = process.env['EPOCHDB_BENCH_SKIP_POSTGRES'] === '1'
 const CLIENTS = 8
@@ -104,14 +107,17 @@ async function benchInsert(servers: readonly Endpoint[], ddl: readonly string[])
   const data = generateRows(INSERT_ROWS)
   const row: InsertRow = (i) => [new Date(data.ts[i]! / 1000).toISOString(), data.sym[i]!, data.v[i]!]
   console.log(`(b) ${fmt(INSERT_ROWS)} rows, pipeline window ${IN_FLIGHT} INSERTs in flight`)
-  for (const transaction of [false, true]) {
-    const how = transaction ? 'in one transaction' : 'each row its own commit'
+  const cases = [
+    { transaction: false, rows: 1, how: 'each row its own commit', table: 'b' },
+    { transaction: true, rows: 1, how: 'in one transaction', table: 'b_tx' },
+    { transaction: false, rows: BATCH, how: `${BATCH} rows per statement, each statement its own commit`, table: 'b_batch' },
+  ]
+  for (const { transaction, rows, how, table } of cases) {
     const rates: (number | undefined)[] = []
     for (const [k, e] of servers.entries()) {
-      const table = transaction ? 'b_tx' : 'b'
       const r = await attempt(`(b) insert ${how}, ${e.name}`, async () => {
         await sql(e, ddl[k]!.replace('$table', table))
-        return bulkInsert(e, table, INSERT_ROWS, row, transaction)
+        return bulkInsert(e, table, INSERT_ROWS, row, transaction, rows)
       })
       if (r !== undefined) {
         console.log(`(b) pipelined prepared INSERT, ${how}, ${e.name}: ${(r.ms / 1000).toFixed(1)} s = ` +
