@@ -5,11 +5,11 @@ import { SqlError, SqlState, notSupported } from './errors.js'
 import type { Statement } from './sql/ast.js'
 import { parseStatements } from './sql/parse.js'
 import { type ColumnType, typeName } from './types/column-type.js'
-import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, allocate, concatVectors, getScalar, vectorOf } from './types/vector.js'
+import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, allocate, getScalar, vectorOf } from './types/vector.js'
 import { type JsValue, fromJsValue, toJsValue } from './types/js-value.js'
 import { Catalog } from './storage/catalog.js'
 import { DurableStore } from './storage/durable/store.js'
-import type { ColumnMeta } from './storage/table.js'
+import { type ColumnMeta, mergeAppends } from './storage/table.js'
 import { bindQuery, type BindContext } from './plan/bind-query.js'
 import type { OutputColumn, PlanNode } from './plan/plan-node.js'
 import { ExecContext, type CancelSignal } from './exec/context.js'
@@ -21,7 +21,7 @@ import { castVector } from './types/cast.js'
 import { collectAll, insert, update } from './exec/statements/dml.js'
 import { catalogView, explain, show, type Rows } from './exec/statements/meta.js'
 import { describe } from './exec/statements/describe.js'
-import { type PendingAppend, Session } from './session.js'
+import { Session } from './session.js'
 import { Rnd } from './functions/rnd/rnd.js'
 
 /** The engine's version, as `version()` reports it. */
@@ -420,7 +420,8 @@ export class Database {
       case 'transaction': {
         const writes = session.pending.splice(0)
         session.inTransaction = stmt.action === 'begin'
-        if (stmt.action === 'commit') commitAppends(writes)
+        // consecutive INSERTs into one table become one append (one WAL record, one merge)
+        if (stmt.action === 'commit') for (const w of mergeAppends(writes)) w.table.append(w.vectors, w.length)
         return done(stmt.action)
       }
       case 'set':
@@ -481,24 +482,6 @@ function withCtes(bc: BindContext, ctes: NonNullable<Extract<Statement, { kind: 
 
 function infoOf(output: readonly OutputColumn[]): ColumnInfo[] {
   return output.map((c) => ({ name: c.name, type: typeName(c.type) }))
-}
-
-/**
- * Applies a transaction's buffered INSERTs in order, each run of consecutive INSERTs into one
- * table as a single append (one WAL record, one merge) instead of one per statement.
- */
-function commitAppends(writes: readonly PendingAppend[]): void {
-  for (let i = 0; i < writes.length;) {
-    const table = writes[i]!.table
-    let j = i + 1
-    const width = table.meta.columns.length
-    while (j < writes.length && writes[j]!.table === table) j++
-    const run = writes.slice(i, j)
-    // rows buffered before an ALTER changed the table's columns keep their own appends
-    if (run.length === 1 || run.some((w) => w.vectors.length !== width)) for (const w of run) table.append(w.vectors, w.length)
-    else table.append(table.meta.columns.map((c, k) => concatVectors(c.type, run.map((w) => w.vectors[k]!))), run.reduce((n, w) => n + w.length, 0))
-    i = j
-  }
 }
 
 function planExecution(plan: PlanNode, batches: AsyncIterable<Batch>): Execution {

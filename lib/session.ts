@@ -3,8 +3,7 @@
  * default session is the built-in admin; adapters open one session per connection or request.
  */
 
-import type { Table } from './storage/table.js'
-import type { Vector } from './types/vector.js'
+import type { TableAppend } from './storage/table.js'
 
 /** Who runs a statement. Access control (a later issue) checks every statement against it. */
 export interface Principal {
@@ -18,13 +17,6 @@ export interface Principal {
 
 /** The built-in admin principal (`pg.user`, default `admin`). */
 export const ADMIN: Principal = { name: 'admin', groups: [], admin: true }
-
-/** Rows an INSERT inside a transaction will append at COMMIT: one vector per table column. */
-export interface PendingAppend {
-  readonly table: Table
-  readonly vectors: readonly Vector[]
-  readonly length: number
-}
 
 /** Per-connection state. */
 export class Session {
@@ -44,7 +36,7 @@ export class Session {
    * INSERTs are buffered (invisible to every query, this session's included, until COMMIT);
    * DDL and UPDATE apply at once, as in QuestDB.
    */
-  readonly pending: PendingAppend[] = []
+  readonly pending: TableAppend[] = []
 
   constructor(readonly principal: Principal = ADMIN) {}
 }

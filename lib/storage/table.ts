@@ -9,7 +9,7 @@
  * TRUNCATE, schema change) installs a new version, so a running reader is never disturbed.
  */
 import type { ColumnType } from '../types/column-type.js'
-import { type Vector, type I64Vector, type SymbolTable } from '../types/vector.js'
+import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '../types/vector.js'
 import type { PartitionUnit } from '../sql/ast.js'
 import { ColumnBuffer } from './column-buffer.js'
 import { applyTtl } from './partition-ops.js'
@@ -39,6 +39,36 @@ export interface TableMeta {
   ttl: { count: number; unit: Exclude<PartitionUnit, 'NONE'> } | undefined
   maxUncommittedRows: number
   o3MaxLag: number
+}
+
+/** Rows appended to one table: a vector per table column. */
+export interface TableAppend {
+  readonly table: Table
+  readonly vectors: readonly Vector[]
+  readonly length: number
+}
+
+/**
+ * Groups appends (in order) into runs of consecutive appends to the same table, each run merged
+ * into one append: one WAL record and one merge instead of one per statement. Appends whose width
+ * is not the table's current one (buffered before an ALTER) stay as they are.
+ */
+export function mergeAppends<T extends TableAppend>(appends: readonly T[]): (T | TableAppend)[] {
+  const out: (T | TableAppend)[] = []
+  for (let i = 0; i < appends.length;) {
+    const table = appends[i]!.table
+    const width = table.meta.columns.length
+    let j = i + 1
+    while (j < appends.length && appends[j]!.table === table) j++
+    const run = appends.slice(i, j)
+    if (run.length === 1 || run.some((a) => a.vectors.length !== width)) out.push(...run)
+    else {
+      const vectors = table.meta.columns.map((c, k) => concatVectors(c.type, run.map((a) => a.vectors[k]!)))
+      out.push({ table, vectors, length: run.reduce((n, a) => n + a.length, 0) })
+    }
+    i = j
+  }
+  return out
 }
 
 /** One immutable-by-convention version of a table's in-memory rows. */

@@ -10,7 +10,7 @@ import * as path from 'node:path'
 import { SqlError } from '../../errors.js'
 import type { Vector, I64Vector, SymbolTable } from '../../types/vector.js'
 import type { Catalog } from '../catalog.js'
-import { Table, type TableStore } from '../table.js'
+import { Table, type TableStore, mergeAppends } from '../table.js'
 import { type TableState, checkpointTable, metaKey } from './checkpoint.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
 import { acquireLock, releaseLock } from './lock.js'
@@ -219,13 +219,12 @@ export class DurableStore implements TableStore {
   /** Applies the staged appends up to `seq` (their sync succeeded), in WAL order. */
   private applyThrough(seq: number): void {
     let k = 0
-    for (; k < this.staged.length && this.staged[k]!.seq <= seq; k++) {
-      const w = this.staged[k]!
-      w.table.applyAppend(w.vectors, w.length)
-      this.markDirty(this.stateOf(w.table), w.table, w.vectors, w.length, w.seq)
-    }
+    while (k < this.staged.length && this.staged[k]!.seq <= seq) k++
     // one splice, not a shift per append: shifting a long array is linear each time
-    this.staged.splice(0, k)
+    const done = this.staged.splice(0, k)
+    // a group's appends to one table are applied as one: an out-of-order group merges once
+    for (const w of mergeAppends(done)) w.table.applyAppend(w.vectors, w.length)
+    for (const w of done) this.markDirty(this.stateOf(w.table), w.table, w.vectors, w.length, w.seq)
     this.resolvedSeq = Math.max(this.resolvedSeq, seq)
     if (!this.checkpointQueued && this.wal.size >= this.checkpointBytes) {
       this.checkpointQueued = true
