@@ -4,7 +4,10 @@
  * Afterwards a normal client must still be served and no connection may be left registered.
  */
 import t from 'tap'
+import { readdirSync } from 'node:fs'
 import { connect } from 'node:net'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import pg from 'pg'
 import { createPgwireHandler } from '../../../adapters/pgwire/index.js'
 import { pgConfig, startServer } from './helpers.js'
@@ -89,16 +92,40 @@ t.test('silent connections time out', async (t) => {
   t.ok(await c.closedByServer(3000))
 })
 
-t.test('connect/disconnect storm leaves nothing registered', async (t) => {
+/** Open file descriptors of this process (the server's sockets among them). */
+function openFds(): number {
+  return readdirSync('/proc/self/fd').length
+}
+
+/** Heap in use after a full collection. */
+function heapAfterGc(): number {
+  setFlagsFromString('--expose-gc')
+  ;(runInNewContext('gc') as () => void)()
+  return process.memoryUsage().heapUsed
+}
+
+t.test('connect/disconnect storm leaves nothing registered, and file descriptors and heap flat', async (t) => {
   const handler = createPgwireHandler(srv.db)
   srv.server.removeAllListeners('connection')
   srv.server.on('connection', handler)
-  for (let n = 0; n < 300; n++) {
-    const s = connect(srv.port, '127.0.0.1')
-    await new Promise<void>((resolve) => { s.once('connect', resolve); s.once('error', () => resolve()) })
-    if (n % 2 === 0) s.write(serialize.startup({ user: 'admin' }))
-    s.destroy()
+  const storm = async (cycles: number): Promise<void> => {
+    for (let n = 0; n < cycles; n++) {
+      const s = connect(srv.port, '127.0.0.1')
+      await new Promise<void>((resolve) => { s.once('connect', resolve); s.once('error', () => resolve()) })
+      if (n % 3 === 0) s.write(serialize.startup({ user: 'admin' }))
+      else if (n % 3 === 1) s.write(Buffer.from('GET / HTTP/1.1\r\n\r\n'))
+      s.destroy()
+    }
+    for (let n = 0; n < 100 && handler.connections() > 0; n++) await new Promise((r) => setTimeout(r, 20))
   }
+  await storm(200) // warm up: first-use allocations are not a leak
+  const fds = openFds()
+  const heap = heapAfterGc()
+  await storm(2000)
+  t.equal(handler.connections(), 0, 'no connection left registered after 2,000 cycles')
+  t.ok(openFds() <= fds + 2, `file descriptors flat: ${fds} before, ${openFds()} after`)
+  const grown = heapAfterGc() - heap
+  t.ok(grown < 4 * 2 ** 20, `heap flat: grew ${(grown / 2 ** 20).toFixed(2)} MB over 2,000 cycles`)
   const c = new pg.Client(pgConfig(srv.port))
   for (let n = 0; n < 20; n++) {
     const k = new pg.Client(pgConfig(srv.port))
