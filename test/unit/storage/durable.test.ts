@@ -1,15 +1,11 @@
 import t from 'tap'
-import { mkdtempSync, rmSync, readdirSync, truncateSync, appendFileSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync, readdirSync, truncateSync, appendFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../../lib/index.js'
+import { tmpDir } from './helpers.js'
 import { io } from '../../../lib/storage/durable/io.js'
 
-function tmp(t: { teardown(f: () => void): void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'epochdb-unit-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
+const tmp = (t: Parameters<typeof tmpDir>[0]): string => tmpDir(t, 'epochdb-unit-')
 
 const DDL = 'create table t (ts timestamp, s symbol, v double, n long, i int, str string, vc varchar, b boolean, u uuid) timestamp(ts) partition by day'
 const ROWS = "insert into t values ('2024-01-01T00:00:00Z', 'a', 1.5, 9007199254740993, 7, 'héllo', 'v', true, '11111111-1111-1111-1111-111111111111'), " +

@@ -4,17 +4,11 @@
  * writes it covered (never applied, cut from the WAL) and the database goes on serving.
  */
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Database } from '../../../lib/index.js'
+import { afterReopen, tmpDir } from './helpers.js'
 import { io } from '../../../lib/storage/durable/io.js'
 
-function tmp(t: { teardown(f: () => void): void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'epochdb-group-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
+const tmp = (t: Parameters<typeof tmpDir>[0]): string => tmpDir(t, 'epochdb-group-')
 
 /** Counts the WAL's group syncs while `f` runs. */
 async function countingSyncs<T>(f: () => Promise<T>): Promise<{ result: T; syncs: number }> {
@@ -39,9 +33,7 @@ t.test('concurrent autocommit inserts share syncs, and every acknowledged row su
   t.ok(syncs >= 1 && syncs < n / 4, `${n} concurrent inserts took ${syncs} syncs`)
   t.same((await db.query('select count(), sum(v) from g')).rows, [[n, (n * (n - 1)) / 2]])
   await db.close()
-  const again = await Database.open({ path: dir })
-  t.same((await again.query('select count(), sum(v) from g')).rows, [[n, (n * (n - 1)) / 2]])
-  await again.close()
+  t.same(await afterReopen(dir, 'select count(), sum(v) from g'), [[[n, (n * (n - 1)) / 2]]])
 })
 
 t.test('deferred writes are invisible until synced, then visible; a later statement syncs them first', async (t) => {
@@ -58,9 +50,7 @@ t.test('deferred writes are invisible until synced, then visible; a later statem
   await db.sync()
   t.equal(db.hasUnsyncedWrites, false)
   await db.close()
-  const again = await Database.open({ path: dir })
-  t.same((await again.query('select count(), sum(v) from d')).rows, [[6, 19]])
-  await again.close()
+  t.same(await afterReopen(dir, 'select count(), sum(v) from d'), [[[6, 19]]])
 })
 
 t.test('a failed sync fails every write it covered, applies none of them, and the next writes commit', async (t) => {
@@ -78,9 +68,7 @@ t.test('a failed sync fails every write it covered, applies none of them, and th
   await db.query(`insert into f values ('${at(4)}', 4)`)
   t.same((await db.query('select v from f')).rows, [[0], [4]])
   await db.close()
-  const again = await Database.open({ path: dir })
-  t.same((await again.query('select v from f')).rows, [[0], [4]], 'the failed writes are not in the WAL either')
-  await again.close()
+  t.same(await afterReopen(dir, 'select v from f'), [[[0], [4]]], 'the failed writes are not in the WAL either')
 })
 
 t.test('a write that fails (ENOSPC) when the group is written fails its statement and loses nothing else', async (t) => {
@@ -94,9 +82,7 @@ t.test('a write that fails (ENOSPC) when the group is written fails its statemen
   io.writeSync = write
   await db.query(`insert into e values ('${at(2)}', 2)`)
   await db.close()
-  const again = await Database.open({ path: dir })
-  t.same((await again.query('select v from e')).rows, [[0], [2]])
-  await again.close()
+  t.same(await afterReopen(dir, 'select v from e'), [[[0], [2]]])
 })
 
 t.test('a prepared INSERT picks up a changed table shape (cached parameter types are per schema version)', async (t) => {
@@ -128,8 +114,6 @@ t.test('a transaction commits its buffered INSERTs per table in order, as one ap
   t.same((await db.query('select count(), sum(v) from a')).rows, expect, 'later rows replaced the earlier ones with the same key')
   t.same((await db.query('select v from b')).rows, [[5]])
   await db.close()
-  const again = await Database.open({ path: dir })
-  t.same((await again.query('select count(), sum(v) from a')).rows, expect)
-  t.same((await again.query('select k, v from a limit 2')).rows, [['k2', 1000], ['k1', 1001]], 'in timestamp order, the later value of each key')
-  await again.close()
+  t.same(await afterReopen(dir, 'select count(), sum(v) from a', 'select k, v from a limit 2'), [expect, [['k2', 1000], ['k1', 1001]]],
+    'in timestamp order, the later value of each key')
 })

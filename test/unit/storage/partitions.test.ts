@@ -1,16 +1,10 @@
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Database } from '../../../lib/index.js'
+import { tmpDir } from './helpers.js'
 import { STORAGE_STATS, resetStorageStats } from '../../../lib/storage/durable/part-cache.js'
 import type { DurableStore } from '../../../lib/storage/durable/store.js'
 
-function tmp(t: { teardown(f: () => void): void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'epochdb-parts-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
+const tmp = (t: Parameters<typeof tmpDir>[0]): string => tmpDir(t, 'epochdb-parts-')
 
 const DAY = 86_400_000_000
 const BASE = Date.UTC(2024, 0, 1) * 1000

@@ -1,0 +1,28 @@
+/**
+ * Helpers for storage tests: throwaway data directories, and reading a data directory back
+ * through a freshly opened database (what a restart would see).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Database } from '../../../lib/index.js'
+import type { JsValue } from '../../../lib/types/js-value.js'
+
+/** A new empty directory, removed when the test `t` ends. */
+export function tmpDir(t: { teardown(f: () => void): void }, prefix = 'epochdb-unit-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** Opens the data directory `dir`, runs each query, closes it; returns each query's rows. */
+export async function afterReopen(dir: string, ...queries: string[]): Promise<JsValue[][][]> {
+  const db = await Database.open({ path: dir })
+  try {
+    const out: JsValue[][][] = []
+    for (const q of queries) out.push((await db.query(q)).rows)
+    return out
+  } finally {
+    await db.close()
+  }
+}
