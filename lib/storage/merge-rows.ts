@@ -38,15 +38,29 @@ export function firstAfter(tsBuf: ColumnBuffer, existing: number, min: number, d
   return l
 }
 
-/** Row order by timestamp: rows before `from` stay; the rest are stably sorted. */
-export function timestampOrder(tsBuf: ColumnBuffer, from: number, total: number): Int32Array {
-  const view = tsBuf.view(0, total) as I64Vector
+/**
+ * Row order by timestamp after appending rows `[existing, total)` to rows in timestamp order:
+ * rows before `from` stay where they are, the new rows are sorted and merged into the rest
+ * (O(n + m log m), not a sort of everything from `from`); ties keep existing rows first, then
+ * the new rows in arrival order.
+ */
+export function timestampOrder(tsBuf: ColumnBuffer, from: number, existing: number, total: number): Int32Array {
+  const d = (tsBuf.view(0, total) as I64Vector).data
   const order = new Int32Array(total)
-  for (let i = 0; i < total; i++) order[i] = i
-  const tail = Array.from(order.subarray(from))
-  const d = view.data
-  tail.sort((a, b) => { const x = Number(d[a]!), y = Number(d[b]!); return x < y ? -1 : x > y ? 1 : a - b })
-  order.set(tail, from)
+  for (let i = 0; i < from; i++) order[i] = i
+  // rows [from, existing) are already in order; only the new rows need sorting (stable: by
+  // timestamp, then position), then one merge of the two runs, existing rows first on ties
+  const fresh = Array.from({ length: total - existing }, (_, k) => existing + k)
+  fresh.sort((a, b) => { const x = Number(d[a]!), y = Number(d[b]!); return x < y ? -1 : x > y ? 1 : a - b })
+  let i = from
+  let j = 0
+  let o = from
+  while (i < existing && j < fresh.length) {
+    if (Number(d[fresh[j]!]!) < Number(d[i]!)) order[o++] = fresh[j++]!
+    else order[o++] = i++
+  }
+  while (i < existing) order[o++] = i++
+  while (j < fresh.length) order[o++] = fresh[j++]!
   return order
 }
 

@@ -242,7 +242,7 @@ export class Table {
     for (let c = 0; c < merged.length; c++) merged[c]!.append(vectors[c]!)
     const total = this.data.rowCount + length
     const dedup = this.meta.dedupKeys.length > 0
-    let order = timestampOrder(merged[ts]!, firstAfter(merged[ts]!, this.data.rowCount, minOf(vectors[ts] as I64Vector, length), dedup), total)
+    let order = timestampOrder(merged[ts]!, firstAfter(merged[ts]!, this.data.rowCount, minOf(vectors[ts] as I64Vector, length), dedup), this.data.rowCount, total)
     let count = total
     if (dedup) [order, count] = dedupRows(this.meta, merged, order, total, this.data.rowCount)
     this.data = { columns: merged.map((b) => b.permuted(order, count)), rowCount: count }

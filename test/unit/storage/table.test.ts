@@ -47,6 +47,13 @@ t.test('out-of-order rows are merged by timestamp, stable for equal timestamps',
   t.same(dump(table), [[5, 'y', 5], [10, 'a', 1], [20, 'b', 2], [20, 'z', 6], [25, 'x', 4], [30, 'c', 3]])
 })
 
+t.test('late rows merge into the middle: rows before them stay, equal timestamps keep arrival order', async (t) => {
+  const table = new Table(meta())
+  rows(table, [1, 2, 3, 4, 5, 6], ['a', 'b', 'c', 'd', 'e', 'f'], [1, 2, 3, 4, 5, 6])
+  rows(table, [4, 7, 4, 3.5, 4], ['p', 'q', 'r', 's', 't'], [7, 8, 9, 10, 11])
+  t.same(dump(table).map((r) => r[1]), ['a', 'b', 'c', 's', 'd', 'p', 'r', 't', 'e', 'f', 'q'])
+})
+
 t.test('a snapshot taken before a merge still reads the old rows', async (t) => {
   const table = new Table(meta())
   rows(table, [10, 20], ['a', 'b'], [1, 2])
