@@ -115,13 +115,15 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
   args.forEach((a, i) => {
     if (a.kind !== 'const' && a.kind !== 'param') throw new SqlError(SqlState.SYNTAX_ERROR, 'constant expected', call.args[i]!.pos)
   })
-  const res = resolveOverload([def], args.map((a) => a.type), call.args.map((a) => a.kind === 'literal' || a.kind === 'param'))
+  // an untyped `$n` fits any type for overload resolution, then takes the declared one
+  const res = resolveOverload([def], args.map((a) => (a.kind === 'param' && a.untyped === true ? 'NULL' : a.type)), call.args.map((a) => a.kind === 'literal' || a.kind === 'param'))
   if (res === undefined) {
     throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function for ${describeArgs(def.name, args.map((a) => typeName(a.type)) as ColumnType[])}`, call.pos)
   }
   const cast = args.map((a, i) => {
     const d = res.declared[i]!
-    return d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'TEMPORAL' ? a : castTo(a, d, call.args[i]!.pos, false)
+    // a `$n` argument takes the type the function declares (so Describe reports it)
+    return d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'TEMPORAL' ? a : castTo(a, d, call.args[i]!.pos, false, bc.onInfer)
   })
   const argTypes = cast.map((a) => a.type)
   const site = {

@@ -86,6 +86,9 @@ t.test('text parameters take the type their use asks for; describe reports it', 
   t.same(db.describe(db.parse('update t set v = $1 where id = $2')[0]!).params, ['DOUBLE', 'INT'])
   t.same(db.describe(db.parse('insert into t (s, id) values ($1, $2)')[0]!).params, ['SYMBOL', 'INT'])
   t.same(db.describe(db.parse('select $1')[0]!).params, ['STRING'])
+  // a table function's argument takes the type the function declares
+  t.same(db.describe(db.parse('select x from long_sequence($1)')[0]!).params, ['LONG'])
+  t.same((await db.query('select count() from long_sequence($1)', ['4'])).rows, [[4n]])
   await t.rejects(db.query('select * from t where id = $1', ['abc']), { code: '22P02' })
 })
 
