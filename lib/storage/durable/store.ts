@@ -33,15 +33,21 @@ export const DEFAULT_MEMORY_BUDGET = 1 << 30
 /** Default checkpoint threshold: 64 MiB of WAL. */
 export const DEFAULT_CHECKPOINT_BYTES = 64 << 20
 
-/** An append written to the WAL, applied to its table once a sync covers it. */
+/**
+ * Appends waiting for the group sync that commits them, numbered in arrival order. Until the
+ * group is written they are single appends (`first === last`); writing merges each run of
+ * consecutive appends to one table into one entry with one WAL record.
+ */
 interface StagedAppend {
   readonly table: Table
   readonly vectors: readonly Vector[]
   readonly length: number
-  /** its WAL sequence number */
-  readonly seq: number
-  /** its offset in the WAL file */
-  readonly at: number
+  /** the arrival numbers of the appends it holds */
+  readonly first: number
+  readonly last: number
+  /** its WAL record's sequence number and offset, once written */
+  seq: number
+  at: number
 }
 
 /** Durable storage for one open data directory. */
@@ -51,13 +57,17 @@ export class DurableStore implements TableStore {
   private wal!: WalWriter
   private seq = 0
   private checkpointQueued = false
-  /** appends written to the WAL, waiting for the sync that commits them (in WAL order) */
+  /** appends waiting for the sync that commits them, in arrival (and WAL) order */
   private staged: StagedAppend[] = []
+  /** how many of `staged` (a prefix) have their WAL record written */
+  private written = 0
+  /** appends ever staged (their arrival numbers are 1..arrived) */
+  private arrived = 0
+  /** every append up to this arrival number is applied, or dropped by a failed sync */
+  private resolved = 0
   /** the running group sync, if any */
   private syncing: Promise<void> | undefined
-  /** every append with a sequence number up to this one is applied, or dropped by a failed sync */
-  private resolvedSeq = 0
-  /** recent failed syncs: the sequence numbers they dropped */
+  /** recent failed syncs: the arrival numbers they dropped */
   private readonly failures: { from: number; to: number; error: SqlError }[] = []
   private keepWal = false
   /** loaded partition columns under the memory budget */
@@ -98,7 +108,6 @@ export class DurableStore implements TableStore {
     const { wal, payloads } = WalWriter.open(`${this.root}/${WAL_FILE}`)
     this.wal = wal
     this.replay(payloads)
-    this.resolvedSeq = this.seq
     this.checkpoint()
   }
 
@@ -169,26 +178,25 @@ export class DurableStore implements TableStore {
   logAppend(table: Table, vectors: readonly Vector[], length: number): void {
     const s = this.stateOf(table)
     if (s.broken !== undefined) throw s.broken
-    const seq = this.seq + 1
-    const at = this.wal.write(encodeAppend(seq, table.meta.id, table.meta.columns.map((c) => c.type), vectors, length))
-    this.seq = seq
-    this.staged.push({ table, vectors, length, seq, at })
+    const n = ++this.arrived
+    this.staged.push({ table, vectors, length, first: n, last: n, seq: 0, at: 0 })
   }
 
-  /** True while some appends are written to the WAL but not yet synced and applied. */
+  /** True while some appends wait for their sync. */
   get uncommitted(): boolean {
     return this.staged.length > 0
   }
 
   /**
-   * Group commit: resolves once every append written so far is durable and applied to its table.
-   * Appends written while a sync is running wait for it, then share the next one, so concurrent
-   * writers pay one sync per group instead of one each. Rejects with 58030 when the sync failed:
-   * those appends are dropped from the WAL and never applied.
+   * Group commit: resolves once every append staged so far is durable and applied to its table.
+   * Appends staged while a sync is running wait for it, then share the next one, so concurrent
+   * writers pay one sync per group instead of one each; a group's appends to one table share one
+   * WAL record. Rejects with 58030 when the write or sync failed: those appends are dropped from
+   * the WAL and never applied.
    */
   async commit(): Promise<void> {
-    const target = this.seq
-    while (this.resolvedSeq < target) {
+    const target = this.arrived
+    while (this.resolved < target) {
       this.syncing ??= this.syncStaged().finally(() => { this.syncing = undefined })
       await this.syncing
     }
@@ -199,50 +207,86 @@ export class DurableStore implements TableStore {
   /** {@link DurableStore.commit}, blocking: before checkpoints and rewrites, which need every append applied. */
   commitSync(): void {
     if (this.staged.length === 0) return
-    const upto = this.staged[this.staged.length - 1]!.seq
-    try { this.wal.syncNow() } catch (e) { throw this.dropStaged(e) }
+    const upto = this.arrived
+    try {
+      this.writeStaged()
+      this.wal.syncNow()
+    } catch (e) {
+      throw this.dropStaged(e)
+    }
     this.applyThrough(upto)
   }
 
   private async syncStaged(): Promise<void> {
-    const last = this.staged[this.staged.length - 1]
-    if (last === undefined) { this.resolvedSeq = this.seq; return }
+    if (this.staged.length === 0) { this.resolved = this.arrived; return }
+    const upto = this.arrived
     try {
+      this.writeStaged()
       await this.wal.sync()
     } catch (e) {
       this.dropStaged(e)
       return
     }
-    this.applyThrough(last.seq)
+    this.applyThrough(upto)
   }
 
-  /** Applies the staged appends up to `seq` (their sync succeeded), in WAL order. */
-  private applyThrough(seq: number): void {
+  /**
+   * Writes the WAL records of the staged appends not written yet: each run of consecutive
+   * appends to one table becomes one append with one record (an out-of-order group then also
+   * merges into its table once, not once per row).
+   */
+  private writeStaged(): void {
+    if (this.written === this.staged.length) return
+    const fresh = this.staged.slice(this.written)
+    const merged: StagedAppend[] = []
+    for (let i = 0; i < fresh.length;) {
+      const table = fresh[i]!.table
+      let j = i + 1
+      while (j < fresh.length && fresh[j]!.table === table) j++
+      const run = fresh.slice(i, j)
+      const out = mergeAppends(run)
+      if (run.length > 1 && out.length === 1) merged.push({ ...out[0]!, first: run[0]!.first, last: run[run.length - 1]!.last, seq: 0, at: 0 })
+      else merged.push(...run)
+      i = j
+    }
+    for (const w of merged) {
+      w.seq = ++this.seq
+      w.at = this.wal.write(encodeAppend(w.seq, w.table.meta.id, w.table.meta.columns.map((c) => c.type), w.vectors, w.length))
+    }
+    this.staged.splice(this.written, fresh.length, ...merged)
+    this.written = this.staged.length
+  }
+
+  /** Applies the written appends that arrived up to `upto` (their sync succeeded), in WAL order. */
+  private applyThrough(upto: number): void {
     let k = 0
-    while (k < this.staged.length && this.staged[k]!.seq <= seq) k++
+    while (k < this.written && this.staged[k]!.last <= upto) k++
     // one splice, not a shift per append: shifting a long array is linear each time
     const done = this.staged.splice(0, k)
-    // a group's appends to one table are applied as one: an out-of-order group merges once
-    for (const w of mergeAppends(done)) w.table.applyAppend(w.vectors, w.length)
-    for (const w of done) this.markDirty(this.stateOf(w.table), w.table, w.vectors, w.length, w.seq)
-    this.resolvedSeq = Math.max(this.resolvedSeq, seq)
+    this.written -= k
+    for (const w of done) {
+      w.table.applyAppend(w.vectors, w.length)
+      this.markDirty(this.stateOf(w.table), w.table, w.vectors, w.length, w.seq)
+    }
+    this.resolved = Math.max(this.resolved, upto)
     if (!this.checkpointQueued && this.wal.size >= this.checkpointBytes) {
       this.checkpointQueued = true
       queueMicrotask(() => this.afterCommit())
     }
   }
 
-  /** A sync failed: every staged append is cut from the WAL and dropped; their commits reject. */
+  /** A write or sync failed: every staged append is cut from the WAL and dropped; their commits reject. */
   private dropStaged(cause: unknown): SqlError {
     const error = cause instanceof SqlError ? cause : ioError('write-ahead log sync failed, nothing was committed', cause)
     const first = this.staged[0]
     if (first !== undefined) {
-      this.wal.truncate(first.at)
-      this.failures.push({ from: first.seq, to: this.seq, error })
+      this.wal.truncate(this.written > 0 ? first.at : this.wal.size)
+      this.failures.push({ from: first.first, to: this.arrived, error })
       if (this.failures.length > 16) this.failures.shift()
     }
     this.staged = []
-    this.resolvedSeq = this.seq
+    this.written = 0
+    this.resolved = this.arrived
     return error
   }
 

@@ -104,13 +104,14 @@ export class WalWriter {
     }
   }
 
-  /** Drops every record from offset `at` on (their sync failed: they were never committed). */
+  /** Drops every pending record and every written one from offset `at` on (their sync failed: they were never committed). */
   truncate(at: number): void {
     this.pending = []
-    this.pos = Math.min(this.pos, at)
-    if (at >= this.written) return
-    this.written = at
-    try { io.ftruncateSync(this.fd, at) } catch { /* an unsynced tail is dropped or replayed on the next open, never acknowledged */ }
+    if (at < this.written) {
+      this.written = at
+      try { io.ftruncateSync(this.fd, at) } catch { /* an unsynced tail is dropped or replayed on the next open, never acknowledged */ }
+    }
+    this.pos = this.written
   }
 
   /** Empties the log (after a checkpoint made every record redundant). */
