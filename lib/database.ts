@@ -9,7 +9,7 @@ import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, a
 import { type JsValue, fromJsValue, toJsValue } from './types/js-value.js'
 import { Catalog } from './storage/catalog.js'
 import { DurableStore } from './storage/durable/store.js'
-import { type ColumnMeta, mergeAppends } from './storage/table.js'
+import type { ColumnMeta } from './storage/table.js'
 import { bindQuery, type BindContext } from './plan/bind-query.js'
 import type { OutputColumn, PlanNode } from './plan/plan-node.js'
 import { ExecContext, type CancelSignal } from './exec/context.js'
@@ -328,10 +328,37 @@ export class Database {
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
     const done = (command: string, affected = 0): Execution => ({ columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY })
     if (!DDL_KINDS.has(stmt.kind)) return this.run(stmt, session, ctx, bc, done)
+    if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
     try {
       return await this.run(stmt, session, ctx, bc, done)
     } finally {
       this.schemaVersion++
+    }
+  }
+
+  /**
+   * DDL applies at once, but a transaction's INSERTs wait for COMMIT: changing or removing a
+   * table the open transaction has inserted into would leave those rows without a table to go
+   * to, so it is refused (25001) until COMMIT or ROLLBACK.
+   */
+  private checkNoBufferedRows(stmt: Statement, session: Session): void {
+    const touched = session.pending.tables()
+    if (touched.size === 0) return
+    const named = (name: string, pos: number): void => {
+      const t = this.catalog.find(name)
+      if (t !== undefined && touched.has(t)) {
+        throw new SqlError(SqlState.ACTIVE_SQL_TRANSACTION, `cannot change table ${t.meta.name} in a transaction that has inserted into it; COMMIT or ROLLBACK first`, pos)
+      }
+    }
+    switch (stmt.kind) {
+      case 'drop_table':
+        if (stmt.all) for (const t of touched) named(t.meta.name, stmt.pos)
+        for (const n of stmt.names) named(n.name, n.pos)
+        return
+      case 'truncate_table': for (const n of stmt.names) named(n.name, n.pos); return
+      case 'rename_table': named(stmt.from, stmt.fromPos); return
+      case 'alter_table': named(stmt.table, stmt.tablePos); return
+      default:
     }
   }
 
@@ -407,7 +434,7 @@ export class Database {
       case 'insert': {
         const table = this.catalog.get(stmt.table, stmt.tablePos)
         const cteBc = stmt.ctes === undefined ? bc : withCtes(bc, stmt.ctes)
-        const sink = session.inTransaction ? (t: typeof table, v: Vector[], n: number) => { session.pending.push({ table: t, vectors: v, length: n }) } : undefined
+        const sink = session.inTransaction ? (t: typeof table, v: Vector[], n: number) => { session.pending.add(t, v, n) } : undefined
         return done('insert', await insert(stmt, table, cteBc, ctx, sink))
       }
       case 'update': return done('update', await update(stmt, this.catalog.get(stmt.table, stmt.tablePos), bc, ctx))
@@ -418,10 +445,10 @@ export class Database {
         return rowsExecution(explain(optimize(bindQuery(inner, bc))))
       }
       case 'transaction': {
-        const writes = session.pending.splice(0)
+        const writes = session.pending.take()
         session.inTransaction = stmt.action === 'begin'
-        // consecutive INSERTs into one table become one append (one WAL record, one merge)
-        if (stmt.action === 'commit') for (const w of mergeAppends(writes)) w.table.append(w.vectors, w.length)
+        // each run of INSERTs into one table is one append (one WAL record, one merge)
+        if (stmt.action === 'commit') for (const w of writes) w.table.append(w.vectors, w.length)
         return done(stmt.action)
       }
       case 'set':

@@ -8,6 +8,8 @@
 
 /** SQLSTATE codes used by the engine. Adapters pass them through unchanged. */
 export const SqlState = {
+  /** the statement cannot run inside the open transaction */
+  ACTIVE_SQL_TRANSACTION: '25001',
   /** generic syntax error */
   SYNTAX_ERROR: '42601',
   /** table (relation) does not exist */

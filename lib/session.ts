@@ -3,7 +3,7 @@
  * default session is the built-in admin; adapters open one session per connection or request.
  */
 
-import type { TableAppend } from './storage/table.js'
+import { PendingWrites } from './storage/pending-writes.js'
 
 /** Who runs a statement. Access control (a later issue) checks every statement against it. */
 export interface Principal {
@@ -36,7 +36,7 @@ export class Session {
    * INSERTs are buffered (invisible to every query, this session's included, until COMMIT);
    * DDL and UPDATE apply at once, as in QuestDB.
    */
-  readonly pending: TableAppend[] = []
+  readonly pending = new PendingWrites()
 
   constructor(readonly principal: Principal = ADMIN) {}
 }
