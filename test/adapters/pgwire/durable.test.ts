@@ -12,6 +12,7 @@ import pg from 'pg'
 import { Database } from '../../../lib/index.js'
 import { io } from '../../../lib/storage/durable/io.js'
 import { pgConfig, startServer, type TestServer } from './helpers.js'
+import { WireClient, serialize } from './wire-client.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'epochdb-pgwire-durable-'))
 t.teardown(() => rmSync(dir, { recursive: true, force: true }))
@@ -60,10 +61,22 @@ t.test('a failed sync closes the writing connection with 58030; others keep work
   await writer.end().catch(() => undefined)
 })
 
+t.test('an INSERT whose connection closes before its answer still commits', async (t) => {
+  const w = await WireClient.login(srv.port)
+  const before = (await srv.db.query('select count() from p')).rows[0]![0] as bigint
+  // the INSERT and a Terminate in one packet: the answer is held back, then the client is gone
+  w.send(Buffer.concat([serialize.query("insert into p values ('2024-02-01', 'z', 3)"), serialize.end()]))
+  t.equal(await w.closedByServer(), true)
+  for (let n = 0; n < 100 && srv.db.hasUnsyncedWrites; n++) await new Promise((r) => setTimeout(r, 10))
+  t.equal(srv.db.hasUnsyncedWrites, false, 'committed without waiting for another statement')
+  const after = (await srv.db.query('select count() from p')).rows[0]![0] as bigint
+  t.equal(after, before + 1n)
+})
+
 t.test('reopen: exactly the acknowledged rows are there', async (t) => {
   await srv.close()
   await srv.db.close()
   const db = await Database.open({ path: dir })
-  t.same((await db.query('select count(), max(v) from p')).rows, [[2001, 999.5]])
+  t.same((await db.query('select count(), max(v) from p')).rows, [[2002, 999.5]])
   await db.close()
 })
