@@ -329,6 +329,9 @@ export class Database {
     const done = (command: string, affected = 0): Execution => ({ columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY })
     if (!DDL_KINDS.has(stmt.kind)) return this.run(stmt, session, ctx, bc, done)
     if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
+    // appends staged after start()'s drain (while it awaited the sync) commit now, with nothing in
+    // between, in the shape they were made for; a failed sync is their owners' to report
+    try { this.store?.commitSync() } catch { /* reported to the writes' commits */ }
     try {
       return await this.run(stmt, session, ctx, bc, done)
     } finally {

@@ -117,3 +117,19 @@ t.test('a transaction commits its buffered INSERTs per table in order, as one ap
   t.same(await afterReopen(dir, 'select count(), sum(v) from a', 'select k, v from a limit 2'), [expect, [['k2', 1000], ['k1', 1001]]],
     'in timestamp order, the later value of each key')
 })
+
+t.test('an append staged while DDL waits for the previous group commits in the shape it was made for', async (t) => {
+  const dir = tmp(t)
+  const db = await Database.open({ path: dir })
+  await db.query('create table r (ts timestamp, v long) timestamp(ts)')
+  await db.query(`insert into r values ('${at(0)}', 0)`, [], { session: db.session(), deferSync: true })
+  // ALTER first waits for the pending group; this INSERT is staged meanwhile, with two columns
+  const alter = db.query('alter table r add column w double')
+  const insert = db.query(`insert into r values ('${at(1)}', 1)`, [], { session: db.session(), deferSync: true })
+  await alter
+  await insert
+  await db.sync()
+  t.same((await db.query('select v, w from r')).rows, [[0n, null], [1n, null]])
+  await db.close()
+  t.same(await afterReopen(dir, 'select v, w from r'), [[[0n, null], [1n, null]]])
+})
