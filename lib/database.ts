@@ -108,7 +108,16 @@ export interface ExecOptions {
 
 const PARSE_CACHE_SIZE = 1000
 
-/** Statements that may change a table's shape (they invalidate cached parameter types). */
+/** What a parsed statement binds to under one schema version. */
+interface StatementCache {
+  readonly version: number
+  /** the types inferred for its text parameters, per signature of the declared ones */
+  readonly paramTypes: Map<string, ColumnType[]>
+  /** its plan, for a query without parameters */
+  plan: PlanNode | undefined
+}
+
+/** Statements that may change a table's shape (they invalidate cached parameter types and plans). */
 const DDL_KINDS: ReadonlySet<Statement['kind']> = new Set<Statement['kind']>(['create_table', 'create_table_like', 'create_table_as', 'drop_table', 'truncate_table', 'rename_table', 'alter_table'])
 
 /**
@@ -137,10 +146,8 @@ export class Database {
   private readonly rndFactory = (): Rnd => this.statementRnd()
   /** bumped after every statement that may change a table's shape; invalidates the cached parameter types and plans */
   private schemaVersion = 0
-  /** the parameter types inferred for a statement, per declared-type signature, until the schema changes */
-  private readonly paramTypeCache = new WeakMap<Statement, { version: number; byKey: Map<string, ColumnType[]> }>()
-  /** the plans of parameterless queries, until the schema changes (see {@link Database.planOf}) */
-  private readonly planCache = new WeakMap<Statement, { version: number; plan: PlanNode }>()
+  /** what a parsed statement binds to, kept until the schema changes (see {@link Database.cacheOf}) */
+  private readonly statementCache = new WeakMap<Statement, StatementCache>()
   private store: DurableStore | undefined
 
   private constructor(options: DatabaseOptions) {
@@ -372,15 +379,21 @@ export class Database {
    */
   private inferParamTypes(stmt: Statement, declared: readonly (ColumnType | undefined)[], ctx: ExecContext): ColumnType[] {
     const key = declared.join(',')
-    let entry = this.paramTypeCache.get(stmt)
-    if (entry === undefined || entry.version !== this.schemaVersion) this.paramTypeCache.set(stmt, entry = { version: this.schemaVersion, byKey: new Map() })
-    let types = entry.byKey.get(key)
+    const byKey = this.cacheOf(stmt).paramTypes
+    let types = byKey.get(key)
     if (types === undefined) {
       types = describe(stmt, { catalog: this.catalog, paramTypes: declared, ctes: new Map(), fn: ctx }).params
-      if (entry.byKey.size >= 16) entry.byKey.clear()
-      entry.byKey.set(key, types)
+      if (byKey.size >= 16) byKey.clear()
+      byKey.set(key, types)
     }
     return types
+  }
+
+  /** The cache entry of a parsed statement, emptied when the schema version moved on. */
+  private cacheOf(stmt: Statement): StatementCache {
+    let entry = this.statementCache.get(stmt)
+    if (entry === undefined || entry.version !== this.schemaVersion) this.statementCache.set(stmt, entry = { version: this.schemaVersion, paramTypes: new Map(), plan: undefined })
+    return entry
   }
 
   /**
@@ -391,11 +404,8 @@ export class Database {
    */
   private planOf(stmt: Extract<Statement, { kind: 'select' | 'setop' | 'with' }>, bc: BindContext): PlanNode {
     if (bc.paramTypes.length > 0) return optimize(bindQuery(stmt, bc))
-    const hit = this.planCache.get(stmt)
-    if (hit !== undefined && hit.version === this.schemaVersion) return hit.plan
-    const plan = optimize(bindQuery(stmt, bc))
-    this.planCache.set(stmt, { version: this.schemaVersion, plan })
-    return plan
+    const entry = this.cacheOf(stmt)
+    return (entry.plan ??= optimize(bindQuery(stmt, bc)))
   }
 
   private async run(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext, done: (command: string, affected?: number) => Execution): Promise<Execution> {

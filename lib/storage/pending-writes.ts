@@ -18,18 +18,6 @@ interface Run {
 export class PendingWrites {
   private runs: Run[] = []
 
-  /** Rows buffered so far. */
-  get rows(): number {
-    let n = 0
-    for (const r of this.runs) n += r.length
-    return n
-  }
-
-  /** True when rows for `table` are buffered. */
-  touches(table: Table): boolean {
-    return this.runs.some((r) => r.table === table)
-  }
-
   /** The tables rows are buffered for. */
   tables(): Set<Table> {
     return new Set(this.runs.map((r) => r.table))

@@ -48,27 +48,11 @@ export interface TableAppend {
   readonly length: number
 }
 
-/**
- * Groups appends (in order) into runs of consecutive appends to the same table, each run merged
- * into one append: one WAL record and one merge instead of one per statement. Appends whose width
- * is not the table's current one (buffered before an ALTER) stay as they are.
- */
-export function mergeAppends<T extends TableAppend>(appends: readonly T[]): (T | TableAppend)[] {
-  const out: (T | TableAppend)[] = []
-  for (let i = 0; i < appends.length;) {
-    const table = appends[i]!.table
-    const width = table.meta.columns.length
-    let j = i + 1
-    while (j < appends.length && appends[j]!.table === table) j++
-    const run = appends.slice(i, j)
-    if (run.length === 1 || run.some((a) => a.vectors.length !== width)) out.push(...run)
-    else {
-      const vectors = table.meta.columns.map((c, k) => concatVectors(c.type, run.map((a) => a.vectors[k]!)))
-      out.push({ table, vectors, length: run.reduce((n, a) => n + a.length, 0) })
-    }
-    i = j
-  }
-  return out
+/** Consecutive appends to one table as a single append: one vector per column, one WAL record, one merge. */
+export function concatAppends(table: Table, parts: readonly TableAppend[]): TableAppend {
+  if (parts.length === 1) return parts[0]!
+  const vectors = table.meta.columns.map((c, k) => concatVectors(c.type, parts.map((a) => a.vectors[k]!)))
+  return { table, vectors, length: parts.reduce((n, a) => n + a.length, 0) }
 }
 
 /** One immutable-by-convention version of a table's in-memory rows. */

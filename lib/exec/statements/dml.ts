@@ -139,6 +139,19 @@ export async function collectAll(plan: PlanNode, ctx: ExecContext): Promise<Batc
   return { length, vectors: plan.output.map((c, i) => concatVectors(c.type, parts.map((p) => p.vectors[i]!))) }
 }
 
+/** The table column indexes an UPDATE's SET clause assigns, in order (not the designated timestamp, each once). */
+function setColumns(s: Update, meta: Table['meta']): number[] {
+  const seen = new Set<number>()
+  return s.set.map((a) => {
+    const i = meta.columns.findIndex((c) => c.name.toLowerCase() === a.column.toLowerCase())
+    if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${a.column}`, a.pos)
+    if (i === meta.timestampIndex) throw new SqlError(SqlState.SYNTAX_ERROR, 'Designated timestamp column cannot be updated', a.pos)
+    if (seen.has(i)) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column ${a.column} in SET clause`, a.pos)
+    seen.add(i)
+    return i
+  })
+}
+
 /** UPDATE; returns the number of rows updated. Rewrites the updated columns copy-on-write. */
 export async function update(s: Update, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
   if (s.from !== undefined || s.joins.length > 0) return updateFrom(s, table, bc, ctx)
@@ -151,13 +164,8 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
     return dict === undefined ? base : { ...base, dict }
   })
   const env = { scope: new Scope(output), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'UPDATE', ...inferOf(bc) }
-  const seen = new Set<number>()
-  const sets = s.set.map((a) => {
-    const i = meta.columns.findIndex((c) => c.name.toLowerCase() === a.column.toLowerCase())
-    if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${a.column}`, a.pos)
-    if (i === meta.timestampIndex) throw new SqlError(SqlState.SYNTAX_ERROR, 'Designated timestamp column cannot be updated', a.pos)
-    if (seen.has(i)) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column ${a.column} in SET clause`, a.pos)
-    seen.add(i)
+  const sets = setColumns(s, meta).map((i, k) => {
+    const a = s.set[k]!
     return { index: i, expr: castTo(bindExpr(a.value, env), meta.columns[i]!.type, a.value.pos, true, bc.onInfer) }
   })
   const where = s.where === undefined ? undefined : castTo(bindExpr(s.where, env), 'BOOLEAN', s.where.pos, false)
@@ -221,15 +229,7 @@ async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: ExecCon
   const meta = table.meta
   const snap = table.materialized()
   const alias = s.alias ?? meta.name
-  const seen = new Set<number>()
-  const targets = s.set.map((a) => {
-    const i = meta.columns.findIndex((c) => c.name.toLowerCase() === a.column.toLowerCase())
-    if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${a.column}`, a.pos)
-    if (i === meta.timestampIndex) throw new SqlError(SqlState.SYNTAX_ERROR, 'Designated timestamp column cannot be updated', a.pos)
-    if (seen.has(i)) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column ${a.column} in SET clause`, a.pos)
-    seen.add(i)
-    return i
-  })
+  const targets = setColumns(s, meta)
   const ctes = new Map(bc.ctes)
   ctes.set(alias.toLowerCase(), rowIdScan(table, snap, alias))
   const select: Select = {

@@ -10,7 +10,7 @@ import * as path from 'node:path'
 import { SqlError } from '../../errors.js'
 import type { Vector, I64Vector, SymbolTable } from '../../types/vector.js'
 import type { Catalog } from '../catalog.js'
-import { Table, type TableStore, mergeAppends } from '../table.js'
+import { Table, type TableStore, concatAppends } from '../table.js'
 import { type TableState, checkpointTable, metaKey } from './checkpoint.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
 import { acquireLock, releaseLock } from './lock.js'
@@ -243,10 +243,9 @@ export class DurableStore implements TableStore {
       const table = fresh[i]!.table
       let j = i + 1
       while (j < fresh.length && fresh[j]!.table === table) j++
+      // one table's appends in a group all have its current columns: DDL commits the group first
       const run = fresh.slice(i, j)
-      const out = mergeAppends(run)
-      if (run.length > 1 && out.length === 1) merged.push({ ...out[0]!, first: run[0]!.first, last: run[run.length - 1]!.last, seq: 0, at: 0 })
-      else merged.push(...run)
+      merged.push(run.length === 1 ? run[0]! : { ...concatAppends(table, run), first: run[0]!.first, last: run[run.length - 1]!.last, seq: 0, at: 0 })
       i = j
     }
     for (const w of merged) {
