@@ -333,14 +333,13 @@ export class Database {
     const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
-    const done = (command: string, affected = 0): Execution => ({ columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY })
-    if (!DDL_KINDS.has(stmt.kind)) return this.run(stmt, session, ctx, bc, done)
+    if (!DDL_KINDS.has(stmt.kind)) return this.run(stmt, session, ctx, bc)
     if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
     // appends staged after start()'s drain (while it awaited the sync) commit now, with nothing in
     // between, in the shape they were made for; a failed sync is their owners' to report
     try { this.store?.commitSync() } catch { /* reported to the writes' commits */ }
     try {
-      return await this.run(stmt, session, ctx, bc, done)
+      return await this.run(stmt, session, ctx, bc)
     } finally {
       this.schemaVersion++
     }
@@ -408,11 +407,12 @@ export class Database {
     return (entry.plan ??= optimize(bindQuery(stmt, bc)))
   }
 
-  private async run(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext, done: (command: string, affected?: number) => Execution): Promise<Execution> {
+  private async run(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext): Promise<Execution> {
     switch (stmt.kind) {
       case 'select': case 'setop': case 'with': {
         const plan = this.planOf(stmt, bc)
-        await prepareSubqueries(plan, ctx)
+        const subqueries = prepareSubqueries(plan, ctx)
+        if (subqueries !== undefined) await subqueries
         return planExecution(plan, runPlan(plan, ctx))
       }
       case 'create_table': createTable(stmt, this.catalog); return this.synced(done('create_table'))
@@ -524,8 +524,18 @@ function infoOf(output: readonly OutputColumn[]): ColumnInfo[] {
   return output.map((c) => ({ name: c.name, type: typeName(c.type) }))
 }
 
+/** The execution of a statement that returns no rows. */
+function done(command: string, affected = 0): Execution {
+  return { columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY }
+}
+
+/** The column descriptions of each plan's output, made once (plans are cached and reused). */
+const PLAN_COLUMNS = new WeakMap<PlanNode, { columns: readonly ColumnInfo[]; types: readonly ColumnType[] }>()
+
 function planExecution(plan: PlanNode, batches: AsyncIterable<Batch>): Execution {
-  return { columns: infoOf(plan.output), types: plan.output.map((c) => c.type), timestampIndex: plan.timestampIndex, command: 'select', affected: -1, batches }
+  let described = PLAN_COLUMNS.get(plan)
+  if (described === undefined) PLAN_COLUMNS.set(plan, described = { columns: infoOf(plan.output), types: plan.output.map((c) => c.type) })
+  return { columns: described.columns, types: described.types, timestampIndex: plan.timestampIndex, command: 'select', affected: -1, batches }
 }
 
 function rowsExecution(r: Rows): Execution {

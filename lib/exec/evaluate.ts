@@ -16,6 +16,15 @@ import type { ExecContext } from './context.js'
 /** Computes one vector for a batch. */
 export type Evaluator = (batch: Batch) => Vector
 
+/** The constant vector of each literal, made once: plans are cached, and constant vectors are never written. */
+const CONSTANTS = new WeakMap<BoundExpr, Vector>()
+
+function constantOf(expr: Extract<BoundExpr, { kind: 'const' }>): Vector {
+  let v = CONSTANTS.get(expr)
+  if (v === undefined) CONSTANTS.set(expr, v = constVector(expr.type, expr.value, 1))
+  return v
+}
+
 /** Compiles `expr` for one execution in `ctx`. */
 export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
   switch (expr.kind) {
@@ -24,8 +33,9 @@ export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
       return (b) => b.vectors[i]!
     }
     case 'const': {
-      const { type, value } = expr
-      return (b) => constVector(type, value, b.length)
+      const base = constantOf(expr)
+      let last = base
+      return (b) => (b.length === last.length ? last : (last = { ...base, length: b.length }))
     }
     case 'param': {
       const { type, index } = expr

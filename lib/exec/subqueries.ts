@@ -9,10 +9,29 @@ import type { BoundExpr, PlanNode } from '../plan/plan-node.js'
 import type { ExecContext } from './context.js'
 import { runPlan } from './operators/runner.js'
 
-/** Computes every subquery under `root` (a plan or an expression) that has not been computed yet. */
-export async function prepareSubqueries(root: PlanNode | BoundExpr, ctx: ExecContext): Promise<void> {
-  const pending: BoundExpr[] = []
-  collect(root, pending)
+/**
+ * Computes every subquery under `root` (a plan or an expression) that has not been computed yet;
+ * undefined when `root` has none, so the common case costs no await.
+ */
+export function prepareSubqueries(root: PlanNode | BoundExpr, ctx: ExecContext): Promise<void> | undefined {
+  const pending = subqueriesOf(root)
+  return pending.length === 0 ? undefined : computeSubqueries(pending, ctx)
+}
+
+/** The uncorrelated subqueries of each plan or expression, found once (plans are cached and reused). */
+const SUBQUERIES = new WeakMap<PlanNode | BoundExpr, readonly BoundExpr[]>()
+
+function subqueriesOf(root: PlanNode | BoundExpr): readonly BoundExpr[] {
+  let pending = SUBQUERIES.get(root)
+  if (pending === undefined) {
+    const found: BoundExpr[] = []
+    collect(root, found)
+    SUBQUERIES.set(root, pending = found)
+  }
+  return pending
+}
+
+async function computeSubqueries(pending: readonly BoundExpr[], ctx: ExecContext): Promise<void> {
   for (const e of pending) {
     if (ctx.subqueryValues.has(e)) continue
     if (e.kind === 'subquery') {

@@ -99,27 +99,27 @@ export async function* runFilter(node: FilterNode, ctx: ExecContext, run: Runner
 /** Computes the select list. Several non-deterministic row functions (rnd_*) are evaluated row by row, left to right, as QuestDB does. */
 export async function* runProject(node: ProjectNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const interleaved = countRowRandom(node.exprs) > 1
-  const states = new Map<BoundExpr, unknown>()
+  const states = interleaved ? new Map<BoundExpr, unknown>() : undefined
   // compiled on the first batch: a seeded long_sequence(n, s0, s1) resets the generator when it
   // opens, and rnd_* functions that draw in `init` (rnd_symbol's dictionary) must draw after that
   let evals: (Evaluator | undefined)[] | undefined
   for await (const b of run(node.input, ctx)) {
     if (evals === undefined) {
       evals = node.exprs.map((e) => {
-        if (interleaved && hasRowRandom(e)) { initRowStates(e, ctx, states); return undefined }
+        if (states !== undefined && hasRowRandom(e)) { initRowStates(e, ctx, states); return undefined }
         return compileExpr(e, ctx)
       })
     }
     const out: Vector[] = new Array(node.exprs.length)
-    const writers = new Map<number, VectorWriter>()
+    let writers: Map<number, VectorWriter> | undefined
     for (let k = 0; k < evals.length; k++) {
       const ev = evals[k]
       if (ev !== undefined) out[k] = materializeIfConst(ev(b))
-      else writers.set(k, new VectorWriter(node.exprs[k]!.type, b.length))
+      else (writers ??= new Map()).set(k, new VectorWriter(node.exprs[k]!.type, b.length))
     }
-    if (writers.size > 0) {
+    if (writers !== undefined) {
       for (let i = 0; i < b.length; i++) {
-        for (const [k, w] of writers) w.set(i, evalRow(node.exprs[k]!, b, i, ctx, states))
+        for (const [k, w] of writers) w.set(i, evalRow(node.exprs[k]!, b, i, ctx, states!))
       }
       for (const [k, w] of writers) out[k] = w.finish()
     }
