@@ -76,7 +76,7 @@ export class Portal {
    * Returns true when the portal is exhausted.
    */
   async run(sink: PortalSink, maxRows: number): Promise<boolean> {
-    const ex = await this.open()
+    const ex = this.execution ?? await this.open()
     if (this.finished) {
       be.commandComplete(sink.w, this.prepared.tag(this.prepared.returnsRows ? 0 : Math.max(ex.affected, 0)))
       return true

@@ -29,14 +29,30 @@ export interface RunContext {
   readonly session: Session
 }
 
+/** Wraps an engine statement. A class, not an object of closures: one is made per query. */
+class EnginePrepared implements Prepared {
+  readonly paramCount: number
+  readonly returnsRows: boolean
+  readonly empty = false
+
+  constructor(private readonly ctx: RunContext, readonly statement: Statement) {
+    this.paramCount = paramCount(statement)
+    this.returnsRows = returnsRows(statement)
+  }
+
+  start(params: readonly unknown[], signal: CancelSignal): Promise<Execution> {
+    // writes return before their WAL sync: the connection syncs once before it flushes the acknowledgements
+    return this.ctx.db.execute(this.statement, params, { session: this.ctx.session, signal, deferSync: true })
+  }
+
+  tag(rows: number): string {
+    return commandTag(this.statement, rows)
+  }
+}
+
 /** Wraps an engine statement. */
 export function enginePrepared(ctx: RunContext, stmt: Statement): Prepared {
-  return {
-    paramCount: paramCount(stmt), returnsRows: returnsRows(stmt), empty: false, statement: stmt,
-    // writes return before their WAL sync: the connection syncs once before it flushes the acknowledgements
-    start: (params, signal) => ctx.db.execute(stmt, params, { session: ctx.session, signal, deferSync: true }),
-    tag: (rows) => commandTag(stmt, rows),
-  }
+  return new EnginePrepared(ctx, stmt)
 }
 
 /** The empty statement. */

@@ -7,8 +7,17 @@ import type { Database } from '../../lib/index.js'
 /** A parsed statement, as `Database.parse` returns it. */
 export type Statement = ReturnType<Database['parse']>[number]
 
-/** The highest `$n` in the statement (0 when it has no parameters). */
+/** Parameter counts of parsed statements (the engine caches parsed statements per text). */
+const PARAM_COUNTS = new WeakMap<Statement, number>()
+
+/** The highest `$n` in the statement (0 when it has no parameters); worked out once per statement. */
 export function paramCount(stmt: Statement): number {
+  let n = PARAM_COUNTS.get(stmt)
+  if (n === undefined) PARAM_COUNTS.set(stmt, n = highestParam(stmt))
+  return n
+}
+
+function highestParam(stmt: Statement): number {
   let max = 0
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return
