@@ -79,10 +79,13 @@ export class PgConnection {
         } else {
           const m = this.parser.next()
           if (m === undefined) break
-          await this.message(m)
+          // most messages complete synchronously: no await (and microtask turn) for those
+          const pending = this.message(m)
+          if (pending !== undefined) await pending
         }
       }
-      await this.flush()
+      const out = this.flush()
+      if (out !== undefined) await out
     } catch (e) {
       await this.fatal(e)
     } finally {
@@ -96,21 +99,29 @@ export class PgConnection {
    * pipelined further complete messages, small output is held back and answered together with
    * theirs in one write (the pump flushes once the input runs dry).
    */
-  async flush(): Promise<void> {
-    if (this.w.length === 0) return
-    if (this.phase === 'ready' && this.w.length < PIPELINE_HOLD && this.parser.hasMessage()) return
+  flush(): Promise<void> | undefined {
+    if (this.w.length === 0) return undefined
+    if (this.phase === 'ready' && this.w.length < PIPELINE_HOLD && this.parser.hasMessage()) return undefined
     // nothing is acknowledged (or shown to a reader) before it is durable: one group commit
     // covers every write in the output; only the connection that wrote answers for a failed sync
-    if (this.db.hasUnsyncedWrites) {
-      if (this.query?.wrote === true) await this.syncWrites()
-      else await this.db.sync().catch(() => undefined)
-    }
+    if (this.db.hasUnsyncedWrites) return this.syncThenWrite()
+    return this.write()
+  }
+
+  private async syncThenWrite(): Promise<void> {
+    if (this.query?.wrote === true) await this.syncWrites()
+    else await this.db.sync().catch(() => undefined)
+    await this.write()
+  }
+
+  /** Sends the buffered output; a promise only when the socket is full (it resolves on drain). */
+  private write(): Promise<void> | undefined {
     if (this.query !== undefined) this.query.wrote = false
     const buf = this.w.flush()
     const s = this.socket
-    if (this.phase === 'closed' || s.destroyed) return
-    if (s.write(buf)) return
-    await new Promise<void>((resolve) => {
+    if (this.phase === 'closed' || s.destroyed || buf.length === 0) return undefined
+    if (s.write(buf)) return undefined
+    return new Promise<void>((resolve) => {
       const done = (): void => { s.off('drain', done); s.off('close', done); resolve() }
       s.on('drain', done)
       s.on('close', done)
@@ -177,23 +188,25 @@ export class PgConnection {
     this.attach(tls)
   }
 
-  private async message(m: FrontendMessage): Promise<void> {
-    if (this.phase === 'auth') {
-      if (m.kind !== 'password') throw new Error(`expected a password message, got ${m.kind}`)
-      const step = await this.auth!.step(m.body, this.w)
-      switch (step.kind) {
-        case 'continue': await this.flush(); return
-        case 'fail':
-          be.errorResponse(this.w, { severity: 'FATAL', code: '28P01', message: step.message })
-          await this.flush()
-          this.destroy()
-          return
-        case 'ok': return this.loggedIn(step.principal)
-      }
-    }
-    if (m.kind === 'terminate') { this.destroy(); return }
+  private message(m: FrontendMessage): Promise<void> | undefined {
+    if (this.phase === 'auth') return this.authMessage(m)
+    if (m.kind === 'terminate') { this.destroy(); return undefined }
     if (m.kind === 'unknown' || m.kind === 'password') throw new Error(`unexpected message type '${m.kind === 'unknown' ? m.code : 'p'}'`)
-    await this.query!.handle(m)
+    return this.query!.handle(m)
+  }
+
+  private async authMessage(m: FrontendMessage): Promise<void> {
+    if (m.kind !== 'password') throw new Error(`expected a password message, got ${m.kind}`)
+    const step = await this.auth!.step(m.body, this.w)
+    switch (step.kind) {
+      case 'continue': await this.flush(); return
+      case 'fail':
+        be.errorResponse(this.w, { severity: 'FATAL', code: '28P01', message: step.message })
+        await this.flush()
+        this.destroy()
+        return
+      case 'ok': return this.loggedIn(step.principal)
+    }
   }
 
   private async loggedIn(principal: Parameters<Database['session']>[0]): Promise<void> {

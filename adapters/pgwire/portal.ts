@@ -17,10 +17,13 @@ import { type CellEncoder, cellEncoder, effectiveFormat, writeDataRows } from '.
 /** Bytes of buffered output after which rows are flushed to the socket (and back-pressure applies). */
 export const FLUSH_THRESHOLD = 256 * 1024
 
-/** Where a portal writes: the connection's output buffer and its back-pressured flush. */
+/**
+ * Where a portal writes: the connection's output buffer and its back-pressured flush, which
+ * returns undefined when the output went out (or was held back) at once.
+ */
 export interface PortalSink {
   readonly w: BufferWriter
-  flush(): Promise<void>
+  flush(): Promise<void> | undefined
 }
 
 /** A mutable cancel flag handed to the engine. */

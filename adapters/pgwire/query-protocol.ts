@@ -77,25 +77,28 @@ export class QueryProtocol {
     return (s.effective = declared.map((o, i) => o || inferred[i]!))
   }
 
-  private async execute(portal: Portal, maxRows: number): Promise<boolean> {
+  private async execute(portal: Portal, maxRows: number): Promise<void> {
     this.checkTx(portal.prepared)
     if (!portal.prepared.returnsRows) this.wrote = true
     this.active = portal
     try {
       const endsFailedTx = this.failedTx
-      const done = await portal.run(endsFailedTx ? { w: new BufferWriter(), flush: () => Promise.resolve() } : this.sink, maxRows)
+      await portal.run(endsFailedTx ? { w: new BufferWriter(), flush: () => undefined } : this.sink, maxRows)
       if (endsFailedTx) {
         this.failedTx = false
         be.commandComplete(this.sink.w, 'ROLLBACK')
       }
-      return done
     } finally {
       this.active = undefined
     }
   }
 
-  /** Handles one message of a logged-in connection (startup and auth messages excluded). */
-  async handle(m: FrontendMessage): Promise<void> {
+  /**
+   * Handles one message of a logged-in connection (startup and auth messages excluded). Returns
+   * a promise only when the message has to wait (for the engine or the socket); Parse, Bind,
+   * Close and most Syncs complete at once, without an await per message.
+   */
+  handle(m: FrontendMessage): Promise<void> | undefined {
     switch (m.kind) {
       case 'query': return this.simpleQuery(m.sql)
       case 'sync':
@@ -104,18 +107,26 @@ export class QueryProtocol {
         be.readyForQuery(this.sink.w, this.status)
         return this.sink.flush()
       case 'flush': return this.sink.flush()
-      case 'parse': case 'bind': case 'describe': case 'execute': case 'close':
-        if (this.skipping) return
+      case 'parse': case 'bind': case 'describe': case 'execute': case 'close': {
+        if (this.skipping) return undefined
+        let pending: Promise<void> | undefined
         try {
-          await this.extended(m)
+          pending = this.extended(m)
         } catch (e) {
-          this.fail(e)
-          this.skipping = true
+          this.extendedFailed(e)
+          return undefined
         }
-        return
+        return pending?.catch((e: unknown) => this.extendedFailed(e))
+      }
       case 'terminate': case 'password': case 'unknown':
         throw new Error(`unexpected message ${m.kind}`)
     }
+  }
+
+  /** An extended-protocol message failed: ErrorResponse, then skip messages until Sync. */
+  private extendedFailed(e: unknown): void {
+    this.fail(e)
+    this.skipping = true
   }
 
   private async simpleQuery(sql: string): Promise<void> {
@@ -141,7 +152,7 @@ export class QueryProtocol {
     await this.sink.flush()
   }
 
-  private async extended(m: Extract<FrontendMessage, { kind: 'parse' | 'bind' | 'describe' | 'execute' | 'close' }>): Promise<void> {
+  private extended(m: Extract<FrontendMessage, { kind: 'parse' | 'bind' | 'describe' | 'execute' | 'close' }>): Promise<void> | undefined {
     const w = this.sink.w
     switch (m.kind) {
       case 'parse': {
@@ -150,63 +161,69 @@ export class QueryProtocol {
         if (stmts.length > 1) throw new PgError('42601', 'cannot insert multiple commands into a prepared statement')
         this.statements.set(m.name, { prepared: stmts[0]!, paramOids: m.paramOids })
         be.empty(w, '1')
-        return
+        return undefined
       }
       case 'bind': {
         const s = this.statements.get(m.statement)
         if (s === undefined) throw new PgError('26000', `prepared statement "${m.statement}" does not exist`)
-        if (m.params.length !== s.prepared.paramCount && !(s.prepared.paramCount === 0 && m.params.length === 0)) {
-          throw new PgError('08P01', `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${s.prepared.paramCount}`)
-        }
-        const nf = m.paramFormats.length
-        if (nf > 1 && nf !== m.params.length) throw new PgError('08P01', `bind message has ${nf} parameter formats but ${m.params.length} parameters`)
-        const formatOf = (i: number): 0 | 1 => (nf === 0 ? 0 : nf === 1 ? m.paramFormats[0]! : m.paramFormats[i]!)
-        // parameters declared 0 are read with the type Describe reports (inferred from the statement)
-        const oids = await this.effectiveOids(s)
-        const values = m.params.map((d, i) => decodeInferred(d, s.paramOids[i] ?? 0, oids[i] ?? 0, formatOf(i), i))
-        if (m.portal !== '' && this.portals.has(m.portal)) throw new PgError('42P03', `portal "${m.portal}" already exists`)
-        this.portals.get(m.portal)?.close()
-        this.portals.set(m.portal, new Portal(s.prepared, values, m.resultFormats))
-        be.empty(w, '2')
-        return
+        // parameters declared 0 are read with the type Describe reports (inferred from the statement, once)
+        if (s.effective === undefined) return this.effectiveOids(s).then((oids) => this.bind(m, s, oids))
+        this.bind(m, s, s.effective)
+        return undefined
       }
       case 'describe': {
-        if (m.target === 'S') {
-          const s = this.statements.get(m.name)
-          if (s === undefined) throw new PgError('26000', `prepared statement "${m.name}" does not exist`)
-          const oids = (await this.effectiveOids(s)).map((o) => o || Oid.VARCHAR)
-          be.parameterDescription(w, oids)
-          if (!s.prepared.returnsRows) { be.empty(w, 'n'); return }
-          const probe = new Portal(s.prepared, oids.map(() => null), [])
-          try {
-            await probe.open()
-            be.rowDescription(w, probe.fields())
-          } finally {
-            probe.close()
-          }
-          return
-        }
+        if (m.target === 'S') return this.describeStatement(m.name)
         const p = this.portals.get(m.name)
         if (p === undefined) throw new PgError('34000', `portal "${m.name}" does not exist`)
-        if (!p.prepared.returnsRows) { be.empty(w, 'n'); return }
+        if (!p.prepared.returnsRows) { be.empty(w, 'n'); return undefined }
         this.checkTx(p.prepared)
-        await p.open()
-        be.rowDescription(w, p.fields())
-        return
+        return p.open().then(() => { be.rowDescription(w, p.fields()) })
       }
       case 'execute': {
         const p = this.portals.get(m.portal)
         if (p === undefined) throw new PgError('34000', `portal "${m.portal}" does not exist`)
-        if (p.prepared.empty) { be.empty(w, 'I'); return }
-        await this.execute(p, m.maxRows)
-        return
+        if (p.prepared.empty) { be.empty(w, 'I'); return undefined }
+        return this.execute(p, m.maxRows)
       }
       case 'close': {
         if (m.target === 'S') this.statements.delete(m.name)
         else { this.portals.get(m.name)?.close(); this.portals.delete(m.name) }
         be.empty(w, '3')
-        return
+        return undefined
       }
+    }
+  }
+
+  private bind(m: Extract<FrontendMessage, { kind: 'bind' }>, s: ParsedStatement, oids: readonly number[]): void {
+    if (m.params.length !== s.prepared.paramCount && !(s.prepared.paramCount === 0 && m.params.length === 0)) {
+      throw new PgError('08P01', `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${s.prepared.paramCount}`)
+    }
+    const nf = m.paramFormats.length
+    if (nf > 1 && nf !== m.params.length) throw new PgError('08P01', `bind message has ${nf} parameter formats but ${m.params.length} parameters`)
+    const values = new Array<unknown>(m.params.length)
+    for (let i = 0; i < values.length; i++) {
+      const format = nf === 0 ? 0 : nf === 1 ? m.paramFormats[0]! : m.paramFormats[i]!
+      values[i] = decodeInferred(m.params[i]!, s.paramOids[i] ?? 0, oids[i] ?? 0, format, i)
+    }
+    if (m.portal !== '' && this.portals.has(m.portal)) throw new PgError('42P03', `portal "${m.portal}" already exists`)
+    this.portals.get(m.portal)?.close()
+    this.portals.set(m.portal, new Portal(s.prepared, values, m.resultFormats))
+    be.empty(this.sink.w, '2')
+  }
+
+  private async describeStatement(name: string): Promise<void> {
+    const w = this.sink.w
+    const s = this.statements.get(name)
+    if (s === undefined) throw new PgError('26000', `prepared statement "${name}" does not exist`)
+    const oids = (await this.effectiveOids(s)).map((o) => o || Oid.VARCHAR)
+    be.parameterDescription(w, oids)
+    if (!s.prepared.returnsRows) { be.empty(w, 'n'); return }
+    const probe = new Portal(s.prepared, oids.map(() => null), [])
+    try {
+      await probe.open()
+      be.rowDescription(w, probe.fields())
+    } finally {
+      probe.close()
     }
   }
 }
