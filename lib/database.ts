@@ -112,7 +112,7 @@ const PARSE_CACHE_SIZE = 1000
 interface StatementCache {
   readonly version: number
   /** the types inferred for its text parameters, per signature of the declared ones */
-  readonly paramTypes: Map<string, ColumnType[]>
+  readonly paramTypes: Map<string | number, ColumnType[]>
   /** its plan, for a query without parameters */
   plan: PlanNode | undefined
 }
@@ -307,7 +307,8 @@ export class Database {
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
     try {
       const ex = await this.start(stmt, params, options)
-      return { ...ex, batches: sqlErrorsOnly(ex.batches) }
+      if (ex.batches === EMPTY) return ex
+      return { columns: ex.columns, types: ex.types, timestampIndex: ex.timestampIndex, command: ex.command, affected: ex.affected, batches: sqlErrorsOnly(ex.batches) }
     } catch (e) {
       throw asSqlError(e)
     }
@@ -377,7 +378,8 @@ export class Database {
    * every parameter as text) binds its types once per schema version.
    */
   private inferParamTypes(stmt: Statement, declared: readonly (ColumnType | undefined)[], ctx: ExecContext): ColumnType[] {
-    const key = declared.join(',')
+    // all parameters as text (pgwire's usual case) is keyed by their count alone
+    const key = declared.every((t) => t === undefined) ? declared.length : declared.join(',')
     const byKey = this.cacheOf(stmt).paramTypes
     let types = byKey.get(key)
     if (types === undefined) {

@@ -57,10 +57,20 @@ export class BufferReader {
 
   /** A NUL-terminated UTF-8 string. */
   cstring(): string {
+    // the unnamed statement and portal are the common case
+    if (this.offset < this.end && this.buf[this.offset] === 0) { this.offset++; return '' }
     const end = this.buf.indexOf(0, this.offset)
     if (end < 0 || end >= this.end) throw new ProtocolError('string is not NUL-terminated')
     const s = this.buf.toString('utf8', this.offset, end)
     this.offset = end + 1
+    return s
+  }
+
+  /** `n` bytes decoded as UTF-8. */
+  text(n: number): string {
+    this.need(n)
+    const s = this.buf.toString('utf8', this.offset, this.offset + n)
+    this.offset += n
     return s
   }
 

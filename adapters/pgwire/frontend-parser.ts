@@ -128,12 +128,14 @@ function decode(code: string, r: BufferReader, buf: Buffer, start: number, end: 
       const paramFormats: FormatCode[] = []
       for (let i = 0; i < nf; i++) paramFormats.push(format(r.int16()))
       const np = r.count16(4)
-      const params: (Buffer | null)[] = []
+      const params: (Buffer | string | null)[] = []
       for (let i = 0; i < np; i++) {
         const len = r.int32()
         if (len < -1) throw new ProtocolError(`invalid parameter length ${len}`)
-        // a view: received chunks are never written to again, so parameters need no copy
-        params.push(len === -1 ? null : r.bytes(len))
+        // text is decoded here, straight from the received bytes; binary values are views (received
+        // chunks are never written to again, so they need no copy)
+        const binary = (nf === 1 ? paramFormats[0] : paramFormats[i]) === 1
+        params.push(len === -1 ? null : binary ? r.bytes(len) : r.text(len))
       }
       const nr = r.count16(2)
       const resultFormats: FormatCode[] = []

@@ -27,7 +27,9 @@ export type FrontendMessage =
   | { readonly kind: 'parse'; readonly name: string; readonly sql: string; readonly paramOids: readonly number[] }
   | {
     readonly kind: 'bind'; readonly portal: string; readonly statement: string
-    readonly paramFormats: readonly FormatCode[]; readonly params: readonly (Buffer | null)[]
+    readonly paramFormats: readonly FormatCode[]
+    /** values in text format, already decoded (UTF-8); values in binary format as their bytes; null for SQL NULL */
+    readonly params: readonly (Buffer | string | null)[]
     readonly resultFormats: readonly FormatCode[]
   }
   | { readonly kind: 'describe'; readonly target: 'S' | 'P'; readonly name: string }

@@ -15,9 +15,13 @@ export class ParamError extends Error {
   override readonly name = 'ParamError'
 }
 
-/** The JS value of one parameter given as `data` (null = SQL NULL) with type `oid` in `format`. */
-export function decodeParam(data: Buffer | null, oid: number, format: FormatCode, index: number): unknown {
+/**
+ * The JS value of one parameter given as `data` (null = SQL NULL; a string when the parser
+ * already decoded its text) with type `oid` in `format`.
+ */
+export function decodeParam(data: Buffer | string | null, oid: number, format: FormatCode, index: number): unknown {
   if (data === null) return null
+  if (typeof data === 'string') return decodeText(data, oid, index)
   return format === 1 ? decodeBinary(data, oid, index) : decodeText(data.toString('utf8'), oid, index)
 }
 
@@ -30,14 +34,17 @@ const NUMERIC_OR_BOOL: readonly number[] = [Oid.INT2, Oid.INT4, Oid.INT8, Oid.FL
  * numbers / booleans when the inferred type is one and the text reads as one (so `LIMIT $1`
  * with '10' works); otherwise they stay text for the engine to cast where they are used.
  */
-export function decodeInferred(data: Buffer | null, declared: number, inferred: number, format: FormatCode, index: number): unknown {
+export function decodeInferred(data: Buffer | string | null, declared: number, inferred: number, format: FormatCode, index: number): unknown {
   if (declared !== 0 || data === null) return decodeParam(data, declared, format, index)
-  if (format === 1) return decodeParam(data, inferred, format, index)
-  if (!NUMERIC_OR_BOOL.includes(inferred)) return data.toString('utf8')
+  if (typeof data !== 'string') {
+    if (format === 1) return decodeParam(data, inferred, format, index)
+    data = data.toString('utf8')
+  }
+  if (!NUMERIC_OR_BOOL.includes(inferred)) return data
   try {
-    return decodeText(data.toString('utf8'), inferred, index)
+    return decodeText(data, inferred, index)
   } catch {
-    return data.toString('utf8')
+    return data
   }
 }
 

@@ -26,7 +26,9 @@ interface ParsedStatement {
 /** Per-connection query state. */
 export class QueryProtocol {
   private readonly statements = new Map<string, ParsedStatement>()
+  /** named portals; the unnamed one lives in {@link unnamed} (made and dropped on every Bind and Sync, it would make the map grow and shrink each time) */
   private readonly portals = new Map<string, Portal>()
+  private unnamed: Portal | undefined
   private skipping = false
   private failedTx = false
   /** the portal whose statement is running (for CancelRequest) */
@@ -51,6 +53,8 @@ export class QueryProtocol {
     this.cancel()
     for (const p of this.portals.values()) p.close()
     this.portals.clear()
+    this.unnamed?.close()
+    this.unnamed = undefined
     this.statements.clear()
   }
 
@@ -103,7 +107,8 @@ export class QueryProtocol {
       case 'query': return this.simpleQuery(m.sql)
       case 'sync':
         this.skipping = false
-        this.portals.delete('')
+        this.unnamed?.close()
+        this.unnamed = undefined
         be.readyForQuery(this.sink.w, this.status)
         return this.sink.flush()
       case 'flush': return this.sink.flush()
@@ -173,25 +178,35 @@ export class QueryProtocol {
       }
       case 'describe': {
         if (m.target === 'S') return this.describeStatement(m.name)
-        const p = this.portals.get(m.name)
+        const p = this.portal(m.name)
         if (p === undefined) throw new PgError('34000', `portal "${m.name}" does not exist`)
         if (!p.prepared.returnsRows) { be.empty(w, 'n'); return undefined }
         this.checkTx(p.prepared)
         return p.open().then(() => { be.rowDescription(w, p.fields()) })
       }
       case 'execute': {
-        const p = this.portals.get(m.portal)
+        const p = this.portal(m.portal)
         if (p === undefined) throw new PgError('34000', `portal "${m.portal}" does not exist`)
         if (p.prepared.empty) { be.empty(w, 'I'); return undefined }
         return this.execute(p, m.maxRows)
       }
       case 'close': {
         if (m.target === 'S') this.statements.delete(m.name)
-        else { this.portals.get(m.name)?.close(); this.portals.delete(m.name) }
+        else { this.portal(m.name)?.close(); this.setPortal(m.name, undefined) }
         be.empty(w, '3')
         return undefined
       }
     }
+  }
+
+  private portal(name: string): Portal | undefined {
+    return name === '' ? this.unnamed : this.portals.get(name)
+  }
+
+  private setPortal(name: string, p: Portal | undefined): void {
+    if (name === '') this.unnamed = p
+    else if (p === undefined) this.portals.delete(name)
+    else this.portals.set(name, p)
   }
 
   private bind(m: Extract<FrontendMessage, { kind: 'bind' }>, s: ParsedStatement, oids: readonly number[]): void {
@@ -206,8 +221,8 @@ export class QueryProtocol {
       values[i] = decodeInferred(m.params[i]!, s.paramOids[i] ?? 0, oids[i] ?? 0, format, i)
     }
     if (m.portal !== '' && this.portals.has(m.portal)) throw new PgError('42P03', `portal "${m.portal}" already exists`)
-    this.portals.get(m.portal)?.close()
-    this.portals.set(m.portal, new Portal(s.prepared, values, m.resultFormats))
+    if (m.portal === '') this.unnamed?.close()
+    this.setPortal(m.portal, new Portal(s.prepared, values, m.resultFormats))
     be.empty(this.sink.w, '2')
   }
 

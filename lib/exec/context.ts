@@ -24,7 +24,8 @@ export class ExecContext implements FunctionContext {
   private readonly makeRnd: (() => Rnd) | undefined
   /** values of uncorrelated subqueries, computed before the main pipeline runs */
   readonly subqueryValues = new Map<object, unknown>()
-  private lastYield = Date.now()
+  /** when the statement last yielded (ms); -1 until its first batch, so starting one costs no clock read */
+  private lastYield = -1
 
   constructor(
     readonly now: number,
@@ -59,6 +60,7 @@ export class ExecContext implements FunctionContext {
   async maybeYield(): Promise<void> {
     this.checkCancelled()
     const t = Date.now()
+    if (this.lastYield < 0) { this.lastYield = t; return }
     if (t - this.lastYield < YIELD_INTERVAL_MS) return
     await new Promise<void>((resolve) => defer(resolve))
     this.lastYield = Date.now()

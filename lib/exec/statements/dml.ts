@@ -42,7 +42,11 @@ export function targetColumns(table: Table, s: Insert): number[] {
 /** Builds full-width table vectors from the given columns (others null) and checks the designated timestamp. */
 function tableVectors(table: Table, targets: readonly number[], given: readonly Vector[], length: number, pos: number): Vector[] {
   const meta = table.meta
-  const out: Vector[] = meta.columns.map((c, i) => allocate(c.type, length, table.dictOf(i)))
+  // columns the INSERT leaves out are null; the others are filled below
+  const out: Vector[] = new Array(meta.columns.length)
+  if (targets.length < meta.columns.length) {
+    for (let i = 0; i < out.length; i++) if (!targets.includes(i)) out[i] = allocate(meta.columns[i]!.type, length, table.dictOf(i))
+  }
   targets.forEach((t, k) => {
     const col = meta.columns[t]!
     let v = given[k]!
@@ -75,18 +79,21 @@ export type RowSink = (table: Table, vectors: Vector[], length: number) => void
 
 const appendNow: RowSink = (table, vectors, length) => table.append(vectors, length)
 
+/** The batch a VALUES expression is evaluated against: one row, no columns. */
+const ONE_ROW: Batch = { length: 1, vectors: [] }
+
 /** INSERT; returns the number of rows inserted. */
 export async function insert(s: Insert, table: Table, bc: BindContext, ctx: ExecContext, sink: RowSink = appendNow): Promise<number> {
   const targets = targetColumns(table, s)
   const cols = table.meta.columns
   if (s.source.kind === 'values') {
     const rows = s.source.rows
-    const env = { scope: new Scope([]), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'VALUES', ...inferOf(bc) }
     const writers = targets.map((t) => new VectorWriter(cols[t]!.type, rows.length, table.dictOf(t)))
-    const one: Batch = { length: 1, vectors: [] }
-    rows.forEach((row) => {
+    for (const row of rows) {
       if (row.length !== targets.length) throw new SqlError(SqlState.SYNTAX_ERROR, `row value count does not match column count [expected=${targets.length}, actual=${row.length}]`, row[0]?.pos ?? s.pos)
-    })
+    }
+    // made on the first value that is not a plain parameter (most single-row INSERTs have none)
+    let env: Parameters<typeof bindExpr>[1] | undefined
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!
       for (let k = 0; k < targets.length; k++) {
@@ -102,9 +109,11 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
             continue
           }
         }
+        env ??= { scope: new Scope([]), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'VALUES', ...inferOf(bc) }
         const bound = castTo(bindExpr(e, env), type, e.pos, true, bc.onInfer)
-        await prepareSubqueries(bound, ctx)
-        writers[k]!.set(r, getScalar(compileExpr(bound, ctx)(one), 0))
+        const subqueries = prepareSubqueries(bound, ctx)
+        if (subqueries !== undefined) await subqueries
+        writers[k]!.set(r, getScalar(compileExpr(bound, ctx)(ONE_ROW), 0))
       }
     }
     const vectors = tableVectors(table, targets, writers.map((w) => w.finish()), rows.length, s.pos)

@@ -39,7 +39,7 @@ t.test('the same messages whatever the chunking', async (t) => {
   const whole = decodeInChunks(stream.length)
   t.same(whole.map((m) => m.kind), ['parse', 'bind', 'execute', 'sync', 'query', 'flush'])
   const bind = whole[1] as Extract<FrontendMessage, { kind: 'bind' }>
-  t.same(bind.params.map((b) => (b === null ? null : b.toString())), ['2024-01-01', null])
+  t.same(bind.params, ['2024-01-01', null], 'text parameters arrive decoded')
   t.equal((whole[4] as Extract<FrontendMessage, { kind: 'query' }>).sql.length, big.length + 9)
   for (const size of [1, 7, 4096, 65536]) {
     const parts = size === 1 ? decodeInChunks(1).slice(0, 4) : decodeInChunks(size)
