@@ -127,7 +127,7 @@ export async function bulkInsert(e: Endpoint, table: string, n: number, row: Ins
     if (transaction) await client.query('commit')
     const ms = performance.now() - t0
     const counted = await client.query(`select count(*) as n from ${table}`)
-    return { ms, count: Number((counted.rows[0] as { n: unknown }).n) }
+    return { ms, count: Number((counted.rows[0] as { n?: unknown } | undefined)?.n ?? 0) }
   } finally {
     await client.end()
   }

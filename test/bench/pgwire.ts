@@ -8,7 +8,9 @@
  *  (b) bulk insert through a pipelined named prepared INSERT from node `pg` (at most
  *      {@link IN_FLIGHT} unanswered): one row per statement each committing on its own, then all
  *      in one transaction, then 100 rows per statement (`values ($1, $2, $3), ...`) each
- *      committing on its own; row count verified with count(*);
+ *      committing on its own; row count verified with count(*). First the same single-row
+ *      INSERTs go to `pgwire-null-server.ts`, which answers without running anything: the
+ *      client's own ceiling on this machine;
  *  (c) `select * from t` (ts, sym, v generated server-side) streamed to psycopg 3 with
  *      `cursor.stream()`: MB/s, rows/s, and EpochDB's RSS (VmRSS of /proc/<pid>/status every
  *      50 ms) before and at its peak, on a freshly started server (partitions read from disk)
@@ -37,16 +39,22 @@ const CLIENTS = 8
 const MODES: readonly PgbenchMode[] = ['simple', 'extended', 'prepared']
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const SERVER_SCRIPT = fileURLToPath(new URL('./pgwire-server.ts', import.meta.url))
+const NULL_SERVER_SCRIPT = fileURLToPath(new URL('./pgwire-null-server.ts', import.meta.url))
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MB`
 
-/** An EpochDB server child process. */
+/** A server child process. */
 interface EpochChild { readonly port: number; readonly pid: number; stop(): Promise<void> }
 
 /** Starts `pgwire-server.ts` on `dir` and waits for the port it prints. */
-async function startEpochDb(dir: string): Promise<EpochChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+function startEpochDb(dir: string): Promise<EpochChild> {
+  return startChild(SERVER_SCRIPT, dir)
+}
+
+/** Starts a server script (it prints `{"port":N}` first) and waits for its port. */
+async function startChild(script: string, ...args: string[]): Promise<EpochChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve)
@@ -107,6 +115,19 @@ async function benchInsert(servers: readonly Endpoint[], ddl: readonly string[])
   const data = generateRows(INSERT_ROWS)
   const row: InsertRow = (i) => [new Date(data.ts[i]! / 1000).toISOString(), data.sym[i]!, data.v[i]!]
   console.log(`(b) ${fmt(INSERT_ROWS)} rows, pipeline window ${IN_FLIGHT} INSERTs in flight`)
+  // the client's own ceiling: the same single-row INSERTs to a server that runs nothing
+  const ceiling = await attempt('(b) client ceiling', async () => {
+    const nul = await startChild(NULL_SERVER_SCRIPT)
+    try {
+      return await bulkInsert({ name: 'a server that does no work', port: nul.port, user: 'admin', password: undefined, database: 'qdb' }, 'b', INSERT_ROWS, row, false)
+    } finally {
+      await nul.stop()
+    }
+  })
+  if (ceiling !== undefined) {
+    console.log(`(b) client ceiling: node pg sending one-row INSERTs to a server that answers without running them: ` +
+      `${(ceiling.ms / 1000).toFixed(1)} s = ${fmt(INSERT_ROWS / (ceiling.ms / 1000))} rows/s`)
+  }
   const cases = [
     { transaction: false, rows: 1, how: 'each row its own commit', table: 'b' },
     { transaction: true, rows: 1, how: 'in one transaction', table: 'b_tx' },
