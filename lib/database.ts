@@ -104,6 +104,13 @@ export interface ExecOptions {
    * group commit.
    */
   readonly deferSync?: boolean
+  /**
+   * Engine types the caller declares for `$n` parameters (index 0 for `$1`), such as a driver's
+   * parameter type OIDs: the value is converted to that type and the parameter has it wherever
+   * it is used. A parameter without an entry takes its type from its JS value, or from its use
+   * when the value is a string.
+   */
+  readonly paramTypes?: readonly (ColumnType | undefined)[]
 }
 
 const PARSE_CACHE_SIZE = 1000
@@ -330,7 +337,8 @@ export class Database {
     // text parameters (pgwire sends them as strings) take the type their use asks for
     const values: Scalar[] = []
     const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, this.catalogView, VERSION, values, options.signal, this.rndFactory)
-    const declared = params.map((p) => (typeof p === 'string' ? undefined : paramType(p)))
+    const typed = options.paramTypes
+    const declared = params.map((p, i) => typed?.[i] ?? (typeof p === 'string' ? undefined : paramType(p)))
     const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }

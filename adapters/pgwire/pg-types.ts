@@ -52,3 +52,17 @@ export const PG_TYPE_NAMES: Readonly<Record<number, string>> = {
   701: 'double precision', 1042: 'character', 1043: 'character varying', 1114: 'timestamp without time zone',
   2950: 'uuid', 1700: 'numeric',
 }
+
+/**
+ * The engine types a Parse's declared parameter OIDs give the parameters, or undefined when none
+ * does. Only timestamps: their values arrive as text (lossless to the microsecond), and without
+ * the declared type `select $1` would answer text where PostgreSQL answers a timestamp. Numbers
+ * and booleans already carry their type in their decoded value, and text is left to the use.
+ */
+export function declaredEngineTypes(oids: readonly number[]): (ColumnType | undefined)[] | undefined {
+  let out: (ColumnType | undefined)[] | undefined
+  oids.forEach((oid, i) => {
+    if (oid === Oid.TIMESTAMP || oid === Oid.TIMESTAMPTZ || oid === Oid.DATE) (out ??= new Array<ColumnType | undefined>(oids.length))[i] = 'TIMESTAMP'
+  })
+  return out
+}

@@ -4,7 +4,7 @@
  * limit sends that many rows and PortalSuspended, keeping the iterator (and the current batch
  * and offset in it) open for the next Execute.
  */
-import type { Batch, Execution } from '../../lib/index.js'
+import type { Batch, ColumnType, Execution } from '../../lib/index.js'
 import type { FieldDescription } from './backend-serializer.js'
 import * as be from './backend-serializer.js'
 import type { BufferWriter } from './buffer-writer.js'
@@ -50,12 +50,17 @@ export class Portal {
   private encoders: CellEncoder[] = []
   private finished = false
 
-  constructor(readonly prepared: Prepared, readonly params: readonly unknown[], readonly resultFormats: readonly FormatCode[]) {}
+  /**
+   * @param paramTypes engine types the client declared for the parameters (undefined where it
+   *   left the type to the server)
+   */
+  constructor(readonly prepared: Prepared, readonly params: readonly unknown[], readonly resultFormats: readonly FormatCode[],
+    readonly paramTypes?: readonly (ColumnType | undefined)[]) {}
 
   /** Starts the execution (once); DML runs here. */
   async open(): Promise<Execution> {
     if (this.execution === undefined) {
-      const ex = await this.prepared.start(this.params, this.signal)
+      const ex = await this.prepared.start(this.params, this.signal, this.paramTypes)
       this.execution = ex
       this.encoders = ex.types.map((t, k) => cellEncoder(t, formatOf(this.resultFormats, k)))
     }

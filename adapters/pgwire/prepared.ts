@@ -3,7 +3,7 @@
  * adapter itself (catalog emulation, no-op session commands; see `catalog.ts`). Both expose the
  * same shape, so the simple and extended query paths never care which they hold.
  */
-import type { CancelSignal, Database, Execution, Session } from '../../lib/index.js'
+import type { CancelSignal, ColumnType, Database, Execution, Session } from '../../lib/index.js'
 import { commandTag, paramCount, returnsRows, type Statement } from './statement-info.js'
 import { interceptQuery } from './catalog.js'
 
@@ -17,8 +17,8 @@ export interface Prepared {
   readonly empty: boolean
   /** the engine statement, when the engine runs it */
   readonly statement: Statement | undefined
-  /** starts it with bound parameter values */
-  start(params: readonly unknown[], signal: CancelSignal): Promise<Execution>
+  /** starts it with bound parameter values (and the engine types the client declared for them) */
+  start(params: readonly unknown[], signal: CancelSignal, paramTypes?: readonly (ColumnType | undefined)[]): Promise<Execution>
   /** CommandComplete tag after `rows` rows were sent or affected */
   tag(rows: number): string
 }
@@ -40,9 +40,9 @@ class EnginePrepared implements Prepared {
     this.returnsRows = returnsRows(statement)
   }
 
-  start(params: readonly unknown[], signal: CancelSignal): Promise<Execution> {
+  start(params: readonly unknown[], signal: CancelSignal, paramTypes?: readonly (ColumnType | undefined)[]): Promise<Execution> {
     // writes return before their WAL sync: the connection syncs once before it flushes the acknowledgements
-    return this.ctx.db.execute(this.statement, params, { session: this.ctx.session, signal, deferSync: true })
+    return this.ctx.db.execute(this.statement, params, { session: this.ctx.session, signal, deferSync: true, paramTypes })
   }
 
   tag(rows: number): string {

@@ -5,13 +5,14 @@
  * protocol, messages are skipped until Sync. Transaction status: `T` inside BEGIN, `E` after an
  * error inside BEGIN until COMMIT/ROLLBACK (which then answers ROLLBACK).
  */
+import type { ColumnType } from '../../lib/index.js'
 import type { FrontendMessage, TxStatus } from './messages.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'
 import { PgError, errorFields } from './errors.js'
 import { decodeInferred } from './params.js'
 import { inferParamOids } from './param-types.js'
-import { Oid } from './pg-types.js'
+import { Oid, declaredEngineTypes } from './pg-types.js'
 import { Portal, type PortalSink } from './portal.js'
 import { type Prepared, type RunContext, prepareSql } from './prepared.js'
 
@@ -21,6 +22,8 @@ interface ParsedStatement {
   readonly paramOids: readonly number[]
   /** the declared OIDs with the inferred ones where the client declared 0 (computed on first need) */
   effective?: readonly number[]
+  /** the engine types of the declared OIDs that carry one the value alone does not (timestamps) */
+  readonly engineTypes: readonly (ColumnType | undefined)[] | undefined
 }
 
 /** Per-connection query state. */
@@ -164,7 +167,7 @@ export class QueryProtocol {
         if (m.name !== '' && this.statements.has(m.name)) throw new PgError('42P05', `prepared statement "${m.name}" already exists`)
         const stmts = prepareSql(this.ctx, m.sql)
         if (stmts.length > 1) throw new PgError('42601', 'cannot insert multiple commands into a prepared statement')
-        this.statements.set(m.name, { prepared: stmts[0]!, paramOids: m.paramOids })
+        this.statements.set(m.name, { prepared: stmts[0]!, paramOids: m.paramOids, engineTypes: declaredEngineTypes(m.paramOids) })
         be.empty(w, '1')
         return undefined
       }
@@ -222,7 +225,7 @@ export class QueryProtocol {
     }
     if (m.portal !== '' && this.portals.has(m.portal)) throw new PgError('42P03', `portal "${m.portal}" already exists`)
     if (m.portal === '') this.unnamed?.close()
-    this.setPortal(m.portal, new Portal(s.prepared, values, m.resultFormats))
+    this.setPortal(m.portal, new Portal(s.prepared, values, m.resultFormats, s.engineTypes))
     be.empty(this.sink.w, '2')
   }
 
@@ -233,7 +236,7 @@ export class QueryProtocol {
     const oids = (await this.effectiveOids(s)).map((o) => o || Oid.VARCHAR)
     be.parameterDescription(w, oids)
     if (!s.prepared.returnsRows) { be.empty(w, 'n'); return }
-    const probe = new Portal(s.prepared, oids.map(() => null), [])
+    const probe = new Portal(s.prepared, oids.map(() => null), [], s.engineTypes)
     try {
       await probe.open()
       be.rowDescription(w, probe.fields())

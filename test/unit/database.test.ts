@@ -92,6 +92,14 @@ t.test('text parameters take the type their use asks for; describe reports it', 
   await t.rejects(db.query('select * from t where id = $1', ['abc']), { code: '22P02' })
 })
 
+t.test('declared parameter types convert the value and type the parameter wherever it is used', async (t) => {
+  const db = await Database.open()
+  const r = await db.query('select $1 as ts, $2 as plain', ['2024-01-02T03:04:05.678901Z', '2024-01-02'], { paramTypes: ['TIMESTAMP'] })
+  t.same(r.columns, [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'plain', type: 'STRING' }])
+  t.same(r.rows, [[1704164645678901n, '2024-01-02']], 'to the microsecond; the undeclared one stays text')
+  await t.rejects(db.query('select $1', ['not a time'], { paramTypes: ['TIMESTAMP'] }), { code: '22P02' }, 'a value that is not one is refused')
+})
+
 t.test('an internal failure surfaces as SqlError XX000 with the original error as cause', async (t) => {
   const db = await Database.open()
   // an AST no parser produces: binding it breaks an invariant (a TypeError inside the binder)

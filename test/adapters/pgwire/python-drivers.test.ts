@@ -74,6 +74,8 @@ driver('psycopg 3', 'psycopg', 'psycopg3_probe.py', (t, c) => {
   t.same(c('every_row'), EVERY, 'the round-tripped row')
   t.same(c('binary_params'), [1099511627777, -5, 'float:2.5', false, 'datetime:2020-01-02T03:04:05.000006', 'uuid:0f23f033-8449-4318-b3c1-bf38fc5a218c', 300],
     'binary parameters of each type')
+  t.same(c('bare_timestamp_params'), ['datetime:2024-01-02T03:04:05.678901', 'datetime:2024-01-02T03:04:05.000006', 'datetime:2024-02-29T00:00:00'],
+    '`select $1` of a timestamptz, timestamp or date parameter answers a timestamp, to the microsecond')
   t.same(c('uuid_text_param'), ['a'], 'a UUID text parameter without dashes (uuid.hex)')
   t.same(c('stream'), [100000, 5000050000], 'cursor.stream reads every row once')
   t.equal(c('stream_binary'), 2, 'a binary stream')

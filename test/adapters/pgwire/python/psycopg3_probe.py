@@ -35,6 +35,14 @@ cur = conn.cursor(binary=True)
 cur.execute("select %b::long, %b::int, %b::double, %b::boolean, %b::timestamp, %b::uuid, %b::short",
             (2**40 + 1, -5, 2.5, False, datetime.datetime(2020, 1, 2, 3, 4, 5, 6), uuid.UUID("0f23f033-8449-4318-b3c1-bf38fc5a218c"), 300))
 check("binary_params", cur.fetchone())
+# a bare timestamp parameter keeps the type psycopg declares (timestamptz for an aware datetime,
+# timestamp for a naive one), in text and in binary
+utc = datetime.timezone.utc
+check("bare_timestamp_params", [
+    conn.execute("select %t", (datetime.datetime(2024, 1, 2, 3, 4, 5, 678901, tzinfo=utc),)).fetchone()[0],
+    conn.execute("select %b", (datetime.datetime(2024, 1, 2, 3, 4, 5, 6),)).fetchone()[0],
+    conn.execute("select %t", (datetime.date(2024, 2, 29),)).fetchone()[0],
+])
 check("uuid_text_param", conn.execute("select sym from t where u = %t", (uuid.UUID("11111111-2222-3333-4444-555555555555"),)).fetchone())
 
 # server-side streaming: rows arrive one at a time through the extended protocol
