@@ -87,6 +87,9 @@ export interface TableStore {
   partitionBytes?(table: Table, name: string): number
 }
 
+/** Late rows an in-memory table keeps before it merges them, at least (see `Table.late`). */
+const LATE_LIMIT = 4096
+
 /**
  * A table: checkpointed partitions ({@link ColdPart}s, durable tables only) followed by rows in
  * memory (all rows of an in-memory table), optionally backed by durable storage.
@@ -95,6 +98,13 @@ export class Table {
   /** checkpointed partitions, in timestamp order; their rows come before the in-memory ones */
   private cold: readonly ColdPart[]
   private current: TableData | undefined
+  /**
+   * Rows appended since an out-of-order append, not merged yet (in-memory tables without DEDUP):
+   * merged in one go when someone next reads the rows, or when they reach {@link LATE_LIMIT} or
+   * an eighth of the table. A stream of late single-row INSERTs then costs one merge per batch of
+   * them rather than a copy of the table per row.
+   */
+  private late: { columns: ColumnBuffer[]; rows: number } | undefined
   /** durable storage, when the database has a data directory */
   store: TableStore | undefined
 
@@ -103,8 +113,14 @@ export class Table {
     this.cold = cold
   }
 
-  /** The in-memory rows (after the cold partitions). */
+  /** The in-memory rows (after the cold partitions), with any late rows merged in. */
   private get data(): TableData {
+    if (this.late !== undefined) this.mergeLate()
+    return this.hot
+  }
+
+  /** The in-memory rows as they are, without the late rows. */
+  private get hot(): TableData {
     if (this.current !== undefined) return this.current
     const dicts = this.store?.dictionaries(this)
     return (this.current = { columns: this.meta.columns.map((c, i) => new ColumnBuffer(c.type, 1024, dicts?.[i])), rowCount: 0 })
@@ -122,7 +138,7 @@ export class Table {
 
   /** Number of rows now. */
   get rowCount(): number {
-    return this.coldRows + this.data.rowCount
+    return this.coldRows + this.hot.rowCount + (this.late?.rows ?? 0)
   }
 
   /** The rows as of now, for one statement to read: cold partitions, then the in-memory rows. */
@@ -190,7 +206,7 @@ export class Table {
 
   /** The symbol dictionary of column `i`, if it is a SYMBOL column. */
   dictOf(i: number) {
-    return this.data.columns[i]!.dict
+    return this.hot.columns[i]!.dict
   }
 
   /**
@@ -212,6 +228,32 @@ export class Table {
   /** Applies an append without logging it (WAL replay). @internal */
   appendUnlogged(vectors: readonly Vector[], length: number): void {
     if (length === 0) return
+    if (this.late !== undefined) { this.addLate(vectors, length); return }
+    const ts = this.meta.timestampIndex
+    const dedup = this.meta.dedupKeys.length > 0
+    const needsMerge = ts >= 0 && (dedup || !this.inOrder(vectors[ts] as I64Vector, length))
+    // a durable table merges once per group commit already; an in-memory one waits for more rows
+    if (needsMerge && !dedup && this.store === undefined) { this.addLate(vectors, length); return }
+    this.merge(vectors, length)
+  }
+
+  /** Keeps rows for the next merge of late rows; merges when there are enough of them. */
+  private addLate(vectors: readonly Vector[], length: number): void {
+    const late = this.late ??= { columns: this.hot.columns.map((b) => new ColumnBuffer(b.type, Math.max(length, 64), b.dict)), rows: 0 }
+    for (let c = 0; c < late.columns.length; c++) late.columns[c]!.append(vectors[c]!)
+    late.rows += length
+    if (late.rows >= Math.max(LATE_LIMIT, this.hot.rowCount >> 3)) this.mergeLate()
+  }
+
+  /** Merges the late rows into the in-memory rows. */
+  private mergeLate(): void {
+    const late = this.late!
+    this.late = undefined
+    this.merge(late.columns.map((b) => b.view(0, late.rows)), late.rows)
+  }
+
+  /** Appends rows at once: at the end when they are in order, else merged into timestamp order (and deduplicated). */
+  private merge(vectors: readonly Vector[], length: number): void {
     const ts = this.meta.timestampIndex
     const needsMerge = ts >= 0 && (this.meta.dedupKeys.length > 0 || !this.inOrder(vectors[ts] as I64Vector, length))
     if (!needsMerge) {

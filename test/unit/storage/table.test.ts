@@ -65,6 +65,35 @@ t.test('a snapshot taken before a merge still reads the old rows', async (t) => 
   t.equal(table.rowCount, 4)
 })
 
+t.test('late single rows wait and merge once: the next read sees them all, in order', async (t) => {
+  const table = new Table(meta())
+  rows(table, [100, 200, 300], ['a', 'b', 'c'], [1, 2, 3])
+  const before = table.snapshot()
+  // reverse order, then in order after the late ones, interleaved with equal timestamps
+  for (let i = 0; i < 50; i++) rows(table, [99 - i], [`l${i}`], [10 + i])
+  rows(table, [400], ['after'], [99])
+  rows(table, [200], ['same'], [98])
+  t.equal(table.rowCount, 55, 'rowCount counts waiting rows')
+  t.equal(before.rowCount, 3, 'an older snapshot is untouched')
+  const got = dump(table)
+  t.equal(got.length, 55)
+  t.same(got.slice(0, 2), [[50, 'l49', 59], [51, 'l48', 58]])
+  t.same(got.slice(-5).map((r) => r[1]), ['a', 'b', 'same', 'c', 'after'], 'equal timestamps keep arrival order')
+  t.same(got.map((r) => r[0]), [...got.map((r) => r[0] as number)].sort((a, b) => a - b), 'timestamp order')
+  // once read, the table appends in order again without waiting
+  rows(table, [500], ['x'], [1])
+  t.equal(dump(table).at(-1)![1], 'x')
+})
+
+t.test('many late rows merge in batches; symbols keep their dictionary', async (t) => {
+  const table = new Table(meta())
+  const n = 10_000
+  for (let i = 0; i < n; i++) rows(table, [n - i], [`s${i % 7}`], [i])
+  const got = dump(table)
+  t.equal(got.length, n)
+  t.ok(got.every((r, i) => r[0] === i + 1 && r[1] === `s${(n - 1 - i) % 7}` && r[2] === n - 1 - i), 'every row, in order, with its symbol')
+})
+
 t.test('dedup upsert keys: a new row replaces the existing row with its key, in place', async (t) => {
   const table = new Table(meta(['ts', 's']))
   rows(table, [1, 1, 2], ['a', 'b', 'a'], [1, 2, 3])
