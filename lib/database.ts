@@ -16,6 +16,7 @@ import { ExecContext, type CancelSignal } from './exec/context.js'
 import { runPlan } from './exec/operators/runner.js'
 import { optimize } from './plan/optimize/index.js'
 import { prepareSubqueries } from './exec/subqueries.js'
+import { expandArrayParams } from './plan/array-params.js'
 import { alterTable, columnType, createTable, createTableLike, dropTable, renameTable, tableMeta, truncateTable, checkName } from './exec/statements/ddl.js'
 import { castVector } from './types/cast.js'
 import { collectAll, insert, update } from './exec/statements/dml.js'
@@ -333,6 +334,7 @@ export class Database {
   }
 
   private async bindAndRun(stmt: Statement, params: readonly unknown[], options: ExecOptions): Promise<Execution> {
+    ({ stmt, params } = expandArrayParams(stmt, params))
     const session = options.session ?? this.defaultSession
     // text parameters (pgwire sends them as strings) take the type their use asks for
     const values: Scalar[] = []

@@ -21,6 +21,11 @@ export class ParamError extends Error {
  */
 export function decodeParam(data: Buffer | string | null, oid: number, format: FormatCode, index: number): unknown {
   if (data === null) return null
+  const element = ARRAY_ELEMENT[oid]
+  if (element !== undefined) {
+    const items = typeof data === 'string' || format === 0 ? parseArrayText(String(data), index) : decodeBinaryArray(data, index)
+    return items.map((x) => (x === null ? null : typeof x === 'string' ? decodeText(x, element, index) : decodeBinary(x, element, index)))
+  }
   if (typeof data === 'string') return decodeText(data, oid, index)
   return format === 1 ? decodeBinary(data, oid, index) : decodeText(data.toString('utf8'), oid, index)
 }
@@ -46,6 +51,75 @@ export function decodeInferred(data: Buffer | string | null, declared: number, i
   } catch {
     return data
   }
+}
+
+/** The element type of each one-dimensional array type a parameter may be declared as. */
+const ARRAY_ELEMENT: Readonly<Record<number, number>> = {
+  [Oid.BOOL_ARRAY]: Oid.BOOL, [Oid.INT2_ARRAY]: Oid.INT2, [Oid.INT4_ARRAY]: Oid.INT4, [Oid.INT8_ARRAY]: Oid.INT8,
+  [Oid.FLOAT4_ARRAY]: Oid.FLOAT4, [Oid.FLOAT8_ARRAY]: Oid.FLOAT8, [Oid.TEXT_ARRAY]: Oid.TEXT, [Oid.VARCHAR_ARRAY]: Oid.VARCHAR,
+  [Oid.BPCHAR_ARRAY]: Oid.BPCHAR, [Oid.TIMESTAMP_ARRAY]: Oid.TIMESTAMP, [Oid.TIMESTAMPTZ_ARRAY]: Oid.TIMESTAMPTZ, [Oid.UUID_ARRAY]: Oid.UUID,
+}
+
+/**
+ * The elements of a one-dimensional array literal in PostgreSQL's text form: `{a,"b c",NULL}`
+ * (double quotes, backslash escapes, unquoted NULL). Elements stay text.
+ */
+export function parseArrayText(s: string, index: number): (string | null)[] {
+  const bad = (why: string): ParamError => new ParamError(`invalid array for parameter $${index + 1} (${why}): "${s.length > 60 ? s.slice(0, 60) + '...' : s}"`)
+  const t = s.trim()
+  if (!t.startsWith('{') || !t.endsWith('}')) throw bad('not in braces')
+  const out: (string | null)[] = []
+  let i = 1
+  const end = t.length - 1
+  const skipSpace = (): void => { while (i < end && /\s/.test(t[i]!)) i++ }
+  skipSpace()
+  if (i === end) return out
+  for (;;) {
+    skipSpace()
+    if (t[i] === '{') throw bad('only one dimension is supported')
+    if (t[i] === '"') {
+      let v = ''
+      i++
+      while (i < end && t[i] !== '"') { if (t[i] === '\\') i++; v += t[i] ?? ''; i++ }
+      if (t[i] !== '"') throw bad('unterminated quote')
+      i++
+      out.push(v)
+    } else {
+      let v = ''
+      while (i < end && t[i] !== ',') { if (t[i] === '\\') i++; v += t[i] ?? ''; i++ }
+      v = v.trim()
+      if (v === '') throw bad('empty element')
+      out.push(v.toUpperCase() === 'NULL' ? null : v)
+    }
+    skipSpace()
+    if (i === end) return out
+    if (t[i] !== ',') throw bad('expected a comma')
+    i++
+  }
+}
+
+/** The elements of a one-dimensional array in PostgreSQL's binary form, as their bytes (null for NULL). */
+function decodeBinaryArray(b: Buffer, index: number): (Buffer | null)[] {
+  const bad = (): ParamError => new ParamError(`invalid binary array for parameter $${index + 1}`)
+  if (b.length < 12) throw bad()
+  const ndim = b.readInt32BE(0)
+  if (ndim === 0) return []
+  if (ndim !== 1) throw new ParamError(`array parameter $${index + 1} has ${ndim} dimensions; only one is supported`)
+  if (b.length < 20) throw bad()
+  const n = b.readInt32BE(12)
+  if (n < 0) throw bad()
+  const out: (Buffer | null)[] = []
+  let at = 20
+  for (let k = 0; k < n; k++) {
+    if (at + 4 > b.length) throw bad()
+    const len = b.readInt32BE(at)
+    at += 4
+    if (len === -1) { out.push(null); continue }
+    if (len < 0 || at + len > b.length) throw bad()
+    out.push(b.subarray(at, at + len))
+    at += len
+  }
+  return out
 }
 
 function decodeText(s: string, oid: number, index: number): unknown {

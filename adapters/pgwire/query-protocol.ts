@@ -10,11 +10,15 @@ import type { FrontendMessage, TxStatus } from './messages.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'
 import { PgError, errorFields } from './errors.js'
-import { decodeInferred } from './params.js'
+import { decodeInferred, parseArrayText } from './params.js'
 import { inferParamOids } from './param-types.js'
 import { Oid, declaredEngineTypes } from './pg-types.js'
 import { Portal, type PortalSink } from './portal.js'
 import { type Prepared, type RunContext, prepareSql } from './prepared.js'
+import { inListParams } from './statement-info.js'
+
+/** Text that reads as a one-dimensional array literal: `{...}`. */
+const ARRAY_LITERAL = /^\s*\{[\s\S]*\}\s*$/
 
 /** A statement kept by Parse, with the parameter OIDs the client declared (0 = unspecified). */
 interface ParsedStatement {
@@ -222,6 +226,14 @@ export class QueryProtocol {
     for (let i = 0; i < values.length; i++) {
       const format = nf === 0 ? 0 : nf === 1 ? m.paramFormats[0]! : m.paramFormats[i]!
       values[i] = decodeInferred(m.params[i]!, s.paramOids[i] ?? 0, oids[i] ?? 0, format, i)
+    }
+    // an untyped `x IN ($n)` parameter written as an array literal is an array (QuestDB's VARCHAR[] IN)
+    const stmt = s.prepared.statement
+    if (stmt !== undefined) {
+      for (const n of inListParams(stmt)) {
+        const v = values[n - 1]
+        if ((s.paramOids[n - 1] ?? 0) === 0 && typeof v === 'string' && ARRAY_LITERAL.test(v)) values[n - 1] = parseArrayText(v, n - 1)
+      }
     }
     if (m.portal !== '' && this.portals.has(m.portal)) throw new PgError('42P03', `portal "${m.portal}" already exists`)
     if (m.portal === '') this.unnamed?.close()

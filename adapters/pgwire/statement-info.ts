@@ -30,6 +30,34 @@ function highestParam(stmt: Statement): number {
   return max
 }
 
+/** The lone-IN parameters of parsed statements. */
+const IN_LIST_PARAMS = new WeakMap<Statement, ReadonlySet<number>>()
+
+/**
+ * The `n` of every `$n` that is the whole list of an IN (`x IN ($n)`): such a parameter may be an
+ * array, and a driver that sends arrays untyped (node `pg`: `{a,b}` with OID 0) means one.
+ */
+export function inListParams(stmt: Statement): ReadonlySet<number> {
+  let found = IN_LIST_PARAMS.get(stmt)
+  if (found === undefined) {
+    const out = new Set<number>()
+    const walk = (node: unknown): void => {
+      if (node === null || typeof node !== 'object') return
+      if (Array.isArray(node)) { for (const x of node) walk(x); return }
+      const o = node as Record<string, unknown>
+      const list = o['list']
+      if (o['kind'] === 'in' && Array.isArray(list) && list.length === 1) {
+        const p = list[0] as Record<string, unknown>
+        if (p['kind'] === 'param' && typeof p['index'] === 'number') out.add(p['index'])
+      }
+      for (const k in o) walk(o[k])
+    }
+    walk(stmt)
+    IN_LIST_PARAMS.set(stmt, found = out)
+  }
+  return found
+}
+
 /** True when the statement answers with a row set (RowDescription + DataRows). */
 export function returnsRows(stmt: Statement): boolean {
   switch (stmt.kind) {

@@ -100,6 +100,26 @@ t.test('declared parameter types convert the value and type the parameter wherev
   await t.rejects(db.query('select $1', ['not a time'], { paramTypes: ['TIMESTAMP'] }), { code: '22P02' }, 'a value that is not one is refused')
 })
 
+t.test('an array parameter is the list of IN ($n); anywhere else it is refused', async (t) => {
+  const db = await Database.open()
+  await db.query('create table t (ts timestamp, s symbol, v varchar, i int) timestamp(ts)')
+  await db.query("insert into t values ('2024-01-01', 'a', 'x', 1), ('2024-01-02', 'b', 'y', 2), ('2024-01-03', null, null, 3), ('2024-01-04', 'c', 'z', 4)")
+  const ids = async (sql: string, params: unknown[]): Promise<unknown[]> => (await db.query(sql, params)).rows.map((r) => r[0])
+  t.same(await ids('select i from t where s in ($1)', [['a', 'c']]), [1, 4], 'symbols')
+  t.same(await ids('select i from t where v in ($1)', [['y', 'z', 'nope']]), [2, 4], 'varchar')
+  t.same(await ids('select i from t where i in ($1)', [['1', 4]]), [1, 4], 'elements convert as parameters do')
+  t.same(await ids('select i from t where s not in ($1)', [['a']]), [2, 3, 4], 'NOT IN')
+  t.same(await ids('select i from t where s in ($1)', [[]]), [], 'an empty array matches nothing')
+  t.same(await ids('select i from t where s not in ($1)', [[]]), [1, 2, 3, 4], '... and NOT IN it matches everything')
+  t.same(await ids('select i from t where s in ($1, $2) and i > $3', [['a'], 'b', 0]), [1, 2], 'beside other parameters')
+  t.same(await ids('select i from t where s in ($1)', ['b']), [2], 'a scalar is still a scalar')
+  const prepared = db.prepare('select i from t where s in ($1)')
+  t.same((await prepared.query([['b', 'c']])).rows, [[2], [4]], 'one prepared statement, lists of any length')
+  t.same((await prepared.query([['a']])).rows, [[1]])
+  await t.rejects(db.query('select $1', [['a']]), { code: '42804' }, 'outside an IN list: 42804')
+  await t.rejects(db.query('select i from t where i in ($1)', [['x']]), { code: '22P02' }, 'an element that does not convert: 22P02')
+})
+
 t.test('an internal failure surfaces as SqlError XX000 with the original error as cause', async (t) => {
   const db = await Database.open()
   // an AST no parser produces: binding it breaks an invariant (a TypeError inside the binder)

@@ -131,6 +131,16 @@ t.test('pipelined prepared inserts', async (t) => {
   t.same((await client.query('select count(*) n, sum(x) s from p')).rows, [{ n: '200', s: '19900' }])
 })
 
+t.test('IN ($1) with an array: lists of any length through one prepared statement', async (t) => {
+  const q = async (v: unknown): Promise<unknown[]> => (await client.query({ name: 'in_list', text: 'select i from t where sym in ($1)', values: [v] })).rows
+  t.same(await q(['a', 'b']), [{ i: 3 }], 'node pg sends the array untyped, as {a,b}')
+  t.same(await q(['b']), [])
+  t.same(await q([]), [], 'an empty array matches nothing')
+  t.same(await q('a'), [{ i: 3 }], 'a scalar is still a scalar')
+  t.same((await client.query('select i from t where s in ($1)', [['héllo', 'x,"y"']])).rows, [{ i: 3 }], 'quoted and UTF-8 elements')
+  t.same((await client.query('select $1::string x', [['a']])).rows, [{ x: '{"a"}' }], 'outside an IN list an array literal is text, as in PostgreSQL')
+})
+
 t.test('empty query', async (t) => {
   const r = await client.query(';')
   t.equal(r.rowCount, null)

@@ -26,6 +26,10 @@ for (const prepare of [true, false]) {
       const e = await sql`select nope from t`.catch((x: unknown) => x) as { code: string; position: string }
       t.equal(e.code, '42703')
       t.equal(e.position, '8')
+      // a JS array for the lone parameter of IN: Describe says text[], so postgres.js sends an array
+      const listed = await sql.unsafe('select i from t where sym in ($1)', [['z', 'a']])
+      t.same(listed.map((r) => r['i']), [3], 'IN ($1) with an array')
+      t.same((await sql.unsafe('select i from t where sym in ($1)', ['a'])).map((r) => r['i']), [3], 'and with a scalar')
       const again = await sql`select ${'x'} as v`
       t.same(again.map((r) => r['v']), ['x'])
       const table = `pt_${prepare ? 'on' : 'off'}`

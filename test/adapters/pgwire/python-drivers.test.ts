@@ -76,6 +76,7 @@ driver('psycopg 3', 'psycopg', 'psycopg3_probe.py', (t, c) => {
     'binary parameters of each type')
   t.same(c('bare_timestamp_params'), ['datetime:2024-01-02T03:04:05.678901', 'datetime:2024-01-02T03:04:05.000006', 'datetime:2024-02-29T00:00:00'],
     '`select $1` of a timestamptz, timestamp or date parameter answers a timestamp, to the microsecond')
+  t.same(c('in_list'), [[['a']], [['a']], []], 'a list for IN (%s): text, binary, empty')
   t.same(c('uuid_text_param'), ['a'], 'a UUID text parameter without dashes (uuid.hex)')
   t.same(c('stream'), [100000, 5000050000], 'cursor.stream reads every row once')
   t.equal(c('stream_binary'), 2, 'a binary stream')
@@ -95,6 +96,7 @@ driver('asyncpg', 'asyncpg', 'asyncpg_probe.py', (t, c) => {
   t.same(c('nulls'), NULLS, 'nulls')
   t.same(c('fetchrow'), { i: 3, s: 'héllo', u: 'uuid:11111111-2222-3333-4444-555555555555' }, 'fetchrow with parameters')
   t.equal(c('fetchval'), 1, 'fetchval with a timestamp parameter')
+  t.same(c('in_list'), [['text[]'], 3, []], 'IN ($1): described as text[], a list binds as an array')
   t.same(c('prepared_types'), [['int8'], [['x', 'int8'], ['d', 'float8'], ['even', 'bool']]], 'parameter and result types of a prepared statement')
   t.same(c('prepared_3'), [[1, 'float:2.5', false], [2, 'float:5.0', true], [3, 'float:7.5', false]], 'a prepared statement')
   t.same(c('prepared_1'), [[1, 'float:2.5', false]], 'reused with another value')

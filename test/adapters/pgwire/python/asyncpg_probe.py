@@ -18,6 +18,10 @@ async def main():
     check("fetchrow", dict(await conn.fetchrow("select i, s, u from t where i = $1 and s = $2", 3, "héllo")))
     check("fetchval", await conn.fetchval("select count(*) from t where ts >= $1", datetime.datetime(2024, 1, 2)))
 
+    # the lone parameter of IN over text is described as text[], so asyncpg sends a list
+    in_list = await conn.prepare("select i from t where sym in ($1)")
+    check("in_list", [[p.name for p in in_list.get_parameters()], await in_list.fetchval(["z", "a"]), await in_list.fetch([])])
+
     # a prepared statement: parameter and result types from Describe, reused with new values
     st = await conn.prepare("select x, x * 2.5 d, x % 2 = 0 even from long_sequence(10) where x <= $1")
     check("prepared_types", [[p.name for p in st.get_parameters()], [[a.name, a.type.name] for a in st.get_attributes()]])

@@ -43,6 +43,12 @@ check("bare_timestamp_params", [
     conn.execute("select %b", (datetime.datetime(2024, 1, 2, 3, 4, 5, 6),)).fetchone()[0],
     conn.execute("select %t", (datetime.date(2024, 2, 29),)).fetchone()[0],
 ])
+# a list for the lone parameter of IN is an array (text[] in text, binary in binary)
+check("in_list", [
+    conn.execute("select sym from t where sym in (%s)", (["z", "a"],)).fetchall(),
+    conn.cursor(binary=True).execute("select sym from t where sym in (%b)", (["a"],)).fetchall(),
+    conn.execute("select sym from t where sym in (%s)", ([],)).fetchall(),
+])
 check("uuid_text_param", conn.execute("select sym from t where u = %t", (uuid.UUID("11111111-2222-3333-4444-555555555555"),)).fetchone())
 
 # server-side streaming: rows arrive one at a time through the extended protocol
