@@ -23,6 +23,10 @@ await db.append('trades', { ts, sym, price })
 const r = await db.query('select sym, count(), round(avg(price), 2) avg_price from trades order by sym')
 console.table(r.rows)
 
+// one prepared statement for lists of any length: an array is the whole list of an IN
+const bySym = db.prepare('select sym, count() from trades where sym in ($1) order by sym')
+console.table((await bySym.query([['BTC-USD', 'SOL-USD']])).rows)
+
 // streaming: batches of column vectors, nothing materialized
 let rows = 0
 for await (const batch of db.stream("select * from trades where sym = 'BTC-USD'")) rows += batch.length
