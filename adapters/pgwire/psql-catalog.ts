@@ -1,5 +1,5 @@
 /**
- * Answers the catalog queries that psql (`\dt`, `\d table`) and the `postgres` client (its
+ * Answers the catalog queries that psql (`\dt`, `\d table`, `\l`, `\du`, `\df`, `\dT`) and the `postgres` client (its
  * array-type lookup at connect) send in PostgreSQL syntax the engine does not parse
  * (`OPERATOR(pg_catalog.~)`, `::regtype`, correlated catalog subqueries). Each handler
  * recognises one query shape and computes the rows from the engine's `tables()` and
@@ -7,7 +7,7 @@
  * policies, publications, inheritance, triggers) are answered as empty, which is the truth.
  */
 import type { JsValue } from '../../lib/index.js'
-import { emptyCatalogAnswer } from './catalog-empty.js'
+import { emptyCatalogAnswer, selectListNames } from './catalog-empty.js'
 import type { Prepared, RunContext } from './prepared.js'
 import { type SyntheticColumn, type SyntheticValue, resultExecution } from './synthetic.js'
 
@@ -31,11 +31,9 @@ async function tables(ctx: RunContext): Promise<TableRow[]> {
   return r.rows.map((row: JsValue[]) => ({ oid: TABLE_OID_BASE + Number(row[0]), name: String(row[1]) }))
 }
 
-/** psql's `^(name)$` pattern as a RegExp, or undefined when the query has none. */
+/** psql's `^(name)$` pattern on the relation name as a RegExp, or undefined when the query has none. */
 function namePattern(sql: string): RegExp | undefined {
-  const m = /relname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)'/.exec(sql)
-  if (m === null) return undefined
-  try { return new RegExp(m[1]!.replace(/''/g, "'"), 'i') } catch { return /$^/ }
+  return patternOf(sql, 'c.relname')
 }
 
 function rowsPrepared(columns: readonly SyntheticColumn[], compute: () => Promise<SyntheticValue[][]>): Prepared {
@@ -84,6 +82,53 @@ export function psqlCatalog(ctx: RunContext, sql: string): Prepared | undefined 
       return cols.rows.map((r: JsValue[]) => [String(r[0]), String(r[1]).toLowerCase(), null, false, null, '', ''])
     })
   }
+  // \l [pattern]: the one database
+  if (/FROM pg_catalog\.pg_database d/.test(sql) && /d\.datname as "Name"/.test(sql)) {
+    const re = patternOf(sql, 'd.datname')
+    return namedRow(sql, re === undefined || re.test('qdb')
+      ? { Name: 'qdb', Owner: user, Encoding: 'UTF8', Collate: 'C', Ctype: 'C', 'Locale Provider': 'libc' }
+      : undefined)
+  }
+  // \du [pattern]: the connected role
+  if (/FROM pg_catalog\.pg_roles r/.test(sql) && /r\.rolsuper/.test(sql)) {
+    const re = patternOf(sql, 'r.rolname')
+    const admin = ctx.session.principal.admin === true
+    return namedRow(sql, re === undefined || re.test(user)
+      ? {
+        rolname: user, rolsuper: admin, rolinherit: true, rolcreaterole: admin, rolcreatedb: admin, rolcanlogin: true,
+        rolconnlimit: -1, memberof: '{}', rolreplication: false, rolbypassrls: false,
+      }
+      : undefined)
+  }
+  // \df and \dT: user-defined functions and types (every function and type is built in)
+  if ((/FROM pg_catalog\.pg_proc p/.test(sql) && /pg_function_is_visible/.test(sql)) ||
+    (/FROM pg_catalog\.pg_type t/.test(sql) && /pg_type_is_visible/.test(sql) && /n\.nspname <> 'pg_catalog'/.test(sql))) {
+    return namedRow(sql, undefined)
+  }
   // catalogs of objects EpochDB does not have
   return emptyCatalogAnswer(sql)
+}
+
+/** psql's `^(name)$` pattern on `column` as a RegExp, or undefined when the query has none. */
+function patternOf(sql: string, column: string): RegExp | undefined {
+  const at = sql.indexOf(`${column} OPERATOR(pg_catalog.~) '`)
+  if (at < 0) return undefined
+  const m = /^'((?:[^']|'')*)'/.exec(sql.slice(sql.indexOf("'", at)))
+  if (m === null) return undefined
+  try { return new RegExp(m[1]!.replace(/''/g, "'"), 'i') } catch { return /$^/ }
+}
+
+/**
+ * The query's own select list (psql's column set differs between versions) with one row whose
+ * cells are looked up by column name (null for the rest), or no row when `values` is undefined.
+ */
+function namedRow(sql: string, values: Readonly<Record<string, SyntheticValue>> | undefined): Prepared | undefined {
+  const names = selectListNames(sql)
+  if (names === undefined) return undefined
+  const cell = (n: string): SyntheticValue => values?.[n] ?? null
+  const columns = names.map((name): SyntheticColumn => {
+    const v = cell(name)
+    return { name, type: typeof v === 'boolean' ? 'BOOLEAN' : typeof v === 'number' ? 'INT' : 'STRING' }
+  })
+  return rowsPrepared(columns, async () => (values === undefined ? [] : [names.map(cell)]))
 }

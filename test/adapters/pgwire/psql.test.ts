@@ -51,6 +51,14 @@ if (!hasPsql) {
     t.match(none.stderr, /Did not find any relation named "nosuch"/)
   })
 
+  t.test('\\l, \\du, \\df and \\dT', async (t) => {
+    t.match((await psql(['-c', '\\l'])).stdout, /^ qdb +\| admin +\| UTF8 +\| C +\| C +\|/m, '\\l lists the database')
+    t.match((await psql(['-c', '\\l nope'])).stdout, /\(0 rows\)/, 'a pattern that matches nothing')
+    t.match((await psql(['-c', '\\du'])).stdout, /^ admin +\| Superuser, Create role, Create DB/m, '\\du: the admin role')
+    t.match((await psql(['-c', '\\df'])).stdout, /List of functions[\s\S]*\(0 rows\)/, 'no user-defined functions')
+    t.match((await psql(['-c', '\\dT'])).stdout, /List of data types[\s\S]*\(0 rows\)/, 'no user-defined types')
+  })
+
   t.test('close', async () => {
     await srv.close()
   })
