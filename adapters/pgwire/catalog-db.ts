@@ -57,6 +57,10 @@ const SCHEMAS: Readonly<Record<string, readonly Col[]>> = {
 export const EMPTY_CATALOGS: ReadonlySet<string> = new Set([
   'pg_description', 'pg_attrdef', 'pg_index', 'pg_constraint', 'pg_sequence', 'pg_enum', 'pg_am', 'pg_extension', 'pg_inherits', 'pg_aggregate',
   'pg_trigger', 'pg_policy', 'pg_rewrite', 'pg_statistic_ext', 'pg_publication', 'pg_partitioned_table', 'pg_depend',
+  // psql's \db, \dc, \dC, \do, \dy, \des, \dew, \deu, \drds, \dL: no tablespaces,
+  // conversions, casts, operators, event triggers, foreign data, role settings or languages to list
+  'pg_tablespace', 'pg_conversion', 'pg_cast', 'pg_operator', 'pg_event_trigger', 'pg_foreign_server',
+  'pg_foreign_data_wrapper', 'pg_user_mappings', 'pg_db_role_setting', 'pg_language',
 ])
 
 /** The server settings `current_setting()`, `pg_settings` and SHOW agree on. */

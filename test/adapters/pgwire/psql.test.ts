@@ -59,6 +59,14 @@ if (!hasPsql) {
     t.match((await psql(['-c', '\\dT'])).stdout, /List of data types[\s\S]*\(0 rows\)/, 'no user-defined types')
   })
 
+  t.test('listings of objects EpochDB does not have answer empty, not with an error', async (t) => {
+    for (const [cmd, title] of [['\\db', 'tablespaces'], ['\\dc', 'conversions'], ['\\dC', 'casts'], ['\\do', 'operators'], ['\\dy', 'event triggers'],
+      ['\\des', 'foreign servers'], ['\\dew', 'foreign-data wrappers'], ['\\deu', 'user mappings'], ['\\dL', 'languages'], ['\\dx', 'installed extensions']] as const) {
+      const r = await psql(['-c', cmd])
+      t.match(r.stdout, new RegExp(`List of ${title}[\\s\\S]*\\(0 rows\\)`, 'i'), cmd)
+    }
+  })
+
   t.test('close', async () => {
     await srv.close()
   })
