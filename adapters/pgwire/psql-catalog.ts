@@ -1,5 +1,5 @@
 /**
- * Answers the catalog queries that psql (`\dt`, `\d table`, `\l`, `\du`, `\df`, `\dT`) and the `postgres` client (its
+ * Answers the catalog queries that psql (`\dt`, `\d table`, `\l`, `\du`, `\dp`, `\df`, `\dT`) and the `postgres` client (its
  * array-type lookup at connect) send in PostgreSQL syntax the engine does not parse
  * (`OPERATOR(pg_catalog.~)`, `::regtype`, correlated catalog subqueries). Each handler
  * recognises one query shape and computes the rows from the engine's `tables()` and
@@ -82,6 +82,11 @@ export function psqlCatalog(ctx: RunContext, sql: string): Prepared | undefined 
       return cols.rows.map((r: JsValue[]) => [String(r[0]), String(r[1]).toLowerCase(), null, false, null, '', ''])
     })
   }
+  // \dp [pattern]: tables, none with privileges granted through the catalog
+  if (/AS "Access privileges"/.test(sql) && /FROM pg_catalog\.pg_class c/.test(sql)) {
+    const re = namePattern(sql)
+    return namedRows(sql, async () => (await tables(ctx)).filter((t) => re === undefined || re.test(t.name)).map((t) => ({ Schema: 'public', Name: t.name, Type: 'table' })))
+  }
   // \l [pattern]: the one database
   if (/FROM pg_catalog\.pg_database d/.test(sql) && /d\.datname as "Name"/.test(sql)) {
     const re = patternOf(sql, 'd.datname')
@@ -123,12 +128,23 @@ function patternOf(sql: string, column: string): RegExp | undefined {
  * cells are looked up by column name (null for the rest), or no row when `values` is undefined.
  */
 function namedRow(sql: string, values: Readonly<Record<string, SyntheticValue>> | undefined): Prepared | undefined {
+  return namedRows(sql, async () => (values === undefined ? [] : [values]))
+}
+
+/** {@link namedRow} for rows computed when the statement runs (every row has the same keys). */
+function namedRows(sql: string, compute: () => Promise<readonly Readonly<Record<string, SyntheticValue>>[]>): Prepared | undefined {
   const names = selectListNames(sql)
   if (names === undefined) return undefined
-  const cell = (n: string): SyntheticValue => values?.[n] ?? null
-  const columns = names.map((name): SyntheticColumn => {
-    const v = cell(name)
-    return { name, type: typeof v === 'boolean' ? 'BOOLEAN' : typeof v === 'number' ? 'INT' : 'STRING' }
-  })
-  return rowsPrepared(columns, async () => (values === undefined ? [] : [names.map(cell)]))
+  return {
+    paramCount: 0, returnsRows: true, empty: false, statement: undefined,
+    start: async () => {
+      const rows = await compute()
+      const columns = names.map((name): SyntheticColumn => {
+        const v = rows[0]?.[name] ?? null
+        return { name, type: typeof v === 'boolean' ? 'BOOLEAN' : typeof v === 'number' ? 'INT' : 'STRING' }
+      })
+      return resultExecution(columns, rows.map((r) => names.map((n) => r[n] ?? null)))
+    },
+    tag: (n) => `SELECT ${n}`,
+  }
 }

@@ -51,12 +51,13 @@ if (!hasPsql) {
     t.match(none.stderr, /Did not find any relation named "nosuch"/)
   })
 
-  t.test('\\l, \\du, \\df and \\dT', async (t) => {
+  t.test('\\l, \\du, \\df, \\dT and \\dp', async (t) => {
     t.match((await psql(['-c', '\\l'])).stdout, /^ qdb +\| admin +\| UTF8 +\| C +\| C +\|/m, '\\l lists the database')
     t.match((await psql(['-c', '\\l nope'])).stdout, /\(0 rows\)/, 'a pattern that matches nothing')
     t.match((await psql(['-c', '\\du'])).stdout, /^ admin +\| Superuser, Create role, Create DB/m, '\\du: the admin role')
     t.match((await psql(['-c', '\\df'])).stdout, /List of functions[\s\S]*\(0 rows\)/, 'no user-defined functions')
     t.match((await psql(['-c', '\\dT'])).stdout, /List of data types[\s\S]*\(0 rows\)/, 'no user-defined types')
+    t.match((await psql(['-c', '\\dp t'])).stdout, /^ public +\| t +\| table +\|/m, '\\dp lists the table')
   })
 
   t.test('listings of objects EpochDB does not have answer empty, not with an error', async (t) => {
