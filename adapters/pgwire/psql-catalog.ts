@@ -1,10 +1,9 @@
 /**
  * Answers the catalog queries that psql (`\dt`, `\d table`, `\l`, `\du`, `\dp`, `\df`,
  * `\dT`) and the `postgres` client (its array-type lookup at connect) send in PostgreSQL syntax
- * the engine does not parse
- * (`OPERATOR(pg_catalog.~)`, `::regtype`, correlated catalog subqueries). Each handler
- * recognises one query shape and computes the rows from the engine's `tables()` and
- * `table_columns()`. Catalogs of things EpochDB does not have (indexes, constraints,
+ * the engine does not parse (`OPERATOR(pg_catalog.~)`, `::regtype`, correlated catalog
+ * subqueries). Each handler recognises one query shape and computes the rows from the engine's
+ * `tables()` and `table_columns()`. Catalogs of things EpochDB does not have (indexes, constraints,
  * policies, publications, inheritance, triggers) are answered as empty, which is the truth.
  */
 import type { JsValue } from '../../lib/index.js'
