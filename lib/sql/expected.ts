@@ -30,10 +30,19 @@ export function terminalName(symbol: unknown): string | undefined {
   return undefined
 }
 
+/** The second words of PostgreSQL's multi-word type names: accepted after a type, never suggested. */
+const QUIET_AFTER_TYPE: ReadonlySet<string> = new Set(['WITH', 'WITHOUT', 'PRECISION', 'VARYING'])
+
+function quiet(ruleName: string, symbol: unknown): boolean {
+  return ruleName.startsWith('typeName') && typeof symbol === 'object' && symbol !== null && 'type' in symbol &&
+    QUIET_AFTER_TYPE.has(String(symbol.type))
+}
+
 /** The names of the terminals that can come next at `column`, in grammar order, deduplicated. */
 export function expectedTerminals(column: EarleyColumn): string[] {
   const seen = new Set<string>()
   for (const s of column.states) {
+    if (quiet(s.rule.name, s.rule.symbols[s.dot])) continue
     const name = terminalName(s.rule.symbols[s.dot])
     if (name !== undefined) seen.add(name)
   }

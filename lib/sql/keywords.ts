@@ -30,6 +30,9 @@ export const SOFT_KEYWORDS: readonly string[] = [
   'RESPECT', 'ROLLBACK', 'ROW', 'ROWS', 'SAMPLE', 'SESSION', 'SHOW', 'START', 'TABLE', 'TABLES',
   'TIME', 'TIMESTAMP', 'TO', 'TOLERANCE', 'TRANSACTION', 'TRUNCATE', 'TTL', 'TYPE', 'UPSERT',
   'USER', 'USERS', 'VIEW', 'WAL', 'WINDOW', 'WORK', 'ZONE',
+  // the second words of PostgreSQL type names (`double precision`, `character varying`,
+  // `timestamp without time zone`)
+  'PRECISION', 'VARYING', 'WITHOUT',
 ]
 
 /** All keywords, upper-case (for the console's completion and highlighting). */
@@ -43,7 +46,7 @@ export const NOT_BARE_ALIAS: ReadonlySet<string> = new Set([
   'ALIGN', 'ASC', 'DESC', 'EXCLUDE', 'FILL', 'IGNORE', 'LATEST', 'NULLS', 'PARTITION', 'RESPECT',
   'SAMPLE', 'TIMESTAMP', 'TOLERANCE', 'WINDOW', 'TO', 'ROWS', 'RANGE', 'GROUPS', 'CUMULATIVE',
   'PRECEDING', 'FOLLOWING', 'CURRENT', 'INDEX', 'CAPACITY', 'CACHE', 'NOCACHE', 'DEDUP', 'TTL',
-  'WAL', 'BYPASS',
+  'WAL', 'BYPASS', 'PRECISION', 'VARYING', 'WITHOUT',
 ])
 
 /**

@@ -50,7 +50,14 @@ export function typeName(t: ColumnType): string {
  * Returns undefined for an unknown name.
  */
 export function parseTypeName(name: string): ColumnType | undefined {
-  return TYPE_ALIASES[name.toLowerCase()]
+  const n = name.toLowerCase()
+  const alias = TYPE_ALIASES[n]
+  if (alias !== undefined) return alias
+  // PostgreSQL's spellings, as tools write them: a length on varchar, a precision on float
+  const sized = /^(varchar|character varying|float)\((\d+)\)$/.exec(n)
+  if (sized === null) return undefined
+  if (sized[1] === 'float') return Number(sized[2]) <= 24 ? 'FLOAT' : 'DOUBLE'
+  return 'VARCHAR'
 }
 
 const TYPE_ALIASES: Record<string, ColumnType> = {
@@ -61,11 +68,11 @@ const TYPE_ALIASES: Record<string, ColumnType> = {
   int: 'INT', integer: 'INT', int4: 'INT',
   long: 'LONG', bigint: 'LONG', int8: 'LONG',
   float: 'FLOAT', real: 'FLOAT', float4: 'FLOAT',
-  double: 'DOUBLE', float8: 'DOUBLE',
+  double: 'DOUBLE', float8: 'DOUBLE', 'double precision': 'DOUBLE',
   date: 'DATE',
-  timestamp: 'TIMESTAMP',
+  timestamp: 'TIMESTAMP', timestamptz: 'TIMESTAMP', 'timestamp with time zone': 'TIMESTAMP', 'timestamp without time zone': 'TIMESTAMP',
   string: 'STRING', text: 'STRING', bytea: 'STRING',
-  varchar: 'VARCHAR',
+  varchar: 'VARCHAR', 'character varying': 'VARCHAR',
   symbol: 'SYMBOL',
   uuid: 'UUID',
   ipv4: 'IPV4',

@@ -120,6 +120,16 @@ t.test('an array parameter is the list of IN ($n); anywhere else it is refused',
   await t.rejects(db.query('select i from t where i in ($1)', [['x']]), { code: '22P02' }, 'an element that does not convert: 22P02')
 })
 
+t.test('PostgreSQL type names, as tools write them, map to engine types', async (t) => {
+  const db = await Database.open()
+  await db.query('create table pg (ts timestamp without time zone, t2 timestamp with time zone, t3 timestamptz, d double precision, f53 float(53), f10 float(10), s varchar(50), c character varying(20), c2 character varying, x text, n bigint)')
+  t.same((await db.query("select type from table_columns('pg')")).rows.map((r) => r[0]),
+    ['TIMESTAMP', 'TIMESTAMP', 'TIMESTAMP', 'DOUBLE', 'DOUBLE', 'FLOAT', 'VARCHAR', 'VARCHAR', 'VARCHAR', 'STRING', 'LONG'])
+  t.same((await db.query("select '2024-01-01'::timestamp without time zone a, 1::double precision b, cast('x' as character varying) c")).rows, [[1704067200000000n, 1, 'x']])
+  await t.rejects(db.query('create table bad (d decimal(18, 3))'), { code: '42704', message: /unsupported column type: decimal\(18,3\)/ }, 'types EpochDB lacks are still refused')
+  await t.rejects(db.query('create table bad (c char(5))'), { code: '42704' })
+})
+
 t.test('an internal failure surfaces as SqlError XX000 with the original error as cause', async (t) => {
   const db = await Database.open()
   // an AST no parser produces: binding it breaks an invariant (a TypeError inside the binder)

@@ -17,7 +17,12 @@ tableName -> name ("." name):? {% ([a, b]) => dotted(a, b === null ? null : b[1]
 
 nameList -> name ("," name):* {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
 
-# A type name as written: `double`, `symbol`, `geohash(8c)`, `decimal(18, 3)`, `double[]`.
+# A type name as written: `double`, `symbol`, `geohash(8c)`, `decimal(18, 3)`, `double[]`, and
+# PostgreSQL's multi-word names (`timestamp with[out] time zone`, `double precision`,
+# `character varying(n)`), which tools such as SQLAlchemy write in CREATE TABLE and casts.
 typeName -> name typeArgs:? ("[" "]"):* {% ([n, args, dims]) => D.typeName(n, args, dims.length) %}
+  | name (%WITH | %WITHOUT) %TIME %ZONE {% ([n, w]) => D.typeName({ name: `${n.name} ${w[0].text} time zone`, pos: n.pos }, null, 0) %}
+  | name %PRECISION {% ([n]) => D.typeName({ name: `${n.name} precision`, pos: n.pos }, null, 0) %}
+  | name %VARYING typeArgs:? {% ([n, , args]) => D.typeName({ name: `${n.name} varying`, pos: n.pos }, args, 0) %}
 typeArgs -> "(" typeArg ("," typeArg):* ")" {% ([, h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
 typeArg -> %integer {% id %} | %duration {% id %} | name {% id %}

@@ -84,4 +84,6 @@ probe('pandas read_sql through SQLAlchemy', missing.sqlalchemy ?? missing.pandas
     'pandas read_sql (nullable integer columns become float64, as with PostgreSQL)')
   t.same(c('read_sql_params'), [['float:8.0', 'float:12.0'], ['float:9.0', 'float:13.5'], ['float:10.0', 'float:15.0']], 'read_sql with a bound parameter')
   t.same(c('read_sql_table'), [COLUMNS.map(([n]) => n), 2], 'read_sql_table reflects the table and reads it')
+  t.same(c('to_sql'), [[3, 3], ['datetime64[ns]', 'object', 'float64', 'int64'], 6, 'float:15.0', 12],
+    "to_sql creates the table from SQLAlchemy's PostgreSQL types, replaces and appends")
 })

@@ -48,3 +48,9 @@ else:
     check("read_sql_params", df.values.tolist())
     df = pd.read_sql_table("t", engine)
     check("read_sql_table", [list(df.columns), len(df)])
+    # to_sql: SQLAlchemy's CREATE TABLE (TIMESTAMP WITHOUT TIME ZONE, TEXT, FLOAT(53), BIGINT),
+    # then its INSERTs; replace drops and recreates, append adds
+    out = pd.DataFrame({"ts": pd.date_range("2024-01-01", periods=3, freq="h"), "sym": ["a", "b", "a"], "v": [1.5, 2.5, 3.5], "n": [1, 2, 3]})
+    written = [out.to_sql("pd_out", engine, index=False, if_exists="replace"), out.to_sql("pd_out", engine, index=False, if_exists="append")]
+    back = pd.read_sql("select * from pd_out", engine)
+    check("to_sql", [written, [str(x) for x in back.dtypes], len(back), float(back["v"].sum()), int(back["n"].sum())])
