@@ -11,11 +11,11 @@ import { Catalog } from './storage/catalog.js'
 import { DurableStore } from './storage/durable/store.js'
 import type { ColumnMeta } from './storage/table.js'
 import { bindQuery, type BindContext } from './plan/bind-query.js'
-import type { OutputColumn, PlanNode } from './plan/plan-node.js'
+import type { BoundExpr, OutputColumn, PlanNode } from './plan/plan-node.js'
 import { ExecContext, type CancelSignal } from './exec/context.js'
 import { runPlan } from './exec/operators/runner.js'
 import { optimize } from './plan/optimize/index.js'
-import { prepareSubqueries } from './exec/subqueries.js'
+import { computeSubqueries, findSubqueries } from './exec/subqueries.js'
 import { expandArrayParams } from './plan/array-params.js'
 import { alterTable, columnType, createTable, createTableLike, dropTable, renameTable, tableMeta, truncateTable, checkName } from './exec/statements/ddl.js'
 import { castVector } from './types/cast.js'
@@ -122,7 +122,20 @@ interface StatementCache {
   /** the types inferred for its text parameters, per signature of the declared ones */
   readonly paramTypes: Map<string | number, ColumnType[]>
   /** its plan, for a query without parameters */
-  plan: PlanNode | undefined
+  plan: PlannedQuery | undefined
+}
+
+/** An optimized query plan with what every execution of it needs, worked out once. */
+interface PlannedQuery {
+  readonly plan: PlanNode
+  readonly columns: readonly ColumnInfo[]
+  readonly types: readonly ColumnType[]
+  /** its uncorrelated subqueries, computed before each run */
+  readonly subqueries: readonly BoundExpr[]
+}
+
+function planned(plan: PlanNode): PlannedQuery {
+  return { plan, columns: infoOf(plan.output), types: plan.output.map((c) => c.type), subqueries: findSubqueries(plan) }
 }
 
 /** Statements that may change a table's shape (they invalidate cached parameter types and plans). */
@@ -413,19 +426,18 @@ export class Database {
    * and `now()` are taken when they run); one with parameters is planned for its values, which
    * table-function arguments may depend on.
    */
-  private planOf(stmt: Extract<Statement, { kind: 'select' | 'setop' | 'with' }>, bc: BindContext): PlanNode {
-    if (bc.paramTypes.length > 0) return optimize(bindQuery(stmt, bc))
+  private planOf(stmt: Extract<Statement, { kind: 'select' | 'setop' | 'with' }>, bc: BindContext): PlannedQuery {
+    if (bc.paramTypes.length > 0) return planned(optimize(bindQuery(stmt, bc)))
     const entry = this.cacheOf(stmt)
-    return (entry.plan ??= optimize(bindQuery(stmt, bc)))
+    return (entry.plan ??= planned(optimize(bindQuery(stmt, bc))))
   }
 
   private async run(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext): Promise<Execution> {
     switch (stmt.kind) {
       case 'select': case 'setop': case 'with': {
-        const plan = this.planOf(stmt, bc)
-        const subqueries = prepareSubqueries(plan, ctx)
-        if (subqueries !== undefined) await subqueries
-        return planExecution(plan, runPlan(plan, ctx))
+        const q = this.planOf(stmt, bc)
+        if (q.subqueries.length > 0) await computeSubqueries(q.subqueries, ctx)
+        return { columns: q.columns, types: q.types, timestampIndex: q.plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(q.plan, ctx) }
       }
       case 'create_table': createTable(stmt, this.catalog); return this.synced(done('create_table'))
       case 'create_table_like': createTableLike(stmt, this.catalog); return this.synced(done('create_table'))
@@ -541,14 +553,6 @@ function done(command: string, affected = 0): Execution {
   return { columns: [], types: [], timestampIndex: -1, command, affected, batches: EMPTY }
 }
 
-/** The column descriptions of each plan's output, made once (plans are cached and reused). */
-const PLAN_COLUMNS = new WeakMap<PlanNode, { columns: readonly ColumnInfo[]; types: readonly ColumnType[] }>()
-
-function planExecution(plan: PlanNode, batches: AsyncIterable<Batch>): Execution {
-  let described = PLAN_COLUMNS.get(plan)
-  if (described === undefined) PLAN_COLUMNS.set(plan, described = { columns: infoOf(plan.output), types: plan.output.map((c) => c.type) })
-  return { columns: described.columns, types: described.types, timestampIndex: plan.timestampIndex, command: 'select', affected: -1, batches }
-}
 
 function rowsExecution(r: Rows): Execution {
   const b = r.batch

@@ -14,24 +14,19 @@ import { runPlan } from './operators/runner.js'
  * undefined when `root` has none, so the common case costs no await.
  */
 export function prepareSubqueries(root: PlanNode | BoundExpr, ctx: ExecContext): Promise<void> | undefined {
-  const pending = subqueriesOf(root)
+  const pending = findSubqueries(root)
   return pending.length === 0 ? undefined : computeSubqueries(pending, ctx)
 }
 
-/** The uncorrelated subqueries of each plan or expression, found once (plans are cached and reused). */
-const SUBQUERIES = new WeakMap<PlanNode | BoundExpr, readonly BoundExpr[]>()
-
-function subqueriesOf(root: PlanNode | BoundExpr): readonly BoundExpr[] {
-  let pending = SUBQUERIES.get(root)
-  if (pending === undefined) {
-    const found: BoundExpr[] = []
-    collect(root, found)
-    SUBQUERIES.set(root, pending = found)
-  }
-  return pending
+/** The uncorrelated subqueries under `root`, in the order they are computed (a cached plan keeps its list). */
+export function findSubqueries(root: PlanNode | BoundExpr): BoundExpr[] {
+  const found: BoundExpr[] = []
+  collect(root, found)
+  return found
 }
 
-async function computeSubqueries(pending: readonly BoundExpr[], ctx: ExecContext): Promise<void> {
+/** Computes the subqueries `pending` (from {@link findSubqueries}) not computed yet in `ctx`. */
+export async function computeSubqueries(pending: readonly BoundExpr[], ctx: ExecContext): Promise<void> {
   for (const e of pending) {
     if (ctx.subqueryValues.has(e)) continue
     if (e.kind === 'subquery') {

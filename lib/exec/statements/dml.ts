@@ -111,6 +111,8 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
         }
         env ??= { scope: new Scope([]), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'VALUES', ...inferOf(bc) }
         const bound = castTo(bindExpr(e, env), type, e.pos, true, bc.onInfer)
+        // a literal (already cast) is its value: no compile per cell
+        if (bound.kind === 'const') { writers[k]!.set(r, bound.value); continue }
         const subqueries = prepareSubqueries(bound, ctx)
         if (subqueries !== undefined) await subqueries
         writers[k]!.set(r, getScalar(compileExpr(bound, ctx)(ONE_ROW), 0))
