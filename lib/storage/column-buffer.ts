@@ -184,3 +184,30 @@ export class ColumnBuffer {
     return b
   }
 }
+
+/**
+ * Rows gathered from appends (one vector per column each) into one growable buffer per column,
+ * sharing the columns' symbol dictionaries: a transaction's buffered INSERTs, an in-memory
+ * table's late rows.
+ */
+export class RowBuffer {
+  readonly columns: ColumnBuffer[]
+  /** rows held */
+  length = 0
+
+  /** `like` gives each column's type and dictionary. */
+  constructor(like: readonly { readonly type: ColumnType; readonly dict: SymbolTable | undefined }[], capacity: number) {
+    this.columns = like.map((c) => new ColumnBuffer(c.type, capacity, c.dict))
+  }
+
+  /** Appends `length` rows given as one vector per column. */
+  append(vectors: readonly Vector[], length: number): void {
+    for (let c = 0; c < this.columns.length; c++) this.columns[c]!.append(vectors[c]!)
+    this.length += length
+  }
+
+  /** The rows as one vector per column (fixed-width columns are views). */
+  vectors(): Vector[] {
+    return this.columns.map((b) => b.view(0, this.length))
+  }
+}

@@ -5,13 +5,12 @@
  * small vectors, and COMMIT appends each run at once (one WAL record, one merge).
  */
 import type { Vector } from '../types/vector.js'
-import { ColumnBuffer } from './column-buffer.js'
+import { RowBuffer } from './column-buffer.js'
 import type { Table, TableAppend } from './table.js'
 
 interface Run {
   readonly table: Table
-  readonly columns: ColumnBuffer[]
-  length: number
+  readonly rows: RowBuffer
 }
 
 /** Buffered INSERTs, in order. */
@@ -28,16 +27,15 @@ export class PendingWrites {
     let run = this.runs[this.runs.length - 1]
     // a new run when the table changes (its columns cannot: DDL on it is refused until COMMIT)
     if (run === undefined || run.table !== table) {
-      run = { table, columns: vectors.map((v, i) => new ColumnBuffer(v.type, Math.max(16, length), table.dictOf(i))), length: 0 }
+      run = { table, rows: new RowBuffer(vectors.map((v, i) => ({ type: v.type, dict: table.dictOf(i) })), Math.max(16, length)) }
       this.runs.push(run)
     }
-    for (let c = 0; c < vectors.length; c++) run.columns[c]!.append(vectors[c]!)
-    run.length += length
+    run.rows.append(vectors, length)
   }
 
   /** Takes the buffered runs as appends, in order, and empties the buffer. */
   take(): TableAppend[] {
-    const out = this.runs.map((r) => ({ table: r.table, vectors: r.columns.map((b) => b.view(0, r.length)), length: r.length }))
+    const out = this.runs.map((r) => ({ table: r.table, vectors: r.rows.vectors(), length: r.rows.length }))
     this.runs = []
     return out
   }

@@ -11,7 +11,7 @@
 import type { ColumnType } from '../types/column-type.js'
 import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '../types/vector.js'
 import type { PartitionUnit } from '../sql/ast.js'
-import { ColumnBuffer } from './column-buffer.js'
+import { ColumnBuffer, RowBuffer } from './column-buffer.js'
 import { applyTtl } from './partition-ops.js'
 import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
 import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
@@ -104,7 +104,7 @@ export class Table {
    * an eighth of the table. A stream of late single-row INSERTs then costs one merge per batch of
    * them rather than a copy of the table per row.
    */
-  private late: { columns: ColumnBuffer[]; rows: number } | undefined
+  private late: RowBuffer | undefined
   /** durable storage, when the database has a data directory */
   store: TableStore | undefined
 
@@ -138,7 +138,7 @@ export class Table {
 
   /** Number of rows now. */
   get rowCount(): number {
-    return this.coldRows + this.hot.rowCount + (this.late?.rows ?? 0)
+    return this.coldRows + this.hot.rowCount + (this.late?.length ?? 0)
   }
 
   /** The rows as of now, for one statement to read: cold partitions, then the in-memory rows. */
@@ -234,28 +234,31 @@ export class Table {
     const needsMerge = ts >= 0 && (dedup || !this.inOrder(vectors[ts] as I64Vector, length))
     // a durable table merges once per group commit already; an in-memory one waits for more rows
     if (needsMerge && !dedup && this.store === undefined) { this.addLate(vectors, length); return }
-    this.merge(vectors, length)
+    this.merge(vectors, length, needsMerge)
   }
 
   /** Keeps rows for the next merge of late rows; merges when there are enough of them. */
   private addLate(vectors: readonly Vector[], length: number): void {
-    const late = this.late ??= { columns: this.hot.columns.map((b) => new ColumnBuffer(b.type, Math.max(length, 64), b.dict)), rows: 0 }
-    for (let c = 0; c < late.columns.length; c++) late.columns[c]!.append(vectors[c]!)
-    late.rows += length
-    if (late.rows >= Math.max(LATE_LIMIT, this.hot.rowCount >> 3)) this.mergeLate()
+    const late = this.late ??= new RowBuffer(this.hot.columns, Math.max(length, 64))
+    late.append(vectors, length)
+    if (late.length >= Math.max(LATE_LIMIT, this.hot.rowCount >> 3)) this.mergeLate()
   }
 
   /** Merges the late rows into the in-memory rows. */
   private mergeLate(): void {
     const late = this.late!
     this.late = undefined
-    this.merge(late.columns.map((b) => b.view(0, late.rows)), late.rows)
+    const vectors = late.vectors()
+    // late rows start before the newest row, but one batch of them may have caught up
+    this.merge(vectors, late.length, !this.inOrder(vectors[this.meta.timestampIndex] as I64Vector, late.length))
   }
 
-  /** Appends rows at once: at the end when they are in order, else merged into timestamp order (and deduplicated). */
-  private merge(vectors: readonly Vector[], length: number): void {
+  /**
+   * Appends rows at once: at the end, or with `needsMerge` (out of order, or a DEDUP table)
+   * merged into timestamp order and deduplicated.
+   */
+  private merge(vectors: readonly Vector[], length: number, needsMerge: boolean): void {
     const ts = this.meta.timestampIndex
-    const needsMerge = ts >= 0 && (this.meta.dedupKeys.length > 0 || !this.inOrder(vectors[ts] as I64Vector, length))
     if (!needsMerge) {
       const cols = this.data.columns
       for (let c = 0; c < cols.length; c++) cols[c]!.append(vectors[c]!)
