@@ -7,55 +7,51 @@ import type { Database } from '../../lib/index.js'
 /** A parsed statement, as `Database.parse` returns it. */
 export type Statement = ReturnType<Database['parse']>[number]
 
-/** Parameter counts of parsed statements (the engine caches parsed statements per text). */
-const PARAM_COUNTS = new WeakMap<Statement, number>()
+/** What one walk over a statement's AST finds about its parameters. */
+interface ParamFacts {
+  /** the highest `$n` (0 when there is none) */
+  readonly count: number
+  /** the `n` of every `$n` that is the whole list of an IN */
+  readonly inList: ReadonlySet<number>
+}
+
+/** Parameter facts of parsed statements (the engine caches parsed statements per text). */
+const PARAM_FACTS = new WeakMap<Statement, ParamFacts>()
+
+function paramFacts(stmt: Statement): ParamFacts {
+  let facts = PARAM_FACTS.get(stmt)
+  if (facts === undefined) {
+    let count = 0
+    const inList = new Set<number>()
+    const walk = (node: unknown): void => {
+      if (node === null || typeof node !== 'object') return
+      if (Array.isArray(node)) { for (const x of node) walk(x); return }
+      const o = node as Record<string, unknown>
+      if (o['kind'] === 'param' && typeof o['index'] === 'number') count = Math.max(count, o['index'])
+      const list = o['list']
+      if (o['kind'] === 'in' && Array.isArray(list) && list.length === 1) {
+        const p = list[0] as Record<string, unknown>
+        if (p['kind'] === 'param' && typeof p['index'] === 'number') inList.add(p['index'])
+      }
+      for (const k in o) walk(o[k])
+    }
+    walk(stmt)
+    PARAM_FACTS.set(stmt, facts = { count, inList })
+  }
+  return facts
+}
 
 /** The highest `$n` in the statement (0 when it has no parameters); worked out once per statement. */
 export function paramCount(stmt: Statement): number {
-  let n = PARAM_COUNTS.get(stmt)
-  if (n === undefined) PARAM_COUNTS.set(stmt, n = highestParam(stmt))
-  return n
+  return paramFacts(stmt).count
 }
-
-function highestParam(stmt: Statement): number {
-  let max = 0
-  const walk = (node: unknown): void => {
-    if (node === null || typeof node !== 'object') return
-    if (Array.isArray(node)) { for (const x of node) walk(x); return }
-    const o = node as Record<string, unknown>
-    if (o['kind'] === 'param' && typeof o['index'] === 'number') max = Math.max(max, o['index'])
-    for (const k in o) walk(o[k])
-  }
-  walk(stmt)
-  return max
-}
-
-/** The lone-IN parameters of parsed statements. */
-const IN_LIST_PARAMS = new WeakMap<Statement, ReadonlySet<number>>()
 
 /**
  * The `n` of every `$n` that is the whole list of an IN (`x IN ($n)`): such a parameter may be an
  * array, and a driver that sends arrays untyped (node `pg`: `{a,b}` with OID 0) means one.
  */
 export function inListParams(stmt: Statement): ReadonlySet<number> {
-  let found = IN_LIST_PARAMS.get(stmt)
-  if (found === undefined) {
-    const out = new Set<number>()
-    const walk = (node: unknown): void => {
-      if (node === null || typeof node !== 'object') return
-      if (Array.isArray(node)) { for (const x of node) walk(x); return }
-      const o = node as Record<string, unknown>
-      const list = o['list']
-      if (o['kind'] === 'in' && Array.isArray(list) && list.length === 1) {
-        const p = list[0] as Record<string, unknown>
-        if (p['kind'] === 'param' && typeof p['index'] === 'number') out.add(p['index'])
-      }
-      for (const k in o) walk(o[k])
-    }
-    walk(stmt)
-    IN_LIST_PARAMS.set(stmt, found = out)
-  }
-  return found
+  return paramFacts(stmt).inList
 }
 
 /** True when the statement answers with a row set (RowDescription + DataRows). */

@@ -3,8 +3,9 @@
  *
  * Frame: uint32 LE payload length, uint32 LE CRC-32 of the payload, then the payload (a msgpack
  * map, see wal-codec.ts). Records are written as they come and made durable by one sync per group
- * (group commit, see DurableStore.commit); a record is acknowledged only after a sync covered it. Reading stops at the first frame whose length runs past the end of the file or
- * whose checksum does not match (a torn tail from a crash); {@link openWal} truncates it away.
+ * (group commit, see DurableStore.commit); a record is acknowledged only after a sync covered it.
+ * Reading stops at the first frame whose length runs past the end of the file or whose checksum
+ * does not match (a torn tail from a crash); {@link openWal} truncates it away.
  */
 import { SqlError, SqlState } from '../../errors.js'
 import { crc32 } from './crc32.js'
