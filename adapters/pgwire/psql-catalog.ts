@@ -6,7 +6,7 @@
  * `tables()` and `table_columns()`. Catalogs of things EpochDB does not have (indexes, constraints,
  * policies, publications, inheritance, triggers) are answered as empty, which is the truth.
  */
-import type { JsValue } from '../../lib/index.js'
+import type { Execution, JsValue } from '../../lib/index.js'
 import { emptyCatalogAnswer, selectListNames } from './catalog-empty.js'
 import type { Prepared, RunContext } from './prepared.js'
 import { type SyntheticColumn, type SyntheticValue, resultExecution } from './synthetic.js'
@@ -36,12 +36,13 @@ function namePattern(sql: string): RegExp | undefined {
   return patternOf(sql, 'c.relname')
 }
 
+/** A parameterless query the adapter answers with the execution `run` makes. */
+function answered(run: () => Promise<Execution>): Prepared {
+  return { paramCount: 0, returnsRows: true, empty: false, statement: undefined, start: run, tag: (n) => `SELECT ${n}` }
+}
+
 function rowsPrepared(columns: readonly SyntheticColumn[], compute: () => Promise<SyntheticValue[][]>): Prepared {
-  return {
-    paramCount: 0, returnsRows: true, empty: false, statement: undefined,
-    start: async () => resultExecution(columns, await compute()),
-    tag: (n) => `SELECT ${n}`,
-  }
+  return answered(async () => resultExecution(columns, await compute()))
 }
 
 /** The adapter's answer to a recognised catalog query, or undefined. */
@@ -135,16 +136,12 @@ function namedRow(sql: string, values: Readonly<Record<string, SyntheticValue>> 
 function namedRows(sql: string, compute: () => Promise<readonly Readonly<Record<string, SyntheticValue>>[]>): Prepared | undefined {
   const names = selectListNames(sql)
   if (names === undefined) return undefined
-  return {
-    paramCount: 0, returnsRows: true, empty: false, statement: undefined,
-    start: async () => {
-      const rows = await compute()
-      const columns = names.map((name): SyntheticColumn => {
-        const v = rows[0]?.[name] ?? null
-        return { name, type: typeof v === 'boolean' ? 'BOOLEAN' : typeof v === 'number' ? 'INT' : 'STRING' }
-      })
-      return resultExecution(columns, rows.map((r) => names.map((n) => r[n] ?? null)))
-    },
-    tag: (n) => `SELECT ${n}`,
-  }
+  return answered(async () => {
+    const rows = await compute()
+    const columns = names.map((name): SyntheticColumn => {
+      const v = rows[0]?.[name] ?? null
+      return { name, type: typeof v === 'boolean' ? 'BOOLEAN' : typeof v === 'number' ? 'INT' : 'STRING' }
+    })
+    return resultExecution(columns, rows.map((r) => names.map((n) => r[n] ?? null)))
+  })
 }
