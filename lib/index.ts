@@ -31,3 +31,5 @@ export { formatDouble, formatFloat } from './types/number-format.js'
 export { formatValue } from './types/value-format.js'
 /** Prints an IPv4 address (unsigned or int32 bits) as dotted-quad text (REST JSON/CSV encoders). */
 export { formatIpv4 } from './types/ipv4.js'
+/** PostgreSQL's names of its built-in types by OID, as `format_type()` prints them (pgwire's catalog emulation). */
+export { PG_FORMAT_TYPE_NAMES } from './functions/scalar/pg-catalog.js'

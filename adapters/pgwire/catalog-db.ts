@@ -8,9 +8,9 @@
  * from the real database's `tables()` / `table_columns()` with the type OIDs RowDescription uses.
  * catalog-rewrite.ts turns the client's PostgreSQL SQL into SQL the engine runs there.
  */
-import { type ColumnType, Database } from '../../lib/index.js'
+import { type ColumnType, Database, PG_FORMAT_TYPE_NAMES } from '../../lib/index.js'
 import type { RunContext } from './prepared.js'
-import { Oid, PG_TYPES, PG_TYPE_NAMES } from './pg-types.js'
+import { Oid, PG_TYPES } from './pg-types.js'
 
 /** OID of the first table, as in psql-catalog.ts. */
 const TABLE_OID_BASE = 16384
@@ -117,7 +117,7 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
       const type = PG_TYPES[String(t).toUpperCase() as ColumnType] ?? PG_TYPES.STRING
       const udt = TYPE_NAMES.find(([o]) => o === type.oid)
       rows['pg_attribute']!.push([oid, String(c), type.oid, k + 1, udt?.[2] ?? -1, type.modifier, false, false, false, '', '', 0])
-      rows['information_schema_columns']!.push(['qdb', 'public', table, String(c), k + 1, null, 'YES', PG_TYPE_NAMES[type.oid] ?? 'character varying',
+      rows['information_schema_columns']!.push(['qdb', 'public', table, String(c), k + 1, null, 'YES', PG_FORMAT_TYPE_NAMES[type.oid] ?? 'character varying',
         'qdb', 'pg_catalog', udt?.[1] ?? 'varchar', type.modifier > 4 ? type.modifier - 4 : null, NUMERIC_PRECISION[type.oid] ?? null, type.oid === Oid.TIMESTAMP ? 6 : null])
     })
   }

@@ -48,13 +48,6 @@ export const PG_TYPES: Readonly<Record<ColumnType, PgType>> = {
   BINARY: { oid: Oid.BYTEA, size: -1, modifier: -1, binary: true },
 }
 
-/** Type names for `format_type` and `pg_type` emulation. */
-export const PG_TYPE_NAMES: Readonly<Record<number, string>> = {
-  16: 'boolean', 17: 'bytea', 20: 'bigint', 21: 'smallint', 23: 'integer', 25: 'text', 700: 'real',
-  701: 'double precision', 1042: 'character', 1043: 'character varying', 1114: 'timestamp without time zone',
-  2950: 'uuid', 1700: 'numeric',
-}
-
 /**
  * The engine types a Parse's declared parameter OIDs give the parameters, or undefined when none
  * does. Only timestamps: their values arrive as text (lossless to the microsecond), and without
