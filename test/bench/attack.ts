@@ -82,7 +82,9 @@ function rssMb(pid: number): number {
 }
 
 function client(s: Server): pg.Client {
-  return new pg.Client({ host: '127.0.0.1', port: s.pgPort, user: 'admin', password: 'quest', database: 'qdb' })
+  const c = new pg.Client({ host: '127.0.0.1', port: s.pgPort, user: 'admin', password: 'quest', database: 'qdb' })
+  c.on('error', () => {}) // a server that dies under attack is reported, not thrown
+  return c
 }
 
 async function rest(s: Server, query: string, signal: AbortSignal): Promise<string> {
@@ -144,7 +146,6 @@ async function measure(attack: Attack): Promise<string> {
   const s = await startServer()
   const probe = client(s)
   await probe.connect()
-  probe.on('error', () => {})
   const latencies: number[] = []
   let peakRss = rssMb(s.proc.pid!)
   let attacking = true
