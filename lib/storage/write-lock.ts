@@ -40,6 +40,11 @@ export class WriteLock {
     return new Promise((resolve) => { this.queue.push({ exclusive: true, grant: () => resolve(this.releaser(true)) }) })
   }
 
+  /** True while someone holds the lock alone. */
+  get heldAlone(): boolean {
+    return this.held
+  }
+
   /** True while nobody holds or waits for the lock. */
   get idle(): boolean {
     return !this.held && this.shared === 0 && this.queue.length === 0

@@ -65,6 +65,14 @@ async function run(t: Tap, db: Database): Promise<void> {
       }
     }
   }
+  // writes to another table go on during the UPDATEs (their commits may start checkpoints)
+  await db.query('create table o (ts timestamp, x long) timestamp(ts) partition by day')
+  const other = async (): Promise<void> => {
+    for (let n = 0; writing > 0; n++) {
+      try { await db.query(`insert into o values (${Date.UTC(2024, 0, 1) * 1000 + n}::timestamp, ${n})`) } catch (e) { failures.push(`other: ${(e as Error).message}`); return }
+      await new Promise((r) => setImmediate(r))
+    }
+  }
   const updater = async (): Promise<void> => {
     while (writing > 0 && failures.length === 0) {
       await updateAcked()
@@ -75,6 +83,7 @@ async function run(t: Tap, db: Database): Promise<void> {
   await Promise.all([
     ...Array.from({ length: WRITERS }, (_, w) => writer(w).finally(() => { writing-- })),
     updater(),
+    other(),
   ])
   t.same(failures, [], 'no INSERT or UPDATE failed')
   t.ok(updates >= WRITERS * 2, `${updates} UPDATEs ran while the writers wrote`)
@@ -96,10 +105,31 @@ t.test('in memory: 4 writers and concurrent UPDATEs, no failure', { timeout: 120
 t.test('durable: 4 writers and concurrent UPDATEs, no failure, the same after reopen', { timeout: 180_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-upd-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  let db = await Database.open({ path: dir })
+  // a small checkpoint threshold: checkpoints run between the statements, and during the UPDATEs
+  let db = await Database.open({ path: dir, checkpointBytes: 16 << 10 })
   await run(t, db)
   await db.close()
   db = await Database.open({ path: dir })
   t.same((await db.query('select count(), sum(v) from t')).rows, [[BigInt(PREFILL + WRITERS * INSERTS * ROWS_PER_INSERT), BigInt(WRITERS * INSERTS * ROWS_PER_INSERT)]])
+  await db.close()
+})
+
+t.test('durable: a checkpoint started by another table\'s commit waits for a running UPDATE', { timeout: 60_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-upd-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const db = await Database.open({ path: dir, checkpointBytes: 1 << 20 })
+  await db.query('create table t (ts timestamp, v int) timestamp(ts) partition by day')
+  const ts = new Float64Array(PREFILL * 2)
+  for (let k = 0; k < ts.length; k++) ts[k] = Date.UTC(2024, 0, 1) * 1000 + k * 1000
+  await db.append('t', { ts, v: new Int32Array(ts.length) })
+  await new Promise((r) => setImmediate(r))
+  // one row of t not checkpointed yet, then an UPDATE, and meanwhile 1 MiB into another table crosses the checkpoint threshold
+  await db.query("insert into t values ('2024-02-01', 0)")
+  await db.query('create table o (s string)')
+  const update = db.query('update t set v = v + 1')
+  await new Promise((r) => setImmediate(r))
+  await db.query('insert into o values ($1)', ['x'.repeat(1 << 20)])
+  t.same((await update).rowCount, ts.length + 1)
+  t.same((await db.query('select count(), min(v), max(v) from t')).rows, [[BigInt(ts.length + 1), 1, 1]])
   await db.close()
 })

@@ -403,6 +403,8 @@ export class DurableStore implements TableStore {
 
   private afterCommit(): void {
     this.checkpointQueued = false
+    // not under a running UPDATE: a checkpoint would swap the rows it read; the next commit tries again
+    if (this.catalog.all().some((t) => t.writers.heldAlone)) return
     try {
       if (this.wal.size >= this.checkpointBytes) this.checkpoint()
     } catch { /* the WAL still holds every acknowledged row; the next checkpoint retries */ }
