@@ -4,7 +4,7 @@
  * statement fails (formerly 55006 "table changed during UPDATE, retry"); every inserted row is
  * there and every update applied exactly once.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,7 +17,7 @@ const INSERTS = 30
 const ROWS_PER_INSERT = 4
 const DAY = 86_400_000_000
 
-async function run(t: Tap, db: Database): Promise<void> {
+async function run(t: Test, db: Database): Promise<void> {
   await db.query('create table t (ts timestamp, w int, i int, v int) timestamp(ts) partition by day')
   const ts = new Float64Array(PREFILL)
   for (let k = 0; k < PREFILL; k++) ts[k] = Date.UTC(2024, 0, 1) * 1000 + k * 1000
@@ -94,7 +94,6 @@ async function run(t: Tap, db: Database): Promise<void> {
   t.same((await db.query('select count() from t where w = -1 and v <> 0')).rows, [[0n]], 'no other row touched')
 }
 
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0]
 
 t.test('in memory: 4 writers and concurrent UPDATEs, no failure', { timeout: 120_000 }, async (t) => {
   const db = await Database.open()
