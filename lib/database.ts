@@ -9,7 +9,7 @@ import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, a
 import { type JsValue, fromJsValue, toJsValue } from './types/js-value.js'
 import { Catalog } from './storage/catalog.js'
 import { DurableStore } from './storage/durable/store.js'
-import type { ColumnMeta } from './storage/table.js'
+import type { ColumnMeta, Table } from './storage/table.js'
 import { bindQuery, type BindContext } from './plan/bind-query.js'
 import type { BoundExpr, OutputColumn, PlanNode } from './plan/plan-node.js'
 import { ExecContext, type CancelSignal } from './exec/context.js'
@@ -375,14 +375,31 @@ export class Database {
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
     if (!DDL_KINDS.has(stmt.kind)) return this.run(stmt, session, ctx, bc)
     if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
+    // alone on the tables it changes: no INSERT or UPDATE of them is half done
+    const releases = await lockAlone(this.ddlTargets(stmt))
     // appends staged after start()'s drain (while it awaited the sync) commit now, with nothing in
     // between, in the shape they were made for; a failed sync is their owners' to report
     try { this.store?.commitSync() } catch { /* reported to the writes' commits */ }
     try {
       return await this.run(stmt, session, ctx, bc)
     } finally {
+      for (const r of releases) r()
       this.schemaVersion++
     }
+  }
+
+  /** The existing tables a DDL statement changes. */
+  private ddlTargets(stmt: Statement): Table[] {
+    const names = ((): string[] => {
+      switch (stmt.kind) {
+        case 'drop_table': return stmt.all ? this.catalog.names() : stmt.names.map((n) => n.name)
+        case 'truncate_table': return stmt.names.map((n) => n.name)
+        case 'rename_table': return [stmt.from]
+        case 'alter_table': return [stmt.table]
+        default: return []
+      }
+    })()
+    return names.map((n) => this.catalog.find(n)).filter((t): t is Table => t !== undefined)
   }
 
   /**
@@ -515,7 +532,8 @@ export class Database {
         // each run of INSERTs into one table is one append (one WAL record, one merge)
         if (stmt.action === 'commit' && writes.length > 0) {
           const releases = []
-          for (const t of new Set(writes.map((w) => w.table))) releases.push(t.writers.tryShare() ?? await t.writers.share())
+          // in table-id order, as every statement that locks several tables: no two wait for each other
+          for (const t of [...new Set(writes.map((w) => w.table))].sort((a, b) => a.meta.id - b.meta.id)) releases.push(t.writers.tryShare() ?? await t.writers.share())
           try { for (const w of writes) w.table.append(w.vectors, w.length) } finally { for (const r of releases) r() }
         }
         return done(stmt.action)
@@ -527,6 +545,13 @@ export class Database {
       case 'unsupported': throw unsupported(stmt.feature, stmt.pos)
     }
   }
+}
+
+/** Takes the write locks of `tables` alone, in table-id order (so that two statements never wait for each other). */
+async function lockAlone(tables: readonly Table[]): Promise<(() => void)[]> {
+  const releases: (() => void)[] = []
+  for (const t of [...new Set(tables)].sort((a, b) => a.meta.id - b.meta.id)) releases.push(await t.writers.exclusive())
+  return releases
 }
 
 /** A statement parsed once and run many times. */

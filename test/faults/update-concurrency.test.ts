@@ -132,3 +132,24 @@ t.test('durable: a checkpoint started by another table\'s commit waits for a run
   t.same((await db.query('select count(), min(v), max(v) from t')).rows, [[BigInt(ts.length + 1), 1, 1]])
   await db.close()
 })
+
+t.test('DDL on a table waits for a running UPDATE of it (and an UPDATE for the DDL): neither fails', { timeout: 60_000 }, async (t) => {
+  for (const path of [undefined, mkdtempSync(join(tmpdir(), 'epochdb-upd-'))]) {
+    if (path !== undefined) t.teardown(() => rmSync(path, { recursive: true, force: true }))
+    const db = await Database.open({ path })
+    await db.query('create table t (ts timestamp, v int) timestamp(ts) partition by day')
+    const ts = new Float64Array(PREFILL * 2)
+    for (let k = 0; k < ts.length; k++) ts[k] = Date.UTC(2024, 0, 1) * 1000 + k * 1000
+    await db.append('t', { ts, v: new Int32Array(ts.length) })
+    const update = db.query('update t set v = v + 1')
+    await new Promise((r) => setImmediate(r))
+    const alter = db.query('alter table t add column z int')
+    const update2 = db.query('update t set z = 5')
+    await new Promise((r) => setImmediate(r))
+    const insert = db.query("insert into t (ts, v) values ('2030-01-01', 7)")
+    const results = await Promise.allSettled([update, alter, update2, insert])
+    t.same(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'], `${path === undefined ? 'in memory' : 'durable'}: ${results.map((r) => r.status === 'rejected' ? (r.reason as Error).message : 'ok').join(', ')}`)
+    t.same((await db.query('select count(), sum(v), min(z), max(z) from t')).rows, [[BigInt(ts.length + 1), ts.length + 7, 5, 5]])
+    await db.close()
+  }
+})
