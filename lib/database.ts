@@ -487,7 +487,7 @@ export class Database {
           return { name: c.name, type: cast === undefined ? c.type : columnType(cast.type, cast.pos), indexed: false, symbolCapacity: 256, symbolCached: true }
         })
         const meta = tableMeta(stmt.name, stmt.namePos, columns, stmt.options, stmt.pos, this.catalog.maxNameLength)
-        let t!: ReturnType<Catalog['create']>
+        let t!: Table
         this.ddl(() => { t = this.catalog.create(meta, stmt.namePos) }, done('create_table'))
         try {
           t.append(columns.map((c, i) => (data.vectors[i]!.type === c.type ? data.vectors[i]! : castVector(data.vectors[i]!, c.type))), data.length)
