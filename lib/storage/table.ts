@@ -349,6 +349,8 @@ export class Table {
       this.cold = cold
       this.meta.columns = columns
       this.meta.timestampIndex = ts
+      // the failure may have come after the new `_meta` was in place: write the rows as they are again
+      try { this.store.persistRewrite(this, full) } catch { /* the old `_meta` stands, or the next write repairs it */ }
       throw e
     }
   }

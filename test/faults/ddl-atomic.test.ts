@@ -5,7 +5,7 @@
  * close + reopen shows exactly the catalog (tables, columns, rows) the answers said.
  */
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Database, SqlError } from '../../lib/index.js'
@@ -66,6 +66,9 @@ const CASES = [
   'alter table t drop column v',
   'alter table t rename column v to v2',
   'truncate table t',
+  "alter table t drop partition list '2024-01-01'",
+  // not DDL, but a rewrite of the table's files like one
+  'update t set v = v + 10 where s = \'a\'',
 ]
 
 for (const sql of CASES) {
@@ -90,6 +93,15 @@ for (const sql of CASES) {
           t.same(await catalog(db), before, `n=${n}: the catalog is as before`)
         }
         const answered = await catalog(db)
+        // a crash right now (a copy of the directory as it is, without the lock) sees the same
+        const crash = `${dir}-crash`
+        cpSync(dir, crash, { recursive: true })
+        rmSync(join(crash, '_lock'), { force: true })
+        try {
+          const image = await Database.open({ path: crash })
+          t.same(await catalog(image), answered, `n=${n}: a crash image shows what the answer said`)
+          await image.close()
+        } finally { rmSync(crash, { recursive: true, force: true }) }
         // later DDL works
         await db.query('create table later (z long)')
         await db.query('drop table later')
