@@ -180,3 +180,17 @@ t.test('a data directory of the previous layout opens without loss: raw-name dir
   t.same((await db.query('select table_name from tables()')).rows, [['my table']])
   await db.close()
 })
+
+t.test('column names equal to internal file and partition names stay apart from them', async (t) => {
+  const { root } = sandbox(t)
+  let db = await Database.open({ path: root })
+  await db.query('create table p (_meta symbol, "default" symbol, "2024" symbol, _txn long, ts timestamp) timestamp(ts) partition by year')
+  await db.query("insert into p values ('m', 'd', 'y', 1, '2024-06-01')")
+  await db.query('create table q (_meta symbol, "default" symbol, x long)')
+  await db.query("insert into q values ('m2', 'd2', 2)")
+  await db.close()
+  db = await Database.open({ path: root })
+  t.same((await db.query('select _meta, "default", "2024", _txn from p')).rows, [['m', 'd', 'y', 1n]])
+  t.same((await db.query('select _meta, "default", x from q')).rows, [['m2', 'd2', 2n]])
+  await db.close()
+})
