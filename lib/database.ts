@@ -9,7 +9,7 @@ import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, a
 import { type JsValue, fromJsValue, toJsValue } from './types/js-value.js'
 import { Catalog } from './storage/catalog.js'
 import { DurableStore } from './storage/durable/store.js'
-import type { ColumnMeta } from './storage/table.js'
+import type { ColumnMeta, Table } from './storage/table.js'
 import { bindQuery, type BindContext } from './plan/bind-query.js'
 import type { BoundExpr, OutputColumn, PlanNode } from './plan/plan-node.js'
 import { ExecContext, type CancelSignal } from './exec/context.js'
@@ -44,6 +44,8 @@ export interface DatabaseOptions {
    * default each statement's generator is seeded from the clock, as QuestDB does in production.
    */
   readonly randomSeed?: readonly [bigint, bigint]
+  /** the longest table or column name, in characters (QuestDB's `cairo.max.file.name.length`, default 127) */
+  readonly maxNameLength?: number
 }
 
 /** A result column: its name and QuestDB type name (`LONG`, `TIMESTAMP`, `IPv4`, ...). */
@@ -186,6 +188,7 @@ export class Database {
   /** Opens a database: in memory when `options.path` is absent. */
   static async open(options: DatabaseOptions = {}): Promise<Database> {
     const db = new Database(options)
+    if (options.maxNameLength !== undefined) db.catalog.maxNameLength = options.maxNameLength
     if (options.path !== undefined) db.store = DurableStore.open(options.path, db.catalog, { memoryBudget: options.memoryBudget, checkpointBytes: options.checkpointBytes })
     return db
   }
@@ -260,7 +263,8 @@ export class Database {
       const ts = vectors[t.meta.timestampIndex]!
       for (let i = 0; i < length; i++) if (getScalar(ts, i) === null) throw new SqlError(SqlState.NOT_NULL_VIOLATION, 'designated timestamp column cannot be NULL')
     }
-    t.append(vectors, length)
+    const release = t.writers.tryShare() ?? await t.writers.share()
+    try { t.append(vectors, length) } finally { release() }
     await this.store?.commit()
     return length
   }
@@ -301,9 +305,21 @@ export class Database {
     this.store?.close()
   }
 
-  /** Persists DDL in a data-directory database (creates, renames, drops table directories). */
-  private synced(ex: Execution): Execution {
-    this.store?.sync()
+  /**
+   * Runs a DDL change and persists it (creates, rewrites, drops table directories). When either
+   * fails, the catalog is put back as it was and the files are made to match it again, so the
+   * answer — an error — is what a restart sees too.
+   */
+  private ddl(change: () => void, ex: Execution): Execution {
+    const undo = this.catalog.savepoint()
+    try {
+      change()
+      this.store?.sync()
+    } catch (e) {
+      undo()
+      try { this.store?.sync() } catch { /* the files are repaired at the next DDL statement or open */ }
+      throw e
+    }
     return ex
   }
 
@@ -359,14 +375,31 @@ export class Database {
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
     if (!DDL_KINDS.has(stmt.kind)) return this.run(stmt, session, ctx, bc)
     if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
+    // alone on the tables it changes: no INSERT or UPDATE of them is half done
+    const releases = await lockAlone(this.ddlTargets(stmt))
     // appends staged after start()'s drain (while it awaited the sync) commit now, with nothing in
     // between, in the shape they were made for; a failed sync is their owners' to report
     try { this.store?.commitSync() } catch { /* reported to the writes' commits */ }
     try {
       return await this.run(stmt, session, ctx, bc)
     } finally {
+      for (const r of releases) r()
       this.schemaVersion++
     }
+  }
+
+  /** The existing tables a DDL statement changes. */
+  private ddlTargets(stmt: Statement): Table[] {
+    const names = ((): string[] => {
+      switch (stmt.kind) {
+        case 'drop_table': return stmt.all ? this.catalog.names() : stmt.names.map((n) => n.name)
+        case 'truncate_table': return stmt.names.map((n) => n.name)
+        case 'rename_table': return [stmt.from]
+        case 'alter_table': return [stmt.table]
+        default: return []
+      }
+    })()
+    return names.map((n) => this.catalog.find(n)).filter((t): t is Table => t !== undefined)
   }
 
   /**
@@ -439,8 +472,8 @@ export class Database {
         if (q.subqueries.length > 0) await computeSubqueries(q.subqueries, ctx)
         return { columns: q.columns, types: q.types, timestampIndex: q.plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(q.plan, ctx) }
       }
-      case 'create_table': createTable(stmt, this.catalog); return this.synced(done('create_table'))
-      case 'create_table_like': createTableLike(stmt, this.catalog); return this.synced(done('create_table'))
+      case 'create_table': return this.ddl(() => createTable(stmt, this.catalog), done('create_table'))
+      case 'create_table_like': return this.ddl(() => createTableLike(stmt, this.catalog), done('create_table'))
       case 'create_table_as': {
         if (this.catalog.find(stmt.name) !== undefined) {
           if (stmt.ifNotExists) return done('create_table')
@@ -449,32 +482,44 @@ export class Database {
         const plan = optimize(bindQuery(stmt.query, bc))
         const data = await collectAll(plan, ctx)
         const columns: ColumnMeta[] = plan.output.map((c) => {
-          checkName(c.name, stmt.pos, 'column')
+          checkName(c.name, stmt.pos, 'column', this.catalog.maxNameLength)
           const cast = stmt.casts.find((x) => x.column.toLowerCase() === c.name.toLowerCase())
           return { name: c.name, type: cast === undefined ? c.type : columnType(cast.type, cast.pos), indexed: false, symbolCapacity: 256, symbolCached: true }
         })
-        const meta = tableMeta(stmt.name, stmt.namePos, columns, stmt.options, stmt.pos)
-        const t = this.catalog.create(meta, stmt.namePos)
+        const meta = tableMeta(stmt.name, stmt.namePos, columns, stmt.options, stmt.pos, this.catalog.maxNameLength)
+        let t!: Table
+        this.ddl(() => { t = this.catalog.create(meta, stmt.namePos) }, done('create_table'))
         try {
           t.append(columns.map((c, i) => (data.vectors[i]!.type === c.type ? data.vectors[i]! : castVector(data.vectors[i]!, c.type))), data.length)
           await this.store?.commit()
         } catch (err) {
-          this.catalog.drop(stmt.name)
+          // the rows were not committed: the table goes too (if that fails as well, it stays, empty, in the catalog and on disk alike)
+          try { this.ddl(() => { if (this.catalog.find(stmt.name) === t) this.catalog.drop(stmt.name) }, done('drop_table')) } catch { /* see above */ }
           throw err
         }
-        return this.synced(done('create_table', data.length))
+        return done('create_table', data.length)
       }
-      case 'drop_table': dropTable(stmt, this.catalog); return this.synced(done('drop_table'))
-      case 'truncate_table': truncateTable(stmt, this.catalog); return this.synced(done('truncate_table'))
-      case 'rename_table': renameTable(stmt, this.catalog); return this.synced(done('rename_table'))
-      case 'alter_table': try { alterTable(stmt, this.catalog) } finally { this.store?.sync() } return done('alter_table')
+      case 'drop_table': return this.ddl(() => dropTable(stmt, this.catalog), done('drop_table'))
+      case 'truncate_table': return this.ddl(() => truncateTable(stmt, this.catalog), done('truncate_table'))
+      case 'rename_table': return this.ddl(() => renameTable(stmt, this.catalog), done('rename_table'))
+      case 'alter_table': return this.ddl(() => alterTable(stmt, this.catalog), done('alter_table'))
       case 'insert': {
         const table = this.catalog.get(stmt.table, stmt.tablePos)
         const cteBc = stmt.ctes === undefined ? bc : withCtes(bc, stmt.ctes)
-        const sink = session.inTransaction ? (t: typeof table, v: Vector[], n: number) => { session.pending.add(t, v, n) } : undefined
-        return done('insert', await insert(stmt, table, cteBc, ctx, sink))
+        if (session.inTransaction) return done('insert', await insert(stmt, table, cteBc, ctx, (t, v, n) => { session.pending.add(t, v, n) }))
+        // writers share the table's lock; an UPDATE holds it alone
+        const release = table.writers.tryShare() ?? await table.writers.share()
+        try { return done('insert', await insert(stmt, table, cteBc, ctx)) } finally { release() }
       }
-      case 'update': return done('update', await update(stmt, this.catalog.get(stmt.table, stmt.tablePos), bc, ctx))
+      case 'update': {
+        const table = this.catalog.get(stmt.table, stmt.tablePos)
+        // alone on the table: no append lands between the rows UPDATE reads and the rows it writes
+        const release = await table.writers.exclusive()
+        try {
+          if (this.store?.uncommitted === true) await this.store.commit().catch(() => undefined)
+          return done('update', await update(stmt, table, bc, ctx))
+        } finally { release() }
+      }
       case 'show': return rowsExecution(show(stmt, this.catalog, session))
       case 'explain': {
         const inner = stmt.statement
@@ -485,7 +530,12 @@ export class Database {
         const writes = session.pending.take()
         session.inTransaction = stmt.action === 'begin'
         // each run of INSERTs into one table is one append (one WAL record, one merge)
-        if (stmt.action === 'commit') for (const w of writes) w.table.append(w.vectors, w.length)
+        if (stmt.action === 'commit' && writes.length > 0) {
+          const releases = []
+          // in table-id order, as every statement that locks several tables: no two wait for each other
+          for (const t of [...new Set(writes.map((w) => w.table))].sort((a, b) => a.meta.id - b.meta.id)) releases.push(t.writers.tryShare() ?? await t.writers.share())
+          try { for (const w of writes) w.table.append(w.vectors, w.length) } finally { for (const r of releases) r() }
+        }
         return done(stmt.action)
       }
       case 'set':
@@ -495,6 +545,13 @@ export class Database {
       case 'unsupported': throw unsupported(stmt.feature, stmt.pos)
     }
   }
+}
+
+/** Takes the write locks of `tables` alone, in table-id order (so that two statements never wait for each other). */
+async function lockAlone(tables: readonly Table[]): Promise<(() => void)[]> {
+  const releases: (() => void)[] = []
+  for (const t of [...new Set(tables)].sort((a, b) => a.meta.id - b.meta.id)) releases.push(await t.writers.exclusive())
+  return releases
 }
 
 /** A statement parsed once and run many times. */

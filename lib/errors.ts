@@ -24,6 +24,10 @@ export const SqlState = {
   AMBIGUOUS_COLUMN: '42702',
   /** table already exists */
   DUPLICATE_TABLE: '42P07',
+  /** a table or column name with forbidden characters (QuestDB's rules) */
+  INVALID_NAME: '42602',
+  /** a table or column name longer than the limit */
+  NAME_TOO_LONG: '42622',
   /** column already exists, or a name is used twice */
   DUPLICATE_COLUMN: '42701',
   /** value type does not fit where it is used */
@@ -60,6 +64,8 @@ export const SqlState = {
   ADMIN_SHUTDOWN: '57P01',
   /** storage I/O failed */
   IO_ERROR: '58030',
+  /** no space left on the device */
+  DISK_FULL: '53100',
   /** corrupted data on disk */
   DATA_CORRUPTED: 'XX001',
   /** a bug: an invariant of the engine did not hold */

@@ -4,6 +4,7 @@
 import { SqlError, SqlState } from '../errors.js'
 import { Table, type TableMeta, type TableStore } from './table.js'
 import { registerTable } from './partition-info.js'
+import { DEFAULT_MAX_NAME_LENGTH } from './names.js'
 
 /** Tables by name. */
 export class Catalog {
@@ -11,6 +12,8 @@ export class Catalog {
   private nextId = 1
   /** durable storage given to every table created from now on (a data-directory database) */
   store: TableStore | undefined
+  /** the longest table or column name (QuestDB's `cairo.max.file.name.length`) */
+  maxNameLength = DEFAULT_MAX_NAME_LENGTH
 
   /** Table names in creation order. */
   names(): string[] {
@@ -64,6 +67,27 @@ export class Catalog {
   /** Removes a table. */
   drop(name: string): void {
     this.tables.delete(name.toLowerCase())
+  }
+
+  /**
+   * Remembers the catalog as it is now (which tables, under which names, with which metadata)
+   * and returns a function that puts it back: a DDL statement whose storage write failed undoes
+   * its change with it, so the catalog matches what the data directory (and a restart) holds.
+   */
+  savepoint(): () => void {
+    const tables = new Map(this.tables)
+    const metas = new Map([...tables.values()].map((t) => [t, structuredClone(t.meta)]))
+    const nextId = this.nextId
+    return () => {
+      this.tables.clear()
+      for (const [k, t] of tables) {
+        Object.assign(t.meta, metas.get(t))
+        this.tables.set(k, t)
+        registerTable(t)
+      }
+      // ids are never reused, even those of a creation that failed
+      this.nextId = Math.max(this.nextId, nextId)
+    }
   }
 
   /** Renames a table. */

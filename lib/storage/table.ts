@@ -15,6 +15,7 @@ import { ColumnBuffer, RowBuffer } from './column-buffer.js'
 import { applyTtl } from './partition-ops.js'
 import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
 import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
+import { WriteLock } from './write-lock.js'
 
 /** Column metadata. */
 export interface ColumnMeta {
@@ -107,6 +108,8 @@ export class Table {
   private late: RowBuffer | undefined
   /** durable storage, when the database has a data directory */
   store: TableStore | undefined
+  /** writers share it, UPDATE holds it alone (see write-lock.ts) */
+  readonly writers = new WriteLock()
 
   constructor(readonly meta: TableMeta, store?: TableStore, cold: readonly ColdPart[] = []) {
     this.store = store
@@ -346,6 +349,8 @@ export class Table {
       this.cold = cold
       this.meta.columns = columns
       this.meta.timestampIndex = ts
+      // the failure may have come after the new `_meta` was in place: write the rows as they are again
+      try { this.store.persistRewrite(this, full) } catch { /* the old `_meta` stands, or the next write repairs it */ }
       throw e
     }
   }
@@ -355,22 +360,24 @@ export class Table {
     return this.cold
   }
 
-  /** Adds a column (all nulls for existing rows). */
-  addColumn(meta: ColumnMeta): void {
+  /** Adds columns (all nulls for existing rows), in one rewrite. */
+  addColumns(metas: readonly ColumnMeta[]): void {
     const d = this.materialized()
     this.rewrite(true, () => {
-      this.meta.columns = [...this.meta.columns, meta]
-      this.data = { columns: [...d.columns, ColumnBuffer.nulls(meta.type, d.rowCount)], rowCount: d.rowCount }
+      this.meta.columns = [...this.meta.columns, ...metas]
+      this.data = { columns: [...d.columns, ...metas.map((m) => ColumnBuffer.nulls(m.type, d.rowCount))], rowCount: d.rowCount }
     })
   }
 
-  /** Drops column `i`. */
-  dropColumn(i: number): void {
+  /** Drops the columns at `indexes`, in one rewrite. */
+  dropColumns(indexes: readonly number[]): void {
     const d = this.materialized()
+    const gone = new Set(indexes)
     this.rewrite(true, () => {
-      this.meta.columns = this.meta.columns.filter((_, j) => j !== i)
-      if (this.meta.timestampIndex > i) this.meta.timestampIndex--
-      this.data = { columns: d.columns.filter((_, j) => j !== i), rowCount: d.rowCount }
+      const ts = this.meta.timestampIndex
+      this.meta.columns = this.meta.columns.filter((_, j) => !gone.has(j))
+      if (ts >= 0) this.meta.timestampIndex = ts - [...gone].filter((i) => i < ts).length
+      this.data = { columns: d.columns.filter((_, j) => !gone.has(j)), rowCount: d.rowCount }
     })
   }
 

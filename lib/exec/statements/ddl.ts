@@ -9,6 +9,7 @@ import { type ColumnType, STORABLE_TYPES, parseTypeName } from '../../types/colu
 import type { Catalog } from '../../storage/catalog.js'
 import { dropPartitionStatement } from '../../storage/partition-info.js'
 import type { ColumnMeta, TableMeta } from '../../storage/table.js'
+import { checkColumnName, checkTableName, nameKey } from '../../storage/names.js'
 
 /** Resolves a DDL type name to a storable type. */
 export function columnType(name: string, pos: number): ColumnType {
@@ -17,25 +18,24 @@ export function columnType(name: string, pos: number): ColumnType {
   return t
 }
 
-const BAD_NAME = /[.\-\\/?,'"*%~:]/
-
-/** Checks a column or table name as QuestDB does. */
-export function checkName(name: string, pos: number, what: 'column' | 'table'): void {
-  if (name.length === 0 || (what === 'column' && BAD_NAME.test(name))) throw new SqlError(SqlState.SYNTAX_ERROR, `invalid ${what} name [name=${name}]`, pos)
+/** Checks a column or table name as QuestDB does (see storage/names.ts); 42602 or 42622 at `pos`. */
+export function checkName(name: string, pos: number, what: 'column' | 'table', maxLength?: number): void {
+  if (what === 'table') checkTableName(name, pos, maxLength)
+  else checkColumnName(name, pos, maxLength)
 }
 
-function columnMeta(d: ColumnDef): ColumnMeta {
-  checkName(d.name, d.pos, 'column')
+function columnMeta(d: ColumnDef, maxLength: number): ColumnMeta {
+  checkColumnName(d.name, d.pos, maxLength)
   return { name: d.name, type: columnType(d.type, d.typePos), indexed: d.indexed === true, symbolCapacity: d.symbolCapacity ?? 256, symbolCached: d.symbolCache !== false }
 }
 
 /** Table metadata from columns and options, validated. */
-export function tableMeta(name: string, namePos: number, columns: ColumnMeta[], o: TableOptions, stmtPos: number): Omit<TableMeta, 'id'> {
-  checkName(name, namePos, 'table')
+export function tableMeta(name: string, namePos: number, columns: ColumnMeta[], o: TableOptions, stmtPos: number, maxLength?: number): Omit<TableMeta, 'id'> {
+  checkTableName(name, namePos, maxLength)
   const seen = new Set<string>()
   for (const c of columns) {
-    if (seen.has(c.name.toLowerCase())) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column [name=${c.name}]`, stmtPos)
-    seen.add(c.name.toLowerCase())
+    if (seen.has(nameKey(c.name))) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column [name=${c.name}]`, stmtPos)
+    seen.add(nameKey(c.name))
   }
   let timestampIndex = -1
   if (o.timestamp !== undefined) {
@@ -75,7 +75,8 @@ export function createTable(s: CreateTable, catalog: Catalog): void {
     throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${s.name}]`, s.namePos)
   }
   if (s.columns.length === 0) throw new SqlError(SqlState.SYNTAX_ERROR, 'table must have at least one column', s.namePos)
-  catalog.create(tableMeta(s.name, s.namePos, s.columns.map(columnMeta), s.options, s.pos), s.namePos)
+  const max = catalog.maxNameLength
+  catalog.create(tableMeta(s.name, s.namePos, s.columns.map((c) => columnMeta(c, max)), s.options, s.pos, max), s.namePos)
 }
 
 /** CREATE TABLE new (LIKE src). */
@@ -85,6 +86,7 @@ export function createTableLike(s: CreateTableLike, catalog: Catalog): void {
     throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${s.name}]`, s.namePos)
   }
   const src = catalog.get(s.like, s.likePos).meta
+  checkTableName(s.name, s.namePos, catalog.maxNameLength)
   catalog.create({ ...structuredClone({ ...src, id: 0 }), name: s.name }, s.namePos)
 }
 
@@ -104,7 +106,7 @@ export function truncateTable(s: TruncateTable, catalog: Catalog): void {
 /** RENAME TABLE a TO b. */
 export function renameTable(s: RenameTable, catalog: Catalog): void {
   catalog.get(s.from, s.fromPos)
-  checkName(s.to, s.toPos, 'table')
+  checkTableName(s.to, s.toPos, catalog.maxNameLength)
   catalog.rename(s.from, s.to, s.toPos)
 }
 
@@ -120,13 +122,15 @@ export function alterTable(s: AlterTable, catalog: Catalog): void {
   }
   switch (a.kind) {
     case 'add_column': {
-      const metas = a.columns.map(columnMeta)
-      const fresh = metas.filter((m, i) => {
-        const exists = meta.columns.some((c) => c.name.toLowerCase() === m.name.toLowerCase())
+      const metas = a.columns.map((c) => columnMeta(c, catalog.maxNameLength))
+      const fresh: ColumnMeta[] = []
+      metas.forEach((m, i) => {
+        const exists = [...meta.columns, ...fresh].some((c) => nameKey(c.name) === nameKey(m.name))
         if (exists && !a.ifNotExists) throw new SqlError(SqlState.DUPLICATE_COLUMN, `column '${m.name}' already exists`, a.columns[i]!.pos)
-        return !exists
+        if (!exists) fresh.push(m)
       })
-      for (const m of fresh) table.addColumn(m)
+      // one rewrite for all of them: it succeeds or fails as a whole
+      if (fresh.length > 0) table.addColumns(fresh)
       return
     }
     case 'drop_column': {
@@ -134,13 +138,13 @@ export function alterTable(s: AlterTable, catalog: Catalog): void {
       idx.forEach((i, k) => {
         if (i === meta.timestampIndex) throw new SqlError(SqlState.SYNTAX_ERROR, 'cannot drop designated timestamp column', a.names[k]!.pos)
       })
-      for (const i of [...idx].sort((x, y) => y - x)) table.dropColumn(i)
+      table.dropColumns(idx)
       return
     }
     case 'rename_column': {
       const i = indexOf(a.from, a.fromPos)
-      checkName(a.to, a.toPos, 'column')
-      if (meta.columns.some((c, j) => j !== i && c.name.toLowerCase() === a.to.toLowerCase())) throw new SqlError(SqlState.DUPLICATE_COLUMN, `column '${a.to}' already exists`, a.toPos)
+      checkColumnName(a.to, a.toPos, catalog.maxNameLength)
+      if (meta.columns.some((c, j) => j !== i && nameKey(c.name) === nameKey(a.to))) throw new SqlError(SqlState.DUPLICATE_COLUMN, `column '${a.to}' already exists`, a.toPos)
       const old = meta.columns[i]!.name
       meta.columns[i]!.name = a.to
       meta.dedupKeys = meta.dedupKeys.map((k) => (k.toLowerCase() === old.toLowerCase() ? a.to : k))

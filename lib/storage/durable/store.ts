@@ -4,7 +4,9 @@
  * this store as its {@link TableStore}.
  *
  * Directory layout (see docs/storage.md): `_lock`, `_db` (msgpack `{ version, nextId, seq }`),
- * `wal.log`, and one directory `<name>~<id>` per table.
+ * `wal.log`, `_trash/` (tables being created or dropped; emptied on open), and one directory
+ * `<name>~<id>` per table, where `<name>` is a sanitised form of the table's name at creation
+ * ({@link tableDirName}); the real name is in the table's `_meta`.
  */
 import * as path from 'node:path'
 import { SqlError } from '../../errors.js'
@@ -19,6 +21,12 @@ import { FilePart, type PartSource } from './file-part.js'
 import { PartCache } from './part-cache.js'
 import { WAL_FILE, WalWriter, ioError } from './wal.js'
 import { decodeAppend, encodeAppend, packr } from './wal-codec.js'
+import { isTableDirName, tableDirName } from '../names.js'
+
+/** The internal directory for tables being created (`new-<id>`) or dropped (`<id>`); never a table directory (no `~`). */
+export const TRASH_DIR = '_trash'
+/** Where the previous layout put a dropped table: `_dropped_<id>` in the data directory itself. */
+const LEGACY_TRASH = /^_dropped_\d+$/
 
 /** Options of durable storage. */
 export interface StoreOptions {
@@ -70,6 +78,8 @@ export class DurableStore implements TableStore {
   /** recent failed syncs: the arrival numbers they dropped */
   private readonly failures: { from: number; to: number; error: SqlError }[] = []
   private keepWal = false
+  /** the `nextId` last written to `_db` */
+  private savedNextId = -1
   /** loaded partition columns under the memory budget */
   readonly cache: PartCache
   private readonly checkpointBytes: number
@@ -100,8 +110,9 @@ export class DurableStore implements TableStore {
     this.seq = db.seq
     this.catalog.reserveIds(db.nextId)
     for (const e of io.readdirSync(this.root).sort()) {
-      if (e.startsWith('_dropped_')) { io.rmSync(`${this.root}/${e}`); continue }
-      if (!e.includes('~') || !io.existsSync(`${this.root}/${e}/_meta`)) continue
+      // leftovers of a drop or a failed create; the internal state lives apart from table directories
+      if (e === TRASH_DIR || LEGACY_TRASH.test(e)) { io.rmSync(`${this.root}/${e}`); continue }
+      if (!isTableDirName(e) || !io.existsSync(`${this.root}/${e}/_meta`)) continue
       this.adoptDir(`${this.root}/${e}`, e)
     }
     this.catalog.store = this
@@ -294,8 +305,22 @@ export class DurableStore implements TableStore {
     this.commitSync()
     const s = this.stateOf(table)
     s.appliedSeq = this.seq
-    this.write(() => checkpointTable(s, table, full, (f) => this.source(table, s, f)))
-    this.metaKeys.set(table, metaKey(table))
+    this.checkpointChanged(table, s, full)
+  }
+
+  /**
+   * Checkpoints a table after a change of its rows or metadata. On failure its `_meta` may or
+   * may not have been replaced, so the table is marked for a rewrite at the next {@link sync}
+   * (which a failed DDL statement runs right after undoing its change in the catalog).
+   */
+  private checkpointChanged(t: Table, s: TableState, full: boolean): void {
+    try {
+      this.write(() => checkpointTable(s, t, full, (f) => this.source(t, s, f)))
+    } catch (e) {
+      this.metaKeys.delete(t)
+      throw e
+    }
+    this.metaKeys.set(t, metaKey(t))
   }
 
   /** {@inheritDoc TableStore.partitionBytes} */
@@ -303,7 +328,13 @@ export class DurableStore implements TableStore {
     return this.states.get(table)?.file.partitions.find((x) => x.name === name)?.bytes ?? 0
   }
 
-  /** After DDL: creates, rewrites or removes table directories to match the catalog. */
+  /**
+   * After DDL: creates, rewrites or removes table directories to match the catalog. Throws
+   * (58030, or 53100 when the disk is full) when a write fails; what it changed for the tables
+   * it had done is then either kept whole (a table's `_meta` replaced) or undone (dropped
+   * directories moved back). A caller that undoes the catalog change calls it again to make
+   * the files match the catalog (see `Database`).
+   */
   sync(): void {
     this.commitSync()
     const live = new Set(this.catalog.all())
@@ -314,18 +345,41 @@ export class DurableStore implements TableStore {
       if (this.metaKeys.get(t) === key) continue
       const before = this.metaKeys.get(t)
       const renamedColumns = before !== undefined && JSON.stringify(JSON.parse(before).columns.map((c: { name: string }) => c.name)) !== JSON.stringify(t.meta.columns.map((c) => c.name))
-      this.write(() => checkpointTable(s, t, renamedColumns, (f) => this.source(t, s, f)))
-      this.metaKeys.set(t, key)
+      this.checkpointChanged(t, s, renamedColumns)
     }
-    for (const [t, s] of [...this.states]) {
-      if (live.has(t)) continue
-      const trash = `${this.root}/_dropped_${t.meta.id}`
-      this.write(() => { io.renameSync(s.dir, trash); fsyncDir(this.root) })
-      io.rmSync(trash)
+    this.dropDead(live)
+    if (this.catalog.idCounter !== this.savedNextId) this.writeDb()
+  }
+
+  /**
+   * Removes the directories of tables no longer in the catalog: all of them move to `_trash`
+   * (one rename each) or, when one move fails, those already moved move back and nothing is
+   * dropped. Deleting the trash afterwards is best effort: the next open empties it.
+   */
+  private dropDead(live: ReadonlySet<Table>): void {
+    const dead = [...this.states].filter(([t]) => !live.has(t))
+    if (dead.length === 0) return
+    const trash = `${this.root}/${TRASH_DIR}`
+    const moved: { from: string; to: string }[] = []
+    try {
+      io.mkdirSync(trash)
+      for (const [t, s] of dead) {
+        const to = `${trash}/${t.meta.id}`
+        io.rmSync(to)
+        io.renameSync(s.dir, to)
+        moved.push({ from: s.dir, to })
+      }
+      fsyncDir(this.root)
+    } catch (e) {
+      for (const m of moved.reverse()) try { io.renameSync(m.to, m.from) } catch { /* the next open finds it in the trash */ }
+      try { fsyncDir(this.root) } catch { /* best effort */ }
+      throw e instanceof SqlError ? e : ioError('storage write failed', e)
+    }
+    for (const [t] of dead) {
       this.states.delete(t)
       this.metaKeys.delete(t)
     }
-    this.writeDb()
+    for (const m of moved) try { io.rmSync(m.to) } catch { /* emptied on the next open */ }
   }
 
   /** Checkpoints every table with unapplied rows, then empties the WAL. */
@@ -349,6 +403,8 @@ export class DurableStore implements TableStore {
 
   private afterCommit(): void {
     this.checkpointQueued = false
+    // not under a running UPDATE: a checkpoint would swap the rows it read; the next commit tries again
+    if (this.catalog.all().some((t) => t.writers.heldAlone)) return
     try {
       if (this.wal.size >= this.checkpointBytes) this.checkpoint()
     } catch { /* the WAL still holds every acknowledged row; the next checkpoint retries */ }
@@ -365,24 +421,41 @@ export class DurableStore implements TableStore {
   }
 
   private stateOf(t: Table): TableState {
-    let s = this.states.get(t)
-    if (s === undefined) {
-      const dir = `${this.root}/${t.meta.name}~${t.meta.id}`
-      s = { dir, file: { version: FORMAT_VERSION, meta: t.meta, walSeq: this.seq, txn: 0, partitions: [], symbols: {} }, dirtyFrom: -Infinity, appliedSeq: this.seq, broken: undefined }
-      const st = s
-      this.write(() => {
-        io.mkdirSync(dir)
-        fsyncDir(this.root)
-        this.writeDb()
-        writeTableMeta(dir, { ...st.file, meta: structuredClone(t.meta) })
-      })
-      this.states.set(t, s)
+    return this.states.get(t) ?? this.createDir(t)
+  }
+
+  /**
+   * Creates the directory of a new table: built as `_trash/new-<id>` (with its `_meta`), then
+   * renamed into place — the one step that makes the table exist, so a failure leaves no table
+   * behind, in this process or after a restart. `_db` (the next id) is written first so the id is
+   * never reused.
+   */
+  private createDir(t: Table): TableState {
+    const dir = `${this.root}/${tableDirName(t.meta.name, t.meta.id)}`
+    const staging = `${this.root}/${TRASH_DIR}/new-${t.meta.id}`
+    const s: TableState = { dir, file: { version: FORMAT_VERSION, meta: t.meta, walSeq: this.seq, txn: 0, partitions: [], symbols: {} }, dirtyFrom: -Infinity, appliedSeq: this.seq, broken: undefined }
+    let placed = false
+    try {
+      io.rmSync(staging)
+      io.mkdirSync(staging)
+      writeTableMeta(staging, { ...s.file, meta: structuredClone(t.meta) })
+      this.writeDb()
+      if (io.existsSync(dir)) throw Object.assign(new Error(`table directory exists: ${dir}`), { code: 'EEXIST' })
+      io.renameSync(staging, dir)
+      placed = true
+      fsyncDir(this.root)
+    } catch (e) {
+      try { io.rmSync(placed ? dir : staging) } catch { /* emptied on the next open, or found with its _meta */ }
+      throw e instanceof SqlError ? e : ioError('could not create the table directory', e)
     }
+    this.states.set(t, s)
     return s
   }
 
   private writeDb(): void {
-    this.write(() => replaceFileAtomic(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId: this.catalog.idCounter, seq: this.seq })))
+    const nextId = this.catalog.idCounter
+    this.write(() => replaceFileAtomic(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId, seq: this.seq })))
+    this.savedNextId = nextId
   }
 
   /** Runs a storage write, turning an OS error into 58030. */

@@ -146,5 +146,5 @@ export class WalWriter {
 /** A 58030 error for a failed storage write, naming the OS error. */
 export function ioError(what: string, cause: unknown): SqlError {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? 'EIO'
-  return new SqlError(SqlState.IO_ERROR, `${what} [${code}]`, -1, { cause })
+  return new SqlError(code === 'ENOSPC' ? SqlState.DISK_FULL : SqlState.IO_ERROR, `${what} [${code}]`, -1, { cause })
 }

@@ -24,6 +24,8 @@ t.test('config: defaults, server.conf, QDB_ overrides, warnings, bad values', as
   t.throws(() => loadConfig(undefined, { QDB_HTTP_SECURITY_READONLY: 'yes' }, () => {}), /bad value for http.security.readonly \(environment QDB_HTTP_SECURITY_READONLY\)/)
   t.throws(() => loadConfig('http.user=joe', {}, () => {}), /must be set together/)
   t.same(loadConfig('http.net.bind.to=127.0.0.1:1', {}, () => {}).http, { host: '127.0.0.1', port: 1 }, "QuestDB's key name works too")
+  t.equal(d.maxNameLength, 127)
+  t.equal(loadConfig(undefined, { QDB_CAIRO_MAX_FILE_NAME_LENGTH: '40' }, () => {}).maxNameLength, 40)
 })
 
 /** Runs examples/server.ts with `env`; resolves with the child and its REST port (from the banner). */

@@ -121,8 +121,8 @@ t.test('a failed write (ENOSPC, fsync error) fails the statement and leaves the 
   await db.query("insert into f values ('2024-01-01', 1)")
   const write = io.writeSync
   io.writeSync = () => { throw Object.assign(new Error('no space'), { code: 'ENOSPC' }) }
-  await t.rejects(db.query("insert into f values ('2024-01-02', 2)"), { code: '58030' })
-  await t.rejects(db.query("update f set v = 9"), { code: '58030' })
+  await t.rejects(db.query("insert into f values ('2024-01-02', 2)"), { code: '53100' })
+  await t.rejects(db.query("update f set v = 9"), { code: '53100' })
   io.writeSync = write
   const fsync = io.fsync
   io.fsync = () => Promise.reject(Object.assign(new Error('io'), { code: 'EIO' }))
