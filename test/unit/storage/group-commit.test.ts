@@ -78,7 +78,7 @@ t.test('a write that fails (ENOSPC) when the group is written fails its statemen
   await db.query(`insert into e values ('${at(0)}', 0)`)
   const write = io.writeSync
   io.writeSync = () => { throw Object.assign(new Error('no space'), { code: 'ENOSPC' }) }
-  await t.rejects(db.query(`insert into e values ('${at(1)}', 1)`), { code: '58030', message: /ENOSPC/ })
+  await t.rejects(db.query(`insert into e values ('${at(1)}', 1)`), { code: '53100', message: /ENOSPC/ })
   io.writeSync = write
   await db.query(`insert into e values ('${at(2)}', 2)`)
   await db.close()
