@@ -37,7 +37,7 @@ t.test('the banner warns about unauthenticated REST and pgwire beyond loopback',
   const banner = async (wide: boolean, env: Record<string, string> = {}): Promise<string> => {
     const dir = tmpDir(t, 'epochdb-banner-')
     const ports = { http: await freePort(), pg: await freePort() }
-    const bind = wide ? { QDB_HTTP_BIND_TO: `0.0.0.0:${ports.http}`, QDB_PG_NET_BIND_TO: `0.0.0.0:${ports.pg}` } : {}
+    const bind: Record<string, string> = wide ? { QDB_HTTP_BIND_TO: `0.0.0.0:${ports.http}`, QDB_PG_NET_BIND_TO: `0.0.0.0:${ports.pg}` } : {}
     const s = await startServer(dir, { ...bind, ...env }, { ports })
     s.proc.kill('SIGTERM')
     t.equal(await s.exited, 0)
