@@ -26,6 +26,8 @@ export interface ServerConfig {
   readonly maxResponseRows: number | undefined
   readonly keepAliveTimeoutMs: number
   readonly maxQueryLength: number
+  /** ms after its last heartbeat when a data-directory lock whose owner cannot be proven dead is taken over */
+  readonly lockLeaseMs: number
 }
 
 /** A configuration value that cannot be used. */
@@ -51,6 +53,7 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.security.max.response.rows': { kind: 'int', def: undefined },
   'http.keep-alive.timeout': { kind: 'int', def: '5' },
   'http.request.header.buffer.size': { kind: 'int', def: '65536' },
+  'cairo.lock.lease': { kind: 'int', def: '15000' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -106,6 +109,7 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     maxResponseRows: int('http.security.max.response.rows'),
     keepAliveTimeoutMs: int('http.keep-alive.timeout')! * 1000,
     maxQueryLength: int('http.request.header.buffer.size')!,
+    lockLeaseMs: int('cairo.lock.lease')!,
   }
 }
 
