@@ -171,8 +171,10 @@ export class DirLock {
         if (status === 'unknown') {
           const first = mtimeOf(path)
           if (first === undefined) continue
-          let last = first
-          while (Date.now() - last < lease) {
+          const last = first
+          const waitUntil = Date.now() + lease
+          // a heartbeat unchanged for a whole lease (by our clock, or by its mtime) is stale
+          while (Date.now() - last < lease && Date.now() < waitUntil) {
             await sleep(Math.min(200, lease))
             const now = mtimeOf(path)
             if (now === undefined || generations(dir)[0] !== top) break
@@ -201,8 +203,14 @@ export class DirLock {
   private beat(): void {
     if (this.lost !== undefined || this.timer === undefined) return
     this.lastBeat = Date.now()
-    let mine = false
-    try { mine = fs.readlinkSync(this.path) === this.token && mtimeOf(`${this.dir}/${LOCK_FILE}.${this.generation + 1}`) === undefined } catch { mine = false }
+    let mine: boolean
+    try {
+      mine = fs.readlinkSync(this.path) === this.token && mtimeOf(`${this.dir}/${LOCK_FILE}.${this.generation + 1}`) === undefined
+    } catch (e) {
+      // our link is gone: lost; any other error (EMFILE, EIO) proves nothing, try again next beat
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return
+      mine = false
+    }
     if (!mine) {
       let owner: LockOwner | undefined
       try { owner = decodeOwner(fs.readlinkSync(`${this.dir}/${LOCK_FILE}.${generations(this.dir)[0]}`)) } catch { /* gone */ }
