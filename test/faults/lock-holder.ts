@@ -6,6 +6,7 @@
 import { Database } from '../../lib/index.js'
 
 const [dir, lease] = process.argv.slice(2)
+if (dir === undefined) process.exit(0) // run without arguments (tap given the folder): nothing to hold
 try {
   const db = await Database.open({ path: dir!, lockLease: lease === undefined ? undefined : Number(lease) })
   process.stdout.write(`ready ${process.pid}\n`)
