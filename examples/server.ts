@@ -140,7 +140,7 @@ async function main(): Promise<void> {
   // or nothing on a full disk: the WAL keeps every acknowledged row), end the connections, exit 0.
   // A second signal exits at once: committed data is safe in the WAL; the lock goes with the process.
   let stopping = false
-  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref())
+  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) {
       log({ msg: 'shutdown now', signal })
