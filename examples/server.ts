@@ -9,7 +9,7 @@
 import { resolve } from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
-import type { Server as NetServer } from 'node:net'
+import type { Server as NetServer, Socket } from 'node:net'
 import { join } from 'node:path'
 import { Database, VERSION } from '../lib/index.js'
 import { createHttpServer } from '../adapters/http/index.js'
@@ -17,7 +17,7 @@ import { ConfigError, loadConfig, type BindAddress, type ServerConfig } from '..
 import { createConsoleHandler } from '../adapters/console/index.js'
 import { createPgwireServer } from '../adapters/pgwire/index.js'
 
-/** How long in-flight requests may take to finish after SIGINT/SIGTERM before they are cancelled. */
+/** At SIGINT/SIGTERM: how long cancelled statements may take to end, and answered connections to close. */
 const SHUTDOWN_GRACE_MS = 5000
 
 function readConfig(argv: readonly string[]): ServerConfig {
@@ -36,11 +36,26 @@ function readConfig(argv: readonly string[]): ServerConfig {
   return loadConfig(text, process.env, (msg) => console.warn(`warning: ${msg}`))
 }
 
-function listen(server: Server | NetServer, at: BindAddress): Promise<void> {
+/** Thrown when a server cannot listen: names the configuration key and the address. */
+class ListenError extends Error {}
+
+function listen(server: Server | NetServer, at: BindAddress, key: string): Promise<void> {
+  const env = `QDB_${key.toUpperCase().replace(/[.-]/g, '_')}`
   return new Promise((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(at.port, at.host, () => { server.off('error', reject); resolve() })
+    const failed = (e: NodeJS.ErrnoException): void => {
+      const why = e.code === 'EADDRINUSE' ? 'the address is already in use (another server runs there?)'
+        : e.code === 'EACCES' ? 'permission denied (ports below 1024 need privileges)'
+          : e.code === 'EADDRNOTAVAIL' ? 'no such local address' : e.message
+      reject(new ListenError(`cannot listen on ${at.host}:${at.port} (${key} / ${env}): ${why}; set ${key} (or ${env}) to a free address`))
+    }
+    server.once('error', failed)
+    server.listen(at.port, at.host, () => { server.off('error', failed); resolve() })
   })
+}
+
+/** True for an address only this machine can reach. */
+function loopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host) || host === '::ffff:127.0.0.1'
 }
 
 function shown(server: Server | NetServer, at: BindAddress): string {
@@ -61,12 +76,15 @@ async function main(): Promise<void> {
   // the data directory: durable tables (WAL + partitions), locked while this server runs
   let db: Database
   try {
-    db = await Database.open({ path: config.cairoRoot, maxNameLength: config.maxNameLength })
+    db = await Database.open({ path: config.cairoRoot, maxNameLength: config.maxNameLength, lockLease: config.lockLeaseMs })
   } catch (e) {
     console.error(`epochdb: cannot open cairo.root=${config.cairoRoot}: ${(e as Error).message}`)
     process.exit(1)
   }
   const log = (entry: object): void => { process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...entry }) + '\n') }
+  /** every open client connection (REST and pgwire), to end them at shutdown */
+  const sockets = new Set<Socket>()
+  const track = (s: Socket): void => { sockets.add(s); s.once('close', () => sockets.delete(s)) }
 
   let http: Server | undefined
   if (config.httpEnabled) {
@@ -77,16 +95,28 @@ async function main(): Promise<void> {
       onRequest: (e) => log({ msg: 'http', ...e }),
       fallback: createConsoleHandler(),
     })
-    await listen(http, config.http)
+    http.on('connection', track)
   }
 
   // ---- pgwire (adapters/pgwire) ------------------------------------------------------------
   let pg: NetServer | undefined
   if (config.pgEnabled) {
     pg = createPgwireServer(db, { user: config.pgUser, password: config.pgPassword })
-    await listen(pg, config.pg)
+    pg.on('connection', track)
   }
   // -------------------------------------------------------------------------------------------
+
+  try {
+    if (http !== undefined) await listen(http, config.http, 'http.bind.to')
+    if (pg !== undefined) await listen(pg, config.pg, 'pg.net.bind.to')
+  } catch (e) {
+    if (!(e instanceof ListenError)) throw e
+    console.error(`epochdb: ${e.message}`)
+    http?.close()
+    pg?.close()
+    await db.close() // releases the data-directory lock
+    process.exit(1)
+  }
 
   const lines = [`EpochDB (${VERSION})`]
   if (http !== undefined) {
@@ -97,27 +127,40 @@ async function main(): Promise<void> {
   if (pg !== undefined) lines.push(`  PostgreSQL    postgresql://${config.pgUser}@${shown(pg, config.pg)}/qdb`)
   lines.push(`  data          ${resolve(config.cairoRoot)} (cairo.root)`)
   if (config.httpUser !== undefined) lines.push(`  REST auth     HTTP Basic (http.user=${config.httpUser})`)
+  if (http !== undefined && config.httpUser === undefined && !loopback(config.http.host)) {
+    lines.push(`  WARNING       REST is open to anyone who can reach ${config.http.host}:${config.http.port} without a password: set http.user and http.password, or bind http.bind.to to 127.0.0.1`)
+  }
+  if (pg !== undefined && config.pgUser === 'admin' && config.pgPassword === 'quest' && !loopback(config.pg.host)) {
+    lines.push(`  WARNING       pgwire on ${config.pg.host}:${config.pg.port} accepts the default login admin/quest: set pg.password, or bind pg.net.bind.to to 127.0.0.1`)
+  }
   console.log(lines.join('\n'))
 
+  // Shutdown: stop listening, cancel every running statement (a write cancelled this way commits
+  // nothing; its client gets 57P01 over pgwire, 503 over REST), close the database (checkpoint,
+  // or nothing on a full disk: the WAL keeps every acknowledged row), end the connections, exit 0.
+  // A second signal exits at once: committed data is safe in the WAL; the lock goes with the process.
   let stopping = false
-  const stop = async (signal: string): Promise<void> => {
-    if (stopping) return
+  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    if (stopping) {
+      log({ msg: 'shutdown now', signal })
+      process.exit(signal === 'SIGINT' ? 130 : 143)
+    }
     stopping = true
     log({ msg: 'shutdown', signal })
-    const closing: Promise<void>[] = []
-    if (http !== undefined) {
-      const h = http
-      closing.push(new Promise((r) => h.close(() => r())))
-      h.closeIdleConnections()
-      setTimeout(() => h.closeAllConnections(), SHUTDOWN_GRACE_MS).unref()
+    http?.close()
+    http?.closeIdleConnections()
+    pg?.close()
+    try {
+      await db.close({ cancel: true, timeout: SHUTDOWN_GRACE_MS })
+    } catch (e) {
+      console.error(`epochdb: closing the database failed: ${(e as Error).message}`)
     }
-    if (pg !== undefined) {
-      const p = pg
-      closing.push(new Promise((r) => p.close(() => r())))
-      setTimeout(() => (p as NetServer & { closeAllConnections?: () => void }).closeAllConnections?.(), SHUTDOWN_GRACE_MS).unref()
-    }
-    await Promise.race([Promise.all(closing), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS + 1000).unref())])
-    await db.close()
+    await sleep(50) // the adapters answer the cancelled statements
+    for (const s of sockets) s.end()
+    const deadline = Date.now() + SHUTDOWN_GRACE_MS
+    while (sockets.size > 0 && Date.now() < deadline) await sleep(20)
+    for (const s of sockets) s.destroy()
     log({ msg: 'stopped' })
     process.exit(0)
   }

@@ -36,6 +36,11 @@ export interface DatabaseOptions {
   readonly memoryBudget?: number
   /** WAL bytes after which a data-directory database checkpoints rows into partition files (default 64 MiB) */
   readonly checkpointBytes?: number
+  /**
+   * ms after the last heartbeat of the data directory's lock owner when a lock whose owner cannot
+   * be proven dead (another PID namespace, boot or machine) is taken over (default 15 s); see docs/storage.md
+   */
+  readonly lockLease?: number
   /** the clock, in microseconds since the epoch; `now()` reads it once per statement */
   readonly clock?: () => number
   /**
@@ -189,7 +194,7 @@ export class Database {
   static async open(options: DatabaseOptions = {}): Promise<Database> {
     const db = new Database(options)
     if (options.maxNameLength !== undefined) db.catalog.maxNameLength = options.maxNameLength
-    if (options.path !== undefined) db.store = DurableStore.open(options.path, db.catalog, { memoryBudget: options.memoryBudget, checkpointBytes: options.checkpointBytes })
+    if (options.path !== undefined) db.store = await DurableStore.open(options.path, db.catalog, { memoryBudget: options.memoryBudget, checkpointBytes: options.checkpointBytes, lockLease: options.lockLease })
     return db
   }
 
@@ -297,13 +302,70 @@ export class Database {
     return this.store?.uncommitted === true
   }
 
-  /** Closes the database; later calls fail with 57P01. */
-  async close(): Promise<void> {
+  /**
+   * Closes the database; later calls fail with 57P01. Writes already acknowledged are durable;
+   * a data directory is checkpointed (skipped on a full disk: the WAL keeps every row) and its
+   * lock released.
+   *
+   * With `cancel: true` (a server shutting down), every statement still running is cancelled
+   * first and fails with 57P01 `admin_shutdown`; a write cancelled this way changed nothing. It
+   * waits for them to end, at most `timeout` ms (default 5 s; a statement that has not reached a
+   * cancellation point by then is left behind).
+   *
+   * @example
+   * ```ts
+   * process.once('SIGTERM', () => void db.close({ cancel: true }).then(() => process.exit(0)))
+   * ```
+   */
+  async close(options: CloseOptions = {}): Promise<void> {
     if (this.closed) return
     this.closed = true
+    if (options.cancel === true) {
+      this.cancelling = true
+      const timeout = new Promise<void>((r) => setTimeout(r, options.timeout ?? 5000).unref())
+      await Promise.race([Promise.all([...this.running].map((r) => r.ended)), timeout])
+    }
     await this.store?.commit().catch(() => undefined)
     this.store?.close()
   }
+
+  /** Statements running now (started by {@link Database.execute} and not yet ended): for `close({ cancel: true })`. */
+  private readonly running = new Set<RunningStatement>()
+  /** set by `close({ cancel: true })`: every running statement is cancelled */
+  private cancelling = false
+
+  /** Registers a statement as running; its signal also fires when the database is closed with `cancel`. */
+  private track(signal: CancelSignal | undefined): RunningStatement {
+    let end!: () => void
+    const ended = new Promise<void>((r) => { end = r })
+    const db = this
+    const run: RunningStatement = {
+      signal: { get cancelled() { return db.cancelling || signal?.cancelled === true } },
+      ended,
+      done: () => { this.running.delete(run); end() },
+    }
+    this.running.add(run)
+    return run
+  }
+
+  /** 57014 caused by `close({ cancel: true })` becomes 57P01 admin_shutdown. */
+  private shutdownError(e: SqlError): SqlError {
+    if (!this.cancelling || e.code !== SqlState.QUERY_CANCELED) return e
+    return new SqlError(SqlState.ADMIN_SHUTDOWN, 'terminating statement due to administrator command: the server is shutting down; the statement did not commit', -1,
+      { hint: 'run it again once the server is back' })
+  }
+
+  /** Streams `batches`, ending `run` when they end (or fail). */
+  private async *tracked(batches: AsyncIterable<Batch>, run: RunningStatement): AsyncGenerator<Batch> {
+    try {
+      for await (const b of batches) yield b
+    } catch (e) {
+      throw this.shutdownError(asSqlError(e))
+    } finally {
+      run.done()
+    }
+  }
+
 
   /**
    * Runs a DDL change and persists it (creates, rewrites, drops table directories). When either
@@ -342,12 +404,14 @@ export class Database {
    * Parameters are JS values for `$1..$n`.
    */
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
+    const run = this.track(options.signal)
     try {
-      const ex = await this.start(stmt, params, options)
-      if (ex.batches === EMPTY) return ex
-      return { columns: ex.columns, types: ex.types, timestampIndex: ex.timestampIndex, command: ex.command, affected: ex.affected, batches: sqlErrorsOnly(ex.batches) }
+      const ex = await this.start(stmt, params, { ...options, signal: run.signal })
+      if (ex.batches === EMPTY) { run.done(); return ex }
+      return { columns: ex.columns, types: ex.types, timestampIndex: ex.timestampIndex, command: ex.command, affected: ex.affected, batches: this.tracked(ex.batches, run) }
     } catch (e) {
-      throw asSqlError(e)
+      run.done()
+      throw this.shutdownError(asSqlError(e))
     }
   }
 
@@ -554,6 +618,21 @@ async function lockAlone(tables: readonly Table[]): Promise<(() => void)[]> {
   return releases
 }
 
+/** Options of {@link Database.close}. */
+export interface CloseOptions {
+  /** cancel the statements still running (they fail with 57P01) and wait for them to end */
+  readonly cancel?: boolean
+  /** with `cancel`: the longest wait for them, in ms (default 5000) */
+  readonly timeout?: number
+}
+
+/** A statement between its start and its end (see {@link Database.close}). */
+interface RunningStatement {
+  readonly signal: CancelSignal
+  readonly ended: Promise<void>
+  readonly done: () => void
+}
+
 /** A statement parsed once and run many times. */
 export class PreparedStatement {
   /** @internal */
@@ -584,15 +663,6 @@ function asSqlError(e: unknown): SqlError {
   if (e instanceof SqlError) return e
   const message = e instanceof Error ? e.message : String(e)
   return new SqlError(SqlState.INTERNAL_ERROR, `internal error: ${message}`, -1, { cause: e })
-}
-
-/** `batches`, with any non-SqlError failure while streaming turned into a SqlError. */
-async function* sqlErrorsOnly(batches: AsyncIterable<Batch>): AsyncGenerator<Batch> {
-  try {
-    for await (const b of batches) yield b
-  } catch (e) {
-    throw asSqlError(e)
-  }
 }
 
 function withCtes(bc: BindContext, ctes: NonNullable<Extract<Statement, { kind: 'insert' }>['ctes']>): BindContext {

@@ -64,7 +64,7 @@ export const SqlState = {
   ADMIN_SHUTDOWN: '57P01',
   /** storage I/O failed */
   IO_ERROR: '58030',
-  /** no space left on the device */
+  /** a storage write failed because the disk (or quota) is full */
   DISK_FULL: '53100',
   /** corrupted data on disk */
   DATA_CORRUPTED: 'XX001',

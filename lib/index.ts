@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 export { Database, PreparedStatement, VERSION } from './database.js'
-export type { DatabaseOptions, QueryResult, ResultBatch, ColumnInfo, Execution, ExecOptions } from './database.js'
+export type { DatabaseOptions, CloseOptions, QueryResult, ResultBatch, ColumnInfo, Execution, ExecOptions } from './database.js'
 export { Session, ADMIN } from './session.js'
 export type { Principal } from './session.js'
 export { SqlError, SqlState } from './errors.js'

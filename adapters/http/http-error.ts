@@ -17,13 +17,29 @@ export class HttpError extends Error {
   }
 }
 
-/** QuestDB's status for an error: 403 permission denied, 400 other SQL errors, 500 anything else. */
+/**
+ * Statuses of server-side faults: the request was fine, the server could not serve it. A client
+ * (or a proxy) may retry a 503 later; 507 says the disk is full; 500 is a fault to report.
+ */
+const SERVER_FAULTS: Readonly<Record<string, number>> = {
+  [SqlState.DISK_FULL]: 507, // 53100: Insufficient Storage
+  [SqlState.ADMIN_SHUTDOWN]: 503, // 57P01: the server is shutting down
+  '53200': 503, // out of memory: the server is busy, retry later
+  [SqlState.IO_ERROR]: 500, // 58030
+  [SqlState.DATA_CORRUPTED]: 500, // XX001
+  [SqlState.INTERNAL_ERROR]: 500, // XX000
+}
+
+/**
+ * The status for an error: 403 permission denied, a 5xx for server-side faults (507 disk full,
+ * 503 shutting down or out of memory, 500 I/O, corruption and internal errors), 400 for every
+ * other SQL error (the client's mistake, as QuestDB answers), 500 for anything else.
+ */
 export function statusOf(err: unknown): number {
   if (err instanceof HttpError) return err.status
   if (err instanceof SqlError) {
     if (err.code === SqlState.INSUFFICIENT_PRIVILEGE) return 403
-    if (err.code === SqlState.INTERNAL_ERROR) return 500
-    return 400
+    return SERVER_FAULTS[err.code] ?? 400
   }
   return 500
 }

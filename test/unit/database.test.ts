@@ -1,5 +1,6 @@
 import t from 'tap'
 import { Database, SqlError } from '../../lib/index.js'
+import { tmpDir } from './storage/helpers.js'
 
 t.test('query: columns, rows as JS values, designated timestamp index', async (t) => {
   const db = await Database.open({ clock: () => 1704067200000001 })
@@ -139,4 +140,23 @@ t.test('an internal failure surfaces as SqlError XX000 with the original error a
   t.match(e, { code: 'XX000', message: /^internal error: / })
   t.ok((e as SqlError).cause instanceof Error, 'the cause is kept')
   t.same((await db.query('select 1')).rows, [[1]], 'the database keeps working')
+})
+
+t.test('close({ cancel: true }) cancels running statements with 57P01; a cancelled write changes nothing', async (t) => {
+  const dir = tmpDir(t)
+  const db = await Database.open({ path: dir })
+  await db.query('create table c (ts timestamp, x long) timestamp(ts)')
+  await db.query("insert into c values ('2024-01-01', 1)")
+  const long = db.query('insert into c select x::timestamp, x from long_sequence(300000000) where x % 100000000 = 0').catch((e: unknown) => e)
+  const read = db.query('select count() from long_sequence(300000000) where x % 7 = 0').catch((e: unknown) => e)
+  await new Promise((r) => setTimeout(r, 200))
+  const t0 = Date.now()
+  await db.close({ cancel: true })
+  t.ok(Date.now() - t0 < 3000, `close waited only for the cancellation (${Date.now() - t0} ms)`)
+  t.match(await long, { code: '57P01', message: /shutting down/ })
+  t.match(await read, { code: '57P01' })
+  await t.rejects(db.query('select 1'), { code: '57P01' }, 'a closed database refuses new statements')
+  const again = await Database.open({ path: dir })
+  t.same((await again.query('select x from c')).rows, [[1n]], 'the cancelled INSERT left nothing')
+  await again.close()
 })

@@ -28,6 +28,8 @@ export interface ServerConfig {
   readonly maxQueryLength: number
   /** the longest table or column name (`cairo.max.file.name.length`) */
   readonly maxNameLength: number
+  /** ms after its last heartbeat when a data-directory lock whose owner cannot be proven dead is taken over */
+  readonly lockLeaseMs: number
 }
 
 /** A configuration value that cannot be used. */
@@ -54,6 +56,7 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.keep-alive.timeout': { kind: 'int', def: '5' },
   'http.request.header.buffer.size': { kind: 'int', def: '65536' },
   'cairo.max.file.name.length': { kind: 'int', def: '127' },
+  'cairo.lock.lease': { kind: 'int', def: '15000' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -110,6 +113,7 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     keepAliveTimeoutMs: int('http.keep-alive.timeout')! * 1000,
     maxQueryLength: int('http.request.header.buffer.size')!,
     maxNameLength: int('cairo.max.file.name.length')!,
+    lockLeaseMs: int('cairo.lock.lease')!,
   }
 }
 

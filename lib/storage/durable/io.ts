@@ -23,6 +23,31 @@ export const io = {
   statSize: (path: string): number => fs.statSync(path).size,
 }
 
+/** The {@link io} methods a fault can be injected into. */
+export type IoOp = Exclude<keyof typeof io, 'readFileSync' | 'readdirSync' | 'existsSync' | 'statSize' | 'closeSync' | 'rmSync'>
+
+/**
+ * Test hook: makes the given {@link io} operations fail with `code` (ENOSPC, EIO, ...) when
+ * `when` (given the call's first argument, a path or a descriptor) says so; returns the function
+ * that restores them. Reads, listing, closing and removing files never fail this way (they need
+ * no space).
+ *
+ * @example
+ * ```ts
+ * const restore = injectFault(['writeSync', 'openSync', 'mkdirSync', 'fsync'], 'ENOSPC')
+ * try { ... } finally { restore() }
+ * ```
+ */
+export function injectFault(ops: readonly IoOp[], code: string, when: (arg: unknown) => boolean = () => true): () => void {
+  const saved = ops.map((op) => [op, io[op]] as const)
+  for (const [op, real] of saved) {
+    const fail = (arg: unknown): Error => Object.assign(new Error(`${code}: injected fault, ${op} ${String(arg)}`), { code, syscall: op })
+    if (op === 'fsync') io.fsync = (fd) => (when(fd) ? Promise.reject(fail(fd)) : (real as typeof io.fsync)(fd))
+    else (io as Record<string, unknown>)[op] = (...args: unknown[]) => { if (when(args[0])) throw fail(args[0]); return (real as (...a: unknown[]) => unknown)(...args) }
+  }
+  return () => { for (const [op, real] of saved) (io as Record<string, unknown>)[op] = real }
+}
+
 /** Writes all of `data` at `position` of `fd` (a short write is retried until done). */
 export function writeAll(fd: number, data: Uint8Array, position: number): void {
   let off = 0

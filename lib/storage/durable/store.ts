@@ -9,13 +9,13 @@
  * ({@link tableDirName}); the real name is in the table's `_meta`.
  */
 import * as path from 'node:path'
-import { SqlError } from '../../errors.js'
+import { SqlError, SqlState } from '../../errors.js'
 import type { Vector, I64Vector, SymbolTable } from '../../types/vector.js'
 import type { Catalog } from '../catalog.js'
 import { Table, type TableStore, concatAppends } from '../table.js'
 import { type TableState, checkpointTable, metaKey } from './checkpoint.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
-import { acquireLock, releaseLock } from './lock.js'
+import { DirLock } from './lock.js'
 import { FORMAT_VERSION, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
 import { FilePart, type PartSource } from './file-part.js'
 import { PartCache } from './part-cache.js'
@@ -34,6 +34,8 @@ export interface StoreOptions {
   readonly memoryBudget?: number
   /** WAL bytes after which the tables are checkpointed */
   readonly checkpointBytes?: number
+  /** ms after the lock owner's last heartbeat when a lock whose owner cannot be proven dead is taken over (default 15 s) */
+  readonly lockLease?: number
 }
 
 /** Default memory budget: 1 GiB. */
@@ -84,22 +86,26 @@ export class DurableStore implements TableStore {
   readonly cache: PartCache
   private readonly checkpointBytes: number
 
-  private constructor(readonly root: string, private readonly catalog: Catalog, options: StoreOptions) {
+  private constructor(readonly root: string, private readonly catalog: Catalog, options: StoreOptions, private readonly lock: DirLock) {
     this.cache = new PartCache(options.memoryBudget ?? DEFAULT_MEMORY_BUDGET)
     this.checkpointBytes = options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES
   }
 
-  /** Opens (creating) the data directory `dir`: lock, metadata, WAL replay, checkpoint. */
-  static open(dir: string, catalog: Catalog, options: StoreOptions = {}): DurableStore {
+  /**
+   * Opens (creating) the data directory `dir`: lock, metadata, WAL replay, checkpoint. On a full
+   * disk (or another write failure) the opening checkpoint is skipped: the replayed rows stay in
+   * memory and in the WAL, reads work, and writes fail until space is freed.
+   */
+  static async open(dir: string, catalog: Catalog, options: StoreOptions = {}): Promise<DurableStore> {
     const root = path.resolve(dir)
     io.mkdirSync(root)
-    acquireLock(root)
-    const store = new DurableStore(root, catalog, options)
+    const lock = await DirLock.acquire(root, { lease: options.lockLease })
+    const store = new DurableStore(root, catalog, options, lock)
     try {
       store.start()
     } catch (e) {
       try { store.wal?.close() } catch { /* closing after a failed open */ }
-      releaseLock(root)
+      lock.release()
       throw e
     }
     return store
@@ -119,7 +125,10 @@ export class DurableStore implements TableStore {
     const { wal, payloads } = WalWriter.open(`${this.root}/${WAL_FILE}`)
     this.wal = wal
     this.replay(payloads)
-    this.checkpoint()
+    try { this.checkpoint() } catch (e) {
+      // the replayed rows are in memory and still in the WAL: open without the checkpoint
+      if (!isWriteFailure(e)) throw e
+    }
   }
 
   private adoptDir(dir: string, entry: string): void {
@@ -187,6 +196,7 @@ export class DurableStore implements TableStore {
 
   /** {@inheritDoc TableStore.logAppend} */
   logAppend(table: Table, vectors: readonly Vector[], length: number): void {
+    this.lock.check()
     const s = this.stateOf(table)
     if (s.broken !== undefined) throw s.broken
     const n = ++this.arrived
@@ -248,6 +258,7 @@ export class DurableStore implements TableStore {
    */
   private writeStaged(): void {
     if (this.written === this.staged.length) return
+    this.lock.check()
     const fresh = this.staged.slice(this.written)
     const merged: StagedAppend[] = []
     for (let i = 0; i < fresh.length;) {
@@ -393,11 +404,20 @@ export class DurableStore implements TableStore {
     if (!this.keepWal && this.wal.size > 0) this.write(() => this.wal.reset())
   }
 
-  /** Checkpoints and releases the directory. */
+  /**
+   * Checkpoints and releases the directory. A checkpoint that fails for want of space (or any
+   * write failure) is skipped: every acknowledged row is in the WAL and is replayed on the next
+   * open, so closing on a full disk is clean. A lost lock skips it too (the directory is no
+   * longer ours).
+   */
   close(): void {
-    try { this.checkpoint() } finally {
-      this.wal.close()
-      releaseLock(this.root)
+    try {
+      if (this.lock.lost === undefined) this.checkpoint()
+    } catch (e) {
+      if (!isWriteFailure(e)) throw e
+    } finally {
+      try { this.wal.close() } catch { /* closing anyway */ }
+      this.lock.release()
     }
   }
 
@@ -458,8 +478,14 @@ export class DurableStore implements TableStore {
     this.savedNextId = nextId
   }
 
-  /** Runs a storage write, turning an OS error into 58030. */
+  /** Runs a storage write, turning an OS error into 58030 (53100 for a full disk). */
   private write(f: () => void): void {
+    this.lock.check()
     try { f() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
   }
+}
+
+/** A storage write that failed (58030, 53100): the WAL still holds every acknowledged row. */
+function isWriteFailure(e: unknown): boolean {
+  return e instanceof SqlError && (e.code === SqlState.IO_ERROR || e.code === SqlState.DISK_FULL)
 }

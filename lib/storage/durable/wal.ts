@@ -143,8 +143,12 @@ export class WalWriter {
   }
 }
 
-/** A 58030 error for a failed storage write, naming the OS error. */
+/** A 58030 error for a failed storage write, naming the OS error; 53100 when the disk is full (ENOSPC, EDQUOT). */
 export function ioError(what: string, cause: unknown): SqlError {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? 'EIO'
-  return new SqlError(code === 'ENOSPC' ? SqlState.DISK_FULL : SqlState.IO_ERROR, `${what} [${code}]`, -1, { cause })
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new SqlError(SqlState.DISK_FULL, `${what}: the disk is full [${code}]`, -1,
+      { cause, hint: 'free space on the data directory\'s file system; reads keep working, and writes work again once there is room' })
+  }
+  return new SqlError(SqlState.IO_ERROR, `${what} [${code}]`, -1, { cause })
 }
