@@ -13,6 +13,7 @@ import grammar from './grammar.js'
 import type { Token } from './lexer.js'
 import { tokenize } from './lexer.js'
 import { TokenStream } from './token-stream.js'
+import { finishAst } from './build/seq.js'
 
 const compiled = nearley.Grammar.fromCompiled(grammar as unknown as nearley.CompiledRules)
 
@@ -88,7 +89,7 @@ function parseTokens(tokens: readonly Token[], end: number): Statement {
     const expected = column === undefined ? 'more input' : describeExpected(expectedTerminals(column), false)
     throw syntaxError(`unexpected end of statement, expected ${expected}`, end)
   }
-  return results[0] as Statement
+  return finishAst(results[0] as Statement)
 }
 
 /**
@@ -174,5 +175,5 @@ export function allParses(sql: string): Statement[] {
   const first = chunks[0]
   if (first === undefined) return []
   const { parser, failed } = run(first.tokens)
-  return failed === undefined ? (parser.results as Statement[]) : []
+  return failed === undefined ? (parser.results as Statement[]).map((r) => finishAst(r)) : []
 }
