@@ -77,3 +77,14 @@ t.test('REST: a 60 KB GET /exec with a 30,000-item IN list answers, and select 1
   t.match(deep.body, /too complex/)
   t.equal((await exec(srv.port, 'select 1')).status, 200)
 })
+
+t.test('the standalone server reads the limits from server.conf / QDB_ variables', async (t) => {
+  const { loadConfig } = await import('../../adapters/http/server/config.js')
+  t.same(loadConfig(undefined, {}, () => {}).parseLimits, { maxLength: 2_097_152, maxListItems: 1_000_000, maxDepth: 1000 })
+  const c = loadConfig('epochdb.sql.max.statement.length=5000\nepochdb.sql.max.list.items=50\n', { QDB_EPOCHDB_SQL_MAX_EXPRESSION_DEPTH: '30' }, () => {})
+  t.same(c.parseLimits, { maxLength: 5000, maxListItems: 50, maxDepth: 30 })
+  t.throws(() => loadConfig('epochdb.sql.max.expression.depth=0', {}, () => {}), /expected a positive integer/)
+  const db = await Database.open({ parseLimits: c.parseLimits })
+  t.teardown(() => db.close())
+  t.match(await db.query(`select ${Array(40).fill('1').join('+')}`).catch((e) => e), { code: '54001' })
+})

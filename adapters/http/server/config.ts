@@ -26,6 +26,8 @@ export interface ServerConfig {
   readonly maxResponseRows: number | undefined
   readonly keepAliveTimeoutMs: number
   readonly maxQueryLength: number
+  /** the engine's parse limits (EpochDB keys `epochdb.sql.max.*`) */
+  readonly parseLimits: { readonly maxLength: number; readonly maxListItems: number; readonly maxDepth: number }
 }
 
 /** A configuration value that cannot be used. */
@@ -51,6 +53,10 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.security.max.response.rows': { kind: 'int', def: undefined },
   'http.keep-alive.timeout': { kind: 'int', def: '5' },
   'http.request.header.buffer.size': { kind: 'int', def: '65536' },
+  // EpochDB's own (QuestDB has no such keys): the parse limits, checked before parsing
+  'epochdb.sql.max.statement.length': { kind: 'int', def: '2097152' },
+  'epochdb.sql.max.list.items': { kind: 'int', def: '1000000' },
+  'epochdb.sql.max.expression.depth': { kind: 'int', def: '1000' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -84,6 +90,11 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (!/^\d+$/.test(r.value)) throw bad(key, r, 'a non-negative integer')
     return Number(r.value)
   }
+  const positive = (key: string): number => {
+    const v = int(key)!
+    if (v === 0) throw bad(key, raw(key)!, 'a positive integer')
+    return v
+  }
   const bind = (key: string): BindAddress => {
     const r = raw(key)!
     const m = /^(.*):(\d{1,5})$/.exec(r.value)
@@ -106,6 +117,11 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     maxResponseRows: int('http.security.max.response.rows'),
     keepAliveTimeoutMs: int('http.keep-alive.timeout')! * 1000,
     maxQueryLength: int('http.request.header.buffer.size')!,
+    parseLimits: {
+      maxLength: positive('epochdb.sql.max.statement.length'),
+      maxListItems: positive('epochdb.sql.max.list.items'),
+      maxDepth: positive('epochdb.sql.max.expression.depth'),
+    },
   }
 }
 
