@@ -88,3 +88,22 @@ t.test('the standalone server reads the limits from server.conf / QDB_ variables
   t.teardown(() => db.close())
   t.match(await db.query(`select ${Array(40).fill('1').join('+')}`).catch((e) => e), { code: '54001' })
 })
+
+t.test('pgwire (node-postgres): bulk lists and chains at the cap work, deeper ones get 54001 with a 1-based position, the connection stays usable', async (t) => {
+  const { default: pg } = await import('pg')
+  const { pgConfig, startServer: startPg } = await import('../adapters/pgwire/helpers.js')
+  const srv = await startPg()
+  t.teardown(() => srv.close())
+  const client = new pg.Client(pgConfig(srv.port))
+  await client.connect()
+  t.teardown(() => client.end())
+  const list = Array.from({ length: 30_000 }, (_, i) => i % 10).join(',')
+  t.same((await client.query(`select count() c from long_sequence(10) where x in (${list})`)).rows, [{ c: '9' }], 'simple query, 30,000-item IN')
+  const atCap = `select ${Array(990).fill('x').join('+')} + $1 s from long_sequence(1)` // extended protocol: parameter walk and describe
+  t.equal(Number((await client.query(atCap, [1])).rows[0].s), 991)
+  const deep = `select ${Array(3000).fill('1').join('+')}`
+  const err = await client.query(deep).catch((e) => e)
+  t.match(err, { code: '54001' })
+  t.ok(Number(err.position) > 1, 'a position')
+  t.same((await client.query('select 1 x')).rows, [{ x: 1 }])
+})
