@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   // the data directory: durable tables (WAL + partitions), locked while this server runs
   let db: Database
   try {
-    db = await Database.open({ path: config.cairoRoot, maxNameLength: config.maxNameLength, lockLease: config.lockLeaseMs })
+    db = await Database.open({ path: config.cairoRoot, maxNameLength: config.maxNameLength, lockLease: config.lockLeaseMs, parseLimits: config.parseLimits })
   } catch (e) {
     console.error(`epochdb: cannot open cairo.root=${config.cairoRoot}: ${(e as Error).message}`)
     process.exit(1)

@@ -4,6 +4,7 @@
 import { SqlError, SqlState, notSupported } from './errors.js'
 import type { Statement } from './sql/ast.js'
 import { parseStatements } from './sql/parse.js'
+import { parseLimits, type ParseLimits } from './sql/limits.js'
 import { type ColumnType, typeName } from './types/column-type.js'
 import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, allocate, getScalar, vectorOf } from './types/vector.js'
 import { type JsValue, fromJsValue, toJsValue } from './types/js-value.js'
@@ -51,6 +52,12 @@ export interface DatabaseOptions {
   readonly randomSeed?: readonly [bigint, bigint]
   /** the longest table or column name, in characters (QuestDB's `cairo.max.file.name.length`, default 127) */
   readonly maxNameLength?: number
+  /**
+   * What one statement text may be, checked before it is parsed: `maxLength` characters (54000),
+   * `maxListItems` items in one list and `maxDepth` nesting depth (54001). Defaults:
+   * {@link DEFAULT_PARSE_LIMITS} (2 Mi characters, 1,000,000 items, depth 1,000).
+   */
+  readonly parseLimits?: Partial<ParseLimits>
 }
 
 /** A result column: its name and QuestDB type name (`LONG`, `TIMESTAMP`, `IPv4`, ...). */
@@ -122,6 +129,10 @@ export interface ExecOptions {
 }
 
 const PARSE_CACHE_SIZE = 1000
+/** Longer texts are parsed every time: a cache of big statements (bulk INSERTs) would hold their trees. */
+const PARSE_CACHE_MAX_TEXT = 16 * 1024
+/** Total characters of the cached texts (the trees are roughly proportional). */
+const PARSE_CACHE_CHARS = 1024 * 1024
 
 /** What a parsed statement binds to under one schema version. */
 interface StatementCache {
@@ -163,6 +174,8 @@ const DDL_KINDS: ReadonlySet<Statement['kind']> = new Set<Statement['kind']>(['c
 export class Database {
   private readonly catalog = new Catalog()
   private readonly parseCache = new Map<string, Statement[]>()
+  private parseCacheChars = 0
+  private readonly parseLimits: ParseLimits
   private readonly defaultSession = new Session()
   private readonly clock: () => number
   private readonly sharedRnd: Rnd | undefined
@@ -180,6 +193,7 @@ export class Database {
 
   private constructor(options: DatabaseOptions) {
     this.clock = options.clock ?? (() => Date.now() * 1000)
+    this.parseLimits = parseLimits(options.parseLimits)
     this.sharedRnd = options.randomSeed === undefined ? undefined : new Rnd(options.randomSeed[0], options.randomSeed[1])
   }
 
@@ -207,9 +221,15 @@ export class Database {
   parse(sql: string): Statement[] {
     let stmts = this.parseCache.get(sql)
     if (stmts === undefined) {
-      stmts = parseStatements(sql)
-      if (this.parseCache.size >= PARSE_CACHE_SIZE) this.parseCache.delete(this.parseCache.keys().next().value!)
+      stmts = parseStatements(sql, this.parseLimits)
+      if (sql.length > PARSE_CACHE_MAX_TEXT) return stmts
+      while (this.parseCache.size >= PARSE_CACHE_SIZE || (this.parseCache.size > 0 && this.parseCacheChars + sql.length > PARSE_CACHE_CHARS)) {
+        const oldest = this.parseCache.keys().next().value!
+        this.parseCache.delete(oldest)
+        this.parseCacheChars -= oldest.length
+      }
       this.parseCache.set(sql, stmts)
+      this.parseCacheChars += sql.length
     }
     return stmts
   }
@@ -661,6 +681,11 @@ const EMPTY: AsyncIterable<Batch> = { [Symbol.asyncIterator]: async function* ()
  */
 function asSqlError(e: unknown): SqlError {
   if (e instanceof SqlError) return e
+  // A tree deeper than a recursive pass can walk (only past the parse limits' depth): the
+  // statement is refused, the process is unharmed.
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return new SqlError(SqlState.STATEMENT_TOO_COMPLEX, 'statement is too complex: expressions are nested too deeply', -1, { cause: e, hint: 'simplify the statement, or lower parseLimits.maxDepth so that it is refused before parsing' })
+  }
   const message = e instanceof Error ? e.message : String(e)
   return new SqlError(SqlState.INTERNAL_ERROR, `internal error: ${message}`, -1, { cause: e })
 }

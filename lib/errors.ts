@@ -58,6 +58,8 @@ export const SqlState = {
   QUERY_CANCELED: '57014',
   /** a resource limit was hit */
   PROGRAM_LIMIT_EXCEEDED: '54000',
+  /** a statement's list is too long or its expressions nest too deeply */
+  STATEMENT_TOO_COMPLEX: '54001',
   /** an object is in use (locked directory, busy table) */
   OBJECT_IN_USE: '55006',
   /** the database was closed */

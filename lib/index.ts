@@ -21,6 +21,8 @@ export type {
   SymVector, StrVector, BinVector, NullVector,
 } from './types/vector.js'
 export type { Statement } from './sql/ast.js'
+export { DEFAULT_PARSE_LIMITS } from './sql/limits.js'
+export type { ParseLimits } from './sql/limits.js'
 export type { JsValue } from './types/js-value.js'
 export type { CancelSignal } from './exec/context.js'
 /** Reads one value of a column vector in scalar form (adapters encode results with it). */

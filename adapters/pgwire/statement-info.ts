@@ -23,9 +23,12 @@ function paramFacts(stmt: Statement): ParamFacts {
   if (facts === undefined) {
     let count = 0
     const inList = new Set<number>()
-    const walk = (node: unknown): void => {
-      if (node === null || typeof node !== 'object') return
-      if (Array.isArray(node)) { for (const x of node) walk(x); return }
+    // an explicit stack, not recursion: a tree as deep as the parse limits allow cannot overflow it
+    const stack: unknown[] = [stmt]
+    while (stack.length > 0) {
+      const node = stack.pop()
+      if (node === null || typeof node !== 'object') continue
+      if (Array.isArray(node)) { for (const x of node) stack.push(x); continue }
       const o = node as Record<string, unknown>
       if (o['kind'] === 'param' && typeof o['index'] === 'number') count = Math.max(count, o['index'])
       const list = o['list']
@@ -33,9 +36,8 @@ function paramFacts(stmt: Statement): ParamFacts {
         const p = list[0] as Record<string, unknown>
         if (p['kind'] === 'param' && typeof p['index'] === 'number') inList.add(p['index'])
       }
-      for (const k in o) walk(o[k])
+      for (const k in o) stack.push(o[k])
     }
-    walk(stmt)
     PARAM_FACTS.set(stmt, facts = { count, inList })
   }
   return facts

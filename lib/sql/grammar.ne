@@ -10,6 +10,9 @@
 # - Where a parenthesised query could also be read as a parenthesised expression (`(a)`,
 #   `((select 1))`), the expression side wins: subquery rules reject "bare" queries
 #   (build/query.ts, isBare).
+# - Lists are left-recursive rules that build a Seq (build/seq.ts) in O(1) per item, never an
+#   array copy: nearley completes a list rule after every item. No EBNF `:*` / `:+` (nearley
+#   compiles them to `d[0].concat(...)`, O(n²) per list; build.mjs refuses them).
 # The statement splitter (parse.ts) cuts the input at `;`, so no rule sees a `;`.
 
 @preprocessor typescript
@@ -22,6 +25,7 @@ import * as Q from './build/query.js'
 import * as D from './build/ddl.js'
 import * as S from './build/statements.js'
 import { dotted, nameOf } from './build/tokens.js'
+import * as L from './build/seq.js'
 %}
 
 @lexer lexer

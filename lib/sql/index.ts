@@ -4,6 +4,8 @@
  */
 export { parseScript, parseStatement, parseStatements, expectedTokensAt } from './parse.js'
 export type { ParsedStatement } from './parse.js'
+export { DEFAULT_PARSE_LIMITS, parseLimits } from './limits.js'
+export type { ParseLimits } from './limits.js'
 export { tokenize } from './lexer.js'
 export type { Token } from './lexer.js'
 export { KEYWORDS, RESERVED_KEYWORDS, SOFT_KEYWORDS } from './keywords.js'

@@ -13,6 +13,9 @@ import grammar from './grammar.js'
 import type { Token } from './lexer.js'
 import { tokenize } from './lexer.js'
 import { TokenStream } from './token-stream.js'
+import { finishAst } from './build/seq.js'
+import type { ParseLimits } from './limits.js'
+import { checkLength, checkTokens, DEFAULT_PARSE_LIMITS } from './limits.js'
 
 const compiled = nearley.Grammar.fromCompiled(grammar as unknown as nearley.CompiledRules)
 
@@ -31,6 +34,17 @@ export interface ParsedStatement {
 interface EarleyParser extends nearley.Parser {
   table: EarleyColumn[]
   reportError: (token: unknown) => string
+}
+
+/**
+ * The statements of `sql` as token runs, after the limits: the length before lexing, lists and
+ * depth before the Earley parser (limits.ts).
+ */
+function lexChecked(sql: string, limits: ParseLimits): { tokens: Token[]; end: number }[] {
+  checkLength(sql, limits)
+  const tokens = tokenize(sql)
+  checkTokens(tokens, limits)
+  return splitTokens(tokens, sql.length)
 }
 
 /** The tokens of each non-empty statement of `tokens`, cut at `;`. */
@@ -88,17 +102,18 @@ function parseTokens(tokens: readonly Token[], end: number): Statement {
     const expected = column === undefined ? 'more input' : describeExpected(expectedTerminals(column), false)
     throw syntaxError(`unexpected end of statement, expected ${expected}`, end)
   }
-  return results[0] as Statement
+  return finishAst(results[0] as Statement)
 }
 
 /**
  * Parses a script of statements separated by `;` (a trailing `;` is fine, empty statements
  * are skipped), keeping each statement's span in the text.
  *
- * @throws SqlError 42601 with the 0-based position of the offending token.
+ * @throws SqlError 42601 with the 0-based position of the offending token; 54000 / 54001 when
+ * `sql` is over one of `limits` (default {@link DEFAULT_PARSE_LIMITS}).
  */
-export function parseScript(sql: string): ParsedStatement[] {
-  const chunks = splitTokens(tokenize(sql), sql.length)
+export function parseScript(sql: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParsedStatement[] {
+  const chunks = lexChecked(sql, limits)
   return chunks.map(({ tokens, end }) => {
     const first = tokens[0] as Token
     const last = tokens[tokens.length - 1] as Token
@@ -115,10 +130,11 @@ export function parseScript(sql: string): ParsedStatement[] {
  * parseStatements('create table t (ts timestamp) timestamp(ts); select * from t;').map((s) => s.kind)
  * // ['create_table', 'select']
  * ```
- * @throws SqlError 42601 with the 0-based position of the offending token.
+ * @throws SqlError 42601 with the 0-based position of the offending token; 54000 / 54001 when
+ * `sql` is over one of `limits`.
  */
-export function parseStatements(sql: string): Statement[] {
-  return parseScript(sql).map((p) => p.statement)
+export function parseStatements(sql: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Statement[] {
+  return parseScript(sql, limits).map((p) => p.statement)
 }
 
 /**
@@ -129,10 +145,11 @@ export function parseStatements(sql: string): Statement[] {
  * const q = parseStatement('SELECT sym, avg(price) FROM trades SAMPLE BY 1h')
  * q.kind // 'select'
  * ```
- * @throws SqlError 42601 on a syntax error, on an empty text, or when there is more than one statement.
+ * @throws SqlError 42601 on a syntax error, on an empty text, or when there is more than one
+ * statement; 54000 / 54001 when `sql` is over one of `limits`.
  */
-export function parseStatement(sql: string): Statement {
-  const chunks = splitTokens(tokenize(sql), sql.length)
+export function parseStatement(sql: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Statement {
+  const chunks = lexChecked(sql, limits)
   const [first, second] = chunks
   if (first === undefined) throw syntaxError('empty statement', 0)
   if (second !== undefined) throw syntaxError('only one statement is allowed here', (second.tokens[0] as Token).offset)
@@ -143,12 +160,15 @@ export function parseStatement(sql: string): Statement {
  * The terminals the grammar accepts at `offset` in `sql` (for completion): keyword names
  * upper-case, punctuation quoted, `identifier`, `number`, `string`, ... A word that touches the
  * cursor is the one being typed, so the answer is what may stand in its place.
- * Returns [] when the text before the cursor does not parse.
+ * Returns [] when the text before the cursor does not parse or is over the default limits.
  */
 export function expectedTokensAt(sql: string, offset: number): string[] {
   let tokens: Token[]
   try {
-    tokens = tokenize(sql.slice(0, offset))
+    const before = sql.slice(0, offset)
+    checkLength(before, DEFAULT_PARSE_LIMITS)
+    tokens = tokenize(before)
+    checkTokens(tokens, DEFAULT_PARSE_LIMITS)
   } catch {
     return []
   }
@@ -170,9 +190,9 @@ export function expectedTokensAt(sql: string, offset: number): string[] {
  * one; the ambiguity test asserts it).
  */
 export function allParses(sql: string): Statement[] {
-  const chunks = splitTokens(tokenize(sql), sql.length)
+  const chunks = lexChecked(sql, DEFAULT_PARSE_LIMITS)
   const first = chunks[0]
   if (first === undefined) return []
   const { parser, failed } = run(first.tokens)
-  return failed === undefined ? (parser.results as Statement[]) : []
+  return failed === undefined ? (parser.results as Statement[]).map((r) => finishAst(r)) : []
 }

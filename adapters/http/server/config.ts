@@ -30,6 +30,8 @@ export interface ServerConfig {
   readonly maxNameLength: number
   /** ms after its last heartbeat when a data-directory lock whose owner cannot be proven dead is taken over */
   readonly lockLeaseMs: number
+  /** the engine's parse limits (EpochDB keys `epochdb.sql.max.*`) */
+  readonly parseLimits: { readonly maxLength: number; readonly maxListItems: number; readonly maxDepth: number }
 }
 
 /** A configuration value that cannot be used. */
@@ -57,6 +59,10 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.request.header.buffer.size': { kind: 'int', def: '65536' },
   'cairo.max.file.name.length': { kind: 'int', def: '127' },
   'cairo.lock.lease': { kind: 'int', def: '15000' },
+  // EpochDB's own (QuestDB has no such keys): the parse limits, checked before parsing
+  'epochdb.sql.max.statement.length': { kind: 'int', def: '2097152' },
+  'epochdb.sql.max.list.items': { kind: 'int', def: '1000000' },
+  'epochdb.sql.max.expression.depth': { kind: 'int', def: '1000' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -90,6 +96,11 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (!/^\d+$/.test(r.value)) throw bad(key, r, 'a non-negative integer')
     return Number(r.value)
   }
+  const positive = (key: string): number => {
+    const v = int(key)!
+    if (v === 0) throw bad(key, raw(key)!, 'a positive integer')
+    return v
+  }
   const bind = (key: string): BindAddress => {
     const r = raw(key)!
     const m = /^(.*):(\d{1,5})$/.exec(r.value)
@@ -114,6 +125,11 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     maxQueryLength: int('http.request.header.buffer.size')!,
     maxNameLength: int('cairo.max.file.name.length')!,
     lockLeaseMs: int('cairo.lock.lease')!,
+    parseLimits: {
+      maxLength: positive('epochdb.sql.max.statement.length'),
+      maxListItems: positive('epochdb.sql.max.list.items'),
+      maxDepth: positive('epochdb.sql.max.expression.depth'),
+    },
   }
 }
 

@@ -45,6 +45,9 @@ function build() {
   out = out.replace('type NearleySymbol = string | { literal: any } | { test: (token: any) => boolean };',
     'type NearleySymbol = string | { literal: any } | { type: string } | { test: (token: any) => boolean };')
   if (out.includes('lexer.has(')) throw new Error('unresolved %token reference in the generated grammar')
+  // EBNF repetition (`x:*`, `x:+`) compiles to `d[0].concat([d[1]])`, which nearley calls after
+  // every item: O(n²) per list. Lists are left-recursive rules building a Seq (build/seq.ts).
+  if (out.includes('.concat(')) throw new Error('EBNF repetition (:* or :+) in the grammar: write a left-recursive list rule with L.one / L.add (see grammar.ne)')
   return HEADER + out
 }
 

@@ -7,16 +7,19 @@ ddl ->
 
 ifNotExists -> %IF %NOT %EXISTS {% id %}
 ifExists -> %IF %EXISTS {% id %}
-tableNames -> tableName ("," tableName):* {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+tableNames -> tableName {% ([n]) => L.one(n) %} | tableNames "," tableName {% ([l, , n]) => L.add(l, n) %}
 
-createTable -> %CREATE %ATOMIC:? %TABLE ifNotExists:? tableName "(" columnDefs ")" indexClause:* tableOptions
-  {% ([c, , , ine, n, , cols, , idx, opts]) => D.createTable(c, ine, n, cols, idx, opts) %}
-createTableAs -> %CREATE %ATOMIC:? %TABLE ifNotExists:? tableName %AS "(" query ")" ctasCast:* tableOptions
+# createTable reads both lists, and this rule completes after every clause: deferred to finishAst.
+createTable -> %CREATE %ATOMIC:? %TABLE ifNotExists:? tableName "(" columnDefs ")" indexClauses tableOptions
+  {% ([c, , , ine, n, , cols, , idx, opts]) => L.deferred(() => D.createTable(c, ine, n, L.toArray(cols), L.toArray(idx), opts)) %}
+createTableAs -> %CREATE %ATOMIC:? %TABLE ifNotExists:? tableName %AS "(" query ")" ctasCasts tableOptions
   {% ([c, , , ine, n, , , q, , casts, options]) => ({ kind: 'create_table_as', pos: c.offset, name: n.name, namePos: n.pos, ifNotExists: ine !== null, query: q, casts, options }) %}
+indexClauses -> null {% () => [] %} | indexClauses indexClause {% ([l, i]) => L.add(l.length === 0 ? null : l, i) %}
+ctasCasts -> null {% () => [] %} | ctasCasts ctasCast {% ([l, c]) => L.add(l.length === 0 ? null : l, c) %}
 createTableLike -> %CREATE %TABLE ifNotExists:? tableName "(" %LIKE tableName ")"
   {% ([c, , ine, n, , , l]) => ({ kind: 'create_table_like', pos: c.offset, name: n.name, namePos: n.pos, ifNotExists: ine !== null, like: l.name, likePos: l.pos }) %}
 
-columnDefs -> columnDef ("," columnDef):* {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+columnDefs -> columnDef {% ([c]) => L.one(c) %} | columnDefs "," columnDef {% ([l, , c]) => L.add(l, c) %}
 # `name type`, with the SYMBOL options in their fixed order.
 columnDef -> name typeName (%CAPACITY %integer):? cacheOpt:? (%INDEX (%CAPACITY %integer):?):?
   {% ([n, t, cap, cache, idx]) => D.columnDef(n, t, cap, cache, idx) %}
@@ -31,7 +34,8 @@ partitionOpt -> %PARTITION %BY name ttl:? walOpt:? {% ([t, , unit, ttl, wal]) =>
 ttl -> %TTL %integer name {% ([t, n, u]) => D.ttl(t, n.text, u) %} | %TTL %duration {% ([t, d]) => D.ttl(t, d.text, null) %}
 walOpt -> %WAL {% () => true %} | %BYPASS %WAL {% () => false %}
 dedupOpt -> %DEDUP %UPSERT %KEYS "(" nameList ")" {% ([, , , , l]) => l %}
-withParams -> %WITH param ("," param):* {% ([, h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+withParams -> %WITH params {% ([, l]) => l %}
+params -> param {% ([p]) => L.one(p) %} | params "," param {% ([l, , p]) => L.add(l, p) %}
 param -> name "=" paramValue {% ([n, , v]) => ({ name: n.name, value: v }) %}
 paramValue -> (%integer | %long | %float | %duration | %string | name) {% ([[v]]) => D.paramValue(v) %}
 
@@ -51,11 +55,12 @@ alterAction ->
   | %ALTER %COLUMN name %ADD %INDEX (%CAPACITY %integer):? {% ([a, , c]) => ({ kind: 'column_index', pos: a.offset, column: c.name, columnPos: c.pos, add: true }) %}
   | %ALTER %COLUMN name %DROP %INDEX      {% ([a, , c]) => ({ kind: 'column_index', pos: a.offset, column: c.name, columnPos: c.pos, add: false }) %}
   | %ALTER %COLUMN name cacheOpt          {% ([a, , c, k]) => ({ kind: 'column_cache', pos: a.offset, column: c.name, columnPos: c.pos, cache: k.type === 'CACHE' }) %}
-  | %DROP %PARTITION %LIST %string ("," %string):* {% ([d, , , h, t]) => ({ kind: 'drop_partition', pos: d.offset, list: [h, ...t.map((x: any[]) => x[1])].map(D.stringValue) }) %}
+  | %DROP %PARTITION %LIST partitionNames {% ([d, , , list]) => ({ kind: 'drop_partition', pos: d.offset, list }) %}
   | %DROP %PARTITION where                {% ([d, , where]) => ({ kind: 'drop_partition', pos: d.offset, where }) %}
   | %DEDUP %ENABLE %UPSERT %KEYS "(" nameList ")" {% ([d, , , , , keys]) => ({ kind: 'dedup', pos: d.offset, enable: true, keys }) %}
   | %DEDUP %DISABLE                       {% ([d]) => ({ kind: 'dedup', pos: d.offset, enable: false, keys: [] }) %}
   | %SET %TTL ttlValue                    {% ([s, , v]) => ({ kind: 'set_ttl', pos: s.offset, count: v.count, unit: v.unit }) %}
   | %SET %PARAM param                     {% ([s, , p]) => ({ kind: 'set_param', pos: s.offset, name: p.name, value: p.value }) %}
   | %SET %TYPE %BYPASS:? %WAL             {% ([s, , b]) => ({ kind: 'set_type_wal', pos: s.offset, wal: b === null }) %}
+partitionNames -> %string {% ([t]) => L.one(D.stringValue(t)) %} | partitionNames "," %string {% ([l, , t]) => L.add(l, D.stringValue(t)) %}
 ttlValue -> %integer name {% ([n, u]) => D.ttl(n, n.text, u) %} | %duration {% ([d]) => D.ttl(d, d.text, null) %}

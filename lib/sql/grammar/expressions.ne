@@ -54,10 +54,11 @@ primary ->
   | call                                      {% id %}
   | "(" expr ")"                              {% ([, e]) => e %}
   | "(" query ")"                             {% ([o, q], _l, reject) => Q.isBare(q) ? reject : { kind: 'subquery', pos: o.offset, query: q } %}
-  | %CASE expr:? whenThen:+ (%ELSE expr):? %END {% ([c, op, w, el]) => E.caseExpr(c, op, w, el === null ? null : el[1]) %}
+  | %CASE expr:? whenThens (%ELSE expr):? %END {% ([c, op, w, el]) => E.caseExpr(c, op, L.toArray(w), el === null ? null : el[1]) %}
   | %CAST "(" expr %AS typeName ")"           {% ([c, , e, , t]) => E.cast(c.offset, e, t, false) %}
   | %EXISTS "(" query ")"                     {% ([t, , q]) => ({ kind: 'exists', pos: t.offset, query: q, not: false }) %}
   | %EXTRACT "(" name %FROM expr ")"          {% ([t, , u, , e]) => ({ kind: 'extract', pos: t.offset, unit: u.name, expr: e }) %}
+whenThens -> whenThen {% ([w]) => L.one(w) %} | whenThens whenThen {% ([l, w]) => L.add(l, w) %}
 whenThen -> %WHEN expr %THEN expr {% (d) => d %}
 
 literal ->
@@ -83,4 +84,5 @@ callArgs ->
   | exprList           {% ([args]) => ({ args, distinct: false, star: false }) %}
 nullTreatment -> %IGNORE %NULLS {% id %} | %RESPECT %NULLS {% id %}
 
-exprList -> expr ("," expr):* {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+# A Seq (build/seq.ts): finishAst makes it an array after the parse.
+exprList -> expr {% ([x]) => L.one(x) %} | exprList "," expr {% ([l, , x]) => L.add(l, x) %}

@@ -15,14 +15,16 @@ shortName -> %ident {% ([t]) => nameOf(t) %} | %qident {% ([t]) => nameOf(t) %} 
 # A table name: `t`, `schema.t`, `"t"`, or a string `'t'`.
 tableName -> name ("." name):? {% ([a, b]) => dotted(a, b === null ? null : b[1]) %} | %string {% ([t]) => nameOf(t) %}
 
-nameList -> name ("," name):* {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+nameList -> name {% ([n]) => L.one(n) %} | nameList "," name {% ([l, , n]) => L.add(l, n) %}
 
 # A type name as written: `double`, `symbol`, `geohash(8c)`, `decimal(18, 3)`, `double[]`, and
 # PostgreSQL's multi-word names (`timestamp with[out] time zone`, `double precision`,
 # `character varying(n)`), which tools such as SQLAlchemy write in CREATE TABLE and casts.
-typeName -> name typeArgs:? ("[" "]"):* {% ([n, args, dims]) => D.typeName(n, args, dims.length) %}
+typeName -> name typeArgs:? typeDims {% ([n, args, dims]) => D.typeName(n, args, dims) %}
   | name (%WITH | %WITHOUT) %TIME %ZONE {% ([n, w]) => D.typeName({ name: `${n.name} ${w[0].text} time zone`, pos: n.pos }, null, 0) %}
   | name %PRECISION {% ([n]) => D.typeName({ name: `${n.name} precision`, pos: n.pos }, null, 0) %}
   | name %VARYING typeArgs:? {% ([n, , args]) => D.typeName({ name: `${n.name} varying`, pos: n.pos }, args, 0) %}
-typeArgs -> "(" typeArg ("," typeArg):* ")" {% ([, h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+typeDims -> null {% () => 0 %} | typeDims "[" "]" {% ([n]) => n + 1 %}
+typeArgs -> "(" typeArgList ")" {% ([, l]) => L.toArray(l) %}
+typeArgList -> typeArg {% ([a]) => L.one(a) %} | typeArgList "," typeArg {% ([l, , a]) => L.add(l, a) %}
 typeArg -> %integer {% id %} | %duration {% id %} | name {% id %}

@@ -5,7 +5,7 @@
 query ->
     queryBody                 {% id %}
   | %WITH cteList queryBody   {% ([w, c, b]) => Q.withQuery(w, c, b) %}
-cteList -> cte ("," cte):* {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+cteList -> cte {% ([c]) => L.one(c) %} | cteList "," cte {% ([l, , c]) => L.add(l, c) %}
 cte -> name %AS "(" query ")" {% ([n, , , q]) => ({ name: n.name, pos: n.pos, query: q }) %}
 
 # ORDER BY / LIMIT after the last operand apply to the whole set operation.
@@ -28,13 +28,14 @@ shortTail -> where:? latestOn:? sampleBy:? {% ([where, latestOn, sampleBy]) => Q
 selectBlock -> %SELECT %DISTINCT:? selectList fromClause:? {% ([s, d, cols, from]) => Q.select(s, d, cols, from) %}
 
 # A trailing comma before FROM is tolerated.
-selectList -> selectItem ("," selectItem):* ",":? {% ([h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+selectList -> selectItems ",":? {% id %}
+selectItems -> selectItem {% ([i]) => L.one(i) %} | selectItems "," selectItem {% ([l, , i]) => L.add(l, i) %}
 selectItem ->
     expr alias:?     {% ([e, a]) => Q.selectItem(e, a) %}
   | "*"              {% ([t]) => ({ expr: { kind: 'star', pos: t.offset } }) %}
   | name "." "*"     {% ([n]) => ({ expr: { kind: 'star', pos: n.pos, table: n.name } }) %}
 
-fromClause -> %FROM tableRef latestBy:? join:* where:? latestOn:? sampleBy:? groupBy:? windows:?
+fromClause -> %FROM tableRef latestBy:? joins where:? latestOn:? sampleBy:? groupBy:? windows:?
   {% ([, from, lb, joins, where, lo, sampleBy, groupBy, windows]) => ({ from, joins, ...Q.compact({ where, latestOn: Q.latest(lb, lo), sampleBy, groupBy, windows }) }) %}
 
 tableRef -> tablePrimary alias:? timestampClause:? {% ([t, alias, timestamp]) => Q.tableRef(t, { alias, timestamp }) %}
@@ -44,6 +45,8 @@ tablePrimary ->
   | "(" query ")"    {% ([o, q]) => ({ kind: 'subquery', pos: o.offset, query: q }) %}
 timestampClause -> %TIMESTAMP "(" name ")" {% ([, , n]) => n %}
 
+# Zero or more joins: `[]` or a Seq.
+joins -> null {% () => [] %} | joins join {% ([l, j]) => L.add(l.length === 0 ? null : l, j) %}
 join ->
     %INNER:? %JOIN tableRef joinOn:?                        {% ([i, j, t, on]) => Q.join((i ?? j).offset, 'inner', t, on, null) %}
   | outerKind %OUTER:? %JOIN tableRef joinOn:?              {% ([k, , , t, on]) => Q.join(k.offset, Q.joinType(k), t, on, null) %}
@@ -55,7 +58,7 @@ timeKind -> %ASOF {% id %} | %LT {% id %} | %SPLICE {% id %}
 # `ON expr`; `ON col` and `ON (a, b)` (same names on both sides) become `using`.
 joinOn ->
     %ON expr                                  {% ([, e]) => e %}
-  | %ON "(" name "," nameList ")"             {% ([, , h, , t]) => [h, ...t] %}
+  | %ON "(" name "," nameList ")"             {% ([, , h, , t]) => [h, ...L.toArray(t)] %}
 tolerance ->
     %TOLERANCE %duration      {% ([, t]) => ({ value: t.text, pos: t.offset }) %}
   | %TOLERANCE %integer       {% ([, t]) => ({ value: t.text, pos: t.offset }) %}
@@ -67,16 +70,18 @@ latestOn -> %LATEST %ON name %PARTITION %BY exprList {% ([t, , n, , , l]) => ({ 
 
 sampleBy -> %SAMPLE %BY %duration (%FROM expr):? (%TO expr):? fill:? align:?
   {% ([t, , i, f, to, fill, al]) => Q.sampleBy(t, i, f === null ? null : f[1], to === null ? null : to[1], fill, al) %}
-fill -> %FILL "(" exprList ")" {% ([, , l]) => l %}
+fill -> %FILL "(" exprList ")" {% ([, , l]) => L.toArray(l) %}
 align ->
     %ALIGN %TO %CALENDAR (%TIME %ZONE expr):? (%WITH %OFFSET expr):?
       {% ([, , , tz, off]) => ({ kind: 'calendar', ...(tz === null ? {} : { timeZone: tz[2] }), ...(off === null ? {} : { offset: off[2] }) }) %}
   | %ALIGN %TO %FIRST %OBSERVATION {% () => ({ kind: 'first observation' }) %}
 
 groupBy -> %GROUP %BY exprList {% ([, , l]) => l %}
-windows -> %WINDOW namedWindow ("," namedWindow):* {% ([, h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+windows -> %WINDOW namedWindows {% ([, l]) => l %}
+namedWindows -> namedWindow {% ([w]) => L.one(w) %} | namedWindows "," namedWindow {% ([l, , w]) => L.add(l, w) %}
 
-orderBy -> %ORDER %BY orderItem ("," orderItem):* {% ([, , h, t]) => [h, ...t.map((x: any[]) => x[1])] %}
+orderBy -> %ORDER %BY orderItems {% ([, , l]) => l %}
+orderItems -> orderItem {% ([i]) => L.one(i) %} | orderItems "," orderItem {% ([l, , i]) => L.add(l, i) %}
 orderItem -> expr orderDir:? (%NULLS firstLast):? {% ([e, d, n]) => E.orderItem(e, d, n === null ? null : n[1]) %}
 orderDir -> %ASC {% id %} | %DESC {% id %}
 firstLast -> %FIRST {% id %} | %LAST {% id %}

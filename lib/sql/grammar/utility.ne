@@ -14,9 +14,11 @@ show ->
 showWhat -> %USER {% () => 'user' %} | %USERS {% () => 'users' %} | %GROUPS {% () => 'groups' %} | %PARAMETERS {% () => 'parameters' %}
 # `SHOW server_version`, `SHOW TIME ZONE`, `SHOW transaction isolation level`: names lower-cased.
 showParameter ->
-    %ident:+                 {% ([ws]) => S.words(ws) %}
+    idents                   {% ([ws]) => L.deferred(() => S.words(L.toArray(ws))) %}
   | %TIME %ZONE              {% () => 'timezone' %}
-  | %TRANSACTION %ident:*    {% ([t, ws]) => S.words([t, ...ws]) %}
+  | %TRANSACTION             {% () => 'transaction' %}
+  | %TRANSACTION idents      {% ([t, ws]) => L.deferred(() => S.words([t, ...L.toArray(ws)])) %}
+idents -> %ident {% ([t]) => L.one(t) %} | idents %ident {% ([l, t]) => L.add(l, t) %}
 
 explain -> %EXPLAIN explainFormat:? statement {% ([e, f, statement]) => ({ kind: 'explain', pos: e.offset, statement, ...(f === null ? {} : { format: f }) }) %}
 explainFormat -> "(" %FORMAT name ")" {% ([, , n]) => S.explainFormat(n) %}
@@ -31,18 +33,21 @@ transaction ->
 txWord -> %TRANSACTION {% id %} | %WORK {% id %}
 
 setStatement ->
-    %SET name ("." name):? setAssign %t_any:+  {% ([s, a, b, , v]) => S.set(s, dotted(a, b === null ? null : b[1]).name, v) %}
-  | %SET %TIME %ZONE %t_any:+                  {% ([s, , , v]) => S.set(s, 'timezone', v) %}
-  | %SET %SESSION %CHARACTERISTICS %AS %t_any:+ {% ([s, , , , v]) => S.set(s, 'session characteristics', v) %}
+    %SET name ("." name):? setAssign anyTokens  {% ([s, a, b, , v]) => L.deferred(() => S.set(s, dotted(a, b === null ? null : b[1]).name, L.toArray(v))) %}
+  | %SET %TIME %ZONE anyTokens                  {% ([s, , , v]) => L.deferred(() => S.set(s, 'timezone', L.toArray(v))) %}
+  | %SET %SESSION %CHARACTERISTICS %AS anyTokens {% ([s, , , , v]) => L.deferred(() => S.set(s, 'session characteristics', L.toArray(v))) %}
+# One or more tokens of any kind (a Seq), and zero or more (`[]` or a Seq).
+anyTokens -> %t_any {% ([t]) => L.one(t) %} | anyTokens %t_any {% ([l, t]) => L.add(l, t) %}
+restTokens -> null {% () => [] %} | restTokens %t_any {% ([l, t]) => L.add(l.length === 0 ? null : l, t) %}
 setAssign -> "=" {% id %} | %TO {% id %}
 
 unsupported ->
-    %DELETE %t_any:*                  {% ([t]) => S.unsupported(t, 'DELETE') %}
-  | %DECLARE %t_any:*                 {% ([t, rest]) => S.unsupported(t, S.hasWord(rest, 'cursor') ? 'DECLARE CURSOR' : 'DECLARE') %}
-  | %FETCH %t_any:*                   {% ([t]) => S.unsupported(t, 'FETCH') %}
-  | %MOVE %t_any:*                    {% ([t]) => S.unsupported(t, 'MOVE') %}
-  | %CLOSE %t_any:*                   {% ([t]) => S.unsupported(t, 'CLOSE') %}
-  | %COPY %t_any:*                    {% ([t]) => S.unsupported(t, 'COPY') %}
-  | %CREATE %INDEX %t_any:*           {% ([t]) => S.unsupported(t, 'CREATE INDEX') %}
-  | %CREATE %VIEW %t_any:*            {% ([t]) => S.unsupported(t, 'CREATE VIEW') %}
-  | %CREATE %MATERIALIZED %VIEW %t_any:* {% ([t]) => S.unsupported(t, 'CREATE MATERIALIZED VIEW') %}
+    %DELETE restTokens                  {% ([t]) => S.unsupported(t, 'DELETE') %}
+  | %DECLARE restTokens                 {% ([t, rest]) => L.deferred(() => S.unsupported(t, S.hasWord(L.toArray(rest), 'cursor') ? 'DECLARE CURSOR' : 'DECLARE')) %}
+  | %FETCH restTokens                   {% ([t]) => S.unsupported(t, 'FETCH') %}
+  | %MOVE restTokens                    {% ([t]) => S.unsupported(t, 'MOVE') %}
+  | %CLOSE restTokens                   {% ([t]) => S.unsupported(t, 'CLOSE') %}
+  | %COPY restTokens                    {% ([t]) => S.unsupported(t, 'COPY') %}
+  | %CREATE %INDEX restTokens           {% ([t]) => S.unsupported(t, 'CREATE INDEX') %}
+  | %CREATE %VIEW restTokens            {% ([t]) => S.unsupported(t, 'CREATE VIEW') %}
+  | %CREATE %MATERIALIZED %VIEW restTokens {% ([t]) => S.unsupported(t, 'CREATE MATERIALIZED VIEW') %}

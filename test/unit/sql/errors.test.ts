@@ -9,7 +9,7 @@ t.test('syntax errors name the offending token and what was expected', async (t)
     ['select from', 7, "unexpected 'from', expected DISTINCT, '*' or an expression"],
     ['select 1 +', 10, 'unexpected end of statement, expected an expression'],
     ['select 1 +   ', 13, 'unexpected end of statement, expected an expression'],
-    ['create table t (a int', 21, "unexpected end of statement, expected '(', '[', CAPACITY, CACHE, NOCACHE, INDEX, ')' or ','"],
+    ['create table t (a int', 21, "unexpected end of statement, expected '(', '[', CAPACITY, CACHE, NOCACHE, INDEX, ',' or ')'"],
     ['select f(1 2)', 11, "unexpected '2', expected ',', ')' or an operator"],
     ['select * from t where a = 1 group', 33, 'unexpected end of statement, expected BY'],
     ['create tabl x', 7, "unexpected 'tabl', expected MATERIALIZED, VIEW, INDEX, TABLE or ATOMIC"],
