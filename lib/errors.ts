@@ -54,6 +54,8 @@ export const SqlState = {
   QUERY_CANCELED: '57014',
   /** a resource limit was hit */
   PROGRAM_LIMIT_EXCEEDED: '54000',
+  /** a statement needed more memory than its budget (per query or server-wide) allows */
+  OUT_OF_MEMORY: '53200',
   /** an object is in use (locked directory, busy table) */
   OBJECT_IN_USE: '55006',
   /** the database was closed */

@@ -17,12 +17,16 @@ export class HttpError extends Error {
   }
 }
 
-/** QuestDB's status for an error: 403 permission denied, 400 other SQL errors, 500 anything else. */
+/**
+ * QuestDB's status for an error: 403 permission denied, 400 other SQL errors, 500 anything else;
+ * a statement over its memory budget (53200) is the server's resource limit, not a bad request: 503.
+ */
 export function statusOf(err: unknown): number {
   if (err instanceof HttpError) return err.status
   if (err instanceof SqlError) {
     if (err.code === SqlState.INSUFFICIENT_PRIVILEGE) return 403
     if (err.code === SqlState.INTERNAL_ERROR) return 500
+    if (err.code === SqlState.OUT_OF_MEMORY) return 503
     return 400
   }
   return 500

@@ -26,6 +26,12 @@ export interface ServerConfig {
   readonly maxResponseRows: number | undefined
   readonly keepAliveTimeoutMs: number
   readonly maxQueryLength: number
+  /** bytes one query may hold (`cairo.query.memory.limit.bytes`); undefined for the default, half of the shared budget */
+  readonly queryMemoryLimit: number | undefined
+  /** `ram.usage.limit.bytes`: the shared budget of running queries in bytes; 0 to use the percent */
+  readonly ramUsageLimitBytes: number
+  /** `ram.usage.limit.percent`: the shared budget as a percent of physical memory (capped at half the V8 heap); 0 with bytes 0 for no limit */
+  readonly ramUsageLimitPercent: number
 }
 
 /** A configuration value that cannot be used. */
@@ -33,7 +39,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError'
 }
 
-type Kind = 'bind' | 'bool' | 'string' | 'int'
+type Kind = 'bind' | 'bool' | 'string' | 'int' | 'size'
 
 /** Keys the server reads, with their kind and default (QuestDB's `http.net.bind.to` is an alias of `http.bind.to`). */
 export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined }>> = {
@@ -51,6 +57,9 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.security.max.response.rows': { kind: 'int', def: undefined },
   'http.keep-alive.timeout': { kind: 'int', def: '5' },
   'http.request.header.buffer.size': { kind: 'int', def: '65536' },
+  'cairo.query.memory.limit.bytes': { kind: 'size', def: undefined },
+  'ram.usage.limit.bytes': { kind: 'size', def: '0' },
+  'ram.usage.limit.percent': { kind: 'int', def: '90' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -84,6 +93,19 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (!/^\d+$/.test(r.value)) throw bad(key, r, 'a non-negative integer')
     return Number(r.value)
   }
+  /** bytes, with QuestDB's optional K/M/G suffix (powers of 1024) */
+  const size = (key: string): number | undefined => {
+    const r = raw(key)
+    if (r === undefined) return undefined
+    const m = /^(\d+)\s*([kKmMgG]?)[bB]?$/.exec(r.value)
+    if (m === null) throw bad(key, r, 'a size in bytes (optionally with K, M or G)')
+    return Number(m[1]) * 1024 ** ' kmg'.indexOf((m[2] || ' ').toLowerCase())
+  }
+  const percent = (key: string): number => {
+    const n = int(key)!
+    if (n > 100) throw bad(key, raw(key)!, 'a percent 0-100')
+    return n
+  }
   const bind = (key: string): BindAddress => {
     const r = raw(key)!
     const m = /^(.*):(\d{1,5})$/.exec(r.value)
@@ -106,6 +128,9 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     maxResponseRows: int('http.security.max.response.rows'),
     keepAliveTimeoutMs: int('http.keep-alive.timeout')! * 1000,
     maxQueryLength: int('http.request.header.buffer.size')!,
+    queryMemoryLimit: size('cairo.query.memory.limit.bytes'),
+    ramUsageLimitBytes: size('ram.usage.limit.bytes')!,
+    ramUsageLimitPercent: percent('ram.usage.limit.percent'),
   }
 }
 
