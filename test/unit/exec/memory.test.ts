@@ -10,7 +10,7 @@ t.test('reservations count against the query and the pool, and are given back', 
   const ra = a.reservation('ORDER BY')
   ra.grow(500)
   t.equal(pool.used, 500)
-  const err = (() => { try { ra.grow(200) } catch (e) { return e } })()
+  const err = (() => { try { ra.grow(200); return undefined } catch (e) { return e } })()
   t.ok(err instanceof SqlError && err.code === '53200' && /ORDER BY .*cairo\.query\.memory\.limit\.bytes/.test(err.message), '53200 naming the operator and the key')
   t.equal(ra.bytes, 500, 'a refused reservation holds nothing more')
   const rb = b.reservation('GROUP BY')
