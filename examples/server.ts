@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { Server as NetServer, Socket } from 'node:net'
 import { join } from 'node:path'
-import { Database, VERSION } from '../lib/index.js'
+import { Database, VERSION, formatBytes, resolveTotalQueryMemory } from '../lib/index.js'
 import { createHttpServer } from '../adapters/http/index.js'
 import { ConfigError, loadConfig, type BindAddress, type ServerConfig } from '../adapters/http/server/config.js'
 import { createConsoleHandler } from '../adapters/console/index.js'
@@ -76,7 +76,15 @@ async function main(): Promise<void> {
   // the data directory: durable tables (WAL + partitions), locked while this server runs
   let db: Database
   try {
-    db = await Database.open({ path: config.cairoRoot, maxNameLength: config.maxNameLength, lockLease: config.lockLeaseMs, parseLimits: config.parseLimits })
+    db = await Database.open({
+      path: config.cairoRoot,
+      maxNameLength: config.maxNameLength,
+      lockLease: config.lockLeaseMs,
+      parseLimits: config.parseLimits,
+      // 0 means no limit, as in QuestDB (and in Database.open)
+      totalQueryMemoryLimit: resolveTotalQueryMemory(config.ramUsageLimitBytes, config.ramUsageLimitPercent),
+      queryMemoryLimit: config.queryMemoryLimit,
+    })
   } catch (e) {
     console.error(`epochdb: cannot open cairo.root=${config.cairoRoot}: ${(e as Error).message}`)
     process.exit(1)
@@ -126,6 +134,8 @@ async function main(): Promise<void> {
   }
   if (pg !== undefined) lines.push(`  PostgreSQL    postgresql://${config.pgUser}@${shown(pg, config.pg)}/qdb`)
   lines.push(`  data          ${resolve(config.cairoRoot)} (cairo.root)`)
+  const mem = db.queryMemory
+  lines.push(`  query memory  ${formatBytes(mem.perQuery)} per query (cairo.query.memory.limit.bytes), ${formatBytes(mem.total)} in all (ram.usage.limit.*)`)
   if (config.httpUser !== undefined) lines.push(`  REST auth     HTTP Basic (http.user=${config.httpUser})`)
   if (http !== undefined && config.httpUser === undefined && !loopback(config.http.host)) {
     lines.push(`  WARNING       REST is open to anyone who can reach ${config.http.host}:${config.http.port} without a password: set http.user and http.password, or bind http.bind.to to 127.0.0.1`)

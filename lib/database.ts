@@ -25,6 +25,8 @@ import { catalogView, explain, show, type Rows } from './exec/statements/meta.js
 import { describe } from './exec/statements/describe.js'
 import { Session } from './session.js'
 import { Rnd } from './functions/rnd/rnd.js'
+import { MemoryPool, QueryMemory, batchBytes } from './exec/memory.js'
+import { defaultQueryMemory, resolveTotalQueryMemory } from './exec/memory-defaults.js'
 
 /** The engine's version, as `version()` reports it. */
 export const VERSION = 'PostgreSQL 12.3, EpochDB 0.1.0'
@@ -58,6 +60,20 @@ export interface DatabaseOptions {
    * {@link DEFAULT_PARSE_LIMITS} (2 Mi characters, 1,000,000 items, depth 1,000).
    */
   readonly parseLimits?: Partial<ParseLimits>
+  /**
+   * Bytes one statement may hold in sort buffers, hash tables, join build sides, window buffers,
+   * set-operation state and materialised results; past it the statement fails with 53200
+   * (`cairo.query.memory.limit.bytes` on the standalone server). Default: half of
+   * {@link DatabaseOptions.totalQueryMemoryLimit}; 0 for no limit.
+   */
+  readonly queryMemoryLimit?: number
+  /**
+   * Bytes all running statements may hold together (the server-wide budget: `ram.usage.limit.bytes`
+   * on the standalone server). Default: 90 % of physical memory, at most half of V8's heap limit
+   * (`--max-old-space-size`), so that no mix of queries can end in a fatal "heap out of memory";
+   * 0 for no limit.
+   */
+  readonly totalQueryMemoryLimit?: number
 }
 
 /** A result column: its name and QuestDB type name (`LONG`, `TIMESTAMP`, `IPv4`, ...). */
@@ -190,10 +206,19 @@ export class Database {
   /** what a parsed statement binds to, kept until the schema changes (see {@link Database.cacheOf}) */
   private readonly statementCache = new WeakMap<Statement, StatementCache>()
   private store: DurableStore | undefined
+  /** the memory all running statements share */
+  private readonly memoryPool: MemoryPool
+  /** bytes one statement may hold */
+  private readonly queryMemoryLimit: number
+  /** each running execution's memory, for {@link Database.collect} to charge the rows it gathers */
+  private readonly executionMemory = new WeakMap<object, QueryMemory>()
 
   private constructor(options: DatabaseOptions) {
     this.clock = options.clock ?? (() => Date.now() * 1000)
     this.parseLimits = parseLimits(options.parseLimits)
+    const total = options.totalQueryMemoryLimit === 0 ? Infinity : options.totalQueryMemoryLimit ?? resolveTotalQueryMemory()
+    this.memoryPool = new MemoryPool(total)
+    this.queryMemoryLimit = options.queryMemoryLimit === 0 ? Infinity : Math.min(options.queryMemoryLimit ?? defaultQueryMemory(total), total)
     this.sharedRnd = options.randomSeed === undefined ? undefined : new Rnd(options.randomSeed[0], options.randomSeed[1])
   }
 
@@ -317,6 +342,14 @@ export class Database {
     await this.store?.commit()
   }
 
+  /**
+   * The memory budgets in effect (bytes; `Infinity` for none) and what running statements hold
+   * now (see {@link DatabaseOptions.queryMemoryLimit}).
+   */
+  get queryMemory(): { readonly perQuery: number; readonly total: number; readonly used: number } {
+    return { perQuery: this.queryMemoryLimit, total: this.memoryPool.limit, used: this.memoryPool.used }
+  }
+
   /** True while some writes wait for {@link Database.sync} (never for an in-memory database). */
   get hasUnsyncedWrites(): boolean {
     return this.store?.uncommitted === true
@@ -412,7 +445,9 @@ export class Database {
   /** Collects an execution into a {@link QueryResult}. */
   private async collect(ex: Execution): Promise<QueryResult> {
     const rows: JsValue[][] = []
+    const mem = this.executionMemory.get(ex)?.reservation('the query result (Database.query collects every row; use Database.stream for large results)')
     for await (const b of ex.batches) {
+      mem?.grow(rowsBytes(b))
       for (let i = 0; i < b.length; i++) rows.push(b.vectors.map((v, k) => toJsValue(ex.types[k]!, getScalar(v, i))))
     }
     return { columns: ex.columns, rows, rowCount: ex.affected >= 0 ? ex.affected : rows.length, timestampIndex: ex.timestampIndex, command: ex.command }
@@ -425,33 +460,38 @@ export class Database {
    */
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
     const run = this.track(options.signal)
+    const memory = new QueryMemory(this.queryMemoryLimit, this.memoryPool)
     try {
-      const ex = await this.start(stmt, params, { ...options, signal: run.signal })
-      if (ex.batches === EMPTY) { run.done(); return ex }
-      return { columns: ex.columns, types: ex.types, timestampIndex: ex.timestampIndex, command: ex.command, affected: ex.affected, batches: this.tracked(ex.batches, run) }
+      const ex = await this.start(stmt, params, { ...options, signal: run.signal }, memory)
+      if (ex.batches === EMPTY) { memory.releaseAll(); run.done(); return ex }
+      const out = { columns: ex.columns, types: ex.types, timestampIndex: ex.timestampIndex, command: ex.command, affected: ex.affected, batches: this.tracked(releasing(ex.batches, memory), run) }
+      this.executionMemory.set(out, memory)
+      return out
     } catch (e) {
+      memory.releaseAll()
       run.done()
       throw this.shutdownError(asSqlError(e))
     }
   }
 
-  private async start(stmt: Statement, params: readonly unknown[], options: ExecOptions): Promise<Execution> {
+  private async start(stmt: Statement, params: readonly unknown[], options: ExecOptions, memory: QueryMemory): Promise<Execution> {
     this.checkOpen()
     const store = this.store
     // every statement but INSERT ... VALUES runs after the writes before it are committed (it may
     // read them, or rewrite their tables); a failed sync is the business of the writes' owners
     if (store?.uncommitted === true && !(stmt.kind === 'insert' && stmt.source.kind === 'values')) await store.commit().catch(() => undefined)
-    const ex = await this.bindAndRun(stmt, params, options)
+    const ex = await this.bindAndRun(stmt, params, options, memory)
     if (store?.uncommitted === true && options.deferSync !== true) await store.commit()
     return ex
   }
 
-  private async bindAndRun(stmt: Statement, params: readonly unknown[], options: ExecOptions): Promise<Execution> {
+  private async bindAndRun(stmt: Statement, params: readonly unknown[], options: ExecOptions, memory: QueryMemory): Promise<Execution> {
     ({ stmt, params } = expandArrayParams(stmt, params))
     const session = options.session ?? this.defaultSession
     // text parameters (pgwire sends them as strings) take the type their use asks for
     const values: Scalar[] = []
     const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, this.catalogView, VERSION, values, options.signal, this.rndFactory)
+    ctx.memory = memory
     const typed = options.paramTypes
     const declared = params.map((p, i) => typed?.[i] ?? (typeof p === 'string' ? undefined : paramType(p)))
     const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])
@@ -674,6 +714,29 @@ export class PreparedStatement {
 }
 
 const EMPTY: AsyncIterable<Batch> = { [Symbol.asyncIterator]: async function* () {} }
+
+/** Gives a statement's memory back to the pool if its batches are dropped without being read to the end. */
+const unread = new FinalizationRegistry<QueryMemory>((memory) => memory.releaseAll())
+
+/** `batches`, releasing the statement's memory when they end, fail or are closed early (or are dropped unread). */
+function releasing(batches: AsyncIterable<Batch>, memory: QueryMemory): AsyncIterable<Batch> {
+  const gen = (async function* () {
+    try {
+      yield* batches
+    } finally {
+      memory.releaseAll()
+    }
+  })()
+  unread.register(gen, memory)
+  return gen
+}
+
+/** Estimated bytes of a batch as rows of JS values: an array per row, a slot and a boxed value per cell, the strings. */
+function rowsBytes(b: Batch): number {
+  let strings = 0
+  for (const v of b.vectors) if (v.kind === 'str' || v.kind === 'bin') strings += batchBytes({ length: b.length, vectors: [v] })
+  return b.length * (32 + 24 * b.vectors.length) + strings
+}
 
 /**
  * Every failure reaching a user is a SqlError: anything else thrown inside the engine (a broken

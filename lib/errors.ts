@@ -60,6 +60,8 @@ export const SqlState = {
   PROGRAM_LIMIT_EXCEEDED: '54000',
   /** a statement's list is too long or its expressions nest too deeply */
   STATEMENT_TOO_COMPLEX: '54001',
+  /** a statement needed more memory than its budget (per query or server-wide) allows */
+  OUT_OF_MEMORY: '53200',
   /** an object is in use (locked directory, busy table) */
   OBJECT_IN_USE: '55006',
   /** the database was closed */

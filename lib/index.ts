@@ -25,6 +25,9 @@ export { DEFAULT_PARSE_LIMITS } from './sql/limits.js'
 export type { ParseLimits } from './sql/limits.js'
 export type { JsValue } from './types/js-value.js'
 export type { CancelSignal } from './exec/context.js'
+/** The default server-wide query memory budget from QuestDB's `ram.usage.limit.*` keys (the standalone server's). */
+export { resolveTotalQueryMemory } from './exec/memory-defaults.js'
+export { formatBytes } from './exec/memory.js'
 /** Reads one value of a column vector in scalar form (adapters encode results with it). */
 export { getScalar } from './types/vector.js'
 /** QuestDB's text forms of values (timestamps, Java-style doubles, any value), for adapters' encoders. */

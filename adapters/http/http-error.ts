@@ -24,7 +24,7 @@ export class HttpError extends Error {
 const SERVER_FAULTS: Readonly<Record<string, number>> = {
   [SqlState.DISK_FULL]: 507, // 53100: Insufficient Storage
   [SqlState.ADMIN_SHUTDOWN]: 503, // 57P01: the server is shutting down
-  '53200': 503, // out of memory: the server is busy, retry later
+  [SqlState.OUT_OF_MEMORY]: 503, // out of memory: the server is busy, retry later
   [SqlState.IO_ERROR]: 500, // 58030
   [SqlState.DATA_CORRUPTED]: 500, // XX001
   [SqlState.INTERNAL_ERROR]: 500, // XX000

@@ -7,6 +7,7 @@ import { SqlError, SqlState } from '../errors.js'
 import type { CatalogView, FunctionContext } from '../functions/registry-types.js'
 import { Rnd } from '../functions/rnd/rnd.js'
 import type { Scalar } from '../types/vector.js'
+import { type QueryMemory, unlimitedMemory } from './memory.js'
 
 /** How long execution may hold the event loop before it yields, in milliseconds. */
 export const YIELD_INTERVAL_MS = 8
@@ -24,6 +25,8 @@ export class ExecContext implements FunctionContext {
   private readonly makeRnd: (() => Rnd) | undefined
   /** values of uncorrelated subqueries, computed before the main pipeline runs */
   readonly subqueryValues = new Map<object, unknown>()
+  /** the statement's memory budget: operators reserve what they accumulate (the Database sets it; unlimited otherwise) */
+  memory: QueryMemory = unlimitedMemory()
   /** when the statement last yielded (ms); -1 until its first batch, so starting one costs no clock read */
   private lastYield = -1
 

@@ -8,6 +8,7 @@ import { getScalar, type Scalar } from '../types/vector.js'
 import type { BoundExpr, PlanNode } from '../plan/plan-node.js'
 import type { ExecContext } from './context.js'
 import { runPlan } from './operators/runner.js'
+import { batchBytes } from './memory.js'
 
 /**
  * Computes every subquery under `root` (a plan or an expression) that has not been computed yet;
@@ -48,7 +49,12 @@ export async function computeSubqueries(pending: readonly BoundExpr[], ctx: Exec
     } else if (e.kind === 'in_query') {
       await prepareSubqueries(e.plan, ctx)
       const values: Scalar[] = []
-      for await (const b of runPlan(e.plan, ctx)) for (let i = 0; i < b.length; i++) values.push(getScalar(b.vectors[0]!, i))
+      // held for the whole statement: released when it ends
+      const mem = ctx.memory.reservation('IN (SELECT ...) values')
+      for await (const b of runPlan(e.plan, ctx)) {
+        mem.grow(8 * b.length + batchBytes(b))
+        for (let i = 0; i < b.length; i++) values.push(getScalar(b.vectors[0]!, i))
+      }
       ctx.subqueryValues.set(e, values)
     }
   }

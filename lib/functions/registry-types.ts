@@ -138,6 +138,12 @@ export interface AggregateKernel {
   merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void
   /** the results of groups 0..count-1 */
   result(count: number): Vector
+  /**
+   * Estimated bytes of the state this kernel holds beyond a fixed-width slot per group (the Sets
+   * of count_distinct, the values of string_agg), for the statement's memory budget; absent when
+   * there is none. Called once per batch, so it must be O(1).
+   */
+  heapBytes?(): number
 }
 
 /** An aggregate function. */

@@ -32,6 +32,12 @@ export interface ServerConfig {
   readonly lockLeaseMs: number
   /** the engine's parse limits (EpochDB keys `epochdb.sql.max.*`) */
   readonly parseLimits: { readonly maxLength: number; readonly maxListItems: number; readonly maxDepth: number }
+  /** bytes one query may hold (`cairo.query.memory.limit.bytes`); undefined for the default, half of the shared budget */
+  readonly queryMemoryLimit: number | undefined
+  /** `ram.usage.limit.bytes`: the shared budget of running queries in bytes; 0 to use the percent */
+  readonly ramUsageLimitBytes: number
+  /** `ram.usage.limit.percent`: the shared budget as a percent of physical memory (capped at half the V8 heap); 0 with bytes 0 for no limit */
+  readonly ramUsageLimitPercent: number
 }
 
 /** A configuration value that cannot be used. */
@@ -39,7 +45,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError'
 }
 
-type Kind = 'bind' | 'bool' | 'string' | 'int'
+type Kind = 'bind' | 'bool' | 'string' | 'int' | 'size'
 
 /** Keys the server reads, with their kind and default (QuestDB's `http.net.bind.to` is an alias of `http.bind.to`). */
 export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined }>> = {
@@ -63,6 +69,9 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'epochdb.sql.max.statement.length': { kind: 'int', def: '2097152' },
   'epochdb.sql.max.list.items': { kind: 'int', def: '1000000' },
   'epochdb.sql.max.expression.depth': { kind: 'int', def: '1000' },
+  'cairo.query.memory.limit.bytes': { kind: 'size', def: undefined },
+  'ram.usage.limit.bytes': { kind: 'size', def: '0' },
+  'ram.usage.limit.percent': { kind: 'int', def: '90' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -101,6 +110,19 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (v === 0) throw bad(key, raw(key)!, 'a positive integer')
     return v
   }
+  /** bytes, with QuestDB's optional K/M/G suffix (powers of 1024) */
+  const size = (key: string): number | undefined => {
+    const r = raw(key)
+    if (r === undefined) return undefined
+    const m = /^(\d+)\s*([kKmMgG]?)[bB]?$/.exec(r.value)
+    if (m === null) throw bad(key, r, 'a size in bytes (optionally with K, M or G)')
+    return Number(m[1]) * 1024 ** ' kmg'.indexOf((m[2] || ' ').toLowerCase())
+  }
+  const percent = (key: string): number => {
+    const n = int(key)!
+    if (n > 100) throw bad(key, raw(key)!, 'a percent 0-100')
+    return n
+  }
   const bind = (key: string): BindAddress => {
     const r = raw(key)!
     const m = /^(.*):(\d{1,5})$/.exec(r.value)
@@ -130,6 +152,9 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
       maxListItems: positive('epochdb.sql.max.list.items'),
       maxDepth: positive('epochdb.sql.max.expression.depth'),
     },
+    queryMemoryLimit: size('cairo.query.memory.limit.bytes'),
+    ramUsageLimitBytes: size('ram.usage.limit.bytes')!,
+    ramUsageLimitPercent: percent('ram.usage.limit.percent'),
   }
 }
 

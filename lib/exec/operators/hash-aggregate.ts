@@ -15,6 +15,10 @@ import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
 import { parallelAggregate } from '../parallel/parallel-aggregate.js'
 import { TextIds } from './text-ids.js'
+import { BOXED_BYTES, MAP_ENTRY_BYTES } from '../memory.js'
+
+/** Bytes per group an aggregate kernel's fixed-width state takes (typed arrays grown by doubling). */
+const KERNEL_GROUP_BYTES = 16
 
 /** Assigns group ids for one batch of key vectors. */
 interface GroupIndex {
@@ -23,6 +27,8 @@ interface GroupIndex {
   readonly count: number
   /** the key values of group g */
   keyValues(): Scalar[][]
+  /** estimated bytes the index holds (its map and key values) */
+  readonly bytes: number
 }
 
 /** Runs a GROUP BY node: keyed or not, on worker threads when the input is large enough. */
@@ -35,10 +41,13 @@ export async function* runAggregate(node: AggregateNode, ctx: ExecContext, run: 
   const keyed = node.keys.length > 0
   let index: GroupIndex | undefined
   let groups = new Int32Array(0)
+  // given back when the groups are emitted; on failure or an early stop, when the statement ends
+  const mem = ctx.memory.reservation(keyed ? 'GROUP BY' : 'aggregate')
   if (!keyed) for (const k of kernels) k.resize(1)
   for await (const b of run(node.input, ctx)) {
     if (!keyed) {
       for (let a = 0; a < kernels.length; a++) kernels[a]!.updateOne(0, argEvals[a]!.map((e) => e(b)), b.length)
+      mem.resize(kernelBytes(kernels, 1))
       continue
     }
     const keys = keyEvals.map((e) => e(b))
@@ -49,6 +58,7 @@ export async function* runAggregate(node: AggregateNode, ctx: ExecContext, run: 
       kernels[a]!.resize(index.count)
       kernels[a]!.update(groups, argEvals[a]!.map((e) => e(b)), b.length)
     }
+    mem.resize(index.bytes + kernelBytes(kernels, index.count))
     await ctx.maybeYield()
   }
   const count = keyed ? (index?.count ?? 0) : 1
@@ -65,7 +75,15 @@ export async function* runAggregate(node: AggregateNode, ctx: ExecContext, run: 
     }
   }
   for (const k of kernels) { k.resize(count); vectors.push(k.result(count)) }
+  mem.close()
   yield { length: count, vectors }
+}
+
+/** Estimated bytes of the kernels' state for `groups` groups. */
+function kernelBytes(kernels: readonly AggregateKernel[], groups: number): number {
+  let n = 0
+  for (const k of kernels) n += groups * KERNEL_GROUP_BYTES + (k.heapBytes?.() ?? 0)
+  return n
 }
 
 function makeIndex(keys: readonly Vector[]): GroupIndex {
@@ -85,6 +103,10 @@ class SymbolIndex implements GroupIndex {
     return this.ids.count
   }
 
+  get bytes(): number {
+    return this.ids.count * (MAP_ENTRY_BYTES + 8)
+  }
+
   assign(keys: readonly Vector[], length: number, out: Int32Array): void {
     const v = materialize(keys[0]!)
     if (v.kind !== 'sym') throw new Error('unreachable: SymbolIndex on a non-symbol key')
@@ -102,6 +124,10 @@ class NumberIndex implements GroupIndex {
   private readonly map = new Map<number | bigint, number>()
   private readonly keys: Scalar[] = []
   count = 0
+
+  get bytes(): number {
+    return this.count * (MAP_ENTRY_BYTES + 8 + 2 * BOXED_BYTES)
+  }
 
   assign(keys: readonly Vector[], length: number, out: Int32Array): void {
     const v = materialize(keys[0]!)
@@ -142,6 +168,8 @@ class CompositeIndex implements GroupIndex {
   private readonly map = new Map<string, number>()
   private readonly keys: Scalar[][]
   count = 0
+  /** characters of the text keys */
+  private chars = 0
 
   constructor(private readonly width: number) {
     this.keys = Array.from({ length: width }, () => [])
@@ -163,6 +191,7 @@ class CompositeIndex implements GroupIndex {
         g = this.count++
         for (let k = 0; k < this.width; k++) this.keys[k]!.push(parts[k]!)
         this.map.set(key, g)
+        this.chars += key.length
       }
       out[i] = g
     }
@@ -170,6 +199,11 @@ class CompositeIndex implements GroupIndex {
 
   keyValues(): Scalar[][] {
     return this.keys
+  }
+
+  get bytes(): number {
+    // the text key (two bytes a character), its map entry, and each key value (boxed, referenced)
+    return this.count * (MAP_ENTRY_BYTES + 24 + this.width * (8 + BOXED_BYTES)) + this.chars * 2
   }
 }
 

@@ -10,6 +10,10 @@ import type { ExecContext } from '../context.js'
 import { compileExpr, selection } from '../evaluate.js'
 import { collect, rowKey } from './sort.js'
 import type { Runner } from './runner.js'
+import { MAP_ENTRY_BYTES, STRING_OVERHEAD_BYTES } from '../memory.js'
+
+/** Bytes of hash-table estimate a join build reserves at a time (accounting per chunk, not per row). */
+const BUILD_CHUNK_BYTES = 1 << 20
 
 /** Rows `sel` of `v`, where -1 gives a null. */
 function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
@@ -31,22 +35,28 @@ const JOIN_BATCH = 65536
 
 /** Runs an INNER / LEFT / CROSS join node. */
 export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const right = await collect(run, node.right, ctx, node.right.output)
+  // the right side and its hash table, held until the left side is done (or the statement ends)
+  const mem = ctx.memory.reservation(node.leftKeys.length > 0 ? 'hash join build side' : 'cross join right side')
+  const right = await collect(run, node.right, ctx, node.right.output, mem)
   const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)
   const outer = node.type === 'left'
   let table: Map<string, number[]> | undefined
   if (node.leftKeys.length > 0) {
     table = new Map()
     const keys = node.rightKeys.map((k) => materialize(compileExpr(k, ctx)(right)))
+    let pending = 0
     for (let j = 0; j < right.length; j++) {
       if (keys.some((v) => getScalar(v, j) === null)) continue
       const k = rowKey(keys, j)
       const list = table.get(k)
-      if (list === undefined) table.set(k, [j])
-      else list.push(j)
+      if (list === undefined) { table.set(k, [j]); pending += MAP_ENTRY_BYTES + STRING_OVERHEAD_BYTES + 2 * k.length + 32 }
+      else { list.push(j); pending += 8 }
+      if (pending > BUILD_CHUNK_BYTES) { mem.grow(pending); pending = 0 }
     }
+    mem.grow(pending)
   }
   const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
+  mem.grow(8 * right.length)
   const allRight = Array.from({ length: right.length }, (_, j) => j)
   for await (const b of run(node.left, ctx)) {
     const lk = leftKeyEvals.map((e) => materialize(e(b)))
@@ -81,6 +91,7 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
     yield* flush(true)
     await ctx.maybeYield()
   }
+  mem.close()
 }
 
 /** One left row against its candidates under a residual condition (LEFT join). */

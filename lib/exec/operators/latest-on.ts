@@ -20,12 +20,18 @@ import { concatBatches, emit } from './sort.js'
 import { keyIndexFor } from './time-join-keys.js'
 import { gatherParts, timestampsOf } from './time-join-rows.js'
 import type { Runner } from './runner.js'
+import { MAP_ENTRY_BYTES, type Reservation, batchBytes } from '../memory.js'
+
+/** Estimated bytes per key of a key index (map entry, key text or number) and of the per-key arrays. */
+const KEY_BYTES = MAP_ENTRY_BYTES + 48 + 40
 
 /** Runs a LATEST ON node. */
 export async function* runLatestOn(node: LatestOnNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const scan = node.ordered ? scanUnderFilters(node.input) : undefined
-  const rows = scan === undefined ? await forward(node, ctx, run) : await backward(node, scan.scan, scan.predicates, ctx)
+  const mem = ctx.memory.reservation('LATEST ON')
+  const rows = scan === undefined ? await forward(node, ctx, run, mem) : await backward(node, scan.scan, scan.predicates, ctx, mem)
   yield* emit(rows, ctx)
+  mem.close()
 }
 
 /** The scan below a chain of filters, with the filters' predicates (innermost first). */
@@ -37,7 +43,7 @@ function scanUnderFilters(n: PlanNode): { scan: ScanNode; predicates: BoundExpr[
 }
 
 /** Backward scan of the snapshot; returns the latest row per key in table order. */
-async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly BoundExpr[], ctx: ExecContext): Promise<Batch> {
+async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly BoundExpr[], ctx: ExecContext, mem: Reservation): Promise<Batch> {
   const snap = scan.table.snapshot()
   const parts = snap.parts
   const dicts = scan.output.map((o) => o.dict)
@@ -96,7 +102,11 @@ async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly
         sel[n++] = i
       }
     }
-    if (n > 0) out.push(pick(b, sel.subarray(0, n).reverse(), n))
+    if (n > 0) {
+      const kept = pick(b, sel.subarray(0, n).reverse(), n)
+      mem.grow(batchBytes(kept) + (symCol >= 0 ? 0 : n * KEY_BYTES))
+      out.push(kept)
+    }
     if (symCol >= 0 && found === dictSize) {
       if (nullFound) break
       if (!gaveUp) {
@@ -110,6 +120,7 @@ async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly
     }
     await ctx.maybeYield()
   }
+  mem.grow(mem.bytes)
   return concatBatches(out.reverse(), node.output)
 }
 
@@ -147,7 +158,7 @@ function pick(b: Batch, sel: Int32Array, n: number): Batch {
 }
 
 /** Forward pass for any input: per key the row with the greatest timestamp (ties: the later). */
-async function forward(node: LatestOnNode, ctx: ExecContext, run: Runner): Promise<Batch> {
+async function forward(node: LatestOnNode, ctx: ExecContext, run: Runner, mem: Reservation): Promise<Batch> {
   const keyEvals = node.partitionBy.map((k) => compileExpr(k, ctx))
   const index = keyIndexFor(node.partitionBy.map((k) => k.type))
   let bestTs = new Float64Array(64)
@@ -188,7 +199,9 @@ async function forward(node: LatestOnNode, ctx: ExecContext, run: Runner): Promi
     }
     if (touched.length > 0) {
       const sel = Int32Array.from(touched, (g) => lastRow[g]!)
-      parts.push(pick(b, sel, sel.length))
+      const kept = pick(b, sel, sel.length)
+      mem.grow(batchBytes(kept) + (index.count - before) * KEY_BYTES)
+      parts.push(kept)
       touched.forEach((g, j) => { partOf[g] = parts.length - 1; rowOf[g] = j })
       retained += sel.length
     }
@@ -196,12 +209,17 @@ async function forward(node: LatestOnNode, ctx: ExecContext, run: Runner): Promi
     batchNo++
     if (retained > 4 * index.count + 4096) {
       const all = Int32Array.from({ length: index.count }, (_, g) => g)
-      parts = [gatherRows(node, parts, partOf, rowOf, all)]
+      const compacted = gatherRows(node, parts, partOf, rowOf, all)
+      const keys = index.count * KEY_BYTES
+      mem.resize(mem.bytes + batchBytes(compacted))
+      parts = [compacted]
+      mem.resize(batchBytes(compacted) + keys)
       all.forEach((g, j) => { partOf[g] = 0; rowOf[g] = j })
       retained = index.count
     }
     await ctx.maybeYield()
   }
+  mem.grow(16 * index.count + mem.bytes)
   const order = Array.from({ length: index.count }, (_, g) => g)
   order.sort((a, b) => (bestTs[a]! - bestTs[b]!) || (bestSeq[a]! - bestSeq[b]!))
   return gatherRows(node, parts, partOf, rowOf, Int32Array.from(order))

@@ -12,6 +12,7 @@ import { evalConstant } from '../evaluate.js'
 import { collect, emit } from './sort.js'
 import type { Runner } from './runner.js'
 import { SqlError, SqlState } from '../../errors.js'
+import { batchBytes } from '../memory.js'
 
 function limitValue(node: LimitNode, which: 'lo' | 'hi', ctx: ExecContext): number {
   const e = which === 'lo' ? node.lo : node.hi!
@@ -71,11 +72,14 @@ async function* take(input: AsyncGenerator<Batch>, from: number, to: number): As
 }
 
 async function* fromEnd(node: LimitNode, ctx: ExecContext, run: Runner, range: (total: number) => [number, number]): AsyncGenerator<Batch> {
-  const all = await collect(run, node.input, ctx, node.input.output)
+  const mem = ctx.memory.reservation('LIMIT from the end')
+  const all = await collect(run, node.input, ctx, node.input.output, mem)
   const [from, to] = range(all.length)
   if (to <= from) return
+  mem.grow(4 * (to - from) + Math.ceil((batchBytes(all) * (to - from)) / all.length))
   const n = to - from
   const sel = new Int32Array(n)
   for (let i = 0; i < n; i++) sel[i] = from + i
   yield* emit({ length: n, vectors: all.vectors.map((v) => gather(v, sel, n)) }, ctx)
+  mem.close()
 }

@@ -24,6 +24,7 @@ import { GroupTable, KeyIndex } from './sample-by-keys.js'
 import { type Groups, fillColumn, filledLayout, plainLayout } from './sample-by-fill.js'
 import { clipBatch, timestamps } from './sample-by-clip.js'
 import { parallelSampleBy } from '../parallel/parallel-sample-by.js'
+import { MAP_ENTRY_BYTES } from '../memory.js'
 
 /** Runs a SAMPLE BY node. */
 export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
@@ -44,6 +45,8 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
   let bucketIds = new Int32Array(0)
   let keyIds = new Int32Array(0)
   let groupIds = new Int32Array(0)
+  // buckets, keys, (bucket, key) pairs and the kernels' state; then the output layout
+  const mem = ctx.memory.reservation('SAMPLE BY')
   for await (const input of run(node.input, ctx)) {
     const b = clipBatch(input, node.timestampColumn, lo, hi)
     const n = b.length
@@ -67,6 +70,7 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
       if (single) kernels[a]!.updateOne(groups[0]!, args, n)
       else kernels[a]!.update(groups, args, n)
     }
+    mem.resize(stateBytes(buckets.count, keyIndex?.count ?? 0, count, kernels))
     await ctx.maybeYield()
   }
   const groups = groupsOf(buckets, pairs)
@@ -78,6 +82,7 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
     ? plainLayout(groups)
     : filledLayout(groups, keyIndex === undefined ? 1 : keyCount, buckets?.sampler, lo, hi, -1)
   if (rows.length === 0) return
+  mem.grow(rows.length * (16 + 8 * node.output.length))
   const vectors: Vector[] = []
   let other = 0
   for (let k = 0; k < node.keys.length; k++) {
@@ -89,7 +94,15 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
     kernels[a]!.resize(groups.count)
     vectors.push(fillColumn(kernels[a]!.result(groups.count), node.fill?.[a], rows, keyIndex === undefined ? 1 : keyCount))
   }
+  mem.close()
   yield { length: rows.length, vectors }
+}
+
+/** Estimated bytes of SAMPLE BY's state: bucket and key maps, (bucket, key) pairs, kernels. */
+function stateBytes(buckets: number, keys: number, groups: number, kernels: readonly AggregateKernel[]): number {
+  let n = buckets * (MAP_ENTRY_BYTES + 16) + keys * (MAP_ENTRY_BYTES + 64) + (keys > 0 ? groups * (MAP_ENTRY_BYTES + 8) : 0)
+  for (const k of kernels) n += groups * 16 + (k.heapBytes?.() ?? 0)
+  return n
 }
 
 function groupsOf(buckets: BucketTable | undefined, pairs: GroupTable | undefined): Groups {

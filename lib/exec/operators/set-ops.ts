@@ -7,27 +7,45 @@ import type { DistinctNode, SetOpNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { collect, rowKey } from './sort.js'
 import type { Runner } from './runner.js'
+import { MAP_ENTRY_BYTES, type Reservation, STRING_OVERHEAD_BYTES } from '../memory.js'
+
+/** Estimated bytes of one kept row key: its map entry and its text (two bytes a character). */
+const keyBytes = (k: string): number => MAP_ENTRY_BYTES + STRING_OVERHEAD_BYTES + 2 * k.length
 
 /** Keeps the first occurrence of each row. */
 export async function* runDistinct(node: DistinctNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const seen = new Set<string>()
+  const mem = ctx.memory.reservation('DISTINCT')
   for await (const b of run(node.input, ctx)) {
     const sel = new Int32Array(b.length)
     let n = 0
+    let bytes = 0
     for (let i = 0; i < b.length; i++) {
       const k = rowKey(b.vectors, i)
-      if (!seen.has(k)) { seen.add(k); sel[n++] = i }
+      if (!seen.has(k)) { seen.add(k); sel[n++] = i; bytes += keyBytes(k) }
     }
+    mem.grow(bytes)
     if (n > 0) yield { length: n, vectors: b.vectors.map((v) => gather(v, sel, n)) }
   }
+  mem.close()
 }
 
-/** Filters a stream's rows with `keep(key)`, which sees each row's key. */
-async function* filterRows(input: AsyncGenerator<Batch>, keep: (key: string) => boolean): AsyncGenerator<Batch> {
+/**
+ * Filters a stream's rows with `keep(key)`, which sees each row's key and returns how many bytes
+ * of state it kept for it besides the answer (a positive number keeps the row, as `true` does).
+ */
+async function* filterRows(input: AsyncGenerator<Batch>, keep: (key: string) => boolean | number, mem: Reservation): AsyncGenerator<Batch> {
   for await (const b of input) {
     const sel = new Int32Array(b.length)
     let n = 0
-    for (let i = 0; i < b.length; i++) if (keep(rowKey(b.vectors, i))) sel[n++] = i
+    let bytes = 0
+    for (let i = 0; i < b.length; i++) {
+      const r = keep(rowKey(b.vectors, i))
+      if (r === false) continue
+      sel[n++] = i
+      if (r !== true) bytes += r
+    }
+    mem.grow(bytes)
     if (n > 0) yield { length: n, vectors: b.vectors.map((v) => gather(v, sel, n)) }
   }
 }
@@ -41,17 +59,25 @@ export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner):
       return
     }
     const seen = new Set<string>()
-    const once = (k: string) => (seen.has(k) ? false : (seen.add(k), true))
-    yield* filterRows(run(node.left, ctx), once)
-    yield* filterRows(run(node.right, ctx), once)
+    const mem = ctx.memory.reservation('UNION')
+    const once = (k: string) => (seen.has(k) ? false : (seen.add(k), keyBytes(k)))
+    yield* filterRows(run(node.left, ctx), once, mem)
+    yield* filterRows(run(node.right, ctx), once, mem)
+    mem.close()
     return
   }
-  const right = await collect(run, node.right, ctx, node.right.output)
+  const mem = ctx.memory.reservation(node.op === 'except' ? 'EXCEPT' : 'INTERSECT')
+  const right = await collect(run, node.right, ctx, node.right.output, mem)
   const counts = new Map<string, number>()
+  let pending = 0
   for (let i = 0; i < right.length; i++) {
     const k = rowKey(right.vectors, i)
-    counts.set(k, (counts.get(k) ?? 0) + 1)
+    const c = counts.get(k)
+    if (c === undefined) pending += keyBytes(k)
+    counts.set(k, (c ?? 0) + 1)
+    if (pending > 1 << 20) { mem.grow(pending); pending = 0 }
   }
+  mem.grow(pending)
   const emitted = new Set<string>()
   if (node.op === 'except') {
     yield* filterRows(run(node.left, ctx), (k) => {
@@ -62,8 +88,9 @@ export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner):
       }
       if (counts.has(k) || emitted.has(k)) return false
       emitted.add(k)
-      return true
-    })
+      return keyBytes(k)
+    }, mem)
+    mem.close()
     return
   }
   yield* filterRows(run(node.left, ctx), (k) => {
@@ -72,6 +99,7 @@ export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner):
     if (node.all) { counts.set(k, c - 1); return true }
     if (emitted.has(k)) return false
     emitted.add(k)
-    return true
-  })
+    return keyBytes(k)
+  }, mem)
+  mem.close()
 }

@@ -8,12 +8,26 @@ import type { OutputColumn, SortNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
+import { type Reservation, batchBytes } from '../memory.js'
 
-/** Collects every batch of a plan into one batch (used by blocking operators). */
-export async function collect(run: Runner, node: Parameters<Runner>[0], ctx: ExecContext, output: readonly OutputColumn[]): Promise<Batch> {
+/**
+ * Collects every batch of a plan into one batch (used by blocking operators), reserving its
+ * bytes in `mem` as the batches arrive (and the concatenated copy while the parts still live).
+ */
+export async function collect(run: Runner, node: Parameters<Runner>[0], ctx: ExecContext, output: readonly OutputColumn[], mem: Reservation): Promise<Batch> {
   const parts: Batch[] = []
-  for await (const b of run(node, ctx)) parts.push(b)
-  return concatBatches(parts, output)
+  let bytes = 0
+  for await (const b of run(node, ctx)) {
+    const n = batchBytes(b)
+    mem.grow(n)
+    bytes += n
+    parts.push(b)
+  }
+  if (parts.length <= 1) return concatBatches(parts, output)
+  mem.grow(bytes)
+  const all = concatBatches(parts, output)
+  mem.shrink(bytes)
+  return all
 }
 
 /** Concatenates batches of the same schema. */
@@ -81,8 +95,12 @@ function compareBytes(x: Uint8Array, y: Uint8Array): number {
 
 /** Runs an ORDER BY node. */
 export async function* runSort(node: SortNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const all = await collect(run, node.input, ctx, node.input.output)
+  // held until the last row is emitted; on failure or an early stop, until the statement ends
+  const mem = ctx.memory.reservation('ORDER BY')
+  const all = await collect(run, node.input, ctx, node.input.output, mem)
   if (all.length === 0) return
+  // computed keys, the index array and the sort's own workspace (JS heap), the selection
+  mem.grow(all.length * (8 * node.keys.length + SORT_ROW_BYTES))
   const cmps = node.keys.map((k) => comparator(compileExpr(k.expr, ctx)(all), k.desc, k.nullsFirst))
   const idx = new Array<number>(all.length)
   for (let i = 0; i < all.length; i++) idx[i] = i
@@ -91,7 +109,22 @@ export async function* runSort(node: SortNode, ctx: ExecContext, run: Runner): A
     return a - b
   })
   const sel = Int32Array.from(idx)
-  yield* emit({ length: all.length, vectors: all.vectors.map((v) => gather(v, sel, all.length)) }, ctx)
+  idx.length = 0
+  yield* emitSelected(all, sel, ctx)
+  mem.close()
+}
+
+/** Bytes per row a sort holds beyond its rows: 8 for the index array, 8 for the sort's workspace, 4 for the selection. */
+const SORT_ROW_BYTES = 20
+
+/** Emits rows `sel` of `all` in batches of {@link BATCH_SIZE}, gathering one batch at a time. */
+async function* emitSelected(all: Batch, sel: Int32Array, ctx: ExecContext): AsyncGenerator<Batch> {
+  for (let s = 0; s < sel.length; s += BATCH_SIZE) {
+    const n = Math.min(BATCH_SIZE, sel.length - s)
+    const part = sel.subarray(s, s + n)
+    yield { length: n, vectors: all.vectors.map((v) => gather(v, part, n)) }
+    await ctx.maybeYield()
+  }
 }
 
 /** A text key of row i across vectors (for DISTINCT, set operations and hash joins). */

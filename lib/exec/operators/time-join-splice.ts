@@ -23,8 +23,11 @@ import type { Runner } from './runner.js'
 
 /** Runs a SPLICE join. */
 export async function* runSplice(node: TimeJoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const left = await collect(run, node.left, ctx, node.left.output)
-  const right = await collect(run, node.right, ctx, node.right.output)
+  const mem = ctx.memory.reservation('SPLICE JOIN')
+  const left = await collect(run, node.left, ctx, node.left.output, mem)
+  const right = await collect(run, node.right, ctx, node.right.output, mem)
+  // key ids, and at most one output pair per input row (two JS arrays of numbers)
+  mem.grow(4 * (left.length + right.length) + 16 * (left.length + right.length))
   const index = keyIndexFor(node.leftKeys.map((k) => k.type))
   const lk = new Int32Array(left.length)
   const rk = new Int32Array(right.length)
@@ -94,4 +97,5 @@ export async function* runSplice(node: TimeJoinNode, ctx: ExecContext, run: Runn
     }
     await ctx.maybeYield()
   }
+  mem.close()
 }

@@ -19,6 +19,10 @@ import { keyIndexFor } from './time-join-keys.js'
 import { gatherParts, timestampsOf } from './time-join-rows.js'
 import { runSplice } from './time-join-splice.js'
 import type { Runner } from './runner.js'
+import { MAP_ENTRY_BYTES, batchBytes } from '../memory.js'
+
+/** Estimated bytes per join key: its map entry and key, and the per-key typed arrays. */
+const KEY_BYTES = MAP_ENTRY_BYTES + 48 + 16
 
 /** Retained right batches before the referenced rows are compacted. */
 const MAX_PARTS = 16
@@ -52,6 +56,9 @@ async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): Asyn
   let keyPart = new Int32Array(64).fill(-1)
   let keyRow = new Int32Array(64)
   let keyTs = new Float64Array(64)
+  // the retained right batches and the per-key state (ASOF/LT keep the latest right row per key)
+  const mem = ctx.memory.reservation(`${node.type.toUpperCase()} JOIN`)
+  let partBytes = 0
   const grow = () => {
     const n = index.count
     if (keyPart.length >= n) return
@@ -69,6 +76,9 @@ async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): Asyn
       const ids = new Int32Array(batch.length)
       index.assign(rightKeys.map((e) => e(batch)), batch.length, ids)
       grow()
+      const bytes = batchBytes(batch) + 4 * batch.length
+      partBytes += bytes
+      mem.resize(partBytes + index.count * KEY_BYTES)
       parts.push(batch)
       return { batch, ids, ts: timestampsOf(batch.vectors[node.right.timestampIndex]!), pos: 0, part: parts.length - 1 }
     }
@@ -81,6 +91,8 @@ async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): Asyn
     const row = Int32Array.from(live, (g) => keyRow[g]!)
     const vectors = rightCols.map((c, i) => gatherParts(c.type, parts.map((p) => p.vectors[i]!), part, row, live.length))
     parts = [{ length: live.length, vectors }]
+    partBytes = batchBytes(parts[0]!)
+    mem.resize(partBytes + index.count * KEY_BYTES)
     live.forEach((g, j) => { keyPart[g] = 0; keyRow[g] = j })
   }
   const joined = (left: Batch, from: number, to: number, part: Int32Array, row: Int32Array): Batch => {
@@ -129,4 +141,5 @@ async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): Asyn
     yield joined(lb, from, n, outPart, outRow)
     await ctx.maybeYield()
   }
+  mem.close()
 }

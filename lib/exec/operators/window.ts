@@ -17,6 +17,14 @@ import { compileExpr } from '../evaluate.js'
 import { nullMask } from '../../functions/aggregate/agg-util.js'
 import type { Runner } from './runner.js'
 import { collect, emit } from './sort.js'
+import { MAP_ENTRY_BYTES } from '../memory.js'
+
+/** Bytes per row of one window order: partition ids, five Int32Array positions, the sort's workspace. */
+const ORDER_ROW_BYTES = 4 + 5 * 4 + 16
+/** Bytes per row of one call: its result and its frame bounds or argument copies. */
+const CALL_ROW_BYTES = 24
+/** Bytes per row of the partition-id map at most (an entry and a key text per partition). */
+const PARTITION_BYTES = MAP_ENTRY_BYTES + 48
 import { type WindowOrder, partitionIds, windowOrder } from './window-sort.js'
 import { frameBounds } from './window-frame.js'
 import { frameCounts, frameExtremes, frameSums, toFloat64 } from './window-aggregate.js'
@@ -24,7 +32,8 @@ import { framePicks, gatherPicks, offsetPicks, ranking } from './window-value.js
 
 /** Runs a window node: the input rows with one column per window call. */
 export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const all = await collect(run, node.input, ctx, node.input.output)
+  const mem = ctx.memory.reservation('window function')
+  const all = await collect(run, node.input, ctx, node.input.output, mem)
   const n = all.length
   if (n === 0) return
   const orders = new Map<string, { order: WindowOrder; keys: Vector[] }>()
@@ -32,17 +41,24 @@ export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner
   for (const call of node.calls) {
     let sorted = orders.get(call.sortKey)
     if (sorted === undefined) {
+      mem.grow(n * (ORDER_ROW_BYTES + 8 * call.orderBy.length))
       const parts = call.partitionBy.map((e) => compileExpr(e, ctx)(all))
       const keys = call.orderBy.map((k) => materialize(compileExpr(k.expr, ctx)(all)))
+      // the partition-id map holds at most one entry per row, and is garbage once ids are assigned
+      const mapBytes = parts.length > 0 ? n * PARTITION_BYTES : 0
+      mem.grow(mapBytes)
       const { ids, count } = partitionIds(parts, n)
+      mem.shrink(mapBytes)
       sorted = { order: windowOrder(ids, count, keys, call.orderBy, presorted(node, call)), keys }
       orders.set(call.sortKey, sorted)
       await ctx.maybeYield()
     }
+    mem.grow(n * CALL_ROW_BYTES)
     results.push(computeCall(call, sorted.order, sorted.keys, all, ctx))
     await ctx.maybeYield()
   }
   yield* emit({ length: n, vectors: [...all.vectors, ...results] }, ctx)
+  mem.close()
 }
 
 /** True when the input already arrives in the call's ORDER BY order: ascending designated timestamp. */

@@ -11,6 +11,7 @@ import { Table } from '../../storage/table.js'
 import type { ExecContext } from '../context.js'
 import { DECOMPOSE, PARALLEL_MIN_ROWS, PARALLEL_STATS, aggregateOf, columnsUsed } from './decompose.js'
 import { runPartial } from './partial.js'
+import { batchBytes } from '../memory.js'
 import { type WorkerPool, workerPool } from './pool.js'
 import { WireEncoder, type WireColumn, type WireTask } from './wire.js'
 
@@ -85,6 +86,8 @@ export async function runShares(s: Shares, ctx: ExecContext, extra: Pick<WireTas
   const threads = pool.size + 1
   const base = { ...s.spec, ...extra, params: ctx.params, now: ctx.now, user: ctx.user }
   const out: Batch[] = []
+  // the partial results come back to this thread and stay until merged (released when the statement ends)
+  const mem = ctx.memory.reservation('parallel aggregation')
   for (const part of snap.parts) {
     if (part.rows === 0) continue
     const reader = part.open(scan.columns)
@@ -97,7 +100,9 @@ export async function runShares(s: Shares, ctx: ExecContext, extra: Pick<WireTas
     const task = { ...base, columns }
     const jobs: Promise<Batch>[] = []
     for (let t = 1; t < threads; t++) if (t * per < part.rows) jobs.push(pool.run({ ...task, start: t * per, end: Math.min((t + 1) * per, part.rows) }))
-    out.push(await runPartial({ ...task, start: 0, end: Math.min(per, part.rows) }, ctx), ...(await Promise.all(jobs)))
+    const results = [await runPartial({ ...task, start: 0, end: Math.min(per, part.rows) }, ctx), ...(await Promise.all(jobs))]
+    for (const r of results) mem.grow(2 * batchBytes(r)) // the results, and their concatenation for the merge
+    out.push(...results)
   }
   return out.filter((b) => b.length > 0)
 }

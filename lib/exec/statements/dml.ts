@@ -19,6 +19,7 @@ import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import { runPlan } from '../operators/runner.js'
 import { prepareSubqueries } from '../subqueries.js'
+import { batchBytes } from '../memory.js'
 import { optimize } from '../../plan/optimize/index.js'
 
 /** The parameter-inference hook of a bind context, for hand-built expression environments. */
@@ -144,7 +145,10 @@ function castColumn(v: Vector, to: ColumnType, pos: number): Vector {
 export async function collectAll(plan: PlanNode, ctx: ExecContext): Promise<Batch> {
   await prepareSubqueries(plan, ctx)
   const parts: Batch[] = []
-  for await (const b of runPlan(plan, ctx)) parts.push(b)
+  // held until the statement ends (the caller writes the rows out)
+  const mem = ctx.memory.reservation('materialised rows')
+  for await (const b of runPlan(plan, ctx)) { mem.grow(batchBytes(b)); parts.push(b) }
+  if (parts.length > 1) mem.grow(mem.bytes)
   let length = 0
   for (const p of parts) length += p.length
   return { length, vectors: plan.output.map((c, i) => concatVectors(c.type, parts.map((p) => p.vectors[i]!))) }

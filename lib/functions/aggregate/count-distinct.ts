@@ -12,6 +12,10 @@ type Key = number | bigint | string | boolean
 /** One Set of values per group. */
 export class CountDistinctKernel implements AggregateKernel {
   sets: (Set<Key> | null)[] = []
+  /** values held across all sets (for {@link heapBytes}) */
+  private held = 0
+  /** estimated bytes of the held values beyond their Set entries (strings) */
+  private heldChars = 0
 
   resize(count: number): void {
     growArray(this.sets, count, null)
@@ -24,13 +28,28 @@ export class CountDistinctKernel implements AggregateKernel {
       case 'f64': case 'f32': case 'i32': case 'u16': case 'i8': case 'i16': case 'bool': {
         const d = v.data
         const m = nullMask(v, length)
-        for (let i = 0; i < length; i++) if (m[i] === 0) (sets[groups[i]!] ??= new Set()).add(d[i]!)
+        let added = 0
+        for (let i = 0; i < length; i++) {
+          if (m[i] !== 0) continue
+          const s = (sets[groups[i]!] ??= new Set())
+          const n = s.size
+          added += s.add(d[i]!).size - n
+        }
+        this.held += added
         return
       }
       case 'sym': {
         const d = v.data
         const vals = v.dict.values
-        for (let i = 0; i < length; i++) { const k = d[i]!; if (k >= 0) (sets[groups[i]!] ??= new Set()).add(vals[k]!) }
+        let added = 0
+        for (let i = 0; i < length; i++) {
+          const k = d[i]!
+          if (k < 0) continue
+          const s = (sets[groups[i]!] ??= new Set())
+          const n = s.size
+          added += s.add(vals[k]!).size - n
+        }
+        this.held += added
         return
       }
       default: {
@@ -38,7 +57,12 @@ export class CountDistinctKernel implements AggregateKernel {
           const s = getScalar(v, i)
           if (s === null) continue
           const key: Key = s instanceof Uint8Array ? Array.from(s).join(',') : s
-          ;(sets[groups[i]!] ??= new Set()).add(key)
+          const set = (sets[groups[i]!] ??= new Set())
+          const n = set.size
+          if (set.add(key).size !== n) {
+            this.held++
+            this.heldChars += typeof key === 'string' ? key.length * 2 + 24 : 16
+          }
         }
       }
     }
@@ -56,8 +80,14 @@ export class CountDistinctKernel implements AggregateKernel {
       if (src === null || src === undefined) continue
       const g = to[i]!
       const dst = (this.sets[g] ??= new Set())
+      const n = dst.size
       for (const k of src) dst.add(k)
+      this.held += dst.size - n
     }
+  }
+
+  heapBytes(): number {
+    return this.held * 48 + this.heldChars + this.sets.length * 8
   }
 
   result(count: number): Vector {

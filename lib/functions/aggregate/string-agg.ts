@@ -9,6 +9,8 @@ import { aggregate, arg, growArray, sameGroup } from './agg-util.js'
 /** Collects the parts of each group. */
 export class StringAggKernel implements AggregateKernel {
   parts: (string[] | null)[] = []
+  /** estimated bytes of the parts held (for {@link heapBytes}) */
+  private held = 0
 
   constructor(readonly delimiter: string, readonly type: 'STRING' | 'VARCHAR') {}
 
@@ -25,13 +27,14 @@ export class StringAggKernel implements AggregateKernel {
         if (k < 0) continue
         const g = groups[i]!
         ;(parts[g] ??= []).push(v.dict.values[k]!)
+        this.held += 8
       }
       return
     }
     if (v.kind === 'u16') {
       for (let i = 0; i < length; i++) {
         const c = v.data[i]!
-        if (c !== 0) (parts[groups[i]!] ??= []).push(String.fromCharCode(c))
+        if (c !== 0) { (parts[groups[i]!] ??= []).push(String.fromCharCode(c)); this.held += 8 }
       }
       return
     }
@@ -41,6 +44,7 @@ export class StringAggKernel implements AggregateKernel {
       const s = d[i]
       if (s === null || s === undefined) continue
       ;(parts[groups[i]!] ??= []).push(s)
+      this.held += 8 + 24 + s.length * 2
     }
   }
 
@@ -57,6 +61,11 @@ export class StringAggKernel implements AggregateKernel {
       const g = to[i]!
       ;(this.parts[g] ??= []).push(...p)
     }
+    this.held += o.held
+  }
+
+  heapBytes(): number {
+    return this.held + this.parts.length * 8
   }
 
   result(count: number): Vector {

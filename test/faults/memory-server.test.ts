@@ -1,0 +1,66 @@
+/**
+ * The standalone server with a small memory budget (QDB_* keys): the ORDER BY attack answers
+ * 53200 over REST with HTTP 503, the server keeps serving, and its RSS stays bounded.
+ */
+import t from 'tap'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.on('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+async function start(dir: string, env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
+  const http = await freePort()
+  const pg = await freePort()
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+    cwd: root,
+    env: { ...process.env, QDB_CAIRO_ROOT: dir, QDB_HTTP_BIND_TO: `127.0.0.1:${http}`, QDB_PG_NET_BIND_TO: `127.0.0.1:${pg}`, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${http}`
+  for (let i = 0; i < 200; i++) {
+    try { if ((await fetch(`${url}/ping`)).status === 204) return { proc, url } } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  proc.kill('SIGKILL')
+  throw new Error('server did not start')
+}
+
+/** Resident set size of a process, in bytes (Linux). */
+function rss(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return m === null ? 0 : Number(m[1]) * 1024
+}
+
+t.test('ORDER BY over long_sequence(50M) with a 64 MiB budget: 53200, 503, still serving, RSS bounded', { timeout: 120_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-memory-server-'))
+  const { proc, url } = await start(dir, { QDB_CAIRO_QUERY_MEMORY_LIMIT_BYTES: '64M', QDB_RAM_USAGE_LIMIT_BYTES: '128M' })
+  t.teardown(() => { proc.kill('SIGKILL'); rmSync(dir, { recursive: true, force: true }) })
+  let peak = rss(proc.pid!)
+  const sampler = setInterval(() => { try { peak = Math.max(peak, rss(proc.pid!)) } catch { /* exited */ } }, 20)
+  t.teardown(() => clearInterval(sampler))
+  const res = await fetch(`${url}/exec?query=${encodeURIComponent('select x from long_sequence(50000000) order by x desc')}`)
+  const body = (await res.json()) as { error?: string }
+  t.equal(res.status, 503, 'a server-side resource limit: 503')
+  t.match(body.error, /query memory limit exceeded: ORDER BY .*64\.0 MiB.*cairo\.query\.memory\.limit\.bytes/)
+  const ok = await fetch(`${url}/exec?query=${encodeURIComponent('select sum(x) from long_sequence(100)')}`)
+  t.equal(ok.status, 200, 'the server keeps serving')
+  t.same(((await ok.json()) as { dataset: unknown[][] }).dataset, [[5050]])
+  t.equal(proc.exitCode, null, 'the process is up')
+  clearInterval(sampler)
+  t.ok(peak < 600 * 1024 * 1024, `peak RSS ${Math.round(peak / 1024 / 1024)} MiB stays bounded (unbounded: > 2 GiB)`)
+})
