@@ -100,6 +100,9 @@ async function main(): Promise<void> {
       user: config.httpUser, password: config.httpPassword,
       readOnly: config.readOnly, maxResponseRows: config.maxResponseRows,
       keepAliveTimeout: config.keepAliveTimeoutMs, maxQueryLength: config.maxQueryLength,
+      maxConnections: config.httpConnectionLimit, idleTimeout: config.httpIdleTimeoutMs,
+      headersTimeout: config.httpHeaderTimeoutMs, requestTimeout: config.httpRequestTimeoutMs,
+      allowedOrigins: config.httpAllowedOrigins, allowedHosts: config.httpAllowedHosts,
       onRequest: (e) => log({ msg: 'http', ...e }),
       fallback: createConsoleHandler(),
     })

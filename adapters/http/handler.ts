@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from '../../lib/index.js'
 import { authenticate, sendUnauthorized } from './auth.js'
 import type { RequestContext, RequestSignal } from './context.js'
+import { crossSiteRefusal, hostRefusal } from './cross-site.js'
 import { handleChk, handlePing, handleSettings, handleValidate } from './endpoints.js'
 import { handleExec } from './exec.js'
 import { handleExp } from './exp.js'
@@ -69,6 +70,11 @@ async function serve(db: Database, o: ResolvedOptions, route: Route, req: Incomi
   if (req.method !== route.method) {
     sendBody(res, 405, TEXT_TYPE, `Method ${req.method ?? ''} not supported\r\n`)
     return 0
+  }
+  if (!route.open) {
+    // before credentials: a browser sends cached Basic credentials with a cross-site <img> too
+    const refused = hostRefusal(req, o.allowedHosts) ?? crossSiteRefusal(req, o.allowedOrigins)
+    if (refused !== undefined) { sendJson(res, 403, errorBody('', refused, 0)); return 0 }
   }
   if (route.method === 'GET' && hasBody(req)) throw new HttpError(400, 'GET request method cannot have content')
   const target = parseTarget(url)

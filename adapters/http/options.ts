@@ -3,6 +3,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { Principal } from '../../lib/index.js'
+import { type AllowList, hostAllowList, originAllowList } from './cross-site.js'
 
 /**
  * Resolves the principal of a request, or null when the request is not authenticated (the
@@ -42,6 +43,19 @@ export interface HttpHandlerOptions {
   readonly readOnly?: boolean
   /** rows sent per /exec or /exp response at most (`http.security.max.response.rows`; default unlimited) */
   readonly maxResponseRows?: number
+  /**
+   * `http.security.allowed.origins`: origins (`https://app.example.com`) whose pages may call
+   * the endpoints from the browser; `['*']` turns the cross-site check off. Default none: a
+   * request a browser marks as same-site or cross-site (an `<img>`, a form, a `fetch` from
+   * another page) answers 403. Clients that are not browsers are not affected.
+   */
+  readonly allowedOrigins?: readonly string[]
+  /**
+   * `http.security.allowed.hosts`: host names accepted in the `Host` header besides IP
+   * literals and `localhost` (DNS rebinding). Default none: a foreign name is refused on
+   * loopback connections only; when set, on every connection. `['*']` turns the check off.
+   */
+  readonly allowedHosts?: readonly string[]
   /** release version reported by /settings (default the package version) */
   readonly releaseVersion?: string
   /** called once per finished request (access log) */
@@ -61,6 +75,8 @@ export interface ResolvedOptions {
   readonly rejectUnknownParams: boolean
   readonly readOnly: boolean
   readonly maxResponseRows: number
+  readonly allowedOrigins: AllowList
+  readonly allowedHosts: AllowList
   readonly releaseVersion: string
   readonly onRequest: ((entry: RequestLog) => void) | undefined
   readonly now: () => number
@@ -80,6 +96,8 @@ export function resolveOptions(o: HttpHandlerOptions): ResolvedOptions {
     rejectUnknownParams: o.rejectUnknownParams ?? true,
     readOnly: o.readOnly ?? false,
     maxResponseRows: o.maxResponseRows ?? Number.MAX_SAFE_INTEGER,
+    allowedOrigins: originAllowList(o.allowedOrigins),
+    allowedHosts: hostAllowList(o.allowedHosts),
     releaseVersion: o.releaseVersion ?? '0.1.0',
     onRequest: o.onRequest,
     now: o.now ?? Date.now,

@@ -4,6 +4,7 @@
  * values stop start-up with a {@link ConfigError} naming the key and the source.
  */
 import { envName, parseProperties } from './properties.js'
+import { originAllowList } from '../cross-site.js'
 
 /** A `host:port` listen address. */
 export interface BindAddress {
@@ -38,6 +39,12 @@ export interface ServerConfig {
   readonly ramUsageLimitBytes: number
   /** `ram.usage.limit.percent`: the shared budget as a percent of physical memory (capped at half the V8 heap); 0 with bytes 0 for no limit */
   readonly ramUsageLimitPercent: number
+  readonly httpConnectionLimit: number
+  readonly httpIdleTimeoutMs: number
+  readonly httpHeaderTimeoutMs: number
+  readonly httpRequestTimeoutMs: number
+  readonly httpAllowedOrigins: readonly string[]
+  readonly httpAllowedHosts: readonly string[]
 }
 
 /** A configuration value that cannot be used. */
@@ -72,6 +79,12 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'cairo.query.memory.limit.bytes': { kind: 'size', def: undefined },
   'ram.usage.limit.bytes': { kind: 'size', def: '0' },
   'ram.usage.limit.percent': { kind: 'int', def: '90' },
+  'http.net.connection.limit': { kind: 'int', def: '64' },
+  'http.net.connection.timeout': { kind: 'int', def: '300000' },
+  'http.request.header.timeout': { kind: 'int', def: '10000' },
+  'http.request.timeout': { kind: 'int', def: '300000' },
+  'http.security.allowed.origins': { kind: 'string', def: '' },
+  'http.security.allowed.hosts': { kind: 'string', def: '' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -129,6 +142,9 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (m === null || Number(m[2]) > 65535 || m[1]!.length === 0) throw bad(key, r, 'host:port with a port 0-65535')
     return { host: m[1]!, port: Number(m[2]) }
   }
+  const list = (key: string): string[] => (str(key) ?? '').split(',').map((v) => v.trim()).filter((v) => v.length > 0)
+  const origins = list('http.security.allowed.origins')
+  try { originAllowList(origins) } catch (e) { throw bad('http.security.allowed.origins', raw('http.security.allowed.origins')!, `comma-separated origins such as https://app.example.com, or * (${(e as Error).message})`) }
   const httpUser = str('http.user')
   const httpPassword = str('http.password')
   if ((httpUser === undefined) !== (httpPassword === undefined)) throw new ConfigError('http.user and http.password must be set together')
@@ -155,6 +171,12 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     queryMemoryLimit: size('cairo.query.memory.limit.bytes'),
     ramUsageLimitBytes: size('ram.usage.limit.bytes')!,
     ramUsageLimitPercent: percent('ram.usage.limit.percent'),
+    httpConnectionLimit: int('http.net.connection.limit')!,
+    httpIdleTimeoutMs: int('http.net.connection.timeout')!,
+    httpHeaderTimeoutMs: int('http.request.header.timeout')!,
+    httpRequestTimeoutMs: int('http.request.timeout')!,
+    httpAllowedOrigins: origins,
+    httpAllowedHosts: list('http.security.allowed.hosts'),
   }
 }
 

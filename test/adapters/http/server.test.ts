@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import net from 'node:net'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,6 +24,10 @@ t.test('config: defaults, server.conf, QDB_ overrides, warnings, bad values', as
   t.throws(() => loadConfig('http.bind.to=nowhere', {}, () => {}), new ConfigError("bad value for http.bind.to (server.conf line 1): 'nowhere', expected host:port with a port 0-65535"))
   t.throws(() => loadConfig(undefined, { QDB_HTTP_SECURITY_READONLY: 'yes' }, () => {}), /bad value for http.security.readonly \(environment QDB_HTTP_SECURITY_READONLY\)/)
   t.throws(() => loadConfig('http.user=joe', {}, () => {}), /must be set together/)
+  t.match(d, { httpConnectionLimit: 64, httpIdleTimeoutMs: 300000, httpHeaderTimeoutMs: 10000, httpRequestTimeoutMs: 300000, httpAllowedOrigins: [], httpAllowedHosts: [] }, 'exposure defaults')
+  t.match(loadConfig('http.net.connection.limit=8\nhttp.security.allowed.origins=https://a.example, http://localhost:3000\n', { QDB_HTTP_SECURITY_ALLOWED_HOSTS: 'db.example.com' }, () => {}),
+    { httpConnectionLimit: 8, httpAllowedOrigins: ['https://a.example', 'http://localhost:3000'], httpAllowedHosts: ['db.example.com'] })
+  t.throws(() => loadConfig('http.security.allowed.origins=localhost:3000', {}, () => {}), /bad value for http.security.allowed.origins \(server.conf line 1\)/)
   t.same(loadConfig('http.net.bind.to=127.0.0.1:1', {}, () => {}).http, { host: '127.0.0.1', port: 1 }, "QuestDB's key name works too")
   t.equal(d.maxNameLength, 127)
   t.equal(loadConfig(undefined, { QDB_CAIRO_MAX_FILE_NAME_LENGTH: '40' }, () => {}).maxNameLength, 40)
@@ -72,4 +77,20 @@ t.test('a bad value stops start-up with a clear message', async (t) => {
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
   t.equal(code, 2)
   t.match(err, "epochdb: bad value for http.bind.to (environment QDB_HTTP_BIND_TO): 'nope'")
+})
+
+t.test('npm start reads the exposure keys: connection limit and cross-site check', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-conf-'))
+  const conf = join(dir, 'server.conf')
+  writeFileSync(conf, `http.bind.to=127.0.0.1:0\npg.enabled=false\ncairo.root=${join(dir, 'root')}\nhttp.net.connection.limit=1\n`)
+  const { child, port } = await startChild({ QDB_HTTP_SECURITY_ALLOWED_ORIGINS: 'http://app.example' }, ['--conf', conf])
+  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
+  t.equal((await get(port, '/exec?query=select+1', { origin: 'http://evil.example', connection: 'close' })).status, 403, 'a foreign origin')
+  await new Promise((r) => setTimeout(r, 200)) // limit 1: let the server see the closed connection
+  t.equal((await get(port, '/exec?query=select+1', { origin: 'http://app.example', connection: 'close' })).status, 200, 'an allowed origin')
+  const idle = net.connect(port, '127.0.0.1')
+  await new Promise((r) => idle.once('connect', r))
+  await new Promise((r) => setTimeout(r, 200))
+  t.equal((await get(port, '/exec?query=select+1', { connection: 'close' })).status, 503, 'a second connection while one is open')
+  idle.destroy()
 })
