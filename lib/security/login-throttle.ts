@@ -1,0 +1,231 @@
+/**
+ * Failed-login limits shared by the adapters (pgwire passwords and SCRAM, REST Basic auth): a
+ * client address, or a user name, that has failed too often is refused — even with the right
+ * password — until its lock-out window has passed, so password guessing runs at a few attempts
+ * per window instead of thousands per second.
+ *
+ * Two counters per attempt. The per-address limit is the tight one: it stops a guesser at its
+ * source without touching anyone else. The per-user limit is looser and catches guessing spread
+ * over many addresses; because a remote attacker can trip it on purpose, an address that has
+ * logged in successfully as that user before (a remembered pair) is exempt from the user's lock
+ * and only bound by its own address limit, so the admin's usual machines keep working while
+ * someone else hammers the admin account.
+ *
+ * Memory is bounded: each table (addresses, users, remembered pairs) holds at most `maxEntries`
+ * entries, the least recently touched evicted first, expired entries swept as new ones arrive.
+ * IPv6 addresses count by their /64 prefix (one host usually owns a whole /64) and IPv4-mapped
+ * IPv6 addresses as IPv4, so rotating source addresses within one network does not reset the
+ * limit. Browser-safe: no `node:*` imports; the clock is injected.
+ */
+
+/** Limits of a {@link LoginThrottle}; 0 turns a limit off. */
+export interface LoginThrottleOptions {
+  /** failed logins from one client address before it is locked out (`auth.login.failures.max`, default 5) */
+  readonly maxFailuresPerAddress?: number
+  /** failed logins for one user name, from anywhere, before it is locked out (`auth.login.user.failures.max`, default 20) */
+  readonly maxFailuresPerUser?: number
+  /** the counting window and the lock-out length, in milliseconds (`auth.login.lockout.ms`, default 60 000) */
+  readonly lockoutMs?: number
+  /** entries per table at most (addresses, users, remembered pairs), default 10 000 */
+  readonly maxEntries?: number
+  /** how long a successful (user, address) pair is remembered, default 7 days */
+  readonly rememberMs?: number
+  /** the clock in milliseconds, default `Date.now` */
+  readonly now?: () => number
+}
+
+/** One admitted login attempt: report its outcome exactly once. */
+export interface LoginAttempt {
+  readonly allowed: true
+  /** the password was right: the attempt is not counted and the pair is remembered */
+  succeeded(): void
+  /** the password was wrong: the attempt counts (it already did; this may start a lock-out) */
+  failed(): void
+}
+
+/** A refused attempt: the client must wait `retryAfterMs`. */
+export interface LoginRefusal {
+  readonly allowed: false
+  readonly retryAfterMs: number
+}
+
+/** Default failures per address before a lock-out. */
+export const DEFAULT_MAX_FAILURES_PER_ADDRESS = 5
+/** Default failures per user name before a lock-out. */
+export const DEFAULT_MAX_FAILURES_PER_USER = 20
+/** Default window and lock-out length. */
+export const DEFAULT_LOCKOUT_MS = 60_000
+/** Default bound on each table. */
+export const DEFAULT_MAX_ENTRIES = 10_000
+
+/** Longest user name kept as a key; longer names share a counter with their prefix. */
+const MAX_KEY_LENGTH = 128
+/** Expired entries looked at (from the oldest) per new entry. */
+const SWEEP = 4
+
+interface Counter {
+  failures: number
+  windowEnd: number
+  lockedUntil: number
+}
+
+/** A bounded map whose iteration order is least recently touched first. */
+class Lru<V> {
+  private readonly m = new Map<string, V>()
+  constructor(private readonly max: number, private readonly expired: (v: V) => boolean) {}
+  get size(): number { return this.m.size }
+  peek(k: string): V | undefined { return this.m.get(k) }
+  touch(k: string, make: () => V): V {
+    let v = this.m.get(k)
+    if (v !== undefined) { this.m.delete(k); this.m.set(k, v); return v }
+    this.sweep()
+    v = make()
+    this.m.set(k, v)
+    while (this.m.size > this.max) this.m.delete(this.m.keys().next().value!)
+    return v
+  }
+  delete(k: string): void { this.m.delete(k) }
+  private sweep(): void {
+    let n = 0
+    for (const [k, v] of this.m) {
+      if (n++ >= SWEEP || !this.expired(v)) return
+      this.m.delete(k)
+    }
+  }
+}
+
+/**
+ * Counts failed logins per client address and per user name and refuses attempts while either
+ * is locked out. One instance may be shared by several adapters, so switching protocol does not
+ * buy an attacker more guesses.
+ *
+ * @example
+ * ```ts
+ * const throttle = new LoginThrottle({ maxFailuresPerAddress: 5, lockoutMs: 60_000 })
+ * const a = throttle.begin(user, socket.remoteAddress)
+ * if (!a.allowed) return refuse(`too many failed login attempts, retry in ${Math.ceil(a.retryAfterMs / 1000)} s`)
+ * if (await checkPassword()) a.succeeded(); else a.failed()
+ * ```
+ */
+export class LoginThrottle {
+  private readonly maxAddress: number
+  private readonly maxUser: number
+  private readonly lockoutMs: number
+  private readonly rememberMs: number
+  private readonly now: () => number
+  private readonly addresses: Lru<Counter>
+  private readonly users: Lru<Counter>
+  private readonly pairs: Lru<number>
+
+  constructor(o: LoginThrottleOptions = {}) {
+    this.maxAddress = o.maxFailuresPerAddress ?? DEFAULT_MAX_FAILURES_PER_ADDRESS
+    this.maxUser = o.maxFailuresPerUser ?? DEFAULT_MAX_FAILURES_PER_USER
+    this.lockoutMs = o.lockoutMs ?? DEFAULT_LOCKOUT_MS
+    this.rememberMs = o.rememberMs ?? 7 * 24 * 3600_000
+    this.now = o.now ?? Date.now
+    const max = Math.max(1, o.maxEntries ?? DEFAULT_MAX_ENTRIES)
+    const idle = (c: Counter): boolean => { const t = this.now(); return c.lockedUntil <= t && c.windowEnd <= t }
+    this.addresses = new Lru(max, idle)
+    this.users = new Lru(max, idle)
+    this.pairs = new Lru(max, (until) => until <= this.now())
+  }
+
+  /** Entries held, per table (to check the memory bound). */
+  get size(): { readonly addresses: number; readonly users: number; readonly pairs: number } {
+    return { addresses: this.addresses.size, users: this.users.size, pairs: this.pairs.size }
+  }
+
+  /**
+   * Milliseconds until `user` may try again from `address` (0 when it may now). Counts nothing:
+   * adapters call it before asking for a password, to refuse a locked-out client at once.
+   */
+  retryAfter(user: string, address: string | undefined): number {
+    const t = this.now()
+    const a = this.addresses.peek(addressKey(address))
+    const u = this.userLockApplies(user, address, t) ? this.users.peek(userKey(user)) : undefined
+    return Math.max(0, (a?.lockedUntil ?? 0) - t, (u?.lockedUntil ?? 0) - t)
+  }
+
+  /**
+   * Admits one attempt before its password is checked, or refuses it. The attempt is counted
+   * as a failure at once (and refunded by {@link LoginAttempt.succeeded}), so a burst of
+   * concurrent attempts cannot all get past the limit before the first one fails.
+   */
+  begin(user: string, address: string | undefined): LoginAttempt | LoginRefusal {
+    const t = this.now()
+    const wait = this.retryAfter(user, address)
+    if (wait > 0) return { allowed: false, retryAfterMs: wait }
+    const userCounts = this.userLockApplies(user, address, t)
+    const a = this.maxAddress > 0 ? this.charge(this.addresses, addressKey(address), t) : undefined
+    const u = this.maxUser > 0 ? this.charge(this.users, userKey(user), t) : undefined
+    const over = (a !== undefined && a.failures > this.maxAddress) || (userCounts && u !== undefined && u.failures > this.maxUser)
+    if (over) {
+      if (a !== undefined && a.failures > this.maxAddress) a.lockedUntil = t + this.lockoutMs
+      if (userCounts && u !== undefined && u.failures > this.maxUser) u.lockedUntil = t + this.lockoutMs
+      return { allowed: false, retryAfterMs: this.retryAfter(user, address) }
+    }
+    let settled = false
+    return {
+      allowed: true,
+      succeeded: () => {
+        if (settled) return
+        settled = true
+        if (a !== undefined) a.failures = Math.max(0, a.failures - 1)
+        if (u !== undefined) u.failures = Math.max(0, u.failures - 1)
+        this.rememberPair(user, address)
+      },
+      failed: () => {
+        if (settled) return
+        settled = true
+        const now = this.now()
+        if (a !== undefined && a.failures >= this.maxAddress) a.lockedUntil = Math.max(a.lockedUntil, now + this.lockoutMs)
+        if (userCounts && u !== undefined && u.failures >= this.maxUser) u.lockedUntil = Math.max(u.lockedUntil, now + this.lockoutMs)
+      },
+    }
+  }
+
+  private rememberPair(user: string, address: string | undefined): void {
+    const k = pairKey(user, address)
+    this.pairs.delete(k)
+    this.pairs.touch(k, () => this.now() + this.rememberMs)
+  }
+
+  /** The user's lock binds this address unless the pair logged in successfully before. */
+  private userLockApplies(user: string, address: string | undefined, t: number): boolean {
+    const until = this.pairs.peek(pairKey(user, address))
+    return until === undefined || until <= t
+  }
+
+  private charge(table: Lru<Counter>, key: string, t: number): Counter {
+    const c = table.touch(key, () => ({ failures: 0, windowEnd: 0, lockedUntil: 0 }))
+    if (c.windowEnd <= t && c.lockedUntil <= t) { c.failures = 0; c.windowEnd = t + this.lockoutMs }
+    c.failures++
+    return c
+  }
+}
+
+function userKey(user: string): string {
+  return user.length > MAX_KEY_LENGTH ? user.slice(0, MAX_KEY_LENGTH) : user
+}
+
+function pairKey(user: string, address: string | undefined): string {
+  return `${addressKey(address)} ${userKey(user)}`
+}
+
+/**
+ * The counting key of a client address: IPv4 as is (also when IPv4-mapped, `::ffff:a.b.c.d`),
+ * IPv6 by its /64 prefix, anything else (a Unix socket: undefined) as `local`.
+ */
+export function addressKey(address: string | undefined): string {
+  if (address === undefined || address === '') return 'local'
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
+  if (mapped !== null) return mapped[1]!
+  if (!address.includes(':')) return address
+  const zone = address.indexOf('%')
+  const a = (zone < 0 ? address : address.slice(0, zone)).toLowerCase()
+  const [head, tail] = a.split('::') as [string, string | undefined]
+  const left = head === '' ? [] : head.split(':')
+  const right = tail === undefined || tail === '' ? [] : tail.split(':')
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':') + '::/64'
+}
