@@ -2,7 +2,7 @@
  * Options of {@link createHttpHandler}: authentication, limits and the console's settings.
  */
 import type { IncomingMessage } from 'node:http'
-import type { Principal } from '../../lib/index.js'
+import { LoginThrottle, type Principal } from '../../lib/index.js'
 
 /**
  * Resolves the principal of a request, or null when the request is not authenticated (the
@@ -44,6 +44,12 @@ export interface HttpHandlerOptions {
   readonly maxResponseRows?: number
   /** release version reported by /settings (default the package version) */
   readonly releaseVersion?: string
+  /**
+   * Failed Basic-auth logins limited per client address and per user (429 while locked out);
+   * share one {@link LoginThrottle} with the pgwire adapter to share the counts. Default a
+   * throttle of its own with the default limits; `false` for none. Not applied to `authenticate`.
+   */
+  readonly loginThrottle?: LoginThrottle | false
   /** called once per finished request (access log) */
   readonly onRequest?: (entry: RequestLog) => void
   /** the clock in milliseconds (Content-Disposition default file names); default `Date.now` */
@@ -62,6 +68,8 @@ export interface ResolvedOptions {
   readonly readOnly: boolean
   readonly maxResponseRows: number
   readonly releaseVersion: string
+  /** failed Basic-auth limits, undefined when off */
+  readonly loginThrottle: LoginThrottle | undefined
   readonly onRequest: ((entry: RequestLog) => void) | undefined
   readonly now: () => number
 }
@@ -81,6 +89,7 @@ export function resolveOptions(o: HttpHandlerOptions): ResolvedOptions {
     readOnly: o.readOnly ?? false,
     maxResponseRows: o.maxResponseRows ?? Number.MAX_SAFE_INTEGER,
     releaseVersion: o.releaseVersion ?? '0.1.0',
+    loginThrottle: o.loginThrottle === false ? undefined : o.loginThrottle ?? new LoginThrottle(),
     onRequest: o.onRequest,
     now: o.now ?? Date.now,
   }
