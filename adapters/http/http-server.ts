@@ -3,6 +3,8 @@
  * 5 s, and malformed or oversized requests answered with a JSON error before the socket closes.
  */
 import http from 'node:http'
+import https from 'node:https'
+import type { SecureContextOptions } from 'node:tls'
 import type { Socket } from 'node:net'
 import type { Database } from '../../lib/index.js'
 import { createHttpHandler } from './handler.js'
@@ -14,6 +16,8 @@ export interface HttpServerOptions extends HttpHandlerOptions {
   readonly keepAliveTimeout?: number
   /** answers requests the REST handler does not own (default: 404) */
   readonly fallback?: (req: http.IncomingMessage, res: http.ServerResponse) => void
+  /** key and certificate: serve HTTPS instead of HTTP (`http.tls.*`) */
+  readonly tls?: SecureContextOptions
 }
 
 /**
@@ -28,10 +32,12 @@ export interface HttpServerOptions extends HttpHandlerOptions {
 export function createHttpServer(db: Database, options: HttpServerOptions = {}): http.Server {
   const max = options.maxQueryLength ?? DEFAULT_MAX_QUERY_LENGTH
   const handler = createHttpHandler(db, options)
-  const server = http.createServer({ maxHeaderSize: max + 16 * 1024, keepAliveTimeout: options.keepAliveTimeout ?? 5000 }, (req, res) => {
+  const settings = { maxHeaderSize: max + 16 * 1024, keepAliveTimeout: options.keepAliveTimeout ?? 5000 }
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const fallback = options.fallback
     void handler(req, res, fallback === undefined ? undefined : () => fallback(req, res))
-  })
+  }
+  const server: http.Server = options.tls === undefined ? http.createServer(settings, serve) : https.createServer({ ...settings, ...options.tls }, serve)
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) { socket.destroy(); return }
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'

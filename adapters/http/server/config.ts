@@ -26,6 +26,26 @@ export interface ServerConfig {
   readonly maxResponseRows: number | undefined
   readonly keepAliveTimeoutMs: number
   readonly maxQueryLength: number
+  /** failed logins per client address before a lock-out (`auth.login.failures.max`, 0 = no limit) */
+  readonly loginFailuresMax: number
+  /** failed logins per user name before a lock-out (`auth.login.user.failures.max`, 0 = no limit) */
+  readonly loginUserFailuresMax: number
+  /** the failed-login window and lock-out length (`auth.login.lockout.ms`) */
+  readonly loginLockoutMs: number
+  /** pgwire TLS certificate and key files (`pg.tls.*`, falling back to `tls.*`); undefined when TLS is off */
+  readonly pgTls: TlsFiles | undefined
+  /** with pgwire TLS on, refuse plaintext logins (`pg.tls.required`) */
+  readonly pgTlsRequired: boolean
+  /** how pgwire passwords travel (`pg.auth.method`) */
+  readonly pgAuthMethod: 'password' | 'scram-sha-256'
+  /** HTTPS certificate and key files (`http.tls.*`, falling back to `tls.*`); undefined when TLS is off */
+  readonly httpTls: TlsFiles | undefined
+}
+
+/** Where a server's TLS certificate (chain, PEM) and private key (PEM) are. */
+export interface TlsFiles {
+  readonly certPath: string
+  readonly keyPath: string
 }
 
 /** A configuration value that cannot be used. */
@@ -51,6 +71,20 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.security.max.response.rows': { kind: 'int', def: undefined },
   'http.keep-alive.timeout': { kind: 'int', def: '5' },
   'http.request.header.buffer.size': { kind: 'int', def: '65536' },
+  'auth.login.failures.max': { kind: 'int', def: '5' },
+  'auth.login.user.failures.max': { kind: 'int', def: '20' },
+  'auth.login.lockout.ms': { kind: 'int', def: '60000' },
+  'tls.enabled': { kind: 'bool', def: 'false' },
+  'tls.cert.path': { kind: 'string', def: undefined },
+  'tls.private.key.path': { kind: 'string', def: undefined },
+  'pg.tls.enabled': { kind: 'bool', def: undefined },
+  'pg.tls.cert.path': { kind: 'string', def: undefined },
+  'pg.tls.private.key.path': { kind: 'string', def: undefined },
+  'pg.tls.required': { kind: 'bool', def: 'true' },
+  'pg.auth.method': { kind: 'string', def: 'scram-sha-256' },
+  'http.tls.enabled': { kind: 'bool', def: undefined },
+  'http.tls.cert.path': { kind: 'string', def: undefined },
+  'http.tls.private.key.path': { kind: 'string', def: undefined },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -90,6 +124,18 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (m === null || Number(m[2]) > 65535 || m[1]!.length === 0) throw bad(key, r, 'host:port with a port 0-65535')
     return { host: m[1]!, port: Number(m[2]) }
   }
+  // per-protocol TLS keys fall back to the global tls.* ones, as QuestDB Enterprise's do
+  const tls = (prefix: string): TlsFiles | undefined => {
+    if (!(values.has(`${prefix}.tls.enabled`) ? bool(`${prefix}.tls.enabled`) : bool('tls.enabled'))) return undefined
+    const certPath = str(`${prefix}.tls.cert.path`) ?? str('tls.cert.path')
+    const keyPath = str(`${prefix}.tls.private.key.path`) ?? str('tls.private.key.path')
+    if (certPath === undefined || keyPath === undefined) {
+      throw new ConfigError(`${prefix}.tls.enabled: TLS needs ${prefix}.tls.cert.path and ${prefix}.tls.private.key.path (or tls.cert.path and tls.private.key.path)`)
+    }
+    return { certPath, keyPath }
+  }
+  const method = raw('pg.auth.method')!
+  if (method.value !== 'password' && method.value !== 'scram-sha-256') throw bad('pg.auth.method', method, 'password or scram-sha-256')
   const httpUser = str('http.user')
   const httpPassword = str('http.password')
   if ((httpUser === undefined) !== (httpPassword === undefined)) throw new ConfigError('http.user and http.password must be set together')
@@ -106,6 +152,13 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     maxResponseRows: int('http.security.max.response.rows'),
     keepAliveTimeoutMs: int('http.keep-alive.timeout')! * 1000,
     maxQueryLength: int('http.request.header.buffer.size')!,
+    loginFailuresMax: int('auth.login.failures.max')!,
+    loginUserFailuresMax: int('auth.login.user.failures.max')!,
+    loginLockoutMs: int('auth.login.lockout.ms')!,
+    pgTls: tls('pg'),
+    pgTlsRequired: bool('pg.tls.required'),
+    pgAuthMethod: method.value,
+    httpTls: tls('http'),
   }
 }
 
