@@ -16,6 +16,8 @@ import { JSON_TYPE, TEXT_TYPE, errorBody, sendBody } from './response.js'
 /** A refused Basic-auth attempt from a locked-out client. */
 export interface LockedOut {
   readonly retryAfterMs: number
+  /** `busy`: too many attempts in progress rather than too many failures */
+  readonly busy: boolean
 }
 
 /**
@@ -34,7 +36,7 @@ export async function authenticate(req: IncomingMessage, o: ResolvedOptions): Pr
   const header = req.headers.authorization
   if (header === undefined) return null
   const gate = o.loginThrottle?.begin(basicUser(header), req.socket.remoteAddress)
-  if (gate !== undefined && !gate.allowed) return { retryAfterMs: gate.retryAfterMs }
+  if (gate !== undefined && !gate.allowed) return { retryAfterMs: gate.retryAfterMs, busy: gate.reason === 'busy' }
   if (!constantTimeEqual(header, o.basicAuth)) { gate?.failed(); return null }
   gate?.succeeded()
   return { name: o.basicUser!, groups: [], admin: true }
@@ -67,5 +69,6 @@ export function sendUnauthorized(res: ServerResponse): void {
 /** 429 with `Retry-After` (seconds) and a QuestDB-style JSON error. */
 export function sendLockedOut(res: ServerResponse, l: LockedOut): void {
   const seconds = Math.max(1, Math.ceil(l.retryAfterMs / 1000))
-  sendBody(res, 429, JSON_TYPE, errorBody('', `too many failed login attempts, retry in ${seconds} s`, 0), { 'Retry-After': String(seconds) })
+  const what = l.busy ? 'too many login attempts in progress' : 'too many failed login attempts'
+  sendBody(res, 429, JSON_TYPE, errorBody('', `${what}, retry in ${seconds} s`, 0), { 'Retry-After': String(seconds) })
 }

@@ -20,9 +20,10 @@ export type AuthStep =
   | { readonly kind: 'ok'; readonly principal: Principal }
   | { readonly kind: 'fail'; readonly code: string; readonly message: string }
 
-/** The refusal of a locked-out client: 28000, and when to come back. */
-export function lockedOut(retryAfterMs: number): { readonly code: string; readonly message: string } {
-  return { code: '28000', message: `too many failed login attempts, retry in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s` }
+/** The refusal of a locked-out client (or of one with too many logins in progress): 28000, and when to come back. */
+export function lockedOut(retryAfterMs: number, reason: LoginRefusal['reason'] = 'locked'): { readonly code: string; readonly message: string } {
+  const what = reason === 'locked' ? 'too many failed login attempts' : 'too many login attempts in progress'
+  return { code: '28000', message: `${what}, retry in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s` }
 }
 
 /** Equality of two strings in time independent of where they differ (both are hashed first). */
@@ -69,7 +70,7 @@ export class Authenticator {
     if (this.opts.authMethod === 'password') {
       const password = r.cstring()
       const gate = this.admit()
-      if (!gate.allowed) return { kind: 'fail', ...lockedOut(gate.retryAfterMs) }
+      if (!gate.allowed) return { kind: 'fail', ...lockedOut(gate.retryAfterMs, gate.reason) }
       const p = await this.checkCleartext(password).catch(() => null)
       if (p === null) { gate.failed(); return this.refused() }
       gate.succeeded()
@@ -87,7 +88,7 @@ export class Authenticator {
       return { kind: 'continue' }
     }
     const gate = this.admit()
-    if (!gate.allowed) return { kind: 'fail', ...lockedOut(gate.retryAfterMs) }
+    if (!gate.allowed) return { kind: 'fail', ...lockedOut(gate.retryAfterMs, gate.reason) }
     const final = scramServerFinal(this.scram, body.toString('utf8'))
     if (final === null) { gate.failed(); return this.refused() }
     gate.succeeded()

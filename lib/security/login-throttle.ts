@@ -28,6 +28,11 @@ export interface LoginThrottleOptions {
   readonly lockoutMs?: number
   /** entries per table at most (addresses, users, remembered pairs), default 10 000 */
   readonly maxEntries?: number
+  /**
+   * attempts being checked at once beyond the failure limit (async `authenticate` hooks), per
+   * address and per user; more are refused for a second, without a lock-out. Default 32
+   */
+  readonly maxPending?: number
   /** how long a successful (user, address) pair is remembered, default 7 days */
   readonly rememberMs?: number
   /** the clock in milliseconds, default `Date.now` */
@@ -37,15 +42,19 @@ export interface LoginThrottleOptions {
 /** One admitted login attempt: report its outcome exactly once. */
 export interface LoginAttempt {
   readonly allowed: true
-  /** the password was right: the attempt is not counted and the pair is remembered */
+  /** the password was right: nothing is counted and the (user, address) pair is remembered */
   succeeded(): void
-  /** the password was wrong: the attempt counts (it already did; this may start a lock-out) */
+  /** the password was wrong: the attempt counts as a failure (this may start a lock-out) */
   failed(): void
 }
 
-/** A refused attempt: the client must wait `retryAfterMs`. */
+/**
+ * A refused attempt: the client must wait `retryAfterMs`. `locked` after too many failures;
+ * `busy` when too many attempts are being checked at once (no lock-out follows).
+ */
 export interface LoginRefusal {
   readonly allowed: false
+  readonly reason: 'locked' | 'busy'
   readonly retryAfterMs: number
 }
 
@@ -65,6 +74,8 @@ const SWEEP = 4
 
 interface Counter {
   failures: number
+  /** attempts admitted and not yet settled */
+  pending: number
   windowEnd: number
   lockedUntil: number
 }
@@ -112,6 +123,7 @@ export class LoginThrottle {
   private readonly maxUser: number
   private readonly lockoutMs: number
   private readonly rememberMs: number
+  private readonly maxPending: number
   private readonly now: () => number
   private readonly addresses: Lru<Counter>
   private readonly users: Lru<Counter>
@@ -122,9 +134,10 @@ export class LoginThrottle {
     this.maxUser = o.maxFailuresPerUser ?? DEFAULT_MAX_FAILURES_PER_USER
     this.lockoutMs = o.lockoutMs ?? DEFAULT_LOCKOUT_MS
     this.rememberMs = o.rememberMs ?? 7 * 24 * 3600_000
+    this.maxPending = o.maxPending ?? 32
     this.now = o.now ?? Date.now
     const max = Math.max(1, o.maxEntries ?? DEFAULT_MAX_ENTRIES)
-    const idle = (c: Counter): boolean => { const t = this.now(); return c.lockedUntil <= t && c.windowEnd <= t }
+    const idle = (c: Counter): boolean => { const t = this.now(); return c.pending === 0 && c.lockedUntil <= t && c.windowEnd <= t }
     this.addresses = new Lru(max, idle)
     this.users = new Lru(max, idle)
     this.pairs = new Lru(max, (until) => until <= this.now())
@@ -147,41 +160,51 @@ export class LoginThrottle {
   }
 
   /**
-   * Admits one attempt before its password is checked, or refuses it. The attempt is counted
-   * as a failure at once (and refunded by {@link LoginAttempt.succeeded}), so a burst of
-   * concurrent attempts cannot all get past the limit before the first one fails.
+   * Admits one attempt before its password is checked, or refuses it. Attempts still being
+   * checked count against the limit too (up to {@link LoginThrottleOptions.maxPending} beyond
+   * it), so a burst of concurrent guesses cannot all get past the limit before the first one
+   * fails, while a client opening a pool of connections at once is not locked out: only failed
+   * attempts lock.
    */
   begin(user: string, address: string | undefined): LoginAttempt | LoginRefusal {
     const t = this.now()
     const wait = this.retryAfter(user, address)
-    if (wait > 0) return { allowed: false, retryAfterMs: wait }
+    if (wait > 0) return { allowed: false, reason: 'locked', retryAfterMs: wait }
     const userCounts = this.userLockApplies(user, address, t)
-    const a = this.maxAddress > 0 ? this.charge(this.addresses, addressKey(address), t) : undefined
-    const u = this.maxUser > 0 ? this.charge(this.users, userKey(user), t) : undefined
-    const over = (a !== undefined && a.failures > this.maxAddress) || (userCounts && u !== undefined && u.failures > this.maxUser)
-    if (over) {
-      if (a !== undefined && a.failures > this.maxAddress) a.lockedUntil = t + this.lockoutMs
-      if (userCounts && u !== undefined && u.failures > this.maxUser) u.lockedUntil = t + this.lockoutMs
-      return { allowed: false, retryAfterMs: this.retryAfter(user, address) }
-    }
+    const a = this.maxAddress > 0 ? this.counter(this.addresses, addressKey(address), t) : undefined
+    const u = this.maxUser > 0 ? this.counter(this.users, userKey(user), t) : undefined
+    const crowded = (a !== undefined && a.failures + a.pending >= this.maxAddress + this.maxPending) ||
+      (userCounts && u !== undefined && u.failures + u.pending >= this.maxUser + this.maxPending)
+    if (crowded) return { allowed: false, reason: 'busy', retryAfterMs: 1000 }
+    if (a !== undefined) a.pending++
+    if (u !== undefined) u.pending++
     let settled = false
+    const settle = (): boolean => {
+      if (settled) return false
+      settled = true
+      if (a !== undefined) a.pending--
+      if (u !== undefined) u.pending--
+      return true
+    }
     return {
       allowed: true,
       succeeded: () => {
-        if (settled) return
-        settled = true
-        if (a !== undefined) a.failures = Math.max(0, a.failures - 1)
-        if (u !== undefined) u.failures = Math.max(0, u.failures - 1)
-        this.rememberPair(user, address)
+        if (settle()) this.rememberPair(user, address)
       },
       failed: () => {
-        if (settled) return
-        settled = true
+        if (!settle()) return
         const now = this.now()
-        if (a !== undefined && a.failures >= this.maxAddress) a.lockedUntil = Math.max(a.lockedUntil, now + this.lockoutMs)
-        if (userCounts && u !== undefined && u.failures >= this.maxUser) u.lockedUntil = Math.max(u.lockedUntil, now + this.lockoutMs)
+        if (a !== undefined) this.fail(a, this.maxAddress, now)
+        if (u !== undefined) this.fail(u, this.maxUser, now, userCounts)
       },
     }
+  }
+
+  /** Counts one failure; locks the counter when it reaches `max` (a user's only where its lock applies). */
+  private fail(c: Counter, max: number, now: number, locks = true): void {
+    if (c.windowEnd <= now && c.lockedUntil <= now) { c.failures = 0; c.windowEnd = now + this.lockoutMs }
+    c.failures++
+    if (locks && c.failures >= max) c.lockedUntil = Math.max(c.lockedUntil, now + this.lockoutMs)
   }
 
   private rememberPair(user: string, address: string | undefined): void {
@@ -196,10 +219,9 @@ export class LoginThrottle {
     return until === undefined || until <= t
   }
 
-  private charge(table: Lru<Counter>, key: string, t: number): Counter {
-    const c = table.touch(key, () => ({ failures: 0, windowEnd: 0, lockedUntil: 0 }))
+  private counter(table: Lru<Counter>, key: string, t: number): Counter {
+    const c = table.touch(key, () => ({ failures: 0, pending: 0, windowEnd: 0, lockedUntil: 0 }))
     if (c.windowEnd <= t && c.lockedUntil <= t) { c.failures = 0; c.windowEnd = t + this.lockoutMs }
-    c.failures++
     return c
   }
 }

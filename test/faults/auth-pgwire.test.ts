@@ -118,3 +118,11 @@ t.test('unknown users are refused like known ones (SCRAM mock verifier)', { time
   t.equal(e.message, 'password authentication failed for user "ghost"')
   await c.end().catch(() => undefined)
 })
+
+t.test('a pool opening 20 connections at once through a slow hook is not locked out', { timeout: 30_000 }, async (t) => {
+  const slow: PgwireOptions['authenticate'] = async (c) => { await new Promise((r) => setTimeout(r, 50)); return hook!(c) }
+  const srv = await startServer({ authenticate: slow, loginThrottle: new LoginThrottle({ maxFailuresPerAddress: 3 }) })
+  t.teardown(() => srv.close())
+  const results = await Promise.all(Array.from({ length: 20 }, () => attempt(srv.port, 'alice', 'pw-alice')))
+  t.same(results.map((r) => r.code), Array(20).fill('ok'), 'every login of the pool succeeds')
+})

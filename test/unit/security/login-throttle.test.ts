@@ -46,10 +46,17 @@ t.test('a success refunds its own charge; failures expire with the window', asyn
   t.equal(th.retryAfter('u', '1.1.1.1'), 0, 'two failures per window never reach three')
 })
 
-t.test('concurrent attempts are charged up front', async (t) => {
+t.test('attempts in progress count against the limit, but only failures lock', async (t) => {
+  const strict = new LoginThrottle({ maxFailuresPerAddress: 5, maxFailuresPerUser: 0, maxPending: 0, now: clock().now })
+  const burst = Array.from({ length: 100 }, () => strict.begin('admin', '10.0.0.9'))
+  t.equal(burst.filter((a) => a.allowed).length, 5, 'only 5 of 100 simultaneous attempts reach the password check')
+  t.match(burst[99], { allowed: false, reason: 'busy' })
   const th = new LoginThrottle({ maxFailuresPerAddress: 5, maxFailuresPerUser: 0, now: clock().now })
-  const attempts = Array.from({ length: 100 }, () => th.begin('admin', '10.0.0.9'))
-  t.equal(attempts.filter((a) => a.allowed).length, 5, 'only 5 of 100 simultaneous attempts reach the password check')
+  const pool = Array.from({ length: 100 }, () => th.begin('app', '10.0.0.8'))
+  t.equal(pool.filter((a) => a.allowed).length, 37, 'by default 5 + 32 may be checked at once (a connection pool)')
+  for (const a of pool) if (a.allowed) a.succeeded()
+  t.equal(th.retryAfter('app', '10.0.0.8'), 0, 'a pool of right passwords locks nothing')
+  t.ok(th.begin('app', '10.0.0.8').allowed, 'and the next login goes ahead')
 })
 
 t.test('the per-user limit: distributed guessing locks the user, but not from a remembered address', async (t) => {
