@@ -87,6 +87,7 @@ async function main(): Promise<void> {
   // one failed-login count for REST and pgwire: switching protocol buys a guesser nothing
   const loginThrottle = new LoginThrottle({
     maxFailuresPerAddress: config.loginFailuresMax, maxFailuresPerUser: config.loginUserFailuresMax, lockoutMs: config.loginLockoutMs,
+    onLockout: (e) => log({ msg: 'login lockout', ...e }),
   })
 
   let http: Server | undefined

@@ -37,6 +37,17 @@ export interface LoginThrottleOptions {
   readonly rememberMs?: number
   /** the clock in milliseconds, default `Date.now` */
   readonly now?: () => number
+  /** called when a lock-out starts (for a log line): the address key or user name, and its length */
+  readonly onLockout?: (e: LockoutEvent) => void
+}
+
+/** A lock-out that just started. */
+export interface LockoutEvent {
+  readonly scope: 'address' | 'user'
+  /** the address as counted ({@link addressKey}) or the user name */
+  readonly key: string
+  readonly failures: number
+  readonly lockoutMs: number
 }
 
 /** One admitted login attempt: report its outcome exactly once. */
@@ -125,6 +136,7 @@ export class LoginThrottle {
   private readonly rememberMs: number
   private readonly maxPending: number
   private readonly now: () => number
+  private readonly onLockout: ((e: LockoutEvent) => void) | undefined
   private readonly addresses: Lru<Counter>
   private readonly users: Lru<Counter>
   private readonly pairs: Lru<number>
@@ -136,6 +148,7 @@ export class LoginThrottle {
     this.rememberMs = o.rememberMs ?? 7 * 24 * 3600_000
     this.maxPending = o.maxPending ?? 32
     this.now = o.now ?? Date.now
+    this.onLockout = o.onLockout
     const max = Math.max(1, o.maxEntries ?? DEFAULT_MAX_ENTRIES)
     const idle = (c: Counter): boolean => { const t = this.now(); return c.pending === 0 && c.lockedUntil <= t && c.windowEnd <= t }
     this.addresses = new Lru(max, idle)
@@ -194,17 +207,23 @@ export class LoginThrottle {
       failed: () => {
         if (!settle()) return
         const now = this.now()
-        if (a !== undefined) this.fail(a, this.maxAddress, now)
-        if (u !== undefined) this.fail(u, this.maxUser, now, userCounts)
+        if (a !== undefined && this.fail(a, this.maxAddress, now)) this.onLockout?.({ scope: 'address', key: addressKey(address), failures: a.failures, lockoutMs: this.lockoutMs })
+        if (u !== undefined && this.fail(u, this.maxUser, now, userCounts)) this.onLockout?.({ scope: 'user', key: userKey(user), failures: u.failures, lockoutMs: this.lockoutMs })
       },
     }
   }
 
-  /** Counts one failure; locks the counter when it reaches `max` (a user's only where its lock applies). */
-  private fail(c: Counter, max: number, now: number, locks = true): void {
+  /**
+   * Counts one failure; locks the counter when it reaches `max` (a user's only where its lock
+   * applies). True when this failure started a lock-out.
+   */
+  private fail(c: Counter, max: number, now: number, locks = true): boolean {
     if (c.windowEnd <= now && c.lockedUntil <= now) { c.failures = 0; c.windowEnd = now + this.lockoutMs }
     c.failures++
-    if (locks && c.failures >= max) c.lockedUntil = Math.max(c.lockedUntil, now + this.lockoutMs)
+    if (!locks || c.failures < max) return false
+    const started = c.lockedUntil <= now
+    c.lockedUntil = Math.max(c.lockedUntil, now + this.lockoutMs)
+    return started
   }
 
   private rememberPair(user: string, address: string | undefined): void {

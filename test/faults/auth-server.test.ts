@@ -120,6 +120,7 @@ t.test('tls.enabled: psql sslmode=require and pg with ssl log in (SCRAM); plaint
   t.equal(await pgLogin(s.pg, 'wrong-again', true), '28P01')
   const locked = await psql(conn(s.pg, 'require'), 'select 1', 's3cret')
   t.match(locked.out, /too many failed login attempts, retry in \d+ s/, 'psql shows the lock-out')
+  t.match(s.out(), /"msg":"login lockout","scope":"address","key":"127\.0\.0\.1","failures":2,"lockoutMs":60000/, 'and the server logs it')
   await s.stop()
 })
 

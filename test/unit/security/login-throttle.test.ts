@@ -15,8 +15,10 @@ function fail(th: LoginThrottle, user: string, addr: string): boolean {
 
 t.test('N failures from one address lock it out, even for the right password; others are unaffected', async (t) => {
   const c = clock()
-  const th = new LoginThrottle({ maxFailuresPerAddress: 3, maxFailuresPerUser: 10, lockoutMs: 60_000, now: c.now })
+  const events: unknown[] = []
+  const th = new LoginThrottle({ maxFailuresPerAddress: 3, maxFailuresPerUser: 10, lockoutMs: 60_000, now: c.now, onLockout: (e) => events.push(e) })
   for (let i = 0; i < 3; i++) t.ok(fail(th, 'admin', '10.0.0.1'), `attempt ${i + 1} admitted`)
+  t.same(events, [{ scope: 'address', key: '10.0.0.1', failures: 3, lockoutMs: 60_000 }], 'one lock-out event')
   const locked = th.begin('admin', '10.0.0.1')
   t.equal(locked.allowed, false, 'the 4th attempt is refused before any password check')
   t.equal(!locked.allowed && locked.retryAfterMs, 60_000)
