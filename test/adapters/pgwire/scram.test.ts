@@ -1,6 +1,6 @@
 /**
  * SCRAM-SHA-256 with every driver the suite tests: psql, node `pg` and `postgres` (also in
- * postgres-client.test.ts), psycopg2, asyncpg and pgJDBC. The right password logs in and runs a
+ * postgres-client.test.ts), psycopg2, psycopg 3, asyncpg and pgJDBC. The right password logs in and runs a
  * query; a wrong one is refused with 28P01. Missing drivers skip with the reason.
  */
 import { execFile } from 'node:child_process'
@@ -45,14 +45,16 @@ t.test('pg and postgres', async (t) => {
   await sql.end()
 })
 
-t.test('psycopg2 and asyncpg', async (t) => {
-  const missing = await missingModules(['psycopg2', 'asyncpg'])
+t.test('psycopg2, psycopg 3 and asyncpg', async (t) => {
+  const missing = await missingModules(['psycopg2', 'psycopg', 'asyncpg'])
   if (missing !== undefined) { t.comment(`skipped: python drivers missing: ${missing}`); return }
   const r = await runProbe('scram_probe.py', srv.port, 60_000)
   if ('missing' in r) { t.fail(r.missing); return }
   t.equal(r.failure, undefined)
   t.equal(r.checks.get('psycopg2_ok'), 7)
   t.match(r.checks.get('psycopg2_wrong'), ['OperationalError', null, /password authentication failed for user "admin"/])
+  t.equal(r.checks.get('psycopg_ok'), 5)
+  t.match(r.checks.get('psycopg_wrong'), ['OperationalError', null, /password authentication failed for user "admin"/])
   t.equal(r.checks.get('asyncpg_ok'), 8)
   t.match(r.checks.get('asyncpg_wrong'), ['InvalidPasswordError', '28P01'])
 })

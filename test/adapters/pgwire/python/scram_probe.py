@@ -1,4 +1,4 @@
-"""SCRAM-SHA-256 logins with psycopg2 and asyncpg: the right password runs a query, a wrong one
+"""SCRAM-SHA-256 logins with psycopg2, psycopg 3 and asyncpg: the right password runs a query, a wrong one
 is refused. Run by scram.test.ts with the server's port; the password is s3cret."""
 import asyncio
 import importlib
@@ -21,6 +21,12 @@ if psycopg2 is not None:
     check("psycopg2_ok", cur.fetchone()[0])
     c.close()
     check("psycopg2_wrong", error_of(lambda: psycopg2.connect(host="127.0.0.1", port=port(), user="admin", password="nope", dbname="qdb")))
+
+psycopg = have("psycopg")
+if psycopg is not None:
+    with psycopg.connect(host="127.0.0.1", port=port(), user="admin", password="s3cret", dbname="qdb") as c:
+        check("psycopg_ok", c.execute("select 5").fetchone()[0])
+    check("psycopg_wrong", error_of(lambda: psycopg.connect(host="127.0.0.1", port=port(), user="admin", password="nope", dbname="qdb")))
 
 asyncpg = have("asyncpg")
 if asyncpg is not None:
