@@ -11,9 +11,10 @@ import { existsSync, readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { Server as NetServer, Socket } from 'node:net'
 import { join } from 'node:path'
-import { Database, VERSION, formatBytes, resolveTotalQueryMemory } from '../lib/index.js'
+import { type SecureContextOptions, createSecureContext } from 'node:tls'
+import { Database, LoginThrottle, VERSION, formatBytes, resolveTotalQueryMemory } from '../lib/index.js'
 import { createHttpServer } from '../adapters/http/index.js'
-import { ConfigError, loadConfig, type BindAddress, type ServerConfig } from '../adapters/http/server/config.js'
+import { ConfigError, loadConfig, type BindAddress, type ServerConfig, type TlsFiles } from '../adapters/http/server/config.js'
 import { createConsoleHandler } from '../adapters/console/index.js'
 import { createPgwireServer } from '../adapters/pgwire/index.js'
 
@@ -35,6 +36,18 @@ function readConfig(argv: readonly string[]): ServerConfig {
   }
   return loadConfig(text, process.env, (msg) => console.warn(`warning: ${msg}`))
 }
+
+/** Reads a TLS key pair named by the `prefix.tls.*` keys; a missing or bad file stops start-up naming the key. */
+function readTls(prefix: string, files: TlsFiles | undefined): SecureContextOptions | undefined {
+  if (files === undefined) return undefined
+  const read = (key: string, path: string): Buffer => {
+    try { return readFileSync(path) } catch (e) { throw new ConfigError(`cannot read ${key} (${prefix}.${key} or ${key}) ${path}: ${(e as Error).message}`) }
+  }
+  const tls = { cert: read('tls.cert.path', files.certPath), key: read('tls.private.key.path', files.keyPath) }
+  try { createSecureContext(tls) } catch (e) { throw new ConfigError(`${prefix}.tls: bad certificate or private key (${files.certPath}, ${files.keyPath}): ${(e as Error).message}`) }
+  return tls
+}
+
 
 /** Thrown when a server cannot listen: names the configuration key and the address. */
 class ListenError extends Error {}
@@ -67,8 +80,12 @@ function shown(server: Server | NetServer, at: BindAddress): string {
 
 async function main(): Promise<void> {
   let config: ServerConfig
+  let pgTls: SecureContextOptions | undefined
+  let httpTls: SecureContextOptions | undefined
   try {
     config = readConfig(process.argv.slice(2))
+    pgTls = readTls('pg', config.pgTls)
+    httpTls = readTls('http', config.httpTls)
   } catch (e) {
     console.error(`epochdb: ${(e as Error).message}`)
     process.exit(2)
@@ -94,6 +111,12 @@ async function main(): Promise<void> {
   const sockets = new Set<Socket>()
   const track = (s: Socket): void => { sockets.add(s); s.once('close', () => sockets.delete(s)) }
 
+  // one failed-login count for REST and pgwire: switching protocol buys a guesser nothing
+  const loginThrottle = new LoginThrottle({
+    maxFailuresPerAddress: config.loginFailuresMax, maxFailuresPerUser: config.loginUserFailuresMax, lockoutMs: config.loginLockoutMs,
+    onLockout: (e) => log({ msg: 'login lockout', ...e }),
+  })
+
   let http: Server | undefined
   if (config.httpEnabled) {
     http = createHttpServer(db, {
@@ -103,6 +126,7 @@ async function main(): Promise<void> {
       maxConnections: config.httpConnectionLimit, idleTimeout: config.httpIdleTimeoutMs,
       headersTimeout: config.httpHeaderTimeoutMs, requestTimeout: config.httpRequestTimeoutMs,
       allowedOrigins: config.httpAllowedOrigins, allowedHosts: config.httpAllowedHosts,
+      loginThrottle, tls: httpTls,
       onRequest: (e) => log({ msg: 'http', ...e }),
       fallback: createConsoleHandler(),
     })
@@ -112,7 +136,10 @@ async function main(): Promise<void> {
   // ---- pgwire (adapters/pgwire) ------------------------------------------------------------
   let pg: NetServer | undefined
   if (config.pgEnabled) {
-    pg = createPgwireServer(db, { user: config.pgUser, password: config.pgPassword })
+    pg = createPgwireServer(db, {
+      user: config.pgUser, password: config.pgPassword, authMethod: config.pgAuthMethod,
+      tls: pgTls, tlsRequired: config.pgTlsRequired, loginThrottle,
+    })
     pg.on('connection', track)
   }
   // -------------------------------------------------------------------------------------------
@@ -132,10 +159,14 @@ async function main(): Promise<void> {
   const lines = [`EpochDB (${VERSION})`]
   if (http !== undefined) {
     const h = shown(http, config.http)
-    lines.push(`  REST API      http://${h}/exec?query=select+1   (/exp, /imp, /chk, /settings, /ping)`)
-    lines.push(`  Web Console   http://${h}/`)
+    const scheme = httpTls === undefined ? 'http' : 'https'
+    lines.push(`  REST API      ${scheme}://${h}/exec?query=select+1   (/exp, /imp, /chk, /settings, /ping)`)
+    lines.push(`  Web Console   ${scheme}://${h}/`)
   }
-  if (pg !== undefined) lines.push(`  PostgreSQL    postgresql://${config.pgUser}@${shown(pg, config.pg)}/qdb`)
+  if (pg !== undefined) {
+    const ssl = pgTls === undefined ? '' : config.pgTlsRequired ? '?sslmode=require' : '   (TLS available)'
+    lines.push(`  PostgreSQL    postgresql://${config.pgUser}@${shown(pg, config.pg)}/qdb${ssl}   (${config.pgAuthMethod})`)
+  }
   lines.push(`  data          ${resolve(config.cairoRoot)} (cairo.root)`)
   const mem = db.queryMemory
   lines.push(`  query memory  ${formatBytes(mem.perQuery)} per query (cairo.query.memory.limit.bytes), ${formatBytes(mem.total)} in all (ram.usage.limit.*)`)

@@ -1,15 +1,30 @@
 /**
  * Who sends a request: the `authenticate` hook when given, built-in HTTP Basic auth when
- * `http.user`/`http.password` are set (compared byte for byte with the expected header, as
- * QuestDB does), the built-in admin otherwise.
+ * `http.user`/`http.password` are set (the whole header compared in constant time with the
+ * expected one), the built-in admin otherwise.
+ *
+ * Basic-auth attempts go through the login throttle: a client address or user name that failed
+ * too often gets 429 with `Retry-After` (even with the right credentials) until its lock-out
+ * ends. A request without an `Authorization` header is not an attempt: it gets 401 uncounted.
  */
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ADMIN, type Principal } from '../../lib/index.js'
 import type { ResolvedOptions } from './options.js'
-import { TEXT_TYPE, sendBody } from './response.js'
+import { JSON_TYPE, TEXT_TYPE, errorBody, sendBody } from './response.js'
 
-/** The request's principal, or null when it is not authenticated. A throwing hook counts as not authenticated. */
-export async function authenticate(req: IncomingMessage, o: ResolvedOptions): Promise<Principal | null> {
+/** A refused Basic-auth attempt from a locked-out client. */
+export interface LockedOut {
+  readonly retryAfterMs: number
+  /** `busy`: too many attempts in progress rather than too many failures */
+  readonly busy: boolean
+}
+
+/**
+ * The request's principal, null when it is not authenticated, or {@link LockedOut} when the
+ * client may not try now. A throwing hook counts as not authenticated.
+ */
+export async function authenticate(req: IncomingMessage, o: ResolvedOptions): Promise<Principal | LockedOut | null> {
   if (o.authenticate !== undefined) {
     try {
       return await o.authenticate(req)
@@ -18,11 +33,42 @@ export async function authenticate(req: IncomingMessage, o: ResolvedOptions): Pr
     }
   }
   if (o.basicAuth === undefined) return ADMIN
-  if (req.headers.authorization !== o.basicAuth) return null
+  const header = req.headers.authorization
+  if (header === undefined) return null
+  const gate = o.loginThrottle?.begin(basicUser(header), req.socket.remoteAddress)
+  if (gate !== undefined && !gate.allowed) return { retryAfterMs: gate.retryAfterMs, busy: gate.reason === 'busy' }
+  if (!constantTimeEqual(header, o.basicAuth)) { gate?.failed(); return null }
+  gate?.succeeded()
   return { name: o.basicUser!, groups: [], admin: true }
+}
+
+/** True when `a` is a {@link LockedOut} answer. */
+export function isLockedOut(a: Principal | LockedOut): a is LockedOut {
+  return (a as Partial<LockedOut>).retryAfterMs !== undefined
+}
+
+/** The user name of a Basic `Authorization` header ('' when it is not Basic or not decodable). */
+function basicUser(header: string): string {
+  const m = /^basic\s+(\S+)/i.exec(header)
+  if (m === null) return ''
+  const text = Buffer.from(m[1]!, 'base64').toString('utf8')
+  const colon = text.indexOf(':')
+  return colon < 0 ? text : text.slice(0, colon)
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  const h = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest()
+  return timingSafeEqual(h(a), h(b))
 }
 
 /** QuestDB's 401: text/plain `Unauthorized`, no `WWW-Authenticate` header. */
 export function sendUnauthorized(res: ServerResponse): void {
   sendBody(res, 401, TEXT_TYPE, 'Unauthorized\r\n')
+}
+
+/** 429 with `Retry-After` (seconds) and a QuestDB-style JSON error. */
+export function sendLockedOut(res: ServerResponse, l: LockedOut): void {
+  const seconds = Math.max(1, Math.ceil(l.retryAfterMs / 1000))
+  const what = l.busy ? 'too many login attempts in progress' : 'too many failed login attempts'
+  sendBody(res, 429, JSON_TYPE, errorBody('', `${what}, retry in ${seconds} s`, 0), { 'Retry-After': String(seconds) })
 }

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from '../../lib/index.js'
-import { authenticate, sendUnauthorized } from './auth.js'
+import { authenticate, isLockedOut, sendLockedOut, sendUnauthorized } from './auth.js'
 import type { RequestContext, RequestSignal } from './context.js'
 import { crossSiteRefusal, hostRefusal } from './cross-site.js'
 import { handleChk, handlePing, handleSettings, handleValidate } from './endpoints.js'
@@ -83,6 +83,7 @@ async function serve(db: Database, o: ResolvedOptions, route: Route, req: Incomi
   const a0 = process.hrtime.bigint()
   const principal = await authenticate(req, o)
   if (principal === null) { sendUnauthorized(res); return 0 }
+  if (isLockedOut(principal)) { sendLockedOut(res, principal); return 0 }
   const signal: RequestSignal = { cancelled: false }
   res.once('close', () => { if (!res.writableFinished) signal.cancelled = true })
   const ctx: RequestContext = { db, req, res, target, options: o, session: db.session(principal), signal, authNanos: Number(process.hrtime.bigint() - a0) }

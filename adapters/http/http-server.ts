@@ -4,6 +4,8 @@
  * oversized or timed-out requests answered with a JSON error before the socket closes.
  */
 import http from 'node:http'
+import https from 'node:https'
+import type { SecureContextOptions } from 'node:tls'
 import type { Socket } from 'node:net'
 import type { Database } from '../../lib/index.js'
 import { createHttpHandler } from './handler.js'
@@ -28,6 +30,8 @@ export interface HttpServerOptions extends HttpHandlerOptions {
   readonly requestTimeout?: number
   /** answers requests the REST handler does not own (default: 404) */
   readonly fallback?: (req: http.IncomingMessage, res: http.ServerResponse) => void
+  /** key and certificate: serve HTTPS instead of HTTP (`http.tls.*`) */
+  readonly tls?: SecureContextOptions
 }
 
 /** QuestDB's `http.net.connection.limit` default. */
@@ -60,13 +64,14 @@ export function createHttpServer(db: Database, options: HttpServerOptions = {}):
   const handler = createHttpHandler(db, options)
   const refused = new WeakSet<Socket>()
   const served = new Set<Socket>()
-  const server = http.createServer({
+  const settings = {
     maxHeaderSize: max + 16 * 1024,
     keepAliveTimeout: nonNegative('keepAliveTimeout', options.keepAliveTimeout ?? 5000),
     headersTimeout, requestTimeout,
     // node checks the two timeouts above only this often (30 s by default)
     connectionsCheckingInterval: Math.max(50, Math.floor(shortest / 4)),
-  }, (req, res) => {
+  }
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (refused.has(req.socket)) {
       res.setHeader('Connection', 'close')
       sendJson(res, 503, errorBody('', `too many connections [limit=${limit}]; retry later`, 0))
@@ -74,11 +79,13 @@ export function createHttpServer(db: Database, options: HttpServerOptions = {}):
     }
     const fallback = options.fallback
     void handler(req, res, fallback === undefined ? undefined : () => fallback(req, res))
-  })
+  }
+  const server: http.Server = options.tls === undefined ? http.createServer(settings, serve) : https.createServer({ ...settings, ...options.tls }, serve)
   server.timeout = nonNegative('idleTimeout', options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT)
   if (limit > 0) {
     server.maxConnections = 2 * limit
-    server.on('connection', (socket: Socket) => {
+    // with TLS, requests arrive on the TLS socket, counted once its handshake is done
+    server.on(options.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
       if (served.size >= limit) {
         refused.add(socket)
         socket.setTimeout(REFUSED_GRACE_MS)

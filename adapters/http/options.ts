@@ -2,7 +2,7 @@
  * Options of {@link createHttpHandler}: authentication, limits and the console's settings.
  */
 import type { IncomingMessage } from 'node:http'
-import type { Principal } from '../../lib/index.js'
+import { LoginThrottle, type Principal } from '../../lib/index.js'
 import { type AllowList, hostAllowList, originAllowList } from './cross-site.js'
 
 /**
@@ -58,6 +58,12 @@ export interface HttpHandlerOptions {
   readonly allowedHosts?: readonly string[]
   /** release version reported by /settings (default the package version) */
   readonly releaseVersion?: string
+  /**
+   * Failed Basic-auth logins limited per client address and per user (429 while locked out);
+   * share one {@link LoginThrottle} with the pgwire adapter to share the counts. Default a
+   * throttle of its own with the default limits; `false` for none. Not applied to `authenticate`.
+   */
+  readonly loginThrottle?: LoginThrottle | false
   /** called once per finished request (access log) */
   readonly onRequest?: (entry: RequestLog) => void
   /** the clock in milliseconds (Content-Disposition default file names); default `Date.now` */
@@ -78,6 +84,8 @@ export interface ResolvedOptions {
   readonly allowedOrigins: AllowList
   readonly allowedHosts: AllowList
   readonly releaseVersion: string
+  /** failed Basic-auth limits, undefined when off */
+  readonly loginThrottle: LoginThrottle | undefined
   readonly onRequest: ((entry: RequestLog) => void) | undefined
   readonly now: () => number
 }
@@ -99,6 +107,7 @@ export function resolveOptions(o: HttpHandlerOptions): ResolvedOptions {
     allowedOrigins: originAllowList(o.allowedOrigins),
     allowedHosts: hostAllowList(o.allowedHosts),
     releaseVersion: o.releaseVersion ?? '0.1.0',
+    loginThrottle: o.loginThrottle === false ? undefined : o.loginThrottle ?? new LoginThrottle(),
     onRequest: o.onRequest,
     now: o.now ?? Date.now,
   }

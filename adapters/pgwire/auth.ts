@@ -1,19 +1,36 @@
 /**
  * The authentication exchange after the StartupMessage: cleartext password (QuestDB's way) or
  * SCRAM-SHA-256. Each step consumes one `p` message body and says what to send next.
+ *
+ * Every password check goes through the adapter's login throttle: the attempt is admitted (and
+ * counted) before the password is looked at, so a locked-out client is refused even with the
+ * right password. Built-in passwords are compared in constant time.
  */
-import type { Principal } from '../../lib/index.js'
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { LoginAttempt, LoginRefusal, Principal } from '../../lib/index.js'
 import * as be from './backend-serializer.js'
 import { BufferReader } from './buffer-reader.js'
 import type { BufferWriter } from './buffer-writer.js'
 import type { ResolvedOptions } from './options.js'
 import { type ScramState, scramServerFinal, scramServerFirst } from './scram.js'
 
-/** The result of one step: keep going, logged in as a principal, or refused with a message. */
+/** The result of one step: keep going, logged in as a principal, or refused with a SQLSTATE and message. */
 export type AuthStep =
   | { readonly kind: 'continue' }
   | { readonly kind: 'ok'; readonly principal: Principal }
-  | { readonly kind: 'fail'; readonly message: string }
+  | { readonly kind: 'fail'; readonly code: string; readonly message: string }
+
+/** The refusal of a locked-out client (or of one with too many logins in progress): 28000, and when to come back. */
+export function lockedOut(retryAfterMs: number, reason: LoginRefusal['reason'] = 'locked'): { readonly code: string; readonly message: string } {
+  const what = reason === 'locked' ? 'too many failed login attempts' : 'too many login attempts in progress'
+  return { code: '28000', message: `${what}, retry in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s` }
+}
+
+/** Equality of two strings in time independent of where they differ (both are hashed first). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const h = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest()
+  return timingSafeEqual(h(a), h(b))
+}
 
 /** One login attempt. */
 export class Authenticator {
@@ -33,11 +50,18 @@ export class Authenticator {
   }
 
   private refused(): AuthStep {
-    return { kind: 'fail', message: `password authentication failed for user "${this.user}"` }
+    return { kind: 'fail', code: '28P01', message: `password authentication failed for user "${this.user}"` }
   }
 
   private principal(): Principal {
     return { name: this.user, groups: [], admin: true }
+  }
+
+  /** Admits the password check of this attempt, or refuses it while the client is locked out. */
+  private admit(): LoginAttempt | LoginRefusal {
+    const t = this.opts.loginThrottle
+    if (t === undefined) return { allowed: true, succeeded: () => undefined, failed: () => undefined }
+    return t.begin(this.user, this.remoteAddress)
   }
 
   /** Handles a `p` message body, writing any reply into `w`. */
@@ -45,27 +69,42 @@ export class Authenticator {
     const r = new BufferReader(body)
     if (this.opts.authMethod === 'password') {
       const password = r.cstring()
-      if (this.opts.authenticate !== undefined) {
-        const p = await this.opts.authenticate({ user: this.user, password, database: this.database, remoteAddress: this.remoteAddress })
-        return p === null ? this.refused() : { kind: 'ok', principal: p }
-      }
-      return this.user === this.opts.user && password === this.opts.password ? { kind: 'ok', principal: this.principal() } : this.refused()
+      const gate = this.admit()
+      if (!gate.allowed) return { kind: 'fail', ...lockedOut(gate.retryAfterMs, gate.reason) }
+      const p = await this.checkCleartext(password).catch(() => null)
+      if (p === null) { gate.failed(); return this.refused() }
+      gate.succeeded()
+      return { kind: 'ok', principal: p }
     }
     if (this.scram === undefined) {
       const mechanism = r.cstring()
-      if (mechanism !== 'SCRAM-SHA-256') return { kind: 'fail', message: `unsupported SASL mechanism ${mechanism}` }
+      if (mechanism !== 'SCRAM-SHA-256') return { kind: 'fail', code: '28000', message: `unsupported SASL mechanism ${mechanism}` }
       const len = r.int32()
-      const state = scramServerFirst(r.bytes(Math.max(0, Math.min(len, r.remaining))).toString('utf8'))
-      if (typeof state === 'string') return { kind: 'fail', message: state }
+      const verifier = await this.opts.scramKeys.verifierOf(this.user, this.passwordOf(this.user))
+      const state = scramServerFirst(r.bytes(Math.max(0, Math.min(len, r.remaining))).toString('utf8'), verifier)
+      if (typeof state === 'string') return { kind: 'fail', code: '08P01', message: state }
       this.scram = state
       be.auth.saslContinue(w, state.serverFirst)
       return { kind: 'continue' }
     }
-    const password = this.passwordOf(this.user)
-    const final = password === undefined ? null : scramServerFinal(this.scram, body.toString('utf8'), password)
-    if (final === null) return this.refused()
+    const gate = this.admit()
+    if (!gate.allowed) return { kind: 'fail', ...lockedOut(gate.retryAfterMs, gate.reason) }
+    const final = scramServerFinal(this.scram, body.toString('utf8'))
+    if (final === null) { gate.failed(); return this.refused() }
+    gate.succeeded()
     be.auth.saslFinal(w, final)
     return { kind: 'ok', principal: this.principal() }
+  }
+
+  /** The principal for a cleartext password, or null. A throwing hook counts as a refusal. */
+  private async checkCleartext(password: string): Promise<Principal | null> {
+    if (this.opts.authenticate !== undefined) {
+      return await this.opts.authenticate({ user: this.user, password, database: this.database, remoteAddress: this.remoteAddress })
+    }
+    // both compared, always: no early exit that tells a wrong user from a wrong password
+    const userOk = constantTimeEqual(this.user, this.opts.user)
+    const passwordOk = constantTimeEqual(password, this.opts.password)
+    return userOk && passwordOk ? this.principal() : null
   }
 
   private passwordOf(user: string): string | undefined {

@@ -9,9 +9,9 @@
  * socket's buffer is full; input is paused while unprocessed bytes pile up.
  */
 import type { Socket } from 'node:net'
-import { TLSSocket, createSecureContext } from 'node:tls'
+import { TLSSocket } from 'node:tls'
 import type { Database } from '../../lib/index.js'
-import { Authenticator } from './auth.js'
+import { Authenticator, lockedOut } from './auth.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'
 import type { CancelRegistry } from './cancel-registry.js'
@@ -47,6 +47,7 @@ export class PgConnection {
 
   constructor(socket: Socket, private readonly db: Database, private readonly opts: ResolvedOptions, private readonly registry: CancelRegistry) {
     this.socket = socket
+    this.remoteAddress = socket.remoteAddress
     this.parser = new FrontendParser(opts.maxMessageSize)
     socket.setNoDelay(true)
     this.attach(socket)
@@ -149,7 +150,9 @@ export class PgConnection {
   private async startup(p: StartupPacket): Promise<void> {
     switch (p.kind) {
       case 'ssl':
-        if (this.opts.tls === undefined || this.parser.pending > 0) { this.socket.write('N'); return }
+        // bytes pipelined behind SSLRequest would be read as if they came over TLS (CVE-2021-23214)
+        if (this.parser.pending > 0 || this.encrypted) return this.refuse('08P01', 'received unencrypted data after SSL request')
+        if (this.opts.tls === undefined) { this.socket.write('N'); return }
         this.socket.write('S')
         this.upgrade()
         return
@@ -162,14 +165,14 @@ export class PgConnection {
         return
       case 'startup': {
         const user = p.params.get('user') ?? ''
-        if (user === '') {
-          be.errorResponse(this.w, { severity: 'FATAL', code: '28000', message: 'no PostgreSQL user name specified in startup packet' })
-          await this.flush()
-          this.destroy()
-          return
+        if (this.opts.tls !== undefined && this.opts.tlsRequired && !this.encrypted) {
+          return this.refuse('28000', 'SSL connection is required', 'this server accepts encrypted connections only (pg.tls.required): connect with sslmode=require')
         }
+        if (user === '') return this.refuse('28000', 'no PostgreSQL user name specified in startup packet')
+        const wait = this.opts.loginThrottle?.retryAfter(user, this.remoteAddress) ?? 0
+        if (wait > 0) { const l = lockedOut(wait); return this.refuse(l.code, l.message) }
         this.applicationName = p.params.get('application_name') ?? ''
-        this.auth = new Authenticator(this.opts, user, p.params.get('database') ?? user, this.socket.remoteAddress)
+        this.auth = new Authenticator(this.opts, user, p.params.get('database') ?? user, this.remoteAddress)
         this.phase = 'auth'
         this.auth.begin(this.w)
         await this.flush()
@@ -179,12 +182,24 @@ export class PgConnection {
   }
 
   private applicationName = ''
+  /** the client's address, as the login throttle counts it (kept from the plain socket) */
+  private readonly remoteAddress: string | undefined
+  /** the socket is a TLS socket (after SSLRequest) */
+  private encrypted = false
+
+  /** Sends a FATAL ErrorResponse before any login and closes: nothing else is sent. */
+  private async refuse(code: string, message: string, hint?: string): Promise<void> {
+    be.errorResponse(this.w, { severity: 'FATAL', code, message, ...(hint === undefined ? {} : { hint }) })
+    await this.flush()
+    this.destroy()
+  }
 
   private upgrade(): void {
     const raw = this.socket
     raw.off('data', this.onData)
-    const tls = new TLSSocket(raw, { isServer: true, secureContext: createSecureContext(this.opts.tls) })
+    const tls = new TLSSocket(raw, { isServer: true, secureContext: this.opts.secureContext })
     this.socket = tls
+    this.encrypted = true
     this.attach(tls)
   }
 
@@ -200,11 +215,7 @@ export class PgConnection {
     const step = await this.auth!.step(m.body, this.w)
     switch (step.kind) {
       case 'continue': await this.flush(); return
-      case 'fail':
-        be.errorResponse(this.w, { severity: 'FATAL', code: '28P01', message: step.message })
-        await this.flush()
-        this.destroy()
-        return
+      case 'fail': return this.refuse(step.code, step.message)
       case 'ok': return this.loggedIn(step.principal)
     }
   }

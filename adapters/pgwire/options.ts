@@ -2,8 +2,9 @@
  * Options of the PostgreSQL wire protocol adapter, with QuestDB's defaults
  * (`pg.user` / `pg.password` = admin / quest).
  */
-import type { SecureContextOptions } from 'node:tls'
-import type { Principal } from '../../lib/index.js'
+import { type SecureContext, type SecureContextOptions, createSecureContext } from 'node:tls'
+import { LoginThrottle, type Principal } from '../../lib/index.js'
+import { ScramKeys } from './scram.js'
 
 /** What a client presented at login. */
 export interface Credentials {
@@ -35,6 +36,17 @@ export interface PgwireOptions {
   readonly scramPassword?: (user: string) => string | undefined
   /** TLS key and certificate; when set, SSLRequest is answered `S` and the socket upgraded */
   readonly tls?: SecureContextOptions
+  /**
+   * With `tls` set: refuse a plaintext StartupMessage with 28000 (`pg.tls.required`, default
+   * true); false also accepts unencrypted logins
+   */
+  readonly tlsRequired?: boolean
+  /**
+   * Failed-login limits per client address and per user (pass one {@link LoginThrottle} to
+   * several adapters to share the counts); default a throttle of its own with the default
+   * limits, `false` for none
+   */
+  readonly loginThrottle?: LoginThrottle | false
   /** largest frontend message accepted, default 64 MiB */
   readonly maxMessageSize?: number
   /** a connection that has not logged in after this many milliseconds is closed, default 10 s */
@@ -44,7 +56,14 @@ export interface PgwireOptions {
 }
 
 /** Options with defaults filled in. */
-export type ResolvedOptions = Required<Omit<PgwireOptions, 'authenticate' | 'scramPassword' | 'tls'>> & Pick<PgwireOptions, 'authenticate' | 'scramPassword' | 'tls'>
+export type ResolvedOptions = Required<Omit<PgwireOptions, 'authenticate' | 'scramPassword' | 'tls' | 'loginThrottle'>> & Pick<PgwireOptions, 'authenticate' | 'scramPassword' | 'tls'> & {
+  /** the failed-login limits, undefined when off */
+  readonly loginThrottle: LoginThrottle | undefined
+  /** SCRAM verifiers of this adapter's users */
+  readonly scramKeys: ScramKeys
+  /** `tls` loaded once (a bad key or certificate fails here, not at the first client) */
+  readonly secureContext: SecureContext | undefined
+}
 
 /** Fills in defaults. */
 export function resolveOptions(o: PgwireOptions): ResolvedOptions {
@@ -55,6 +74,10 @@ export function resolveOptions(o: PgwireOptions): ResolvedOptions {
     authenticate: o.authenticate,
     scramPassword: o.scramPassword,
     tls: o.tls,
+    tlsRequired: o.tlsRequired ?? true,
+    loginThrottle: o.loginThrottle === false ? undefined : o.loginThrottle ?? new LoginThrottle(),
+    scramKeys: new ScramKeys(),
+    secureContext: o.tls === undefined ? undefined : createSecureContext(o.tls),
     maxMessageSize: o.maxMessageSize ?? 64 * 1024 * 1024,
     startupTimeoutMs: o.startupTimeoutMs ?? 10_000,
     serverVersion: o.serverVersion ?? '11.3',

@@ -45,6 +45,26 @@ export interface ServerConfig {
   readonly httpRequestTimeoutMs: number
   readonly httpAllowedOrigins: readonly string[]
   readonly httpAllowedHosts: readonly string[]
+  /** failed logins per client address before a lock-out (`auth.login.failures.max`, 0 = no limit) */
+  readonly loginFailuresMax: number
+  /** failed logins per user name before a lock-out (`auth.login.user.failures.max`, 0 = no limit) */
+  readonly loginUserFailuresMax: number
+  /** the failed-login window and lock-out length (`auth.login.lockout.ms`) */
+  readonly loginLockoutMs: number
+  /** pgwire TLS certificate and key files (`pg.tls.*`, falling back to `tls.*`); undefined when TLS is off */
+  readonly pgTls: TlsFiles | undefined
+  /** with pgwire TLS on, refuse plaintext logins (`pg.tls.required`) */
+  readonly pgTlsRequired: boolean
+  /** how pgwire passwords travel (`pg.auth.method`) */
+  readonly pgAuthMethod: 'password' | 'scram-sha-256'
+  /** HTTPS certificate and key files (`http.tls.*`, falling back to `tls.*`); undefined when TLS is off */
+  readonly httpTls: TlsFiles | undefined
+}
+
+/** Where a server's TLS certificate (chain, PEM) and private key (PEM) are. */
+export interface TlsFiles {
+  readonly certPath: string
+  readonly keyPath: string
 }
 
 /** A configuration value that cannot be used. */
@@ -85,6 +105,20 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.request.timeout': { kind: 'int', def: '300000' },
   'http.security.allowed.origins': { kind: 'string', def: '' },
   'http.security.allowed.hosts': { kind: 'string', def: '' },
+  'auth.login.failures.max': { kind: 'int', def: '5' },
+  'auth.login.user.failures.max': { kind: 'int', def: '20' },
+  'auth.login.lockout.ms': { kind: 'int', def: '60000' },
+  'tls.enabled': { kind: 'bool', def: 'false' },
+  'tls.cert.path': { kind: 'string', def: undefined },
+  'tls.private.key.path': { kind: 'string', def: undefined },
+  'pg.tls.enabled': { kind: 'bool', def: undefined },
+  'pg.tls.cert.path': { kind: 'string', def: undefined },
+  'pg.tls.private.key.path': { kind: 'string', def: undefined },
+  'pg.tls.required': { kind: 'bool', def: 'true' },
+  'pg.auth.method': { kind: 'string', def: 'scram-sha-256' },
+  'http.tls.enabled': { kind: 'bool', def: undefined },
+  'http.tls.cert.path': { kind: 'string', def: undefined },
+  'http.tls.private.key.path': { kind: 'string', def: undefined },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -145,6 +179,18 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
   const list = (key: string): string[] => (str(key) ?? '').split(',').map((v) => v.trim()).filter((v) => v.length > 0)
   const origins = list('http.security.allowed.origins')
   try { originAllowList(origins) } catch (e) { throw bad('http.security.allowed.origins', raw('http.security.allowed.origins')!, `comma-separated origins such as https://app.example.com, or * (${(e as Error).message})`) }
+  // per-protocol TLS keys fall back to the global tls.* ones, as QuestDB Enterprise's do
+  const tls = (prefix: string): TlsFiles | undefined => {
+    if (!(values.has(`${prefix}.tls.enabled`) ? bool(`${prefix}.tls.enabled`) : bool('tls.enabled'))) return undefined
+    const certPath = str(`${prefix}.tls.cert.path`) ?? str('tls.cert.path')
+    const keyPath = str(`${prefix}.tls.private.key.path`) ?? str('tls.private.key.path')
+    if (certPath === undefined || keyPath === undefined) {
+      throw new ConfigError(`${prefix}.tls.enabled: TLS needs ${prefix}.tls.cert.path and ${prefix}.tls.private.key.path (or tls.cert.path and tls.private.key.path)`)
+    }
+    return { certPath, keyPath }
+  }
+  const method = raw('pg.auth.method')!
+  if (method.value !== 'password' && method.value !== 'scram-sha-256') throw bad('pg.auth.method', method, 'password or scram-sha-256')
   const httpUser = str('http.user')
   const httpPassword = str('http.password')
   if ((httpUser === undefined) !== (httpPassword === undefined)) throw new ConfigError('http.user and http.password must be set together')
@@ -177,6 +223,13 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     httpRequestTimeoutMs: int('http.request.timeout')!,
     httpAllowedOrigins: origins,
     httpAllowedHosts: list('http.security.allowed.hosts'),
+    loginFailuresMax: int('auth.login.failures.max')!,
+    loginUserFailuresMax: int('auth.login.user.failures.max')!,
+    loginLockoutMs: int('auth.login.lockout.ms')!,
+    pgTls: tls('pg'),
+    pgTlsRequired: bool('pg.tls.required'),
+    pgAuthMethod: method.value,
+    httpTls: tls('http'),
   }
 }
 

@@ -32,9 +32,9 @@ export class WireClient {
     socket.on('error', () => undefined)
   }
 
-  /** Opens a socket to 127.0.0.1:`port`. */
-  static async open(port: number): Promise<WireClient> {
-    const socket = connect(port, '127.0.0.1')
+  /** Opens a socket to 127.0.0.1:`port` (from `localAddress`, e.g. 127.0.0.2, to act as another client address). */
+  static async open(port: number, localAddress?: string): Promise<WireClient> {
+    const socket = connect({ port, host: '127.0.0.1', ...(localAddress === undefined ? {} : { localAddress }) })
     await new Promise<void>((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject) })
     return new WireClient(socket)
   }
