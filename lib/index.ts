@@ -21,6 +21,8 @@ export type {
   SymVector, StrVector, BinVector, NullVector,
 } from './types/vector.js'
 export type { Statement } from './sql/ast.js'
+/** Whether a statement changes data or the catalog (what the adapters' read-only modes refuse). */
+export { isWriteStatement } from './sql/statement-writes.js'
 export type { JsValue } from './types/js-value.js'
 export type { CancelSignal } from './exec/context.js'
 /** Reads one value of a column vector in scalar form (adapters encode results with it). */
