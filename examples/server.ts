@@ -83,7 +83,10 @@ async function main(): Promise<void> {
   // ---- pgwire (adapters/pgwire) ------------------------------------------------------------
   let pg: NetServer | undefined
   if (config.pgEnabled) {
-    pg = createPgwireServer(db, { user: config.pgUser, password: config.pgPassword })
+    pg = createPgwireServer(db, {
+      user: config.pgUser, password: config.pgPassword, readOnly: config.pgReadOnly,
+      maxConnections: config.pgMaxConnections, idleTimeoutMs: config.pgIdleTimeoutMs, maxMessageSize: config.pgMaxMessageSize,
+    })
     await listen(pg, config.pg)
   }
   // -------------------------------------------------------------------------------------------

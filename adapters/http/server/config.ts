@@ -26,6 +26,11 @@ export interface ServerConfig {
   readonly maxResponseRows: number | undefined
   readonly keepAliveTimeoutMs: number
   readonly maxQueryLength: number
+  /** pgwire: `pg.security.readonly`, `pg.net.connection.limit`, `pg.net.connection.timeout` (ms), `pg.recv.buffer.size` (bytes) */
+  readonly pgReadOnly: boolean
+  readonly pgMaxConnections: number
+  readonly pgIdleTimeoutMs: number
+  readonly pgMaxMessageSize: number
 }
 
 /** A configuration value that cannot be used. */
@@ -51,6 +56,10 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.security.max.response.rows': { kind: 'int', def: undefined },
   'http.keep-alive.timeout': { kind: 'int', def: '5' },
   'http.request.header.buffer.size': { kind: 'int', def: '65536' },
+  'pg.security.readonly': { kind: 'bool', def: 'false' },
+  'pg.net.connection.limit': { kind: 'int', def: '64' },
+  'pg.net.connection.timeout': { kind: 'int', def: '300000' },
+  'pg.recv.buffer.size': { kind: 'int', def: '67108864' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -106,6 +115,10 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     maxResponseRows: int('http.security.max.response.rows'),
     keepAliveTimeoutMs: int('http.keep-alive.timeout')! * 1000,
     maxQueryLength: int('http.request.header.buffer.size')!,
+    pgReadOnly: bool('pg.security.readonly'),
+    pgMaxConnections: int('pg.net.connection.limit')!,
+    pgIdleTimeoutMs: int('pg.net.connection.timeout')!,
+    pgMaxMessageSize: int('pg.recv.buffer.size')!,
   }
 }
 
