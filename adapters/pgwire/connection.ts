@@ -30,6 +30,9 @@ const INPUT_HIGH_WATER = 4 * 1024 * 1024
  */
 const PIPELINE_HOLD = 16 * 1024
 
+/** How long a closing socket may take to deliver its last output before it is cut. */
+const CLOSE_GRACE_MS = 1000
+
 type Phase = 'startup' | 'auth' | 'ready' | 'closed'
 
 /** Serves one socket. */
@@ -309,7 +312,10 @@ export class PgConnection {
     this.admission.closed()
     if (this.pid !== 0) this.registry.unregister(this.pid)
     this.query?.close()
-    this.socket.end()
-    this.socket.destroySoon()
+    const s = this.socket
+    s.end()
+    s.destroySoon()
+    // a client that stopped reading would keep the socket (and its unsent output) forever
+    if (!s.destroyed) setTimeout(() => s.destroy(), CLOSE_GRACE_MS).unref()
   }
 }

@@ -22,7 +22,7 @@ t.test('writes', async (t) => {
 t.test('reads', async (t) => {
   for (const sql of [
     'select 1', 'with a as (select 1) select * from a', 'select 1 union select 2', 'show tables', 'show server_version',
-    'explain insert into t values (now(), 1)', 'set datestyle = iso', 'begin', 'commit', 'rollback',
+'set datestyle = iso', 'begin', 'commit', 'rollback',
     'declare c cursor for select 1', 'fetch 10 from c', 'close c',
   ]) t.notOk(writes(sql), sql)
 })
