@@ -138,7 +138,8 @@ async function main(): Promise<void> {
   if (config.pgEnabled) {
     pg = createPgwireServer(db, {
       user: config.pgUser, password: config.pgPassword, authMethod: config.pgAuthMethod,
-      tls: pgTls, tlsRequired: config.pgTlsRequired, loginThrottle,
+      tls: pgTls, tlsRequired: config.pgTlsRequired, loginThrottle, readOnly: config.pgReadOnly,
+      maxConnections: config.pgMaxConnections, idleTimeoutMs: config.pgIdleTimeoutMs, maxMessageSize: config.pgMaxMessageSize,
     })
     pg.on('connection', track)
   }

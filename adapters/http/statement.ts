@@ -3,7 +3,7 @@
  * database's statement cache, a trailing `;` allowed, anything after it refused.
  */
 import type { Database } from '../../lib/index.js'
-import { SqlError, SqlState } from '../../lib/index.js'
+import { SqlError, SqlState, isWriteStatement } from '../../lib/index.js'
 
 /** A parsed statement (the AST root `Database.parse` returns). */
 export type Statement = ReturnType<Database['parse']>[number]
@@ -25,12 +25,9 @@ export function returnsRows(s: Statement): boolean {
   }
 }
 
-/** True for statements that change data or schema (refused when the server is read-only). */
+/** True for statements that change data or schema (refused when the server is read-only): the engine's {@link isWriteStatement}. */
 export function isWrite(s: Statement): boolean {
-  switch (s.kind) {
-    case 'select': case 'setop': case 'with': case 'show': case 'explain': case 'transaction': case 'set': return false
-    default: return true
-  }
+  return isWriteStatement(s)
 }
 
 /** QuestDB's `queryType` name of a statement that does not return rows (/api/v1/sql/validate). */

@@ -8,8 +8,8 @@
 /** A malformed frontend message: answered with SQLSTATE 08P01 and a disconnect. */
 export class ProtocolError extends Error {
   override readonly name = 'ProtocolError'
-  /** SQLSTATE of the error: 08P01 protocol violation, 54000 message too large */
-  constructor(message: string, readonly code: '08P01' | '54000' = '08P01') {
+  /** SQLSTATE of the error: 08P01 protocol violation, 54000 message too large, 0A000 unsupported protocol version */
+  constructor(message: string, readonly code: '08P01' | '54000' | '0A000' = '08P01') {
     super(message)
   }
 }

@@ -15,7 +15,7 @@ import { Authenticator, lockedOut } from './auth.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'
 import type { CancelRegistry } from './cancel-registry.js'
-import { errorFields } from './errors.js'
+import { PgError, errorFields } from './errors.js'
 import { FrontendParser } from './frontend-parser.js'
 import type { FrontendMessage, StartupPacket } from './messages.js'
 import type { ResolvedOptions } from './options.js'
@@ -30,6 +30,9 @@ const INPUT_HIGH_WATER = 4 * 1024 * 1024
  */
 const PIPELINE_HOLD = 16 * 1024
 
+/** How long a closing socket may take to deliver its last output before it is cut. */
+const CLOSE_GRACE_MS = 1000
+
 type Phase = 'startup' | 'auth' | 'ready' | 'closed'
 
 /** Serves one socket. */
@@ -43,16 +46,66 @@ export class PgConnection {
   private query: QueryProtocol | undefined
   private pid = 0
   private startupTimer: NodeJS.Timeout | undefined
+  private idleTimer: NodeJS.Timeout | undefined
+  /** when the connection last received or sent something, or finished a statement (ms) */
+  private lastActive = 0
+  /** true while output waits for the socket's `drain` (a client that stopped reading is idle) */
+  private draining = false
   private readonly onData = (d: Buffer): void => this.received(d)
 
-  constructor(socket: Socket, private readonly db: Database, private readonly opts: ResolvedOptions, private readonly registry: CancelRegistry) {
+  /**
+   * @param admission `refuse`: the server is at its connection limit, so the startup message is
+   *   answered FATAL 53300 (a CancelRequest is still served); `closed` is called once when the
+   *   connection ends
+   */
+  constructor(socket: Socket, private readonly db: Database, private readonly opts: ResolvedOptions, private readonly registry: CancelRegistry,
+    private readonly admission: { readonly refuse: boolean; readonly closed: () => void } = { refuse: false, closed: () => undefined }) {
     this.socket = socket
     this.remoteAddress = socket.remoteAddress
     this.parser = new FrontendParser(opts.maxMessageSize)
+    this.parser.authenticating = true
     socket.setNoDelay(true)
     this.attach(socket)
-    this.startupTimer = setTimeout(() => this.destroy(), opts.startupTimeoutMs)
+    this.startupTimer = setTimeout(() => this.startupTimedOut(), opts.startupTimeoutMs)
     this.startupTimer.unref()
+  }
+
+  /**
+   * Login took too long (a socket that sent nothing, half a startup packet, or no password):
+   * closed, with FATAL 08006 once the startup message was read (PostgreSQL's authentication_timeout).
+   */
+  private startupTimedOut(): void {
+    if (this.phase === 'auth') this.closeWith({ severity: 'FATAL', code: '08006', message: 'canceling authentication due to timeout' })
+    else this.destroy()
+  }
+
+  /** Arms the idle timer (after login; `pg.net.connection.timeout`). */
+  private armIdle(ms: number): void {
+    if (this.opts.idleTimeoutMs <= 0 || this.phase === 'closed') return
+    this.idleTimer = setTimeout(() => this.idleCheck(), ms)
+    this.idleTimer.unref()
+  }
+
+  /**
+   * Closes the connection when nothing was received or sent for the idle timeout and no statement
+   * runs (a client that stopped reading its results counts as idle); else re-arms for the rest.
+   */
+  private idleCheck(): void {
+    if (this.phase === 'closed') return
+    const timeout = this.opts.idleTimeoutMs
+    if (this.busy && !this.draining) { this.armIdle(timeout); return }
+    const left = this.lastActive + timeout - Date.now()
+    if (left > 0) { this.armIdle(left); return }
+    this.closeWith({ severity: 'FATAL', code: '57P05', message: `terminating connection due to idle timeout of ${timeout} ms (pg.net.connection.timeout)` })
+  }
+
+  /** Sends the buffered output and one ErrorResponse at once (nothing held back, no sync awaited) and closes. */
+  private closeWith(f: be.ErrorFields): void {
+    if (this.phase === 'closed') return
+    be.errorResponse(this.w, f)
+    const s = this.socket
+    if (!s.destroyed) s.write(this.w.flush())
+    this.destroy()
   }
 
   private attach(s: Socket): void {
@@ -62,6 +115,7 @@ export class PgConnection {
   }
 
   private received(d: Buffer): void {
+    this.lastActive = Date.now()
     this.parser.push(d)
     if (this.parser.pending > INPUT_HIGH_WATER) this.socket.pause()
     void this.pump()
@@ -91,6 +145,7 @@ export class PgConnection {
       await this.fatal(e)
     } finally {
       this.busy = false
+      this.lastActive = Date.now()
     }
     if (this.phase !== 'closed' && this.socket.isPaused()) this.socket.resume()
   }
@@ -122,8 +177,9 @@ export class PgConnection {
     const s = this.socket
     if (this.phase === 'closed' || s.destroyed || buf.length === 0) return undefined
     if (s.write(buf)) return undefined
+    this.draining = true
     return new Promise<void>((resolve) => {
-      const done = (): void => { s.off('drain', done); s.off('close', done); resolve() }
+      const done = (): void => { s.off('drain', done); s.off('close', done); this.draining = false; this.lastActive = Date.now(); resolve() }
       s.on('drain', done)
       s.on('close', done)
     })
@@ -164,6 +220,8 @@ export class PgConnection {
         this.destroy()
         return
       case 'startup': {
+        // like PostgreSQL, a connection over the limit is refused in answer to its startup message
+        if (this.admission.refuse) { this.closeWith({ severity: 'FATAL', code: '53300', message: 'sorry, too many clients already' }); return }
         const user = p.params.get('user') ?? ''
         if (this.opts.tls !== undefined && this.opts.tlsRequired && !this.encrypted) {
           return this.refuse('28000', 'SSL connection is required', 'this server accepts encrypted connections only (pg.tls.required): connect with sslmode=require')
@@ -204,13 +262,15 @@ export class PgConnection {
   }
 
   private message(m: FrontendMessage): Promise<void> | undefined {
-    if (this.phase === 'auth') return this.authMessage(m)
     if (m.kind === 'terminate') { this.destroy(); return undefined }
-    if (m.kind === 'unknown' || m.kind === 'password') throw new Error(`unexpected message type '${m.kind === 'unknown' ? m.code : 'p'}'`)
+    if (this.phase === 'auth') return this.authMessage(m)
+    // FunctionCall and Query are cycles of their own (ReadyForQuery follows); the rest skip to Sync
+    if (m.kind === 'invalid') return this.query!.refuse(new PgError(m.sqlstate, m.message), m.code === 'Q' || m.code === 'F')
     return this.query!.handle(m)
   }
 
   private async authMessage(m: FrontendMessage): Promise<void> {
+    // the parser lets only password messages through while logging in
     if (m.kind !== 'password') throw new Error(`expected a password message, got ${m.kind}`)
     const step = await this.auth!.step(m.body, this.w)
     switch (step.kind) {
@@ -222,8 +282,10 @@ export class PgConnection {
 
   private async loggedIn(principal: Parameters<Database['session']>[0]): Promise<void> {
     clearTimeout(this.startupTimer)
+    this.parser.authenticating = false
+    this.armIdle(this.opts.idleTimeoutMs)
     const session = this.db.session(principal)
-    this.query = new QueryProtocol({ db: this.db, session }, this)
+    this.query = new QueryProtocol({ db: this.db, session }, this, this.opts.readOnly)
     const key = this.registry.register(this.query)
     this.pid = key.pid
     this.phase = 'ready'
@@ -240,12 +302,16 @@ export class PgConnection {
     await this.flush()
   }
 
+  /**
+   * A failure that ends the connection: the ErrorResponse goes out at once, never held back
+   * behind pipelined input (which may be the very bytes that failed), then the socket closes.
+   */
   private async fatal(e: unknown): Promise<void> {
     if (this.phase === 'closed') return
     const f = errorFields(e)
-    be.errorResponse(this.w, { ...f, severity: 'FATAL', code: f.code === 'XX000' ? '08P01' : f.code })
-    await this.flush()
-    this.destroy()
+    const out = this.w.length > 0 && this.db.hasUnsyncedWrites ? this.syncThenWrite() : undefined
+    if (out !== undefined) await out
+    this.closeWith({ ...f, severity: 'FATAL', code: f.code === 'XX000' ? '08P01' : f.code })
   }
 
   /** Closes the connection and releases its state. */
@@ -253,9 +319,14 @@ export class PgConnection {
     if (this.phase === 'closed') return
     this.phase = 'closed'
     clearTimeout(this.startupTimer)
+    clearTimeout(this.idleTimer)
+    this.admission.closed()
     if (this.pid !== 0) this.registry.unregister(this.pid)
     this.query?.close()
-    this.socket.end()
-    this.socket.destroySoon()
+    const s = this.socket
+    s.end()
+    s.destroySoon()
+    // a client that stopped reading would keep the socket (and its unsent output) forever
+    if (!s.destroyed) setTimeout(() => s.destroy(), CLOSE_GRACE_MS).unref()
   }
 }

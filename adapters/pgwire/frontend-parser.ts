@@ -1,14 +1,29 @@
 /**
  * Splits the client's byte stream into messages and decodes them: the untyped startup packet
  * first, then typed messages (`Q`, `P`, `B`, ...). Incremental: bytes arrive in arbitrary
- * fragments; a message is decoded only once complete. Oversized or malformed framing throws
- * {@link ProtocolError} and the connection is dropped.
+ * fragments; a message is decoded only once complete. Framing is checked from the header, before
+ * any body is buffered: an unknown type byte, a length below 4 or above the type's limit throws
+ * {@link ProtocolError} (FATAL, the connection is closed). A well-framed message whose fields do
+ * not parse, FunctionCall and COPY messages decode as `invalid` (an ERROR; the connection goes on),
+ * as PostgreSQL 15 does.
  */
 import { BufferReader, ProtocolError } from './buffer-reader.js'
 import { StartupCode, type FormatCode, type FrontendMessage, type StartupPacket } from './messages.js'
 
 /** Largest startup packet accepted (PostgreSQL's limit is 10000). */
 const MAX_STARTUP_LENGTH = 10000
+
+/** Largest message of the types PostgreSQL reads with its small limit (Sync, Describe, Execute, ...). */
+const SMALL_MESSAGE_LIMIT = 10000
+
+/** Largest password / SASL message (PostgreSQL's PG_MAX_AUTH_TOKEN_LENGTH). */
+const AUTH_MESSAGE_LIMIT = 65535
+
+/** Types capped by the configured limit: the ones that carry SQL or data. */
+const LARGE_TYPES = new Set(['Q', 'P', 'B', 'F', 'd'])
+
+/** Types accepted after login. */
+const TYPES = new Set(['Q', 'P', 'B', 'D', 'C', 'E', 'S', 'H', 'X', 'F', 'd', 'c', 'f'])
 
 /** Accumulates bytes and yields complete messages. */
 export class FrontendParser {
@@ -18,7 +33,10 @@ export class FrontendParser {
   private parts: Buffer[] = []
   private partsBytes = 0
 
-  /** @param maxMessageSize largest typed message accepted, in bytes */
+  /** Set while logging in: only password messages (and Terminate) are accepted, at most 64 KiB each. */
+  authenticating = false
+
+  /** @param maxMessageSize largest Query, Parse, Bind, FunctionCall or CopyData message accepted, in bytes */
   constructor(private readonly maxMessageSize: number) {}
 
   /** Bytes received but not yet consumed. */
@@ -28,7 +46,9 @@ export class FrontendParser {
 
   /** True when a complete typed message is buffered (the client pipelined more than one). */
   hasMessage(): boolean {
-    return this.contiguous(5) && this.pending >= 1 + this.buf.readInt32BE(this.pos + 1)
+    if (!this.contiguous(5)) return false
+    const len = this.buf.readInt32BE(this.pos + 1)
+    return len >= 4 && this.pending >= 1 + len
   }
 
   /** Adds received bytes. */
@@ -87,21 +107,50 @@ export class FrontendParser {
         return { kind: 'startup', params }
       }
       default:
-        throw new ProtocolError(`unsupported frontend protocol ${code >>> 16}.${code & 0xffff}`)
+        throw new ProtocolError(`unsupported frontend protocol ${code >>> 16}.${code & 0xffff}: server supports 3.0 to 3.0`, '0A000')
     }
   }
 
   /** The next typed message, or undefined when incomplete. */
   next(): FrontendMessage | undefined {
-    if (!this.contiguous(5)) return undefined
-    const code = String.fromCharCode(this.buf[this.pos]!)
+    if (!this.contiguous(5)) {
+      // a bad type byte is refused at once, without waiting for a length
+      if (this.pending > 0 && this.contiguous(1)) this.checkType(this.buf[this.pos]!)
+      return undefined
+    }
+    const type = this.buf[this.pos]!
+    this.checkType(type)
+    const code = String.fromCharCode(type)
     const len = this.buf.readInt32BE(this.pos + 1)
     if (len < 4) throw new ProtocolError(`invalid message length ${len}`)
-    if (len > this.maxMessageSize) throw new ProtocolError(`message of ${len} bytes exceeds the limit of ${this.maxMessageSize}`, '54000')
+    if (LARGE_TYPES.has(code)) {
+      if (len > this.maxMessageSize) throw new ProtocolError(`message of ${len} bytes exceeds the limit of ${this.maxMessageSize} bytes`, '54000')
+    } else if (len > (code === 'p' ? AUTH_MESSAGE_LIMIT : SMALL_MESSAGE_LIMIT)) {
+      throw new ProtocolError(`invalid message length ${len} for message type ${type}`)
+    }
     if (!this.contiguous(len + 1)) return undefined
     const buf = this.buf
     const at = this.take(len + 1)
-    return decode(code, new BufferReader(buf, at + 5, at + 1 + len), buf, at + 5, at + 1 + len)
+    const r = new BufferReader(buf, at + 5, at + 1 + len)
+    try {
+      const m = decode(code, r, buf, at + 5, at + 1 + len)
+      if (r.remaining !== 0 && m.kind !== 'password' && m.kind !== 'invalid') throw new ProtocolError('invalid message format')
+      return m
+    } catch (e) {
+      // the framing held: the message is refused and the connection goes on
+      if (e instanceof ProtocolError) return { kind: 'invalid', code, sqlstate: e.code, message: e.message }
+      throw e
+    }
+  }
+
+  /** Throws unless `type` is a message type accepted in the current phase (as PostgreSQL, before reading the body). */
+  private checkType(type: number): void {
+    const code = String.fromCharCode(type)
+    if (this.authenticating) {
+      if (code !== 'p' && code !== 'X') throw new ProtocolError(`expected password response, got message type ${type}`)
+    } else if (!TYPES.has(code)) {
+      throw new ProtocolError(`invalid frontend message type ${type}`)
+    }
   }
 }
 
@@ -152,6 +201,11 @@ function decode(code: string, r: BufferReader, buf: Buffer, start: number, end: 
     case 'H': return { kind: 'flush' }
     case 'X': return { kind: 'terminate' }
     case 'p': return { kind: 'password', body: Buffer.from(buf.subarray(start, end)) }
-    default: return { kind: 'unknown', code }
+    case 'F': return { kind: 'invalid', code, sqlstate: '0A000', message: 'FunctionCall (the fast-path interface) is not supported' }
+    case 'd': case 'c': case 'f': {
+      const name = code === 'd' ? 'CopyData' : code === 'c' ? 'CopyDone' : 'CopyFail'
+      return { kind: 'invalid', code, sqlstate: '08P01', message: `unexpected ${name} message: no COPY is in progress` }
+    }
+    default: throw new ProtocolError(`invalid frontend message type ${code.charCodeAt(0)}`)
   }
 }

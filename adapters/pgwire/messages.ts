@@ -40,8 +40,12 @@ export type FrontendMessage =
   | { readonly kind: 'terminate' }
   /** `p`: a password, SASLInitialResponse or SASLResponse; decoded by the auth step that expects it */
   | { readonly kind: 'password'; readonly body: Buffer }
-  /** a message type the server does not handle (FunctionCall, COPY data, ...) */
-  | { readonly kind: 'unknown'; readonly code: string }
+  /**
+   * a well-framed message refused without closing the connection, as PostgreSQL refuses it:
+   * FunctionCall (0A000), CopyData / CopyDone / CopyFail outside COPY, fields that do not parse
+   * (08P01). `code` is its type byte.
+   */
+  | { readonly kind: 'invalid'; readonly code: string; readonly sqlstate: string; readonly message: string }
 
 /** The kind tags of {@link FrontendMessage}. */
 export type FrontendKind = FrontendMessage['kind']

@@ -47,10 +47,29 @@ export interface PgwireOptions {
    * limits, `false` for none
    */
   readonly loginThrottle?: LoginThrottle | false
-  /** largest frontend message accepted, default 64 MiB */
+  /**
+   * largest Query, Parse, Bind or FunctionCall message accepted, default 64 MiB (`pg.recv.buffer.size`);
+   * larger ones are refused with 54000 and the connection closed. Other messages are capped as
+   * PostgreSQL caps them (10 000 bytes; 65 535 for a password).
+   */
   readonly maxMessageSize?: number
   /** a connection that has not logged in after this many milliseconds is closed, default 10 s */
   readonly startupTimeoutMs?: number
+  /**
+   * most connections served at once (`pg.net.connection.limit`), default 64: the next one is
+   * answered FATAL 53300 "sorry, too many clients already" in response to its startup message
+   */
+  readonly maxConnections?: number
+  /**
+   * a logged-in connection with no statement running and nothing received or sent for this many
+   * milliseconds is closed with FATAL 57P05 (`pg.net.connection.timeout`), default 300 000; 0 = never
+   */
+  readonly idleTimeoutMs?: number
+  /**
+   * refuse statements that change data or the catalog with 25006 (`pg.security.readonly`),
+   * default false
+   */
+  readonly readOnly?: boolean
   /** the `server_version` ParameterStatus, default `11.3` as QuestDB sends */
   readonly serverVersion?: string
 }
@@ -80,6 +99,9 @@ export function resolveOptions(o: PgwireOptions): ResolvedOptions {
     secureContext: o.tls === undefined ? undefined : createSecureContext(o.tls),
     maxMessageSize: o.maxMessageSize ?? 64 * 1024 * 1024,
     startupTimeoutMs: o.startupTimeoutMs ?? 10_000,
+    maxConnections: o.maxConnections ?? 64,
+    idleTimeoutMs: o.idleTimeoutMs ?? 300_000,
+    readOnly: o.readOnly ?? false,
     serverVersion: o.serverVersion ?? '11.3',
   }
 }

@@ -5,7 +5,7 @@
  * protocol, messages are skipped until Sync. Transaction status: `T` inside BEGIN, `E` after an
  * error inside BEGIN until COMMIT/ROLLBACK (which then answers ROLLBACK).
  */
-import type { ColumnType } from '../../lib/index.js'
+import { type ColumnType, isWriteStatement } from '../../lib/index.js'
 import type { FrontendMessage, TxStatus } from './messages.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'
@@ -43,7 +43,8 @@ export class QueryProtocol {
   /** set when a statement that may write ran since the connection last flushed (it then owns a group commit's outcome) */
   wrote = false
 
-  constructor(private readonly ctx: RunContext, private readonly sink: PortalSink) {}
+  /** @param readOnly refuse statements that write (`pg.security.readonly`) */
+  constructor(private readonly ctx: RunContext, private readonly sink: PortalSink, private readonly readOnly = false) {}
 
   /** ReadyForQuery status. */
   get status(): TxStatus {
@@ -70,12 +71,19 @@ export class QueryProtocol {
     if (this.ctx.session.inTransaction) this.failedTx = true
   }
 
-  /** Refuses statements inside a failed transaction, except the ones that end it. */
+  /**
+   * Refuses statements inside a failed transaction, except the ones that end it, and, on a
+   * read-only server, statements that write (before they run: simple and extended protocol alike).
+   */
   private checkTx(p: Prepared): void {
-    if (!this.failedTx) return
     const s = p.statement
-    if (s?.kind === 'transaction' && s.action !== 'begin') return
-    throw new PgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block')
+    if (this.failedTx && !(s?.kind === 'transaction' && s.action !== 'begin')) {
+      throw new PgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block')
+    }
+    if (this.readOnly && s !== undefined && isWriteStatement(s)) {
+      const what = s.kind === 'unsupported' ? s.feature : s.kind.replace(/_/g, ' ').toUpperCase()
+      throw new PgError('25006', `cannot execute ${what} in read-only mode (pg.security.readonly)`)
+    }
   }
 
   /** Declared parameter OIDs, with the inferred type where the client declared 0 (worked out once per statement). */
@@ -130,7 +138,7 @@ export class QueryProtocol {
         }
         return pending?.catch((e: unknown) => this.extendedFailed(e))
       }
-      case 'terminate': case 'password': case 'unknown':
+      case 'terminate': case 'password': case 'invalid':
         throw new Error(`unexpected message ${m.kind}`)
     }
   }
@@ -239,6 +247,23 @@ export class QueryProtocol {
     if (m.portal === '') this.unnamed?.close()
     this.setPortal(m.portal, new Portal(s.prepared, values, m.resultFormats, s.engineTypes))
     be.empty(this.sink.w, '2')
+  }
+
+  /**
+   * A message refused without running anything (FunctionCall, COPY data outside COPY, a message
+   * whose fields do not parse): ErrorResponse, then ReadyForQuery for a message that is a cycle of
+   * its own (`simple`: Query, FunctionCall), or skipping to Sync for an extended-protocol one
+   * (which is ignored when already skipping, as PostgreSQL does).
+   */
+  refuse(e: unknown, simple: boolean): Promise<void> | undefined {
+    if (!simple) {
+      if (!this.skipping) this.extendedFailed(e)
+      return undefined
+    }
+    this.skipping = false
+    this.fail(e)
+    be.readyForQuery(this.sink.w, this.status)
+    return this.sink.flush()
   }
 
   private async describeStatement(name: string): Promise<void> {

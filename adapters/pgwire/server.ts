@@ -27,8 +27,20 @@ export type PgwireHandler = ((socket: Socket) => void) & {
 export function createPgwireHandler(db: Database, options: PgwireOptions = {}): PgwireHandler {
   const opts = resolveOptions(options)
   const registry = new CancelRegistry()
+  const limit = opts.maxConnections > 0 ? opts.maxConnections : Infinity
+  // sockets served, and sockets over the limit waiting for their startup message to be refused
+  let open = 0
+  let refusing = 0
   const handler = (socket: Socket): void => {
-    new PgConnection(socket, db, opts, registry)
+    if (open < limit) {
+      open++
+      new PgConnection(socket, db, opts, registry, { refuse: false, closed: () => { open-- } })
+    } else if (refusing < limit) {
+      refusing++
+      new PgConnection(socket, db, opts, registry, { refuse: true, closed: () => { refusing-- } })
+    } else {
+      socket.destroy() // a flood: at most twice the limit of sockets are kept open
+    }
   }
   return Object.assign(handler, { connections: () => registry.size })
 }

@@ -59,6 +59,11 @@ export interface ServerConfig {
   readonly pgAuthMethod: 'password' | 'scram-sha-256'
   /** HTTPS certificate and key files (`http.tls.*`, falling back to `tls.*`); undefined when TLS is off */
   readonly httpTls: TlsFiles | undefined
+  /** pgwire: `pg.security.readonly`, `pg.net.connection.limit`, `pg.net.connection.timeout` (ms), `pg.recv.buffer.size` (bytes) */
+  readonly pgReadOnly: boolean
+  readonly pgMaxConnections: number
+  readonly pgIdleTimeoutMs: number
+  readonly pgMaxMessageSize: number
 }
 
 /** Where a server's TLS certificate (chain, PEM) and private key (PEM) are. */
@@ -119,6 +124,10 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.tls.enabled': { kind: 'bool', def: undefined },
   'http.tls.cert.path': { kind: 'string', def: undefined },
   'http.tls.private.key.path': { kind: 'string', def: undefined },
+  'pg.security.readonly': { kind: 'bool', def: 'false' },
+  'pg.net.connection.limit': { kind: 'int', def: '64' },
+  'pg.net.connection.timeout': { kind: 'int', def: '300000' },
+  'pg.recv.buffer.size': { kind: 'int', def: '67108864' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -230,6 +239,10 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     pgTlsRequired: bool('pg.tls.required'),
     pgAuthMethod: method.value,
     httpTls: tls('http'),
+    pgReadOnly: bool('pg.security.readonly'),
+    pgMaxConnections: int('pg.net.connection.limit')!,
+    pgIdleTimeoutMs: int('pg.net.connection.timeout')!,
+    pgMaxMessageSize: int('pg.recv.buffer.size')!,
   }
 }
 

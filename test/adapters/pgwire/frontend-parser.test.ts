@@ -65,3 +65,32 @@ t.test('a message over the size limit is refused from its header alone', async (
   p.push(serialize.query('x'.repeat(5000)).subarray(0, 10))
   t.throws(() => p.next(), { code: '54000' })
 })
+
+t.test('framing is checked from the header: type byte, per-type limits, login phase', async (t) => {
+  const bad = new FrontendParser(1000)
+  bad.push(Buffer.from([0x7a]))
+  t.throws(() => bad.next(), { code: '08P01', message: 'invalid frontend message type 122' }, 'an unknown type at its first byte')
+  const sync = new FrontendParser(1 << 20)
+  sync.push(Buffer.from([0x53, 0, 1, 0, 0]))
+  t.throws(() => sync.next(), { code: '08P01' }, 'a Sync claiming 64 KiB')
+  const login = new FrontendParser(1 << 20)
+  login.authenticating = true
+  login.push(serialize.query('select 1'))
+  t.throws(() => login.next(), { message: 'expected password response, got message type 81' }, 'no Query before login')
+  const after = new FrontendParser(1 << 20)
+  after.push(serialize.password('x'))
+  t.throws(() => after.next(), { message: 'invalid frontend message type 112' }, 'no password after login')
+})
+
+t.test('fields that do not parse, FunctionCall and COPY messages decode as invalid (the connection goes on)', async (t) => {
+  const p = new FrontendParser(1 << 20)
+  p.push(Buffer.concat([
+    Buffer.from([0x51, 0, 0, 0, 8]), Buffer.from('sele'), // Query without its NUL
+    Buffer.from([0x53, 0, 0, 0, 5, 0]), // Sync with a stray byte
+    Buffer.from([0x46, 0, 0, 0, 4]), Buffer.from([0x64, 0, 0, 0, 5, 0x41]),
+    serialize.sync(),
+  ]))
+  const out: FrontendMessage[] = []
+  drain(p, out)
+  t.same(out.map((m) => m.kind === 'invalid' ? `${m.code}:${m.sqlstate}` : m.kind), ['Q:08P01', 'S:08P01', 'F:0A000', 'd:08P01', 'sync'])
+})

@@ -175,7 +175,7 @@ t.test('CancelRequest cancels the running query', async (t) => {
 
 t.test('unknown message type: error and disconnect; server keeps serving', async (t) => {
   const c = await WireClient.login(srv.port)
-  c.send(Buffer.from([0x46, 0, 0, 0, 4])) // 'F' FunctionCall
+  c.send(Buffer.from([0x7a, 0, 0, 0, 4])) // 'z': no such message
   const e = await c.until('error') as ErrorMessage
   t.equal(e.code, '08P01')
   t.ok(await c.closedByServer())
