@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   // the data directory: durable tables (WAL + partitions), locked while this server runs
   let db: Database
   try {
-    db = await Database.open({ path: config.cairoRoot })
+    db = await Database.open({ path: config.cairoRoot, queryTimeout: config.queryTimeoutMs })
   } catch (e) {
     console.error(`epochdb: cannot open cairo.root=${config.cairoRoot}: ${(e as Error).message}`)
     process.exit(1)

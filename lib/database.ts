@@ -23,6 +23,7 @@ import { collectAll, insert, update } from './exec/statements/dml.js'
 import { catalogView, explain, show, type Rows } from './exec/statements/meta.js'
 import { describe } from './exec/statements/describe.js'
 import { Session } from './session.js'
+import { STATEMENT_TIMEOUT, checkStatementTimeout, parseStatementTimeout } from './exec/statement-timeout.js'
 import { Rnd } from './functions/rnd/rnd.js'
 
 /** The engine's version, as `version()` reports it. */
@@ -44,6 +45,12 @@ export interface DatabaseOptions {
    * default each statement's generator is seeded from the clock, as QuestDB does in production.
    */
   readonly randomSeed?: readonly [bigint, bigint]
+  /**
+   * Milliseconds after which a statement is ended with 57014 ("canceling statement due to
+   * statement timeout"); 0 or absent: no timeout. {@link ExecOptions.timeout} overrides it per
+   * statement. The standalone server sets it from `query.timeout` (60 s by default).
+   */
+  readonly queryTimeout?: number
 }
 
 /** A result column: its name and QuestDB type name (`LONG`, `TIMESTAMP`, `IPv4`, ...). */
@@ -98,6 +105,11 @@ export interface ExecOptions {
   readonly session?: Session
   /** cancels the statement when `cancelled` becomes true */
   readonly signal?: CancelSignal
+  /**
+   * Milliseconds after which the statement is ended with 57014; 0: no timeout. Defaults to
+   * {@link DatabaseOptions.queryTimeout}.
+   */
+  readonly timeout?: number
   /**
    * Return from a write before it is durable: the caller promises to await {@link Database.sync}
    * before it acknowledges the write to anyone (pgwire does, once per pipelined batch, so a batch
@@ -158,6 +170,7 @@ export class Database {
   private readonly parseCache = new Map<string, Statement[]>()
   private readonly defaultSession = new Session()
   private readonly clock: () => number
+  private readonly queryTimeout: number
   private readonly sharedRnd: Rnd | undefined
   private rndCounter = 0
   private closed = false
@@ -173,6 +186,7 @@ export class Database {
 
   private constructor(options: DatabaseOptions) {
     this.clock = options.clock ?? (() => Date.now() * 1000)
+    this.queryTimeout = options.queryTimeout ?? 0
     this.sharedRnd = options.randomSeed === undefined ? undefined : new Rnd(options.randomSeed[0], options.randomSeed[1])
   }
 
@@ -352,6 +366,7 @@ export class Database {
     // text parameters (pgwire sends them as strings) take the type their use asks for
     const values: Scalar[] = []
     const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, this.catalogView, VERSION, values, options.signal, this.rndFactory)
+    ctx.setTimeout(options.timeout ?? sessionTimeout(session) ?? this.queryTimeout)
     const typed = options.paramTypes
     const declared = params.map((p, i) => typed?.[i] ?? (typeof p === 'string' ? undefined : paramType(p)))
     const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])
@@ -489,12 +504,19 @@ export class Database {
         return done(stmt.action)
       }
       case 'set':
+        if (stmt.name.toLowerCase() === STATEMENT_TIMEOUT && stmt.value !== undefined) checkStatementTimeout(stmt.value, stmt.pos)
         if (stmt.value === undefined) session.settings.delete(stmt.name.toLowerCase())
         else session.settings.set(stmt.name.toLowerCase(), stmt.value)
         return done('set')
       case 'unsupported': throw unsupported(stmt.feature, stmt.pos)
     }
   }
+}
+
+/** The session's `SET statement_timeout`, in milliseconds (0 = none), or undefined when it set none. */
+function sessionTimeout(session: Session): number | undefined {
+  const v = session.settings.get(STATEMENT_TIMEOUT)
+  return v === undefined ? undefined : parseStatementTimeout(v)
 }
 
 /** A statement parsed once and run many times. */

@@ -23,6 +23,7 @@ export type {
 export type { Statement } from './sql/ast.js'
 export type { JsValue } from './types/js-value.js'
 export type { CancelSignal } from './exec/context.js'
+export { parseStatementTimeout } from './exec/statement-timeout.js'
 /** Reads one value of a column vector in scalar form (adapters encode results with it). */
 export { getScalar } from './types/vector.js'
 /** QuestDB's text forms of values (timestamps, Java-style doubles, any value), for adapters' encoders. */

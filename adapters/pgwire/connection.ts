@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net'
 import { TLSSocket, createSecureContext } from 'node:tls'
-import type { Database } from '../../lib/index.js'
+import { type Database, parseStatementTimeout } from '../../lib/index.js'
 import { Authenticator } from './auth.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'
@@ -169,6 +169,7 @@ export class PgConnection {
           return
         }
         this.applicationName = p.params.get('application_name') ?? ''
+        this.statementTimeout = startupStatementTimeout(p.params)
         this.auth = new Authenticator(this.opts, user, p.params.get('database') ?? user, this.socket.remoteAddress)
         this.phase = 'auth'
         this.auth.begin(this.w)
@@ -179,6 +180,8 @@ export class PgConnection {
   }
 
   private applicationName = ''
+  /** `statement_timeout` from the startup packet (a parameter, or `-c statement_timeout=...` in `options`) */
+  private statementTimeout: string | undefined
 
   private upgrade(): void {
     const raw = this.socket
@@ -212,6 +215,7 @@ export class PgConnection {
   private async loggedIn(principal: Parameters<Database['session']>[0]): Promise<void> {
     clearTimeout(this.startupTimer)
     const session = this.db.session(principal)
+    if (this.statementTimeout !== undefined) session.settings.set('statement_timeout', this.statementTimeout)
     this.query = new QueryProtocol({ db: this.db, session }, this)
     const key = this.registry.register(this.query)
     this.pid = key.pid
@@ -247,4 +251,19 @@ export class PgConnection {
     this.socket.end()
     this.socket.destroySoon()
   }
+}
+
+/**
+ * The `statement_timeout` a client asked for at startup: node-postgres sends it as a startup
+ * parameter, libpq (`PGOPTIONS`, psql, JDBC's `options`) as `-c statement_timeout=...` or
+ * `--statement_timeout=...` in `options`. Values that are not a timeout are ignored.
+ */
+export function startupStatementTimeout(params: ReadonlyMap<string, string>): string | undefined {
+  let value = params.get('statement_timeout')
+  const options = params.get('options')
+  if (options !== undefined) {
+    const m = /(?:^|\s)(?:-c\s*|--)statement_timeout=(\S+)/.exec(options)
+    if (m !== null) value = m[1]!
+  }
+  return value !== undefined && parseStatementTimeout(value) !== undefined ? value : undefined
 }

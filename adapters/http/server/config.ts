@@ -26,6 +26,8 @@ export interface ServerConfig {
   readonly maxResponseRows: number | undefined
   readonly keepAliveTimeoutMs: number
   readonly maxQueryLength: number
+  /** `query.timeout` (alias `query.timeout.sec`): milliseconds after which a query ends with 57014; 0 = none */
+  readonly queryTimeoutMs: number
 }
 
 /** A configuration value that cannot be used. */
@@ -51,6 +53,8 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.security.max.response.rows': { kind: 'int', def: undefined },
   'http.keep-alive.timeout': { kind: 'int', def: '5' },
   'http.request.header.buffer.size': { kind: 'int', def: '65536' },
+  'query.timeout': { kind: 'string', def: '60s' },
+  'query.timeout.sec': { kind: 'string', def: undefined },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -90,6 +94,13 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (m === null || Number(m[2]) > 65535 || m[1]!.length === 0) throw bad(key, r, 'host:port with a port 0-65535')
     return { host: m[1]!, port: Number(m[2]) }
   }
+  // a duration with a unit (500ms, 60s, 5m, 1h); a bare number is in `bare` units; 0 = none
+  const duration = (key: string, bare: 'ms' | 's'): number => {
+    const r = raw(key)!
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(r.value.trim())
+    if (m === null) throw bad(key, r, 'a duration such as 60s, 500ms, 5m or 0')
+    return Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? bare) as 'ms' | 's' | 'm' | 'h'])
+  }
   const httpUser = str('http.user')
   const httpPassword = str('http.password')
   if ((httpUser === undefined) !== (httpPassword === undefined)) throw new ConfigError('http.user and http.password must be set together')
@@ -106,6 +117,8 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     maxResponseRows: int('http.security.max.response.rows'),
     keepAliveTimeoutMs: int('http.keep-alive.timeout')! * 1000,
     maxQueryLength: int('http.request.header.buffer.size')!,
+    queryTimeoutMs: values.has('query.timeout') || !values.has('query.timeout.sec')
+      ? duration('query.timeout', 'ms') : duration('query.timeout.sec', 's'),
   }
 }
 

@@ -8,6 +8,7 @@ import type { OutputColumn, SortNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
+import { sortYielding } from './yielding-sort.js'
 
 /** Collects every batch of a plan into one batch (used by blocking operators). */
 export async function collect(run: Runner, node: Parameters<Runner>[0], ctx: ExecContext, output: readonly OutputColumn[]): Promise<Batch> {
@@ -84,13 +85,13 @@ export async function* runSort(node: SortNode, ctx: ExecContext, run: Runner): A
   const all = await collect(run, node.input, ctx, node.input.output)
   if (all.length === 0) return
   const cmps = node.keys.map((k) => comparator(compileExpr(k.expr, ctx)(all), k.desc, k.nullsFirst))
-  const idx = new Array<number>(all.length)
-  for (let i = 0; i < all.length; i++) idx[i] = i
-  idx.sort((a, b) => {
+  const sel = new Int32Array(all.length)
+  for (let i = 0; i < all.length; i++) sel[i] = i
+  // in bounded steps: a sort of millions of rows must not hold the event loop for seconds
+  await sortYielding(sel, (a, b) => {
     for (const c of cmps) { const r = c(a, b); if (r !== 0) return r }
     return a - b
-  })
-  const sel = Int32Array.from(idx)
+  }, ctx)
   yield* emit({ length: all.length, vectors: all.vectors.map((v) => gather(v, sel, all.length)) }, ctx)
 }
 

@@ -17,7 +17,7 @@ import { compileExpr } from '../evaluate.js'
 import { nullMask } from '../../functions/aggregate/agg-util.js'
 import type { Runner } from './runner.js'
 import { collect, emit } from './sort.js'
-import { type WindowOrder, partitionIds, windowOrder } from './window-sort.js'
+import { type WindowOrder, partitionIds, windowOrderYielding } from './window-sort.js'
 import { frameBounds } from './window-frame.js'
 import { frameCounts, frameExtremes, frameSums, toFloat64 } from './window-aggregate.js'
 import { framePicks, gatherPicks, offsetPicks, ranking } from './window-value.js'
@@ -35,7 +35,7 @@ export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner
       const parts = call.partitionBy.map((e) => compileExpr(e, ctx)(all))
       const keys = call.orderBy.map((k) => materialize(compileExpr(k.expr, ctx)(all)))
       const { ids, count } = partitionIds(parts, n)
-      sorted = { order: windowOrder(ids, count, keys, call.orderBy, presorted(node, call)), keys }
+      sorted = { order: await windowOrderYielding(ids, count, keys, call.orderBy, presorted(node, call), ctx), keys }
       orders.set(call.sortKey, sorted)
       await ctx.maybeYield()
     }
