@@ -4,7 +4,7 @@
  */
 import { type Batch, gather } from '../../types/vector.js'
 import type { DistinctNode, SetOpNode } from '../../plan/plan-node.js'
-import type { ExecContext } from '../context.js'
+import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
 import { collect, rowKey } from './sort.js'
 import type { Runner } from './runner.js'
 
@@ -23,12 +23,13 @@ export async function* runDistinct(node: DistinctNode, ctx: ExecContext, run: Ru
 }
 
 /** Filters a stream's rows with `keep(key)`, which sees each row's key. */
-async function* filterRows(input: AsyncGenerator<Batch>, keep: (key: string) => boolean): AsyncGenerator<Batch> {
+async function* filterRows(input: AsyncGenerator<Batch>, keep: (key: string) => boolean, ctx: ExecContext): AsyncGenerator<Batch> {
   for await (const b of input) {
     const sel = new Int32Array(b.length)
     let n = 0
     for (let i = 0; i < b.length; i++) if (keep(rowKey(b.vectors, i))) sel[n++] = i
     if (n > 0) yield { length: n, vectors: b.vectors.map((v) => gather(v, sel, n)) }
+    await ctx.maybeYield()
   }
 }
 
@@ -42,13 +43,14 @@ export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner):
     }
     const seen = new Set<string>()
     const once = (k: string) => (seen.has(k) ? false : (seen.add(k), true))
-    yield* filterRows(run(node.left, ctx), once)
-    yield* filterRows(run(node.right, ctx), once)
+    yield* filterRows(run(node.left, ctx), once, ctx)
+    yield* filterRows(run(node.right, ctx), once, ctx)
     return
   }
   const right = await collect(run, node.right, ctx, node.right.output)
   const counts = new Map<string, number>()
   for (let i = 0; i < right.length; i++) {
+    if ((i & (YIELD_CHECK_WORK - 1)) === YIELD_CHECK_WORK - 1) await ctx.maybeYield()
     const k = rowKey(right.vectors, i)
     counts.set(k, (counts.get(k) ?? 0) + 1)
   }
@@ -63,7 +65,7 @@ export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner):
       if (counts.has(k) || emitted.has(k)) return false
       emitted.add(k)
       return true
-    })
+    }, ctx)
     return
   }
   yield* filterRows(run(node.left, ctx), (k) => {
@@ -73,5 +75,5 @@ export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner):
     if (emitted.has(k)) return false
     emitted.add(k)
     return true
-  })
+  }, ctx)
 }
