@@ -101,6 +101,7 @@ async function main(): Promise<void> {
       // 0 means no limit, as in QuestDB (and in Database.open)
       totalQueryMemoryLimit: resolveTotalQueryMemory(config.ramUsageLimitBytes, config.ramUsageLimitPercent),
       queryMemoryLimit: config.queryMemoryLimit,
+      queryTimeout: config.queryTimeoutMs,
     })
   } catch (e) {
     console.error(`epochdb: cannot open cairo.root=${config.cairoRoot}: ${(e as Error).message}`)

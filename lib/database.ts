@@ -24,6 +24,7 @@ import { collectAll, insert, update } from './exec/statements/dml.js'
 import { catalogView, explain, show, type Rows } from './exec/statements/meta.js'
 import { describe } from './exec/statements/describe.js'
 import { Session } from './session.js'
+import { STATEMENT_TIMEOUT, checkStatementTimeout, parseStatementTimeout } from './exec/statement-timeout.js'
 import { Rnd } from './functions/rnd/rnd.js'
 import { MemoryPool, QueryMemory, batchBytes } from './exec/memory.js'
 import { defaultQueryMemory, resolveTotalQueryMemory } from './exec/memory-defaults.js'
@@ -74,6 +75,12 @@ export interface DatabaseOptions {
    * 0 for no limit.
    */
   readonly totalQueryMemoryLimit?: number
+  /**
+   * Milliseconds after which a statement is ended with 57014 ("canceling statement due to
+   * statement timeout"); 0 or absent: no timeout. {@link ExecOptions.timeout} overrides it per
+   * statement. The standalone server sets it from `query.timeout` (60 s by default).
+   */
+  readonly queryTimeout?: number
 }
 
 /** A result column: its name and QuestDB type name (`LONG`, `TIMESTAMP`, `IPv4`, ...). */
@@ -128,6 +135,11 @@ export interface ExecOptions {
   readonly session?: Session
   /** cancels the statement when `cancelled` becomes true */
   readonly signal?: CancelSignal
+  /**
+   * Milliseconds after which the statement is ended with 57014; 0: no timeout. Defaults to
+   * {@link DatabaseOptions.queryTimeout}.
+   */
+  readonly timeout?: number
   /**
    * Return from a write before it is durable: the caller promises to await {@link Database.sync}
    * before it acknowledges the write to anyone (pgwire does, once per pipelined batch, so a batch
@@ -194,6 +206,7 @@ export class Database {
   private readonly parseLimits: ParseLimits
   private readonly defaultSession = new Session()
   private readonly clock: () => number
+  private readonly queryTimeout: number
   private readonly sharedRnd: Rnd | undefined
   private rndCounter = 0
   private closed = false
@@ -219,6 +232,7 @@ export class Database {
     const total = options.totalQueryMemoryLimit === 0 ? Infinity : options.totalQueryMemoryLimit ?? resolveTotalQueryMemory()
     this.memoryPool = new MemoryPool(total)
     this.queryMemoryLimit = options.queryMemoryLimit === 0 ? Infinity : Math.min(options.queryMemoryLimit ?? defaultQueryMemory(total), total)
+    this.queryTimeout = options.queryTimeout ?? 0
     this.sharedRnd = options.randomSeed === undefined ? undefined : new Rnd(options.randomSeed[0], options.randomSeed[1])
   }
 
@@ -492,6 +506,7 @@ export class Database {
     const values: Scalar[] = []
     const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, this.catalogView, VERSION, values, options.signal, this.rndFactory)
     ctx.memory = memory
+    ctx.setTimeout(options.timeout ?? sessionTimeout(session) ?? this.queryTimeout)
     const typed = options.paramTypes
     const declared = params.map((p, i) => typed?.[i] ?? (typeof p === 'string' ? undefined : paramType(p)))
     const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])
@@ -663,6 +678,7 @@ export class Database {
         return done(stmt.action)
       }
       case 'set':
+        if (stmt.name.toLowerCase() === STATEMENT_TIMEOUT && stmt.value !== undefined) checkStatementTimeout(stmt.value, stmt.pos)
         if (stmt.value === undefined) session.settings.delete(stmt.name.toLowerCase())
         else session.settings.set(stmt.name.toLowerCase(), stmt.value)
         return done('set')
@@ -691,6 +707,12 @@ interface RunningStatement {
   readonly signal: CancelSignal
   readonly ended: Promise<void>
   readonly done: () => void
+}
+
+/** The session's `SET statement_timeout`, in milliseconds (0 = none), or undefined when it set none. */
+function sessionTimeout(session: Session): number | undefined {
+  const v = session.settings.get(STATEMENT_TIMEOUT)
+  return v === undefined ? undefined : parseStatementTimeout(v)
 }
 
 /** A statement parsed once and run many times. */

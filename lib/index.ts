@@ -30,6 +30,7 @@ export type { CancelSignal } from './exec/context.js'
 /** The default server-wide query memory budget from QuestDB's `ram.usage.limit.*` keys (the standalone server's). */
 export { resolveTotalQueryMemory } from './exec/memory-defaults.js'
 export { formatBytes } from './exec/memory.js'
+export { parseStatementTimeout } from './exec/statement-timeout.js'
 /** Reads one value of a column vector in scalar form (adapters encode results with it). */
 export { getScalar } from './types/vector.js'
 /** QuestDB's text forms of values (timestamps, Java-style doubles, any value), for adapters' encoders. */

@@ -11,6 +11,7 @@ import { jsonString } from './json/json-string.js'
 import { type JsonEncoder, jsonEncoder } from './json/json-values.js'
 import { parseCols, selectColumns } from './cols-param.js'
 import { isWrite, parseOne } from './statement.js'
+import { requestTimeout } from './timeout-param.js'
 
 /** Flags of one /exec request. */
 interface ExecRequest {
@@ -41,7 +42,7 @@ export async function handleExec(ctx: RequestContext): Promise<number> {
     }
     if (ctx.options.readOnly && isWrite(stmt)) throw new HttpError(403, 'Write permission denied')
     const r = execRequest(query, ctx)
-    const ex = await ctx.db.execute(stmt, [], { session: ctx.session, signal: ctx.signal })
+    const ex = await ctx.db.execute(stmt, [], { session: ctx.session, signal: ctx.signal, timeout: requestTimeout(ctx) })
     const compiler = process.hrtime.bigint() - t0
     if (ex.command !== 'select') {
       sendJson(ctx.res, 200, confirmation(ex))

@@ -9,6 +9,7 @@ import { isTrue, parseLimit } from './request.js'
 import { CSV_TYPE, ChunkWriter, errorBody, sendJson } from './response.js'
 import { type CsvEncoder, csvEncoder, csvQuote } from './csv/csv-values.js'
 import { parseOne, returnsRows } from './statement.js'
+import { requestTimeout } from './timeout-param.js'
 
 /** Answers one /exp request; resolves to the number of rows sent. */
 export async function handleExp(ctx: RequestContext): Promise<number> {
@@ -26,7 +27,7 @@ export async function handleExp(ctx: RequestContext): Promise<number> {
     const stmt = query.length === 0 ? undefined : parseOne(ctx.db, query)
     if (stmt === undefined) throw new HttpError(400, 'No query text')
     if (!returnsRows(stmt)) throw new HttpError(400, '/exp endpoint only accepts SELECT')
-    ex = await ctx.db.execute(stmt, [], { session: ctx.session, signal: ctx.signal })
+    ex = await ctx.db.execute(stmt, [], { session: ctx.session, signal: ctx.signal, timeout: requestTimeout(ctx) })
   } catch (err) {
     const { message, position } = describe(err)
     sendJson(ctx.res, statusOf(err), errorBody(query, message, position ?? 0))

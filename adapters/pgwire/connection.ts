@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net'
 import { TLSSocket } from 'node:tls'
-import type { Database } from '../../lib/index.js'
+import { type Database, parseStatementTimeout } from '../../lib/index.js'
 import { Authenticator, lockedOut } from './auth.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'
@@ -230,6 +230,7 @@ export class PgConnection {
         const wait = this.opts.loginThrottle?.retryAfter(user, this.remoteAddress) ?? 0
         if (wait > 0) { const l = lockedOut(wait); return this.refuse(l.code, l.message) }
         this.applicationName = p.params.get('application_name') ?? ''
+        this.statementTimeout = startupStatementTimeout(p.params)
         this.auth = new Authenticator(this.opts, user, p.params.get('database') ?? user, this.remoteAddress)
         this.phase = 'auth'
         this.auth.begin(this.w)
@@ -251,6 +252,8 @@ export class PgConnection {
     await this.flush()
     this.destroy()
   }
+  /** `statement_timeout` from the startup packet (a parameter, or `-c statement_timeout=...` in `options`) */
+  private statementTimeout: string | undefined
 
   private upgrade(): void {
     const raw = this.socket
@@ -285,6 +288,7 @@ export class PgConnection {
     this.parser.authenticating = false
     this.armIdle(this.opts.idleTimeoutMs)
     const session = this.db.session(principal)
+    if (this.statementTimeout !== undefined) session.settings.set('statement_timeout', this.statementTimeout)
     this.query = new QueryProtocol({ db: this.db, session }, this, this.opts.readOnly)
     const key = this.registry.register(this.query)
     this.pid = key.pid
@@ -329,4 +333,19 @@ export class PgConnection {
     // a client that stopped reading would keep the socket (and its unsent output) forever
     if (!s.destroyed) setTimeout(() => s.destroy(), CLOSE_GRACE_MS).unref()
   }
+}
+
+/**
+ * The `statement_timeout` a client asked for at startup: node-postgres sends it as a startup
+ * parameter, libpq (`PGOPTIONS`, psql, JDBC's `options`) as `-c statement_timeout=...` or
+ * `--statement_timeout=...` in `options`. Values that are not a timeout are ignored.
+ */
+export function startupStatementTimeout(params: ReadonlyMap<string, string>): string | undefined {
+  let value = params.get('statement_timeout')
+  const options = params.get('options')
+  if (options !== undefined) {
+    const m = /(?:^|\s)(?:-c\s*|--)statement_timeout=(\S+)/.exec(options)
+    if (m !== null) value = m[1]!
+  }
+  return value !== undefined && parseStatementTimeout(value) !== undefined ? value : undefined
 }

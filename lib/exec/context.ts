@@ -12,6 +12,13 @@ import { type QueryMemory, unlimitedMemory } from './memory.js'
 /** How long execution may hold the event loop before it yields, in milliseconds. */
 export const YIELD_INTERVAL_MS = 8
 
+/**
+ * Units of work (rows produced, pairs compared, probe matches walked) an operator's inner loop
+ * may do between two calls of {@link ExecContext.maybeYield}: small enough that a loop yields
+ * within milliseconds, large enough that the clock read it costs is noise.
+ */
+export const YIELD_CHECK_WORK = 16384
+
 /** A signal that cancels a running statement (pgwire CancelRequest, a disconnected HTTP client). */
 export interface CancelSignal {
   readonly cancelled: boolean
@@ -29,6 +36,12 @@ export class ExecContext implements FunctionContext {
   memory: QueryMemory = unlimitedMemory()
   /** when the statement last yielded (ms); -1 until its first batch, so starting one costs no clock read */
   private lastYield = -1
+  /**
+   * When the statement times out (ms since the epoch, `Date.now()` clock); Infinity for never.
+   * Checked where execution already reads the clock ({@link ExecContext.maybeYield}), so a
+   * timeout costs nothing per row.
+   */
+  deadline = Infinity
 
   constructor(
     readonly now: number,
@@ -54,19 +67,34 @@ export class ExecContext implements FunctionContext {
     return this.clockFn()
   }
 
-  /** Throws 57014 when the statement was cancelled. */
-  checkCancelled(): void {
-    if (this.signal?.cancelled === true) throw new SqlError(SqlState.QUERY_CANCELED, 'cancelling statement due to user request')
+  /** Ends the statement after `ms` milliseconds from now (0 or less: no timeout). */
+  setTimeout(ms: number | undefined): void {
+    this.deadline = ms === undefined || !(ms > 0) ? Infinity : Date.now() + ms
   }
 
-  /** Yields to the event loop when this statement has held it for longer than {@link YIELD_INTERVAL_MS}. */
-  async maybeYield(): Promise<void> {
+  /** Throws 57014 when the statement was cancelled (no clock read: the timeout is checked by {@link ExecContext.checkDeadline}). */
+  checkCancelled(): void {
+    if (this.signal?.cancelled === true) throw new SqlError(SqlState.QUERY_CANCELED, 'canceling statement due to user request')
+  }
+
+  /** Throws 57014 when the statement was cancelled or its timeout passed (one clock read). */
+  checkDeadline(now = Date.now()): void {
     this.checkCancelled()
+    if (now >= this.deadline) throw new SqlError(SqlState.QUERY_CANCELED, 'canceling statement due to statement timeout')
+  }
+
+  /**
+   * Yields to the event loop when this statement has held it for longer than
+   * {@link YIELD_INTERVAL_MS}, and throws 57014 when it was cancelled or timed out. Operators
+   * call it per batch and, inside inner loops, every {@link YIELD_CHECK_WORK} units of work.
+   */
+  async maybeYield(): Promise<void> {
     const t = Date.now()
+    this.checkDeadline(t)
     if (this.lastYield < 0) { this.lastYield = t; return }
     if (t - this.lastYield < YIELD_INTERVAL_MS) return
     await new Promise<void>((resolve) => defer(resolve))
     this.lastYield = Date.now()
-    this.checkCancelled()
+    this.checkDeadline(this.lastYield)
   }
 }

@@ -64,6 +64,8 @@ export interface ServerConfig {
   readonly pgMaxConnections: number
   readonly pgIdleTimeoutMs: number
   readonly pgMaxMessageSize: number
+  /** `query.timeout` (alias `query.timeout.sec`): milliseconds after which a query ends with 57014; 0 = none */
+  readonly queryTimeoutMs: number
 }
 
 /** Where a server's TLS certificate (chain, PEM) and private key (PEM) are. */
@@ -128,6 +130,8 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'pg.net.connection.limit': { kind: 'int', def: '64' },
   'pg.net.connection.timeout': { kind: 'int', def: '300000' },
   'pg.recv.buffer.size': { kind: 'int', def: '67108864' },
+  'query.timeout': { kind: 'string', def: '60s' },
+  'query.timeout.sec': { kind: 'string', def: undefined },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -200,6 +204,13 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
   }
   const method = raw('pg.auth.method')!
   if (method.value !== 'password' && method.value !== 'scram-sha-256') throw bad('pg.auth.method', method, 'password or scram-sha-256')
+  // a duration with a unit (500ms, 60s, 5m, 1h); a bare number is in `bare` units; 0 = none
+  const duration = (key: string, bare: 'ms' | 's'): number => {
+    const r = raw(key)!
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(r.value.trim())
+    if (m === null) throw bad(key, r, 'a duration such as 60s, 500ms, 5m or 0')
+    return Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? bare) as 'ms' | 's' | 'm' | 'h'])
+  }
   const httpUser = str('http.user')
   const httpPassword = str('http.password')
   if ((httpUser === undefined) !== (httpPassword === undefined)) throw new ConfigError('http.user and http.password must be set together')
@@ -243,6 +254,8 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     pgMaxConnections: int('pg.net.connection.limit')!,
     pgIdleTimeoutMs: int('pg.net.connection.timeout')!,
     pgMaxMessageSize: int('pg.recv.buffer.size')!,
+    queryTimeoutMs: values.has('query.timeout') || !values.has('query.timeout.sec')
+      ? duration('query.timeout', 'ms') : duration('query.timeout.sec', 's'),
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { type Batch, type Vector, VectorWriter, allocate, gather, getScalar, materialize } from '../../types/vector.js'
 import type { JoinNode } from '../../plan/plan-node.js'
-import type { ExecContext } from '../context.js'
+import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
 import { compileExpr, selection } from '../evaluate.js'
 import { collect, rowKey } from './sort.js'
 import type { Runner } from './runner.js'
@@ -46,6 +46,7 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
     const keys = node.rightKeys.map((k) => materialize(compileExpr(k, ctx)(right)))
     let pending = 0
     for (let j = 0; j < right.length; j++) {
+      if ((j & (YIELD_CHECK_WORK - 1)) === 0) await ctx.maybeYield()
       if (keys.some((v) => getScalar(v, j) === null)) continue
       const k = rowKey(keys, j)
       const list = table.get(k)
@@ -58,22 +59,25 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
   const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
   mem.grow(8 * right.length)
   const allRight = Array.from({ length: right.length }, (_, j) => j)
+  // work (pairs emitted, candidates walked) since the last yield check: one probe row may match
+  // every build row, and a cross join emits |left| x |right| pairs from one left batch
+  let work = 0
   for await (const b of run(node.left, ctx)) {
     const lk = leftKeyEvals.map((e) => materialize(e(b)))
     let ls: number[] = []
     let rs: number[] = []
-    const flush = function* (final: boolean): Generator<Batch> {
-      if (ls.length === 0 || (!final && ls.length < JOIN_BATCH)) return
+    const flush = (): Batch | undefined => {
       const joined = buildJoined(b, right, Int32Array.from(ls), Int32Array.from(rs))
       ls = []
       rs = []
       // LEFT join: matched pairs under a residual go through leftWithResidual, so what is
       // buffered here is either unconditioned pairs or null-extended rows: never filter those
-      if (residual === undefined || outer) { yield joined; return }
+      if (residual === undefined || outer) return joined
       const { sel, count } = selection(residual(joined), joined.length)
-      if (count > 0) yield { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) }
+      return count > 0 ? { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) } : undefined
     }
     for (let i = 0; i < b.length; i++) {
+      if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
       let matches: number[] | undefined
       if (table === undefined) matches = allRight
       else if (!lk.some((v) => getScalar(v, i) === null)) matches = table.get(rowKey(lk, i))
@@ -82,24 +86,45 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
         continue
       }
       if (outer && residual !== undefined) {
-        yield* leftWithResidual(b, right, i, matches, residual)
+        let matched = false
+        for (let from = 0; from < matches.length; from += JOIN_BATCH) {
+          const part = matches.length <= JOIN_BATCH ? matches : matches.slice(from, from + JOIN_BATCH)
+          const hit = leftWithResidual(b, right, i, part, residual)
+          if (hit !== undefined) { matched = true; yield hit }
+          work += part.length
+          if (work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
+        }
+        if (!matched) yield buildJoined(b, right, Int32Array.of(i), Int32Array.of(-1))
         continue
       }
-      for (const j of matches) { ls.push(i); rs.push(j) }
-      yield* flush(false)
+      // a row's candidates in slices, so that one probe row matching every build row still
+      // yields and checks for cancellation every JOIN_BATCH pairs
+      for (let from = 0; from < matches.length;) {
+        const to = Math.min(matches.length, from + JOIN_BATCH - ls.length)
+        for (let j = from; j < to; j++) { ls.push(i); rs.push(matches[j]!) }
+        work += to - from
+        from = to
+        if (ls.length >= JOIN_BATCH) {
+          const out = flush()
+          if (out !== undefined) yield out
+        }
+        if (work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
+      }
     }
-    yield* flush(true)
+    if (ls.length > 0) {
+      const out = flush()
+      if (out !== undefined) yield out
+    }
     await ctx.maybeYield()
   }
   mem.close()
 }
 
-/** One left row against its candidates under a residual condition (LEFT join). */
-function* leftWithResidual(b: Batch, right: Batch, i: number, matches: number[], residual: (b: Batch) => Vector): Generator<Batch> {
+/** One left row against (a slice of) its candidates under a residual condition (LEFT join): the pairs that pass it. */
+function leftWithResidual(b: Batch, right: Batch, i: number, matches: number[], residual: (b: Batch) => Vector): Batch | undefined {
   const joined = buildJoined(b, right, new Int32Array(matches.length).fill(i), Int32Array.from(matches))
   const { sel, count } = selection(residual(joined), joined.length)
-  if (count > 0) { yield { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) }; return }
-  yield buildJoined(b, right, Int32Array.of(i), Int32Array.of(-1))
+  return count > 0 ? { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) } : undefined
 }
 
 function buildJoined(left: Batch, right: Batch, ls: Int32Array, rs: Int32Array): Batch {

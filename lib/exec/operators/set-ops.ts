@@ -4,7 +4,7 @@
  */
 import { type Batch, gather } from '../../types/vector.js'
 import type { DistinctNode, SetOpNode } from '../../plan/plan-node.js'
-import type { ExecContext } from '../context.js'
+import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
 import { collect, rowKey } from './sort.js'
 import type { Runner } from './runner.js'
 import { MAP_ENTRY_BYTES, type Reservation, STRING_OVERHEAD_BYTES } from '../memory.js'
@@ -34,7 +34,7 @@ export async function* runDistinct(node: DistinctNode, ctx: ExecContext, run: Ru
  * Filters a stream's rows with `keep(key)`, which sees each row's key and returns how many bytes
  * of state it kept for it besides the answer (a positive number keeps the row, as `true` does).
  */
-async function* filterRows(input: AsyncGenerator<Batch>, keep: (key: string) => boolean | number, mem: Reservation): AsyncGenerator<Batch> {
+async function* filterRows(input: AsyncGenerator<Batch>, keep: (key: string) => boolean | number, mem: Reservation, ctx: ExecContext): AsyncGenerator<Batch> {
   for await (const b of input) {
     const sel = new Int32Array(b.length)
     let n = 0
@@ -47,6 +47,7 @@ async function* filterRows(input: AsyncGenerator<Batch>, keep: (key: string) => 
     }
     mem.grow(bytes)
     if (n > 0) yield { length: n, vectors: b.vectors.map((v) => gather(v, sel, n)) }
+    await ctx.maybeYield()
   }
 }
 
@@ -61,8 +62,8 @@ export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner):
     const seen = new Set<string>()
     const mem = ctx.memory.reservation('UNION')
     const once = (k: string) => (seen.has(k) ? false : (seen.add(k), keyBytes(k)))
-    yield* filterRows(run(node.left, ctx), once, mem)
-    yield* filterRows(run(node.right, ctx), once, mem)
+    yield* filterRows(run(node.left, ctx), once, mem, ctx)
+    yield* filterRows(run(node.right, ctx), once, mem, ctx)
     mem.close()
     return
   }
@@ -71,6 +72,7 @@ export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner):
   const counts = new Map<string, number>()
   let pending = 0
   for (let i = 0; i < right.length; i++) {
+    if ((i & (YIELD_CHECK_WORK - 1)) === YIELD_CHECK_WORK - 1) await ctx.maybeYield()
     const k = rowKey(right.vectors, i)
     const c = counts.get(k)
     if (c === undefined) pending += keyBytes(k)
@@ -89,7 +91,7 @@ export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner):
       if (counts.has(k) || emitted.has(k)) return false
       emitted.add(k)
       return keyBytes(k)
-    }, mem)
+    }, mem, ctx)
     mem.close()
     return
   }
@@ -100,6 +102,6 @@ export async function* runSetOp(node: SetOpNode, ctx: ExecContext, run: Runner):
     if (emitted.has(k)) return false
     emitted.add(k)
     return keyBytes(k)
-  }, mem)
+  }, mem, ctx)
   mem.close()
 }

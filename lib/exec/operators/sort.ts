@@ -9,6 +9,7 @@ import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
 import { type Reservation, batchBytes } from '../memory.js'
+import { sortYielding } from './yielding-sort.js'
 
 /**
  * Collects every batch of a plan into one batch (used by blocking operators), reserving its
@@ -102,14 +103,13 @@ export async function* runSort(node: SortNode, ctx: ExecContext, run: Runner): A
   // computed keys, the index array and the sort's own workspace (JS heap), the selection
   mem.grow(all.length * (8 * node.keys.length + SORT_ROW_BYTES))
   const cmps = node.keys.map((k) => comparator(compileExpr(k.expr, ctx)(all), k.desc, k.nullsFirst))
-  const idx = new Array<number>(all.length)
-  for (let i = 0; i < all.length; i++) idx[i] = i
-  idx.sort((a, b) => {
+  const sel = new Int32Array(all.length)
+  for (let i = 0; i < all.length; i++) sel[i] = i
+  // in bounded steps: a sort of millions of rows must not hold the event loop for seconds
+  await sortYielding(sel, (a, b) => {
     for (const c of cmps) { const r = c(a, b); if (r !== 0) return r }
     return a - b
-  })
-  const sel = Int32Array.from(idx)
-  idx.length = 0
+  }, ctx)
   yield* emitSelected(all, sel, ctx)
   mem.close()
 }

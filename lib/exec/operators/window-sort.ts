@@ -8,6 +8,8 @@ import { LONG_NULL } from '../../types/column-type.js'
 import { type Vector, getScalar, materialize } from '../../types/vector.js'
 import type { SortKey } from '../../plan/plan-node.js'
 import { comparator } from './sort.js'
+import type { ExecContext } from '../context.js'
+import { sortYielding } from './yielding-sort.js'
 
 /** Row indexes in window order, with partition and peer-group boundaries. */
 export interface WindowOrder {
@@ -74,6 +76,32 @@ export function partitionIds(keys: readonly Vector[], length: number): { ids: In
  * says the input already is in ORDER BY order (the designated timestamp), which needs the same.
  */
 export function windowOrder(ids: Int32Array, count: number, keys: readonly Vector[], orderKeys: readonly SortKey[], presorted: boolean): WindowOrder {
+  const { rows, starts } = byPartition(ids, count)
+  const cmps = keys.map((v, k) => comparator(v, orderKeys[k]!.desc, orderKeys[k]!.nullsFirst))
+  if (cmps.length > 0 && !presorted) {
+    const byKeys = orderBy(cmps)
+    for (let g = 0; g < count; g++) rows.subarray(starts[g]!, starts[g + 1]!).sort(byKeys)
+  }
+  return boundaries(rows, starts, count, cmps)
+}
+
+/** {@link windowOrder} for execution: the sort yields to the event loop between bounded steps. */
+export async function windowOrderYielding(ids: Int32Array, count: number, keys: readonly Vector[], orderKeys: readonly SortKey[], presorted: boolean, ctx: ExecContext): Promise<WindowOrder> {
+  const { rows, starts } = byPartition(ids, count)
+  const cmps = keys.map((v, k) => comparator(v, orderKeys[k]!.desc, orderKeys[k]!.nullsFirst))
+  if (cmps.length > 0 && !presorted) {
+    const byKeys = orderBy(cmps)
+    for (let g = 0; g < count; g++) {
+      await sortYielding(rows.subarray(starts[g]!, starts[g + 1]!), byKeys, ctx)
+      if ((g & 1023) === 1023) await ctx.maybeYield()
+    }
+  }
+  await ctx.maybeYield()
+  return boundaries(rows, starts, count, cmps)
+}
+
+/** Row indexes grouped by partition id (a stable counting sort) and each partition's start. */
+function byPartition(ids: Int32Array, count: number): { rows: Int32Array; starts: Int32Array } {
   const n = ids.length
   const starts = new Int32Array(count + 1)
   for (let i = 0; i < n; i++) starts[ids[i]! + 1]!++
@@ -81,14 +109,22 @@ export function windowOrder(ids: Int32Array, count: number, keys: readonly Vecto
   const rows = new Int32Array(n)
   const fill = starts.slice(0, count)
   for (let i = 0; i < n; i++) rows[fill[ids[i]!]!++] = i
-  const cmps = keys.map((v, k) => comparator(v, orderKeys[k]!.desc, orderKeys[k]!.nullsFirst))
-  if (cmps.length > 0 && !presorted) {
-    const byKeys = (a: number, b: number): number => {
-      for (let k = 0; k < cmps.length; k++) { const r = cmps[k]!(a, b); if (r !== 0) return r }
-      return a - b
-    }
-    for (let g = 0; g < count; g++) rows.subarray(starts[g]!, starts[g + 1]!).sort(byKeys)
+  return { rows, starts }
+}
+
+type Compare = (a: number, b: number) => number
+
+/** Compares rows by the ORDER BY keys, then by input position. */
+function orderBy(cmps: readonly Compare[]): Compare {
+  return (a, b) => {
+    for (let k = 0; k < cmps.length; k++) { const r = cmps[k]!(a, b); if (r !== 0) return r }
+    return a - b
   }
+}
+
+/** The partition and peer-group boundaries of sorted rows. */
+function boundaries(rows: Int32Array, starts: Int32Array, count: number, cmps: readonly Compare[]): WindowOrder {
+  const n = rows.length
   const partStart = new Int32Array(n)
   const partEnd = new Int32Array(n)
   for (let g = 0; g < count; g++) {

@@ -18,6 +18,7 @@ import { nullMask } from '../../functions/aggregate/agg-util.js'
 import type { Runner } from './runner.js'
 import { collect, emit } from './sort.js'
 import { MAP_ENTRY_BYTES } from '../memory.js'
+import { type WindowOrder, partitionIds, windowOrderYielding } from './window-sort.js'
 
 /** Bytes per row of one window order: partition ids, five Int32Array positions, the sort's workspace. */
 const ORDER_ROW_BYTES = 4 + 5 * 4 + 16
@@ -25,7 +26,6 @@ const ORDER_ROW_BYTES = 4 + 5 * 4 + 16
 const CALL_ROW_BYTES = 24
 /** Bytes per row of the partition-id map at most (an entry and a key text per partition). */
 const PARTITION_BYTES = MAP_ENTRY_BYTES + 48
-import { type WindowOrder, partitionIds, windowOrder } from './window-sort.js'
 import { frameBounds } from './window-frame.js'
 import { frameCounts, frameExtremes, frameSums, toFloat64 } from './window-aggregate.js'
 import { framePicks, gatherPicks, offsetPicks, ranking } from './window-value.js'
@@ -49,7 +49,7 @@ export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner
       mem.grow(mapBytes)
       const { ids, count } = partitionIds(parts, n)
       mem.shrink(mapBytes)
-      sorted = { order: windowOrder(ids, count, keys, call.orderBy, presorted(node, call)), keys }
+      sorted = { order: await windowOrderYielding(ids, count, keys, call.orderBy, presorted(node, call), ctx), keys }
       orders.set(call.sortKey, sorted)
       await ctx.maybeYield()
     }

@@ -34,7 +34,10 @@ function dictionaries(task: WireTask): (SymbolTable | undefined)[] {
 export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Batch> {
   const fns = resolveFunctions(task.functions)
   const dicts = dictionaries(task)
-  const context = ctx ?? new ExecContext(task.now, () => Date.now() * 1000, task.user, { tableNames: () => [], table: () => undefined }, '', task.params, undefined)
+  const flag = task.cancel
+  const signal = flag === undefined ? undefined : { get cancelled() { return Atomics.load(flag, 0) !== 0 } }
+  const context = ctx ?? new ExecContext(task.now, () => Date.now() * 1000, task.user, { tableNames: () => [], table: () => undefined }, '', task.params, signal)
+  if (ctx === undefined && task.deadline !== undefined) context.deadline = task.deadline
   const output: OutputColumn[] = task.columns.map((c, i) => (dicts[i] === undefined ? { name: `c${i}`, type: c.type } : { name: `c${i}`, type: c.type, dict: dicts[i]! }))
   const scan: ScanNode = { kind: 'scan', table: sharedTable(task, dicts), columns: task.columns.map((_, i) => i), output, timestampIndex: -1 }
   let input: PlanNode = scan

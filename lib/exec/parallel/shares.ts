@@ -81,10 +81,25 @@ export function prepareShares(input: PlanNode, keys: readonly BoundExpr[], aggre
  */
 export async function runShares(s: Shares, ctx: ExecContext, extra: Pick<WireTask, 'sample'> = {}): Promise<Batch[]> {
   PARALLEL_STATS.runs++
+  const snap = s.scan.table.snapshot()
+  // workers stop at the statement's deadline themselves, and when the main thread sets `cancel`
+  // (a CancelRequest, a disconnect, or its own share failing)
+  const cancel = new Int32Array(new SharedArrayBuffer(4))
+  const base = { ...s.spec, ...extra, params: ctx.params, now: ctx.now, user: ctx.user, deadline: ctx.deadline, cancel }
+  const watch = setInterval(() => { if (ctx.signal?.cancelled === true) Atomics.store(cancel, 0, 1) }, 20)
+  try {
+    return await runParts(s, ctx, base, snap)
+  } catch (e) {
+    Atomics.store(cancel, 0, 1)
+    throw e
+  } finally {
+    clearInterval(watch)
+  }
+}
+
+async function runParts(s: Shares, ctx: ExecContext, base: Omit<WireTask, 'columns' | 'start' | 'end'>, snap: ReturnType<Shares['scan']['table']['snapshot']>): Promise<Batch[]> {
   const { scan, pool } = s
-  const snap = scan.table.snapshot()
   const threads = pool.size + 1
-  const base = { ...s.spec, ...extra, params: ctx.params, now: ctx.now, user: ctx.user }
   const out: Batch[] = []
   // the partial results come back to this thread and stay until merged (released when the statement ends)
   const mem = ctx.memory.reservation('parallel aggregation')
@@ -100,6 +115,8 @@ export async function runShares(s: Shares, ctx: ExecContext, extra: Pick<WireTas
     const task = { ...base, columns }
     const jobs: Promise<Batch>[] = []
     for (let t = 1; t < threads; t++) if (t * per < part.rows) jobs.push(pool.run({ ...task, start: t * per, end: Math.min((t + 1) * per, part.rows) }))
+    // when the main thread's share fails first, the workers' (cancelled) shares reject unobserved
+    for (const j of jobs) j.catch(() => undefined)
     const results = [await runPartial({ ...task, start: 0, end: Math.min(per, part.rows) }, ctx), ...(await Promise.all(jobs))]
     for (const r of results) mem.grow(2 * batchBytes(r)) // the results, and their concatenation for the merge
     out.push(...results)

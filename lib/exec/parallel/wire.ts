@@ -42,6 +42,10 @@ export interface WireTask {
   readonly params: readonly Scalar[]
   readonly now: number
   readonly user: string
+  /** the statement's deadline (ms since the epoch, Infinity for none): a share past it ends with 57014 */
+  readonly deadline?: number
+  /** one Int32 on shared memory that the main thread sets to 1 when the statement is cancelled */
+  readonly cancel?: Int32Array
   /** when set, the share is a SAMPLE BY (no FILL, no FROM/TO) instead of a GROUP BY */
   readonly sample?: WireSample
 }

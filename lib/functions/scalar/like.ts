@@ -2,7 +2,8 @@
  * `x LIKE pattern` and `x ILIKE pattern`: `%` matches any run of characters, `_` exactly one,
  * `\` escapes the next character. The whole value must match. A constant pattern is compiled
  * once per statement, to a `startsWith` / `endsWith` / `includes` / equality test when it is
- * that simple, else to an anchored RegExp. A null value or pattern gives false.
+ * that simple, else to a linear-time segment matcher (never a backtracking RegExp). A null
+ * value or pattern gives false.
  *
  * Browser-safe: imports nothing from `node:*`.
  */
@@ -31,8 +32,64 @@ function tokenize(p: string): Token[] {
   return out
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+/** `_` inside a segment: any one character. */
+const ONE = -1
+
+/** A run of the pattern between `%`s: characters (code points) and {@link ONE}. */
+type Segment = readonly (string | typeof ONE)[]
+
+/** The characters of `s`, code point by code point (a surrogate pair is one character, as `_` sees it). */
+function chars(s: string): readonly string[] | string {
+  return /[\uD800-\uDFFF]/.test(s) ? Array.from(s) : s
+}
+
+/** True when `seg` matches `text` at `at`. */
+function matchesAt(seg: Segment, text: readonly string[] | string, at: number): boolean {
+  for (let k = 0; k < seg.length; k++) {
+    const c = seg[k]!
+    if (c !== ONE && text[at + k] !== c) return false
+  }
+  return true
+}
+
+/** The first position >= `from` where `seg` matches `text`, or -1. */
+function find(seg: Segment, literal: string | undefined, text: readonly string[] | string, from: number): number {
+  if (literal !== undefined && typeof text === 'string') return text.indexOf(literal, from)
+  for (let at = from; at + seg.length <= text.length; at++) if (matchesAt(seg, text, at)) return at
+  return -1
+}
+
+/**
+ * A linear-time LIKE matcher: the pattern is split at `%` into segments; the first must match at
+ * the start, the last at the end, and each one between at its leftmost place after the previous
+ * one (leftmost is always right for `%`, so nothing is retried). The cost is at most the value's
+ * length times the pattern's, whatever the pattern (a RegExp of `%a%a%a...%b` backtracks).
+ */
+function segmentMatcher(t: readonly Token[], fold: (s: string) => string): Matcher {
+  const segs: Segment[] = [[]]
+  for (const x of t) {
+    if (x.kind === 'any') { segs.push([]); continue }
+    const seg = segs[segs.length - 1] as (string | typeof ONE)[]
+    if (x.kind === 'one') seg.push(ONE)
+    else seg.push(...Array.from(x.text))
+  }
+  const literals = segs.map((seg) => (seg.includes(ONE) ? undefined : seg.join('')))
+  const first = segs[0]!, last = segs[segs.length - 1]!
+  if (segs.length === 1) return (s) => { const text = chars(fold(s)); return text.length === first.length && matchesAt(first, text, 0) }
+  return (s) => {
+    const text = chars(fold(s))
+    if (text.length < first.length || !matchesAt(first, text, 0)) return false
+    let pos = first.length
+    for (let k = 1; k < segs.length - 1; k++) {
+      const seg = segs[k]!
+      if (seg.length === 0) continue
+      const at = find(seg, literals[k], text, pos)
+      if (at < 0) return false
+      pos = at + seg.length
+    }
+    const end = text.length - last.length
+    return end >= pos && matchesAt(last, text, end)
+  }
 }
 
 /** Compiles a LIKE pattern into a predicate (case-insensitive for ILIKE). */
@@ -56,10 +113,7 @@ export function compileLike(pattern: string, caseInsensitive: boolean): Matcher 
     const mid = lit(1)
     if (mid !== undefined) return (s) => fold(s).includes(mid)
   }
-  let src = '^'
-  for (const x of t) src += x.kind === 'lit' ? escapeRegex(x.text) : x.kind === 'any' ? '[\\s\\S]*' : '[\\s\\S]'
-  const re = new RegExp(src + '$', caseInsensitive ? 'iu' : 'u')
-  return (s) => re.test(s)
+  return segmentMatcher(t, fold)
 }
 
 interface LikeState {

@@ -1,33 +1,23 @@
 /**
  * Regular-expression match operators `x ~ re` and `x !~ re` (a match anywhere in the value,
- * like Java's `Matcher.find`). A constant pattern is compiled once in `init`; an invalid
+ * like Java's `Matcher.find`), in linear time (RE2; see regex-compile.ts). A constant pattern is compiled once in `init`; an invalid
  * pattern is a SqlError 22023 pointing at the pattern. A null value or pattern gives false.
  *
  * Browser-safe: imports nothing from `node:*`.
  */
-import { SqlError, SqlState } from '../../errors.js'
+import type { RE2JS } from 're2js'
+import { compileRe2 } from './regex-compile.js'
 import type { Vector } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
 import { boolConst, boolOut, textAt } from '../kernel-helpers.js'
 import { type Matcher, type SymMatchCache, matchVector, newSymMatchCache } from './text-match.js'
 
 /**
- * Compiles a regular expression, throwing SqlError 22023 at `position` when it is invalid.
- * Java's inline `(?i)` prefix is accepted and turned into the `i` flag.
+ * Compiles a regular expression (RE2: linear-time, Java syntax where RE2 has it; see
+ * regex-compile.ts), throwing SqlError 22023 at `position` when it is invalid or unsupported.
  */
-export function compileRegex(pattern: string, position: number): RegExp {
-  let src = pattern
-  let flags = 'u'
-  if (src.startsWith('(?i)')) { src = src.slice(4); flags += 'i' }
-  try {
-    return new RegExp(src, flags)
-  } catch (e) {
-    try {
-      return new RegExp(src, flags.replace('u', ''))
-    } catch {
-      throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid regular expression: ${(e as Error).message}`, position)
-    }
-  }
+export function compileRegex(pattern: string, position: number): RE2JS {
+  return compileRe2(pattern, position)
 }
 
 interface RegexState {
@@ -38,7 +28,7 @@ interface RegexState {
   lastMatcher: Matcher | undefined
 }
 
-function toMatcher(re: RegExp): Matcher {
+function toMatcher(re: RE2JS): Matcher {
   return (s) => re.test(s)
 }
 

@@ -12,6 +12,8 @@ import type { Scalar, Vector } from '../../types/vector.js'
 import type { ScalarFunctionDef, Signature } from '../registry-types.js'
 import { strOut, textResultType } from '../kernel-helpers.js'
 import { textOf } from './misc-operators.js'
+import type { RE2JS } from 're2js'
+import { SqlError, SqlState } from '../../errors.js'
 import { compileRegex } from './regex.js'
 
 /** The result type of a text function: VARCHAR for a VARCHAR first argument, else STRING. */
@@ -72,7 +74,16 @@ function concat(args: readonly Vector[], n: number): Vector {
   return out
 }
 
-interface RegexpReplaceState { re: RegExp | undefined; src: string | undefined; pos: number }
+interface RegexpReplaceState { re: RE2JS | undefined; src: string | undefined; pos: number; replPos: number }
+
+/** Replaces every match of `re` in `text` with `replacement` (Java syntax: `$1` is group 1, `\\$` a dollar). */
+function regexpReplace(re: RE2JS, text: string, replacement: string, pos: number): string {
+  try {
+    return re.matcher(text).replaceAll(replacement, true)
+  } catch (e) {
+    throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid replacement: ${(e as Error).message}`, pos)
+  }
+}
 
 /** The text functions. */
 export const STRING_FUNCTIONS: readonly ScalarFunctionDef[] = [
@@ -146,17 +157,17 @@ export const STRING_FUNCTIONS: readonly ScalarFunctionDef[] = [
     init: (site): RegexpReplaceState => {
       const c = site.constants[1]
       const pos = site.argPositions[1] ?? site.pos
-      return typeof c === 'string' ? { re: new RegExp(compileRegex(c, pos).source, compileRegex(c, pos).flags + 'g'), src: c, pos } : { re: undefined, src: undefined, pos }
+      const replPos = site.argPositions[2] ?? site.pos
+      return typeof c === 'string' ? { re: compileRegex(c, pos), src: c, pos, replPos } : { re: undefined, src: undefined, pos, replPos }
     },
     row: (a, _ctx, state) => {
-      const st = (state as RegexpReplaceState | undefined) ?? { re: undefined, src: undefined, pos: -1 }
+      const st = (state as RegexpReplaceState | undefined) ?? { re: undefined, src: undefined, pos: -1, replPos: -1 }
       const p = s(a[1]!)
       if (st.src !== p || st.re === undefined) {
-        const re = compileRegex(p, st.pos)
-        st.re = new RegExp(re.source, re.flags + 'g')
+        st.re = compileRegex(p, st.pos)
         st.src = p
       }
-      return s(a[0]!).replace(st.re, s(a[2]!))
+      return regexpReplace(st.re, s(a[0]!), s(a[2]!), st.replPos)
     },
   },
   text('quote_ident', ['TEXT'], (a) => quoteIdent(s(a[0]!)), 'Double-quotes the text when it is not a plain identifier.', 'SELECT quote_ident(\'a b\')'),

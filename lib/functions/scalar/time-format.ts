@@ -10,6 +10,7 @@
 import { dayOfMonth, dayOfWeek, hourOf, microsOf, millisOf, minuteOf, monthOf, secondOf, yearOf } from '../../types/calendar.js'
 import { daysFromCivil, MICROS_PER_DAY } from '../../types/civil.js'
 import type { ScalarFunctionDef } from '../registry-types.js'
+import { RE2JS } from 're2js'
 
 const LETTERS = 'yMdHhkKmsSUNEaZzx'
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
@@ -58,7 +59,8 @@ export function formatWith(fmt: string, ts: number): string {
   return s
 }
 
-interface Parser { readonly re: RegExp; readonly fields: readonly string[] }
+/** A compiled parse format: an RE2 pattern (linear-time, so no format string can make a parse backtrack) and the field of each group. */
+interface Parser { readonly re: RE2JS; readonly fields: readonly string[] }
 
 function escape(c: string): string {
   return c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
@@ -84,7 +86,7 @@ function compileParser(fmt: string): Parser {
     src += g
     fields.push(t.plus ? letter + '+' : n === 2 && letter === 'y' ? 'yy' : letter)
   }
-  return { re: new RegExp(src + '$'), fields }
+  return { re: RE2JS.compile(src + '$'), fields }
 }
 
 /** Parses text with a QuestDB pattern to micros (UTC), or null when it does not match. */

@@ -38,3 +38,39 @@ t.test('regex match', async (t) => {
   t.same(run('~', [s, cst('STRING', '(?i)^eth')]), [false, true, false])
   t.throws(() => run('~', [s, cst('STRING', '(')]), { name: 'SqlError', code: '22023', position: 15 })
 })
+
+t.test('regex is linear-time: (a+)+$ on a long non-matching value answers at once', async (t) => {
+  // sized so that a backtracking engine takes seconds (and this test fails, not hangs)
+  const bomb = 'a'.repeat(26) + '!'
+  const started = Date.now()
+  t.same(run('~', [vec('STRING', [bomb, 'aaa']), cst('STRING', '(a+)+$')]), [false, true])
+  t.same(run('regexp_replace', [vec('STRING', ['a'.repeat(24) + '!']), cst('STRING', '(a+)+$'), cst('STRING', 'x')]), ['a'.repeat(24) + '!'])
+  t.ok(Date.now() - started < 1000, 'did not backtrack')
+})
+
+t.test('regex keeps Java syntax RE2 has; refuses what needs backtracking at the pattern', async (t) => {
+  const s = vec('STRING', ['Straße 12', 'a.b', 'ABC'])
+  t.same(run('~', [s, cst('STRING', '\\p{L}+ \\d+')]), [true, false, false])
+  t.same(run('~', [s, cst('STRING', '[[:upper:]]{3}')]), [false, false, true])
+  t.same(run('~', [s, cst('STRING', '\\Qa.b\\E')]), [false, true, false])
+  t.same(run('~', [s, cst('STRING', '(?i)abc')]), [false, false, true])
+  for (const [p, what] of [['(a)\\1', 'backreferences'], ['a(?=b)', 'lookahead'], ['(?<!a)b', 'lookbehind'], ['a++', 'possessive'], ['(?>a)', 'atomic'], ['[a-z&&[^e]]', 'intersection']] as const) {
+    t.throws(() => run('~', [s, cst('STRING', p)]), { name: 'SqlError', code: '22023', position: 15, message: new RegExp(what) }, p)
+  }
+  t.same(run('regexp_replace', [vec('STRING', ['a1b22']), cst('STRING', '([0-9]+)'), cst('STRING', '<$1>')]), ['a<1>b<22>'])
+})
+
+t.test('LIKE is linear-time: many % over a long value', async (t) => {
+  // sized so that a backtracking RegExp takes seconds (and this test fails, not hangs)
+  const long = 'a'.repeat(250)
+  const p = '%a%a%a%b'
+  const started = Date.now()
+  t.notOk(compileLike(p, false)(long))
+  t.ok(compileLike(p, false)(long + 'b'))
+  t.ok(Date.now() - started < 1000, 'did not backtrack')
+  t.ok(compileLike('a_c%', false)('a😀c!'), '_ is one character, a surrogate pair too')
+  t.ok(compileLike('%_b_%', true)('xXBxx'))
+  t.notOk(compileLike('a%b%a', false)('ab'))
+  t.ok(compileLike('a%b%a', false)('aba'))
+  t.ok(compileLike('%a%%', false)('ba'))
+})
