@@ -18,11 +18,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
+import { freePort } from '../faults/server-process.js'
 
 const here = fileURLToPath(new URL('../../', import.meta.url))
 const CWD = process.env['EPOCHDB_ATTACK_CWD'] ?? here
@@ -35,16 +35,6 @@ const ONLY = process.env['EPOCHDB_ATTACK_ONLY']?.split(',')
 
 interface Server { readonly proc: ChildProcess; readonly http: string; readonly pgPort: number; readonly dir: string; exited: boolean }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.on('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
 
 async function startServer(): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-attack-'))

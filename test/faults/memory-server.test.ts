@@ -5,23 +5,13 @@
 import t from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from './server-process.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.on('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
 
 async function start(dir: string, env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
   const http = await freePort()
