@@ -3,32 +3,10 @@
  * 53200 over REST with HTTP 503, the server keeps serving, and its RSS stays bounded.
  */
 import t from 'tap'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { freePort } from './server-process.js'
-
-const root = fileURLToPath(new URL('../../', import.meta.url))
-
-
-async function start(dir: string, env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
-  const http = await freePort()
-  const pg = await freePort()
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
-    cwd: root,
-    env: { ...process.env, QDB_CAIRO_ROOT: dir, QDB_HTTP_BIND_TO: `127.0.0.1:${http}`, QDB_PG_NET_BIND_TO: `127.0.0.1:${pg}`, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  const url = `http://127.0.0.1:${http}`
-  for (let i = 0; i < 200; i++) {
-    try { if ((await fetch(`${url}/ping`)).status === 204) return { proc, url } } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  proc.kill('SIGKILL')
-  throw new Error('server did not start')
-}
+import { startServer } from './server-process.js'
 
 /** Resident set size of a process, in bytes (Linux). */
 function rss(pid: number): number {
@@ -38,7 +16,7 @@ function rss(pid: number): number {
 
 t.test('ORDER BY over long_sequence(50M) with a 64 MiB budget: 53200, 503, still serving, RSS bounded', { timeout: 120_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-memory-server-'))
-  const { proc, url } = await start(dir, { QDB_CAIRO_QUERY_MEMORY_LIMIT_BYTES: '64M', QDB_RAM_USAGE_LIMIT_BYTES: '128M' })
+  const { proc, url } = await startServer(dir, { QDB_CAIRO_QUERY_MEMORY_LIMIT_BYTES: '64M', QDB_RAM_USAGE_LIMIT_BYTES: '128M' })
   t.teardown(() => { proc.kill('SIGKILL'); rmSync(dir, { recursive: true, force: true }) })
   let peak = rss(proc.pid!)
   const sampler = setInterval(() => { try { peak = Math.max(peak, rss(proc.pid!)) } catch { /* exited */ } }, 20)
