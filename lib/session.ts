@@ -13,10 +13,17 @@ export interface Principal {
   readonly groups: readonly string[]
   /** true for the built-in admin, who may do everything */
   readonly admin: boolean
+  /**
+   * what kind of principal this is (absent: `admin` when `admin` is true, else `user`). An
+   * `external` principal comes from an identity provider (the OIDC guard) and is never stored.
+   */
+  readonly kind?: 'admin' | 'user' | 'service-account' | 'external'
+  /** for an external principal: the identity provider's groups, matched against EXTERNAL ALIASes */
+  readonly externalGroups?: readonly string[]
 }
 
 /** The built-in admin principal (`pg.user`, default `admin`). */
-export const ADMIN: Principal = { name: 'admin', groups: [], admin: true }
+export const ADMIN: Principal = { name: 'admin', groups: [], admin: true, kind: 'admin' }
 
 /** Per-connection state. */
 export class Session {

@@ -44,5 +44,6 @@ export function queryType(s: Statement): string {
     case 'transaction': return s.action.toUpperCase()
     case 'set': return 'SET'
     case 'unsupported': return s.feature.toUpperCase()
+    case 'acl': return s.action.replace(/_/g, ' ').toUpperCase()
   }
 }

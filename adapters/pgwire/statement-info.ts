@@ -63,6 +63,7 @@ export function returnsRows(stmt: Statement): boolean {
     case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
     case 'rename_table': case 'alter_table': case 'insert': case 'update': case 'transaction': case 'set': case 'unsupported':
       return false
+    case 'acl': return stmt.action.startsWith('show')
   }
 }
 
@@ -81,5 +82,6 @@ export function commandTag(stmt: Statement, rows: number): string {
     case 'transaction': return stmt.action.toUpperCase()
     case 'set': return 'SET'
     case 'unsupported': return stmt.feature.toUpperCase()
+    case 'acl': return stmt.action.startsWith('show') ? `SELECT ${rows}` : stmt.action.replace(/_/g, ' ').toUpperCase()
   }
 }

@@ -520,12 +520,16 @@ export interface Unsupported {
   readonly feature: string
 }
 
+import type { AclStatement } from './ast-acl.js'
+export type { AclStatement } from './ast-acl.js'
+
 /** Any top-level statement. A query statement is the query itself. */
 export type Statement =
   | Query
   | CreateTable | CreateTableAs | CreateTableLike | DropTable | TruncateTable | RenameTable | AlterTable
   | Insert | Update
   | Show | Explain | Transaction | SetStatement | Unsupported
+  | AclStatement
 
 /** The kind tags of statements. */
 export type StatementKind = Statement['kind']

@@ -24,6 +24,8 @@ export function isWriteStatement(s: Statement): boolean {
       return false
     case 'unsupported':
       return !UNSUPPORTED_READS.has(s.feature)
+    case 'acl':
+      return !s.action.startsWith('show')
     case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
     case 'rename_table': case 'alter_table': case 'insert': case 'update':
       return true
