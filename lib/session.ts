@@ -20,6 +20,8 @@ export interface Principal {
   readonly kind?: 'admin' | 'user' | 'service-account' | 'external'
   /** for an external principal: the identity provider's groups, matched against EXTERNAL ALIASes */
   readonly externalGroups?: readonly string[]
+  /** for an external principal: the provider's display name (request logs, the console) */
+  readonly displayName?: string
 }
 
 /** The built-in admin principal (`pg.user`, default `admin`). */

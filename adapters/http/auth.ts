@@ -20,16 +20,34 @@ export interface LockedOut {
   readonly busy: boolean
 }
 
+/** A hook's refusal other than 401: 403 (no HTTP permission) or 503 (identity provider down). */
+export interface Refused {
+  readonly status: 403 | 503
+  readonly message: string
+}
+
+/** Principals of the requests being served, for the request log. */
+const principals = new WeakMap<IncomingMessage, Principal>()
+
+/** The principal `req` was authenticated as, if it was. */
+export function principalOf(req: IncomingMessage): Principal | undefined {
+  return principals.get(req)
+}
+
 /**
- * The request's principal, null when it is not authenticated, or {@link LockedOut} when the
- * client may not try now. A throwing hook counts as not authenticated.
+ * The request's principal, null when it is not authenticated, {@link LockedOut} when the
+ * client may not try now, or {@link Refused} when the hook threw an error with `status` 403 or
+ * 503. Any other throw counts as not authenticated.
  */
-export async function authenticate(req: IncomingMessage, o: ResolvedOptions): Promise<Principal | LockedOut | null> {
+export async function authenticate(req: IncomingMessage, o: ResolvedOptions): Promise<Principal | LockedOut | Refused | null> {
   if (o.authenticate !== undefined) {
     try {
-      return await o.authenticate(req)
-    } catch {
-      return null
+      const p = await o.authenticate(req)
+      if (p !== null) principals.set(req, p)
+      return p
+    } catch (e) {
+      const status = (e as { status?: unknown }).status
+      return status === 403 || status === 503 ? { status, message: (e as Error).message } : null
     }
   }
   if (o.basicAuth === undefined) return ADMIN
@@ -43,8 +61,18 @@ export async function authenticate(req: IncomingMessage, o: ResolvedOptions): Pr
 }
 
 /** True when `a` is a {@link LockedOut} answer. */
-export function isLockedOut(a: Principal | LockedOut): a is LockedOut {
+export function isLockedOut(a: Principal | LockedOut | Refused): a is LockedOut {
   return (a as Partial<LockedOut>).retryAfterMs !== undefined
+}
+
+/** True when `a` is a {@link Refused} answer. */
+export function isRefused(a: Principal | Refused): a is Refused {
+  return typeof (a as Partial<Refused>).status === 'number'
+}
+
+/** 403 or 503 with QuestDB's JSON error body (`Access denied for <sub> [HTTP]`). */
+export function sendRefused(res: ServerResponse, r: Refused): void {
+  sendBody(res, r.status, JSON_TYPE, errorBody('', r.message, 0), r.status === 503 ? { 'Retry-After': '5' } : undefined)
 }
 
 /** The user name of a Basic `Authorization` header ('' when it is not Basic or not decodable). */

@@ -18,10 +18,11 @@ export function handlePing(res: ServerResponse): void {
 
 /** GET /settings: what the Web Console reads at start-up (unauthenticated, as QuestDB). */
 export function handleSettings(res: ServerResponse, options: ResolvedOptions): void {
-  const acl = options.basicAuth !== undefined || options.authenticate !== undefined ? ',"acl.enabled":true' : ''
+  const acl = (options.basicAuth !== undefined || options.authenticate !== undefined) && options.settings['acl.enabled'] === undefined ? ',"acl.enabled":true' : ''
+  const extra = Object.entries(options.settings).map(([k, v]) => `,${jsonString(k)}:${typeof v === 'string' ? jsonString(v) : String(v)}`).join('')
   const config = `{"release.type":"OSS","release.version":${jsonString(options.releaseVersion)},"http.settings.readonly":true,` +
     `"accepting.writes":["http", "pgwire"],"line.proto.support.versions":[],"ilp.proto.transports":[],` +
-    `"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":127${acl}}`
+    `"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":127${acl}${extra}}`
   sendJson(res, 200, `{"config":${config},"preferences.version":0,"preferences":{}}`)
 }
 

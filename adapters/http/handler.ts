@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from '../../lib/index.js'
-import { authenticate, isLockedOut, sendLockedOut, sendUnauthorized } from './auth.js'
+import { authenticate, isLockedOut, isRefused, principalOf, sendLockedOut, sendRefused, sendUnauthorized } from './auth.js'
 import type { RequestContext, RequestSignal } from './context.js'
 import { crossSiteRefusal, hostRefusal } from './cross-site.js'
 import { handleChk, handlePing, handleSettings, handleValidate } from './endpoints.js'
@@ -84,6 +84,7 @@ async function serve(db: Database, o: ResolvedOptions, route: Route, req: Incomi
   const principal = await authenticate(req, o)
   if (principal === null) { sendUnauthorized(res); return 0 }
   if (isLockedOut(principal)) { sendLockedOut(res, principal); return 0 }
+  if (isRefused(principal)) { sendRefused(res, principal); return 0 }
   const signal: RequestSignal = { cancelled: false }
   res.once('close', () => { if (!res.writableFinished) signal.cancelled = true })
   const ctx: RequestContext = { db, req, res, target, options: o, session: db.session(principal), signal, authNanos: Number(process.hrtime.bigint() - a0) }
@@ -104,5 +105,6 @@ function hasBody(req: IncomingMessage): boolean {
 function log(o: ResolvedOptions, req: IncomingMessage, url: string, status: number, started: number, rows: number): void {
   if (o.onRequest === undefined) return
   const q = url.indexOf('?')
-  o.onRequest({ method: req.method ?? '', path: q < 0 ? url : url.slice(0, q), status, ms: Math.round((performance.now() - started) * 100) / 100, rows })
+  const p = principalOf(req)
+  o.onRequest({ method: req.method ?? '', path: q < 0 ? url : url.slice(0, q), status, ms: Math.round((performance.now() - started) * 100) / 100, rows, ...(p === undefined ? {} : { user: p.name, ...(p.displayName === undefined ? {} : { name: p.displayName }) }) })
 }

@@ -8,6 +8,9 @@ import { type AllowList, hostAllowList, originAllowList } from './cross-site.js'
 /**
  * Resolves the principal of a request, or null when the request is not authenticated (the
  * handler answers 401 as QuestDB does). May be async (an OIDC guard validates a Bearer token).
+ * A hook that throws an error with `status` 403 or 503 gets that status with the error's
+ * message (403: no HTTP permission; 503: the identity provider cannot answer); any other
+ * throw answers 401.
  */
 export type Authenticate = (req: IncomingMessage) => Principal | null | Promise<Principal | null>
 
@@ -21,6 +24,10 @@ export interface RequestLog {
   readonly ms: number
   /** rows sent (/exec, /exp) or imported (/imp); 0 otherwise */
   readonly rows: number
+  /** the authenticated principal's name (an OIDC subject), when the request got that far */
+  readonly user?: string
+  /** its display name, for external principals */
+  readonly name?: string
 }
 
 /** Options of {@link createHttpHandler}. */
@@ -58,6 +65,8 @@ export interface HttpHandlerOptions {
   readonly allowedHosts?: readonly string[]
   /** release version reported by /settings (default the package version) */
   readonly releaseVersion?: string
+  /** more `/settings` config keys, e.g. an OIDC guard's `acl.oidc.*` (`guard.settings`) */
+  readonly settings?: Readonly<Record<string, string | number | boolean | null>>
   /**
    * Failed Basic-auth logins limited per client address and per user (429 while locked out);
    * share one {@link LoginThrottle} with the pgwire adapter to share the counts. Default a
@@ -84,6 +93,7 @@ export interface ResolvedOptions {
   readonly allowedOrigins: AllowList
   readonly allowedHosts: AllowList
   readonly releaseVersion: string
+  readonly settings: Readonly<Record<string, string | number | boolean | null>>
   /** failed Basic-auth limits, undefined when off */
   readonly loginThrottle: LoginThrottle | undefined
   readonly onRequest: ((entry: RequestLog) => void) | undefined
@@ -107,6 +117,7 @@ export function resolveOptions(o: HttpHandlerOptions): ResolvedOptions {
     allowedOrigins: originAllowList(o.allowedOrigins),
     allowedHosts: hostAllowList(o.allowedHosts),
     releaseVersion: o.releaseVersion ?? '0.1.0',
+    settings: o.settings ?? {},
     loginThrottle: o.loginThrottle === false ? undefined : o.loginThrottle ?? new LoginThrottle(),
     onRequest: o.onRequest,
     now: o.now ?? Date.now,

@@ -43,9 +43,14 @@ export class Authenticator {
     private readonly remoteAddress: string | undefined,
   ) {}
 
+  /** SCRAM, unless the method is cleartext or this user's password is a token (`cleartextUser`). */
+  private get scramMode(): boolean {
+    return this.opts.authMethod === 'scram-sha-256' && this.opts.cleartextUser?.(this.user) !== true
+  }
+
   /** Writes the first authentication request. */
   begin(w: BufferWriter): void {
-    if (this.opts.authMethod === 'scram-sha-256') be.auth.sasl(w, ['SCRAM-SHA-256'])
+    if (this.scramMode) be.auth.sasl(w, ['SCRAM-SHA-256'])
     else be.auth.cleartext(w)
   }
 
@@ -67,11 +72,19 @@ export class Authenticator {
   /** Handles a `p` message body, writing any reply into `w`. */
   async step(body: Buffer, w: BufferWriter): Promise<AuthStep> {
     const r = new BufferReader(body)
-    if (this.opts.authMethod === 'password') {
+    if (!this.scramMode) {
       const password = r.cstring()
       const gate = this.admit()
       if (!gate.allowed) return { kind: 'fail', ...lockedOut(gate.retryAfterMs, gate.reason) }
-      const p = await this.checkCleartext(password).catch(() => null)
+      let p: Principal | null
+      try {
+        p = await this.checkCleartext(password)
+      } catch (e) {
+        // a hook's error with a SQLSTATE other than 28P01 (42501: no PGWIRE; 08006: identity provider down) is sent as it is
+        const code = (e as { code?: unknown }).code
+        if (typeof code === 'string' && /^(42501|08006)$/.test(code)) { gate.succeeded(); return { kind: 'fail', code, message: (e as Error).message } }
+        p = null
+      }
       if (p === null) { gate.failed(); return this.refused() }
       gate.succeeded()
       return { kind: 'ok', principal: p }

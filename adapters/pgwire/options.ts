@@ -32,6 +32,11 @@ export interface PgwireOptions {
    * resolves to the principal, or null to refuse with 28P01.
    */
   readonly authenticate?: (c: Credentials) => Principal | null | Promise<Principal | null>
+  /**
+   * Users whose password travels in cleartext even when `authMethod` is SCRAM: a token sent as
+   * the password (an OIDC guard's `cleartextUser`, user `_sso`) must reach `authenticate`.
+   */
+  readonly cleartextUser?: (user: string) => boolean
   /** For SCRAM: the password of `user`, or undefined when unknown. Default: the built-in user. */
   readonly scramPassword?: (user: string) => string | undefined
   /** TLS key and certificate; when set, SSLRequest is answered `S` and the socket upgraded */
@@ -75,7 +80,7 @@ export interface PgwireOptions {
 }
 
 /** Options with defaults filled in. */
-export type ResolvedOptions = Required<Omit<PgwireOptions, 'authenticate' | 'scramPassword' | 'tls' | 'loginThrottle'>> & Pick<PgwireOptions, 'authenticate' | 'scramPassword' | 'tls'> & {
+export type ResolvedOptions = Required<Omit<PgwireOptions, 'authenticate' | 'scramPassword' | 'tls' | 'loginThrottle' | 'cleartextUser'>> & Pick<PgwireOptions, 'authenticate' | 'scramPassword' | 'tls' | 'cleartextUser'> & {
   /** the failed-login limits, undefined when off */
   readonly loginThrottle: LoginThrottle | undefined
   /** SCRAM verifiers of this adapter's users */
@@ -91,6 +96,7 @@ export function resolveOptions(o: PgwireOptions): ResolvedOptions {
     password: o.password ?? 'quest',
     authMethod: o.authMethod ?? 'password',
     authenticate: o.authenticate,
+    cleartextUser: o.cleartextUser,
     scramPassword: o.scramPassword,
     tls: o.tls,
     tlsRequired: o.tlsRequired ?? true,

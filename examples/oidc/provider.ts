@@ -1,0 +1,183 @@
+/**
+ * A development identity provider on `oidc-provider`: users with groups, automatic login for a
+ * `login_hint` (or a one-field login form), automatic consent, public clients with PKCE and
+ * refresh tokens, revocation and RP-initiated logout. For the example server and the tests —
+ * never for production (in-memory storage, throwaway keys).
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { generateKeyPairSync, randomUUID } from 'node:crypto'
+import Provider, { type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider'
+
+/** A user of the development provider. */
+export interface DevUser {
+  /** the `sub` claim */
+  readonly sub: string
+  name?: string
+  /** the `groups` claim; `undefined` leaves the claim out */
+  groups?: unknown
+  /** more claims, e.g. of the wrong type for tests */
+  extra?: Record<string, unknown>
+}
+
+/** Options of {@link startDevProvider}. */
+export interface DevProviderOptions {
+  /** port to listen on, default 0 (any free port) */
+  readonly port?: number
+  /** users by `sub` (the map stays live: tests change groups) */
+  readonly users: Map<string, DevUser>
+  /** public clients: client id → redirect URIs */
+  readonly clients: Readonly<Record<string, readonly string[]>>
+  /** seconds an access token lives (read at each issue), default 3600 */
+  accessTokenTtl?: () => number
+  /** seconds an ID token lives, default 3600 */
+  idTokenTtl?: () => number
+  /** RSA signing keys (private JWKs); default one fresh key */
+  readonly keys?: readonly object[]
+}
+
+/** A running development provider. */
+export interface DevProvider {
+  readonly issuer: string
+  readonly provider: Provider
+  readonly server: Server
+  /** `issuer + '/.well-known/openid-configuration'` */
+  readonly discoveryUrl: string
+  /** signs in `sub` with the Authorization Code flow + PKCE as a public client and returns the tokens */
+  signIn(sub: string, clientId: string, redirectUri: string, scope?: string): Promise<TokenSet>
+  close(): Promise<void>
+}
+
+/** What the token endpoint answered. */
+export interface TokenSet {
+  readonly access_token: string
+  readonly id_token?: string
+  readonly refresh_token?: string
+  readonly expires_in: number
+}
+
+/** A fresh RSA signing key as a private JWK with a `kid`. */
+export function newSigningKey(): object {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  return { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), use: 'sig', alg: 'RS256' }
+}
+
+/** Starts the provider on 127.0.0.1. */
+export async function startDevProvider(o: DevProviderOptions): Promise<DevProvider> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(o.port ?? 0, '127.0.0.1', resolve))
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const clients: ClientMetadata[] = Object.entries(o.clients).map(([id, uris]) => ({
+    client_id: id, token_endpoint_auth_method: 'none', redirect_uris: [...uris], post_logout_redirect_uris: [...uris],
+    grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'],
+  }))
+  const provider = new Provider(issuer, {
+    clients,
+    jwks: { keys: (o.keys ?? [newSigningKey()]) as never },
+    cookies: { keys: [randomUUID()] },
+    // one machine, one clock: an expired token is refused at once (the default allows 15 s)
+    clockTolerance: 0,
+    claims: { openid: ['sub'], profile: ['name', 'preferred_username', 'groups'] },
+    features: { devInteractions: { enabled: false }, revocation: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    ttl: {
+      AccessToken: () => o.accessTokenTtl?.() ?? 3600,
+      IdToken: () => o.idTokenTtl?.() ?? 3600,
+      Session: 3600, Interaction: 600, Grant: 3600, AuthorizationCode: 60, RefreshToken: 86400,
+    },
+    // refresh tokens for every client allowed the grant (no offline_access scope needed)
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // groups in the ID token too (the JWT mode reads them there)
+    conformIdTokenClaims: false,
+    async findAccount(_ctx, id) {
+      const u = o.users.get(id)
+      if (u === undefined) return undefined
+      return {
+        accountId: id,
+        async claims() {
+          const c: Record<string, unknown> = { sub: u.sub, ...u.extra }
+          if (u.name !== undefined) { c.name = u.name; c.preferred_username = u.name }
+          if (u.groups !== undefined) c.groups = u.groups
+          return c as { sub: string }
+        },
+      }
+    },
+    // automatic consent: every requested scope is granted
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const clientId = ctx.oidc.client!.clientId
+      const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session!.grantIdFor(clientId)
+      if (grantId !== undefined) {
+        const g = await ctx.oidc.provider.Grant.find(grantId)
+        if (g !== undefined) return g
+      }
+      const grant = new ctx.oidc.provider.Grant({ clientId, accountId: ctx.oidc.session!.accountId! })
+      grant.addOIDCScope('openid profile offline_access')
+      await grant.save()
+      ctx.oidc.session!.grantIdFor(clientId, grant.jti)
+      return grant
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    async renderError(ctx, out) {
+      ctx.type = 'html'
+      ctx.body = `<h1>${String(out.error)}</h1><p>${String(out.error_description ?? '')}</p>`
+    },
+  })
+  provider.proxy = false
+  const callback = provider.callback()
+  server.on('request', (req, res) => {
+    const url = new URL(req.url ?? '/', issuer)
+    if (!url.pathname.startsWith('/interaction/')) { callback(req, res); return }
+    void interaction(provider, o.users, req, res, url).catch((e: unknown) => {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(e))
+    })
+  })
+  return {
+    issuer, provider, server, discoveryUrl: `${issuer}/.well-known/openid-configuration`,
+    signIn: (sub, clientId, redirectUri, scope) => signIn(issuer, sub, clientId, redirectUri, scope),
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+  }
+}
+
+/** The login step: `login_hint` (or the form's `user`) signs in at once; no password (development only). */
+async function interaction(provider: Provider, users: Map<string, DevUser>, req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, url: URL): Promise<void> {
+  const details = await provider.interactionDetails(req, res)
+  const user = url.searchParams.get('user') ?? (details.params.login_hint as string | undefined)
+  if (details.prompt.name === 'login') {
+    if (user === undefined || !users.has(user)) {
+      const names = [...users.keys()].map((u) => `<button name="user" value="${u}">${u}</button>`).join(' ')
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Sign in</title><h1>Development provider: sign in as</h1><form method="get">${names}</form>`)
+      return
+    }
+    await provider.interactionFinished(req, res, { login: { accountId: user } }, { mergeWithLastSubmission: false })
+    return
+  }
+  // consent is granted by loadExistingGrant; anything else just resumes
+  await provider.interactionFinished(req, res, {}, { mergeWithLastSubmission: true })
+}
+
+/** The Authorization Code + PKCE flow driven over HTTP (redirects followed, cookies kept). */
+async function signIn(issuer: string, sub: string, clientId: string, redirectUri: string, scope = 'openid profile'): Promise<TokenSet> {
+  const { createHash, randomBytes } = await import('node:crypto')
+  const verifier = randomBytes(48).toString('base64url')
+  const challenge = createHash('sha256').update(verifier).digest('base64url')
+  const q = new URLSearchParams({ client_id: clientId, response_type: 'code', scope, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', login_hint: sub })
+  const cookies = new Map<string, string>()
+  let url = `${issuer}/auth?${q}`
+  for (let hop = 0; hop < 10; hop++) {
+    const r = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } })
+    for (const c of r.headers.getSetCookie()) { const [kv] = c.split(';'); const i = kv!.indexOf('='); cookies.set(kv!.slice(0, i), kv!.slice(i + 1)) }
+    const loc = r.headers.get('location')
+    if (loc === null) throw new Error(`sign-in stopped at ${url}: HTTP ${r.status} ${(await r.text()).slice(0, 200)}`)
+    const next = new URL(loc, url)
+    if (next.href.startsWith(redirectUri)) {
+      const code = next.searchParams.get('code')
+      if (code === null) throw new Error(`sign-in refused: ${next.search}`)
+      const t = await fetch(`${issuer}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: redirectUri }) })
+      const body = await t.json() as TokenSet
+      if (t.status !== 200) throw new Error(`token endpoint: ${JSON.stringify(body)}`)
+      return body
+    }
+    await r.body?.cancel()
+    url = next.href
+  }
+  throw new Error('sign-in: too many redirects')
+}
