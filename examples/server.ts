@@ -17,6 +17,7 @@ import { createHttpServer } from '../adapters/http/index.js'
 import { ConfigError, loadConfig, type BindAddress, type ServerConfig, type TlsFiles } from '../adapters/http/server/config.js'
 import { createConsoleHandler } from '../adapters/console/index.js'
 import { createPgwireServer } from '../adapters/pgwire/index.js'
+import { type OidcGuard, createOidcGuard } from '../adapters/oidc/index.js'
 
 /** At SIGINT/SIGTERM: how long cancelled statements may take to end, and answered connections to close. */
 const SHUTDOWN_GRACE_MS = 5000
@@ -118,6 +119,18 @@ async function main(): Promise<void> {
     onLockout: (e) => log({ msg: 'login lockout', ...e }),
   })
 
+  // ---- OpenID Connect (adapters/oidc): Bearer tokens on REST, tokens as the pgwire password ----
+  let guard: OidcGuard | undefined
+  if (config.oidc !== undefined) {
+    try {
+      guard = await createOidcGuard(db, { ...config.oidc, onLog: (e) => log(e) })
+    } catch (e) {
+      console.error(`epochdb: ${(e as Error).message}`)
+      await db.close()
+      process.exit(2)
+    }
+  }
+
   let http: Server | undefined
   if (config.httpEnabled) {
     http = createHttpServer(db, {
@@ -128,6 +141,7 @@ async function main(): Promise<void> {
       headersTimeout: config.httpHeaderTimeoutMs, requestTimeout: config.httpRequestTimeoutMs,
       allowedOrigins: config.httpAllowedOrigins, allowedHosts: config.httpAllowedHosts,
       loginThrottle, tls: httpTls,
+      authenticate: guard?.http, settings: guard?.settings,
       onRequest: (e) => log({ msg: 'http', ...e }),
       fallback: createConsoleHandler(),
     })
@@ -141,6 +155,7 @@ async function main(): Promise<void> {
       user: config.pgUser, password: config.pgPassword, authMethod: config.pgAuthMethod,
       tls: pgTls, tlsRequired: config.pgTlsRequired, loginThrottle, readOnly: config.pgReadOnly,
       maxConnections: config.pgMaxConnections, idleTimeoutMs: config.pgIdleTimeoutMs, maxMessageSize: config.pgMaxMessageSize,
+      authenticate: guard?.pgwire, cleartextUser: guard?.cleartextUser,
     })
     pg.on('connection', track)
   }
@@ -173,6 +188,7 @@ async function main(): Promise<void> {
   const mem = db.queryMemory
   lines.push(`  query memory  ${formatBytes(mem.perQuery)} per query (cairo.query.memory.limit.bytes), ${formatBytes(mem.total)} in all (ram.usage.limit.*)`)
   if (config.httpUser !== undefined) lines.push(`  REST auth     HTTP Basic (http.user=${config.httpUser})`)
+  if (guard !== undefined) lines.push(`  OIDC          ${guard.endpoints.issuer ?? guard.endpoints.authorization} (client ${config.oidc!.clientId}${config.oidc!.pgTokenAsPassword === true ? ', pgwire user _sso' : ''})`)
   if (http !== undefined && config.httpUser === undefined && !loopback(config.http.host)) {
     lines.push(`  WARNING       REST is open to anyone who can reach ${config.http.host}:${config.http.port} without a password: set http.user and http.password, or bind http.bind.to to 127.0.0.1`)
   }

@@ -24,7 +24,7 @@ export async function discoverEndpoints(o: ResolvedOidcOptions): Promise<Endpoin
     if (r.status !== 200) throw new Error(`HTTP ${r.status}`)
     doc = jsonObject(r, 'the discovery document')
   } catch (e) {
-    throw new OidcConfigError(`acl.oidc.configuration.url: cannot read the discovery document at ${url}: ${(e as Error).message}`)
+    throw new OidcConfigError(`acl.oidc.configuration.url: cannot read the discovery document at ${url}: ${(e as Error).message.replace(/^identity provider unreachable: /, '')}`)
   }
   const found: Record<string, string> = {}
   for (const [field, name] of REQUIRED) {

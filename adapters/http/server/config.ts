@@ -5,6 +5,8 @@
  */
 import { envName, parseProperties } from './properties.js'
 import { originAllowList } from '../cross-site.js'
+import { OIDC_KEYS, oidcConfig } from './oidc-config.js'
+import type { OidcOptions } from '../../oidc/options.js'
 
 /** A `host:port` listen address. */
 export interface BindAddress {
@@ -66,6 +68,8 @@ export interface ServerConfig {
   readonly pgMaxMessageSize: number
   /** `query.timeout` (alias `query.timeout.sec`): milliseconds after which a query ends with 57014; 0 = none */
   readonly queryTimeoutMs: number
+  /** the OIDC guard's options (`acl.oidc.*`); undefined when `acl.oidc.enabled` is false */
+  readonly oidc: OidcOptions | undefined
 }
 
 /** Where a server's TLS certificate (chain, PEM) and private key (PEM) are. */
@@ -132,6 +136,7 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'pg.recv.buffer.size': { kind: 'int', def: '67108864' },
   'query.timeout': { kind: 'string', def: '60s' },
   'query.timeout.sec': { kind: 'string', def: undefined },
+  ...OIDC_KEYS,
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -211,6 +216,13 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (m === null) throw bad(key, r, 'a duration such as 60s, 500ms, 5m or 0')
     return Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? bare) as 'ms' | 's' | 'm' | 'h'])
   }
+  let oidc: OidcOptions | undefined
+  try {
+    oidc = oidcConfig({ str, bool, int, size, duration: (key) => duration(key, 'ms') })
+  } catch (e) {
+    if (e instanceof ConfigError) throw e
+    throw new ConfigError((e as Error).message)
+  }
   const httpUser = str('http.user')
   const httpPassword = str('http.password')
   if ((httpUser === undefined) !== (httpPassword === undefined)) throw new ConfigError('http.user and http.password must be set together')
@@ -256,6 +268,7 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     pgMaxMessageSize: int('pg.recv.buffer.size')!,
     queryTimeoutMs: values.has('query.timeout') || !values.has('query.timeout.sec')
       ? duration('query.timeout', 'ms') : duration('query.timeout.sec', 's'),
+    oidc,
   }
 }
 
