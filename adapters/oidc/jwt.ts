@@ -22,18 +22,24 @@ type KeySet = ReturnType<typeof createLocalJWKSet>
 export class Jwks {
   private keys: KeySet | undefined
   private loadedAt = Number.NEGATIVE_INFINITY
+  /** when an unknown `kid` last forced a reload: the cool-down runs from there */
+  private forcedAt = Number.NEGATIVE_INFINITY
   private loading: Promise<KeySet> | undefined
   /** key-set downloads so far */
   fetches = 0
 
   constructor(private readonly url: string, private readonly o: ResolvedOidcOptions, private readonly log: (msg: string, extra?: object) => void) {}
 
-  /** The key set, downloaded when missing, stale, or when `force` (an unknown `kid`) and the cool-down is over. */
+  /**
+   * The key set, downloaded when missing, stale, or when `force` (an unknown `kid`) and no other
+   * unknown `kid` forced a download within the cool-down.
+   */
   async get(force = false): Promise<KeySet> {
     const now = this.o.now()
     const stale = this.keys === undefined || now - this.loadedAt >= this.o.publicKeysExpiryMs
-    const refresh = stale || (force && now - this.loadedAt >= this.o.jwksRefreshCooldownMs)
-    if (!refresh) return this.keys!
+    const forced = !stale && force && now - this.forcedAt >= this.o.jwksRefreshCooldownMs
+    if (!stale && !forced) return this.keys!
+    if (forced) this.forcedAt = now
     this.loading ??= this.load().finally(() => { this.loading = undefined })
     return this.loading
   }
