@@ -143,7 +143,7 @@ async function main(): Promise<void> {
       loginThrottle, tls: httpTls,
       authenticate: guard?.http, settings: guard?.settings,
       onRequest: (e) => log({ msg: 'http', ...e }),
-      fallback: createConsoleHandler(),
+      fallback: createConsoleHandler(undefined, { connectOrigins: guard?.consoleOrigins }),
     })
     http.on('connection', track)
   }

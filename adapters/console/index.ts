@@ -20,12 +20,22 @@ export type ConsoleHandler = (req: IncomingMessage, res: ServerResponse) => void
 
 const MISSING = '<!doctype html><meta charset="utf-8"><title>EpochDB</title><p>The Web Console assets are missing: run <code>npm run build:console</code>. The REST API is at <a href="exec?query=select%201">/exec</a>.</p>'
 
+/** Options of {@link createConsoleHandler}. */
+export interface ConsoleOptions {
+  /**
+   * Origins the page may call besides its own (the Content-Security-Policy's `connect-src`): an
+   * OIDC provider's token endpoint (`guard.consoleOrigins`). Default none.
+   */
+  readonly connectOrigins?: readonly string[]
+}
+
 /**
  * Creates the console's request handler. `dir` overrides where the built assets are read from
  * (default: adapters/console/assets). The assets are read once, on the first request.
  */
-export function createConsoleHandler(dir?: string): ConsoleHandler {
+export function createConsoleHandler(dir?: string, options: ConsoleOptions = {}): ConsoleHandler {
   let assets: Map<string, Asset> | undefined
+  const connect = ["'self'", ...(options.connectOrigins ?? []).map((o) => new URL(o).origin)].join(' ')
   return (req, res) => {
     if (assets === undefined) {
       const d = dir ?? assetsDir()
@@ -41,7 +51,7 @@ export function createConsoleHandler(dir?: string): ConsoleHandler {
     res.setHeader('Cache-Control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
     res.setHeader('Vary', 'Accept-Encoding')
     res.setHeader('X-Content-Type-Options', 'nosniff')
-    if (name === 'index.html') res.setHeader('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'")
+    if (name === 'index.html') res.setHeader('Content-Security-Policy', `default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src ${connect}`)
     if (gzip) res.setHeader('Content-Encoding', 'gzip')
     send(res, 200, asset.type, gzip ? asset.gzip : asset.body, req.method === 'HEAD')
   }

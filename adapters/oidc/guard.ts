@@ -32,6 +32,8 @@ export interface OidcGuard {
   readonly cleartextUser: (user: string) => boolean
   /** the keys `/settings` publishes for the console (`createHttpHandler(db, { settings: guard.settings })`) */
   readonly settings: Readonly<Record<string, string | boolean | null>>
+  /** origins the console calls from the browser (its token endpoint): `createConsoleHandler(dir, { connectOrigins })` */
+  readonly consoleOrigins: readonly string[]
   /** the provider's endpoints, resolved at start-up */
   readonly endpoints: Endpoints
   /** the identity of a token (cached), or a 401 / 503 {@link OidcError} */
@@ -109,6 +111,7 @@ export async function createOidcGuard(db: Database, options: OidcOptions): Promi
 
   return {
     endpoints,
+    consoleOrigins: [new URL(endpoints.token).origin],
     settings: Object.freeze(settings),
     identify,
     principal,

@@ -78,7 +78,17 @@ export async function startDevProvider(o: DevProviderOptions): Promise<DevProvid
     // one machine, one clock: an expired token is refused at once (the default allows 15 s)
     clockTolerance: 0,
     claims: { openid: ['sub'], profile: ['name', 'preferred_username', 'groups'] },
-    features: { devInteractions: { enabled: false }, revocation: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    features: {
+      devInteractions: { enabled: false }, revocation: { enabled: true },
+      // the sign-out confirmation as a plain page (the default one loads web fonts)
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.type = 'html'
+          ctx.body = `<!doctype html><title>Sign out</title><h1>Sign out of the development provider?</h1>${form}<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button> <button type="submit" form="op.logoutForm">No, stay signed in</button>`
+        },
+      },
+    },
     ttl: {
       AccessToken: () => o.accessTokenTtl?.() ?? 3600,
       IdToken: () => o.idTokenTtl?.() ?? 3600,

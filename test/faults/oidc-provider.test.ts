@@ -105,11 +105,11 @@ t.test('JWT mode: a key set of 10 MB or not JSON gives 503; a forged token with 
   t.teardown(async () => { await p.close(); await db.close() })
   const enc = (o: object): string => Buffer.from(JSON.stringify(o)).toString('base64url')
   const token = `${enc({ alg: 'RS256', kid: 'k' })}.${enc({ sub: 'u', aud: 'c', exp: Date.now() / 1000 + 60 })}.c2ln`
-  await t.rejects(guard.identify(token), { status: 503 }, '10 MB key set')
+  await t.rejects(guard.identify(token), { status: 503 } as unknown as Error, '10 MB key set')
   jwks = (_q, res) => res.end('<html/>')
-  await t.rejects(guard.identify(token), { status: 503 }, 'HTML key set')
+  await t.rejects(guard.identify(token), { status: 503 } as unknown as Error, 'HTML key set')
   jwks = (_q, res) => res.end('{"keys":[]}')
-  await t.rejects(guard.identify(token), { status: 401 }, 'no matching key')
+  await t.rejects(guard.identify(token), { status: 401 } as unknown as Error, 'no matching key')
   const none = `${enc({ alg: 'none' })}.${enc({ sub: 'u', aud: 'c', exp: Date.now() / 1000 + 60 })}.`
-  await t.rejects(guard.identify(none), { status: 401 }, 'alg none')
+  await t.rejects(guard.identify(none), { status: 401 } as unknown as Error, 'alg none')
 })

@@ -1,8 +1,10 @@
 /// <reference lib="dom" />
 /**
  * The console's client of the REST API: /exec pages, /exp links and /imp uploads. Paths are
- * relative to the page, so the console works under a prefix.
+ * relative to the page, so the console works under a prefix. Every request carries the
+ * sign-in's `Authorization` header (auth/authorized-fetch.ts).
  */
+import { authorization, authorizedFetch } from './auth/authorized-fetch.js'
 
 /** One result column as /exec describes it. */
 export interface ExecColumn {
@@ -53,7 +55,7 @@ export async function exec(query: string, o: ExecOptions = {}): Promise<ExecResu
   if (o.lo !== undefined && o.hi !== undefined) p.set('limit', `${o.lo},${o.hi}`)
   if (o.count === true) p.set('count', 'true')
   if (o.timings === true) p.set('timings', 'true')
-  const res = await fetch(`exec?${p.toString()}`, { signal: o.signal ?? null, headers: { Accept: 'application/json' } })
+  const res = await authorizedFetch(`exec?${p.toString()}`, { signal: o.signal ?? null, headers: { Accept: 'application/json' } })
   const text = await res.text()
   let body: Record<string, unknown>
   try {
@@ -99,10 +101,12 @@ export interface ImportSummary {
 }
 
 /** POST /imp with an upload progress callback (0..1). */
-export function importCsv(file: File, table: string, onProgress: (fraction: number) => void): Promise<ImportSummary> {
+export async function importCsv(file: File, table: string, onProgress: (fraction: number) => void): Promise<ImportSummary> {
+  const auth = await authorization()
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open('POST', `imp?${new URLSearchParams({ name: table, fmt: 'json' }).toString()}`)
+    if (auth !== undefined) xhr.setRequestHeader('Authorization', auth)
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded / e.total) }
     xhr.onload = () => {
       try {

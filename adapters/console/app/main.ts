@@ -15,6 +15,8 @@ import { HistoryPanel } from './history.js'
 import { importFile, installDropImport } from './import.js'
 import { SchemaBrowser } from './schema.js'
 import { type StatementRange, splitStatements, statementAt } from './statements.js'
+import { download, hasAuthorizer } from './auth/authorized-fetch.js'
+import { startAuth } from './auth/index.js'
 import { addHistory, loadTabs, loadTheme, saveTabs, saveTheme, type TabState, type Theme } from './store.js'
 
 const app = document.getElementById('app')!
@@ -232,11 +234,19 @@ async function run(mode: 'current' | 'all'): Promise<void> {
   }
 }
 
-layout()
-void schema.refresh()
-fetch('settings').then((r) => r.json()).then((s: { config?: Record<string, unknown> }) => {
-  document.querySelector('[data-testid=version]')!.textContent = String(s.config?.['release.version'] ?? '')
-}).catch(() => { status.textContent = 'The server does not answer /settings' })
+// signed in first (OIDC when /settings says so), then the page and its first queries
+startAuth().then((signedIn) => {
+  layout()
+  if (signedIn.badge !== undefined) document.querySelector('.topbar')!.append(signedIn.badge)
+  document.querySelector('[data-testid=version]')!.textContent = String(signedIn.config['release.version'] ?? '')
+  void schema.refresh()
+}).catch(() => { layout(); status.textContent = 'The server does not answer /settings' })
+// an /exp link cannot carry a header: with a sign-in, the CSV is fetched and saved from memory
+csvLink.addEventListener('click', (e) => {
+  if (!hasAuthorizer()) return
+  e.preventDefault()
+  void download(csvLink.getAttribute('href') ?? '', 'result.csv')
+})
 
 /** Hooks for tests and the curious (`epochConsole` in the devtools). */
 Object.assign(window, { epochConsole: { gridStats, view: () => activeView() } })
