@@ -281,6 +281,11 @@ export class Database {
     return this.acl.passwordVerifier(user)
   }
 
+  /** The principal of `user` after pgwire checked its SCRAM proof against {@link passwordVerifier}, or null (unknown or disabled). */
+  principalOf(user: string): Principal | null {
+    return this.acl.principalOf(user)
+  }
+
   /** The principal of a REST token (`qt1…`, made by `ALTER USER u CREATE TOKEN TYPE REST`), or null. */
   authenticateToken(token: string): Promise<Principal | null> {
     return this.acl.authenticateToken(token)

@@ -16,9 +16,13 @@ export function handlePing(res: ServerResponse): void {
   res.end()
 }
 
-/** GET /settings: what the Web Console reads at start-up (unauthenticated, as QuestDB). */
-export function handleSettings(res: ServerResponse, options: ResolvedOptions): void {
-  const acl = options.basicAuth !== undefined || options.authenticate !== undefined ? ',"acl.enabled":true' : ''
+/**
+ * GET /settings: what the Web Console reads at start-up (unauthenticated, as QuestDB).
+ * `acl.enabled` is true when requests need credentials: access control on in the engine
+ * (`aclEnabled`), `http.user` Basic auth, or an `authenticate` hook; the console then signs in.
+ */
+export function handleSettings(res: ServerResponse, options: ResolvedOptions, aclEnabled = false): void {
+  const acl = aclEnabled || options.basicAuth !== undefined || options.authenticate !== undefined ? ',"acl.enabled":true' : ''
   const config = `{"release.type":"OSS","release.version":${jsonString(options.releaseVersion)},"http.settings.readonly":true,` +
     `"accepting.writes":["http", "pgwire"],"line.proto.support.versions":[],"ilp.proto.transports":[],` +
     `"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":127${acl}}`

@@ -66,6 +66,20 @@ export interface ServerConfig {
   readonly pgMaxMessageSize: number
   /** `query.timeout` (alias `query.timeout.sec`): milliseconds after which a query ends with 57014; 0 = none */
   readonly queryTimeoutMs: number
+  /** access control (`acl.*`); the admin's name and password are also {@link pgUser} / {@link pgPassword} */
+  readonly acl: AclConfig
+}
+
+/** The `acl.*` keys: access control in the engine (issue #13). */
+export interface AclConfig {
+  /** `acl.enabled`, default false (QuestDB Enterprise's default is true) */
+  readonly enabled: boolean
+  /** `acl.admin.user.enabled`: whether the built-in admin may log in */
+  readonly adminEnabled: boolean
+  /** `acl.password.hash.iteration.count`: PBKDF2 iterations of stored password verifiers */
+  readonly passwordHashIterations: number
+  /** `acl.entity.name.max.length`: the longest user, group or service-account name */
+  readonly entityNameMaxLength: number
 }
 
 /** Where a server's TLS certificate (chain, PEM) and private key (PEM) are. */
@@ -132,6 +146,13 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'pg.recv.buffer.size': { kind: 'int', def: '67108864' },
   'query.timeout': { kind: 'string', def: '60s' },
   'query.timeout.sec': { kind: 'string', def: undefined },
+  // access control; acl.admin.user / acl.admin.password fall back to pg.user / pg.password
+  'acl.enabled': { kind: 'bool', def: 'false' },
+  'acl.admin.user': { kind: 'string', def: undefined },
+  'acl.admin.password': { kind: 'string', def: undefined },
+  'acl.admin.user.enabled': { kind: 'bool', def: 'true' },
+  'acl.password.hash.iteration.count': { kind: 'int', def: '4096' },
+  'acl.entity.name.max.length': { kind: 'int', def: '255' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -221,8 +242,9 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     pgEnabled: bool('pg.enabled'),
     cairoRoot: str('cairo.root')!,
     httpUser, httpPassword,
-    pgUser: str('pg.user')!,
-    pgPassword: str('pg.password')!,
+    // QuestDB Enterprise's acl.admin.* name the built-in admin; pg.user / pg.password are its aliases
+    pgUser: str('acl.admin.user') ?? str('pg.user')!,
+    pgPassword: str('acl.admin.password') ?? str('pg.password')!,
     readOnly: bool('http.security.readonly'),
     maxResponseRows: int('http.security.max.response.rows'),
     keepAliveTimeoutMs: int('http.keep-alive.timeout')! * 1000,
@@ -256,6 +278,12 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     pgMaxMessageSize: int('pg.recv.buffer.size')!,
     queryTimeoutMs: values.has('query.timeout') || !values.has('query.timeout.sec')
       ? duration('query.timeout', 'ms') : duration('query.timeout.sec', 's'),
+    acl: {
+      enabled: bool('acl.enabled'),
+      adminEnabled: bool('acl.admin.user.enabled'),
+      passwordHashIterations: positive('acl.password.hash.iteration.count'),
+      entityNameMaxLength: positive('acl.entity.name.max.length'),
+    },
   }
 }
 

@@ -70,6 +70,16 @@ export class AccessControl {
     return undefined
   }
 
+  /**
+   * The principal of `user` once pgwire has checked a SCRAM proof against its
+   * {@link passwordVerifier}, or null when the user is unknown or disabled (added by the adapter
+   * lane: SCRAM proves the password without handing it over, so there is no password to
+   * {@link authenticate} with).
+   */
+  principalOf(user: string): Principal | null {
+    return user === this.adminUser ? { name: this.adminUser, groups: [], admin: true, kind: 'admin' } : null
+  }
+
   /** The principal of a REST token (`qt1…`), or null when unknown, expired or its user disabled. */
   async authenticateToken(_token: string): Promise<Principal | null> {
     return null
