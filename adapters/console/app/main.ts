@@ -6,7 +6,7 @@
 import type { EditorView } from '@codemirror/view'
 import 'uplot/dist/uPlot.min.css'
 import './styles.css'
-import { exec, expUrl, type ExecRows } from './api.js'
+import { downloadWithCredentials, exec, expUrl, type ExecRows } from './api.js'
 import { ChartPanel } from './chart.js'
 import { el } from './dom.js'
 import { clearError, createEditor, markError } from './editor.js'
@@ -14,6 +14,7 @@ import { gridStats, PAGE_ROWS, ResultGrid } from './grid.js'
 import { HistoryPanel } from './history.js'
 import { importFile, installDropImport } from './import.js'
 import { SchemaBrowser } from './schema.js'
+import { authHeaders, currentUser, onRefused, signInForm, signOut } from './sign-in.js'
 import { type StatementRange, splitStatements, statementAt } from './statements.js'
 import { addHistory, loadTabs, loadTheme, saveTabs, saveTheme, type TabState, type Theme } from './store.js'
 
@@ -39,6 +40,9 @@ const themeBtn = el('button', { class: 'icon', title: 'Dark / light theme', 'dat
 const fileInput = el('input', { type: 'file', accept: '.csv,.tsv,.txt,text/csv', class: 'hidden', 'data-testid': 'file' })
 const importBtn = el('button', { title: 'Import a CSV file (or drop one anywhere)' }, 'Import CSV')
 const historyBtn = el('button', { title: 'History of executed queries', 'data-testid': 'history' }, 'History')
+const userLabel = el('span', { class: 'user hidden', 'data-testid': 'signed-in-user' })
+const signOutBtn = el('button', { class: 'hidden', title: 'Sign out (forgets the session token and reloads)', 'data-testid': 'signout' }, 'Sign out')
+const signIn = signInForm(() => signedIn())
 
 let theme: Theme = loadTheme()
 const saved = loadTabs()
@@ -54,7 +58,7 @@ function applyTheme(): void { document.documentElement.dataset.theme = theme }
 function layout(): void {
   applyTheme()
   app.append(
-    el('header', { class: 'topbar' }, el('span', { class: 'logo' }, 'EpochDB'), el('span', { class: 'muted', 'data-testid': 'version' }, ''), el('span', { class: 'spacer' }), importBtn, fileInput, historyBtn, themeBtn),
+    el('header', { class: 'topbar' }, el('span', { class: 'logo' }, 'EpochDB'), el('span', { class: 'muted', 'data-testid': 'version' }, ''), el('span', { class: 'spacer' }), importBtn, fileInput, historyBtn, userLabel, signOutBtn, themeBtn),
     el('div', { class: 'main' },
       el('aside', { class: 'side' }, schema.element),
       el('div', { class: 'work' },
@@ -64,7 +68,14 @@ function layout(): void {
           el('div', { class: 'result-bar' }, gridTab, chartTab, summary, el('span', { class: 'spacer' }), csvLink),
           resultBody, importBar)),
       history.element),
+    signIn.element,
   )
+  signOutBtn.onclick = () => signOut()
+  csvLink.onclick = (e) => {
+    if (Object.keys(authHeaders()).length === 0) return // a plain link: no credentials to carry
+    e.preventDefault()
+    void downloadWithCredentials(csvLink.getAttribute('href')!, 'result.csv').catch((err: Error) => showMessage(`CSV download failed: ${err.message}`, 'error'))
+  }
   runBtn.onclick = () => { void run('current') }
   runAllBtn.onclick = () => { void run('all') }
   cancelBtn.onclick = () => controller?.abort()
@@ -232,10 +243,28 @@ async function run(mode: 'current' | 'all'): Promise<void> {
   }
 }
 
+/** Signed in (or no sign-in needed): show who, load the schema. */
+function signedIn(): void {
+  const user = currentUser()
+  userLabel.textContent = user ?? ''
+  userLabel.classList.toggle('hidden', user === undefined)
+  signOutBtn.classList.toggle('hidden', user === undefined)
+  void schema.refresh()
+}
+
+// a refused request (401, or 403 for the HTTP permission) brings the form back once: no retry loop
+onRefused((why) => {
+  userLabel.classList.add('hidden')
+  signOutBtn.classList.add('hidden')
+  signIn.show(why)
+})
+
 layout()
-void schema.refresh()
 fetch('settings').then((r) => r.json()).then((s: { config?: Record<string, unknown> }) => {
   document.querySelector('[data-testid=version]')!.textContent = String(s.config?.['release.version'] ?? '')
+  // the user name / password form; with OIDC on, the OIDC sign-in takes over
+  if (s.config?.['acl.enabled'] === true && s.config['acl.oidc.enabled'] !== true) signIn.show()
+  else signedIn()
 }).catch(() => { status.textContent = 'The server does not answer /settings' })
 
 /** Hooks for tests and the curious (`epochConsole` in the devtools). */
