@@ -26,6 +26,8 @@ import { describe } from './exec/statements/describe.js'
 import { Session, type Principal } from './session.js'
 import { AccessControl, type AclOptions, type Endpoint, type PasswordVerifier } from './security/acl/access-control.js'
 import { requiredPermissions } from './exec/statements/permissions.js'
+import { runAcl, tableLookup } from './exec/statements/acl.js'
+import { ACL_FILE } from './security/acl/persistence.js'
 import type { ColumnInfo } from './statement-info.js'
 import { STATEMENT_TIMEOUT, checkStatementTimeout, parseStatementTimeout } from './exec/statement-timeout.js'
 import { Rnd } from './functions/rnd/rnd.js'
@@ -240,7 +242,7 @@ export class Database {
     this.queryMemoryLimit = options.queryMemoryLimit === 0 ? Infinity : Math.min(options.queryMemoryLimit ?? defaultQueryMemory(total), total)
     this.queryTimeout = options.queryTimeout ?? 0
     this.sharedRnd = options.randomSeed === undefined ? undefined : new Rnd(options.randomSeed[0], options.randomSeed[1])
-    this.acl = new AccessControl(options.acl)
+    this.acl = new AccessControl(options.acl, { tables: tableLookup(this.catalog), clock: this.clock })
   }
 
   /** The random generator for one statement (see {@link DatabaseOptions.randomSeed}). */
@@ -255,6 +257,8 @@ export class Database {
     const db = new Database(options)
     if (options.maxNameLength !== undefined) db.catalog.maxNameLength = options.maxNameLength
     if (options.path !== undefined) db.store = await DurableStore.open(options.path, db.catalog, { memoryBudget: options.memoryBudget, checkpointBytes: options.checkpointBytes, lockLease: options.lockLease })
+    const store = db.store
+    try { db.acl.attach(store && { read: () => store.readInternal(ACL_FILE), write: (b) => store.writeInternal(ACL_FILE, b) }) } catch (e) { store?.close(); throw e }
     return db
   }
 
@@ -282,8 +286,8 @@ export class Database {
   }
 
   /** The principal of `user` after pgwire checked its SCRAM proof against {@link passwordVerifier}, or null (unknown or disabled). */
-  principalOf(user: string): Principal | null {
-    return this.acl.principalOf(user)
+  userPrincipal(user: string): Principal | null {
+    return this.acl.userPrincipal(user)
   }
 
   /** The principal of a REST token (`qt1…`, made by `ALTER USER u CREATE TOKEN TYPE REST`), or null. */
@@ -569,8 +573,12 @@ export class Database {
     // appends staged after start()'s drain (while it awaited the sync) commit now, with nothing in
     // between, in the shape they were made for; a failed sync is their owners' to report
     try { this.store?.commitSync() } catch { /* reported to the writes' commits */ }
+    // owner grants: the creator of a new table gets every permission on it
+    const creates = (stmt.kind === 'create_table' || stmt.kind === 'create_table_like' || stmt.kind === 'create_table_as') && this.catalog.find(stmt.name) === undefined ? stmt.name : undefined
     try {
-      return await this.run(stmt, session, ctx, bc)
+      const ex = await this.run(stmt, session, ctx, bc)
+      if (creates !== undefined && this.acl.enabled) this.acl.tableCreated(session.principal, creates)
+      return ex
     } finally {
       for (const r of releases) r()
       this.schemaVersion++
@@ -733,8 +741,7 @@ export class Database {
         else session.settings.set(stmt.name.toLowerCase(), stmt.value)
         return done('set')
       case 'unsupported': throw unsupported(stmt.feature, stmt.pos)
-      // placeholder (contract): the access-control engineer executes these through this.acl
-      case 'acl': throw notSupported('access-control statements are not supported yet', stmt.pos)
+      case 'acl': { const r = await runAcl(this.acl, stmt, session); return r === undefined ? done(stmt.action) : rowsExecution(r) }
     }
   }
 }

@@ -105,7 +105,7 @@ export class Authenticator {
     if (!gate.allowed) return { kind: 'fail', ...lockedOut(gate.retryAfterMs, gate.reason) }
     const final = scramServerFinal(this.scram, body.toString('utf8'))
     // with the engine's users: a user disabled (or dropped) during the exchange is refused alike
-    const p = final === null ? null : this.engine && this.opts.scramPassword === undefined ? this.db!.principalOf(this.user) : this.principal()
+    const p = final === null ? null : this.engine && this.opts.scramPassword === undefined ? this.db!.userPrincipal(this.user) : this.principal()
     if (final === null || p === null) { gate.failed(); return this.refused() }
     gate.succeeded()
     be.auth.saslFinal(w, final)

@@ -9,8 +9,9 @@
 import type { Statement } from '../../sql/ast.js'
 import type { Catalog } from '../../storage/catalog.js'
 import type { RequiredPermission } from '../../statement-info.js'
+import { aclStatementPermissions } from '../../security/acl/statement-permissions.js'
 
 /** What `stmt` requires of the principal that runs it. */
-export function requiredPermissions(_stmt: Statement, _catalog: Catalog): RequiredPermission[] {
-  return []
+export function requiredPermissions(stmt: Statement, _catalog: Catalog): RequiredPermission[] {
+  return stmt.kind === 'acl' ? aclStatementPermissions(stmt) : []
 }
