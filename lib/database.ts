@@ -13,7 +13,7 @@ import { DurableStore } from './storage/durable/store.js'
 import { catalogView } from './exec/statements/meta.js'
 import { Session, type Principal } from './session.js'
 import { AccessControl, type AclOptions, type Endpoint, type PasswordVerifier } from './security/acl/access-control.js'
-import type { ColumnInfo } from './statement-info.js'
+import type { StatementInfo } from './statement-info.js'
 import { Rnd } from './functions/rnd/rnd.js'
 import { MemoryPool, QueryMemory, batchBytes } from './exec/memory.js'
 import { defaultQueryMemory, resolveTotalQueryMemory } from './exec/memory-defaults.js'
@@ -268,13 +268,35 @@ export class Database {
   }
 
   /**
-   * Describes a statement without running it: the type each `$n` takes (given ones kept,
-   * undefined ones inferred from their use, STRING otherwise) and, for queries, the result
-   * columns. pgwire's Describe message answers from this.
+   * Describes a statement without running it: its {@link StatementInfo}, with the type each `$n`
+   * takes (given ones kept, undefined ones inferred from their use, STRING otherwise) and, for
+   * queries, the result columns. Throws the statement's error (42P01, 42703, ...) when it does
+   * not bind. pgwire's Describe message answers from this.
+   *
+   * @example
+   * ```ts
+   * const info = db.describe(db.parse('select v from t where sym = $1')[0]!)
+   * info.params       // ['SYMBOL']
+   * info.columns      // [{ name: 'v', type: 'DOUBLE' }]
+   * info.permissions  // [{ permission: 'SELECT', table: 't', columns: ['sym', 'v'] }]
+   * ```
    */
-  describe(stmt: Statement, paramTypes: readonly (ColumnType | undefined)[] = []): { params: ColumnType[]; columns: ColumnInfo[] | undefined } {
+  describe(stmt: Statement, paramTypes: readonly (ColumnType | undefined)[] = []): StatementInfo {
     this.checkOpen()
     return this.statements.describe(stmt, paramTypes)
+  }
+
+  /**
+   * The facts of a parsed statement (from {@link Database.parse}): parameter types, result
+   * columns, whether it returns rows, its command tag, whether it writes, the permissions it
+   * needs. Worked out once per statement and schema version (what binding tells, when first
+   * read); the access check of every execution reads the same object. Unlike
+   * {@link Database.describe} it never throws for a statement that does not bind: its parameters
+   * are then STRING, its columns undefined, its permissions those its text names (its error
+   * comes when it runs). Adapters read their statement facts here.
+   */
+  statementInfo(stmt: Statement): StatementInfo {
+    return this.statements.info(stmt)
   }
 
   /**
@@ -377,6 +399,22 @@ export interface CloseOptions {
 export class PreparedStatement {
   /** @internal */
   constructor(private readonly db: Database, readonly statement: Statement) {}
+
+  /**
+   * The statement's facts ({@link Database.statementInfo}): parameter types, result columns,
+   * command tag, whether it writes, the permissions it needs; current for the schema as it is.
+   *
+   * @example
+   * ```ts
+   * const ps = db.prepare('insert into t (ts, v) values ($1, $2)')
+   * ps.info.params       // ['TIMESTAMP', 'DOUBLE']
+   * ps.info.writes       // true
+   * ps.info.permissions  // [{ permission: 'INSERT', table: 't', columns: ['ts', 'v'] }]
+   * ```
+   */
+  get info(): StatementInfo {
+    return this.db.statementInfo(this.statement)
+  }
 
   /** Runs the statement with `params` for `$1..$n`. */
   async query(params: readonly unknown[] = [], options: ExecOptions = {}): Promise<QueryResult> {

@@ -19,11 +19,13 @@ import { optimize } from './plan/optimize/index.js'
 import { findSubqueries } from './exec/subqueries.js'
 import { expandArrayParams } from './plan/array-params.js'
 import { describe } from './exec/statements/describe.js'
+import { visibleCatalog } from './exec/statements/meta.js'
 import { type PlannedQuery, runStatement } from './exec/statements/run.js'
-import type { Session } from './session.js'
+import type { Principal, Session } from './session.js'
 import type { AccessControl } from './security/acl/access-control.js'
 import { requiredPermissions } from './exec/statements/permissions.js'
-import type { ColumnInfo } from './statement-info.js'
+import type { StatementInfo } from './statement-info.js'
+import { type Binder, LazyStatementInfo } from './exec/statements/info.js'
 import { STATEMENT_TIMEOUT, parseStatementTimeout } from './exec/statement-timeout.js'
 import type { Rnd } from './functions/rnd/rnd.js'
 import type { QueryMemory } from './exec/memory.js'
@@ -36,6 +38,8 @@ interface StatementCache {
   readonly paramTypes: Map<string | number, ColumnType[]>
   /** its plan, for a query without parameters */
   plan: PlannedQuery | undefined
+  /** its facts (parameters, result, tag, permissions) */
+  info: StatementInfo | undefined
 }
 
 function planned(plan: PlanNode): PlannedQuery {
@@ -77,21 +81,51 @@ export class Statements {
     this.catalog = env.catalog
   }
 
-  /** A statement context for `principal`'s statement with parameter `values`. */
-  private context(principalName: string, values: Scalar[], options: ExecOptions): ExecContext {
-    const { clock, catalogView, version, rndFactory } = this.env
-    return new ExecContext(clock(), clock, principalName, catalogView, version, values, options.signal, rndFactory)
+  /**
+   * A statement context for `principal`'s statement with parameter `values`. With access control
+   * on, its catalog view (tables(), table_columns(), pg_catalog) shows only the tables the
+   * principal may see.
+   */
+  private context(principal: Principal, values: Scalar[], options: ExecOptions): ExecContext {
+    const { clock, catalogView, version, rndFactory, acl } = this.env
+    const view = acl.enabled ? visibleCatalog(catalogView, (t) => acl.canSee(principal, t)) : catalogView
+    return new ExecContext(clock(), clock, principal.name, view, version, values, options.signal, rndFactory)
+  }
+
+  /**
+   * The facts of a parsed statement (see {@link StatementInfo}), worked out once per schema
+   * version. Never throws for a statement that does not bind: its parameters are then STRING,
+   * its columns undefined, its permissions those its text names.
+   */
+  info(stmt: Statement): StatementInfo {
+    const entry = this.cacheOf(stmt)
+    return (entry.info ??= new LazyStatementInfo(stmt, this.binder))
+  }
+
+  /** How {@link Statements.info} binds, in a neutral context (the admin's, no parameter values). */
+  private readonly binder: Binder = {
+    params: (stmt, count) => this.inferParamTypes(stmt, new Array<undefined>(count).fill(undefined), this.neutralContext()),
+    columns: (stmt) => this.describe(stmt, []).columns,
+    permissions: (stmt) => requiredPermissions(stmt, this.catalog, this.neutralContext()),
+  }
+
+  private neutralContext(): ExecContext {
+    return this.context(this.env.defaultSession.principal, [], {})
   }
 
   /**
    * Describes a statement without running it: the type each `$n` takes (given ones kept,
-   * undefined ones inferred from their use, STRING otherwise) and, for queries, the result
-   * columns.
+   * undefined ones inferred from their use, STRING otherwise), for queries the result columns,
+   * and the rest of its {@link StatementInfo}. Throws the statement's error when it does not bind.
    */
-  describe(stmt: Statement, paramTypes: readonly (ColumnType | undefined)[]): { params: ColumnType[]; columns: ColumnInfo[] | undefined } {
-    const ctx = this.context(this.env.defaultSession.principal.name, [], {})
-    const d = describe(stmt, { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx })
-    return { params: d.params, columns: d.columns === undefined ? undefined : infoOf(d.columns) }
+  describe(stmt: Statement, paramTypes: readonly (ColumnType | undefined)[]): StatementInfo {
+    const d = describe(stmt, { catalog: this.catalog, paramTypes, ctes: new Map(), fn: this.neutralContext() })
+    const info = this.info(stmt)
+    return {
+      params: d.params, columns: d.columns === undefined ? undefined : infoOf(d.columns),
+      returnsRows: info.returnsRows, commandTag: info.commandTag, writes: info.writes,
+      get permissions() { return info.permissions },
+    }
   }
 
   /**
@@ -99,6 +133,9 @@ export class Statements {
    * and (unless `deferSync`) waits for its own writes to be durable.
    */
   async start(stmt: Statement, params: readonly unknown[], options: ExecOptions, memory: QueryMemory): Promise<Execution> {
+    // before any work: the principal must hold what the statement needs (worked out once per statement and schema version)
+    const { acl } = this.env
+    if (acl.enabled) acl.authorize((options.session ?? this.env.defaultSession).principal, this.info(stmt).permissions)
     const store = this.store
     // every statement but INSERT ... VALUES runs after the writes before it are committed (it may
     // read them, or rewrite their tables); a failed sync is the business of the writes' owners
@@ -113,7 +150,7 @@ export class Statements {
     const session = options.session ?? this.env.defaultSession
     // text parameters (pgwire sends them as strings) take the type their use asks for
     const values: Scalar[] = []
-    const ctx = this.context(session.principal.name, values, options)
+    const ctx = this.context(session.principal, values, options)
     ctx.memory = memory
     ctx.setTimeout(options.timeout ?? sessionTimeout(session) ?? this.env.queryTimeout)
     const typed = options.paramTypes
@@ -121,8 +158,8 @@ export class Statements {
     const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
-    if (this.env.acl.enabled) this.env.acl.authorize(session.principal, requiredPermissions(stmt, this.catalog))
-    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf }
+    const { acl } = this.env
+    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, ...(acl.enabled ? { canSee: (t: string) => acl.canSee(session.principal, t) } : {}) }
     if (!DDL_KINDS.has(stmt.kind)) return runStatement(stmt, session, ctx, bc, runEnv)
     if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
     // alone on the tables it changes: no INSERT or UPDATE of them is half done
@@ -199,7 +236,7 @@ export class Statements {
   /** The cache entry of a parsed statement, emptied when the schema version moved on. */
   private cacheOf(stmt: Statement): StatementCache {
     let entry = this.statementCache.get(stmt)
-    if (entry === undefined || entry.version !== this.schemaVersion) this.statementCache.set(stmt, entry = { version: this.schemaVersion, paramTypes: new Map(), plan: undefined })
+    if (entry === undefined || entry.version !== this.schemaVersion) this.statementCache.set(stmt, entry = { version: this.schemaVersion, paramTypes: new Map(), plan: undefined, info: undefined })
     return entry
   }
 

@@ -39,6 +39,8 @@ export interface RunEnv {
   readonly store: DurableStore | undefined
   /** the optimized plan of a query (cached per schema version when it has no parameters) */
   planOf(stmt: Extract<Statement, { kind: 'select' | 'setop' | 'with' }>, bc: BindContext): PlannedQuery
+  /** with access control on: whether the session's principal may see a table (SHOW lists only those) */
+  readonly canSee?: (table: string) => boolean
 }
 
 /** Runs `stmt`, bound in `bc`, in `session`. */
@@ -97,7 +99,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
         return done('update', await update(stmt, table, bc, ctx))
       } finally { release() }
     }
-    case 'show': return rowsExecution(show(stmt, env.catalog, session))
+    case 'show': return rowsExecution(show(stmt, env.catalog, session, env.canSee))
     case 'explain': {
       const inner = stmt.statement
       if (inner.kind !== 'select' && inner.kind !== 'setop' && inner.kind !== 'with') throw notSupported('EXPLAIN supports queries only', stmt.pos)
