@@ -14,6 +14,8 @@ import { catalogView } from './exec/statements/meta.js'
 import { Session, type Principal } from './session.js'
 import { AccessControl, type AclOptions, type Endpoint, type PasswordVerifier } from './security/acl/access-control.js'
 import type { StatementInfo } from './statement-info.js'
+import { tableLookup } from './exec/statements/acl.js'
+import { ACL_FILE } from './security/acl/persistence.js'
 import { Rnd } from './functions/rnd/rnd.js'
 import { MemoryPool, QueryMemory, batchBytes } from './exec/memory.js'
 import { defaultQueryMemory, resolveTotalQueryMemory } from './exec/memory-defaults.js'
@@ -139,7 +141,7 @@ export class Database {
     this.queryMemoryLimit = options.queryMemoryLimit === 0 ? Infinity : Math.min(options.queryMemoryLimit ?? defaultQueryMemory(total), total)
     this.queryTimeout = options.queryTimeout ?? 0
     this.sharedRnd = options.randomSeed === undefined ? undefined : new Rnd(options.randomSeed[0], options.randomSeed[1])
-    this.acl = new AccessControl(options.acl)
+    this.acl = new AccessControl(options.acl, { tables: tableLookup(this.catalog), clock: this.clock })
     this.statements = new Statements({
       catalog: this.catalog, version: VERSION, clock: this.clock, catalogView: this.catalogView, rndFactory: this.rndFactory,
       defaultSession: this.defaultSession, queryTimeout: this.queryTimeout, acl: this.acl,
@@ -158,6 +160,8 @@ export class Database {
     const db = new Database(options)
     if (options.maxNameLength !== undefined) db.catalog.maxNameLength = options.maxNameLength
     if (options.path !== undefined) db.store = db.statements.store = await DurableStore.open(options.path, db.catalog, { memoryBudget: options.memoryBudget, checkpointBytes: options.checkpointBytes, lockLease: options.lockLease })
+    const store = db.store
+    try { db.acl.attach(store && { read: () => store.readInternal(ACL_FILE), write: (b) => store.writeInternal(ACL_FILE, b) }) } catch (e) { store?.close(); throw e }
     return db
   }
 
@@ -385,6 +389,7 @@ export class Database {
       throw this.running.shutdownError(asSqlError(e))
     }
   }
+
 }
 
 /** Options of {@link Database.close}. */

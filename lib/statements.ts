@@ -159,7 +159,7 @@ export class Statements {
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
     const { acl } = this.env
-    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, ...(acl.enabled ? { canSee: (t: string) => acl.canSee(session.principal, t) } : {}) }
+    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, ...(acl.enabled ? { canSee: (t: string) => acl.canSee(session.principal, t) } : {}) }
     if (!DDL_KINDS.has(stmt.kind)) return runStatement(stmt, session, ctx, bc, runEnv)
     if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
     // alone on the tables it changes: no INSERT or UPDATE of them is half done
@@ -167,8 +167,12 @@ export class Statements {
     // appends staged after start()'s drain (while it awaited the sync) commit now, with nothing in
     // between, in the shape they were made for; a failed sync is their owners' to report
     try { this.store?.commitSync() } catch { /* reported to the writes' commits */ }
+    // owner grants: the creator of a new table gets every permission on it
+    const creates = (stmt.kind === 'create_table' || stmt.kind === 'create_table_like' || stmt.kind === 'create_table_as') && this.catalog.find(stmt.name) === undefined ? stmt.name : undefined
     try {
-      return await runStatement(stmt, session, ctx, bc, runEnv)
+      const ex = await runStatement(stmt, session, ctx, bc, runEnv)
+      if (creates !== undefined && acl.enabled) acl.tableCreated(session.principal, creates)
+      return ex
     } finally {
       for (const r of releases) r()
       this.schemaVersion++

@@ -23,6 +23,8 @@ import type { Session } from '../../session.js'
 import { STATEMENT_TIMEOUT, checkStatementTimeout } from '../statement-timeout.js'
 import { type Execution, done, rowsExecution } from '../../result.js'
 import type { ColumnInfo } from '../../statement-info.js'
+import type { AccessControl } from '../../security/acl/access-control.js'
+import { runAcl } from './acl.js'
 
 /** An optimized query plan with what every execution of it needs, worked out once. */
 export interface PlannedQuery {
@@ -39,6 +41,8 @@ export interface RunEnv {
   readonly store: DurableStore | undefined
   /** the optimized plan of a query (cached per schema version when it has no parameters) */
   planOf(stmt: Extract<Statement, { kind: 'select' | 'setop' | 'with' }>, bc: BindContext): PlannedQuery
+  /** users, groups, grants: runs the access-control statements */
+  readonly acl: AccessControl
   /** with access control on: whether the session's principal may see a table (SHOW lists only those) */
   readonly canSee?: (table: string) => boolean
 }
@@ -123,8 +127,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       else session.settings.set(stmt.name.toLowerCase(), stmt.value)
       return done('set')
     case 'unsupported': throw unsupported(stmt.feature, stmt.pos)
-    // placeholder (contract): the access-control engineer executes these through the database's AccessControl
-    case 'acl': throw notSupported('access-control statements are not supported yet', stmt.pos)
+    case 'acl': { const r = await runAcl(env.acl, stmt, session); return r === undefined ? done(stmt.action) : rowsExecution(r) }
   }
 }
 
