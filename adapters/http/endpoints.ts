@@ -67,8 +67,8 @@ export async function handleValidate(ctx: RequestContext): Promise<void> {
       sendJson(ctx.res, 200, `{"error":"empty query","query":${jsonString(query)},"position":"0"}`)
       return
     }
-    if (!returnsRows(stmt)) {
-      sendJson(ctx.res, 200, `{"queryType":${jsonString(queryType(stmt))}}`)
+    if (!returnsRows(ctx.db, stmt)) {
+      sendJson(ctx.res, 200, `{"queryType":${jsonString(queryType(ctx.db, stmt))}}`)
       return
     }
     // binding a query starts no scan until its batches are read; they never are here
