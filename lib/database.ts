@@ -264,11 +264,16 @@ export class Database {
    * Appends rows given column by column (the fast bulk path). Columns are matched by name;
    * missing columns get nulls. TIMESTAMP/LONG/DATE columns take a Float64Array (or BigInt64Array)
    * of microseconds/values, DOUBLE a Float64Array, SYMBOL/STRING an array of strings; other
-   * arrays are converted value by value.
+   * arrays are converted value by value. With access control on, `options.session`'s principal
+   * (default: the admin) needs INSERT on the table for the columns given, as an INSERT would.
    */
-  async append(table: string, columns: Readonly<Record<string, ArrayLike<unknown>>>): Promise<number> {
+  async append(table: string, columns: Readonly<Record<string, ArrayLike<unknown>>>, options: { readonly session?: Session } = {}): Promise<number> {
     this.checkOpen()
     const t = this.catalog.get(table)
+    if (this.acl.enabled) {
+      const named = Object.keys(columns).map((k) => t.meta.columns.find((c) => c.name.toLowerCase() === k.toLowerCase())?.name ?? k)
+      this.acl.authorize((options.session ?? this.defaultSession).principal, [{ permission: 'INSERT', table: t.meta.name, columns: named }])
+    }
     const { vectors, length } = appendVectors(t, columns)
     const release = t.writers.tryShare() ?? await t.writers.share()
     try { t.append(vectors, length) } finally { release() }
