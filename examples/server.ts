@@ -103,6 +103,12 @@ async function main(): Promise<void> {
       totalQueryMemoryLimit: resolveTotalQueryMemory(config.ramUsageLimitBytes, config.ramUsageLimitPercent),
       queryMemoryLimit: config.queryMemoryLimit,
       queryTimeout: config.queryTimeoutMs,
+      acl: {
+        enabled: config.acl.enabled,
+        admin: { user: config.pgUser, password: config.pgPassword, enabled: config.acl.adminEnabled },
+        passwordHashIterations: config.acl.passwordHashIterations,
+        entityNameMaxLength: config.acl.entityNameMaxLength,
+      },
     })
   } catch (e) {
     console.error(`epochdb: cannot open cairo.root=${config.cairoRoot}: ${(e as Error).message}`)
@@ -187,9 +193,15 @@ async function main(): Promise<void> {
   lines.push(`  data          ${resolve(config.cairoRoot)} (cairo.root)`)
   const mem = db.queryMemory
   lines.push(`  query memory  ${formatBytes(mem.perQuery)} per query (cairo.query.memory.limit.bytes), ${formatBytes(mem.total)} in all (ram.usage.limit.*)`)
-  if (config.httpUser !== undefined) lines.push(`  REST auth     HTTP Basic (http.user=${config.httpUser})`)
+  if (config.acl.enabled) {
+    lines.push(`  access        acl.enabled=true: REST, the console and pgwire log in as the engine's users (built-in admin ${config.pgUser}${config.acl.adminEnabled ? '' : ', disabled'})`)
+    if (config.httpUser !== undefined) lines.push('  NOTE          http.user / http.password are ignored while acl.enabled=true')
+  } else {
+    lines.push('  access        acl.enabled=false: every login runs as the built-in admin (set acl.enabled=true for users and grants)')
+  }
   if (guard !== undefined) lines.push(`  OIDC          ${guard.endpoints.issuer ?? guard.endpoints.authorization} (client ${config.oidc!.clientId}${config.oidc!.pgTokenAsPassword === true ? ', pgwire user _sso' : ''})`)
-  if (http !== undefined && config.httpUser === undefined && !loopback(config.http.host)) {
+  if (config.httpUser !== undefined && !config.acl.enabled) lines.push(`  REST auth     HTTP Basic (http.user=${config.httpUser})`)
+  if (http !== undefined && config.httpUser === undefined && !config.acl.enabled && !loopback(config.http.host)) {
     lines.push(`  WARNING       REST is open to anyone who can reach ${config.http.host}:${config.http.port} without a password: set http.user and http.password, or bind http.bind.to to 127.0.0.1`)
   }
   if (pg !== undefined && config.pgUser === 'admin' && config.pgPassword === 'quest' && !loopback(config.pg.host)) {

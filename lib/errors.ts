@@ -30,6 +30,8 @@ export const SqlState = {
   NAME_TOO_LONG: '42622',
   /** column already exists, or a name is used twice */
   DUPLICATE_COLUMN: '42701',
+  /** a user, group, service account or external alias that already exists */
+  DUPLICATE_OBJECT: '42710',
   /** value type does not fit where it is used */
   DATATYPE_MISMATCH: '42804',
   /** semantic error in a statement that parsed (e.g. aggregate in WHERE) */

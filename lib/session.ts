@@ -47,5 +47,19 @@ export class Session {
    */
   readonly pending = new PendingWrites()
 
-  constructor(readonly principal: Principal = ADMIN) {}
+  /** the service account assumed with ASSUME SERVICE ACCOUNT, until EXIT SERVICE ACCOUNT */
+  private assumed: Principal | undefined
+
+  /** @param loginPrincipal who opened the session (authenticated by the adapter) */
+  constructor(readonly loginPrincipal: Principal = ADMIN) {}
+
+  /** Who statements run as: the assumed service account, else the login principal. */
+  get principal(): Principal {
+    return this.assumed ?? this.loginPrincipal
+  }
+
+  /** Statements run as `account` from now on (undefined: as the login principal again). */
+  assume(account: Principal | undefined): void {
+    this.assumed = account
+  }
 }

@@ -19,6 +19,12 @@ export interface ColumnInfo {
  * `UPDATE`, `CREATE TABLE`, `DROP TABLE`, `ADD COLUMN`, `CREATE USER`, `DATABASE ADMIN`, ...).
  * `table` is absent for database-level permissions; `columns` lists the columns read or written
  * when the permission is column-level (SELECT, UPDATE), absent when the whole table is meant.
+ *
+ * As `requiredPermissions` fills it (lib/exec/statements/permissions.ts): an empty `columns`
+ * list (`select count(*) from t`, `CREATE TABLE ... (LIKE t)`) means SELECT on any one column of
+ * the table will do (QuestDB's `authorizeSelectOnAnyColumn`); INSERT lists the columns written
+ * although INSERT is granted per table; DROP COLUMN, RENAME COLUMN, ALTER COLUMN TYPE / CACHE,
+ * ADD / DROP INDEX list the columns they change.
  */
 export interface RequiredPermission {
   readonly permission: string

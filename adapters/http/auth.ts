@@ -3,13 +3,18 @@
  * `http.user`/`http.password` are set (the whole header compared in constant time with the
  * expected one), the built-in admin otherwise.
  *
+ * With access control on (`db.aclEnabled`), the engine's users answer instead of `http.user`:
+ * HTTP Basic is checked with `db.authenticate`, `Authorization: Bearer qt1…` (a REST token) with
+ * `db.authenticateToken`. The hook still goes first; when it answers null, those credentials are
+ * tried. Unknown user and wrong password answer the same 401.
+ *
  * Basic-auth attempts go through the login throttle: a client address or user name that failed
  * too often gets 429 with `Retry-After` (even with the right credentials) until its lock-out
  * ends. A request without an `Authorization` header is not an attempt: it gets 401 uncounted.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ADMIN, type Principal } from '../../lib/index.js'
+import { ADMIN, type Database, type Principal } from '../../lib/index.js'
 import type { ResolvedOptions } from './options.js'
 import { JSON_TYPE, TEXT_TYPE, errorBody, sendBody } from './response.js'
 
@@ -39,16 +44,23 @@ export function principalOf(req: IncomingMessage): Principal | undefined {
  * client may not try now, or {@link Refused} when the hook threw an error with `status` 403 or
  * 503. Any other throw counts as not authenticated.
  */
-export async function authenticate(req: IncomingMessage, o: ResolvedOptions): Promise<Principal | LockedOut | Refused | null> {
+export async function authenticate(req: IncomingMessage, o: ResolvedOptions, db: Database): Promise<Principal | LockedOut | Refused | null> {
   if (o.authenticate !== undefined) {
+    let p: Principal | null
     try {
-      const p = await o.authenticate(req)
-      if (p !== null) principals.set(req, p)
-      return p
+      p = await o.authenticate(req)
     } catch (e) {
       const status = (e as { status?: unknown }).status
-      return status === 403 || status === 503 ? { status, message: (e as Error).message } : null
+      if (status === 403 || status === 503) return { status, message: (e as Error).message }
+      p = null
     }
+    if (p !== null) principals.set(req, p)
+    if (p !== null || !db.aclEnabled) return p
+  }
+  if (db.aclEnabled) {
+    const p = await engineLogin(req, o, db)
+    if (p !== null && !isLockedOut(p)) principals.set(req, p)
+    return p
   }
   if (o.basicAuth === undefined) return ADMIN
   const header = req.headers.authorization
@@ -58,6 +70,37 @@ export async function authenticate(req: IncomingMessage, o: ResolvedOptions): Pr
   if (!constantTimeEqual(header, o.basicAuth)) { gate?.failed(); return null }
   gate?.succeeded()
   return { name: o.basicUser!, groups: [], admin: true }
+}
+
+/** REST tokens start with this (QuestDB's `qt1…`); other Bearer tokens are not the engine's. */
+const REST_TOKEN_PREFIX = 'qt1'
+
+/** Basic or a REST token, checked against the engine's users through the login throttle. */
+async function engineLogin(req: IncomingMessage, o: ResolvedOptions, db: Database): Promise<Principal | LockedOut | null> {
+  const header = req.headers.authorization
+  if (header === undefined) return null
+  const basic = /^basic\s+(\S+)\s*$/i.exec(header)
+  const bearer = basic === null ? /^bearer\s+(\S+)\s*$/i.exec(header) : null
+  if (basic === null && (bearer === null || !bearer[1]!.startsWith(REST_TOKEN_PREFIX))) return null
+  // a token is counted per client address only: its own key, so bad tokens lock no user out
+  const who = basic !== null ? basicUser(header) : `\0token:${createHash('sha256').update(bearer![1]!).digest('base64').slice(0, 16)}`
+  const gate = o.loginThrottle?.begin(who, req.socket.remoteAddress)
+  if (gate !== undefined && !gate.allowed) return { retryAfterMs: gate.retryAfterMs, busy: gate.reason === 'busy' }
+  let p: Principal | null = null
+  try {
+    if (basic !== null) {
+      const text = Buffer.from(basic[1]!, 'base64').toString('utf8')
+      const colon = text.indexOf(':')
+      if (colon >= 0) p = await db.authenticate(text.slice(0, colon), text.slice(colon + 1))
+    } else {
+      p = await db.authenticateToken(bearer![1]!)
+    }
+  } catch {
+    p = null
+  }
+  if (p === null) gate?.failed()
+  else gate?.succeeded()
+  return p
 }
 
 /** True when `a` is a {@link LockedOut} answer. */

@@ -16,9 +16,14 @@ export function handlePing(res: ServerResponse): void {
   res.end()
 }
 
-/** GET /settings: what the Web Console reads at start-up (unauthenticated, as QuestDB). */
-export function handleSettings(res: ServerResponse, options: ResolvedOptions): void {
-  const acl = (options.basicAuth !== undefined || options.authenticate !== undefined) && options.settings['acl.enabled'] === undefined ? ',"acl.enabled":true' : ''
+/**
+ * GET /settings: what the Web Console reads at start-up (unauthenticated, as QuestDB).
+ * `acl.enabled` is true when requests need credentials: access control on in the engine
+ * (`aclEnabled`), `http.user` Basic auth, or an `authenticate` hook; the console then signs in.
+ * `options.settings` adds keys (an OIDC guard's `acl.oidc.*`).
+ */
+export function handleSettings(res: ServerResponse, options: ResolvedOptions, aclEnabled = false): void {
+  const acl = (aclEnabled || options.basicAuth !== undefined || options.authenticate !== undefined) && options.settings['acl.enabled'] === undefined ? ',"acl.enabled":true' : ''
   const extra = Object.entries(options.settings).map(([k, v]) => `,${jsonString(k)}:${typeof v === 'string' ? jsonString(v) : String(v)}`).join('')
   const config = `{"release.type":"OSS","release.version":${jsonString(options.releaseVersion)},"http.settings.readonly":true,` +
     `"accepting.writes":["http", "pgwire"],"line.proto.support.versions":[],"ilp.proto.transports":[],` +
@@ -64,8 +69,8 @@ export async function handleValidate(ctx: RequestContext): Promise<void> {
       sendJson(ctx.res, 200, `{"error":"empty query","query":${jsonString(query)},"position":"0"}`)
       return
     }
-    if (!returnsRows(stmt)) {
-      sendJson(ctx.res, 200, `{"queryType":${jsonString(queryType(stmt))}}`)
+    if (!returnsRows(ctx.db, stmt)) {
+      sendJson(ctx.res, 200, `{"queryType":${jsonString(queryType(ctx.db, stmt))}}`)
       return
     }
     // binding a query starts no scan until its batches are read; they never are here

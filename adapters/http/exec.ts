@@ -40,7 +40,7 @@ export async function handleExec(ctx: RequestContext): Promise<number> {
       sendJson(ctx.res, 200, `{"${key}":"empty query","query":${jsonString(query)},"position":"0"}`)
       return 0
     }
-    if (ctx.options.readOnly && isWrite(stmt)) throw new HttpError(403, 'Write permission denied')
+    if (ctx.options.readOnly && isWrite(ctx.db, stmt)) throw new HttpError(403, 'Write permission denied')
     const r = execRequest(query, ctx)
     const ex = await ctx.db.execute(stmt, [], { session: ctx.session, signal: ctx.signal, timeout: requestTimeout(ctx) })
     const compiler = process.hrtime.bigint() - t0

@@ -26,7 +26,7 @@ export async function handleExp(ctx: RequestContext): Promise<number> {
     if (delimiter.length !== 1) throw new HttpError(400, 'delimiter must be a single character')
     const stmt = query.length === 0 ? undefined : parseOne(ctx.db, query)
     if (stmt === undefined) throw new HttpError(400, 'No query text')
-    if (!returnsRows(stmt)) throw new HttpError(400, '/exp endpoint only accepts SELECT')
+    if (!returnsRows(ctx.db, stmt)) throw new HttpError(400, '/exp endpoint only accepts SELECT')
     ex = await ctx.db.execute(stmt, [], { session: ctx.session, signal: ctx.signal, timeout: requestTimeout(ctx) })
   } catch (err) {
     const { message, position } = describe(err)

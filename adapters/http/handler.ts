@@ -79,12 +79,14 @@ async function serve(db: Database, o: ResolvedOptions, route: Route, req: Incomi
   if (route.method === 'GET' && hasBody(req)) throw new HttpError(400, 'GET request method cannot have content')
   const target = parseTarget(url)
   if (route.endpoint === 'ping') { handlePing(res); return 0 }
-  if (route.endpoint === 'settings') { handleSettings(res, o); return 0 }
+  if (route.endpoint === 'settings') { handleSettings(res, o, db.aclEnabled); return 0 }
   const a0 = process.hrtime.bigint()
-  const principal = await authenticate(req, o)
+  const principal = await authenticate(req, o, db)
   if (principal === null) { sendUnauthorized(res); return 0 }
   if (isLockedOut(principal)) { sendLockedOut(res, principal); return 0 }
   if (isRefused(principal)) { sendRefused(res, principal); return 0 }
+  // 42501 `Access denied for <user> [HTTP]`: answered 403 with the JSON error by the caller
+  if (db.aclEnabled) db.checkEndpoint(principal, 'HTTP')
   const signal: RequestSignal = { cancelled: false }
   res.once('close', () => { if (!res.writableFinished) signal.cancelled = true })
   const ctx: RequestContext = { db, req, res, target, options: o, session: db.session(principal), signal, authNanos: Number(process.hrtime.bigint() - a0) }

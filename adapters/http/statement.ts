@@ -3,7 +3,7 @@
  * database's statement cache, a trailing `;` allowed, anything after it refused.
  */
 import type { Database } from '../../lib/index.js'
-import { SqlError, SqlState, isWriteStatement } from '../../lib/index.js'
+import { SqlError, SqlState } from '../../lib/index.js'
 
 /** A parsed statement (the AST root `Database.parse` returns). */
 export type Statement = ReturnType<Database['parse']>[number]
@@ -17,33 +17,25 @@ export function parseOne(db: Database, sql: string): Statement | undefined {
   throw new SqlError(SqlState.SYNTAX_ERROR, `unexpected token [${word.toLowerCase()}]`, pos)
 }
 
-/** True for statements that return rows (SELECT, WITH, set operations, SHOW, EXPLAIN). */
-export function returnsRows(s: Statement): boolean {
-  switch (s.kind) {
-    case 'select': case 'setop': case 'with': case 'show': case 'explain': return true
-    default: return false
-  }
+/** True for statements that return rows (SELECT, WITH, set operations, SHOW, EXPLAIN): the engine's `StatementInfo.returnsRows`. */
+export function returnsRows(db: Database, s: Statement): boolean {
+  return db.statementInfo(s).returnsRows
 }
 
-/** True for statements that change data or schema (refused when the server is read-only): the engine's {@link isWriteStatement}. */
-export function isWrite(s: Statement): boolean {
-  return isWriteStatement(s)
+/** True for statements that change data or schema (refused when the server is read-only): the engine's `StatementInfo.writes`. */
+export function isWrite(db: Database, s: Statement): boolean {
+  return db.statementInfo(s).writes
+}
+
+/**
+ * QuestDB's REST names where they differ from the command tag (PostgreSQL's words): DROP,
+ * TRUNCATE, RENAME TABLE, and CREATE TABLE for CREATE TABLE AS (whose tag is SELECT).
+ */
+const REST_QUERY_TYPES: Partial<Record<Statement['kind'], string>> = {
+  drop_table: 'DROP', truncate_table: 'TRUNCATE', rename_table: 'RENAME TABLE', create_table_as: 'CREATE TABLE',
 }
 
 /** QuestDB's `queryType` name of a statement that does not return rows (/api/v1/sql/validate). */
-export function queryType(s: Statement): string {
-  switch (s.kind) {
-    case 'select': case 'setop': case 'with': case 'show': case 'explain': return 'SELECT'
-    case 'create_table': case 'create_table_as': case 'create_table_like': return 'CREATE TABLE'
-    case 'drop_table': return 'DROP'
-    case 'truncate_table': return 'TRUNCATE'
-    case 'rename_table': return 'RENAME TABLE'
-    case 'alter_table': return 'ALTER TABLE'
-    case 'insert': return 'INSERT'
-    case 'update': return 'UPDATE'
-    case 'transaction': return s.action.toUpperCase()
-    case 'set': return 'SET'
-    case 'unsupported': return s.feature.toUpperCase()
-    case 'acl': return s.action.replace(/_/g, ' ').toUpperCase()
-  }
+export function queryType(db: Database, s: Statement): string {
+  return REST_QUERY_TYPES[s.kind] ?? db.statementInfo(s).commandTag
 }

@@ -122,13 +122,14 @@ export async function createOidcGuard(db: Database, options: OidcOptions): Promi
       const header = req.headers.authorization
       if (header === undefined) return null
       const m = /^Bearer[ ]+(\S*)\s*$/i.exec(header)
-      // REST tokens (qt1…) and Basic belong to the engine's own users
-      if (m === null || m[1]!.startsWith('qt1')) return localH(req)
+      // REST tokens (qt1…) and Basic belong to the engine's own users: with access control on,
+      // null lets the REST adapter check them (with its login throttle); off, the guard does
+      if (m === null || m[1]!.startsWith('qt1')) return db.aclEnabled && options.local?.http === undefined ? null : localH(req)
       return principal(m[1]!, 'HTTP')
     },
     pgwire: async (c) => {
       if (o.pgTokenAsPassword && (c.user === SSO_USER || c.user === '')) return principal(c.password, 'PGWIRE')
-      return localP(c)
+      return db.aclEnabled && options.local?.pgwire === undefined ? null : localP(c)
     },
   }
 }

@@ -5,14 +5,20 @@
  * Every password check goes through the adapter's login throttle: the attempt is admitted (and
  * counted) before the password is looked at, so a locked-out client is refused even with the
  * right password. Built-in passwords are compared in constant time.
+ *
+ * With access control on (`db.aclEnabled`) the engine's users log in instead of `pg.user`:
+ * cleartext through `db.authenticate`, SCRAM against `db.passwordVerifier` (an unknown user gets
+ * the mock verifier, so the exchange and its 28P01 look the same). The `authenticate` hook still
+ * goes first; when it answers null, the engine's users are tried. The PGWIRE endpoint check
+ * follows in the connection.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { LoginAttempt, LoginRefusal, Principal } from '../../lib/index.js'
+import type { Database, LoginAttempt, LoginRefusal, Principal } from '../../lib/index.js'
 import * as be from './backend-serializer.js'
 import { BufferReader } from './buffer-reader.js'
 import type { BufferWriter } from './buffer-writer.js'
 import type { ResolvedOptions } from './options.js'
-import { type ScramState, scramServerFinal, scramServerFirst } from './scram.js'
+import { type ScramState, type ScramVerifier, scramServerFinal, scramServerFirst } from './scram.js'
 
 /** The result of one step: keep going, logged in as a principal, or refused with a SQLSTATE and message. */
 export type AuthStep =
@@ -41,11 +47,17 @@ export class Authenticator {
     private readonly user: string,
     private readonly database: string,
     private readonly remoteAddress: string | undefined,
+    private readonly db?: Database,
   ) {}
 
   /** SCRAM, unless the method is cleartext or this user's password is a token (`cleartextUser`). */
   private get scramMode(): boolean {
     return this.opts.authMethod === 'scram-sha-256' && this.opts.cleartextUser?.(this.user) !== true
+  }
+
+  /** True when the engine's users log in (access control on). */
+  private get engine(): boolean {
+    return this.db?.aclEnabled === true
   }
 
   /** Writes the first authentication request. */
@@ -93,7 +105,9 @@ export class Authenticator {
       const mechanism = r.cstring()
       if (mechanism !== 'SCRAM-SHA-256') return { kind: 'fail', code: '28000', message: `unsupported SASL mechanism ${mechanism}` }
       const len = r.int32()
-      const verifier = await this.opts.scramKeys.verifierOf(this.user, this.passwordOf(this.user))
+      const verifier = this.engine && this.opts.scramPassword === undefined
+        ? await this.engineVerifier()
+        : await this.opts.scramKeys.verifierOf(this.user, this.passwordOf(this.user))
       const state = scramServerFirst(r.bytes(Math.max(0, Math.min(len, r.remaining))).toString('utf8'), verifier)
       if (typeof state === 'string') return { kind: 'fail', code: '08P01', message: state }
       this.scram = state
@@ -103,17 +117,28 @@ export class Authenticator {
     const gate = this.admit()
     if (!gate.allowed) return { kind: 'fail', ...lockedOut(gate.retryAfterMs, gate.reason) }
     const final = scramServerFinal(this.scram, body.toString('utf8'))
-    if (final === null) { gate.failed(); return this.refused() }
+    // with the engine's users: a user disabled (or dropped) during the exchange is refused alike
+    const p = final === null ? null : this.engine && this.opts.scramPassword === undefined ? this.db!.userPrincipal(this.user) : this.principal()
+    if (final === null || p === null) { gate.failed(); return this.refused() }
     gate.succeeded()
     be.auth.saslFinal(w, final)
-    return { kind: 'ok', principal: this.principal() }
+    return { kind: 'ok', principal: p }
+  }
+
+  /** The engine's verifier of this user, or the mock one (same salt length and iterations) when there is none. */
+  private async engineVerifier(): Promise<ScramVerifier> {
+    const v = await this.db!.passwordVerifier(this.user).catch(() => undefined)
+    if (v !== undefined) { this.opts.scramKeys.noteIterations(v.iterations); return v }
+    return this.opts.scramKeys.verifierOf(this.user, undefined)
   }
 
   /** The principal for a cleartext password, or null. A throwing hook counts as a refusal. */
   private async checkCleartext(password: string): Promise<Principal | null> {
     if (this.opts.authenticate !== undefined) {
-      return await this.opts.authenticate({ user: this.user, password, database: this.database, remoteAddress: this.remoteAddress })
+      const p = await this.opts.authenticate({ user: this.user, password, database: this.database, remoteAddress: this.remoteAddress })
+      if (p !== null || !this.engine) return p
     }
+    if (this.engine) return this.db!.authenticate(this.user, password)
     // both compared, always: no early exit that tells a wrong user from a wrong password
     const userOk = constantTimeEqual(this.user, this.opts.user)
     const passwordOk = constantTimeEqual(password, this.opts.password)

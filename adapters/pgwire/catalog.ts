@@ -12,7 +12,6 @@ import { emptyCatalogAnswer } from './catalog-empty.js'
 import { rewriteCatalogSql } from './catalog-rewrite.js'
 import { type Prepared, type RunContext, enginePrepared } from './prepared.js'
 import { psqlCatalog } from './psql-catalog.js'
-import { paramCount, returnsRows } from './statement-info.js'
 import { resultExecution } from './synthetic.js'
 
 const NO_OPS: readonly [RegExp, string][] = [
@@ -73,7 +72,7 @@ function catalogQuery(ctx: RunContext, sql: string): Prepared[] {
     return [empty]
   }
   return stmts.map((stmt) => ({
-    paramCount: paramCount(stmt), returnsRows: returnsRows(stmt), empty: false, statement: undefined,
+    paramCount: ctx.db.statementInfo(stmt).params.length, returnsRows: ctx.db.statementInfo(stmt).returnsRows, empty: false, statement: undefined,
     start: async (params, signal) => {
       const shadow = await buildCatalogDb(ctx)
       try {

@@ -231,7 +231,7 @@ export class PgConnection {
         if (wait > 0) { const l = lockedOut(wait); return this.refuse(l.code, l.message) }
         this.applicationName = p.params.get('application_name') ?? ''
         this.statementTimeout = startupStatementTimeout(p.params)
-        this.auth = new Authenticator(this.opts, user, p.params.get('database') ?? user, this.remoteAddress)
+        this.auth = new Authenticator(this.opts, user, p.params.get('database') ?? user, this.remoteAddress, this.db)
         this.phase = 'auth'
         this.auth.begin(this.w)
         await this.flush()
@@ -279,7 +279,14 @@ export class PgConnection {
     switch (step.kind) {
       case 'continue': await this.flush(); return
       case 'fail': return this.refuse(step.code, step.message)
-      case 'ok': return this.loggedIn(step.principal)
+      case 'ok': {
+        // the password was right; a principal without PGWIRE is refused as PostgreSQL refuses a
+        // role without CONNECT: FATAL 42501 (`Access denied for <user> [PGWIRE]`)
+        if (this.db.aclEnabled) {
+          try { this.db.checkEndpoint(step.principal, 'PGWIRE') } catch (e) { const f = errorFields(e); return this.refuse(f.code, f.message) }
+        }
+        return this.loggedIn(step.principal)
+      }
     }
   }
 

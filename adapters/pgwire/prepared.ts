@@ -3,8 +3,8 @@
  * adapter itself (catalog emulation, no-op session commands; see `catalog.ts`). Both expose the
  * same shape, so the simple and extended query paths never care which they hold.
  */
-import type { CancelSignal, ColumnType, Database, Execution, Session } from '../../lib/index.js'
-import { commandTag, paramCount, returnsRows, type Statement } from './statement-info.js'
+import type { CancelSignal, ColumnType, Database, Execution, Session, StatementInfo } from '../../lib/index.js'
+import { commandTag, type Statement } from './statement-info.js'
 import { interceptQuery } from './catalog.js'
 
 /** A runnable statement. */
@@ -34,10 +34,12 @@ class EnginePrepared implements Prepared {
   readonly paramCount: number
   readonly returnsRows: boolean
   readonly empty = false
+  private readonly info: StatementInfo
 
   constructor(private readonly ctx: RunContext, readonly statement: Statement) {
-    this.paramCount = paramCount(statement)
-    this.returnsRows = returnsRows(statement)
+    this.info = ctx.db.statementInfo(statement)
+    this.paramCount = this.info.params.length
+    this.returnsRows = this.info.returnsRows
   }
 
   start(params: readonly unknown[], signal: CancelSignal, paramTypes?: readonly (ColumnType | undefined)[]): Promise<Execution> {
@@ -46,7 +48,7 @@ class EnginePrepared implements Prepared {
   }
 
   tag(rows: number): string {
-    return commandTag(this.statement, rows)
+    return commandTag(this.info, rows)
   }
 }
 

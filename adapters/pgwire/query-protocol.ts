@@ -5,7 +5,7 @@
  * protocol, messages are skipped until Sync. Transaction status: `T` inside BEGIN, `E` after an
  * error inside BEGIN until COMMIT/ROLLBACK (which then answers ROLLBACK).
  */
-import { type ColumnType, isWriteStatement } from '../../lib/index.js'
+import type { ColumnType } from '../../lib/index.js'
 import type { FrontendMessage, TxStatus } from './messages.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'
@@ -80,7 +80,7 @@ export class QueryProtocol {
     if (this.failedTx && !(s?.kind === 'transaction' && s.action !== 'begin')) {
       throw new PgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block')
     }
-    if (this.readOnly && s !== undefined && isWriteStatement(s)) {
+    if (this.readOnly && s !== undefined && this.ctx.db.statementInfo(s).writes) {
       const what = s.kind === 'unsupported' ? s.feature : s.kind.replace(/_/g, ' ').toUpperCase()
       throw new PgError('25006', `cannot execute ${what} in read-only mode (pg.security.readonly)`)
     }

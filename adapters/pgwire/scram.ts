@@ -47,6 +47,13 @@ export async function scramVerifier(password: string, salt: Buffer, iterations =
 /** Verifiers by user name, derived on first use; unknown users get a mock one. */
 export class ScramKeys {
   private readonly secret = randomBytes(32)
+  /** iterations the mock verifier announces: those of the last real verifier seen (the engine's `acl.password.hash.iteration.count`) */
+  private mockIterations = SCRAM_ITERATIONS
+
+  /** Makes mock verifiers announce `iterations`, as the real ones (from the engine's store) do. */
+  noteIterations(iterations: number): void {
+    this.mockIterations = iterations
+  }
   private readonly cache = new Map<string, { password: string; verifier: Promise<ScramVerifier> }>()
 
   /** The verifier for `user` whose password is `password`, or a mock one when it is undefined. */
@@ -63,7 +70,7 @@ export class ScramKeys {
 
   private mock(user: string): ScramVerifier {
     return {
-      salt: hmac(this.secret, `salt:${user}`).subarray(0, 16), iterations: SCRAM_ITERATIONS,
+      salt: hmac(this.secret, `salt:${user}`).subarray(0, 16), iterations: this.mockIterations,
       storedKey: hmac(this.secret, `stored:${user}`), serverKey: hmac(this.secret, `server:${user}`),
     }
   }

@@ -19,11 +19,12 @@
 
 @{%
 import { grammarLexer as lexer } from './token-stream.js'
-import { t_any, t_aliasKw, t_shortKw, t_softName } from './build/terminals.js'
+import { t_any, t_aliasKw, t_permWord, t_shortKw, t_softName } from './build/terminals.js'
 import * as E from './build/expr.js'
 import * as Q from './build/query.js'
 import * as D from './build/ddl.js'
 import * as S from './build/statements.js'
+import * as A from './build/acl.js'
 import { dotted, nameOf } from './build/tokens.js'
 import * as L from './build/seq.js'
 %}
@@ -37,6 +38,7 @@ statement ->
   | update                     {% id %}
   | ddl                        {% id %}
   | utility                    {% id %}
+  | acl                        {% id %}
 
 @include "grammar/names.ne"
 @include "grammar/expressions.ne"
@@ -45,3 +47,4 @@ statement ->
 @include "grammar/ddl.ne"
 @include "grammar/dml.ne"
 @include "grammar/utility.ne"
+@include "grammar/acl.ne"

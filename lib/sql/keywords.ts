@@ -33,6 +33,9 @@ export const SOFT_KEYWORDS: readonly string[] = [
   // the second words of PostgreSQL type names (`double precision`, `character varying`,
   // `timestamp without time zone`)
   'PRECISION', 'VARYING', 'WITHOUT',
+  // access control (GRANT, CREATE SERVICE ACCOUNT, ALTER GROUP ... WITH EXTERNAL ALIAS, ...)
+  'ACCOUNT', 'ACCOUNTS', 'ALIAS', 'ASSUME', 'EXIT', 'EXTERNAL', 'GRANT', 'OPTION', 'OWNED', 'PASSWORD',
+  'PERMISSIONS', 'REFRESH', 'REMOVE', 'REVOKE', 'SERVICE', 'TOKEN', 'VERIFICATION',
 ]
 
 /** All keywords, upper-case (for the console's completion and highlighting). */
@@ -56,4 +59,5 @@ export const NOT_BARE_ALIAS: ReadonlySet<string> = new Set([
 export const STATEMENT_STARTERS: ReadonlySet<string> = new Set([
   'ABORT', 'BEGIN', 'CLOSE', 'COMMIT', 'COPY', 'DECLARE', 'DELETE', 'FETCH', 'MOVE', 'RENAME',
   'ROLLBACK', 'SHOW', 'START', 'TRUNCATE',
+  'ADD', 'ASSUME', 'EXIT', 'GRANT', 'REMOVE', 'REVOKE',
 ])

@@ -31,10 +31,10 @@ export interface ConsoleRig {
   close(): Promise<void>
 }
 
-/** Starts the server and the browser at 1280x720. */
-export async function startConsole(executablePath: string): Promise<ConsoleRig> {
-  const db = await Database.open()
-  const server: Server = createHttpServer(db, { fallback: createConsoleHandler() })
+/** Starts the server (over `database`, default a fresh in-memory one) and the browser at 1280x720. */
+export async function startConsole(executablePath: string, database?: Database): Promise<ConsoleRig> {
+  const db = database ?? await Database.open()
+  const server: Server = createHttpServer(db, { fallback: createConsoleHandler(), loginThrottle: false })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
   const profile = mkdtempSync(join(tmpdir(), 'epochdb-console-'))

@@ -9,9 +9,10 @@
 import t from 'tap'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Database } from '../../lib/index.js'
+import { readFileSync } from 'node:fs'
 import { findSltFiles } from './runner/find-files.js'
 import { runSltFile } from './runner/run-file.js'
+import { openSltDatabase } from './runner/acl-database.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const repoRoot = join(here, '..', '..')
@@ -24,7 +25,7 @@ t.ok(files.length > 0, `found .test files under test/sql${filter === '' ? '' : `
 for (const file of files) {
   const display = relative(repoRoot, join(here, file))
   t.test(display, async t => {
-    const outcome = await runSltFile({ path: join(here, file), display, flavor: 'epochdb', open: () => Database.open(), complete })
+    const outcome = await runSltFile({ path: join(here, file), display, flavor: 'epochdb', open: () => openSltDatabase(readFileSync(join(here, file), 'utf8')), complete })
     for (const o of outcome.outcomes) {
       if (o.status === 'pass') t.pass(`${display}:${o.line} ${o.kind}`)
       else if (o.status === 'fail') t.fail(o.message ?? `${display}:${o.line} failed`)

@@ -6,6 +6,8 @@
  */
 import { authorization, authorizedFetch } from './auth/authorized-fetch.js'
 
+import { authHeaders, noteStatus } from './sign-in.js'
+
 /** One result column as /exec describes it. */
 export interface ExecColumn {
   readonly name: string
@@ -55,8 +57,9 @@ export async function exec(query: string, o: ExecOptions = {}): Promise<ExecResu
   if (o.lo !== undefined && o.hi !== undefined) p.set('limit', `${o.lo},${o.hi}`)
   if (o.count === true) p.set('count', 'true')
   if (o.timings === true) p.set('timings', 'true')
-  const res = await authorizedFetch(`exec?${p.toString()}`, { signal: o.signal ?? null, headers: { Accept: 'application/json' } })
+  const res = await authorizedFetch(`exec?${p.toString()}`, { signal: o.signal ?? null, headers: { Accept: 'application/json', ...authHeaders() } })
   const text = await res.text()
+  noteStatus(res.status, text)
   let body: Record<string, unknown>
   try {
     body = JSON.parse(text) as Record<string, unknown>
@@ -91,6 +94,21 @@ export function expUrl(query: string): string {
   return `exp?${new URLSearchParams({ query, filename: 'result' }).toString()}`
 }
 
+/**
+ * Downloads `url` (an /exp link) with the sign-in credentials, which a plain link cannot carry:
+ * fetched, then saved from a blob URL.
+ */
+export async function downloadWithCredentials(url: string, filename: string): Promise<void> {
+  const res = await authorizedFetch(url, { headers: authHeaders() })
+  if (!res.ok) { const body = await res.text(); noteStatus(res.status, body); throw new Error(`HTTP ${res.status}: ${body.slice(0, 300)}`) }
+  const href = URL.createObjectURL(await res.blob())
+  const a = document.createElement('a')
+  a.href = href
+  a.download = filename
+  a.click()
+  setTimeout(() => URL.revokeObjectURL(href), 10_000)
+}
+
 /** The /imp JSON answer (or a failure status). */
 export interface ImportSummary {
   readonly status: string
@@ -106,9 +124,11 @@ export async function importCsv(file: File, table: string, onProgress: (fraction
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open('POST', `imp?${new URLSearchParams({ name: table, fmt: 'json' }).toString()}`)
-    if (auth !== undefined) xhr.setRequestHeader('Authorization', auth)
+    if (auth !== undefined) xhr.setRequestHeader('Authorization', auth) // OIDC
+    else for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v)
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded / e.total) }
     xhr.onload = () => {
+      noteStatus(xhr.status, xhr.responseText)
       try {
         resolve(JSON.parse(xhr.responseText) as ImportSummary)
       } catch {

@@ -6,7 +6,7 @@
 import type { EditorView } from '@codemirror/view'
 import 'uplot/dist/uPlot.min.css'
 import './styles.css'
-import { exec, expUrl, type ExecRows } from './api.js'
+import { downloadWithCredentials, exec, expUrl, type ExecRows } from './api.js'
 import { ChartPanel } from './chart.js'
 import { el } from './dom.js'
 import { clearError, createEditor, markError } from './editor.js'
@@ -14,8 +14,9 @@ import { gridStats, PAGE_ROWS, ResultGrid } from './grid.js'
 import { HistoryPanel } from './history.js'
 import { importFile, installDropImport } from './import.js'
 import { SchemaBrowser } from './schema.js'
+import { authHeaders, currentUser, onRefused, signInForm, signOut } from './sign-in.js'
 import { type StatementRange, splitStatements, statementAt } from './statements.js'
-import { download, hasAuthorizer } from './auth/authorized-fetch.js'
+import { hasAuthorizer } from './auth/authorized-fetch.js'
 import { startAuth } from './auth/index.js'
 import { addHistory, loadTabs, loadTheme, saveTabs, saveTheme, type TabState, type Theme } from './store.js'
 
@@ -41,6 +42,9 @@ const themeBtn = el('button', { class: 'icon', title: 'Dark / light theme', 'dat
 const fileInput = el('input', { type: 'file', accept: '.csv,.tsv,.txt,text/csv', class: 'hidden', 'data-testid': 'file' })
 const importBtn = el('button', { title: 'Import a CSV file (or drop one anywhere)' }, 'Import CSV')
 const historyBtn = el('button', { title: 'History of executed queries', 'data-testid': 'history' }, 'History')
+const userLabel = el('span', { class: 'user hidden', 'data-testid': 'signed-in-user' })
+const signOutBtn = el('button', { class: 'hidden', title: 'Sign out (forgets the session token and reloads)', 'data-testid': 'signout' }, 'Sign out')
+const signIn = signInForm(() => signedIn())
 
 let theme: Theme = loadTheme()
 const saved = loadTabs()
@@ -56,7 +60,7 @@ function applyTheme(): void { document.documentElement.dataset.theme = theme }
 function layout(): void {
   applyTheme()
   app.append(
-    el('header', { class: 'topbar' }, el('span', { class: 'logo' }, 'EpochDB'), el('span', { class: 'muted', 'data-testid': 'version' }, ''), el('span', { class: 'spacer' }), importBtn, fileInput, historyBtn, themeBtn),
+    el('header', { class: 'topbar' }, el('span', { class: 'logo' }, 'EpochDB'), el('span', { class: 'muted', 'data-testid': 'version' }, ''), el('span', { class: 'spacer' }), importBtn, fileInput, historyBtn, userLabel, signOutBtn, themeBtn),
     el('div', { class: 'main' },
       el('aside', { class: 'side' }, schema.element),
       el('div', { class: 'work' },
@@ -66,7 +70,14 @@ function layout(): void {
           el('div', { class: 'result-bar' }, gridTab, chartTab, summary, el('span', { class: 'spacer' }), csvLink),
           resultBody, importBar)),
       history.element),
+    signIn.element,
   )
+  signOutBtn.onclick = () => signOut()
+  csvLink.onclick = (e) => {
+    if (Object.keys(authHeaders()).length === 0 && !hasAuthorizer()) return // a plain link: no credentials to carry
+    e.preventDefault()
+    void downloadWithCredentials(csvLink.getAttribute('href')!, 'result.csv').catch((err: Error) => showMessage(`CSV download failed: ${err.message}`, 'error'))
+  }
   runBtn.onclick = () => { void run('current') }
   runAllBtn.onclick = () => { void run('all') }
   cancelBtn.onclick = () => controller?.abort()
@@ -234,19 +245,32 @@ async function run(mode: 'current' | 'all'): Promise<void> {
   }
 }
 
-// signed in first (OIDC when /settings says so), then the page and its first queries
-startAuth().then((signedIn) => {
-  layout()
-  if (signedIn.badge !== undefined) document.querySelector('.topbar')!.append(signedIn.badge)
-  document.querySelector('[data-testid=version]')!.textContent = String(signedIn.config['release.version'] ?? '')
+/** Signed in (or no sign-in needed): show who, load the schema. */
+function signedIn(): void {
+  const user = currentUser()
+  userLabel.textContent = user ?? ''
+  userLabel.classList.toggle('hidden', user === undefined)
+  signOutBtn.classList.toggle('hidden', user === undefined)
   void schema.refresh()
-}).catch(() => { layout(); status.textContent = 'The server does not answer /settings' })
-// an /exp link cannot carry a header: with a sign-in, the CSV is fetched and saved from memory
-csvLink.addEventListener('click', (e) => {
-  if (!hasAuthorizer()) return
-  e.preventDefault()
-  void download(csvLink.getAttribute('href') ?? '', 'result.csv')
+}
+
+// a refused request (401, or 403 for the HTTP permission) brings the form back once: no retry loop
+onRefused((why) => {
+  if (hasAuthorizer()) return // signed in with OIDC: its own screens answer (auth/)
+  userLabel.classList.add('hidden')
+  signOutBtn.classList.add('hidden')
+  signIn.show(why)
 })
+
+layout()
+// OIDC first when /settings says so (auth/: it may leave for the provider and come back)
+startAuth().then((s) => {
+  document.querySelector('[data-testid=version]')!.textContent = String(s.config['release.version'] ?? '')
+  if (s.badge !== undefined) document.querySelector('.topbar')!.append(s.badge)
+  // the user name / password form when OIDC is off
+  if (s.config['acl.enabled'] === true && s.config['acl.oidc.enabled'] !== true) signIn.show()
+  else signedIn()
+}).catch(() => { status.textContent = 'The server does not answer /settings' })
 
 /** Hooks for tests and the curious (`epochConsole` in the devtools). */
 Object.assign(window, { epochConsole: { gridStats, view: () => activeView() } })

@@ -6,7 +6,7 @@
 import busboy from 'busboy'
 import type { Readable } from 'node:stream'
 import { type RequestContext, KNOWN_PARAMS, checkParams } from '../context.js'
-import { describe } from '../http-error.js'
+import { describe, statusOf } from '../http-error.js'
 import { isTrue } from '../request.js'
 import { JSON_TYPE, TEXT_TYPE, sendBody } from '../response.js'
 import { jsonString } from '../json/json-string.js'
@@ -46,7 +46,8 @@ export async function handleImp(ctx: RequestContext): Promise<number> {
   } catch (err) {
     ctx.req.unpipe()
     ctx.req.resume()
-    answer(err instanceof BadUpload ? 400 : 200, describe(err).message)
+    // a permission denial (42501) is 403 as on /exec; other failures keep QuestDB's 200 + status
+    answer(err instanceof BadUpload ? 400 : statusOf(err) === 403 ? 403 : 200, describe(err).message)
     return 0
   }
 }

@@ -181,7 +181,7 @@ export class Importer {
     if (this.buffered === 0) return
     const data: Record<string, ArrayLike<unknown>> = {}
     this.columns.forEach((c, i) => { data[c.name] = this.buffers[i]! })
-    this.imported += await this.db.append(this.r.table, data)
+    this.imported += await this.db.append(this.r.table, data, { session: this.session })
     this.buffers = this.columns.map(() => [])
     this.buffered = 0
   }

@@ -70,6 +70,20 @@ export interface ServerConfig {
   readonly queryTimeoutMs: number
   /** the OIDC guard's options (`acl.oidc.*`); undefined when `acl.oidc.enabled` is false */
   readonly oidc: OidcOptions | undefined
+  /** access control (`acl.*`); the admin's name and password are also {@link pgUser} / {@link pgPassword} */
+  readonly acl: AclConfig
+}
+
+/** The `acl.*` keys: access control in the engine (issue #13). */
+export interface AclConfig {
+  /** `acl.enabled`, default false (QuestDB Enterprise's default is true) */
+  readonly enabled: boolean
+  /** `acl.admin.user.enabled`: whether the built-in admin may log in */
+  readonly adminEnabled: boolean
+  /** `acl.password.hash.iteration.count`: PBKDF2 iterations of stored password verifiers */
+  readonly passwordHashIterations: number
+  /** `acl.entity.name.max.length`: the longest user, group or service-account name */
+  readonly entityNameMaxLength: number
 }
 
 /** Where a server's TLS certificate (chain, PEM) and private key (PEM) are. */
@@ -137,6 +151,13 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'query.timeout': { kind: 'string', def: '60s' },
   'query.timeout.sec': { kind: 'string', def: undefined },
   ...OIDC_KEYS,
+  // access control; acl.admin.user / acl.admin.password fall back to pg.user / pg.password
+  'acl.enabled': { kind: 'bool', def: 'false' },
+  'acl.admin.user': { kind: 'string', def: undefined },
+  'acl.admin.password': { kind: 'string', def: undefined },
+  'acl.admin.user.enabled': { kind: 'bool', def: 'true' },
+  'acl.password.hash.iteration.count': { kind: 'int', def: '4096' },
+  'acl.entity.name.max.length': { kind: 'int', def: '255' },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -223,6 +244,7 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (e instanceof ConfigError) throw e
     throw new ConfigError((e as Error).message)
   }
+  if (oidc !== undefined && !bool('acl.enabled')) throw new ConfigError('acl.oidc.enabled=true needs acl.enabled=true (external users get their permissions from groups)')
   const httpUser = str('http.user')
   const httpPassword = str('http.password')
   if ((httpUser === undefined) !== (httpPassword === undefined)) throw new ConfigError('http.user and http.password must be set together')
@@ -233,8 +255,9 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     pgEnabled: bool('pg.enabled'),
     cairoRoot: str('cairo.root')!,
     httpUser, httpPassword,
-    pgUser: str('pg.user')!,
-    pgPassword: str('pg.password')!,
+    // QuestDB Enterprise's acl.admin.* name the built-in admin; pg.user / pg.password are its aliases
+    pgUser: str('acl.admin.user') ?? str('pg.user')!,
+    pgPassword: str('acl.admin.password') ?? str('pg.password')!,
     readOnly: bool('http.security.readonly'),
     maxResponseRows: int('http.security.max.response.rows'),
     keepAliveTimeoutMs: int('http.keep-alive.timeout')! * 1000,
@@ -269,6 +292,12 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     queryTimeoutMs: values.has('query.timeout') || !values.has('query.timeout.sec')
       ? duration('query.timeout', 'ms') : duration('query.timeout.sec', 's'),
     oidc,
+    acl: {
+      enabled: bool('acl.enabled'),
+      adminEnabled: bool('acl.admin.user.enabled'),
+      passwordHashIterations: positive('acl.password.hash.iteration.count'),
+      entityNameMaxLength: positive('acl.entity.name.max.length'),
+    },
   }
 }
 

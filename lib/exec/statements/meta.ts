@@ -67,6 +67,25 @@ export function catalogView(catalog: Catalog): CatalogView {
   }
 }
 
+/**
+ * `view` showing only the tables `canSee` allows: the others are left out of `tableNames()` and
+ * `table()` answers undefined for them, as for a table that does not exist (access control's
+ * catalog filtering: tables(), table_columns(), table_partitions(), pg_catalog emulation).
+ */
+export function visibleCatalog(view: CatalogView, canSee: (table: string) => boolean): CatalogView {
+  return {
+    tableNames: () => view.tableNames().filter(canSee),
+    table: (name) => { const t = view.table(name); return t === undefined || !canSee(t.name) ? undefined : t },
+  }
+}
+
+/** `catalog.get`, except that a table `canSee` hides does not exist (42P01). */
+function visibleTable(catalog: Catalog, name: string, pos: number, canSee: ((table: string) => boolean) | undefined): Table {
+  const t = catalog.get(name, pos)
+  if (canSee !== undefined && !canSee(t.meta.name)) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${name}]`, pos)
+  return t
+}
+
 const PARAMETERS: Record<string, [string, string]> = {
   server_version: ['server_version', '12.3 (questdb)'],
   server_version_num: ['server_version_num', '120003'],
@@ -83,21 +102,26 @@ const PARAMETERS: Record<string, [string, string]> = {
   integer_datetimes: ['integer_datetimes', 'on'],
 }
 
-/** Runs a SHOW statement. */
-export function show(s: Show, catalog: Catalog, session: Session): Rows {
+/**
+ * Runs a SHOW statement. With `canSee` (access control on), tables it hides are left out of
+ * SHOW TABLES and do not exist for SHOW COLUMNS / PARTITIONS / CREATE TABLE.
+ */
+export function show(s: Show, catalog: Catalog, session: Session, canSee?: (table: string) => boolean): Rows {
   switch (s.what) {
-    case 'tables':
-      return rowsOf([{ name: 'table_name', type: 'STRING' }], catalog.names().sort().map((n) => [n]))
+    case 'tables': {
+      const names = canSee === undefined ? catalog.names() : catalog.names().filter(canSee)
+      return rowsOf([{ name: 'table_name', type: 'STRING' }], names.sort().map((n) => [n]))
+    }
     case 'columns': {
-      const t = catalog.get(s.table, s.tablePos)
+      const t = visibleTable(catalog, s.table, s.tablePos, canSee)
       const info = tableInfo(t)
       return rowsOf(TABLE_COLUMNS, info.columns.map((c, i) => [
         c.name, typeName(c.type), c.indexed, 256, c.symbolCached, c.type === 'SYMBOL' ? c.symbolCapacity : 0,
         c.symbolTableSize, i === info.timestampIndex, info.dedupKeys.some((k) => k.toLowerCase() === c.name.toLowerCase()),
       ]))
     }
-    case 'create_table': return rowsOf([{ name: 'ddl', type: 'STRING' }], [[createSql(catalog.get(s.table, s.tablePos))]])
-    case 'partitions': return rowsOf(PARTITION_COLUMNS, partitionRows(catalog.get(s.table, s.tablePos)))
+    case 'create_table': return rowsOf([{ name: 'ddl', type: 'STRING' }], [[createSql(visibleTable(catalog, s.table, s.tablePos, canSee))]])
+    case 'partitions': return rowsOf(PARTITION_COLUMNS, partitionRows(visibleTable(catalog, s.table, s.tablePos, canSee)))
     case 'parameter': {
       const key = s.name.toLowerCase()
       const known = PARAMETERS[key]

@@ -1,16 +1,20 @@
 /**
  * The access-control model: users, groups with external aliases, service accounts, grants,
- * and the checks every statement passes (issue #13 §2–§4).
- *
- * CONTRACT (lead, 2026-11-23): the public methods of {@link AccessControl} and the types here
- * are what the engine facade, the adapters and the OIDC guard call. The bodies below are
- * placeholders (everything allowed; the built-in admin's password checked) until the
- * access-control engineer fills them in; keep the signatures.
+ * and the checks every statement passes (issue #13 §2–§4). The statements that change it run
+ * in `execute.ts`; this class is what the engine facade, the adapters and the OIDC guard call.
  */
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { SqlError, SqlState } from '../../errors.js'
 import type { Principal } from '../../session.js'
 import type { RequiredPermission } from '../../statement-info.js'
+import { AclCatalog, type AclSnapshot } from './acl-catalog.js'
+import { type Grant, type TableLookup } from './grants.js'
+import { holdsDatabase, missing, seesTable } from './check.js'
+import { checkPassword, makeVerifier, DEFAULT_ITERATIONS } from './passwords.js'
+import { tokenHash, TOKEN_PREFIX } from './tokens.js'
+import { type Account, keyOf } from './principals.js'
+import { DATABASE_ADMIN } from './permission-names.js'
+import { type AclStorage, decodeSnapshot, encodeSnapshot } from './persistence.js'
+import { ownerGrants } from './owner-grants.js'
 
 /** Endpoints a principal must be allowed to use: the REST API and console, or pgwire. */
 export type Endpoint = 'HTTP' | 'PGWIRE'
@@ -35,16 +39,42 @@ export interface PasswordVerifier {
   readonly serverKey: Buffer
 }
 
+/** What access control reads of the rest of the engine: the tables, and the clock. */
+export interface AclEnvironment {
+  readonly tables: TableLookup
+  /** microseconds since the epoch */
+  readonly clock: () => number
+}
+
+const NO_TABLES: TableLookup = { find: () => undefined, names: () => [] }
+
 /** The access-control catalog of one database and its checks. */
 export class AccessControl {
   readonly enabled: boolean
+  /** users, groups, service accounts and grants */
+  readonly catalog = new AclCatalog()
+  readonly adminEnabled: boolean
+  readonly iterations: number
+  readonly nameMaxLength: number
+  readonly tables: TableLookup
+  readonly clock: () => number
   private readonly adminUser: string
   private readonly adminPassword: string
+  private adminVerifier: Promise<PasswordVerifier> | undefined
+  /** compared against when the user is unknown, so that the answer takes as long */
+  private dummyVerifier: Promise<PasswordVerifier> | undefined
+  private storage: AclStorage | undefined
 
-  constructor(options: AclOptions = {}) {
+  constructor(options: AclOptions = {}, env: Partial<AclEnvironment> = {}) {
     this.enabled = options.enabled ?? false
     this.adminUser = options.admin?.user ?? 'admin'
     this.adminPassword = options.admin?.password ?? 'quest'
+    this.adminEnabled = options.admin?.enabled ?? true
+    this.iterations = options.passwordHashIterations ?? DEFAULT_ITERATIONS
+    this.nameMaxLength = options.entityNameMaxLength ?? 255
+    this.tables = env.tables ?? NO_TABLES
+    this.clock = env.clock ?? (() => Date.now() * 1000)
+    if (!Number.isInteger(this.iterations) || this.iterations < 1) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid acl.password.hash.iteration.count [value=${this.iterations}]`)
   }
 
   /** The built-in admin's name. */
@@ -53,25 +83,111 @@ export class AccessControl {
   }
 
   /**
+   * Loads the catalog from `storage` and saves every later change there. Refuses a disabled
+   * built-in admin when no enabled user holds DATABASE ADMIN (nobody could administer the database).
+   */
+  attach(storage: AclStorage | undefined): void {
+    this.storage = storage
+    const bytes = storage?.read()
+    if (bytes !== undefined) this.catalog.restore(decodeSnapshot(bytes))
+    if (this.enabled && !this.adminEnabled && !this.anotherAdminExists()) {
+      throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'acl.admin.user.enabled=false needs another enabled user holding DATABASE ADMIN', -1,
+        { hint: 'GRANT DATABASE ADMIN TO a user (as the built-in admin) before disabling the built-in admin' })
+    }
+  }
+
+  private anotherAdminExists(): boolean {
+    for (const e of this.catalog.entities.values()) {
+      if (e.kind === 'user' && e.enabled && holdsDatabase(this.grantsOfAccount(e), DATABASE_ADMIN)) return true
+    }
+    return false
+  }
+
+  /**
+   * Runs `change` on the catalog and saves the result; when `change` or the save fails, the
+   * catalog is put back as it was, so a failed statement changes nothing.
+   */
+  mutate<T>(change: () => T): T {
+    const before = encodeSnapshot(this.catalog.snapshot())
+    try {
+      const r = change()
+      this.storage?.write(encodeSnapshot(this.catalog.snapshot()))
+      return r
+    } catch (e) {
+      this.catalog.restore(decodeSnapshot(before))
+      throw e
+    }
+  }
+
+  /** A principal is the built-in admin (root: every permission, no grants). */
+  isRoot(p: Principal): boolean {
+    return (p.kind ?? (p.admin ? 'admin' : 'user')) === 'admin'
+  }
+
+  /** The principal of a stored account. */
+  principalOf(a: Account): Principal {
+    return { name: a.name, groups: a.groups.map((g) => this.catalog.entities.get(g)?.name ?? g), admin: false, kind: a.kind }
+  }
+
+  private adminPrincipal(): Principal {
+    return { name: this.adminUser, groups: [], admin: true, kind: 'admin' }
+  }
+
+  private verifierOfAdmin(): Promise<PasswordVerifier> {
+    return (this.adminVerifier ??= makeVerifier(this.adminPassword, this.iterations))
+  }
+
+  /**
    * The principal whose password this is, or null: unknown user, wrong password, disabled user
-   * or a user without a password all answer null, in the same time.
+   * or a user without a password all answer null, after the same work (one PBKDF2 derivation).
    */
   async authenticate(user: string, password: string): Promise<Principal | null> {
-    const userOk = constantTimeEqual(user, this.adminUser)
-    const passwordOk = constantTimeEqual(password, this.adminPassword)
-    return userOk && passwordOk ? { name: this.adminUser, groups: [], admin: true, kind: 'admin' } : null
+    if (user === this.adminUser) {
+      const ok = await checkPassword(await this.verifierOfAdmin(), password)
+      return ok && this.adminEnabled ? this.adminPrincipal() : null
+    }
+    const a = this.catalog.account(user)
+    const v = a?.password ?? await (this.dummyVerifier ??= makeVerifier('\u0000no such user', this.iterations))
+    const ok = await checkPassword(v, password)
+    return ok && a !== undefined && a.enabled && a.password !== undefined && this.catalog.account(user) === a ? this.principalOf(a) : null
   }
 
   /**
    * The SCRAM verifier of `user`'s password, or undefined when the user is unknown, disabled or
    * has no password (pgwire then runs the exchange against a mock verifier and refuses).
    */
-  async passwordVerifier(_user: string): Promise<PasswordVerifier | undefined> {
-    return undefined
+  async passwordVerifier(user: string): Promise<PasswordVerifier | undefined> {
+    if (user === this.adminUser) return this.adminEnabled ? this.verifierOfAdmin() : undefined
+    const a = this.catalog.account(user)
+    return a !== undefined && a.enabled ? a.password : undefined
+  }
+
+  /**
+   * The principal of `user` once pgwire has checked a SCRAM proof against its
+   * {@link passwordVerifier}, or null when the user is unknown or disabled (added by the adapter
+   * lane: SCRAM proves the password without handing it over, so there is no password to
+   * {@link authenticate} with).
+   */
+  userPrincipal(user: string): Principal | null {
+    if (user === this.adminUser) return this.adminEnabled ? this.adminPrincipal() : null
+    const a = this.catalog.account(user)
+    return a !== undefined && a.enabled && a.password !== undefined ? this.principalOf(a) : null
   }
 
   /** The principal of a REST token (`qt1…`), or null when unknown, expired or its user disabled. */
-  async authenticateToken(_token: string): Promise<Principal | null> {
+  async authenticateToken(token: string): Promise<Principal | null> {
+    if (!token.startsWith(TOKEN_PREFIX)) return null
+    const hash = tokenHash(token)
+    const now = this.clock()
+    for (const e of this.catalog.entities.values()) {
+      if (e.kind === 'group') continue
+      const t = e.tokens.find((x) => x.hash === hash)
+      if (t === undefined) continue
+      if (t.expires <= now || !e.enabled) return null
+      // REFRESH: each use extends the token (in memory; saved with the next catalog change)
+      if (t.refresh) t.expires = now + t.ttl
+      return this.principalOf(e)
+    }
     return null
   }
 
@@ -84,31 +200,86 @@ export class AccessControl {
     return { name: subject, groups: [], admin: false, kind: 'external', externalGroups: [...externalGroups] }
   }
 
+  /** The groups an external principal maps to (their keys), by EXTERNAL ALIAS, exact text. */
+  externalGroupKeys(p: Principal): string[] {
+    const out: string[] = []
+    for (const g of p.externalGroups ?? []) {
+      const k = this.catalog.aliases.get(g)
+      if (k !== undefined && !out.includes(k)) out.push(k)
+    }
+    return out
+  }
+
+  /** A stored account's grants: its own, then its groups'. */
+  grantsOfAccount(a: Account): Grant[] {
+    const own = this.catalog.grantsOf(keyOf(a.name))
+    if (a.kind !== 'user' || a.groups.length === 0) return [...own]
+    return [...own, ...a.groups.flatMap((g) => this.catalog.grantsOf(g))]
+  }
+
+  /**
+   * Everything `p` holds now, or 'root' for the built-in admin. Throws 42501 for a principal
+   * that may not run statements any more: a dropped or disabled user, a disabled admin.
+   */
+  effectiveGrants(p: Principal): Grant[] | 'root' {
+    const kind = p.kind ?? (p.admin ? 'admin' : 'user')
+    if (kind === 'admin') {
+      if (!this.adminEnabled) throw accessDenied(p.name, 'user is disabled')
+      return 'root'
+    }
+    if (kind === 'external') return this.externalGroupKeys(p).flatMap((g) => [...this.catalog.grantsOf(g)])
+    const a = this.catalog.account(p.name)
+    if (a === undefined || a.kind !== kind) throw accessDenied(p.name, `${kind === 'service-account' ? 'service account' : 'user'} does not exist`)
+    if (!a.enabled) throw accessDenied(p.name, `${kind === 'service-account' ? 'service account' : 'user'} is disabled`)
+    return this.grantsOfAccount(a)
+  }
+
   /** Throws 42501 `Access denied for <user> [HTTP]` unless `principal` may use `endpoint`. */
-  checkEndpoint(_principal: Principal, _endpoint: Endpoint): void {
-    // placeholder: everything allowed
+  checkEndpoint(principal: Principal, endpoint: Endpoint): void {
+    if (!this.enabled) return
+    const g = this.effectiveGrants(principal)
+    if (g !== 'root' && !holdsDatabase(g, endpoint)) throw accessDenied(principal.name, endpoint)
   }
 
   /**
    * Throws 42501 `Access denied for <user> [SELECT on t]` (the first permission missing, with its
    * object) unless `principal` holds every one of `required`; also refuses a disabled user.
    */
-  authorize(_principal: Principal, _required: readonly RequiredPermission[]): void {
-    // placeholder: everything allowed
+  authorize(principal: Principal, required: readonly RequiredPermission[]): void {
+    if (!this.enabled) return
+    const g = this.effectiveGrants(principal)
+    if (g === 'root') return
+    for (const r of required) {
+      const what = missing(g, r, this.tables)
+      if (what !== undefined) throw accessDenied(principal.name, what)
+    }
   }
 
   /** Whether `principal` may see `table` in catalog listings (tables(), SHOW TABLES, pg_catalog). */
-  canSee(_principal: Principal, _table: string): boolean {
-    return true
+  canSee(principal: Principal, table: string): boolean {
+    if (!this.enabled) return true
+    let g: Grant[] | 'root'
+    try { g = this.effectiveGrants(principal) } catch { return false }
+    return g === 'root' || seesTable(g, table)
+  }
+
+  /** Owner grants: the creator of `table` gets every table permission on it with the grant option. */
+  tableCreated(principal: Principal, table: string): void {
+    const kind = principal.kind ?? (principal.admin ? 'admin' : 'user')
+    if (kind !== 'user' && kind !== 'service-account') return
+    const a = this.catalog.account(principal.name)
+    if (a === undefined) return
+    ownerGrants(this, a, table)
+  }
+
+  /** The catalog's current snapshot (tests, SHOW). */
+  snapshot(): AclSnapshot {
+    return this.catalog.snapshot()
   }
 }
+
 
 /** 42501 with QuestDB's text: `Access denied for <user> [<what>]`. */
 export function accessDenied(user: string, what: string, position?: number): SqlError {
   return new SqlError(SqlState.INSUFFICIENT_PRIVILEGE, `Access denied for ${user} [${what}]`, position)
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  const h = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest()
-  return timingSafeEqual(h(a), h(b))
 }

@@ -7,7 +7,7 @@
  * these names because they are imported.
  */
 import type { Token } from '../lexer.js'
-import { NOT_BARE_ALIAS, SOFT_KEYWORDS, STATEMENT_STARTERS } from '../keywords.js'
+import { KEYWORDS, NOT_BARE_ALIAS, SOFT_KEYWORDS, STATEMENT_STARTERS } from '../keywords.js'
 
 /** A nearley token test with a human name for error messages. */
 export interface TerminalTest {
@@ -34,3 +34,13 @@ export const t_shortKw: TerminalTest = {
 
 /** Any token (loosely parsed statements: SET values, unsupported statements). */
 export const t_any: TerminalTest = { display: 'value', test: () => true }
+
+const keywords = new Set(KEYWORDS)
+/** Words that end a permission name in GRANT/REVOKE (`GRANT SELECT ON t TO u`). */
+const NOT_PERMISSION_WORDS = new Set(['ON', 'TO', 'FROM', 'WITH', 'ASSUME'])
+
+/** A word of a permission name (`CREATE`, `TABLE`, `DATABASE`, `ADMIN`, ...). */
+export const t_permWord: TerminalTest = {
+  display: 'permission',
+  test: (tok) => tok.type === 'ident' || (keywords.has(tok.type as string) && !NOT_PERMISSION_WORDS.has(tok.type as string)),
+}

@@ -11,7 +11,7 @@ show ->
   | %SHOW %CREATE %TABLE tableName      {% ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'create_table', table: t.name, tablePos: t.pos }) %}
   | %SHOW showWhat                      {% ([s, w]) => ({ kind: 'show', pos: s.offset, what: w }) %}
   | %SHOW showParameter                 {% ([s, name]) => ({ kind: 'show', pos: s.offset, what: 'parameter', name }) %}
-showWhat -> %USER {% () => 'user' %} | %USERS {% () => 'users' %} | %GROUPS {% () => 'groups' %} | %PARAMETERS {% () => 'parameters' %}
+showWhat -> %PARAMETERS {% () => 'parameters' %}
 # `SHOW server_version`, `SHOW TIME ZONE`, `SHOW transaction isolation level`: names lower-cased.
 showParameter ->
     idents                   {% ([ws]) => L.deferred(() => S.words(L.toArray(ws))) %}

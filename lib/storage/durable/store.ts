@@ -472,6 +472,17 @@ export class DurableStore implements TableStore {
     return s
   }
 
+  /** An internal file of the data directory (`_acl`, ...), or undefined when there is none. */
+  readInternal(name: string): Uint8Array | undefined {
+    const file = `${this.root}/${name}`
+    return io.existsSync(file) ? io.readFileSync(file) : undefined
+  }
+
+  /** Replaces an internal file atomically and durably (58030 / 53100 when the write fails). */
+  writeInternal(name: string, bytes: Uint8Array): void {
+    this.write(() => replaceFileAtomic(this.root, name, bytes))
+  }
+
   private writeDb(): void {
     const nextId = this.catalog.idCounter
     this.write(() => replaceFileAtomic(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId, seq: this.seq })))

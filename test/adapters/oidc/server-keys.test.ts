@@ -6,14 +6,14 @@ import t from 'tap'
 import { ConfigError, loadConfig } from '../../../adapters/http/server/config.js'
 
 const load = (conf: string, env: Record<string, string> = {}): ReturnType<typeof loadConfig> => loadConfig(conf, env, () => {})
-const MIN = 'acl.oidc.enabled=true\nacl.oidc.client.id=console\nacl.oidc.groups.claim=groups\nacl.oidc.configuration.url=https://idp.example.com/.well-known/openid-configuration\n'
+const MIN = 'acl.enabled=true\nacl.oidc.enabled=true\nacl.oidc.client.id=console\nacl.oidc.groups.claim=groups\nacl.oidc.configuration.url=https://idp.example.com/.well-known/openid-configuration\n'
 
 t.test('off by default; on with the minimal keys; env QDB_ACL_OIDC_*', async (t) => {
   t.equal(load('').oidc, undefined)
   t.match(load(MIN).oidc, { clientId: 'console', groupsClaim: 'groups', tlsEnabled: true, cacheTtlMs: 30000, pkceRequired: true, stateRequired: false, scope: 'openid', subClaim: 'sub', publicKeysExpiryMs: 120000, responseBufferSize: 1048576 })
   const e = load(MIN, { QDB_ACL_OIDC_CACHE_TTL: '500', QDB_ACL_OIDC_PG_TOKEN_AS_PASSWORD_ENABLED: 'true', QDB_ACL_OIDC_PUBLIC_KEYS_EXPIRY: '2m', QDB_ACL_OIDC_AUDIENCE: 'console,report' })
   t.match(e.oidc, { cacheTtlMs: 500, pgTokenAsPassword: true, publicKeysExpiryMs: 120000, audience: 'console,report' })
-  t.match(load('acl.oidc.enabled=true\nacl.oidc.client.id=c\nacl.oidc.groups.claim=roles,groups\nacl.oidc.host=pf.example.com\n').oidc, { host: 'pf.example.com', groupsClaim: 'roles,groups' })
+  t.match(load('acl.enabled=true\nacl.oidc.enabled=true\nacl.oidc.client.id=c\nacl.oidc.groups.claim=roles,groups\nacl.oidc.host=pf.example.com\n').oidc, { host: 'pf.example.com', groupsClaim: 'roles,groups' })
 })
 
 t.test('start-up rules name the key', async (t) => {
@@ -28,6 +28,7 @@ t.test('start-up rules name the key', async (t) => {
   bad(MIN + 'acl.oidc.cache.ttl=-1\n', /acl\.oidc\.cache\.ttl/, 'negative ttl')
   bad(MIN + 'acl.oidc.cache.ttl=30s\n', /acl\.oidc\.cache\.ttl/, 'plain integer only, as QuestDB')
   bad(MIN + 'acl.oidc.http.timeout=0\n', /acl\.oidc\.http\.timeout/, 'zero timeout')
+  bad(MIN.replace('acl.enabled=true', 'acl.enabled=false'), /acl\.oidc\.enabled=true needs acl\.enabled=true/, 'OIDC without access control')
   bad('acl.oidc.configuration.url=ftp://x/\n', /acl\.oidc\.configuration\.url/, 'checked even when OIDC is off')
-  bad('acl.oidc.enabled=true\nacl.oidc.client.id=c\nacl.oidc.groups.claim=g\nacl.oidc.host=h\nacl.oidc.port=70000\n', /acl\.oidc\.port/, 'port range')
+  bad('acl.enabled=true\nacl.oidc.enabled=true\nacl.oidc.client.id=c\nacl.oidc.groups.claim=g\nacl.oidc.host=h\nacl.oidc.port=70000\n', /acl\.oidc\.port/, 'port range')
 })

@@ -129,6 +129,7 @@ export async function runSlt(records: readonly SltRecord[], db: SltDatabase, opt
     const where = `${opts.file}:${r.line}`
     switch (r.kind) {
       case 'control':
+        await db.control?.(r.name, r.value)
         break
       case 'require':
         if (!(opts.features?.has(r.feature) ?? false)) skipRest = true

@@ -106,6 +106,8 @@ export interface QueryResult {
 export interface SltDatabase {
   query(sql: string, params?: unknown[]): Promise<QueryResult>
   close(): Promise<void>
+  /** a `control <name> <value>` record (see acl-database.ts); ignored when absent */
+  control?(name: string, value: string): Promise<void>
 }
 
 /**

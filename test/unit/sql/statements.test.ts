@@ -70,7 +70,7 @@ t.test('SHOW, EXPLAIN, transactions, SET', async (t) => {
   t.match(parseStatement('SHOW server_version'), { what: 'parameter', name: 'server_version' })
   t.match(parseStatement('show time zone'), { what: 'parameter', name: 'timezone' })
   t.match(parseStatement('show transaction isolation level'), { what: 'parameter', name: 'transaction isolation level' })
-  t.match(parseStatement('show users'), { what: 'users' })
+  t.match(parseStatement('show users'), { kind: 'acl', action: 'show_users' })
   t.match(parseStatement('explain select 1'), { kind: 'explain', statement: { kind: 'select' } })
   t.match(parseStatement('explain (format json) insert into t values (1)'), { kind: 'explain', format: 'json', statement: { kind: 'insert' } })
   for (const [sql, action] of [['begin', 'begin'], ['BEGIN TRANSACTION', 'begin'], ['start transaction', 'begin'], ['commit', 'commit'], ['end', 'commit'], ['rollback work', 'rollback'], ['abort', 'rollback']]) {

@@ -42,15 +42,3 @@ export async function authorizedFetch(url: string, init: RequestInit = {}): Prom
   }
   return res
 }
-
-/** Downloads `url` (an /exp link) with the sign-in's header, as a file named `filename`. */
-export async function download(url: string, filename: string): Promise<void> {
-  const res = await authorizedFetch(url)
-  if (!res.ok) return
-  const href = URL.createObjectURL(await res.blob())
-  const a = document.createElement('a')
-  a.href = href
-  a.download = filename
-  a.click()
-  setTimeout(() => URL.revokeObjectURL(href), 10_000)
-}

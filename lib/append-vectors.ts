@@ -1,0 +1,66 @@
+/**
+ * `Database.append`'s conversion of user data given column by column into column vectors: typed
+ * arrays of the column's own type are taken as they are, symbols interned once per distinct
+ * value, anything else converted value by value.
+ */
+import { SqlError, SqlState } from './errors.js'
+import type { ColumnType } from './types/column-type.js'
+import { type Scalar, type SymbolTable, type Vector, VectorWriter, allocate, getScalar, vectorOf } from './types/vector.js'
+import { fromJsValue } from './types/js-value.js'
+import type { ColumnMeta, Table } from './storage/table.js'
+
+/**
+ * The vectors of one append to `t`, in the table's column order: columns are matched by name
+ * (case-insensitively), missing ones are nulls. Throws 42703 for an unknown column, 22023 for
+ * columns of different lengths, 23502 for a null designated timestamp.
+ */
+export function appendVectors(t: Table, columns: Readonly<Record<string, ArrayLike<unknown>>>): { vectors: Vector[]; length: number } {
+  const names = Object.keys(columns)
+  for (const n of names) if (!t.meta.columns.some((c) => c.name.toLowerCase() === n.toLowerCase())) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${n}`)
+  const length = names.length === 0 ? 0 : columns[names[0]!]!.length
+  const vectors = t.meta.columns.map((c, i) => {
+    const key = names.find((n) => n.toLowerCase() === c.name.toLowerCase())
+    if (key === undefined) return allocate(c.type, length, t.dictOf(i))
+    const src = columns[key]!
+    if (src.length !== length) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `column ${key} has ${src.length} values, expected ${length}`)
+    return appendVector(c, src, length, t.dictOf(i))
+  })
+  if (t.meta.timestampIndex >= 0) {
+    const ts = vectors[t.meta.timestampIndex]!
+    for (let i = 0; i < length; i++) if (getScalar(ts, i) === null) throw new SqlError(SqlState.NOT_NULL_VIOLATION, 'designated timestamp column cannot be NULL')
+  }
+  return { vectors, length }
+}
+
+/** Builds a vector for {@link Database.append} from user data. */
+function appendVector(c: ColumnMeta, src: ArrayLike<unknown>, length: number, dict: SymbolTable | undefined): Vector {
+  if ((c.type === 'DOUBLE' && src instanceof Float64Array) || (c.type === 'FLOAT' && src instanceof Float32Array) || (c.type === 'INT' && src instanceof Int32Array)) {
+    return vectorOf(c.type, src, length)
+  }
+  if ((c.type === 'TIMESTAMP' || c.type === 'LONG' || c.type === 'DATE') && src instanceof Float64Array) {
+    for (let i = 0; i < length; i++) if (!Number.isSafeInteger(src[i]!)) return convertEach(c.type, src, length, dict)
+    return vectorOf(c.type, src, length)
+  }
+  if (c.type === 'SYMBOL' && dict !== undefined && Array.isArray(src)) {
+    const keys = new Int32Array(length)
+    const cache = new Map<string, number>()
+    for (let i = 0; i < length; i++) {
+      const s = src[i] as string | null | undefined
+      if (s === null || s === undefined) { keys[i] = -1; continue }
+      let k = cache.get(s)
+      if (k === undefined) { k = dict.intern(String(s)); cache.set(s, k) }
+      keys[i] = k
+    }
+    return vectorOf('SYMBOL', keys, length, dict)
+  }
+  return convertEach(c.type, src, length, dict)
+}
+
+function convertEach(type: ColumnType, src: ArrayLike<unknown>, length: number, dict: SymbolTable | undefined): Vector {
+  const w = new VectorWriter(type, length, dict)
+  for (let i = 0; i < length; i++) {
+    const x = src[i]
+    w.set(i, (type === 'TIMESTAMP' || type === 'LONG' || type === 'DATE') && typeof x === 'number' ? x : fromJsValue(type, x) as Scalar)
+  }
+  return w.finish()
+}

@@ -1,0 +1,39 @@
+/**
+ * The facts of a statement its kind alone decides, without binding: whether it returns rows and
+ * its command tag (PostgreSQL's CommandComplete words; pgwire adds the row count).
+ */
+import type { Statement } from '../../sql/ast.js'
+
+/** True when the statement answers with a row set (queries, SHOW, EXPLAIN, SHOW-like access-control statements). */
+export function returnsRows(stmt: Statement): boolean {
+  switch (stmt.kind) {
+    case 'select': case 'setop': case 'with': case 'show': case 'explain': return true
+    case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
+    case 'rename_table': case 'alter_table': case 'insert': case 'update': case 'transaction': case 'set': case 'unsupported':
+      return false
+    case 'acl': return stmt.action.startsWith('show')
+  }
+}
+
+/**
+ * The command tag's words: `SELECT` (also for CREATE TABLE AS, as PostgreSQL), `INSERT`,
+ * `UPDATE`, `CREATE TABLE`, `DROP TABLE`, `TRUNCATE TABLE`, `ALTER TABLE` (also RENAME TABLE),
+ * `EXPLAIN`, `BEGIN`/`COMMIT`/`ROLLBACK`, `SET`, an unsupported statement's feature, an
+ * access-control action (`CREATE USER`, ...).
+ */
+export function commandTag(stmt: Statement): string {
+  switch (stmt.kind) {
+    case 'select': case 'setop': case 'with': case 'show': case 'create_table_as': return 'SELECT'
+    case 'explain': return 'EXPLAIN'
+    case 'insert': return 'INSERT'
+    case 'update': return 'UPDATE'
+    case 'create_table': case 'create_table_like': return 'CREATE TABLE'
+    case 'drop_table': return 'DROP TABLE'
+    case 'truncate_table': return 'TRUNCATE TABLE'
+    case 'rename_table': case 'alter_table': return 'ALTER TABLE'
+    case 'transaction': return stmt.action.toUpperCase()
+    case 'set': return 'SET'
+    case 'unsupported': return stmt.feature.toUpperCase()
+    case 'acl': return stmt.action.startsWith('show') ? 'SELECT' : stmt.action.replace(/_/g, ' ').toUpperCase()
+  }
+}
