@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Page } from 'playwright-core'
-import { Database, SqlError, SqlState } from '../../lib/index.js'
+import { Database } from '../../lib/index.js'
 import { createHttpServer } from '../../adapters/http/index.js'
 import { createConsoleHandler } from '../../adapters/console/index.js'
 import { createOidcGuard } from '../../adapters/oidc/index.js'
@@ -21,10 +21,10 @@ const chromiumPath = findChromium()
 if (chromiumPath === undefined) {
   t.fail('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)')
 } else {
-  const db = await Database.open()
-  // the access-control model is another lane's: until it lands, carol lacks HTTP by this stand-in
-  const realCheck = db.checkEndpoint.bind(db)
-  db.checkEndpoint = (p, e) => { if (p.name === 'carol') throw new SqlError(SqlState.INSUFFICIENT_PRIVILEGE, `Access denied for carol [${e}]`); realCheck(p, e) }
+  // access control on: alice's provider group maps to a group with HTTP; carol has no groups
+  const db = await Database.open({ acl: { enabled: true } })
+  await db.query("CREATE GROUP analysts WITH EXTERNAL ALIAS 'analysts'")
+  await db.query('GRANT HTTP TO analysts')
   const settings: Record<string, string | boolean | null> = {}
   let guard: Awaited<ReturnType<typeof createOidcGuard>> | undefined
   let accessTtl = 3600
