@@ -80,9 +80,15 @@ export async function createOidcGuard(db: Database, options: OidcOptions): Promi
     }
   }
 
+  // one principal per cached identity: it holds names only, permissions are resolved per statement
+  const principals = new WeakMap<Identity, Principal>()
   const principal = async (token: string, endpoint: 'HTTP' | 'PGWIRE'): Promise<Principal> => {
     const id = await identify(token)
-    const p: Principal = { ...db.externalPrincipal(id.subject, id.groups), displayName: id.name }
+    let p = principals.get(id)
+    if (p === undefined) {
+      p = { ...db.externalPrincipal(id.subject, id.groups), displayName: id.name }
+      principals.set(id, p)
+    }
     try {
       db.checkEndpoint(p, endpoint)
     } catch (e) {
