@@ -13,6 +13,7 @@ import { DurableStore } from './storage/durable/store.js'
 import { catalogView } from './exec/statements/meta.js'
 import { Session, type Principal } from './session.js'
 import { AccessControl, type AclOptions, type Endpoint, type PasswordVerifier } from './security/acl/access-control.js'
+import { IdentityCaches } from './security/identity-caches.js'
 import type { StatementInfo } from './statement-info.js'
 import { tableLookup } from './exec/statements/acl.js'
 import { ACL_FILE } from './security/acl/persistence.js'
@@ -121,6 +122,8 @@ export class Database {
   private readonly catalogView = catalogView(this.catalog)
   /** makes a statement's random generator when it first draws */
   private readonly rndFactory = (): Rnd => this.statementRnd()
+  /** caches of external identities (an OIDC guard registers its own); `flush_identity_cache()` empties them */
+  readonly identityCaches = new IdentityCaches()
   /** binds, caches and runs statements (the statement module) */
   private readonly statements: Statements
   private store: DurableStore | undefined
@@ -143,7 +146,7 @@ export class Database {
     this.sharedRnd = options.randomSeed === undefined ? undefined : new Rnd(options.randomSeed[0], options.randomSeed[1])
     this.acl = new AccessControl(options.acl, { tables: tableLookup(this.catalog), clock: this.clock })
     this.statements = new Statements({
-      catalog: this.catalog, version: VERSION, clock: this.clock, catalogView: this.catalogView, rndFactory: this.rndFactory,
+      catalog: this.catalog, version: VERSION, clock: this.clock, catalogView: this.catalogView, rndFactory: this.rndFactory, identityCaches: this.identityCaches,
       defaultSession: this.defaultSession, queryTimeout: this.queryTimeout, acl: this.acl,
     })
   }

@@ -48,3 +48,5 @@ export { PG_FORMAT_TYPE_NAMES } from './functions/scalar/pg-catalog.js'
 /** Failed-login limits per client address and per user, shared by the adapters' logins. */
 export { LoginThrottle, addressKey } from './security/login-throttle.js'
 export type { LoginThrottleOptions, LoginAttempt, LoginRefusal, LockoutEvent } from './security/login-throttle.js'
+export { IdentityCaches } from './security/identity-caches.js'
+export type { IdentityFlusher } from './security/identity-caches.js'

@@ -23,6 +23,7 @@ import { visibleCatalog } from './exec/statements/meta.js'
 import { type PlannedQuery, runStatement } from './exec/statements/run.js'
 import type { Principal, Session } from './session.js'
 import type { AccessControl } from './security/acl/access-control.js'
+import type { IdentityCaches } from './security/identity-caches.js'
 import { requiredPermissions } from './exec/statements/permissions.js'
 import type { StatementInfo } from './statement-info.js'
 import { type Binder, LazyStatementInfo } from './exec/statements/info.js'
@@ -65,6 +66,8 @@ export interface StatementsEnv {
   /** the database's statement timeout (ms, 0 = none) */
   readonly queryTimeout: number
   readonly acl: AccessControl
+  /** caches of external identities, emptied by `flush_identity_cache()` */
+  readonly identityCaches: IdentityCaches
 }
 
 /** Binds, caches and runs the statements of one database. */
@@ -87,9 +90,15 @@ export class Statements {
    * principal may see.
    */
   private context(principal: Principal, values: Scalar[], options: ExecOptions): ExecContext {
-    const { clock, catalogView, version, rndFactory, acl } = this.env
+    const { clock, catalogView, version, rndFactory, acl, identityCaches } = this.env
     const view = acl.enabled ? visibleCatalog(catalogView, (t) => acl.canSee(principal, t)) : catalogView
-    return new ExecContext(clock(), clock, principal.name, view, version, values, options.signal, rndFactory)
+    const ctx = new ExecContext(clock(), clock, principal.name, view, version, values, options.signal, rndFactory)
+    // flush_identity_cache(): cutting users off needs the permission to disable them
+    ctx.flushIdentities = (subject) => {
+      if (acl.enabled) acl.authorize(principal, [{ permission: 'DISABLE USER' }])
+      return identityCaches.flush(subject)
+    }
+    return ctx
   }
 
   /**

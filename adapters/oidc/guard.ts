@@ -97,6 +97,9 @@ export async function createOidcGuard(db: Database, options: OidcOptions): Promi
     return p
   }
 
+  // SELECT flush_identity_cache(['<subject>']) empties this cache too
+  db.identityCaches.register((subject) => cache.invalidate(subject))
+
   const localH = options.local?.http ?? localHttp(db)
   const localP = options.local?.pgwire ?? localPgwire(db)
 

@@ -43,6 +43,9 @@ export class ExecContext implements FunctionContext {
    */
   deadline = Infinity
 
+  /** `flush_identity_cache()`: empties the database's external identity caches (permission checked) */
+  flushIdentities: ((subject: string | undefined) => number) | undefined
+
   constructor(
     readonly now: number,
     private readonly clockFn: () => number,

@@ -45,6 +45,8 @@ export interface FunctionContext {
   readonly catalog: CatalogView
   /** the engine version string, for `version()` */
   readonly version: string
+  /** empties the external identity caches (an OIDC guard's), all or one subject's; undefined where there are none */
+  readonly flushIdentities?: ((subject: string | undefined) => number) | undefined
 }
 
 /** What meta functions may read of the catalog. */

@@ -20,6 +20,14 @@ export const META_FUNCTIONS: readonly ScalarFunctionDef[] = [
     signatures: [{ args: [], returns: 'STRING' }], row: (_a, ctx) => ctx.user,
   },
   {
+    kind: 'scalar', name: 'flush_identity_cache', family: 'meta',
+    description: 'Drops the cached identities of external users (an OIDC guard\'s validated tokens): all, or one subject\'s. Their next request is validated at the identity provider again. Needs DISABLE USER. Returns the entries dropped.',
+    example: "SELECT flush_identity_cache('alice')",
+    signatures: [{ args: [], returns: 'LONG' }, { args: ['STRING'], returns: 'LONG' }],
+    deterministic: false, nullStrict: false,
+    row: (a, ctx) => ctx.flushIdentities?.(a.length === 0 || a[0] === null ? undefined : String(a[0])) ?? 0,
+  },
+  {
     kind: 'scalar', name: 'current_database', family: 'meta', description: "The database name, always 'qdb'.", example: 'SELECT current_database()',
     signatures: [{ args: [], returns: 'STRING' }], row: () => 'qdb',
   },
