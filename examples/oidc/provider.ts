@@ -173,7 +173,9 @@ async function signIn(issuer: string, sub: string, clientId: string, redirectUri
   const cookies = new Map<string, string>()
   let url = `${issuer}/auth?${q}`
   for (let hop = 0; hop < 10; hop++) {
-    const r = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } })
+    const init = { redirect: 'manual' as const, headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } }
+    // once more on a pooled keep-alive socket the provider closed (a restarted provider)
+    const r = await fetch(url, init).catch(() => fetch(url, init))
     for (const c of r.headers.getSetCookie()) { const [kv] = c.split(';'); const i = kv!.indexOf('='); cookies.set(kv!.slice(0, i), kv!.slice(i + 1)) }
     const loc = r.headers.get('location')
     if (loc === null) throw new Error(`sign-in stopped at ${url}: HTTP ${r.status} ${(await r.text()).slice(0, 200)}`)
