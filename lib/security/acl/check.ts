@@ -40,6 +40,8 @@ export function missing(grants: readonly Grant[], required: RequiredPermission, 
   const { permission, table, columns } = required
   if (table === undefined) return holdsDatabase(grants, permission) ? undefined : permission
   if (columns === undefined) return holdsTable(grants, permission, table) ? undefined : `${permission} on ${table}`
+  // an empty list (count(*), CREATE TABLE LIKE): the permission on any one column of the table will do
+  if (columns.length === 0) return holdsTable(grants, permission, table) || grants.some((g) => g.permission === permission && eq(g.table, table)) ? undefined : `${permission} on ${table}`
   for (const c of columns) if (!holdsColumn(grants, permission, table, c, tables)) return `${permission} on ${table}(${c})`
   return undefined
 }
