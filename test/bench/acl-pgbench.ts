@@ -4,7 +4,7 @@
  * every statement passes a real permission check), runs alternated to spread the noise of a
  * shared machine; then the engine alone (`db.execute` in a loop, no network).
  *
- * `node --import tsx test/bench/acl.ts` (needs pgbench). `EPOCHDB_BENCH_SECONDS` per pgbench run
+ * `node --import tsx test/bench/acl-pgbench.ts` (needs pgbench). `EPOCHDB_BENCH_SECONDS` per pgbench run
  * (default 5), `EPOCHDB_BENCH_CLIENTS` (default 4).
  */
 import { spawn } from 'node:child_process'
@@ -19,7 +19,7 @@ import { type Endpoint, type PgbenchMode, pgbench } from './pgwire-clients.js'
 const SECONDS = Number(process.env['EPOCHDB_BENCH_SECONDS'] ?? 5)
 const CLIENTS = Number(process.env['EPOCHDB_BENCH_CLIENTS'] ?? 4)
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const SERVER = fileURLToPath(new URL('./acl-server.ts', import.meta.url))
+const SERVER = fileURLToPath(new URL('./acl-pgbench-server.ts', import.meta.url))
 
 async function start(mode: 'off' | 'on'): Promise<{ port: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER, mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })

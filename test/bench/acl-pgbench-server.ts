@@ -1,6 +1,6 @@
 /**
- * The server side of the access-control benchmark (`test/bench/acl.ts`), a child process:
- * `node --import tsx test/bench/acl-server.ts off|on`. An in-memory database with table `t`
+ * The server side of the access-control benchmark (`test/bench/acl-pgbench.ts`), a child process:
+ * `node --import tsx test/bench/acl-pgbench-server.ts off|on`. An in-memory database with table `t`
  * (one row) served over pgwire on an ephemeral loopback port; with `on`, access control is on and
  * user `bench` (password `bench`) holds PGWIRE and SELECT ON ALL TABLES, logging in through the
  * engine's users. Prints `{"port":N}` first; SIGTERM ends it.
