@@ -36,10 +36,11 @@ export function showStatement(acl: AccessControl, stmt: AclStatement, session: S
     case 'show_user': case 'show_service_account': {
       const kind = stmt.action === 'show_user' ? 'user' : 'service-account'
       const name = stmt.name ?? { name: me.name, pos: stmt.pos }
-      if (keyOf(name.name) === keyOf(acl.adminName) && kind === 'user') return { command: stmt.action, columns: AUTH, rows: authRows(true, false) }
+      const admin = keyOf(name.name) === keyOf(acl.adminName) && kind === 'user'
       const a = cat.account(name.name)
-      if (a === undefined || a.kind !== kind) throw notFound(kind === 'user' ? 'user' : 'service account', name)
+      if (!admin && (a === undefined || a.kind !== kind)) throw notFound(kind === 'user' ? 'user' : 'service account', name)
       checkDetails(acl, me, name)
+      if (admin || a === undefined) return { command: stmt.action, columns: AUTH, rows: authRows(true, false) }
       return { command: stmt.action, columns: AUTH, rows: authRows(a.password !== undefined, a.tokens.length > 0) }
     }
     case 'show_groups': {
@@ -74,8 +75,8 @@ export function showStatement(acl: AccessControl, stmt: AclStatement, session: S
     }
     case 'show_permissions': {
       const name = stmt.name ?? { name: me.name, pos: stmt.pos }
-      if (keyOf(name.name) === keyOf(acl.adminName) || (stmt.name === undefined && acl.isRoot(me))) return { command: stmt.action, columns: PERMISSION_COLUMNS, rows: [] }
       checkDetails(acl, me, name)
+      if (keyOf(name.name) === keyOf(acl.adminName) || (stmt.name === undefined && acl.isRoot(me))) return { command: stmt.action, columns: PERMISSION_COLUMNS, rows: [] }
       let grants: readonly Grant[]
       if (me.kind === 'external' && keyOf(me.name) === keyOf(name.name)) grants = acl.externalGroupKeys(me).flatMap((k) => [...cat.grantsOf(k)])
       else {
