@@ -93,16 +93,20 @@ export function showStatement(acl: AccessControl, stmt: AclStatement, session: S
 /** SHOW PERMISSIONS rows: each grant (origin G), then the designated timestamps they imply (origin I). */
 export function permissionRows(acl: AccessControl, grants: readonly Grant[]): (string | boolean | null)[][] {
   const rows: (string | boolean | null)[][] = grants.map((g) => [g.permission, g.table ?? null, g.column ?? null, g.grantOption, 'G'])
-  const implied = new Set<string>()
+  // per permission and table: the columns granted (null: the whole table), in one pass
+  const byTable = new Map<string, { permission: string; table: string; columns: Set<string> | null }>()
   for (const g of grants) {
-    if (g.column === undefined || g.table === undefined || !IMPLYING_TIMESTAMP.has(g.permission)) continue
-    const ts = acl.tables.find(g.table)?.timestamp
-    if (ts === undefined) continue
+    if (g.table === undefined || !IMPLYING_TIMESTAMP.has(g.permission)) continue
     const key = `${g.permission}\u0000${g.table.toLowerCase()}`
-    if (implied.has(key)) continue
-    implied.add(key)
-    const held = grants.some((x) => x.permission === g.permission && x.table?.toLowerCase() === g.table!.toLowerCase() && (x.column === undefined || x.column.toLowerCase() === ts.toLowerCase()))
-    if (!held) rows.push([g.permission, g.table, ts, false, 'I'])
+    let e = byTable.get(key)
+    if (e === undefined) byTable.set(key, e = { permission: g.permission, table: g.table, columns: new Set() })
+    if (g.column === undefined) e.columns = null
+    else e.columns?.add(g.column.toLowerCase())
+  }
+  for (const e of byTable.values()) {
+    if (e.columns === null) continue
+    const ts = acl.tables.find(e.table)?.timestamp
+    if (ts !== undefined && !e.columns.has(ts.toLowerCase())) rows.push([e.permission, e.table, ts, false, 'I'])
   }
   return rows
 }
