@@ -27,6 +27,8 @@ export { DEFAULT_PARSE_LIMITS } from './sql/limits.js'
 export type { ParseLimits } from './sql/limits.js'
 /** Whether a statement changes data or the catalog (what the adapters' read-only modes refuse). */
 export { isWriteStatement } from './sql/statement-writes.js'
+export { aclReturnsRows } from './sql/ast-acl.js'
+export type { AclStatement } from './sql/ast-acl.js'
 export type { JsValue } from './types/js-value.js'
 export type { CancelSignal } from './exec/context.js'
 /** The default server-wide query memory budget from QuestDB's `ram.usage.limit.*` keys (the standalone server's). */

@@ -3,7 +3,7 @@
  * database's statement cache, a trailing `;` allowed, anything after it refused.
  */
 import type { Database } from '../../lib/index.js'
-import { SqlError, SqlState, isWriteStatement } from '../../lib/index.js'
+import { SqlError, SqlState, aclReturnsRows, isWriteStatement } from '../../lib/index.js'
 
 /** A parsed statement (the AST root `Database.parse` returns). */
 export type Statement = ReturnType<Database['parse']>[number]
@@ -21,6 +21,7 @@ export function parseOne(db: Database, sql: string): Statement | undefined {
 export function returnsRows(s: Statement): boolean {
   switch (s.kind) {
     case 'select': case 'setop': case 'with': case 'show': case 'explain': return true
+    case 'acl': return aclReturnsRows(s)
     default: return false
   }
 }

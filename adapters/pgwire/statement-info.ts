@@ -3,6 +3,7 @@
  * parameters it has, whether it returns rows, and the CommandComplete tag (reference §4.7).
  */
 import type { Database } from '../../lib/index.js'
+import { aclReturnsRows } from '../../lib/index.js'
 
 /** A parsed statement, as `Database.parse` returns it. */
 export type Statement = ReturnType<Database['parse']>[number]
@@ -63,7 +64,7 @@ export function returnsRows(stmt: Statement): boolean {
     case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
     case 'rename_table': case 'alter_table': case 'insert': case 'update': case 'transaction': case 'set': case 'unsupported':
       return false
-    case 'acl': return stmt.action.startsWith('show')
+    case 'acl': return aclReturnsRows(stmt)
   }
 }
 
@@ -82,6 +83,6 @@ export function commandTag(stmt: Statement, rows: number): string {
     case 'transaction': return stmt.action.toUpperCase()
     case 'set': return 'SET'
     case 'unsupported': return stmt.feature.toUpperCase()
-    case 'acl': return stmt.action.startsWith('show') ? `SELECT ${rows}` : stmt.action.replace(/_/g, ' ').toUpperCase()
+    case 'acl': return aclReturnsRows(stmt) ? `SELECT ${rows}` : stmt.action.replace(/_/g, ' ').toUpperCase()
   }
 }
