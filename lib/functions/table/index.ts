@@ -7,6 +7,7 @@ import { CATALOG_TABLE_FUNCTIONS } from './catalog-tables.js'
 import { GENERATE_SERIES } from './generate-series.js'
 import { LONG_SEQUENCE } from './long-sequence.js'
 import { TABLE_PARTITIONS } from './table-partitions.js'
+import { ALL_PERMISSIONS } from './all-permissions.js'
 
 /** Every table function. */
-export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS, TABLE_PARTITIONS]
+export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS, TABLE_PARTITIONS, ALL_PERMISSIONS]

@@ -15,9 +15,18 @@ export const DEFAULT_ITERATIONS = 4096
 /** Salt length in bytes (PostgreSQL uses 16). */
 const SALT_BYTES = 16
 
-/** SaltedPassword = PBKDF2-HMAC-SHA-256(password, salt, i): on the thread pool, off the event loop. */
+/**
+ * The SASLprep (RFC 4013) steps that change a password's bytes, as PostgreSQL and libpq apply
+ * them: non-ASCII spaces to a space, characters "commonly mapped to nothing" removed, NFKC.
+ */
+export function saslPrep(password: string): string {
+  // eslint-disable-next-line no-misleading-character-class
+  return password.replace(/[\u00A0\u1680\u2000-\u200B\u202F\u205F\u3000]/g, ' ').replace(/[\u00AD\u034F\u1806\u180B\u180C\u180D\u200C\u200D\u2060\uFE00-\uFE0F\uFEFF]/g, '').normalize('NFKC')
+}
+
+/** SaltedPassword = PBKDF2-HMAC-SHA-256(SASLprep(password), salt, i): on the thread pool, off the event loop. */
 export function saltedPassword(password: string, salt: Buffer, iterations: number): Promise<Buffer> {
-  return pbkdf2Async(Buffer.from(password.normalize('NFKC'), 'utf8'), salt, iterations, 32, 'sha256')
+  return pbkdf2Async(Buffer.from(saslPrep(password), 'utf8'), salt, iterations, 32, 'sha256')
 }
 
 function hmac(key: Buffer, text: string): Buffer {
