@@ -427,7 +427,7 @@ export class PreparedStatement {
    * const ps = db.prepare('insert into t (ts, v) values ($1, $2)')
    * ps.info.params       // ['TIMESTAMP', 'DOUBLE']
    * ps.info.writes       // true
-   * ps.info.permissions  // [{ permission: 'INSERT', table: 't', columns: ['ts', 'v'] }]
+   * ps.info.permissions  // [{ permission: 'INSERT', table: 't' }]
    * ```
    */
   get info(): StatementInfo {

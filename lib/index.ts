@@ -29,6 +29,8 @@ export type { ParseLimits } from './sql/limits.js'
 export { isWriteStatement } from './sql/statement-writes.js'
 /** The `$n` parameters that are the whole list of an IN (`x IN ($n)`, which drivers may bind to an array). */
 export { inListParams } from './sql/param-facts.js'
+export { aclReturnsRows } from './sql/ast-acl.js'
+export type { AclStatement } from './sql/ast-acl.js'
 export type { JsValue } from './types/js-value.js'
 export type { CancelSignal } from './exec/context.js'
 /** The default server-wide query memory budget from QuestDB's `ram.usage.limit.*` keys (the standalone server's). */

@@ -22,8 +22,8 @@ export interface ColumnInfo {
  *
  * As `requiredPermissions` fills it (lib/exec/statements/permissions.ts): an empty `columns`
  * list (`select count(*) from t`, `CREATE TABLE ... (LIKE t)`) means SELECT on any one column of
- * the table will do (QuestDB's `authorizeSelectOnAnyColumn`); INSERT lists the columns written
- * although INSERT is granted per table; DROP COLUMN, RENAME COLUMN, ALTER COLUMN TYPE / CACHE,
+ * the table will do (QuestDB's `authorizeSelectOnAnyColumn`); INSERT, granted per table, lists
+ * none; DROP COLUMN, RENAME COLUMN, ALTER COLUMN TYPE / CACHE,
  * ADD / DROP INDEX list the columns they change.
  */
 export interface RequiredPermission {

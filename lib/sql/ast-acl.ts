@@ -63,3 +63,14 @@ export type AclStatement = Base & (
 
 /** The `action`s of access-control statements. */
 export type AclAction = AclStatement['action']
+
+/** True when the statement answers with rows: the SHOW statements, and CREATE TOKEN (the token). */
+export function aclReturnsRows(stmt: AclStatement): boolean {
+  if (stmt.action.startsWith('show')) return true
+  return (stmt.action === 'alter_user' || stmt.action === 'alter_service_account') && stmt.alter.change === 'create_token'
+}
+
+/** True when the statement changes the access-control catalog (SHOW, ASSUME and EXIT do not). */
+export function aclWrites(stmt: AclStatement): boolean {
+  return !stmt.action.startsWith('show') && stmt.action !== 'assume_service_account' && stmt.action !== 'exit_service_account'
+}

@@ -3,6 +3,7 @@
  * read-only modes (`http.security.readonly`, `pg.security.readonly`) refuse by.
  */
 import type { Statement } from './ast.js'
+import { aclWrites } from './ast-acl.js'
 
 /** Recognised-but-unsupported statements that only read (cursors); every other one would write. */
 const UNSUPPORTED_READS: ReadonlySet<string> = new Set(['DECLARE', 'DECLARE CURSOR', 'FETCH', 'MOVE', 'CLOSE'])
@@ -25,7 +26,7 @@ export function isWriteStatement(s: Statement): boolean {
     case 'unsupported':
       return !UNSUPPORTED_READS.has(s.feature)
     case 'acl':
-      return !s.action.startsWith('show')
+      return aclWrites(s)
     case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
     case 'rename_table': case 'alter_table': case 'insert': case 'update':
       return true

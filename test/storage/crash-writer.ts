@@ -32,12 +32,18 @@ export function batchRows(k: number): { ts: Float64Array; id: Float64Array; batc
 async function main(): Promise<void> {
   const dir = process.argv[2]!
   let k = Number(process.argv[3])
-  const db = await Database.open({ path: dir, checkpointBytes: 200_000 })
+  const db = await Database.open({ path: dir, checkpointBytes: 200_000, acl: { enabled: true, passwordHashIterations: 1 } })
   await db.query('create table if not exists t (ts timestamp, id long, batch int, s symbol, v double, name string) timestamp(ts) partition by hour')
   process.stdout.write('ready\n')
   for (;;) {
     await db.append('t', batchRows(k))
     process.stdout.write(`ack ${k}\n`)
+    // the access-control catalog is written between appends, so kills land in its writes too
+    if (k % 3 === 0) {
+      await db.query(`create user u${k} with password 'p${k}'`)
+      await db.query(`grant select on t to u${k}`)
+      process.stdout.write(`acl ${k}\n`)
+    }
     k++
   }
 }

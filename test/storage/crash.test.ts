@@ -15,8 +15,8 @@ import { ROWS, batchRows } from './crash-writer.js'
 const ROUNDS = 22
 const WRITER = join(import.meta.dirname, 'crash-writer.ts')
 
-/** Runs the writer from batch `from`, kills it `delayMs` after it is ready; returns the acknowledged ids. */
-function runWriter(dir: string, from: number, delayMs: number): Promise<number[]> {
+/** Runs the writer from batch `from`, kills it `delayMs` after it is ready; returns the acknowledged ids (and pushes the acknowledged users' ids to `users`). */
+function runWriter(dir: string, from: number, delayMs: number, users: number[] = []): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, String(from)], { stdio: ['ignore', 'pipe', 'pipe'] })
     const acked: number[] = []
@@ -31,6 +31,7 @@ function runWriter(dir: string, from: number, delayMs: number): Promise<number[]
         buf = buf.slice(nl + 1)
         if (line === 'ready') setTimeout(() => child.kill('SIGKILL'), delayMs)
         else if (line.startsWith('ack ')) acked.push(Number(line.slice(4)))
+        else if (line.startsWith('acl ')) users.push(Number(line.slice(4)))
       }
     })
     const guard = setTimeout(() => child.kill('SIGKILL'), 15_000)
@@ -46,12 +47,13 @@ t.test('every acknowledged batch survives SIGKILL, no batch is there in part', a
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-crash-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const acked = new Set<number>()
+  const users: number[] = []
   let next = 0
   let seed = 12345
   const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
   for (let round = 0; round < ROUNDS; round++) {
-    for (const k of await runWriter(dir, next, Math.floor(rnd() * 400))) acked.add(k)
-    const db = await Database.open({ path: dir })
+    for (const k of await runWriter(dir, next, Math.floor(rnd() * 400), users)) acked.add(k)
+    const db = await Database.open({ path: dir, acl: { enabled: true, passwordHashIterations: 1 } })
     try {
       const r = await db.query('select batch, count(), sum(id), sum(v), count(name), count_distinct(s), min(ts), max(ts) from t group by batch order by batch')
       const present = new Map(r.rows.map((row) => [Number(row[0]), row]))
@@ -68,9 +70,18 @@ t.test('every acknowledged batch survives SIGKILL, no batch is there in part', a
       next = Math.max(next, ...present.keys(), ...acked) + 1
       const total = await db.query('select count() from t')
       t.equal(Number(total.rows[0]![0]), present.size * ROWS, `round ${round}: ${acked.size} acknowledged, ${present.size} batches present`)
+      // every acknowledged user and grant of the access-control catalog is there, and can log in
+      const names = new Set((await db.query('show users')).rows.map((row) => String(row[0])))
+      for (const k of users) {
+        if (!names.has(`u${k}`)) { t.fail(`round ${round}: acknowledged user u${k} is missing`); continue }
+        const perms = await db.query(`show permissions u${k}`)
+        if (!perms.rows.some((row) => row[0] === 'SELECT' && row[1] === 't')) t.fail(`round ${round}: the grant to u${k} is missing`)
+      }
+      if (users.length > 0) t.ok(await db.authenticate(`u${users.at(-1)!}`, `p${users.at(-1)!}`), `round ${round}: ${users.length} users acknowledged, the last one logs in`)
     } finally {
       await db.close()
     }
   }
   t.ok(acked.size > ROUNDS, `${acked.size} batches acknowledged over ${ROUNDS} kills`)
+  t.ok(users.length > 0, `${users.length} users acknowledged`)
 })

@@ -6,8 +6,8 @@
  *   column; joins, subqueries, CTEs, set operations and time-series clauses included). A table
  *   read for none of its columns (`count(*)`) lists none: `columns: []` means SELECT on any one
  *   column will do, as QuestDB's `authorizeSelectOnAnyColumn`.
- * - `INSERT` on the table with the columns written (INSERT is granted on tables: the list is
- *   informative); INSERT ... SELECT also needs the query's SELECTs.
+ * - `INSERT` on the table (INSERT is granted per table, so without a column list); INSERT ...
+ *   SELECT also needs the query's SELECTs.
  * - `UPDATE` on the table with the columns set, and `SELECT` of the columns the SET values and
  *   WHERE read (of the target and of the FROM / JOIN tables).
  * - `CREATE TABLE`; CREATE TABLE AS also needs its query's SELECTs; CREATE TABLE LIKE t, SELECT on
@@ -66,8 +66,9 @@ function permissionsOf(stmt: Statement, bc: BindContext): RequiredPermission[] {
     case 'explain': return permissionsOf(stmt.statement, bc)
     case 'insert': {
       const table = catalog.get(stmt.table, stmt.tablePos)
-      const written = targetColumns(table, stmt).map((i) => table.meta.columns[i]!.name)
-      const ins: RequiredPermission = { permission: 'INSERT', table: table.meta.name, columns: written }
+      targetColumns(table, stmt) // an unknown or repeated column fails here (the coarse permissions then apply)
+      // INSERT is granted per table (QuestDB: database or table level): no column list
+      const ins: RequiredPermission = { permission: 'INSERT', table: table.meta.name }
       if (stmt.source.kind === 'values') {
         // VALUES rows are constants unless one holds a subquery: bind only then
         if (!mentionsQuery(stmt.source.rows)) return [ins]

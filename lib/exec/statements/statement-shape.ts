@@ -3,15 +3,16 @@
  * its command tag (PostgreSQL's CommandComplete words; pgwire adds the row count).
  */
 import type { Statement } from '../../sql/ast.js'
+import { aclReturnsRows } from '../../sql/ast-acl.js'
 
-/** True when the statement answers with a row set (queries, SHOW, EXPLAIN, SHOW-like access-control statements). */
+/** True when the statement answers with a row set (queries, SHOW, EXPLAIN, access-control SHOW ... and CREATE TOKEN). */
 export function returnsRows(stmt: Statement): boolean {
   switch (stmt.kind) {
     case 'select': case 'setop': case 'with': case 'show': case 'explain': return true
     case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
     case 'rename_table': case 'alter_table': case 'insert': case 'update': case 'transaction': case 'set': case 'unsupported':
       return false
-    case 'acl': return stmt.action.startsWith('show')
+    case 'acl': return aclReturnsRows(stmt)
   }
 }
 
@@ -34,6 +35,6 @@ export function commandTag(stmt: Statement): string {
     case 'transaction': return stmt.action.toUpperCase()
     case 'set': return 'SET'
     case 'unsupported': return stmt.feature.toUpperCase()
-    case 'acl': return stmt.action.startsWith('show') ? 'SELECT' : stmt.action.replace(/_/g, ' ').toUpperCase()
+    case 'acl': return aclReturnsRows(stmt) ? 'SELECT' : stmt.action.replace(/_/g, ' ').toUpperCase()
   }
 }

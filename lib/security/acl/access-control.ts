@@ -7,8 +7,8 @@ import { SqlError, SqlState } from '../../errors.js'
 import type { Principal } from '../../session.js'
 import type { RequiredPermission } from '../../statement-info.js'
 import { AclCatalog, type AclSnapshot } from './acl-catalog.js'
-import { type Grant, type TableLookup } from './grants.js'
-import { holdsDatabase, missing, seesTable } from './check.js'
+import type { TableLookup } from './grants.js'
+import { type Held, holdsDatabase, missing, seesTable } from './check.js'
 import { checkPassword, makeVerifier, DEFAULT_ITERATIONS } from './passwords.js'
 import { tokenHash, TOKEN_PREFIX } from './tokens.js'
 import { type Account, keyOf } from './principals.js'
@@ -210,24 +210,24 @@ export class AccessControl {
     return out
   }
 
-  /** A stored account's grants: its own, then its groups'. */
-  grantsOfAccount(a: Account): Grant[] {
+  /** A stored account's grant lists: its own, then its groups'. */
+  grantsOfAccount(a: Account): Held {
     const own = this.catalog.grantsOf(keyOf(a.name))
-    if (a.kind !== 'user' || a.groups.length === 0) return [...own]
-    return [...own, ...a.groups.flatMap((g) => this.catalog.grantsOf(g))]
+    if (a.kind !== 'user' || a.groups.length === 0) return [own]
+    return [own, ...a.groups.map((g) => this.catalog.grantsOf(g))]
   }
 
   /**
    * Everything `p` holds now, or 'root' for the built-in admin. Throws 42501 for a principal
    * that may not run statements any more: a dropped or disabled user, a disabled admin.
    */
-  effectiveGrants(p: Principal): Grant[] | 'root' {
+  effectiveGrants(p: Principal): Held | 'root' {
     const kind = p.kind ?? (p.admin ? 'admin' : 'user')
     if (kind === 'admin') {
       if (!this.adminEnabled) throw accessDenied(p.name, 'user is disabled')
       return 'root'
     }
-    if (kind === 'external') return this.externalGroupKeys(p).flatMap((g) => [...this.catalog.grantsOf(g)])
+    if (kind === 'external') return this.externalGroupKeys(p).map((g) => this.catalog.grantsOf(g))
     const a = this.catalog.account(p.name)
     if (a === undefined || a.kind !== kind) throw accessDenied(p.name, `${kind === 'service-account' ? 'service account' : 'user'} does not exist`)
     if (!a.enabled) throw accessDenied(p.name, `${kind === 'service-account' ? 'service account' : 'user'} is disabled`)
@@ -258,7 +258,7 @@ export class AccessControl {
   /** Whether `principal` may see `table` in catalog listings (tables(), SHOW TABLES, pg_catalog). */
   canSee(principal: Principal, table: string): boolean {
     if (!this.enabled) return true
-    let g: Grant[] | 'root'
+    let g: Held | 'root'
     try { g = this.effectiveGrants(principal) } catch { return false }
     return g === 'root' || seesTable(g, table)
   }

@@ -11,7 +11,7 @@ export interface Grant {
   readonly table?: string
   /** present: column level */
   readonly column?: string
-  grantOption: boolean
+  readonly grantOption: boolean
 }
 
 /** A GRANT/REVOKE target after parsing: the database, all tables, or tables with optional columns. */
@@ -48,8 +48,9 @@ function covers(permission: string, table: string | undefined, column: string | 
  */
 export function addGrant(list: Grant[], permission: string, table: string | undefined, column: string | undefined, grantOption: boolean): Grant[] {
   const kept = list.filter((g) => at(g, permission, table, column) || !(covers(permission, table, column, g) && (grantOption || !g.grantOption)))
-  const same = kept.find((g) => at(g, permission, table, column))
-  if (same !== undefined) { same.grantOption = grantOption; return kept }
+  const i = kept.findIndex((g) => at(g, permission, table, column))
+  // a new object: stored lists (and their indexes, check.ts) never change in place
+  if (i >= 0) { kept[i] = { ...kept[i]!, grantOption }; return kept }
   kept.push(table === undefined ? { permission, grantOption } : column === undefined ? { permission, table, grantOption } : { permission, table, column, grantOption })
   return kept
 }

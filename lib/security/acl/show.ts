@@ -36,10 +36,11 @@ export function showStatement(acl: AccessControl, stmt: AclStatement, session: S
     case 'show_user': case 'show_service_account': {
       const kind = stmt.action === 'show_user' ? 'user' : 'service-account'
       const name = stmt.name ?? { name: me.name, pos: stmt.pos }
-      if (keyOf(name.name) === keyOf(acl.adminName) && kind === 'user') return { command: stmt.action, columns: AUTH, rows: authRows(true, false) }
+      const admin = keyOf(name.name) === keyOf(acl.adminName) && kind === 'user'
       const a = cat.account(name.name)
-      if (a === undefined || a.kind !== kind) throw notFound(kind === 'user' ? 'user' : 'service account', name)
+      if (!admin && (a === undefined || a.kind !== kind)) throw notFound(kind === 'user' ? 'user' : 'service account', name)
       checkDetails(acl, me, name)
+      if (admin || a === undefined) return { command: stmt.action, columns: AUTH, rows: authRows(true, false) }
       return { command: stmt.action, columns: AUTH, rows: authRows(a.password !== undefined, a.tokens.length > 0) }
     }
     case 'show_groups': {
@@ -74,8 +75,8 @@ export function showStatement(acl: AccessControl, stmt: AclStatement, session: S
     }
     case 'show_permissions': {
       const name = stmt.name ?? { name: me.name, pos: stmt.pos }
-      if (keyOf(name.name) === keyOf(acl.adminName) || (stmt.name === undefined && acl.isRoot(me))) return { command: stmt.action, columns: PERMISSION_COLUMNS, rows: [] }
       checkDetails(acl, me, name)
+      if (keyOf(name.name) === keyOf(acl.adminName) || (stmt.name === undefined && acl.isRoot(me))) return { command: stmt.action, columns: PERMISSION_COLUMNS, rows: [] }
       let grants: readonly Grant[]
       if (me.kind === 'external' && keyOf(me.name) === keyOf(name.name)) grants = acl.externalGroupKeys(me).flatMap((k) => [...cat.grantsOf(k)])
       else {
@@ -92,16 +93,20 @@ export function showStatement(acl: AccessControl, stmt: AclStatement, session: S
 /** SHOW PERMISSIONS rows: each grant (origin G), then the designated timestamps they imply (origin I). */
 export function permissionRows(acl: AccessControl, grants: readonly Grant[]): (string | boolean | null)[][] {
   const rows: (string | boolean | null)[][] = grants.map((g) => [g.permission, g.table ?? null, g.column ?? null, g.grantOption, 'G'])
-  const implied = new Set<string>()
+  // per permission and table: the columns granted (null: the whole table), in one pass
+  const byTable = new Map<string, { permission: string; table: string; columns: Set<string> | null }>()
   for (const g of grants) {
-    if (g.column === undefined || g.table === undefined || !IMPLYING_TIMESTAMP.has(g.permission)) continue
-    const ts = acl.tables.find(g.table)?.timestamp
-    if (ts === undefined) continue
+    if (g.table === undefined || !IMPLYING_TIMESTAMP.has(g.permission)) continue
     const key = `${g.permission}\u0000${g.table.toLowerCase()}`
-    if (implied.has(key)) continue
-    implied.add(key)
-    const held = grants.some((x) => x.permission === g.permission && x.table?.toLowerCase() === g.table!.toLowerCase() && (x.column === undefined || x.column.toLowerCase() === ts.toLowerCase()))
-    if (!held) rows.push([g.permission, g.table, ts, false, 'I'])
+    let e = byTable.get(key)
+    if (e === undefined) byTable.set(key, e = { permission: g.permission, table: g.table, columns: new Set() })
+    if (g.column === undefined) e.columns = null
+    else e.columns?.add(g.column.toLowerCase())
+  }
+  for (const e of byTable.values()) {
+    if (e.columns === null) continue
+    const ts = acl.tables.find(e.table)?.timestamp
+    if (ts !== undefined && !e.columns.has(ts.toLowerCase())) rows.push([e.permission, e.table, ts, false, 'I'])
   }
   return rows
 }

@@ -47,7 +47,7 @@ t.test('authorize gets the statement\'s permissions, the same cached list each t
   // a prepared statement is checked at each run, from its info
   const ps = db.prepare('insert into t values ($1, $2)')
   await t.rejects(ps.query(['2024-01-01', 1], { session }), { code: '42501' })
-  t.same(ps.info.permissions, [{ permission: 'INSERT', table: 't', columns: ['ts', 'a'] }])
+  t.same(ps.info.permissions, [{ permission: 'INSERT', table: 't' }])
 })
 
 t.test('acl off: authorize is not called', async (t) => {

@@ -76,7 +76,7 @@ t.test('describe and prepare offer the same facts', async (t) => {
   const ps = db.prepare('insert into t (ts, v) values ($1, $2)')
   t.same(ps.info.params, ['TIMESTAMP', 'DOUBLE'])
   t.equal(ps.info.returnsRows, false)
-  t.same(ps.info.permissions, [{ permission: 'INSERT', table: 't', columns: ['ts', 'v'] }])
+  t.same(ps.info.permissions, [{ permission: 'INSERT', table: 't' }])
   t.equal((await ps.query([new Date('2024-01-01T00:00:00Z'), 1.5])).rowCount, 1)
 })
 
@@ -85,5 +85,5 @@ t.test('a big INSERT ... VALUES is not bound for its facts', async (t) => {
   const rows = Array.from({ length: 20000 }, (_, i) => `('2024-01-01T00:00:00Z', ${i}, ${i}.5, 'x')`).join(',')
   const info = db.statementInfo(db.parse(`insert into t values ${rows}`)[0]!)
   t.same(info.params, [])
-  t.same(info.permissions, [{ permission: 'INSERT', table: 't', columns: ['ts', 'id', 'v', 's'] }])
+  t.same(info.permissions, [{ permission: 'INSERT', table: 't' }])
 })

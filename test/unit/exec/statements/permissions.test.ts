@@ -48,11 +48,11 @@ const CASES: readonly [string, readonly RequiredPermission[]][] = [
   // EXPLAIN needs what the explained statement needs
   ['explain select b from t where a = 1', [sel('t', 'a', 'b')]],
   // writes
-  ['insert into t (ts, a) values (now(), 1)', [{ permission: 'INSERT', table: 't', columns: ['ts', 'a'] }]],
-  ['insert into t values (now(), 1, 2, \'x\')', [{ permission: 'INSERT', table: 't', columns: T_ALL }]],
-  ['insert into t (ts, a) values (now(), (select max(v)::int from u))', [{ permission: 'INSERT', table: 't', columns: ['ts', 'a'] }, sel('u', 'v')]],
-  ['insert into u select ts, s, b from t', [{ permission: 'INSERT', table: 'u', columns: ['ts', 'k', 'v'] }, sel('t', 'ts', 'b', 's')]],
-  ['with x as (select ts, s, b from t) insert into u select * from x', [{ permission: 'INSERT', table: 'u', columns: ['ts', 'k', 'v'] }, sel('t', 'ts', 'b', 's')]],
+  ['insert into t (ts, a) values (now(), 1)', [{ permission: 'INSERT', table: 't' }]],
+  ['insert into t values (now(), 1, 2, \'x\')', [{ permission: 'INSERT', table: 't' }]],
+  ['insert into t (ts, a) values (now(), (select max(v)::int from u))', [{ permission: 'INSERT', table: 't' }, sel('u', 'v')]],
+  ['insert into u select ts, s, b from t', [{ permission: 'INSERT', table: 'u' }, sel('t', 'ts', 'b', 's')]],
+  ['with x as (select ts, s, b from t) insert into u select * from x', [{ permission: 'INSERT', table: 'u' }, sel('t', 'ts', 'b', 's')]],
   ['update t set a = 1', [{ permission: 'UPDATE', table: 't', columns: ['a'] }, sel('t')]],
   ["update t set a = b::int where s = 'x'", [{ permission: 'UPDATE', table: 't', columns: ['a'] }, sel('t', 'b', 's')]],
   ['update t set a = u.v::int from u where t.s = u.k', [{ permission: 'UPDATE', table: 't', columns: ['a'] }, sel('t', 's'), sel('u', 'k', 'v')]],
