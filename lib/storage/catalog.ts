@@ -3,7 +3,6 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import { Table, type TableMeta, type TableStore } from './table.js'
-import { registerTable } from './partition-info.js'
 import { DEFAULT_MAX_NAME_LENGTH } from './names.js'
 
 /** Tables by name. */
@@ -38,14 +37,12 @@ export class Catalog {
     const t = new Table({ ...meta, id: this.nextId++ })
     t.store = this.store
     this.tables.set(meta.name.toLowerCase(), t)
-    registerTable(t)
     return t
   }
 
   /** Adds a table loaded from storage, keeping its id (later ids come after it). */
   adopt(t: Table): void {
     this.tables.set(t.meta.name.toLowerCase(), t)
-    registerTable(t)
     this.nextId = Math.max(this.nextId, t.meta.id + 1)
   }
 
@@ -83,7 +80,6 @@ export class Catalog {
       for (const [k, t] of tables) {
         Object.assign(t.meta, metas.get(t))
         this.tables.set(k, t)
-        registerTable(t)
       }
       // ids are never reused, even those of a creation that failed
       this.nextId = Math.max(this.nextId, nextId)
@@ -97,6 +93,5 @@ export class Catalog {
     this.tables.delete(from.toLowerCase())
     t.meta.name = to
     this.tables.set(to.toLowerCase(), t)
-    registerTable(t)
   }
 }

@@ -20,19 +20,6 @@ export const PARTITION_COLUMNS: readonly { name: string; type: ColumnType }[] = 
   { name: 'attachable', type: 'BOOLEAN' },
 ]
 
-/** Tables by `id:name`, so the `table_partitions` function (which sees a catalog view only) can find rows. */
-const registry = new Map<string, WeakRef<Table>>()
-
-/** Registers a table for {@link partitionRowsById}. @internal */
-export function registerTable(t: Table): void {
-  registry.set(`${t.meta.id}:${t.meta.name.toLowerCase()}`, new WeakRef(t))
-}
-
-/** The table registered under `id` and `name`, if it is still alive. */
-export function registeredTable(id: number, name: string): Table | undefined {
-  return registry.get(`${id}:${name.toLowerCase()}`)?.deref()
-}
-
 /** QuestDB-style human size: `0.0 B`, `12.0 KiB`, `3.4 MiB`. */
 export function humanSize(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']

@@ -64,6 +64,7 @@ export function catalogView(catalog: Catalog): CatalogView {
   return {
     tableNames: () => catalog.names(),
     table: (name) => { const t = catalog.find(name); return t === undefined ? undefined : tableInfo(t) },
+    partitions: (name) => { const t = catalog.find(name); return t === undefined ? undefined : partitionRows(t) },
   }
 }
 
