@@ -1,5 +1,6 @@
 /**
- * Time zones for `to_timezone`, `to_utc`, `dateadd(..., tz)` and SAMPLE BY ... TIME ZONE.
+ * Time zones for `to_timezone`, `to_utc`, `dateadd(..., tz)`, `today(tz)` and SAMPLE BY ... TIME ZONE:
+ * the one module that turns a zone name into offsets, so every statement accepts the same names.
  * Accepts IANA names (`Europe/Berlin`), fixed offsets (`+02:00`, `-0530`, `UTC+01`), `UTC`,
  * `GMT`, `Z`, and Java's short ids that QuestDB accepts (`PST` behaves as
  * `America/Los_Angeles`, `EST` is a fixed -05:00). Rules come from `Intl.DateTimeFormat`
@@ -42,7 +43,7 @@ export function parseFixedOffset(text: string): number | null {
   return (m[1] === '-' ? -1 : 1) * (h * 60 + min) * MICROS_PER_MINUTE
 }
 
-function resolve(tz: string): Zone {
+function resolve(tz: string, pos = -1): Zone {
   let z = zones.get(tz)
   if (z !== undefined) return z
   const fixed = parseFixedOffset(tz)
@@ -58,12 +59,18 @@ function resolve(tz: string): Zone {
         hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short',
       })
     } catch {
-      throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid timezone: ${tz}`)
+      throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid timezone: ${tz}`, pos)
     }
     z = { kind: 'intl', fmt, cache: new Map() }
   }
   zones.set(tz, z)
   return z
+}
+
+/** Returns `tz` when it names a time zone this engine accepts; raises 22023 `invalid timezone` at `pos` otherwise. */
+export function checkTimeZone(tz: string, pos = -1): string {
+  resolve(tz, pos)
+  return tz
 }
 
 /** True when `tz` names a time zone this engine accepts. */
