@@ -84,14 +84,15 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
       const cte = bc.ctes.get(ref.name.toLowerCase())
       if (cte !== undefined) { node = relabel(cte, ref.alias ?? ref.name); break }
       const table = bc.catalog.get(ref.name, ref.pos)
-      const alias = ref.alias ?? table.meta.name
+      const meta = table.meta
+      const alias = ref.alias ?? meta.name
       node = {
-        kind: 'scan', table, columns: table.meta.columns.map((_, i) => i),
-        output: table.meta.columns.map((c, i) => {
+        kind: 'scan', table, meta, columns: meta.columns.map((_, i) => i),
+        output: meta.columns.map((c, i) => {
           const dict = table.dictOf(i)
           return dict === undefined ? { name: c.name, type: c.type, table: alias } : { name: c.name, type: c.type, table: alias, dict }
         }),
-        timestampIndex: table.meta.timestampIndex,
+        timestampIndex: meta.timestampIndex,
       }
       break
     }

@@ -73,12 +73,13 @@ export class Catalog {
    */
   savepoint(): () => void {
     const tables = new Map(this.tables)
-    const metas = new Map([...tables.values()].map((t) => [t, structuredClone(t.meta)]))
+    // metadata is immutable (DDL installs new objects): holding today's is enough to put it back
+    const metas = new Map([...tables.values()].map((t) => [t, t.meta]))
     const nextId = this.nextId
     return () => {
       this.tables.clear()
       for (const [k, t] of tables) {
-        Object.assign(t.meta, metas.get(t))
+        t.setMeta(metas.get(t)!)
         this.tables.set(k, t)
       }
       // ids are never reused, even those of a creation that failed
@@ -91,7 +92,7 @@ export class Catalog {
     const t = this.get(from)
     if (this.find(to) !== undefined) throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${to}]`, pos)
     this.tables.delete(from.toLowerCase())
-    t.meta.name = to
+    t.setMeta({ ...t.meta, name: to })
     this.tables.set(to.toLowerCase(), t)
   }
 }
