@@ -10,6 +10,7 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import { addUnits, type TimeUnit } from './calendar.js'
+import { parseUtcOffset } from './utc-offset.js'
 
 const MICROS_PER_MINUTE = 60_000_000
 const MICROS_PER_DAY = 86_400_000_000
@@ -33,20 +34,10 @@ type Zone =
 
 const zones = new Map<string, Zone>()
 
-/** Parses a fixed offset (`+02:00`, `-0530`, `+5`, `UTC+01:00`, `GMT-3`) to microseconds east of UTC; null otherwise. */
-export function parseFixedOffset(text: string): number | null {
-  const m = /^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(text)
-  if (m === null) return null
-  const h = Number(m[2])
-  const min = m[3] === undefined ? 0 : Number(m[3])
-  if (h > 18 || min > 59) return null
-  return (m[1] === '-' ? -1 : 1) * (h * 60 + min) * MICROS_PER_MINUTE
-}
-
 function resolve(tz: string, pos = -1): Zone {
   let z = zones.get(tz)
   if (z !== undefined) return z
-  const fixed = parseFixedOffset(tz)
+  const fixed = parseUtcOffset(tz, { maxHours: 18 })
   const alias = SHORT_IDS[tz.toUpperCase()]
   if (fixed !== null) z = { kind: 'fixed', offset: fixed }
   else if (typeof alias === 'number') z = { kind: 'fixed', offset: alias * MICROS_PER_MINUTE }
