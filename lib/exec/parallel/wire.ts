@@ -7,7 +7,7 @@ import type { ColumnType } from '../../types/column-type.js'
 import type { Scalar } from '../../types/vector.js'
 import type { AggregateFunctionDef, CallSite, FunctionDef, ScalarFunctionDef } from '../../functions/registry-types.js'
 import type { BoundExpr } from '../../plan/plan-node.js'
-import { functionsNamed } from '../../plan/resolve-function.js'
+import { functionsNamed } from '../../functions/registry.js'
 
 /** A bound expression without function objects. */
 export type WireExpr =
