@@ -8,7 +8,7 @@ import type { ColumnType } from '../types/column-type.js'
 import type { Scalar } from '../types/vector.js'
 import { parseTimestamp } from '../types/timestamp.js'
 import type { Table } from './table.js'
-import type { PartitionRange } from './durable/partition-split.js'
+import type { PartitionRange } from './partition-split.js'
 import { dropPartitions, partitionsOf } from './partition-ops.js'
 
 /** The columns of SHOW PARTITIONS and `table_partitions`. */
