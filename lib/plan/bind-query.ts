@@ -3,7 +3,7 @@
  * implicit GROUP BY, the select list with QuestDB's output names, DISTINCT, ORDER BY (also by
  * columns not selected), and LIMIT.
  */
-import { SqlError, SqlState, notSupported } from '../errors.js'
+import { SqlError, SqlState, notSupported, internalError } from '../errors.js'
 import type { Call, Expr, Join, OrderItem, Query, Select, SelectItem, TableRef } from '../sql/ast.js'
 import { type ColumnType, typeName } from '../types/column-type.js'
 import type { Scalar } from '../types/vector.js'
@@ -184,7 +184,7 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
 
 function andOf(a: BoundExpr, b: BoundExpr): BoundExpr {
   const def = functionsNamed('and').find((d) => d.kind === 'scalar')
-  if (def === undefined || def.kind !== 'scalar') throw new Error('operator and is missing')
+  if (def === undefined || def.kind !== 'scalar') throw internalError('operator and is missing')
   return { kind: 'call', type: 'BOOLEAN', def, site: { argTypes: ['BOOLEAN', 'BOOLEAN'], constants: [undefined, undefined], returns: 'BOOLEAN', argPositions: [-1, -1], pos: -1 }, args: [a, b] }
 }
 
