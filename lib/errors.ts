@@ -64,6 +64,8 @@ export const SqlState = {
   STATEMENT_TOO_COMPLEX: '54001',
   /** a statement needed more memory than its budget (per query or server-wide) allows */
   OUT_OF_MEMORY: '53200',
+  /** a table's schema changed between planning a statement and reading the table: run it again */
+  SERIALIZATION_FAILURE: '40001',
   /** an object is in use (locked directory, busy table) */
   OBJECT_IN_USE: '55006',
   /** the database was closed */

@@ -46,7 +46,7 @@ export { formatValue } from './types/value-format.js'
 /** Prints an IPv4 address (unsigned or int32 bits) as dotted-quad text (REST JSON/CSV encoders). */
 export { formatIpv4 } from './types/ipv4.js'
 /** PostgreSQL's names of its built-in types by OID, as `format_type()` prints them (pgwire's catalog emulation). */
-export { PG_FORMAT_TYPE_NAMES } from './functions/scalar/pg-catalog.js'
+export { PG_SCALAR_TYPES, PG_ARRAY_TYPES, pgType, type PgBuiltinType } from './types/pg-types.js'
 /** Failed-login limits per client address and per user, shared by the adapters' logins. */
 export { LoginThrottle, addressKey } from './security/login-throttle.js'
 export type { LoginThrottleOptions, LoginAttempt, LoginRefusal, LockoutEvent } from './security/login-throttle.js'

@@ -8,7 +8,7 @@
  * from the real database's `tables()` / `table_columns()` with the type OIDs RowDescription uses.
  * catalog-rewrite.ts turns the client's PostgreSQL SQL into SQL the engine runs there.
  */
-import { type ColumnType, Database, PG_FORMAT_TYPE_NAMES } from '../../lib/index.js'
+import { type ColumnType, Database, PG_ARRAY_TYPES, PG_SCALAR_TYPES, pgType } from '../../lib/index.js'
 import type { RunContext } from './prepared.js'
 import { Oid, PG_TYPES } from './pg-types.js'
 
@@ -70,15 +70,8 @@ export const SETTINGS: Readonly<Record<string, string>> = {
   transaction_isolation: 'read committed', default_transaction_read_only: 'off', IntervalStyle: 'postgres', lc_collate: 'C', lc_ctype: 'C', max_index_keys: '32',
 }
 
-const TYPE_NAMES: readonly [number, string, number, string][] = [
-  [16, 'bool', 1, 'B'], [17, 'bytea', -1, 'U'], [18, 'char', 1, 'S'], [19, 'name', 64, 'S'], [20, 'int8', 8, 'N'], [21, 'int2', 2, 'N'], [23, 'int4', 4, 'N'],
-  [25, 'text', -1, 'S'], [26, 'oid', 4, 'N'], [700, 'float4', 4, 'N'], [701, 'float8', 8, 'N'], [1042, 'bpchar', -1, 'S'], [1043, 'varchar', -1, 'S'],
-  [1082, 'date', 4, 'D'], [1083, 'time', 8, 'D'], [1114, 'timestamp', 8, 'D'], [1184, 'timestamptz', 8, 'D'], [1186, 'interval', 16, 'T'],
-  [1700, 'numeric', -1, 'N'], [2950, 'uuid', 16, 'U'],
-]
 /** information_schema.columns.numeric_precision (binary digits) of the numeric types */
 const NUMERIC_PRECISION: Readonly<Record<number, number>> = { 21: 16, 23: 32, 20: 64, 700: 24, 701: 53 }
-const ARRAYS: Readonly<Record<number, number>> = { 16: 1000, 17: 1001, 20: 1016, 21: 1005, 23: 1007, 25: 1009, 700: 1021, 701: 1022, 1042: 1014, 1043: 1015, 1114: 1115, 1184: 1185, 2950: 2951 }
 
 /** True when `sql` reads a catalog this module emulates. */
 export function readsCatalog(sql: string): boolean {
@@ -100,8 +93,8 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
   const rows: Record<string, unknown[][]> = {
     pg_namespace: [[NS_CATALOG, 'pg_catalog', 10], [NS_PUBLIC, 'public', 10], [NS_INFO, 'information_schema', 10]],
     pg_database: [[1, 'qdb', 10, 6, 'C', 'C', false, true]],
-    pg_type: TYPE_NAMES.map(([oid, name, len, cat]) => [oid, name, NS_CATALOG, 10, len, 'b', cat, 0, 0, ARRAYS[oid] ?? 0, 0, -1, false, ',', `${name}in`])
-      .concat(Object.entries(ARRAYS).map(([el, arr]) => [arr, `_${TYPE_NAMES.find(([o]) => o === Number(el))![1]}`, NS_CATALOG, 10, -1, 'b', 'A', 0, Number(el), 0, 0, -1, false, ',', 'array_in'])),
+    pg_type: PG_SCALAR_TYPES.map((t) => [t.oid, t.name, NS_CATALOG, 10, t.length, 'b', t.category, 0, 0, t.arrayOid, 0, -1, false, ',', `${t.name}in`])
+      .concat(PG_ARRAY_TYPES.map((t) => [t.oid, t.name, NS_CATALOG, 10, t.length, 'b', t.category, 0, t.elementOid, 0, 0, -1, false, ',', 'array_in'])),
     pg_class: [], pg_attribute: [], information_schema_tables: [], information_schema_columns: [],
     pg_roles: [[10, user, true, true]],
     pg_settings: Object.entries(SETTINGS).map(([k, v]) => [k, v]),
@@ -115,10 +108,10 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
     const cols = (await ctx.db.query(`select "column", type from table_columns('${table.replace(/'/g, "''")}')`, [], { session: ctx.session })).rows
     cols.forEach(([c, t], k) => {
       const type = PG_TYPES[String(t).toUpperCase() as ColumnType] ?? PG_TYPES.STRING
-      const udt = TYPE_NAMES.find(([o]) => o === type.oid)
-      rows['pg_attribute']!.push([oid, String(c), type.oid, k + 1, udt?.[2] ?? -1, type.modifier, false, false, false, '', '', 0])
-      rows['information_schema_columns']!.push(['qdb', 'public', table, String(c), k + 1, null, 'YES', PG_FORMAT_TYPE_NAMES[type.oid] ?? 'character varying',
-        'qdb', 'pg_catalog', udt?.[1] ?? 'varchar', type.modifier > 4 ? type.modifier - 4 : null, NUMERIC_PRECISION[type.oid] ?? null, type.oid === Oid.TIMESTAMP ? 6 : null])
+      const udt = pgType(type.oid)
+      rows['pg_attribute']!.push([oid, String(c), type.oid, k + 1, udt?.length ?? -1, type.modifier, false, false, false, '', '', 0])
+      rows['information_schema_columns']!.push(['qdb', 'public', table, String(c), k + 1, null, 'YES', udt?.formatName ?? 'character varying',
+        'qdb', 'pg_catalog', udt?.name ?? 'varchar', type.modifier > 4 ? type.modifier - 4 : null, NUMERIC_PRECISION[type.oid] ?? null, type.oid === Oid.TIMESTAMP ? 6 : null])
     })
   }
   const db = await Database.open()

@@ -6,7 +6,7 @@
  * `tables()` and `table_columns()`. Catalogs of things EpochDB does not have (indexes, constraints,
  * policies, publications, inheritance, triggers) are answered as empty, which is the truth.
  */
-import type { Execution, JsValue } from '../../lib/index.js'
+import { type Execution, type JsValue, PG_ARRAY_TYPES } from '../../lib/index.js'
 import { emptyCatalogAnswer, selectListNames } from './catalog-empty.js'
 import type { Prepared, RunContext } from './prepared.js'
 import { type SyntheticColumn, type SyntheticValue, resultExecution } from './synthetic.js'
@@ -17,12 +17,6 @@ const TABLE_OID_BASE = 16384
 const s = (name: string): SyntheticColumn => ({ name, type: 'STRING' })
 const i = (name: string): SyntheticColumn => ({ name, type: 'INT' })
 const b = (name: string): SyntheticColumn => ({ name, type: 'BOOLEAN' })
-
-/** array type of each element type, for `postgres`'s connect-time lookup */
-const ARRAY_TYPES: readonly [number, number][] = [
-  [16, 1000], [17, 1001], [20, 1016], [21, 1005], [23, 1007], [25, 1009], [700, 1021], [701, 1022],
-  [1042, 1014], [1043, 1015], [1114, 1115], [1184, 1185], [2950, 2951],
-]
 
 interface TableRow { readonly oid: number; readonly name: string }
 
@@ -51,7 +45,7 @@ export function psqlCatalog(ctx: RunContext, sql: string): Prepared | undefined 
   const user = ctx.session.principal.name
   // postgres (porsager): array types
   if (/from pg_catalog\.pg_type a\s+left join pg_catalog\.pg_type b on b\.oid = a\.typelem/i.test(sql)) {
-    return rowsPrepared([i('oid'), i('typarray')], async () => ARRAY_TYPES.map(([o, a]) => [o, a]))
+    return rowsPrepared([i('oid'), i('typarray')], async () => PG_ARRAY_TYPES.map((t) => [t.elementOid, t.oid]))
   }
   // \dt [pattern]
   if (/c\.relname as "Name"/.test(sql) && /c\.relkind IN \('r','p'/.test(sql)) {

@@ -5,6 +5,7 @@
  * closure. Vector kernels run as they are; row kernels are looped here, with the null-strict
  * shortcut. Constant sub-expressions stay constant vectors.
  */
+import { internalError } from '../errors.js'
 import { INT_NULL, LONG_NULL } from '../types/column-type.js'
 import {
   type Batch, type Scalar, type Vector, VectorWriter, constVector, getScalar, isNullAt, materialize, sliceVector,
@@ -117,7 +118,7 @@ function compileCall(expr: Extract<BoundExpr, { kind: 'call' }>, ctx: ExecContex
     return (b) => kernel(args.map((a) => a(b)), b.length, ctx, state)
   }
   const row = def.row
-  if (row === undefined) throw new Error(`function ${def.name} has no kernel`)
+  if (row === undefined) throw internalError(`function ${def.name} has no kernel`)
   const strict = def.nullStrict !== false
   const type = expr.type
   return (b) => {

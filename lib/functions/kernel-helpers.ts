@@ -5,6 +5,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
+import { internalError } from '../errors.js'
 import { INT_NULL, LONG_NULL, LONG_NULL_BIG } from '../types/column-type.js'
 import type { ColumnType } from '../types/column-type.js'
 import { allocate } from '../types/vector.js'
@@ -59,7 +60,7 @@ export function toF64(v: Vector): F64View {
     }
     case 'null': return { data: new Float64Array(1).fill(NaN), s: 0 }
     case 'sym': case 'str': case 'bin':
-      throw new TypeError(`toF64: ${v.type} is not numeric`)
+      throw internalError(`toF64: ${v.type} is not numeric`)
   }
 }
 
@@ -110,7 +111,7 @@ export function textAt(v: Vector, i: number): string | null {
     case 'sym': { const k = v.data[j]!; return k < 0 ? null : v.dict.values[k]! }
     case 'u16': { const c = v.data[j]!; return c === 0 ? null : String.fromCharCode(c) }
     case 'null': return null
-    default: throw new TypeError(`textAt: ${v.type} is not text`)
+    default: throw internalError(`textAt: ${v.type} is not text`)
   }
 }
 

@@ -54,6 +54,8 @@ export interface CatalogView {
   tableNames(): string[]
   /** undefined when the table does not exist */
   table(name: string): TableInfo | undefined
+  /** one row per partition of the table, in `SHOW PARTITIONS`' columns; undefined when the table does not exist */
+  partitions(name: string): Scalar[][] | undefined
 }
 
 /** Description of a table for meta functions. */

@@ -1,29 +1,32 @@
 /**
- * Lookup of function definitions by name over {@link BUILTINS}: names and aliases are matched
- * lower-case. The index is built on first use.
+ * The one index of function definitions by name over {@link BUILTINS}: names and aliases are
+ * matched lower-case; a name may have several definitions (a scalar and an aggregate, or split
+ * overloads). The index is built on first use.
  *
  * Browser-safe: imports nothing from `node:*`.
  */
 import { BUILTINS } from './builtins.js'
 import type { FunctionDef } from './registry-types.js'
 
-let index: Map<string, FunctionDef> | undefined
+let byName: Map<string, FunctionDef[]> | undefined
 
-function buildIndex(): Map<string, FunctionDef> {
-  const m = new Map<string, FunctionDef>()
-  for (const d of BUILTINS) {
-    for (const n of [d.name, ...(d.aliases ?? [])]) {
-      const key = n.toLowerCase()
-      if (!m.has(key)) m.set(key, d)
+/**
+ * Every definition named `name` (case-insensitive, aliases included), in declaration order: the
+ * overloads the binder resolves a call among (`plan/resolve-function.ts`).
+ */
+export function functionsNamed(name: string): readonly FunctionDef[] {
+  if (byName === undefined) {
+    byName = new Map()
+    for (const def of BUILTINS) {
+      for (const n of [def.name, ...(def.aliases ?? [])]) {
+        const key = n.toLowerCase()
+        const list = byName.get(key)
+        if (list === undefined) byName.set(key, [def])
+        else list.push(def)
+      }
     }
   }
-  return m
-}
-
-/** The definition named `name` (case-insensitive, aliases included), or undefined. */
-export function lookupFunction(name: string): FunctionDef | undefined {
-  index ??= buildIndex()
-  return index.get(name.toLowerCase())
+  return byName.get(name.toLowerCase()) ?? []
 }
 
 /** Every built-in definition, in declaration order. */

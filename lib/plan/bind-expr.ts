@@ -12,7 +12,8 @@ import { parseInterval } from '../types/interval.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../functions/registry-types.js'
 import type { BoundExpr, PlanNode } from './plan-node.js'
 import type { Scope } from './scope.js'
-import { arityError, describeArgs, functionsNamed, resolveOverload } from './resolve-function.js'
+import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
+import { functionsNamed } from '../functions/registry.js'
 
 /** Hooks and environment for binding expressions. */
 export interface ExprEnv {

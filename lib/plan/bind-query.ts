@@ -3,7 +3,7 @@
  * implicit GROUP BY, the select list with QuestDB's output names, DISTINCT, ORDER BY (also by
  * columns not selected), and LIMIT.
  */
-import { SqlError, SqlState, notSupported } from '../errors.js'
+import { SqlError, SqlState, notSupported, internalError } from '../errors.js'
 import type { Call, Expr, Join, OrderItem, Query, Select, SelectItem, TableRef } from '../sql/ast.js'
 import { type ColumnType, typeName } from '../types/column-type.js'
 import type { Scalar } from '../types/vector.js'
@@ -12,7 +12,8 @@ import type { Catalog } from '../storage/catalog.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from './plan-node.js'
 import { Scope } from './scope.js'
 import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } from './bind-expr.js'
-import { describeArgs, functionsNamed, resolveOverload } from './resolve-function.js'
+import { describeArgs, resolveOverload } from './resolve-function.js'
+import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
 import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs } from './naming.js'
 
@@ -84,14 +85,15 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
       const cte = bc.ctes.get(ref.name.toLowerCase())
       if (cte !== undefined) { node = relabel(cte, ref.alias ?? ref.name); break }
       const table = bc.catalog.get(ref.name, ref.pos)
-      const alias = ref.alias ?? table.meta.name
+      const meta = table.meta
+      const alias = ref.alias ?? meta.name
       node = {
-        kind: 'scan', table, columns: table.meta.columns.map((_, i) => i),
-        output: table.meta.columns.map((c, i) => {
+        kind: 'scan', table, meta, columns: meta.columns.map((_, i) => i),
+        output: meta.columns.map((c, i) => {
           const dict = table.dictOf(i)
           return dict === undefined ? { name: c.name, type: c.type, table: alias } : { name: c.name, type: c.type, table: alias, dict }
         }),
-        timestampIndex: table.meta.timestampIndex,
+        timestampIndex: meta.timestampIndex,
       }
       break
     }
@@ -182,7 +184,7 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
 
 function andOf(a: BoundExpr, b: BoundExpr): BoundExpr {
   const def = functionsNamed('and').find((d) => d.kind === 'scalar')
-  if (def === undefined || def.kind !== 'scalar') throw new Error('operator and is missing')
+  if (def === undefined || def.kind !== 'scalar') throw internalError('operator and is missing')
   return { kind: 'call', type: 'BOOLEAN', def, site: { argTypes: ['BOOLEAN', 'BOOLEAN'], constants: [undefined, undefined], returns: 'BOOLEAN', argPositions: [-1, -1], pos: -1 }, args: [a, b] }
 }
 

@@ -7,6 +7,7 @@ import { SqlError, SqlState, notSupported } from '../errors.js'
 import type { Expr, FillValue, SampleBy } from '../sql/ast.js'
 import type { ColumnType } from '../types/column-type.js'
 import { isValidTimeZone } from '../types/time-zone.js'
+import { parseUtcOffset } from '../types/utc-offset.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode } from './plan-node.js'
 import type { SampleAlign, SampleFill, SampleUnit } from './nodes/sample-by.js'
 import type { SampleByArgs } from './bind-time-series.js'
@@ -102,18 +103,10 @@ function bindTimeZone(e: Expr, env: ExprEnv): BoundExpr {
 
 function bindOffset(e: Expr, env: ExprEnv): BoundExpr {
   const b = bindText(e, env, 'offset')
-  if (b.kind === 'const' && typeof b.value === 'string' && parseOffset(b.value) === null) {
+  if (b.kind === 'const' && typeof b.value === 'string' && parseUtcOffset(b.value.trim(), { unsigned: true }) === null) {
     throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid offset: ${b.value}`, e.pos)
   }
   return b
-}
-
-/** `'±HH:mm'` → microseconds, or null when malformed. */
-export function parseOffset(text: string): number | null {
-  const m = /^([+-])?(\d{1,2}):(\d{2})$/.exec(text.trim())
-  if (m === null || Number(m[3]) > 59) return null
-  const micros = (Number(m[2]) * 60 + Number(m[3])) * 60_000_000
-  return m[1] === '-' ? -micros : micros
 }
 
 /**

@@ -3,7 +3,7 @@
  * timestamp, binds the equality keys (`ON (a, b)`, `ON l.k = r.k AND ...`, or none), and parses
  * TOLERANCE. Error texts are QuestDB's (`AsOfJoinTest`, `TemporalJoinPlanningTest`).
  */
-import { SqlError, SqlState } from '../errors.js'
+import { SqlError, SqlState, internalError } from '../errors.js'
 import type { Expr, Join } from '../sql/ast.js'
 import { isNumeric, isText } from '../types/column-type.js'
 import { UNIT_MICROS } from '../types/calendar.js'
@@ -16,7 +16,7 @@ import { collectColumnRefs } from './naming.js'
 /** Binds an ASOF / LT / SPLICE join of `left` and `right`. */
 export function bindTimeJoin(left: PlanNode, right: PlanNode, join: Join, bc: BindContext): PlanNode {
   const type = join.type
-  if (type !== 'asof' && type !== 'lt' && type !== 'splice') throw new Error(`unreachable: ${type} is not a time join`)
+  if (type !== 'asof' && type !== 'lt' && type !== 'splice') throw internalError(`${type} is not a time join`)
   if (left.timestampIndex < 0) throw new SqlError(SqlState.INVALID_OBJECT_DEFINITION, 'left side of time series join has no timestamp', join.pos)
   if (right.timestampIndex < 0) throw new SqlError(SqlState.INVALID_OBJECT_DEFINITION, 'right side of time series join has no timestamp', join.pos)
   if (type === 'splice' && join.tolerance !== undefined) {

@@ -3,7 +3,7 @@
  * and aggregate detection.
  */
 import type { ColumnRef, Expr, SelectItem } from '../sql/ast.js'
-import { functionsNamed } from './resolve-function.js'
+import { functionsNamed } from '../functions/registry.js'
 
 /**
  * The name QuestDB gives a select item: its alias; a column's name; a function's name

@@ -6,7 +6,7 @@
 import type { ColumnType } from '../types/column-type.js'
 import type { Scalar, SymbolTable } from '../types/vector.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef, TableFunctionDef } from '../functions/registry-types.js'
-import type { Table } from '../storage/table.js'
+import type { Table, TableMeta } from '../storage/table.js'
 import type { JoinType } from '../sql/ast.js'
 import type { SampleByNode } from './nodes/sample-by.js'
 import type { LatestOnNode } from './nodes/latest-on.js'
@@ -70,6 +70,11 @@ export interface NodeBase {
 export interface ScanNode extends NodeBase {
   readonly kind: 'scan'
   readonly table: Table
+  /**
+   * The table metadata `columns` index into (scans of catalog tables): the scan refuses a
+   * snapshot taken under other metadata (a DDL statement ran between planning and reading).
+   */
+  readonly meta?: TableMeta
   /** table column index of each output column */
   readonly columns: readonly number[]
   /**

@@ -5,25 +5,6 @@
  */
 import { type ColumnType, isIntegral, isNumeric, isTemporal, isText } from '../types/column-type.js'
 import type { ArgType, FunctionDef, Signature } from '../functions/registry-types.js'
-import { BUILTINS } from '../functions/builtins.js'
-
-let byName: Map<string, FunctionDef[]> | undefined
-
-/** Every definition named `name` (case-insensitive, aliases included). */
-export function functionsNamed(name: string): readonly FunctionDef[] {
-  if (byName === undefined) {
-    byName = new Map()
-    for (const def of BUILTINS) {
-      for (const n of [def.name, ...(def.aliases ?? [])]) {
-        const key = n.toLowerCase()
-        const list = byName.get(key)
-        if (list === undefined) byName.set(key, [def])
-        else list.push(def)
-      }
-    }
-  }
-  return byName.get(name.toLowerCase()) ?? []
-}
 
 const NUMERIC_RANK: Partial<Record<ColumnType, number>> = { BYTE: 0, SHORT: 1, INT: 2, LONG: 3, FLOAT: 4, DOUBLE: 5 }
 

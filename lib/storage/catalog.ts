@@ -3,7 +3,6 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import { Table, type TableMeta, type TableStore } from './table.js'
-import { registerTable } from './partition-info.js'
 import { DEFAULT_MAX_NAME_LENGTH } from './names.js'
 
 /** Tables by name. */
@@ -38,14 +37,12 @@ export class Catalog {
     const t = new Table({ ...meta, id: this.nextId++ })
     t.store = this.store
     this.tables.set(meta.name.toLowerCase(), t)
-    registerTable(t)
     return t
   }
 
   /** Adds a table loaded from storage, keeping its id (later ids come after it). */
   adopt(t: Table): void {
     this.tables.set(t.meta.name.toLowerCase(), t)
-    registerTable(t)
     this.nextId = Math.max(this.nextId, t.meta.id + 1)
   }
 
@@ -76,14 +73,14 @@ export class Catalog {
    */
   savepoint(): () => void {
     const tables = new Map(this.tables)
-    const metas = new Map([...tables.values()].map((t) => [t, structuredClone(t.meta)]))
+    // metadata is immutable (DDL installs new objects): holding today's is enough to put it back
+    const metas = new Map([...tables.values()].map((t) => [t, t.meta]))
     const nextId = this.nextId
     return () => {
       this.tables.clear()
       for (const [k, t] of tables) {
-        Object.assign(t.meta, metas.get(t))
+        t.setMeta(metas.get(t)!)
         this.tables.set(k, t)
-        registerTable(t)
       }
       // ids are never reused, even those of a creation that failed
       this.nextId = Math.max(this.nextId, nextId)
@@ -95,8 +92,7 @@ export class Catalog {
     const t = this.get(from)
     if (this.find(to) !== undefined) throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${to}]`, pos)
     this.tables.delete(from.toLowerCase())
-    t.meta.name = to
+    t.setMeta({ ...t.meta, name: to })
     this.tables.set(to.toLowerCase(), t)
-    registerTable(t)
   }
 }

@@ -8,7 +8,7 @@ import type { ColumnType } from '../types/column-type.js'
 import type { Scalar } from '../types/vector.js'
 import { parseTimestamp } from '../types/timestamp.js'
 import type { Table } from './table.js'
-import type { PartitionRange } from './durable/partition-split.js'
+import type { PartitionRange } from './partition-split.js'
 import { dropPartitions, partitionsOf } from './partition-ops.js'
 
 /** The columns of SHOW PARTITIONS and `table_partitions`. */
@@ -19,19 +19,6 @@ export const PARTITION_COLUMNS: readonly { name: string; type: ColumnType }[] = 
   { name: 'active', type: 'BOOLEAN' }, { name: 'attached', type: 'BOOLEAN' }, { name: 'detached', type: 'BOOLEAN' },
   { name: 'attachable', type: 'BOOLEAN' },
 ]
-
-/** Tables by `id:name`, so the `table_partitions` function (which sees a catalog view only) can find rows. */
-const registry = new Map<string, WeakRef<Table>>()
-
-/** Registers a table for {@link partitionRowsById}. @internal */
-export function registerTable(t: Table): void {
-  registry.set(`${t.meta.id}:${t.meta.name.toLowerCase()}`, new WeakRef(t))
-}
-
-/** The table registered under `id` and `name`, if it is still alive. */
-export function registeredTable(id: number, name: string): Table | undefined {
-  return registry.get(`${id}:${name.toLowerCase()}`)?.deref()
-}
 
 /** QuestDB-style human size: `0.0 B`, `12.0 KiB`, `3.4 MiB`. */
 export function humanSize(bytes: number): string {

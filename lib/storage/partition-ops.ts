@@ -5,8 +5,8 @@
  * (copy-on-write), and durable storage then persists the new list.
  */
 import type { Table } from './table.js'
-import { type PartitionRange, splitPartitions } from './durable/partition-split.js'
-import { partitionName, ttlCutoff } from './durable/partition-key.js'
+import { type PartitionRange, splitPartitions } from './partition-split.js'
+import { partitionName, ttlCutoff } from './partition-key.js'
 
 /**
  * The table's partitions now: checkpointed ones from their metadata (nothing is read), then

@@ -17,29 +17,42 @@ import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
 import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 import { WriteLock } from './write-lock.js'
 
-/** Column metadata. */
+/** Column metadata (immutable: DDL replaces the table's {@link TableMeta}). */
 export interface ColumnMeta {
-  name: string
-  type: ColumnType
-  indexed: boolean
-  symbolCapacity: number
-  symbolCached: boolean
+  readonly name: string
+  readonly type: ColumnType
+  readonly indexed: boolean
+  readonly symbolCapacity: number
+  readonly symbolCached: boolean
 }
 
-/** Table-level metadata. */
+/**
+ * Table-level metadata. Immutable: DDL installs a new object ({@link Table.setMeta}), so a
+ * snapshot, a bound plan or a running reader keeps the metadata it started with.
+ */
 export interface TableMeta {
-  id: number
-  name: string
-  columns: ColumnMeta[]
+  readonly id: number
+  readonly name: string
+  readonly columns: readonly ColumnMeta[]
   /** index of the designated timestamp column, or -1 */
-  timestampIndex: number
-  partitionBy: PartitionUnit
-  wal: boolean
+  readonly timestampIndex: number
+  readonly partitionBy: PartitionUnit
+  readonly wal: boolean
   /** upsert key column names (the designated timestamp included), empty when dedup is off */
-  dedupKeys: string[]
-  ttl: { count: number; unit: Exclude<PartitionUnit, 'NONE'> } | undefined
-  maxUncommittedRows: number
-  o3MaxLag: number
+  readonly dedupKeys: readonly string[]
+  readonly ttl: { readonly count: number; readonly unit: Exclude<PartitionUnit, 'NONE'> } | undefined
+  readonly maxUncommittedRows: number
+  readonly o3MaxLag: number
+}
+
+/** `meta` frozen, with its columns, keys and TTL: a change in place throws instead of reaching readers. */
+function frozen(meta: TableMeta): TableMeta {
+  if (Object.isFrozen(meta)) return meta
+  for (const c of meta.columns) Object.freeze(c)
+  Object.freeze(meta.columns)
+  Object.freeze(meta.dedupKeys)
+  if (meta.ttl !== undefined && meta.ttl !== null) Object.freeze(meta.ttl)
+  return Object.freeze(meta)
 }
 
 /** Rows appended to one table: a vector per table column. */
@@ -65,6 +78,7 @@ export interface TableData {
 
 /** A snapshot: what one statement reads, as parts in timestamp order. */
 export interface TableSnapshot {
+  /** the table's metadata when the snapshot was taken (later DDL installs a new object) */
   readonly meta: TableMeta
   readonly rowCount: number
   readonly parts: readonly SnapshotPart[]
@@ -111,9 +125,26 @@ export class Table {
   /** writers share it, UPDATE holds it alone (see write-lock.ts) */
   readonly writers = new WriteLock()
 
-  constructor(readonly meta: TableMeta, store?: TableStore, cold: readonly ColdPart[] = []) {
+  /** the current metadata; replaced, never changed in place */
+  private currentMeta: TableMeta
+
+  constructor(meta: TableMeta, store?: TableStore, cold: readonly ColdPart[] = []) {
+    this.currentMeta = frozen(meta)
     this.store = store
     this.cold = cold
+  }
+
+  /** The table's metadata now (immutable; a DDL statement installs a new one). */
+  get meta(): TableMeta {
+    return this.currentMeta
+  }
+
+  /**
+   * Installs new metadata (DDL): readers that took a snapshot, and plans bound before, keep the
+   * object they hold. The caller persists it (the store compares `_meta` after each DDL statement).
+   */
+  setMeta(next: TableMeta): void {
+    this.currentMeta = frozen(next)
   }
 
   /** The in-memory rows (after the cold partitions), with any late rows merged in. */
@@ -338,8 +369,7 @@ export class Table {
   private rewrite(full: boolean, change: () => void): void {
     const data = this.data
     const cold = this.cold
-    const columns = [...this.meta.columns]
-    const ts = this.meta.timestampIndex
+    const meta = this.meta
     change()
     if (this.store === undefined) return
     try {
@@ -347,8 +377,7 @@ export class Table {
     } catch (e) {
       this.current = data
       this.cold = cold
-      this.meta.columns = columns
-      this.meta.timestampIndex = ts
+      this.setMeta(meta)
       // the failure may have come after the new `_meta` was in place: write the rows as they are again
       try { this.store.persistRewrite(this, full) } catch { /* the old `_meta` stands, or the next write repairs it */ }
       throw e
@@ -364,7 +393,7 @@ export class Table {
   addColumns(metas: readonly ColumnMeta[]): void {
     const d = this.materialized()
     this.rewrite(true, () => {
-      this.meta.columns = [...this.meta.columns, ...metas]
+      this.setMeta({ ...this.meta, columns: [...this.meta.columns, ...metas] })
       this.data = { columns: [...d.columns, ...metas.map((m) => ColumnBuffer.nulls(m.type, d.rowCount))], rowCount: d.rowCount }
     })
   }
@@ -375,8 +404,11 @@ export class Table {
     const gone = new Set(indexes)
     this.rewrite(true, () => {
       const ts = this.meta.timestampIndex
-      this.meta.columns = this.meta.columns.filter((_, j) => !gone.has(j))
-      if (ts >= 0) this.meta.timestampIndex = ts - [...gone].filter((i) => i < ts).length
+      this.setMeta({
+        ...this.meta,
+        columns: this.meta.columns.filter((_, j) => !gone.has(j)),
+        timestampIndex: ts >= 0 ? ts - [...gone].filter((i) => i < ts).length : ts,
+      })
       this.data = { columns: d.columns.filter((_, j) => !gone.has(j)), rowCount: d.rowCount }
     })
   }

@@ -28,5 +28,6 @@ export {
   dayOfYear, quarterOf, daysInMonthOf, isLeapYearOf, isoWeek, weekOfYear, startOfDay,
 } from './calendar.js'
 export type { TimeUnit } from './calendar.js'
-export { tzOffsetMicros, utcToLocal, localToUtc, addUnitsInZone, isValidTimeZone, parseFixedOffset } from './time-zone.js'
+export { tzOffsetMicros, utcToLocal, localToUtc, addUnitsInZone, isValidTimeZone } from './time-zone.js'
+export { parseUtcOffset, type UtcOffsetRules } from './utc-offset.js'
 export { daysFromCivil, civilFromDays, MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE, MICROS_PER_SECOND } from './civil.js'

@@ -1,5 +1,6 @@
 /**
- * Time zones for `to_timezone`, `to_utc`, `dateadd(..., tz)` and SAMPLE BY ... TIME ZONE.
+ * Time zones for `to_timezone`, `to_utc`, `dateadd(..., tz)`, `today(tz)` and SAMPLE BY ... TIME ZONE:
+ * the one module that turns a zone name into offsets, so every statement accepts the same names.
  * Accepts IANA names (`Europe/Berlin`), fixed offsets (`+02:00`, `-0530`, `UTC+01`), `UTC`,
  * `GMT`, `Z`, and Java's short ids that QuestDB accepts (`PST` behaves as
  * `America/Los_Angeles`, `EST` is a fixed -05:00). Rules come from `Intl.DateTimeFormat`
@@ -9,6 +10,7 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import { addUnits, type TimeUnit } from './calendar.js'
+import { parseUtcOffset } from './utc-offset.js'
 
 const MICROS_PER_MINUTE = 60_000_000
 const MICROS_PER_DAY = 86_400_000_000
@@ -32,20 +34,10 @@ type Zone =
 
 const zones = new Map<string, Zone>()
 
-/** Parses a fixed offset (`+02:00`, `-0530`, `+5`, `UTC+01:00`, `GMT-3`) to microseconds east of UTC; null otherwise. */
-export function parseFixedOffset(text: string): number | null {
-  const m = /^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(text)
-  if (m === null) return null
-  const h = Number(m[2])
-  const min = m[3] === undefined ? 0 : Number(m[3])
-  if (h > 18 || min > 59) return null
-  return (m[1] === '-' ? -1 : 1) * (h * 60 + min) * MICROS_PER_MINUTE
-}
-
-function resolve(tz: string): Zone {
+function resolve(tz: string, pos = -1): Zone {
   let z = zones.get(tz)
   if (z !== undefined) return z
-  const fixed = parseFixedOffset(tz)
+  const fixed = parseUtcOffset(tz, { maxHours: 18 })
   const alias = SHORT_IDS[tz.toUpperCase()]
   if (fixed !== null) z = { kind: 'fixed', offset: fixed }
   else if (typeof alias === 'number') z = { kind: 'fixed', offset: alias * MICROS_PER_MINUTE }
@@ -58,12 +50,18 @@ function resolve(tz: string): Zone {
         hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short',
       })
     } catch {
-      throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid timezone: ${tz}`)
+      throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid timezone: ${tz}`, pos)
     }
     z = { kind: 'intl', fmt, cache: new Map() }
   }
   zones.set(tz, z)
   return z
+}
+
+/** Returns `tz` when it names a time zone this engine accepts; raises 22023 `invalid timezone` at `pos` otherwise. */
+export function checkTimeZone(tz: string, pos = -1): string {
+  resolve(tz, pos)
+  return tz
 }
 
 /** True when `tz` names a time zone this engine accepts. */

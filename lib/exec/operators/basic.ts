@@ -8,6 +8,21 @@ import type { ExecContext } from '../context.js'
 import { type Evaluator, compileExpr, evalRow, initRowStates, selection } from '../evaluate.js'
 import type { Runner } from './runner.js'
 import { partMeets } from '../../storage/table-parts.js'
+import type { TableSnapshot } from '../../storage/table.js'
+import { SqlError, SqlState } from '../../errors.js'
+
+/**
+ * The snapshot a scan reads: the table's rows now, under the metadata the scan was planned with.
+ * A DDL statement between planning and the first read (a stream opened, then ALTER TABLE) makes
+ * `columns` point at other columns: 40001, run the statement again.
+ */
+export function scanSnapshot(node: ScanNode): TableSnapshot {
+  const snap = node.table.snapshot()
+  if (node.meta !== undefined && snap.meta !== node.meta) {
+    throw new SqlError(SqlState.SERIALIZATION_FAILURE, `table schema changed since the statement was planned [table=${snap.meta.name}]; run it again`)
+  }
+  return snap
+}
 
 /**
  * Reads a table snapshot in batches of at most {@link BATCH_SIZE} rows, part by part (a durable
@@ -17,8 +32,8 @@ import { partMeets } from '../../storage/table-parts.js'
  * timestamp order). A part's columns stay held until the scan moves past it.
  */
 export async function* runScan(node: ScanNode, ctx: ExecContext): AsyncGenerator<Batch> {
-  const snap = node.table.snapshot()
-  const ti = node.intervals === undefined ? -1 : node.table.meta.timestampIndex
+  const snap = scanSnapshot(node)
+  const ti = node.intervals === undefined ? -1 : snap.meta.timestampIndex
   for (const part of snap.parts) {
     if (part.rows === 0 || (node.intervals !== undefined && !partMeets(part, node.intervals))) continue
     // a cold partition on disk: read just the rows in range when they are a small share of it

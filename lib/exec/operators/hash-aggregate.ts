@@ -6,6 +6,7 @@
  * the group, via a small remap array — no hashing), one numeric key (a Map on the number);
  * anything else hashes a composite text key per row.
  */
+import { internalError } from '../../errors.js'
 import { LONG_NULL } from '../../types/column-type.js'
 import { type Batch, type Scalar, type Vector, VectorWriter, getScalar, materialize } from '../../types/vector.js'
 import type { AggregateKernel } from '../../functions/registry-types.js'
@@ -109,7 +110,7 @@ class SymbolIndex implements GroupIndex {
 
   assign(keys: readonly Vector[], length: number, out: Int32Array): void {
     const v = materialize(keys[0]!)
-    if (v.kind !== 'sym') throw new Error('unreachable: SymbolIndex on a non-symbol key')
+    if (v.kind !== 'sym') throw internalError('SymbolIndex on a non-symbol key')
     this.ids.assignSymbols(v.data, v.dict, length, out)
   }
 

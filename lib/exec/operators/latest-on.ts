@@ -20,6 +20,7 @@ import { concatBatches, emit } from './sort.js'
 import { keyIndexFor } from './time-join-keys.js'
 import { gatherParts, timestampsOf } from './time-join-rows.js'
 import type { Runner } from './runner.js'
+import { scanSnapshot } from './basic.js'
 import { MAP_ENTRY_BYTES, type Reservation, batchBytes } from '../memory.js'
 
 /** Estimated bytes per key of a key index (map entry, key text or number) and of the per-key arrays. */
@@ -44,7 +45,7 @@ function scanUnderFilters(n: PlanNode): { scan: ScanNode; predicates: BoundExpr[
 
 /** Backward scan of the snapshot; returns the latest row per key in table order. */
 async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly BoundExpr[], ctx: ExecContext, mem: Reservation): Promise<Batch> {
-  const snap = scan.table.snapshot()
+  const snap = scanSnapshot(scan)
   const parts = snap.parts
   const dicts = scan.output.map((o) => o.dict)
   const preds = predicates.map((p) => compileExpr(p, ctx))

@@ -2,12 +2,13 @@
  * SAMPLE BY input helpers: the designated timestamp of a batch as a Float64Array, and clipping a
  * batch to FROM (inclusive) / TO (exclusive), the range filter QuestDB adds for FROM-TO.
  */
+import { internalError } from '../../errors.js'
 import { type Batch, type Vector, gather, materialize, sliceVector } from '../../types/vector.js'
 
 /** The timestamps of `v` (microseconds) as doubles. */
 export function timestamps(v: Vector): Float64Array {
   const m = materialize(v)
-  if (m.kind !== 'i64') throw new Error('unreachable: designated timestamp is not a 64-bit column')
+  if (m.kind !== 'i64') throw internalError('designated timestamp is not a 64-bit column')
   if (m.data instanceof Float64Array) return m.data
   const out = new Float64Array(m.length)
   for (let i = 0; i < m.length; i++) out[i] = Number(m.data[i]!)

@@ -15,7 +15,7 @@ import { type Batch, type Scalar, type Vector, gather, vectorOf } from '../../ty
 import { localToUtc } from '../../types/time-zone.js'
 import type { AggregateKernel } from '../../functions/registry-types.js'
 import type { SampleByNode } from '../../plan/plan-node.js'
-import { parseOffset } from '../../plan/bind-sample-by.js'
+import { parseUtcOffset } from '../../types/utc-offset.js'
 import type { ExecContext } from '../context.js'
 import { compileExpr, evalConstant } from '../evaluate.js'
 import type { Runner } from './runner.js'
@@ -124,7 +124,7 @@ function samplerSpec(node: SampleByNode, ctx: ExecContext): SamplerSpec {
     if (tz !== null && !/^(utc|z|gmt|\+00:00)$/i.test(tz)) timeZone = tz
     const off = node.align.offset === undefined ? null : getText(evalConstant(node.align.offset, ctx))
     if (off !== null) {
-      const micros = parseOffset(off)
+      const micros = parseUtcOffset(off.trim(), { unsigned: true })
       if (micros === null) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid offset: ${off}`)
       offset = micros
     }

@@ -2,6 +2,7 @@
  * Row access shared by the time-series operators: gathering rows that live in several retained
  * batches ("parts") into one vector, and reading a timestamp vector as doubles.
  */
+import { internalError } from '../../errors.js'
 import { type ColumnType, LONG_NULL } from '../../types/column-type.js'
 import { type Vector, VectorWriter, allocate, getScalar, materialize } from '../../types/vector.js'
 
@@ -41,7 +42,7 @@ export function gatherOrNull(v: Vector, sel: Int32Array, n: number): Vector {
 /** A TIMESTAMP (or other i64) vector's values as doubles (null is -2^63). */
 export function timestampsOf(v0: Vector): Float64Array {
   const v = materialize(v0)
-  if (v.kind !== 'i64') throw new Error('unreachable: timestamp vector is not i64')
+  if (v.kind !== 'i64') throw internalError('timestamp vector is not i64')
   if (v.data instanceof Float64Array) return v.data
   const out = new Float64Array(v.length)
   for (let i = 0; i < v.length; i++) { const x = v.data[i]!; out[i] = x === -9223372036854775808n ? LONG_NULL : Number(x) }

@@ -3,11 +3,13 @@
  * and how partials merge (count -> sum of counts, avg -> sum / count, min -> min of mins), plus
  * the small plan pieces the merge steps use.
  */
+import { internalError } from '../../errors.js'
 import type { ColumnType } from '../../types/column-type.js'
 import { type Batch, type Vector, sliceVector } from '../../types/vector.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../../functions/registry-types.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, ScanNode } from '../../plan/plan-node.js'
-import { functionsNamed, resolveOverload } from '../../plan/resolve-function.js'
+import { resolveOverload } from '../../plan/resolve-function.js'
+import { functionsNamed } from '../../functions/registry.js'
 import { castTo } from '../../plan/bind-expr.js'
 import type { Table } from '../../storage/table.js'
 import { memorySnapshotPart } from '../../storage/table-parts.js'
@@ -31,7 +33,7 @@ export const DECOMPOSE: Record<string, { partial: string[]; merge: string[] }> =
 
 function aggregateDef(name: string): AggregateFunctionDef {
   const d = functionsNamed(name).find((x) => x.kind === 'aggregate')
-  if (d === undefined) throw new Error(`aggregate ${name} is missing`)
+  if (d === undefined) throw internalError(`aggregate ${name} is missing`)
   return d as AggregateFunctionDef
 }
 
@@ -39,7 +41,7 @@ function aggregateDef(name: string): AggregateFunctionDef {
 export function aggregateOf(name: string, args: BoundExpr[]): BoundAggregate {
   const def = aggregateDef(name)
   const res = resolveOverload([def], args.map((a) => a.type), args.map(() => false))
-  if (res === undefined) throw new Error(`no overload of ${name}(${args.map((a) => a.type).join(',')})`)
+  if (res === undefined) throw internalError(`no overload of ${name}(${args.map((a) => a.type).join(',')})`)
   const cast = args.map((a, i) => {
     const d = res.declared[i]!
     return d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'TEMPORAL' ? a : castTo(a, d, -1, false)
@@ -73,7 +75,7 @@ export function divide(a: BoundExpr, b: BoundExpr): BoundExpr {
   const defs = functionsNamed('/').filter((d) => d.kind === 'scalar') as ScalarFunctionDef[]
   const types: ColumnType[] = ['DOUBLE', 'DOUBLE']
   const res = resolveOverload(defs, types, [false, false])
-  if (res === undefined) throw new Error('operator / is missing')
+  if (res === undefined) throw internalError('operator / is missing')
   const args = [castTo(a, 'DOUBLE', -1, true), castTo(b, 'DOUBLE', -1, true)]
   return { kind: 'call', type: 'DOUBLE', def: res.def as ScalarFunctionDef, site: { argTypes: types, constants: [undefined, undefined], returns: 'DOUBLE', argPositions: [-1, -1], pos: -1 }, args }
 }

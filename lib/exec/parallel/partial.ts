@@ -36,7 +36,7 @@ export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Bat
   const dicts = dictionaries(task)
   const flag = task.cancel
   const signal = flag === undefined ? undefined : { get cancelled() { return Atomics.load(flag, 0) !== 0 } }
-  const context = ctx ?? new ExecContext(task.now, () => Date.now() * 1000, task.user, { tableNames: () => [], table: () => undefined }, '', task.params, signal)
+  const context = ctx ?? new ExecContext(task.now, () => Date.now() * 1000, task.user, { tableNames: () => [], table: () => undefined, partitions: () => undefined }, '', task.params, signal)
   if (ctx === undefined && task.deadline !== undefined) context.deadline = task.deadline
   const output: OutputColumn[] = task.columns.map((c, i) => (dicts[i] === undefined ? { name: `c${i}`, type: c.type } : { name: `c${i}`, type: c.type, dict: dicts[i]! }))
   const scan: ScanNode = { kind: 'scan', table: sharedTable(task, dicts), columns: task.columns.map((_, i) => i), output, timestampIndex: -1 }

@@ -11,6 +11,7 @@ import { Table } from '../../storage/table.js'
 import type { ExecContext } from '../context.js'
 import { DECOMPOSE, PARALLEL_MIN_ROWS, PARALLEL_STATS, aggregateOf, columnsUsed } from './decompose.js'
 import { runPartial } from './partial.js'
+import { scanSnapshot } from '../operators/basic.js'
 import { batchBytes } from '../memory.js'
 import { type WorkerPool, workerPool } from './pool.js'
 import { WireEncoder, type WireColumn, type WireTask } from './wire.js'
@@ -81,7 +82,7 @@ export function prepareShares(input: PlanNode, keys: readonly BoundExpr[], aggre
  */
 export async function runShares(s: Shares, ctx: ExecContext, extra: Pick<WireTask, 'sample'> = {}): Promise<Batch[]> {
   PARALLEL_STATS.runs++
-  const snap = s.scan.table.snapshot()
+  const snap = scanSnapshot(s.scan)
   // workers stop at the statement's deadline themselves, and when the main thread sets `cancel`
   // (a CancelRequest, a disconnect, or its own share failing)
   const cancel = new Int32Array(new SharedArrayBuffer(4))

@@ -3,11 +3,12 @@
  * thread turns back into plan nodes. Function definitions travel by name and kind; column memory
  * travels as SharedArrayBuffer-backed typed arrays (no copy).
  */
+import { internalError } from '../../errors.js'
 import type { ColumnType } from '../../types/column-type.js'
 import type { Scalar } from '../../types/vector.js'
 import type { AggregateFunctionDef, CallSite, FunctionDef, ScalarFunctionDef } from '../../functions/registry-types.js'
 import type { BoundExpr } from '../../plan/plan-node.js'
-import { functionsNamed } from '../../plan/resolve-function.js'
+import { functionsNamed } from '../../functions/registry.js'
 
 /** A bound expression without function objects. */
 export type WireExpr =
@@ -115,7 +116,7 @@ export class WireEncoder {
 export function resolveFunctions(fns: WireTask['functions']): FunctionDef[] {
   return fns.map((f) => {
     const def = functionsNamed(f.name).find((d) => d.kind === f.kind && d.name === f.name)
-    if (def === undefined) throw new Error(`worker: unknown function ${f.name}`)
+    if (def === undefined) throw internalError(`worker: unknown function ${f.name}`)
     return def
   })
 }

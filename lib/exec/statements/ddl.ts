@@ -30,7 +30,7 @@ function columnMeta(d: ColumnDef, maxLength: number): ColumnMeta {
 }
 
 /** Table metadata from columns and options, validated. */
-export function tableMeta(name: string, namePos: number, columns: ColumnMeta[], o: TableOptions, stmtPos: number, maxLength?: number): Omit<TableMeta, 'id'> {
+export function tableMeta(name: string, namePos: number, columns: readonly ColumnMeta[], o: TableOptions, stmtPos: number, maxLength?: number): Omit<TableMeta, 'id'> {
   checkTableName(name, namePos, maxLength)
   const seen = new Set<string>()
   for (const c of columns) {
@@ -146,27 +146,38 @@ export function alterTable(s: AlterTable, catalog: Catalog): void {
       checkColumnName(a.to, a.toPos, catalog.maxNameLength)
       if (meta.columns.some((c, j) => j !== i && nameKey(c.name) === nameKey(a.to))) throw new SqlError(SqlState.DUPLICATE_COLUMN, `column '${a.to}' already exists`, a.toPos)
       const old = meta.columns[i]!.name
-      meta.columns[i]!.name = a.to
-      meta.dedupKeys = meta.dedupKeys.map((k) => (k.toLowerCase() === old.toLowerCase() ? a.to : k))
+      table.setMeta({
+        ...meta,
+        columns: meta.columns.map((c, j) => (j === i ? { ...c, name: a.to } : c)),
+        dedupKeys: meta.dedupKeys.map((k) => (k.toLowerCase() === old.toLowerCase() ? a.to : k)),
+      })
       return
     }
     case 'dedup': {
-      if (!a.enable) { meta.dedupKeys = []; return }
+      if (!a.enable) { table.setMeta({ ...meta, dedupKeys: [] }); return }
       const next = tableMeta(meta.name, s.tablePos, meta.columns, {
         timestamp: meta.timestampIndex < 0 ? undefined : { name: meta.columns[meta.timestampIndex]!.name, pos: s.pos },
         partitionBy: meta.partitionBy, wal: meta.wal, dedupKeys: a.keys,
       } as TableOptions, s.pos)
-      meta.dedupKeys = next.dedupKeys
+      table.setMeta({ ...meta, dedupKeys: next.dedupKeys })
       return
     }
     case 'set_ttl':
       if (meta.partitionBy === 'NONE') throw new SqlError(SqlState.SYNTAX_ERROR, 'TTL is only supported on partitioned tables', a.pos)
-      meta.ttl = { count: a.count, unit: a.unit }
+      table.setMeta({ ...meta, ttl: { count: a.count, unit: a.unit } })
       return
     case 'set_param': return
     case 'set_type_wal': return
-    case 'column_index': indexOf(a.column, a.columnPos); meta.columns[indexOf(a.column, a.columnPos)]!.indexed = a.add; return
-    case 'column_cache': meta.columns[indexOf(a.column, a.columnPos)]!.symbolCached = a.cache; return
+    case 'column_index': {
+      const i = indexOf(a.column, a.columnPos)
+      table.setMeta({ ...meta, columns: meta.columns.map((c, j) => (j === i ? { ...c, indexed: a.add } : c)) })
+      return
+    }
+    case 'column_cache': {
+      const i = indexOf(a.column, a.columnPos)
+      table.setMeta({ ...meta, columns: meta.columns.map((c, j) => (j === i ? { ...c, symbolCached: a.cache } : c)) })
+      return
+    }
     case 'alter_column_type': throw notSupported('ALTER COLUMN TYPE is not supported yet', a.pos)
     case 'drop_partition': dropPartitionStatement(table, a.list, a.where, a.pos); return
   }

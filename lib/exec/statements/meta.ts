@@ -64,6 +64,7 @@ export function catalogView(catalog: Catalog): CatalogView {
   return {
     tableNames: () => catalog.names(),
     table: (name) => { const t = catalog.find(name); return t === undefined ? undefined : tableInfo(t) },
+    partitions: (name) => { const t = catalog.find(name); return t === undefined ? undefined : partitionRows(t) },
   }
 }
 
@@ -76,6 +77,7 @@ export function visibleCatalog(view: CatalogView, canSee: (table: string) => boo
   return {
     tableNames: () => view.tableNames().filter(canSee),
     table: (name) => { const t = view.table(name); return t === undefined || !canSee(t.name) ? undefined : t },
+    partitions: (name) => { const t = view.table(name); return t === undefined || !canSee(t.name) ? undefined : view.partitions(name) },
   }
 }
 

@@ -24,7 +24,7 @@ export class CompensatedSumKernel implements AggregateKernel {
     const s = this.sum[g]!
     if (this.neumaier) {
       const t = s + x
-      this.comp[g] += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s
+      this.comp[g] = this.comp[g]! + (Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s)
       this.sum[g] = t
     } else {
       const y = x - this.comp[g]!
@@ -58,7 +58,7 @@ export class CompensatedSumKernel implements AggregateKernel {
       if (o.count[f] === 0) continue
       this.add(g, o.sum[f]!)
       this.add(g, this.neumaier ? o.comp[f]! : -o.comp[f]!)
-      this.count[g] += o.count[f]!
+      this.count[g] = this.count[g]! + o.count[f]!
     }
   }
 

@@ -34,18 +34,18 @@ export class CountKernel implements AggregateKernel {
 
   updateOne(group: number, args: readonly Vector[], length: number): void {
     this.resize(group + 1)
-    if (!this.nonNull) { this.counts[group] += length; return }
+    if (!this.nonNull) { this.counts[group] = this.counts[group]! + length; return }
     const v = args[0]!
-    if (v.isConst) { this.counts[group] += nullMask(v, 1)[0] === 1 ? 0 : length; return }
+    if (v.isConst) { this.counts[group] = this.counts[group]! + (nullMask(v, 1)[0] === 1 ? 0 : length); return }
     const m = nullMask(v, length)
     let n = 0
     for (let i = 0; i < length; i++) n += m[i]!
-    this.counts[group] += length - n
+    this.counts[group] = this.counts[group]! + (length - n)
   }
 
   merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void {
     const o = (other as CountKernel).counts
-    for (let i = 0; i < count; i++) this.counts[to[i]!] += o[from[i]!]!
+    for (let i = 0; i < count; i++) { const g = to[i]!; this.counts[g] = this.counts[g]! + o[from[i]!]! }
   }
 
   result(count: number): Vector {

@@ -48,9 +48,9 @@ export class CovarianceKernel implements AggregateKernel {
       const nmy = my[g]! + ddy / k
       mx[g] = nmx
       my[g] = nmy
-      cxy[g] += ddx * (y - nmy)
-      m2x[g] += ddx * (x - nmx)
-      m2y[g] += ddy * (y - nmy)
+      cxy[g] = cxy[g]! + ddx * (y - nmy)
+      m2x[g] = m2x[g]! + ddx * (x - nmx)
+      m2y[g] = m2y[g]! + ddy * (y - nmy)
     }
   }
 

@@ -56,9 +56,9 @@ export class DoubleSumKernel implements AggregateKernel {
       this.sum[group] = f[0]!
     } else {
       for (let i = 0; i < length; i++) { const x = d[i]!; if (x - x === 0) { s += x; n++ } }
-      this.sum[group] += s
+      this.sum[group] = this.sum[group]! + s
     }
-    this.count[group] += n
+    this.count[group] = this.count[group]! + n
   }
 
   merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void {
@@ -66,8 +66,8 @@ export class DoubleSumKernel implements AggregateKernel {
     for (let i = 0; i < count; i++) {
       const f = from[i]!
       const g = to[i]!
-      this.sum[g] += o.sum[f]!
-      this.count[g] += o.count[f]!
+      this.sum[g] = this.sum[g]! + o.sum[f]!
+      this.count[g] = this.count[g]! + o.count[f]!
     }
   }
 
@@ -89,7 +89,7 @@ function addF64(groups: Int32Array, d: Float64Array, sum: Float64Array, cnt: Flo
     const x = d[i]!
     if (x - x === 0) {
       const g = groups[i]!
-      sum[g] += x
+      sum[g] = sum[g]! + x
       cnt[g]!++
     }
   }

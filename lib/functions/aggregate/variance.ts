@@ -38,7 +38,7 @@ export class VarianceKernel implements AggregateKernel {
       const delta = x - mean[g]!
       const m = mean[g]! + delta / k
       mean[g] = m
-      m2[g] += delta * (x - m)
+      m2[g] = m2[g]! + delta * (x - m)
     }
   }
 

@@ -7,6 +7,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
+import { internalError } from '../../errors.js'
 import { INT_NULL, LONG_NULL, LONG_NULL_BIG } from '../../types/column-type.js'
 import type { ColumnType } from '../../types/column-type.js'
 import { allocate } from '../../types/vector.js'
@@ -27,7 +28,7 @@ const NUMERIC_SIGS: readonly Signature[] = [
 /** Reads an INT, IPv4 or i64 vector as an i64 vector (nulls mapped to the LONG null). */
 function asI64(v: Vector): I64Vector {
   if (v.kind === 'i64') return v
-  if (v.kind !== 'i32') throw new TypeError(`asI64: ${v.type}`)
+  if (v.kind !== 'i32') throw internalError(`asI64: ${v.type}`)
   const n = v.isConst === true ? 1 : v.length
   const out = new Float64Array(n)
   const ip = v.type === 'IPV4'
@@ -79,7 +80,7 @@ export function arith(op: ArithOp, a: Vector, b: Vector, n: number, ret: ColumnT
     case 'IPV4': return ipv4Arith(op, a, b, n)
     default: break
   }
-  throw new TypeError(`arithmetic ${op} cannot produce ${ret} from ${a.type}, ${b.type}`)
+  throw internalError(`arithmetic ${op} cannot produce ${ret} from ${a.type}, ${b.type}`)
 }
 
 function kernel(op: ArithOp): VectorKernel {
@@ -148,7 +149,7 @@ function negKernel(args: readonly Vector[], n: number): Vector {
       }
       break
     }
-    default: throw new TypeError(`neg: ${a.type}`)
+    default: throw internalError(`neg: ${a.type}`)
   }
   return { ...out, length: n, isConst: a.isConst === true } as Vector
 }

@@ -5,6 +5,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
+import { internalError } from '../../errors.js'
 import { INT_NULL, LONG_NULL, LONG_NULL_BIG } from '../../types/column-type.js'
 import { allocate } from '../../types/vector.js'
 import type { Vector } from '../../types/vector.js'
@@ -51,7 +52,7 @@ function bitKernel(op: BitOp) {
       }
       return i64FromBig('LONG', out)
     }
-    throw new TypeError(`bitwise ${op} on ${a.type}, ${b.type}`)
+    throw internalError(`bitwise ${op} on ${a.type}, ${b.type}`)
   }
 }
 
@@ -74,7 +75,7 @@ function bitNot(args: readonly Vector[], n: number): Vector {
     for (let i = 0; i < n; i++) { const p = bigAt(a, i); out[i] = p === LONG_NULL_BIG ? p : ~p }
     return i64FromBig('LONG', out)
   }
-  throw new TypeError(`bitnot on ${a.type}`)
+  throw internalError(`bitnot on ${a.type}`)
 }
 
 function def(name: string, op: BitOp, description: string): ScalarFunctionDef {

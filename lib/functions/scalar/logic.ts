@@ -4,6 +4,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
+import { internalError } from '../../errors.js'
 import type { BoolVector, Vector } from '../../types/vector.js'
 import type { ScalarFunctionDef } from '../registry-types.js'
 import { boolConst, boolOut } from '../kernel-helpers.js'
@@ -36,7 +37,7 @@ export function notVector(a: BoolVector, n: number): BoolVector {
 }
 
 function asBool(v: Vector): BoolVector {
-  if (v.kind !== 'bool') throw new TypeError(`boolean operator on ${v.type}`)
+  if (v.kind !== 'bool') throw internalError(`boolean operator on ${v.type}`)
   return v
 }
 

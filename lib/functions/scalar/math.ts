@@ -6,6 +6,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
+import { internalError } from '../../errors.js'
 import { INT_NULL, LONG_NULL, LONG_NULL_BIG } from '../../types/column-type.js'
 import type { ColumnType } from '../../types/column-type.js'
 import { allocate } from '../../types/vector.js'
@@ -74,7 +75,7 @@ function sameTypeInt(which: 'abs' | 'sign') {
         }
         break
       }
-      default: throw new TypeError(`${which}: ${a.type}`)
+      default: throw internalError(`${which}: ${a.type}`)
     }
     return { ...out, length: n, isConst: a.isConst === true } as Vector
   }
@@ -90,7 +91,7 @@ function rounding(name: string, mode: RoundMode, description: string, example: s
       if (args.length === 1) return mapDouble(args[0]!, n, (x) => roundScaled(x, 0, mode))
       const x = toF64(args[0]!), s = args[1]!
       const out = allocate('DOUBLE', n), o = out.data as Float64Array
-      if (s.kind !== 'i32') throw new TypeError(`${name}: scale ${s.type}`)
+      if (s.kind !== 'i32') throw internalError(`${name}: scale ${s.type}`)
       const sd = s.data, ss = stride(s)
       for (let i = 0; i < n; i++) { const k = sd[i * ss]!; o[i] = k === INT_NULL ? NaN : roundScaled(x.data[i * x.s]!, k, mode) }
       return out

@@ -5,7 +5,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
-import { SqlError, SqlState } from '../../errors.js'
+import { SqlError, SqlState, internalError } from '../../errors.js'
 import { formatValue } from '../../types/value-format.js'
 import { type Ipv4Subnet, parseIpv4Subnet } from '../../types/ipv4.js'
 import { getScalar } from '../../types/vector.js'
@@ -86,7 +86,7 @@ function containment(kind: Containment) {
     const st = (state as SubnetState | undefined) ?? { subnet: null, text: null, position: -1 }
     const ipv = swapped ? args[1]! : args[0]!, netv = swapped ? args[0]! : args[1]!
     const out = boolOut(n), o = out.data
-    if (ipv.kind !== 'i32') throw new TypeError(`IPv4 containment on ${ipv.type}`)
+    if (ipv.kind !== 'i32') throw internalError(`IPv4 containment on ${ipv.type}`)
     const d = ipv.data, s = ipv.isConst === true ? 0 : 1
     for (let i = 0; i < n; i++) {
       const ip = d[i * s]!, net = textAt(netv, i)

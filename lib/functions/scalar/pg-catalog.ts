@@ -9,22 +9,14 @@
  * Browser-safe: imports nothing from `node:*`.
  */
 import type { ScalarFunctionDef, Signature } from '../registry-types.js'
-
-/** PostgreSQL's names of the built-in types, by OID, as format_type prints them. */
-export const PG_FORMAT_TYPE_NAMES: Readonly<Record<number, string>> = {
-  16: 'boolean', 17: 'bytea', 18: '"char"', 19: 'name', 20: 'bigint', 21: 'smallint', 23: 'integer', 25: 'text', 26: 'oid',
-  700: 'real', 701: 'double precision', 1042: 'character', 1043: 'character varying', 1082: 'date', 1083: 'time without time zone',
-  1114: 'timestamp without time zone', 1184: 'timestamp with time zone', 1186: 'interval', 1700: 'numeric', 2950: 'uuid',
-  1000: 'boolean[]', 1001: 'bytea[]', 1005: 'smallint[]', 1007: 'integer[]', 1009: 'text[]', 1014: 'character[]', 1015: 'character varying[]',
-  1016: 'bigint[]', 1021: 'real[]', 1022: 'double precision[]', 1115: 'timestamp without time zone[]', 1185: 'timestamp with time zone[]', 2951: 'uuid[]',
-}
+import { pgType } from '../../types/pg-types.js'
 
 /**
  * `format_type(oid, typmod)` as PostgreSQL prints it: `character varying(20)` for a varchar of
  * typmod 24, `numeric(10,2)`, `???` for an unknown OID.
  */
 export function formatType(oid: number, typmod: number | null): string {
-  const name = PG_FORMAT_TYPE_NAMES[oid]
+  const name = pgType(oid)?.formatName
   if (name === undefined) return '???'
   if (typmod === null || typmod < 0) return oid === 1042 ? 'bpchar' : name
   if (oid === 1042 || oid === 1043) return `${name}(${typmod - 4})`

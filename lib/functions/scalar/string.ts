@@ -136,7 +136,7 @@ export const STRING_FUNCTIONS: readonly ScalarFunctionDef[] = [
     description: 'True when the text starts with the prefix.', example: "SELECT starts_with('Hello QuestDB', 'Hello')",
     signatures: [{ args: ['TEXT', 'TEXT'], returns: 'BOOLEAN' }],
     nullStrict: false,
-    row: (a) => a[0] !== null && a[1] !== null && s(a[0]).startsWith(s(a[1])),
+    row: ([x = null, p = null]) => x !== null && p !== null && s(x).startsWith(s(p)),
   },
   {
     kind: 'scalar', name: 'lpad', family: 'string',

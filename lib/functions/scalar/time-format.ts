@@ -9,6 +9,7 @@
  */
 import { dayOfMonth, dayOfWeek, hourOf, microsOf, millisOf, minuteOf, monthOf, secondOf, yearOf } from '../../types/calendar.js'
 import { daysFromCivil, MICROS_PER_DAY } from '../../types/civil.js'
+import { parseUtcOffset } from '../../types/utc-offset.js'
 import type { ScalarFunctionDef } from '../registry-types.js'
 import { RE2JS } from 're2js'
 
@@ -114,8 +115,8 @@ export function parseWith(p: Parser, text: string): number | null {
       case 'N+': micros += Math.floor(Number(v.padEnd(9, '0')) / 1000); break
       case 'a': pm = v.toLowerCase() === 'pm' ? 1 : 0; break
       case 'Z': case 'z': case 'x': {
-        const z = /^([+-])(\d{2}):?(\d{2})?$/.exec(v)
-        if (z !== null) off = (z[1] === '-' ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3] ?? '0')) * 60_000_000
+        const z = parseUtcOffset(v)
+        if (z !== null) off = z
         break
       }
       default: break

@@ -13,7 +13,7 @@ import type { Scalar, Vector } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
 import { textAt, toF64 } from '../kernel-helpers.js'
 import { mapTimeOf, parseUnit, type StridedUnit } from './time-helpers.js'
-import { localToUtc, utcToLocal, zoneOf } from './time-zone.js'
+import { checkTimeZone, localToUtc, utcToLocal } from '../../types/time-zone.js'
 
 /** Whole months from `a` to `b` (a <= b), counting a month only when its day and time are reached. */
 function monthsBetween(a: number, b: number): number {
@@ -77,8 +77,8 @@ function unitAt(st: UnitState | undefined, v: Vector, i: number): StridedUnit | 
   return t === null ? null : parseUnit(t, st?.pos ?? -1)
 }
 
-function tz(a: Scalar, site: unknown): ReturnType<typeof zoneOf> {
-  return zoneOf(String(a), typeof site === 'number' ? site : -1)
+function tz(a: Scalar, site: unknown): string {
+  return checkTimeZone(String(a), typeof site === 'number' ? site : -1)
 }
 
 const tzPos = (argIndex: number) => (site: CallSite) => site.argPositions[argIndex] ?? site.pos
@@ -105,7 +105,7 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     row: (a, ctx, pos) => {
       if (a.length === 0) return (dayOf(ctx.now) + shift) * MICROS_PER_DAY
       const z = tz(a[0]!, pos)
-      return localToUtc((dayOf(utcToLocal(ctx.now, z)) + shift) * MICROS_PER_DAY, z)
+      return localToUtc(z, (dayOf(utcToLocal(z, ctx.now)) + shift) * MICROS_PER_DAY)
     },
   })),
   {
@@ -124,8 +124,8 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
         if (zv === undefined) return addUnits(ts, u.unit, k * u.stride)
         const zt = textAt(zv, i)
         if (zt === null) return NaN
-        const z = zoneOf(zt, st?.tzPos ?? -1)
-        return localToUtc(addUnits(utcToLocal(ts, z), u.unit, k * u.stride), z)
+        const z = checkTimeZone(zt, st?.tzPos ?? -1)
+        return localToUtc(z, addUnits(utcToLocal(z, ts), u.unit, k * u.stride))
       })
     },
   },
@@ -188,13 +188,13 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     description: 'Converts a UTC timestamp to the wall-clock time of a zone.', example: "SELECT to_timezone(1623167145000000, 'Europe/Berlin')",
     signatures: [{ args: ['TIMESTAMP', 'STRING'], returns: 'TIMESTAMP' }],
     init: tzPos(1),
-    row: (a, _ctx, pos) => utcToLocal(Number(a[0]), tz(a[1]!, pos)),
+    row: (a, _ctx, pos) => utcToLocal(tz(a[1]!, pos), Number(a[0])),
   },
   {
     kind: 'scalar', name: 'to_utc', family: 'time',
     description: 'Converts a wall-clock time of a zone to UTC.', example: "SELECT to_utc('2021-06-08T17:45:45Z', 'Europe/Berlin')",
     signatures: [{ args: ['TIMESTAMP', 'STRING'], returns: 'TIMESTAMP' }],
     init: tzPos(1),
-    row: (a, _ctx, pos) => localToUtc(Number(a[0]), tz(a[1]!, pos)),
+    row: (a, _ctx, pos) => localToUtc(tz(a[1]!, pos), Number(a[0])),
   },
 ]

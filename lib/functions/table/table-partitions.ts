@@ -4,7 +4,7 @@
  */
 import { SqlError, SqlState } from '../../errors.js'
 import { VectorWriter } from '../../types/vector.js'
-import { PARTITION_COLUMNS, partitionRows, registeredTable } from '../../storage/partition-info.js'
+import { PARTITION_COLUMNS } from '../../storage/partition-info.js'
 import type { FunctionDef } from '../registry-types.js'
 
 /** table_partitions('t') */
@@ -19,10 +19,8 @@ export const TABLE_PARTITIONS: FunctionDef = {
   timestampIndex: () => -1,
   open: (site, ctx) => {
     const name = site.constants[0]
-    const info = typeof name === 'string' ? ctx.catalog.table(name) : undefined
-    const table = info === undefined ? undefined : registeredTable(info.id, info.name)
-    if (table === undefined) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${String(name)}]`, site.argPositions[0] ?? site.pos)
-    const rows = partitionRows(table)
+    const rows = typeof name === 'string' ? ctx.catalog.partitions(name) : undefined
+    if (rows === undefined) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${String(name)}]`, site.argPositions[0] ?? site.pos)
     const writers = PARTITION_COLUMNS.map((c) => new VectorWriter(c.type, rows.length))
     rows.forEach((row, i) => row.forEach((v, c) => writers[c]!.set(i, v)))
     return [{ length: rows.length, vectors: writers.map((w) => w.finish()) }]

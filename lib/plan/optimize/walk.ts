@@ -2,6 +2,7 @@
  * Generic plan traversal for optimizer rules: rebuild a node with new children, and rewrite the
  * column indexes of bound expressions.
  */
+import { internalError } from '../../errors.js'
 import type { BoundExpr, PlanNode } from '../plan-node.js'
 
 /** `node` with each child replaced by `f(child)` (unchanged children keep their identity). */
@@ -53,7 +54,7 @@ export function andAll(parts: readonly BoundExpr[], template: BoundExpr | undefi
   if (parts.length === 0) return undefined
   let acc = parts[0]!
   for (let i = 1; i < parts.length; i++) {
-    if (template === undefined || template.kind !== 'call') throw new Error('and template missing')
+    if (template === undefined || template.kind !== 'call') throw internalError('and template missing')
     acc = { ...template, args: [acc, parts[i]!] }
   }
   return acc

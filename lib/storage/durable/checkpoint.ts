@@ -5,8 +5,8 @@
  * files it no longer names are removed.
  */
 import type { Table } from '../table.js'
-import { splitPartitions } from './partition-split.js'
-import { partitionOf } from './partition-key.js'
+import { splitPartitions } from '../partition-split.js'
+import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
 import {
   FORMAT_VERSION, type PartitionEntry, type TableFileMeta, removeUnreferenced, writeDictionary, writePartition, writeTableMeta,

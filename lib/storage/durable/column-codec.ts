@@ -7,6 +7,7 @@
  *   part with, per row, an int32 byte length (-1 = null) then the bytes; and an offsets part with
  *   one int64 per row: where the row's length field starts in the data part.
  */
+import { internalError } from '../../errors.js'
 import { type ColumnType, PHYSICAL, LONG_NULL } from '../../types/column-type.js'
 import { type Vector, type SymbolTable, materialize, vectorOf } from '../../types/vector.js'
 
@@ -64,7 +65,7 @@ export function decodeFixed(type: ColumnType, bytes: Uint8Array, n: number, dict
     case 'f64': return vectorOf(type, new Float64Array(buf), n)
     case 'sym': return vectorOf(type, new Int32Array(buf), n, dict)
     case 'i64': return vectorOf(type, int64ToEngine(new Int32Array(buf), n), n)
-    case 'str': case 'bin': case 'null': throw new Error(`not a fixed-width type: ${type}`)
+    case 'str': case 'bin': case 'null': throw internalError(`not a fixed-width type: ${type}`)
   }
 }
 

@@ -7,6 +7,7 @@
  *
  * Fixed-width columns only (var-size columns fall back to the whole-column path).
  */
+import { internalError } from '../../errors.js'
 import * as fs from 'node:fs'
 import type { SymbolTable, Vector } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
@@ -97,7 +98,7 @@ export function readRanges(src: RangeSource, columns: readonly number[], interva
         const from = ranges[r]!
         if (start >= from && end <= ranges[r + 1]!) return sliceVector(pieces[r / 2]![k]!, start - from, end - from)
       }
-      throw new Error(`rows [${start}, ${end}) are outside the ranges read`)
+      throw internalError(`rows [${start}, ${end}) are outside the ranges read`)
     },
   }
   return { ranges, reader }

@@ -142,7 +142,7 @@ export class DurableStore implements TableStore {
       this.catalog.adopt(t)
       return
     }
-    if (file.meta.ttl === null) file.meta.ttl = undefined
+    if (file.meta.ttl === null) file.meta = { ...file.meta, ttl: undefined }
     const state: TableState = { dir, file, dirtyFrom: Infinity, appliedSeq: file.walSeq, broken: undefined }
     const t: Table = new Table(structuredClone(file.meta), this, [])
     const src = this.source(t, state, file)

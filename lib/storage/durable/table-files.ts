@@ -46,7 +46,7 @@ export interface TableFileMeta {
 /** Reads a table's `_meta`. */
 export function readTableMeta(dir: string): TableFileMeta {
   const m = packr.unpack(io.readFileSync(`${dir}/_meta`)) as TableFileMeta
-  if (m.version !== FORMAT_VERSION) throw new Error(`unknown format version ${m.version}`)
+  if (m.version !== FORMAT_VERSION) throw new SqlError(SqlState.DATA_CORRUPTED, `unknown table format version ${m.version} [dir=${dir}]`)
   for (const p of m.partitions) { p.lo ??= -Infinity; p.hi ??= Infinity; p.minTs ??= NaN; p.maxTs ??= NaN }
   return m
 }

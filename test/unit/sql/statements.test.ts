@@ -73,8 +73,8 @@ t.test('SHOW, EXPLAIN, transactions, SET', async (t) => {
   t.match(parseStatement('show users'), { kind: 'acl', action: 'show_users' })
   t.match(parseStatement('explain select 1'), { kind: 'explain', statement: { kind: 'select' } })
   t.match(parseStatement('explain (format json) insert into t values (1)'), { kind: 'explain', format: 'json', statement: { kind: 'insert' } })
-  for (const [sql, action] of [['begin', 'begin'], ['BEGIN TRANSACTION', 'begin'], ['start transaction', 'begin'], ['commit', 'commit'], ['end', 'commit'], ['rollback work', 'rollback'], ['abort', 'rollback']]) {
-    t.match(parseStatement(sql as string), { kind: 'transaction', action }, sql)
+  for (const [sql, action] of [['begin', 'begin'], ['BEGIN TRANSACTION', 'begin'], ['start transaction', 'begin'], ['commit', 'commit'], ['end', 'commit'], ['rollback work', 'rollback'], ['abort', 'rollback']] as const) {
+    t.match(parseStatement(sql), { kind: 'transaction', action }, sql)
   }
   t.match(parseStatement('set a = 1'), { kind: 'set', name: 'a', value: '1' })
   t.match(parseStatement("set application_name to 'psql'"), { name: 'application_name', value: 'psql' })

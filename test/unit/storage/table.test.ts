@@ -104,7 +104,7 @@ t.test('dedup upsert keys: a new row replaces the existing row with its key, in 
 t.test('dedup: existing duplicates (from before dedup) each take the new row', async (t) => {
   const table = new Table(meta())
   rows(table, [1, 1, 2], ['a', 'a', 'a'], [1, 2, 3])
-  table.meta.dedupKeys = ['ts', 's']
+  table.setMeta({ ...table.meta, dedupKeys: ['ts', 's'] })
   rows(table, [1], ['a'], [9])
   t.same(dump(table), [[1, 'a', 9], [1, 'a', 9], [2, 'a', 3]])
 })

@@ -12,6 +12,7 @@ export function testContext(tables: TableInfo[] = []): FunctionContext {
   const catalog: CatalogView = {
     tableNames: () => tables.map((t) => t.name),
     table: (name) => tables.find((t) => t.name.toLowerCase() === name.toLowerCase()),
+    partitions: () => undefined,
   }
   return { now: 1_700_000_000_000_000, clock: () => 1_700_000_000_000_000, rnd: new Rnd(), user: 'admin', catalog, version: 'test' }
 }

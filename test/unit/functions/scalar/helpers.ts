@@ -36,7 +36,7 @@ export const ctx: FunctionContext = {
   clock: () => NOW,
   rnd: new Rnd(),
   user: 'admin',
-  catalog: { tableNames: () => [], table: () => undefined },
+  catalog: { tableNames: () => [], table: () => undefined, partitions: () => undefined },
   version: 'EpochDB 0.1.0',
 }
 

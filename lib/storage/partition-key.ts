@@ -3,7 +3,7 @@
  * (`2024-01-15T13` HOUR, `2024-01-15` DAY, `2024-W03` WEEK, `2024-01` MONTH, `2024` YEAR,
  * `default` NONE).
  */
-import type { PartitionUnit } from '../../sql/ast.js'
+import type { PartitionUnit } from '../sql/ast.js'
 
 const US_PER_HOUR = 3_600_000_000
 const US_PER_DAY = 86_400_000_000

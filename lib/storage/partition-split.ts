@@ -2,9 +2,9 @@
  * Splits a table's in-memory rows (in timestamp order) into time partitions: row ranges with
  * bounds and names. Used by checkpoints, SHOW PARTITIONS and DROP PARTITION alike.
  */
-import type { PartitionUnit } from '../../sql/ast.js'
-import type { I64Vector } from '../../types/vector.js'
-import type { TableData, TableMeta } from '../table.js'
+import type { PartitionUnit } from '../sql/ast.js'
+import type { I64Vector } from '../types/vector.js'
+import type { TableData, TableMeta } from './table.js'
 import { partitionName, partitionOf } from './partition-key.js'
 
 /** One partition's rows in a snapshot. */

@@ -1,0 +1,49 @@
+import t from 'tap'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+// The house rules, read from the import graph (docs/architecture.md): the engine never imports
+// an adapter; an adapter reaches the engine only through its public entry `lib/index.ts` (the
+// console's browser app through `lib/sql/index.ts`, the `epochdb/sql` entry); no adapter imports
+// another adapter's files.
+const root = fileURLToPath(new URL('../../', import.meta.url))
+
+function* sources(dir: string): Generator<string> {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name)
+    if (e.isDirectory()) { if (e.name !== 'node_modules' && e.name !== 'assets') yield* sources(p) } else if (/\.(ts|mts|mjs)$/.test(e.name) && !e.name.endsWith('.d.ts')) yield p
+  }
+}
+
+/** Repository-relative paths of the relative modules `file` imports (static, dynamic, re-exports, type-only). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  const out: string[] = []
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+    out.push(relative(root, resolve(dirname(file), m[1]!)).replace(/\.js$/, '.ts'))
+  }
+  return out
+}
+
+const edges = [...sources(join(root, 'lib')), ...sources(join(root, 'adapters'))].flatMap((f) => importsOf(f).map((to) => ({ from: relative(root, f), to })))
+
+t.test('the graph was read', async (t) => {
+  t.ok(edges.length > 500, `${edges.length} imports`)
+  t.ok(edges.some((e) => e.from.startsWith('adapters/') && e.to === 'lib/index.ts'), 'adapters import lib/index.ts')
+})
+
+t.test('the engine never imports an adapter', async (t) => {
+  t.same(edges.filter((e) => e.from.startsWith('lib/') && e.to.startsWith('adapters/')), [])
+})
+
+t.test('adapters reach the engine only through its public entries', async (t) => {
+  const allowed = (e: { from: string; to: string }) =>
+    e.to === 'lib/index.ts' || (e.from.startsWith('adapters/console/') && e.to === 'lib/sql/index.ts')
+  t.same(edges.filter((e) => e.from.startsWith('adapters/') && e.to.startsWith('lib/') && !allowed(e)), [])
+})
+
+t.test('no adapter imports another adapter\'s files', async (t) => {
+  const adapterOf = (p: string) => p.split('/')[1]
+  t.same(edges.filter((e) => e.from.startsWith('adapters/') && e.to.startsWith('adapters/') && adapterOf(e.from) !== adapterOf(e.to)), [])
+})
