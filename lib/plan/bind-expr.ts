@@ -78,6 +78,15 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
       if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'literal' && list[0]!.type === 'string') {
         return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: intervalOf(list[0]!.value, list[0]!.pos), not: e.not }
       }
+      // `ts IN $1` with a text (or untyped) parameter: its value is an interval string, as a
+      // literal would be (QuestDB's InTimestampTimestampTest); a TIMESTAMP parameter is equality
+      if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'param') {
+        const p = bindExpr(list[0]!, env)
+        if (p.kind === 'param' && (p.untyped === true || isText(p.type))) {
+          if (p.untyped === true) env.onInfer?.(p.index, 'VARCHAR')
+          return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: new Float64Array(0), not: e.not, param: { index: p.index, pos: list[0]!.pos } }
+        }
+      }
       const values: Scalar[] = []
       for (const item of list) {
         const b = bindExpr(item, env)
