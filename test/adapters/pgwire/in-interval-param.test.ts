@@ -14,6 +14,7 @@ await db.query('create table iv (ts timestamp, v int) timestamp(ts) partition by
 // one row every 6 minutes for three days: 240 a day, 10 an hour
 await db.query("insert into iv select timestamp_sequence('2024-01-01', 360000000L), x::int from long_sequence(720)")
 const srv = await startServer({}, db)
+const pythonMissing = await missingModules(['psycopg', 'psycopg2'])
 t.teardown(() => srv.close())
 
 const count = async (sql: string, params: unknown[] = []): Promise<number> => Number((await db.query(sql, params)).rows[0]![0])
@@ -39,9 +40,7 @@ t.test('node-postgres: a string parameter is an interval', async (t) => {
   t.same((await client.query('select count(*) from iv where ts in $1', ['2024-01-02T12;1h'])).rows, [{ count: '20' }])
 })
 
-t.test('psycopg 3 and psycopg2: a string parameter is an interval', async (t) => {
-  const why = await missingModules(['psycopg', 'psycopg2'])
-  if (why !== undefined) { t.pass(`skipped: ${why}`); return }
+t.test('psycopg 3 and psycopg2: a string parameter is an interval', { skip: pythonMissing }, async (t) => {
   const run = await runProbe('interval_param_probe.py', srv.port)
   if ('missing' in run) { t.fail(run.missing); return }
   t.equal(run.failure, undefined)
