@@ -385,6 +385,8 @@ const grammar: Grammar = {
     {"name": "limit$ebnf$1", "symbols": ["limit$ebnf$1$subexpression$1"], "postprocess": id},
     {"name": "limit$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "limit", "symbols": [{type: "LIMIT"}, "expr", "limit$ebnf$1"], "postprocess": ([t, lo, hi]) => Q.limit(t, lo, hi === null ? null : hi[1])},
+    {"name": "limit", "symbols": [{type: "LIMIT"}, "expr", {"literal":","}], "postprocess": ([t, lo]) => Q.limit(t, lo, null)},
+    {"name": "limit", "symbols": [{type: "LIMIT"}, {"literal":","}, "expr"], "postprocess": ([t, , lo]) => Q.limit(t, lo, null)},
     {"name": "ddl", "symbols": ["createTable"], "postprocess": id},
     {"name": "ddl", "symbols": ["createTableAs"], "postprocess": id},
     {"name": "ddl", "symbols": ["createTableLike"], "postprocess": id},

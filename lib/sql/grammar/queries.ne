@@ -87,3 +87,6 @@ orderDir -> %ASC {% id %} | %DESC {% id %}
 firstLast -> %FIRST {% id %} | %LAST {% id %}
 
 limit -> %LIMIT expr ("," expr):? {% ([t, lo, hi]) => Q.limit(t, lo, hi === null ? null : hi[1]) %}
+  # QuestDB's edge-case forms: `LIMIT n,` and `LIMIT , n` are `LIMIT n`
+  | %LIMIT expr "," {% ([t, lo]) => Q.limit(t, lo, null) %}
+  | %LIMIT "," expr {% ([t, , lo]) => Q.limit(t, lo, null) %}
