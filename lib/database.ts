@@ -18,6 +18,7 @@ import { runPlan } from './exec/operators/runner.js'
 import { optimize } from './plan/optimize/index.js'
 import { computeSubqueries, findSubqueries } from './exec/subqueries.js'
 import { expandArrayParams } from './plan/array-params.js'
+import { hasPivotSubquery, resolvePivotValues } from './plan/pivot-values.js'
 import { alterTable, columnType, createTable, createTableLike, dropTable, renameTable, tableMeta, truncateTable, checkName } from './exec/statements/ddl.js'
 import { castVector } from './types/cast.js'
 import { collectAll, insert, update } from './exec/statements/dml.js'
@@ -473,6 +474,8 @@ export class Database {
    * Parameters are JS values for `$1..$n`.
    */
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
+    // PIVOT ... IN (SELECT ...): the values name the columns, so the subqueries run first
+    if (hasPivotSubquery(stmt)) stmt = await resolvePivotValues(stmt, async (q) => (await this.collect(await this.execute(q, params, options))).rows)
     const run = this.track(options.signal)
     const memory = new QueryMemory(this.queryMemoryLimit, this.memoryPool)
     try {

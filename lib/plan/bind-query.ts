@@ -15,6 +15,7 @@ import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } fr
 import { describeArgs, functionsNamed, resolveOverload } from './resolve-function.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
 import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs } from './naming.js'
+import { pivotQuery } from './bind-pivot.js'
 
 /** What binding a query needs from the database. */
 export interface BindContext {
@@ -97,6 +98,7 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
     }
     case 'function': node = bindTableFunction(ref.call, bc, ref.alias); break
     case 'subquery': node = ref.alias === undefined ? bindQuery(ref.query, bc) : relabel(bindQuery(ref.query, bc), ref.alias); break
+    case 'pivot': node = ref.alias === undefined ? bindQuery(pivotQuery(ref), bc) : relabel(bindQuery(pivotQuery(ref), bc), ref.alias); break
   }
   if (ref.timestamp !== undefined) {
     const i = node.output.findIndex((c) => c.name.toLowerCase() === ref.timestamp!.toLowerCase())

@@ -26,6 +26,7 @@ import * as D from './build/ddl.js'
 import * as S from './build/statements.js'
 import { dotted, nameOf } from './build/tokens.js'
 import * as L from './build/seq.js'
+import * as P from './build/pivot.js'
 %}
 
 @lexer lexer
@@ -42,6 +43,7 @@ statement ->
 @include "grammar/expressions.ne"
 @include "grammar/window.ne"
 @include "grammar/queries.ne"
+@include "grammar/pivot.ne"
 @include "grammar/ddl.ne"
 @include "grammar/dml.ne"
 @include "grammar/utility.ne"

@@ -23,6 +23,8 @@ setPrimary ->
   | "(" query ")" timestampClause:? shortTail {% ([o, q, , ts, tail], _l, reject) => ts === null && Object.keys(tail).length === 0 ? reject : Q.shorthand(Q.tableRef({ kind: 'subquery', pos: o.offset, query: q }, { alias: null, timestamp: ts }), tail) %}
   # `trades`, `trades WHERE ...` mean `SELECT * FROM trades ...`.
   | shortName timestampClause:? shortTail {% ([n, ts, tail]) => Q.shorthandTable(n, ts, tail) %}
+  # `trades PIVOT (...)`, `(q) WHERE ... PIVOT (...)` (grammar/pivot.ne)
+  | pivotSource where:? pivotClause alias:? {% ([s, w, c, a]) => Q.shorthand(P.pivot(s, w, c, a), {}) %}
 shortTail -> where:? latestOn:? sampleBy:? {% ([where, latestOn, sampleBy]) => Q.compact({ where, latestOn, sampleBy }) %}
 
 selectBlock -> %SELECT %DISTINCT:? selectList fromClause:? {% ([s, d, cols, from]) => Q.select(s, d, cols, from) %}
@@ -39,6 +41,7 @@ fromClause -> %FROM tableRef latestBy:? joins where:? latestOn:? sampleBy:? grou
   {% ([, from, lb, joins, where, lo, sampleBy, groupBy, windows]) => ({ from, joins, ...Q.compact({ where, latestOn: Q.latest(lb, lo), sampleBy, groupBy, windows }) }) %}
 
 tableRef -> tablePrimary alias:? timestampClause:? {% ([t, alias, timestamp]) => Q.tableRef(t, { alias, timestamp }) %}
+  | tablePrimary alias:? pivotClause alias:? {% ([t, a, c, pa]) => P.pivot(Q.tableRef(t, { alias: a, timestamp: null }), null, c, pa) %}
 tablePrimary ->
     tableName        {% ([n]) => ({ kind: 'table', pos: n.pos, name: n.name }) %}
   | call             {% ([c]) => ({ kind: 'function', pos: c.pos, call: c }) %}

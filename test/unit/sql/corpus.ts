@@ -141,4 +141,11 @@ export const CORPUS: readonly string[] = [
   'select * from t where ts in $1 and x in interval(a, b)',
   'select not a = b, not a and b from t',
   'select a = b = c, a < b < c from t',
+  // PIVOT (grammar/pivot.ne)
+  "cities pivot (sum(population) for year in (2000, 2010 as y2010) group by country) order by country limit 2",
+  "(select * from t) where x > 1 pivot (sum(a) as s, count() for q in ('Q1', 'Q2') r in (select distinct r from t)) as p",
+  "select * from t pivot (avg(v) for sym in ('a') for side in ('buy', 'sell')) p join u on (k)",
+  "with c as (t pivot (sum(v) for k in (null, 1) group by a, b)) select pivot, for from c",
+  'select * from t limit 3,',
+  'select * from t limit , 3',
 ]
