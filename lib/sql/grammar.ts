@@ -173,6 +173,7 @@ const grammar: Grammar = {
     {"name": "primary$ebnf$2", "symbols": [], "postprocess": () => null},
     {"name": "primary", "symbols": [{type: "CASE"}, "primary$ebnf$1", "whenThens", "primary$ebnf$2", {type: "END"}], "postprocess": ([c, op, w, el]) => E.caseExpr(c, op, L.toArray(w), el === null ? null : el[1])},
     {"name": "primary", "symbols": [{type: "CAST"}, {"literal":"("}, "expr", {type: "AS"}, "typeName", {"literal":")"}], "postprocess": ([c, , e, , t]) => E.cast(c.offset, e, t, false)},
+    {"name": "primary", "symbols": ["name", {type: "string"}], "postprocess": ([n, s], _l, reject) => E.typedLiteral(n, s) ?? reject},
     {"name": "primary", "symbols": [{type: "EXISTS"}, {"literal":"("}, "query", {"literal":")"}], "postprocess": ([t, , q]) => ({ kind: 'exists', pos: t.offset, query: q, not: false })},
     {"name": "primary", "symbols": [{type: "EXTRACT"}, {"literal":"("}, "name", {type: "FROM"}, "expr", {"literal":")"}], "postprocess": ([t, , u, , e]) => ({ kind: 'extract', pos: t.offset, unit: u.name, expr: e })},
     {"name": "whenThens", "symbols": ["whenThen"], "postprocess": ([w]) => L.one(w)},

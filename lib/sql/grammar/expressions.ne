@@ -56,6 +56,8 @@ primary ->
   | "(" query ")"                             {% ([o, q], _l, reject) => Q.isBare(q) ? reject : { kind: 'subquery', pos: o.offset, query: q } %}
   | %CASE expr:? whenThens (%ELSE expr):? %END {% ([c, op, w, el]) => E.caseExpr(c, op, L.toArray(w), el === null ? null : el[1]) %}
   | %CAST "(" expr %AS typeName ")"           {% ([c, , e, , t]) => E.cast(c.offset, e, t, false) %}
+  # typed literals `DATE '2000-01-01'`, `TIMESTAMP '2000-01-01T10:00'`: a cast of the string
+  | name %string                              {% ([n, s], _l, reject) => E.typedLiteral(n, s) ?? reject %}
   | %EXISTS "(" query ")"                     {% ([t, , q]) => ({ kind: 'exists', pos: t.offset, query: q, not: false }) %}
   | %EXTRACT "(" name %FROM expr ")"          {% ([t, , u, , e]) => ({ kind: 'extract', pos: t.offset, unit: u.name, expr: e }) %}
 whenThens -> whenThen {% ([w]) => L.one(w) %} | whenThens whenThen {% ([l, w]) => L.add(l, w) %}

@@ -148,4 +148,5 @@ export const CORPUS: readonly string[] = [
   "with c as (t pivot (sum(v) for k in (null, 1) group by a, b)) select pivot, for from c",
   'select * from t limit 3,',
   'select * from t limit , 3',
+  "select date '2000-01-01', timestamp '2000-01-01T10:00', timestamp, date from t where d > date '1999-12-31'",
 ]
