@@ -4,7 +4,7 @@
  * literals, and checks types. Errors carry the position of the offending token.
  */
 import { SqlError, SqlState } from '../errors.js'
-import type { Expr, Call, Literal, Query } from '../sql/ast.js'
+import type { ColumnRef, Expr, Call, Literal, Query } from '../sql/ast.js'
 import { type ColumnType, commonType, parseTypeName, typeName, isTemporal, isText } from '../types/column-type.js'
 import type { Scalar } from '../types/vector.js'
 import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
@@ -34,6 +34,8 @@ export interface ExprEnv {
   readonly onWindow?: (call: Call) => BoundExpr
   /** what the clause is, for error messages ("WHERE") */
   readonly clause?: string
+  /** a column not found in `scope`: a column of an enclosing query (LATERAL), or undefined */
+  readonly outer?: (ref: ColumnRef) => BoundExpr | undefined
 }
 
 const OPERATOR_NAMES: Record<string, string> = { '<>': '!=' }
@@ -45,7 +47,14 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
   switch (e.kind) {
     case 'literal': return bindLiteral(e)
     case 'column': {
-      const c = env.scope.resolve(e)
+      let c
+      try {
+        c = env.scope.resolve(e)
+      } catch (err) {
+        const o = env.outer?.(e)
+        if (o !== undefined) return o
+        throw err
+      }
       return c.dict === undefined ? { kind: 'column', type: c.type, index: c.index } : { kind: 'column', type: c.type, index: c.index, dict: c.dict }
     }
     case 'star': throw new SqlError(SqlState.SYNTAX_ERROR, "'*' is not allowed here", e.pos)

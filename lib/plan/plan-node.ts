@@ -162,8 +162,23 @@ export interface JoinNode extends NodeBase {
   readonly residual: BoundExpr | undefined
 }
 
+/**
+ * `JOIN LATERAL (query)`: `right` runs once per left row, with the left columns it names
+ * (`outerRefs`, over the left output) as parameters `paramBase`, `paramBase + 1`, ...;
+ * LEFT keeps a left row without right rows (right columns NULL). `residual` filters joined rows.
+ */
+export interface LateralJoinNode extends NodeBase {
+  readonly kind: 'lateral_join'
+  readonly type: 'inner' | 'left'
+  readonly left: PlanNode
+  readonly right: PlanNode
+  readonly outerRefs: readonly BoundExpr[]
+  readonly paramBase: number
+  readonly residual: BoundExpr | undefined
+}
+
 /** Any plan node. */
 export type PlanNode =
   | ScanNode | TableFunctionNode | ValuesNode | FilterNode | ProjectNode | AggregateNode
   | SortNode | LimitNode | DistinctNode | SetOpNode | JoinNode
-  | SampleByNode | LatestOnNode | TimeJoinNode | WindowNode
+  | SampleByNode | LatestOnNode | TimeJoinNode | WindowNode | LateralJoinNode

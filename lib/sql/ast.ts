@@ -263,6 +263,8 @@ export interface Join {
   readonly using?: readonly string[]
   /** ASOF/LT `TOLERANCE 1h` as written, e.g. '1h' */
   readonly tolerance?: { readonly value: string; readonly pos: number }
+  /** `JOIN LATERAL (query)`: the query may name columns of the tables before it */
+  readonly lateral?: boolean
 }
 
 /** The SAMPLE BY clause. */

@@ -149,4 +149,7 @@ export const CORPUS: readonly string[] = [
   'select * from t limit 3,',
   'select * from t limit , 3',
   "select date '2000-01-01', timestamp '2000-01-01T10:00', timestamp, date from t where d > date '1999-12-31'",
+  // LATERAL
+  'select o.id, t.q from o join lateral (select q from f where f.id = o.id) t left join lateral (select 1 x) u on true cross join lateral (select 2 y) v, lateral (select 3 z) w',
+  'select lateral from o lateral (select 1) t',
 ]
