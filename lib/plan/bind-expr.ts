@@ -44,6 +44,8 @@ const OPERATOR_NAMES: Record<string, string> = { '<>': '!=' }
 export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
   const r = env.rewrite?.(e)
   if (r !== undefined) return r
+  // `@x` outside a DECLARE that binds it (build/declare.ts replaces the declared ones)
+  if ((e as { kind: string }).kind === 'variable') throw new SqlError(SqlState.UNDEFINED_COLUMN, `undeclared variable: ${(e as unknown as { name: string }).name}`, e.pos)
   switch (e.kind) {
     case 'literal': return bindLiteral(e)
     case 'column': {

@@ -16,6 +16,7 @@ import * as S from './build/statements.js'
 import { dotted, nameOf } from './build/tokens.js'
 import * as L from './build/seq.js'
 import * as P from './build/pivot.js'
+import * as V from './build/declare.js'
 
 interface NearleyToken {
   value: any;
@@ -53,6 +54,7 @@ const grammar: Grammar = {
     {"name": "statement", "symbols": ["update"], "postprocess": id},
     {"name": "statement", "symbols": ["ddl"], "postprocess": id},
     {"name": "statement", "symbols": ["utility"], "postprocess": id},
+    {"name": "statement", "symbols": ["declare"], "postprocess": id},
     {"name": "name", "symbols": [{type: "ident"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "name", "symbols": [{type: "qident"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "name", "symbols": [t_softName], "postprocess": ([t]) => nameOf(t)},
@@ -161,6 +163,7 @@ const grammar: Grammar = {
     {"name": "exprCast", "symbols": ["primary"], "postprocess": id},
     {"name": "primary", "symbols": ["literal"], "postprocess": id},
     {"name": "primary", "symbols": [{type: "param"}], "postprocess": ([t]) => ({ kind: 'param', pos: t.offset, index: Number(t.text.slice(1)) })},
+    {"name": "primary", "symbols": [{type: "variable"}], "postprocess": ([t]) => V.variableRef(t)},
     {"name": "primary", "symbols": ["name"], "postprocess": ([n]) => E.columnRef(n, null)},
     {"name": "primary", "symbols": ["name", {"literal":"."}, "name"], "postprocess": ([a, , b]) => E.columnRef(a, b)},
     {"name": "primary", "symbols": ["call"], "postprocess": id},
@@ -437,6 +440,11 @@ const grammar: Grammar = {
     {"name": "pivotGroupBy", "symbols": [{type: "GROUP"}, {type: "BY"}, "exprList"], "postprocess": ([, , l]) => l},
     {"name": "pivotSource", "symbols": ["shortName"], "postprocess": ([n]) => ({ kind: 'table', pos: n.pos, name: n.name })},
     {"name": "pivotSource", "symbols": [{"literal":"("}, "query", {"literal":")"}], "postprocess": ([o, q]) => ({ kind: 'subquery', pos: o.offset, query: q })},
+    {"name": "declare", "symbols": [{type: "DECLARE"}, "declareList", "query"], "postprocess": ([t, l, q]) => V.declare(t, l, q)},
+    {"name": "declareList", "symbols": ["declareItem"], "postprocess": ([d]) => L.one(d)},
+    {"name": "declareList", "symbols": ["declareList", {"literal":","}, "declareItem"], "postprocess": ([l, , d]) => L.add(l, d)},
+    {"name": "declareItem", "symbols": [{type: "variable"}, {"literal":":="}, "expr"], "postprocess": ([v, , e]) => V.binding(v, e)},
+    {"name": "declareItem", "symbols": [{type: "variable"}, {"literal":"="}, "expr"], "postprocess": ([, o]) => V.missingWalrus(o)},
     {"name": "ddl", "symbols": ["createTable"], "postprocess": id},
     {"name": "ddl", "symbols": ["createTableAs"], "postprocess": id},
     {"name": "ddl", "symbols": ["createTableLike"], "postprocess": id},
@@ -634,7 +642,7 @@ const grammar: Grammar = {
     {"name": "setAssign", "symbols": [{"literal":"="}], "postprocess": id},
     {"name": "setAssign", "symbols": [{type: "TO"}], "postprocess": id},
     {"name": "unsupported", "symbols": [{type: "DELETE"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'DELETE')},
-    {"name": "unsupported", "symbols": [{type: "DECLARE"}, "restTokens"], "postprocess": ([t, rest]) => L.deferred(() => S.unsupported(t, S.hasWord(L.toArray(rest), 'cursor') ? 'DECLARE CURSOR' : 'DECLARE'))},
+    {"name": "unsupported", "symbols": [{type: "DECLARE"}, "name", "restTokens"], "postprocess": ([t, , rest]) => L.deferred(() => S.unsupported(t, S.hasWord(L.toArray(rest), 'cursor') ? 'DECLARE CURSOR' : 'DECLARE'))},
     {"name": "unsupported", "symbols": [{type: "FETCH"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'FETCH')},
     {"name": "unsupported", "symbols": [{type: "MOVE"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'MOVE')},
     {"name": "unsupported", "symbols": [{type: "CLOSE"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'CLOSE')},

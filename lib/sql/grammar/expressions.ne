@@ -49,6 +49,7 @@ exprCast -> exprCast "::" typeName {% ([e, o, t]) => E.cast(o.offset, e, t, true
 primary ->
     literal                                   {% id %}
   | %param                                    {% ([t]) => ({ kind: 'param', pos: t.offset, index: Number(t.text.slice(1)) }) %}
+  | %variable                                 {% ([t]) => V.variableRef(t) %}
   | name                                      {% ([n]) => E.columnRef(n, null) %}
   | name "." name                             {% ([a, , b]) => E.columnRef(a, b) %}
   | call                                      {% id %}

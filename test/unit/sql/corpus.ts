@@ -152,4 +152,7 @@ export const CORPUS: readonly string[] = [
   // LATERAL
   'select o.id, t.q from o join lateral (select q from f where f.id = o.id) t left join lateral (select 1 x) u on true cross join lateral (select 2 y) v, lateral (select 3 z) w',
   'select lateral from o lateral (select 1) t',
+  // DECLARE
+  "declare @x := 5, @y := @x + 1 with c as (select @y v) select @x, v from c where v > @x",
+  'declare c cursor for select 1',
 ]
