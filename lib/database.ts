@@ -17,6 +17,7 @@ import { IdentityCaches } from './security/identity-caches.js'
 import type { StatementInfo } from './statement-info.js'
 import { tableLookup } from './exec/statements/acl.js'
 import { ACL_FILE } from './security/acl/persistence.js'
+import { hasPivotSubquery, resolvePivotValues } from './plan/pivot-values.js'
 import { Rnd } from './functions/rnd/rnd.js'
 import { MemoryPool, QueryMemory, batchBytes } from './exec/memory.js'
 import { defaultQueryMemory, resolveTotalQueryMemory } from './exec/memory-defaults.js'
@@ -387,6 +388,8 @@ export class Database {
    * Parameters are JS values for `$1..$n`.
    */
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
+    // PIVOT ... IN (SELECT ...): the values name the columns, so the subqueries run first
+    if (hasPivotSubquery(stmt)) stmt = await resolvePivotValues(stmt, async (q) => (await this.collect(await this.execute(q, params, options))).rows)
     const run = this.running.track(options.signal)
     const memory = new QueryMemory(this.queryMemoryLimit, this.memoryPool)
     try {

@@ -11,6 +11,7 @@ import {
   type Batch, type Scalar, type Vector, VectorWriter, constVector, getScalar, isNullAt, materialize, sliceVector,
 } from '../types/vector.js'
 import { castScalar, castVector } from '../types/cast.js'
+import { parseInterval } from '../types/interval.js'
 import type { BoundExpr } from '../plan/plan-node.js'
 import type { ExecContext } from './context.js'
 
@@ -62,7 +63,7 @@ export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
     case 'in': return compileIn(compileExpr(expr.expr, ctx), expr.values, expr.not)
     case 'in_intervals': {
       const inner = compileExpr(expr.expr, ctx)
-      const iv = expr.intervals
+      const iv = expr.param === undefined ? expr.intervals : paramIntervals(ctx.params[expr.param.index] ?? null, expr.param.pos)
       const not = expr.not
       return (b) => {
         const v = materialize(inner(b))
@@ -94,6 +95,13 @@ export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
       }
     }
   }
+}
+
+/** The intervals of a text parameter's value (none for NULL); a bad string is 22007 at the parameter. */
+function paramIntervals(value: Scalar, pos: number): Float64Array {
+  if (value === null) return new Float64Array(0)
+  if (typeof value === 'number' || typeof value === 'bigint') return Float64Array.of(Number(value), Number(value))
+  return parseInterval(String(value), pos)
 }
 
 /** True when `x` lies in one of the inclusive [lo, hi] pairs of `iv` (sorted, disjoint). */

@@ -4,7 +4,7 @@
  * literals, and checks types. Errors carry the position of the offending token.
  */
 import { SqlError, SqlState } from '../errors.js'
-import type { Expr, Call, Literal, Query } from '../sql/ast.js'
+import type { ColumnRef, Expr, Call, Literal, Query } from '../sql/ast.js'
 import { type ColumnType, commonType, parseTypeName, typeName, isTemporal, isText } from '../types/column-type.js'
 import type { Scalar } from '../types/vector.js'
 import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
@@ -35,6 +35,8 @@ export interface ExprEnv {
   readonly onWindow?: (call: Call) => BoundExpr
   /** what the clause is, for error messages ("WHERE") */
   readonly clause?: string
+  /** a column not found in `scope`: a column of an enclosing query (LATERAL), or undefined */
+  readonly outer?: (ref: ColumnRef) => BoundExpr | undefined
 }
 
 const OPERATOR_NAMES: Record<string, string> = { '<>': '!=' }
@@ -43,10 +45,19 @@ const OPERATOR_NAMES: Record<string, string> = { '<>': '!=' }
 export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
   const r = env.rewrite?.(e)
   if (r !== undefined) return r
+  // `@x` outside a DECLARE that binds it (build/declare.ts replaces the declared ones)
+  if ((e as { kind: string }).kind === 'variable') throw new SqlError(SqlState.UNDEFINED_COLUMN, `undeclared variable: ${(e as unknown as { name: string }).name}`, e.pos)
   switch (e.kind) {
     case 'literal': return bindLiteral(e)
     case 'column': {
-      const c = env.scope.resolve(e)
+      let c
+      try {
+        c = env.scope.resolve(e)
+      } catch (err) {
+        const o = env.outer?.(e)
+        if (o !== undefined) return o
+        throw err
+      }
       return c.dict === undefined ? { kind: 'column', type: c.type, index: c.index } : { kind: 'column', type: c.type, index: c.index, dict: c.dict }
     }
     case 'star': throw new SqlError(SqlState.SYNTAX_ERROR, "'*' is not allowed here", e.pos)
@@ -78,6 +89,15 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
       const list = e.list as readonly Expr[]
       if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'literal' && list[0]!.type === 'string') {
         return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: intervalOf(list[0]!.value, list[0]!.pos), not: e.not }
+      }
+      // `ts IN $1` with a text (or untyped) parameter: its value is an interval string, as a
+      // literal would be (QuestDB's InTimestampTimestampTest); a TIMESTAMP parameter is equality
+      if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'param') {
+        const p = bindExpr(list[0]!, env)
+        if (p.kind === 'param' && (p.untyped === true || isText(p.type))) {
+          if (p.untyped === true) env.onInfer?.(p.index, 'VARCHAR')
+          return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: new Float64Array(0), not: e.not, param: { index: p.index, pos: list[0]!.pos } }
+        }
       }
       const values: Scalar[] = []
       for (const item of list) {

@@ -16,6 +16,8 @@ import { describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
 import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs } from './naming.js'
+import { pivotQuery } from './bind-pivot.js'
+import { bindLateral } from './bind-lateral.js'
 
 /** What binding a query needs from the database. */
 export interface BindContext {
@@ -30,6 +32,10 @@ export interface BindContext {
   readonly fn: FunctionContext
   /** parameter values, when known at bind time (table-function arguments need them) */
   readonly params?: readonly Scalar[]
+  /** columns of the FROM items before a LATERAL subquery, as parameters (bind-lateral.ts) */
+  readonly outer?: ExprEnv['outer']
+  /** the first parameter slot a nested LATERAL may use for its outer columns */
+  readonly lateralBase?: number
 }
 
 /** Binds any query. */
@@ -46,7 +52,7 @@ export function bindQuery(q: Query, bc: BindContext): PlanNode {
 }
 
 function env(scope: Scope, bc: BindContext, extra: Partial<ExprEnv> = {}): ExprEnv {
-  return { scope, paramTypes: bc.paramTypes, bindSubquery: (sq) => bindQuery(sq, bc), ...(bc.onInfer === undefined ? {} : { onInfer: bc.onInfer }), ...extra }
+  return { scope, paramTypes: bc.paramTypes, bindSubquery: (sq) => bindQuery(sq, bc), ...(bc.onInfer === undefined ? {} : { onInfer: bc.onInfer }), ...(bc.outer === undefined ? {} : { outer: bc.outer }), ...extra }
 }
 
 /** Marks every output column as coming from `table` (an alias). */
@@ -99,6 +105,7 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
     }
     case 'function': node = bindTableFunction(ref.call, bc, ref.alias); break
     case 'subquery': node = ref.alias === undefined ? bindQuery(ref.query, bc) : relabel(bindQuery(ref.query, bc), ref.alias); break
+    case 'pivot': node = ref.alias === undefined ? bindQuery(pivotQuery(ref), bc) : relabel(bindQuery(pivotQuery(ref), bc), ref.alias); break
   }
   if (ref.timestamp !== undefined) {
     const i = node.output.findIndex((c) => c.name.toLowerCase() === ref.timestamp!.toLowerCase())
@@ -152,6 +159,7 @@ function paramValue(bc: BindContext, e: BoundExpr): Scalar | undefined {
 
 function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   if (join.type === 'right' || join.type === 'full') throw notSupported(`${join.type.toUpperCase()} JOIN is not supported`, join.pos)
+  if (join.lateral === true) return bindLateral(left, join, bc, bindQuery, (n, a) => relabel(n, a))
   const right = bindTableRef(join.table, bc)
   if (join.type === 'asof' || join.type === 'lt' || join.type === 'splice') return bindTimeJoin(left, right, join, bc)
   const output = [...left.output, ...right.output]

@@ -7,7 +7,9 @@ import { functionsNamed } from '../functions/registry.js'
 
 /**
  * The name QuestDB gives a select item: its alias; a column's name; a function's name
- * (`count`, `avg`); `cast` for casts; `case` for CASE; a literal's text; otherwise `column`.
+ * (`count`, `avg`); `cast` for casts; `case` for CASE; a literal's text (a string without its
+ * quotes: `SELECT 'C1'` is column `C1`; a negative number with its sign: `SELECT -5` is `-5`);
+ * otherwise `column`.
  */
 export function outputName(item: SelectItem): string {
   if (item.alias !== undefined) return item.alias
@@ -18,10 +20,14 @@ export function outputName(item: SelectItem): string {
     case 'cast': return 'cast'
     case 'case': return 'case'
     case 'extract': return 'extract'
+    case 'unary':
+      // QuestDB's lexer folds a sign into a number literal: `-5` is the constant -5
+      if (e.op === '-' && e.operand.kind === 'literal' && (e.operand.type === 'int' || e.operand.type === 'long' || e.operand.type === 'double')) return `-${e.operand.text}`
+      return 'column'
     case 'literal':
       switch (e.type) {
         case 'int': case 'long': case 'double': case 'long256': return e.text
-        case 'string': return `'${e.value}'`
+        case 'string': return e.value === '' ? 'column' : e.value
         case 'boolean': return String(e.value)
         case 'null': return 'null'
         case 'char': return `'${e.value}'`

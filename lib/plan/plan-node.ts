@@ -26,7 +26,8 @@ export type BoundExpr =
   | { readonly kind: 'cast'; readonly type: ColumnType; readonly expr: BoundExpr; readonly pos: number }
   | { readonly kind: 'case'; readonly type: ColumnType; readonly whens: readonly { readonly when: BoundExpr; readonly then: BoundExpr }[]; readonly else: BoundExpr }
   | { readonly kind: 'in'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly values: readonly Scalar[]; readonly not: boolean }
-  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly intervals: Float64Array; readonly not: boolean }
+  // `param`: `ts IN $n` with a text parameter, whose value is an interval string parsed per execution (`intervals` unused)
+  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly intervals: Float64Array; readonly not: boolean; readonly param?: { readonly index: number; readonly pos: number } }
   | { readonly kind: 'isnull'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly not: boolean }
   | { readonly kind: 'subquery'; readonly type: ColumnType; readonly plan: PlanNode; readonly pos: number }
   | { readonly kind: 'exists'; readonly type: 'BOOLEAN'; readonly plan: PlanNode; readonly not: boolean }
@@ -166,8 +167,23 @@ export interface JoinNode extends NodeBase {
   readonly residual: BoundExpr | undefined
 }
 
+/**
+ * `JOIN LATERAL (query)`: `right` runs once per left row, with the left columns it names
+ * (`outerRefs`, over the left output) as parameters `paramBase`, `paramBase + 1`, ...;
+ * LEFT keeps a left row without right rows (right columns NULL). `residual` filters joined rows.
+ */
+export interface LateralJoinNode extends NodeBase {
+  readonly kind: 'lateral_join'
+  readonly type: 'inner' | 'left'
+  readonly left: PlanNode
+  readonly right: PlanNode
+  readonly outerRefs: readonly BoundExpr[]
+  readonly paramBase: number
+  readonly residual: BoundExpr | undefined
+}
+
 /** Any plan node. */
 export type PlanNode =
   | ScanNode | TableFunctionNode | ValuesNode | FilterNode | ProjectNode | AggregateNode
   | SortNode | LimitNode | DistinctNode | SetOpNode | JoinNode
-  | SampleByNode | LatestOnNode | TimeJoinNode | WindowNode
+  | SampleByNode | LatestOnNode | TimeJoinNode | WindowNode | LateralJoinNode

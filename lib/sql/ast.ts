@@ -220,6 +220,34 @@ export type TableRef =
   | { readonly kind: 'table'; readonly pos: number; readonly name: string; readonly alias?: string; readonly timestamp?: string }
   | { readonly kind: 'function'; readonly pos: number; readonly call: Call; readonly alias?: string; readonly timestamp?: string }
   | { readonly kind: 'subquery'; readonly pos: number; readonly query: Query; readonly alias?: string; readonly timestamp?: string }
+  | Pivot
+
+/** One value of a PIVOT `FOR col IN (...)` list, with its optional column name. */
+export interface PivotValue {
+  readonly expr: Expr
+  readonly alias?: string
+}
+
+/** `col IN (v1 [AS a], ...)` or `col IN (SELECT ...)` of a PIVOT (the query is run before binding). */
+export interface PivotFor {
+  readonly pos: number
+  readonly column: ColumnRef
+  readonly values?: readonly PivotValue[]
+  readonly query?: Query
+}
+
+/** `source [WHERE ...] PIVOT (agg [AS a], ... FOR col IN (...) [col2 IN (...)] [GROUP BY k, ...])`. */
+export interface Pivot {
+  readonly kind: 'pivot'
+  readonly pos: number
+  readonly source: TableRef
+  readonly where?: Expr
+  readonly aggregates: readonly SelectItem[]
+  readonly fors: readonly PivotFor[]
+  readonly groupBy: readonly Expr[]
+  readonly alias?: string
+  readonly timestamp?: string
+}
 
 /** The join kinds of the dialect. */
 export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'cross' | 'asof' | 'lt' | 'splice'
@@ -235,6 +263,8 @@ export interface Join {
   readonly using?: readonly string[]
   /** ASOF/LT `TOLERANCE 1h` as written, e.g. '1h' */
   readonly tolerance?: { readonly value: string; readonly pos: number }
+  /** `JOIN LATERAL (query)`: the query may name columns of the tables before it */
+  readonly lateral?: boolean
 }
 
 /** The SAMPLE BY clause. */

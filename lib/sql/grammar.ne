@@ -27,6 +27,8 @@ import * as S from './build/statements.js'
 import * as A from './build/acl.js'
 import { dotted, nameOf } from './build/tokens.js'
 import * as L from './build/seq.js'
+import * as P from './build/pivot.js'
+import * as V from './build/declare.js'
 %}
 
 @lexer lexer
@@ -39,11 +41,14 @@ statement ->
   | ddl                        {% id %}
   | utility                    {% id %}
   | acl                        {% id %}
+  | declare                    {% id %}
 
 @include "grammar/names.ne"
 @include "grammar/expressions.ne"
 @include "grammar/window.ne"
 @include "grammar/queries.ne"
+@include "grammar/pivot.ne"
+@include "grammar/declare.ne"
 @include "grammar/ddl.ne"
 @include "grammar/dml.ne"
 @include "grammar/utility.ne"

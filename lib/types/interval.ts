@@ -3,12 +3,15 @@
  *
  * - a timestamp prefix stands for its whole period: `'2024'`, `'2024-01'`, `'2024-01-15'`,
  *   `'2024-01-15T10'` (see `parseTimestampPeriod`);
- * - `'<ts>;<dur>'` is [lo, lo + dur) from the floor of the literal, e.g. `'2015-02-23T10:00;2d'`
- *   is [2015-02-23T10:00:00, 2015-02-25T09:59:59.999999]; durations take units
- *   u, T (millis), s, m, h, d, w, M, y and may be composite (`2h30m`); a negative duration
- *   shortens the literal's period from its end (`'2026-04;-3d'`);
+ * - `'<ts>;<dur>'` extends the END of the literal's period by `dur` (QuestDB's
+ *   `IntervalUtilsTest`, `WhereClauseParserTest.testComplexInterval1`): `'2015-02-23T10:00;2d'`
+ *   is [2015-02-23T10:00:00, 2015-02-25T10:00:59.999999], `'2026;1M'` is all of 2026 and
+ *   January 2027; a literal with a fraction of a second is an instant
+ *   (`'...10:00:55.000Z;15s'` ends at 10:01:10.000000). Durations take units u, T (millis),
+ *   s, m, h, d, w, M, y and may be composite (`2h30m`); a negative duration moves the end back
+ *   (`'2026-04;-3d'`);
  * - `'<ts>;<dur>;<period>;<count>'` repeats that interval `count` times, `period` apart
- *   (a negative count goes backwards).
+ *   (a negative count goes backwards); overlapping repeats merge (`'2016-03-21;3y;6M;5'`).
  *
  * The result is an {@link IntervalSet}: sorted, merged, inclusive pairs of microseconds.
  *
@@ -58,7 +61,7 @@ export function addDuration(ts: number, d: Duration, times = 1): number {
  *
  * @example
  * ```ts
- * parseInterval('2015-02-23T10:00;2d') // [2015-02-23T10:00:00.000000, 2015-02-25T09:59:59.999999]
+ * parseInterval('2015-02-23T10:00;2d') // [2015-02-23T10:00:00.000000, 2015-02-25T10:00:59.999999]
  * ```
  */
 export function parseInterval(text: string, position = -1): IntervalSet {
@@ -70,8 +73,8 @@ export function parseInterval(text: string, position = -1): IntervalSet {
   if (parts.length === 1) return Float64Array.of(period.lo, period.hi)
   const dur = parseDuration(parts[1]!.trim())
   if (dur === null || dur.length === 0) throw invalid(position)
-  const negative = dur[0]![0] < 0
-  const first = negative ? [period.lo, addDuration(period.hi + 1, dur) - 1] : [period.lo, addDuration(period.lo, dur) - 1]
+  const end = p.precision === 'fraction' ? period.lo : period.hi
+  const first = [period.lo, addDuration(end, dur)]
   if (parts.length === 2) return normalizeIntervals(first)
   const step = parseDuration(parts[2]!.trim())
   const countText = parts[3]!.trim()
@@ -81,9 +84,8 @@ export function parseInterval(text: string, position = -1): IntervalSet {
   const out = new Float64Array(2 * Math.abs(count))
   const dir = count < 0 ? -1 : 1
   for (let k = 0; k < Math.abs(count); k++) {
-    const lo = addDuration(first[0]!, step, k * dir)
-    out[2 * k] = lo
-    out[2 * k + 1] = negative ? addDuration(first[1]! + 1, step, k * dir) - 1 : addDuration(lo, dur) - 1
+    out[2 * k] = addDuration(first[0]!, step, k * dir)
+    out[2 * k + 1] = addDuration(first[1]!, step, k * dir)
   }
   return normalizeIntervals(out)
 }

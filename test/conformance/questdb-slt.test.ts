@@ -15,7 +15,8 @@ import type { FileOutcome, QueryResult, SltDatabase } from '../sql/runner/slt-ty
 import { markdownReport, summaryLine, totals } from './conformance-report.js'
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
-const dataDir = join(repoRoot, '..', 'shared', 'conformance', 'questdb-slt')
+// EPOCHDB_CONFORMANCE_DIR: the folder holding questdb-slt/ (a git worktree is not beside ../shared)
+const dataDir = join(process.env['EPOCHDB_CONFORMANCE_DIR'] ?? join(repoRoot, '..', 'shared', 'conformance'), 'questdb-slt')
 /** a statement that takes longer than this counts as failed (the engine may still be busy) */
 const STATEMENT_TIMEOUT_MS = 10_000
 

@@ -2,7 +2,9 @@
  * LIMIT with QuestDB's semantics:
  * - `LIMIT n`: the first n rows; `LIMIT -n`: the last n rows;
  * - `LIMIT lo, hi`: rows (lo, hi] (0-based lo exclusive; bounds swapped when lo > hi);
- * - `LIMIT -lo, -hi`: the last lo rows minus the last hi; `LIMIT lo, -hi`: drop the first lo and the last hi.
+ * - `LIMIT -lo, -hi`: the last lo rows minus the last hi; `LIMIT lo, -hi`: drop the first lo and the last hi;
+ * - `LIMIT n, 0` and `LIMIT -n, 0` are `LIMIT n` and `LIMIT -n`; a NULL bound counts as not written,
+ *   so `LIMIT null` is no limit.
  * A positive range streams and stops early; anything counted from the end buffers the input.
  */
 import { type Batch, gather } from '../../types/vector.js'
@@ -14,10 +16,11 @@ import type { Runner } from './runner.js'
 import { SqlError, SqlState } from '../../errors.js'
 import { batchBytes } from '../memory.js'
 
-function limitValue(node: LimitNode, which: 'lo' | 'hi', ctx: ExecContext): number {
+/** A bound's value; undefined when it is NULL, which counts as a bound not written. */
+function limitValue(node: LimitNode, which: 'lo' | 'hi', ctx: ExecContext): number | undefined {
   const e = which === 'lo' ? node.lo : node.hi!
   const v = evalConstant(e, ctx)
-  if (v === null) return 0
+  if (v === null) return undefined
   const n = Number(v)
   if (!Number.isFinite(n)) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'LIMIT must be a number')
   return Math.trunc(n)
@@ -25,8 +28,13 @@ function limitValue(node: LimitNode, which: 'lo' | 'hi', ctx: ExecContext): numb
 
 /** Runs a LIMIT node (see the file header for the forms). */
 export async function* runLimit(node: LimitNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  let lo = limitValue(node, 'lo', ctx)
-  let hi = node.hi === undefined ? undefined : limitValue(node, 'hi', ctx)
+  const first = limitValue(node, 'lo', ctx)
+  const second = node.hi === undefined ? undefined : limitValue(node, 'hi', ctx)
+  // `LIMIT null` is no limit; `LIMIT n, 0` = `LIMIT -n, 0` = `LIMIT n, null` = `LIMIT n`,
+  // `LIMIT null, n` = `LIMIT n` (QuestDB's LIMIT page, "edge-case variants")
+  if (first === undefined && second === undefined) { yield* run(node.input, ctx); return }
+  let lo = first ?? second!
+  let hi = first === undefined || second === 0 ? undefined : second
   if (hi === undefined) {
     if (lo >= 0) { yield* take(run(node.input, ctx), 0, lo); return }
     yield* fromEnd(node, ctx, run, (total) => [Math.max(0, total + lo), total])

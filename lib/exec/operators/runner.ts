@@ -11,6 +11,7 @@ import { runSort } from './sort.js'
 import { runLimit } from './limit.js'
 import { runDistinct, runSetOp } from './set-ops.js'
 import { runJoin } from './hash-join.js'
+import { runLateralJoin } from './lateral-join.js'
 import { runLatestOn, runSampleBy, runTimeJoin, runWindow } from './time-series.js'
 
 /** Runs a node. */
@@ -34,6 +35,7 @@ const HANDLERS: Handlers = {
   latest_on: runLatestOn,
   time_join: runTimeJoin,
   window: runWindow,
+  lateral_join: runLateralJoin,
 }
 
 /** Runs `node` and its inputs. */

@@ -1,7 +1,8 @@
 /**
  * QuestDB timestamp format patterns for `to_str`, `to_timestamp` and `to_date`. Supported
  * letters: y yy yyyy, M MM MMM MMMM, d dd, H HH, h hh (with a), k, K, m mm, s ss, S SSS
- * (millis), U UUU (micros of the milli), U+ (micros of the second, 1-6 digits), N+, E EE (day
+ * (millis; a short fraction pads right, `.S` on ".12" is 120 ms), U UUU (micros of the milli),
+ * U+ (micros of the second, 1-6 digits), N+, E EE (day
  * names), a, Z z x (offsets; printed as Z). Any other character is literal, so `T` passes
  * through. A compiled pattern is cached per call site.
  *
@@ -70,14 +71,18 @@ function escape(c: string): string {
 function compileParser(fmt: string): Parser {
   let src = '^'
   const fields: string[] = []
-  for (const t of tokenize(fmt)) {
+  const toks = tokenize(fmt)
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!
     if ('lit' in t) { src += escape(t.lit); continue }
     const { letter, n } = t
+    const unitFollows = toks[i + 1] !== undefined && !('lit' in toks[i + 1]!)
     let g: string
     switch (letter) {
       case 'M': g = n >= 3 ? '([A-Za-z]+)' : n === 2 ? '(\\d{2})' : '(\\d{1,2})'; break
       case 'y': g = n === 4 ? '(\\d{4})' : n === 2 ? '(\\d{2})' : '(-?\\d{1,9})'; break
-      case 'S': case 'U': g = t.plus ? '(\\d{1,6})' : n === 3 ? '(\\d{3})' : '(\\d{1,3})'; break
+      // a single S or U reads one digit before another unit, else up to three (QuestDB docs)
+      case 'S': case 'U': g = t.plus ? '(\\d{1,6})' : n === 3 ? '(\\d{3})' : unitFollows ? '(\\d)' : '(\\d{1,3})'; break
       case 'N': g = t.plus ? '(\\d{1,9})' : '(\\d{1,3})'; break
       case 'E': g = '([A-Za-z]+)'; break
       case 'a': g = '([AaPp][Mm])'; break
@@ -98,7 +103,8 @@ export function parseWith(p: Parser, text: string): number | null {
   for (let k = 0; k < p.fields.length; k++) {
     const v = m[k + 1]!
     switch (p.fields[k]) {
-      case 'y': y = Number(v); break
+      // a two-digit year written for `y` is a year of this century, as `yy`
+      case 'y': y = /^\d{2}$/.test(v) ? 2000 + Number(v) : Number(v); break
       case 'yy': y = 2000 + Number(v); break
       case 'M': {
         if (/^\d+$/.test(v)) mo = Number(v)
@@ -109,8 +115,9 @@ export function parseWith(p: Parser, text: string): number | null {
       case 'H': case 'k': case 'K': case 'h': h = Number(v); break
       case 'm': mi = Number(v); break
       case 's': s = Number(v); break
-      case 'S': micros += Number(v) * 1000; break
-      case 'U': micros += Number(v); break
+      // short fractions pad with zeros on the right: `.S` on ".12" is 120 ms
+      case 'S': micros += Number(v.padEnd(3, '0')) * 1000; break
+      case 'U': micros += Number(v.padEnd(3, '0')); break
       case 'S+': case 'U+': micros += Number(v.padEnd(6, '0')); break
       case 'N+': micros += Math.floor(Number(v.padEnd(9, '0')) / 1000); break
       case 'a': pm = v.toLowerCase() === 'pm' ? 1 : 0; break

@@ -88,6 +88,14 @@ export function cast(pos: number, expr: Expr, type: Name, shorthand: boolean): E
   return { kind: 'cast', pos, expr, type: type.name, typePos: type.pos, shorthand }
 }
 
+/** `DATE '...'` / `TIMESTAMP '...'` as a cast of the string (named `cast`); null for any other name. */
+export function typedLiteral(type: Name, text: Token): Expr | null {
+  const t = type.name.toLowerCase()
+  if (t !== 'date' && t !== 'timestamp') return null
+  const value: Expr = { kind: 'literal', pos: text.offset, type: 'string', value: unquoteString(text.text) }
+  return { kind: 'cast', pos: type.pos, expr: value, type: t, typePos: type.pos, shorthand: true }
+}
+
 /** CASE in both forms. */
 export function caseExpr(tok: Token, operand: Expr | null, whens: [Token, Expr, Token, Expr][], elseExpr: Expr | null): Case {
   return {

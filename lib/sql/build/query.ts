@@ -105,6 +105,11 @@ export function join(pos: number, type: JoinType, table: TableRef, on: Expr | re
   return { pos, type, table, ...cond, ...(tolerance === null ? {} : { tolerance }) }
 }
 
+/** Marks a join LATERAL. */
+export function lateral(j: Join): Join {
+  return { ...j, lateral: true }
+}
+
 /** The join type from its leading keyword. */
 export function joinType(tok: Token | null): JoinType {
   if (tok === null) return 'inner'

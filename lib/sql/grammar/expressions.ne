@@ -49,6 +49,7 @@ exprCast -> exprCast "::" typeName {% ([e, o, t]) => E.cast(o.offset, e, t, true
 primary ->
     literal                                   {% id %}
   | %param                                    {% ([t]) => ({ kind: 'param', pos: t.offset, index: Number(t.text.slice(1)) }) %}
+  | %variable                                 {% ([t]) => V.variableRef(t) %}
   | name                                      {% ([n]) => E.columnRef(n, null) %}
   | name "." name                             {% ([a, , b]) => E.columnRef(a, b) %}
   | call                                      {% id %}
@@ -56,6 +57,8 @@ primary ->
   | "(" query ")"                             {% ([o, q], _l, reject) => Q.isBare(q) ? reject : { kind: 'subquery', pos: o.offset, query: q } %}
   | %CASE expr:? whenThens (%ELSE expr):? %END {% ([c, op, w, el]) => E.caseExpr(c, op, L.toArray(w), el === null ? null : el[1]) %}
   | %CAST "(" expr %AS typeName ")"           {% ([c, , e, , t]) => E.cast(c.offset, e, t, false) %}
+  # typed literals `DATE '2000-01-01'`, `TIMESTAMP '2000-01-01T10:00'`: a cast of the string
+  | name %string                              {% ([n, s], _l, reject) => E.typedLiteral(n, s) ?? reject %}
   | %EXISTS "(" query ")"                     {% ([t, , q]) => ({ kind: 'exists', pos: t.offset, query: q, not: false }) %}
   | %EXTRACT "(" name %FROM expr ")"          {% ([t, , u, , e]) => ({ kind: 'extract', pos: t.offset, unit: u.name, expr: e }) %}
 whenThens -> whenThen {% ([w]) => L.one(w) %} | whenThens whenThen {% ([l, w]) => L.add(l, w) %}

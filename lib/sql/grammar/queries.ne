@@ -23,6 +23,8 @@ setPrimary ->
   | "(" query ")" timestampClause:? shortTail {% ([o, q, , ts, tail], _l, reject) => ts === null && Object.keys(tail).length === 0 ? reject : Q.shorthand(Q.tableRef({ kind: 'subquery', pos: o.offset, query: q }, { alias: null, timestamp: ts }), tail) %}
   # `trades`, `trades WHERE ...` mean `SELECT * FROM trades ...`.
   | shortName timestampClause:? shortTail {% ([n, ts, tail]) => Q.shorthandTable(n, ts, tail) %}
+  # `trades PIVOT (...)`, `(q) WHERE ... PIVOT (...)` (grammar/pivot.ne)
+  | pivotSource where:? pivotClause alias:? {% ([s, w, c, a]) => Q.shorthand(P.pivot(s, w, c, a), {}) %}
 shortTail -> where:? latestOn:? sampleBy:? {% ([where, latestOn, sampleBy]) => Q.compact({ where, latestOn, sampleBy }) %}
 
 selectBlock -> %SELECT %DISTINCT:? selectList fromClause:? {% ([s, d, cols, from]) => Q.select(s, d, cols, from) %}
@@ -39,6 +41,7 @@ fromClause -> %FROM tableRef latestBy:? joins where:? latestOn:? sampleBy:? grou
   {% ([, from, lb, joins, where, lo, sampleBy, groupBy, windows]) => ({ from, joins, ...Q.compact({ where, latestOn: Q.latest(lb, lo), sampleBy, groupBy, windows }) }) %}
 
 tableRef -> tablePrimary alias:? timestampClause:? {% ([t, alias, timestamp]) => Q.tableRef(t, { alias, timestamp }) %}
+  | tablePrimary alias:? pivotClause alias:? {% ([t, a, c, pa]) => P.pivot(Q.tableRef(t, { alias: a, timestamp: null }), null, c, pa) %}
 tablePrimary ->
     tableName        {% ([n]) => ({ kind: 'table', pos: n.pos, name: n.name }) %}
   | call             {% ([c]) => ({ kind: 'function', pos: c.pos, call: c }) %}
@@ -53,6 +56,12 @@ join ->
   | timeKind %JOIN tableRef joinOn:? tolerance:?            {% ([k, , t, on, tol]) => Q.join(k.offset, Q.joinType(k), t, on, tol) %}
   | %CROSS %JOIN tableRef                                   {% ([k, , t]) => Q.join(k.offset, 'cross', t, null, null) %}
   | "," tableRef                                            {% ([k, t]) => Q.join(k.offset, 'cross', t, null, null) %}
+  # LATERAL: the subquery may name columns of the FROM items before it (plan/bind-lateral.ts)
+  | %INNER:? %JOIN %LATERAL tableRef joinOn:?               {% ([i, j, , t, on]) => Q.lateral(Q.join((i ?? j).offset, 'inner', t, on, null)) %}
+  | %LEFT %OUTER:? %JOIN %LATERAL tableRef joinOn:?         {% ([k, , , , t, on]) => Q.lateral(Q.join(k.offset, 'left', t, on, null)) %}
+  | %CROSS %JOIN %LATERAL tableRef                          {% ([k, , , t]) => Q.lateral(Q.join(k.offset, 'cross', t, null, null)) %}
+  | "," %LATERAL tableRef                                   {% ([k, , t]) => Q.lateral(Q.join(k.offset, 'cross', t, null, null)) %}
+  | %LATERAL tableRef                                       {% ([k, t]) => Q.lateral(Q.join(k.offset, 'cross', t, null, null)) %}
 outerKind -> %LEFT {% id %} | %RIGHT {% id %} | %FULL {% id %}
 timeKind -> %ASOF {% id %} | %LT {% id %} | %SPLICE {% id %}
 # `ON expr`; `ON col` and `ON (a, b)` (same names on both sides) become `using`.
@@ -87,3 +96,6 @@ orderDir -> %ASC {% id %} | %DESC {% id %}
 firstLast -> %FIRST {% id %} | %LAST {% id %}
 
 limit -> %LIMIT expr ("," expr):? {% ([t, lo, hi]) => Q.limit(t, lo, hi === null ? null : hi[1]) %}
+  # QuestDB's edge-case forms: `LIMIT n,` and `LIMIT , n` are `LIMIT n`
+  | %LIMIT expr "," {% ([t, lo]) => Q.limit(t, lo, null) %}
+  | %LIMIT "," expr {% ([t, , lo]) => Q.limit(t, lo, null) %}

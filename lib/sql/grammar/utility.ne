@@ -43,7 +43,8 @@ setAssign -> "=" {% id %} | %TO {% id %}
 
 unsupported ->
     %DELETE restTokens                  {% ([t]) => S.unsupported(t, 'DELETE') %}
-  | %DECLARE restTokens                 {% ([t, rest]) => L.deferred(() => S.unsupported(t, S.hasWord(L.toArray(rest), 'cursor') ? 'DECLARE CURSOR' : 'DECLARE')) %}
+  # `DECLARE name CURSOR ...` (PostgreSQL); `DECLARE @x := ...` is QuestDB's (grammar/declare.ne)
+  | %DECLARE name restTokens            {% ([t, , rest]) => L.deferred(() => S.unsupported(t, S.hasWord(L.toArray(rest), 'cursor') ? 'DECLARE CURSOR' : 'DECLARE')) %}
   | %FETCH restTokens                   {% ([t]) => S.unsupported(t, 'FETCH') %}
   | %MOVE restTokens                    {% ([t]) => S.unsupported(t, 'MOVE') %}
   | %CLOSE restTokens                   {% ([t]) => S.unsupported(t, 'CLOSE') %}

@@ -64,6 +64,12 @@ export const CORPUS: readonly string[] = [
   'select 1 / 0, 1.0 / 0, -2147483648, 9223372036854775807L',
   't',
   '(t WHERE x = 1)',
+  "t PIVOT (sum(v) AS total, count() FOR sym IN ('a', 'b' AS bee) GROUP BY x) ORDER BY x",
+  'SELECT * FROM t PIVOT (avg(v) FOR sym IN (SELECT DISTINCT sym FROM t) b IN (true, false)) p',
+  'SELECT k.id, z.n FROM k JOIN LATERAL (SELECT count() n FROM t WHERE t.x = k.id) z',
+  'SELECT k.id, z.v FROM k LEFT JOIN LATERAL (SELECT v FROM t WHERE t.x = k.id ORDER BY v LIMIT 1) z ON true',
+  "DECLARE @s := 'a', @n := 1 SELECT * FROM t WHERE sym = @s AND x > @n",
+  "SELECT * FROM t WHERE ts IN '2024-01-01;1d;1M;2' LIMIT -2, 0",
 ]
 
 /** Tokens that mutations insert or substitute. */
@@ -76,4 +82,5 @@ export const TOKEN_POOL: readonly string[] = [
   '0', '1', '-1', '2147483648', '9223372036854775808', '1e308', '0.5', "'a'", "''", "'2024-01-01'", "'x;1d'",
   't', 'u', 'k', 'ts', 'sym', 'x', 'v', 's', 'b', 'l', 'count()', 'sum', 'avg(', 'now()', 'long_sequence(',
   '1h', '1d', '-5m', '0s', 'true', 'false', '$1', '"q"', '[', ']', '@', '#', '\\', '\u00e9',
+  'PIVOT', 'FOR', 'LATERAL', 'DECLARE', '@x', ':=', "DATE '2024-01-01'",
 ]

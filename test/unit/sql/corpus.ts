@@ -166,4 +166,18 @@ export const CORPUS: readonly string[] = [
   'show service account sa',
   'show permissions bob',
   'select password, option, service, account, token, grant, revoke from t',
+  // PIVOT (grammar/pivot.ne)
+  "cities pivot (sum(population) for year in (2000, 2010 as y2010) group by country) order by country limit 2",
+  "(select * from t) where x > 1 pivot (sum(a) as s, count() for q in ('Q1', 'Q2') r in (select distinct r from t)) as p",
+  "select * from t pivot (avg(v) for sym in ('a') for side in ('buy', 'sell')) p join u on (k)",
+  "with c as (t pivot (sum(v) for k in (null, 1) group by a, b)) select pivot, for from c",
+  'select * from t limit 3,',
+  'select * from t limit , 3',
+  "select date '2000-01-01', timestamp '2000-01-01T10:00', timestamp, date from t where d > date '1999-12-31'",
+  // LATERAL
+  'select o.id, t.q from o join lateral (select q from f where f.id = o.id) t left join lateral (select 1 x) u on true cross join lateral (select 2 y) v, lateral (select 3 z) w',
+  'select lateral from o lateral (select 1) t',
+  // DECLARE
+  "declare @x := 5, @y := @x + 1 with c as (select @y v) select @x, v from c where v > @x",
+  'declare c cursor for select 1',
 ]
