@@ -3,7 +3,7 @@
  */
 import { SqlError, SqlState, notSupported } from './errors.js'
 import type { Statement } from './sql/ast.js'
-import { parseStatements } from './sql/parse.js'
+import { parseScriptAsync, parseStatements } from './sql/parse.js'
 import { parseLimits, type ParseLimits } from './sql/limits.js'
 import { type ColumnType, typeName } from './types/column-type.js'
 import { type Batch, type Scalar, type SymbolTable, type Vector, VectorWriter, allocate, getScalar, vectorOf } from './types/vector.js'
@@ -141,6 +141,11 @@ export interface ExecOptions {
    */
   readonly timeout?: number
   /**
+   * When the statement arrived (`Date.now()` ms): its timeout counts from then, so the time
+   * {@link Database.parseAsync} took is included. Default: when execution starts.
+   */
+  readonly receivedAt?: number
+  /**
    * Return from a write before it is durable: the caller promises to await {@link Database.sync}
    * before it acknowledges the write to anyone (pgwire does, once per pipelined batch, so a batch
    * of INSERTs shares one WAL sync). Without it, every write statement waits for its own
@@ -159,6 +164,8 @@ export interface ExecOptions {
 const PARSE_CACHE_SIZE = 1000
 /** Longer texts are parsed every time: a cache of big statements (bulk INSERTs) would hold their trees. */
 const PARSE_CACHE_MAX_TEXT = 16 * 1024
+/** Texts up to this long are parsed at once by {@link Database.parseAsync} (well under a millisecond). */
+const ASYNC_PARSE_MIN_TEXT = 4096
 /** Total characters of the cached texts (the trees are roughly proportional). */
 const PARSE_CACHE_CHARS = 1024 * 1024
 
@@ -261,21 +268,50 @@ export class Database {
     let stmts = this.parseCache.get(sql)
     if (stmts === undefined) {
       stmts = parseStatements(sql, this.parseLimits)
-      if (sql.length > PARSE_CACHE_MAX_TEXT) return stmts
-      while (this.parseCache.size >= PARSE_CACHE_SIZE || (this.parseCache.size > 0 && this.parseCacheChars + sql.length > PARSE_CACHE_CHARS)) {
-        const oldest = this.parseCache.keys().next().value!
-        this.parseCache.delete(oldest)
-        this.parseCacheChars -= oldest.length
-      }
-      this.parseCache.set(sql, stmts)
-      this.parseCacheChars += sql.length
+      this.remember(sql, stmts)
     }
+    return stmts
+  }
+
+  /** Keeps a parse in the cache (texts up to {@link PARSE_CACHE_MAX_TEXT}). */
+  private remember(sql: string, stmts: Statement[]): void {
+    if (sql.length > PARSE_CACHE_MAX_TEXT) return
+    while (this.parseCache.size >= PARSE_CACHE_SIZE || (this.parseCache.size > 0 && this.parseCacheChars + sql.length > PARSE_CACHE_CHARS)) {
+      const oldest = this.parseCache.keys().next().value!
+      this.parseCache.delete(oldest)
+      this.parseCacheChars -= oldest.length
+    }
+    this.parseCache.set(sql, stmts)
+    this.parseCacheChars += sql.length
+  }
+
+  /**
+   * {@link Database.parse} for servers: a text longer than a few kilobytes is lexed and parsed in
+   * slices, yielding to the event loop between them as execution does, so a statement of
+   * hundreds of kilobytes (a 30,000-row INSERT) does not keep other clients waiting for seconds.
+   * The parse stops with 57014 when `options.signal` is cancelled or the statement's timeout
+   * (counted from `options.receivedAt`) passes, and with 57P01 when the database is closed with
+   * `cancel`.
+   */
+  async parseAsync(sql: string, options: ExecOptions = {}): Promise<Statement[]> {
+    if (sql.length <= ASYNC_PARSE_MIN_TEXT || this.parseCache.has(sql)) return this.parse(sql)
+    const db = this
+    const signal: CancelSignal = { get cancelled() { return db.cancelling || options.signal?.cancelled === true } }
+    const pacer = this.context(options.session ?? this.defaultSession, { ...options, signal }, [])
+    let stmts: Statement[]
+    try {
+      stmts = (await parseScriptAsync(sql, this.parseLimits, () => pacer.maybeYield())).map((p) => p.statement)
+    } catch (e) {
+      throw this.shutdownError(asSqlError(e))
+    }
+    this.remember(sql, stmts)
     return stmts
   }
 
   /** Runs every statement of `sql` and returns the last one's result, whole. */
   async query(sql: string, params: readonly unknown[] = [], options: ExecOptions = {}): Promise<QueryResult> {
-    const stmts = this.parse(sql)
+    if (options.receivedAt === undefined) options = { ...options, receivedAt: Date.now() }
+    const stmts = await this.parseAsync(sql, options)
     if (stmts.length === 0) throw new SqlError(SqlState.SYNTAX_ERROR, 'empty query', 0)
     let result: QueryResult | undefined
     for (const s of stmts) result = await this.collect(await this.execute(s, params, options))
@@ -291,7 +327,8 @@ export class Database {
    * ```
    */
   async *stream(sql: string, params: readonly unknown[] = [], options: ExecOptions = {}): AsyncGenerator<ResultBatch> {
-    const stmts = this.parse(sql)
+    if (options.receivedAt === undefined) options = { ...options, receivedAt: Date.now() }
+    const stmts = await this.parseAsync(sql, options)
     if (stmts.length !== 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'stream() takes exactly one statement', 0)
     const ex = await this.execute(stmts[0]!, params, options)
     for await (const b of ex.batches) yield resultBatch(ex, b)
@@ -504,9 +541,8 @@ export class Database {
     const session = options.session ?? this.defaultSession
     // text parameters (pgwire sends them as strings) take the type their use asks for
     const values: Scalar[] = []
-    const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, this.catalogView, VERSION, values, options.signal, this.rndFactory)
+    const ctx = this.context(session, options, values)
     ctx.memory = memory
-    ctx.setTimeout(options.timeout ?? sessionTimeout(session) ?? this.queryTimeout)
     const typed = options.paramTypes
     const declared = params.map((p, i) => typed?.[i] ?? (typeof p === 'string' ? undefined : paramType(p)))
     const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])
@@ -525,6 +561,15 @@ export class Database {
       for (const r of releases) r()
       this.schemaVersion++
     }
+  }
+
+  /** A statement's execution context, its timeout counted from `options.receivedAt` (or now). */
+  private context(session: Session, options: ExecOptions, values: Scalar[]): ExecContext {
+    const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, this.catalogView, VERSION, values, options.signal, this.rndFactory)
+    const timeout = options.timeout ?? sessionTimeout(session) ?? this.queryTimeout
+    ctx.setTimeout(timeout)
+    if (options.receivedAt !== undefined && Number.isFinite(ctx.deadline)) ctx.deadline = options.receivedAt + timeout
+    return ctx
   }
 
   /** The existing tables a DDL statement changes. */

@@ -58,7 +58,7 @@ export async function handleValidate(ctx: RequestContext): Promise<void> {
   try {
     checkParams(ctx, KNOWN_PARAMS.validate)
     if (ctx.target.badUtf8.has('query')) throw new HttpError(400, 'Bad UTF8 encoding in query text')
-    const stmt = parseOne(ctx.db, query)
+    const stmt = await parseOne(ctx.db, query, { session: ctx.session, signal: ctx.signal })
     if (stmt === undefined) {
       sendJson(ctx.res, 200, `{"error":"empty query","query":${jsonString(query)},"position":"0"}`)
       return
