@@ -16,7 +16,7 @@ import { Database, LoginThrottle, VERSION, formatBytes, resolveTotalQueryMemory 
 import { createHttpServer } from '../adapters/http/index.js'
 import { ConfigError, loadConfig, type BindAddress, type ServerConfig, type TlsFiles } from '../adapters/http/server/config.js'
 import { createConsoleHandler } from '../adapters/console/index.js'
-import { createPgwireServer } from '../adapters/pgwire/index.js'
+import { createPgwireServer, type PgwireServer } from '../adapters/pgwire/index.js'
 
 /** At SIGINT/SIGTERM: how long cancelled statements may take to end, and answered connections to close. */
 const SHUTDOWN_GRACE_MS = 5000
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   }
 
   // ---- pgwire (adapters/pgwire) ------------------------------------------------------------
-  let pg: NetServer | undefined
+  let pg: PgwireServer | undefined
   if (config.pgEnabled) {
     pg = createPgwireServer(db, {
       user: config.pgUser, password: config.pgPassword, authMethod: config.pgAuthMethod,
@@ -203,6 +203,7 @@ async function main(): Promise<void> {
       console.error(`epochdb: closing the database failed: ${(e as Error).message}`)
     }
     await sleep(50) // the adapters answer the cancelled statements
+    pg?.terminateConnections() // FATAL 57P01 to every pgwire client, as PostgreSQL's fast shutdown
     for (const s of sockets) s.end()
     const deadline = Date.now() + SHUTDOWN_GRACE_MS
     while (sockets.size > 0 && Date.now() < deadline) await sleep(20)

@@ -12,6 +12,18 @@ import { type PgwireOptions, resolveOptions } from './options.js'
 export type PgwireHandler = ((socket: Socket) => void) & {
   /** live logged-in connections */
   readonly connections: () => number
+  /**
+   * Ends every connection for a shutdown: each gets FATAL 57P01 `terminating connection due to
+   * administrator command` (a busy one once its current statement is answered) and is closed.
+   * Call it after `db.close({ cancel: true })`, so running statements were cancelled first.
+   */
+  readonly terminate: () => void
+}
+
+/** A `net.Server` speaking pgwire, with its handler's {@link PgwireHandler.terminate}. */
+export type PgwireServer = Server & {
+  /** {@link PgwireHandler.terminate} of this server's connections */
+  readonly terminateConnections: () => void
 }
 
 /**
@@ -31,18 +43,24 @@ export function createPgwireHandler(db: Database, options: PgwireOptions = {}): 
   // sockets served, and sockets over the limit waiting for their startup message to be refused
   let open = 0
   let refusing = 0
+  const live = new Set<PgConnection>()
+  const serve = (socket: Socket, refuse: boolean, closed: () => void): void => {
+    const c: PgConnection = new PgConnection(socket, db, opts, registry, { refuse, closed: () => { live.delete(c); closed() } })
+    live.add(c)
+  }
   const handler = (socket: Socket): void => {
     if (open < limit) {
       open++
-      new PgConnection(socket, db, opts, registry, { refuse: false, closed: () => { open-- } })
+      serve(socket, false, () => { open-- })
     } else if (refusing < limit) {
       refusing++
-      new PgConnection(socket, db, opts, registry, { refuse: true, closed: () => { refusing-- } })
+      serve(socket, true, () => { refusing-- })
     } else {
       socket.destroy() // a flood: at most twice the limit of sockets are kept open
     }
   }
-  return Object.assign(handler, { connections: () => registry.size })
+  const terminate = (): void => { for (const c of [...live]) c.terminate() }
+  return Object.assign(handler, { connections: () => registry.size, terminate })
 }
 
 /**
@@ -58,8 +76,9 @@ export function createPgwireHandler(db: Database, options: PgwireOptions = {}): 
  * // psql -h 127.0.0.1 -p 8812 -U admin   (password: quest)
  * ```
  */
-export function createPgwireServer(db: Database, options: PgwireOptions = {}): Server {
+export function createPgwireServer(db: Database, options: PgwireOptions = {}): PgwireServer {
   const server = createServer()
-  server.on('connection', createPgwireHandler(db, options))
-  return server
+  const handler = createPgwireHandler(db, options)
+  server.on('connection', handler)
+  return Object.assign(server, { terminateConnections: handler.terminate })
 }
