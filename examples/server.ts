@@ -123,6 +123,7 @@ async function main(): Promise<void> {
     http = createHttpServer(db, {
       user: config.httpUser, password: config.httpPassword,
       readOnly: config.readOnly, maxResponseRows: config.maxResponseRows,
+      acceptingWrites: [...(config.readOnly ? [] : ['http']), ...(config.pgEnabled && !config.pgReadOnly ? ['pgwire'] : [])],
       keepAliveTimeout: config.keepAliveTimeoutMs, maxQueryLength: config.maxQueryLength,
       maxConnections: config.httpConnectionLimit, idleTimeout: config.httpIdleTimeoutMs,
       headersTimeout: config.httpHeaderTimeoutMs, requestTimeout: config.httpRequestTimeoutMs,

@@ -258,6 +258,11 @@ export class Database {
     return db
   }
 
+  /** The longest table or column name accepted (`cairo.max.file.name.length`; option {@link DatabaseOptions.maxNameLength}). */
+  get maxNameLength(): number {
+    return this.catalog.maxNameLength
+  }
+
   /** A new session (per connection) for `principal`'s statements. */
   session(...args: ConstructorParameters<typeof Session>): Session {
     return new Session(...args)

@@ -16,12 +16,16 @@ export function handlePing(res: ServerResponse): void {
   res.end()
 }
 
-/** GET /settings: what the Web Console reads at start-up (unauthenticated, as QuestDB). */
-export function handleSettings(res: ServerResponse, options: ResolvedOptions): void {
+/**
+ * GET /settings: what the Web Console reads at start-up (unauthenticated, as QuestDB): the
+ * protocols that accept writes and the longest table name, as configured.
+ */
+export function handleSettings(res: ServerResponse, options: ResolvedOptions, db: Database): void {
   const acl = options.basicAuth !== undefined || options.authenticate !== undefined ? ',"acl.enabled":true' : ''
+  const writes = options.acceptingWrites.map(jsonString).join(', ')
   const config = `{"release.type":"OSS","release.version":${jsonString(options.releaseVersion)},"http.settings.readonly":true,` +
-    `"accepting.writes":["http", "pgwire"],"line.proto.support.versions":[],"ilp.proto.transports":[],` +
-    `"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":127${acl}}`
+    `"accepting.writes":[${writes}],"line.proto.support.versions":[],"ilp.proto.transports":[],` +
+    `"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":${db.maxNameLength}${acl}}`
   sendJson(res, 200, `{"config":${config},"preferences.version":0,"preferences":{}}`)
 }
 

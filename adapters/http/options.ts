@@ -59,6 +59,12 @@ export interface HttpHandlerOptions {
   /** release version reported by /settings (default the package version) */
   readonly releaseVersion?: string
   /**
+   * The protocols that accept writes, reported by /settings as `accepting.writes` (the Web
+   * Console reads it). Default: `http` unless `readOnly`, and `pgwire`; the standalone server
+   * passes the real list (`pg.security.readonly`, disabled interfaces).
+   */
+  readonly acceptingWrites?: readonly string[]
+  /**
    * Failed Basic-auth logins limited per client address and per user (429 while locked out);
    * share one {@link LoginThrottle} with the pgwire adapter to share the counts. Default a
    * throttle of its own with the default limits; `false` for none. Not applied to `authenticate`.
@@ -84,6 +90,7 @@ export interface ResolvedOptions {
   readonly allowedOrigins: AllowList
   readonly allowedHosts: AllowList
   readonly releaseVersion: string
+  readonly acceptingWrites: readonly string[]
   /** failed Basic-auth limits, undefined when off */
   readonly loginThrottle: LoginThrottle | undefined
   readonly onRequest: ((entry: RequestLog) => void) | undefined
@@ -107,6 +114,7 @@ export function resolveOptions(o: HttpHandlerOptions): ResolvedOptions {
     allowedOrigins: originAllowList(o.allowedOrigins),
     allowedHosts: hostAllowList(o.allowedHosts),
     releaseVersion: o.releaseVersion ?? '0.1.0',
+    acceptingWrites: o.acceptingWrites ?? (o.readOnly === true ? ['pgwire'] : ['http', 'pgwire']),
     loginThrottle: o.loginThrottle === false ? undefined : o.loginThrottle ?? new LoginThrottle(),
     onRequest: o.onRequest,
     now: o.now ?? Date.now,
