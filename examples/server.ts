@@ -102,6 +102,7 @@ async function main(): Promise<void> {
       totalQueryMemoryLimit: resolveTotalQueryMemory(config.ramUsageLimitBytes, config.ramUsageLimitPercent),
       queryMemoryLimit: config.queryMemoryLimit,
       queryTimeout: config.queryTimeoutMs,
+      maxQueryTimeout: config.maxQueryTimeoutMs,
     })
   } catch (e) {
     console.error(`epochdb: cannot open cairo.root=${config.cairoRoot}: ${(e as Error).message}`)

@@ -81,6 +81,13 @@ export interface DatabaseOptions {
    * statement. The standalone server sets it from `query.timeout` (60 s by default).
    */
   readonly queryTimeout?: number
+  /**
+   * The longest timeout a caller may ask for, in milliseconds: {@link ExecOptions.timeout} and a
+   * session's `SET statement_timeout` above it (or 0, none) are lowered to it. The standalone
+   * server sets it from `epochdb.query.timeout.max` (default: `query.timeout`). 0 or absent: no
+   * ceiling.
+   */
+  readonly maxQueryTimeout?: number
 }
 
 /** A result column: its name and QuestDB type name (`LONG`, `TIMESTAMP`, `IPv4`, ...). */
@@ -214,6 +221,7 @@ export class Database {
   private readonly defaultSession = new Session()
   private readonly clock: () => number
   private readonly queryTimeout: number
+  private readonly maxQueryTimeout: number
   private readonly sharedRnd: Rnd | undefined
   private rndCounter = 0
   private closed = false
@@ -240,6 +248,7 @@ export class Database {
     this.memoryPool = new MemoryPool(total)
     this.queryMemoryLimit = options.queryMemoryLimit === 0 ? Infinity : Math.min(options.queryMemoryLimit ?? defaultQueryMemory(total), total)
     this.queryTimeout = options.queryTimeout ?? 0
+    this.maxQueryTimeout = options.maxQueryTimeout ?? 0
     this.sharedRnd = options.randomSeed === undefined ? undefined : new Rnd(options.randomSeed[0], options.randomSeed[1])
   }
 
@@ -571,7 +580,9 @@ export class Database {
   /** A statement's execution context, its timeout counted from `options.receivedAt` (or now). */
   private context(session: Session, options: ExecOptions, values: Scalar[]): ExecContext {
     const ctx = new ExecContext(this.clock(), this.clock, session.principal.name, this.catalogView, VERSION, values, options.signal, this.rndFactory)
-    const timeout = options.timeout ?? sessionTimeout(session) ?? this.queryTimeout
+    let timeout = options.timeout ?? sessionTimeout(session) ?? this.queryTimeout
+    const max = this.maxQueryTimeout
+    if (max > 0 && !(timeout > 0 && timeout <= max)) timeout = max
     ctx.setTimeout(timeout)
     if (options.receivedAt !== undefined && Number.isFinite(ctx.deadline)) ctx.deadline = options.receivedAt + timeout
     return ctx

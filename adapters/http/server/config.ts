@@ -66,6 +66,12 @@ export interface ServerConfig {
   readonly pgMaxMessageSize: number
   /** `query.timeout` (alias `query.timeout.sec`): milliseconds after which a query ends with 57014; 0 = none */
   readonly queryTimeoutMs: number
+  /**
+   * `epochdb.query.timeout.max`: the longest timeout a client may ask for (REST `timeout=`,
+   * `Statement-Timeout`, pgwire `SET statement_timeout`, `0` included); default `query.timeout`,
+   * so clients can shorten it but not lengthen it. 0 = no ceiling.
+   */
+  readonly maxQueryTimeoutMs: number
 }
 
 /** Where a server's TLS certificate (chain, PEM) and private key (PEM) are. */
@@ -132,6 +138,7 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'pg.recv.buffer.size': { kind: 'int', def: '67108864' },
   'query.timeout': { kind: 'string', def: '60s' },
   'query.timeout.sec': { kind: 'string', def: undefined },
+  'epochdb.query.timeout.max': { kind: 'string', def: undefined },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -211,6 +218,8 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (m === null) throw bad(key, r, 'a duration such as 60s, 500ms, 5m or 0')
     return Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? bare) as 'ms' | 's' | 'm' | 'h'])
   }
+  const queryTimeoutMs = values.has('query.timeout') || !values.has('query.timeout.sec')
+    ? duration('query.timeout', 'ms') : duration('query.timeout.sec', 's')
   const httpUser = str('http.user')
   const httpPassword = str('http.password')
   if ((httpUser === undefined) !== (httpPassword === undefined)) throw new ConfigError('http.user and http.password must be set together')
@@ -254,8 +263,8 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     pgMaxConnections: int('pg.net.connection.limit')!,
     pgIdleTimeoutMs: int('pg.net.connection.timeout')!,
     pgMaxMessageSize: int('pg.recv.buffer.size')!,
-    queryTimeoutMs: values.has('query.timeout') || !values.has('query.timeout.sec')
-      ? duration('query.timeout', 'ms') : duration('query.timeout.sec', 's'),
+    queryTimeoutMs,
+    maxQueryTimeoutMs: raw('epochdb.query.timeout.max') === undefined ? queryTimeoutMs : duration('epochdb.query.timeout.max', 'ms'),
   }
 }
 
