@@ -127,6 +127,7 @@ async function main(): Promise<void> {
       acceptingWrites: [...(config.readOnly ? [] : ['http']), ...(config.pgEnabled && !config.pgReadOnly ? ['pgwire'] : [])],
       keepAliveTimeout: config.keepAliveTimeoutMs, maxQueryLength: config.maxQueryLength,
       maxConnections: config.httpConnectionLimit, idleTimeout: config.httpIdleTimeoutMs,
+      maxConnectionsPerAddress: config.httpConnectionLimitPerAddress,
       headersTimeout: config.httpHeaderTimeoutMs, requestTimeout: config.httpRequestTimeoutMs,
       allowedOrigins: config.httpAllowedOrigins, allowedHosts: config.httpAllowedHosts,
       loginThrottle, tls: httpTls,
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
       user: config.pgUser, password: config.pgPassword, authMethod: config.pgAuthMethod,
       tls: pgTls, tlsRequired: config.pgTlsRequired, loginThrottle, readOnly: config.pgReadOnly,
       maxConnections: config.pgMaxConnections, idleTimeoutMs: config.pgIdleTimeoutMs, maxMessageSize: config.pgMaxMessageSize,
+      maxConnectionsPerAddress: config.pgMaxConnectionsPerAddress,
     })
     pg.on('connection', track)
   }

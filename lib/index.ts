@@ -43,4 +43,5 @@ export { formatIpv4 } from './types/ipv4.js'
 export { PG_FORMAT_TYPE_NAMES } from './functions/scalar/pg-catalog.js'
 /** Failed-login limits per client address and per user, shared by the adapters' logins. */
 export { LoginThrottle, addressKey } from './security/login-throttle.js'
+export { AddressSlots } from './security/address-slots.js'
 export type { LoginThrottleOptions, LoginAttempt, LoginRefusal, LockoutEvent } from './security/login-throttle.js'

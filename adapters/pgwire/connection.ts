@@ -64,7 +64,7 @@ export class PgConnection {
    *   connection ends
    */
   constructor(socket: Socket, private readonly db: Database, private readonly opts: ResolvedOptions, private readonly registry: CancelRegistry,
-    private readonly admission: { readonly refuse: boolean; readonly closed: () => void } = { refuse: false, closed: () => undefined }) {
+    private readonly admission: { readonly refuse: boolean; readonly refusal?: string; readonly closed: () => void } = { refuse: false, closed: () => undefined }) {
     this.socket = socket
     this.remoteAddress = socket.remoteAddress
     this.parser = new FrontendParser(opts.maxMessageSize)
@@ -227,7 +227,7 @@ export class PgConnection {
         return
       case 'startup': {
         // like PostgreSQL, a connection over the limit is refused in answer to its startup message
-        if (this.admission.refuse) { this.closeWith({ severity: 'FATAL', code: '53300', message: 'sorry, too many clients already' }); return }
+        if (this.admission.refuse) { this.closeWith({ severity: 'FATAL', code: '53300', message: this.admission.refusal ?? 'sorry, too many clients already' }); return }
         const user = p.params.get('user') ?? ''
         if (this.opts.tls !== undefined && this.opts.tlsRequired && !this.encrypted) {
           return this.refuse('28000', 'SSL connection is required', 'this server accepts encrypted connections only (pg.tls.required): connect with sslmode=require')

@@ -3,7 +3,7 @@
  * handler to attach to a server the host application already owns.
  */
 import { type Server, type Socket, createServer } from 'node:net'
-import type { Database } from '../../lib/index.js'
+import { AddressSlots, type Database } from '../../lib/index.js'
 import { CancelRegistry } from './cancel-registry.js'
 import { PgConnection } from './connection.js'
 import { type PgwireOptions, resolveOptions } from './options.js'
@@ -44,19 +44,30 @@ export function createPgwireHandler(db: Database, options: PgwireOptions = {}): 
   let open = 0
   let refusing = 0
   const live = new Set<PgConnection>()
-  const serve = (socket: Socket, refuse: boolean, closed: () => void): void => {
-    const c: PgConnection = new PgConnection(socket, db, opts, registry, { refuse, closed: () => { live.delete(c); closed() } })
+  const perAddress = new AddressSlots(opts.maxConnectionsPerAddress)
+  const serve = (socket: Socket, refusal: string | undefined, closed: () => void): void => {
+    const c: PgConnection = new PgConnection(socket, db, opts, registry, { refuse: refusal !== undefined, refusal, closed: () => { live.delete(c); closed() } })
     live.add(c)
   }
-  const handler = (socket: Socket): void => {
-    if (open < limit) {
-      open++
-      serve(socket, false, () => { open-- })
-    } else if (refusing < limit) {
+  const refuse = (socket: Socket, refusal: string): void => {
+    if (refusing < limit) {
       refusing++
-      serve(socket, true, () => { refusing-- })
+      serve(socket, refusal, () => { refusing-- })
     } else {
       socket.destroy() // a flood: at most twice the limit of sockets are kept open
+    }
+  }
+  const handler = (socket: Socket): void => {
+    // one address may not hold every slot (CancelRequests, sent on a connection of their own, are still served)
+    const release = perAddress.take(socket.remoteAddress)
+    if (release === undefined) {
+      refuse(socket, `too many connections from this address [limit=${opts.maxConnectionsPerAddress}] (epochdb.pg.net.connection.limit.per.address)`)
+    } else if (open < limit) {
+      open++
+      serve(socket, undefined, () => { open--; release() })
+    } else {
+      release()
+      refuse(socket, 'sorry, too many clients already')
     }
   }
   const terminate = (): void => { for (const c of [...live]) c.terminate() }

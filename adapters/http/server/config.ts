@@ -40,6 +40,8 @@ export interface ServerConfig {
   /** `ram.usage.limit.percent`: the shared budget as a percent of physical memory (capped at half the V8 heap); 0 with bytes 0 for no limit */
   readonly ramUsageLimitPercent: number
   readonly httpConnectionLimit: number
+  /** `epochdb.http.net.connection.limit.per.address`: HTTP connections one client address may hold (0 = no limit of its own) */
+  readonly httpConnectionLimitPerAddress: number
   readonly httpIdleTimeoutMs: number
   readonly httpHeaderTimeoutMs: number
   readonly httpRequestTimeoutMs: number
@@ -62,6 +64,8 @@ export interface ServerConfig {
   /** pgwire: `pg.security.readonly`, `pg.net.connection.limit`, `pg.net.connection.timeout` (ms), `pg.recv.buffer.size` (bytes) */
   readonly pgReadOnly: boolean
   readonly pgMaxConnections: number
+  /** `epochdb.pg.net.connection.limit.per.address`: pgwire connections one client address may hold (0 = no limit of its own) */
+  readonly pgMaxConnectionsPerAddress: number
   readonly pgIdleTimeoutMs: number
   readonly pgMaxMessageSize: number
   /** `query.timeout` (alias `query.timeout.sec`): milliseconds after which a query ends with 57014; 0 = none */
@@ -113,6 +117,7 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'ram.usage.limit.bytes': { kind: 'size', def: '0' },
   'ram.usage.limit.percent': { kind: 'int', def: '90' },
   'http.net.connection.limit': { kind: 'int', def: '64' },
+  'epochdb.http.net.connection.limit.per.address': { kind: 'int', def: '32' },
   'http.net.connection.timeout': { kind: 'int', def: '300000' },
   'http.request.header.timeout': { kind: 'int', def: '10000' },
   'http.request.timeout': { kind: 'int', def: '300000' },
@@ -134,6 +139,7 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.tls.private.key.path': { kind: 'string', def: undefined },
   'pg.security.readonly': { kind: 'bool', def: 'false' },
   'pg.net.connection.limit': { kind: 'int', def: '64' },
+  'epochdb.pg.net.connection.limit.per.address': { kind: 'int', def: '32' },
   'pg.net.connection.timeout': { kind: 'int', def: '300000' },
   'pg.recv.buffer.size': { kind: 'int', def: '67108864' },
   'query.timeout': { kind: 'string', def: '60s' },
@@ -247,6 +253,7 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     ramUsageLimitBytes: size('ram.usage.limit.bytes')!,
     ramUsageLimitPercent: percent('ram.usage.limit.percent'),
     httpConnectionLimit: int('http.net.connection.limit')!,
+    httpConnectionLimitPerAddress: int('epochdb.http.net.connection.limit.per.address')!,
     httpIdleTimeoutMs: int('http.net.connection.timeout')!,
     httpHeaderTimeoutMs: int('http.request.header.timeout')!,
     httpRequestTimeoutMs: int('http.request.timeout')!,
@@ -261,6 +268,7 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     httpTls: tls('http'),
     pgReadOnly: bool('pg.security.readonly'),
     pgMaxConnections: int('pg.net.connection.limit')!,
+    pgMaxConnectionsPerAddress: int('epochdb.pg.net.connection.limit.per.address')!,
     pgIdleTimeoutMs: int('pg.net.connection.timeout')!,
     pgMaxMessageSize: int('pg.recv.buffer.size')!,
     queryTimeoutMs,
