@@ -13,7 +13,7 @@ import grammar from './grammar.js'
 import type { Token } from './lexer.js'
 import { tokenize, tokenizeAsync } from './lexer.js'
 import { TokenStream } from './token-stream.js'
-import { finishAst } from './build/seq.js'
+import { finishAst, finishAstAsync } from './build/seq.js'
 import type { ParseLimits } from './limits.js'
 import { checkLength, checkTokens, DEFAULT_PARSE_LIMITS } from './limits.js'
 
@@ -126,7 +126,12 @@ function parseTokens(tokens: readonly Token[], end: number): Statement {
 }
 
 /** The statement the parser read, or the syntax error where it failed or stopped short. */
-function statementOf({ parser, failed }: Run, tokens: readonly Token[], end: number): Statement {
+function statementOf(run: Run, tokens: readonly Token[], end: number): Statement {
+  return finishAst(rawStatementOf(run, tokens, end))
+}
+
+/** {@link statementOf} before its lists are made arrays (`finishAst`). */
+function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: number): Statement {
   const column = parser.table[parser.current]
   if (failed !== undefined) {
     const first = tokens[0] as Token
@@ -142,7 +147,7 @@ function statementOf({ parser, failed }: Run, tokens: readonly Token[], end: num
     const expected = column === undefined ? 'more input' : describeExpected(expectedTerminals(column), false)
     throw syntaxError(`unexpected end of statement, expected ${expected}`, end)
   }
-  return finishAst(results[0] as Statement)
+  return results[0] as Statement
 }
 
 /**
@@ -179,7 +184,8 @@ export async function parseScriptAsync(sql: string, limits: ParseLimits, pause: 
     const first = stmt[0] as Token
     const last = stmt[stmt.length - 1] as Token
     const stop = last.offset + last.text.length
-    out.push({ statement: statementOf(await runSliced(stmt, pause), stmt, end), start: first.offset, end: stop, text: sql.slice(first.offset, stop) })
+    const statement = await finishAstAsync(rawStatementOf(await runSliced(stmt, pause), stmt, end), pause)
+    out.push({ statement, start: first.offset, end: stop, text: sql.slice(first.offset, stop) })
     await pause()
   }
   return out
