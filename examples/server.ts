@@ -16,7 +16,7 @@ import { Database, LoginThrottle, VERSION, formatBytes, resolveTotalQueryMemory 
 import { createHttpServer } from '../adapters/http/index.js'
 import { ConfigError, loadConfig, type BindAddress, type ServerConfig, type TlsFiles } from '../adapters/http/server/config.js'
 import { createConsoleHandler } from '../adapters/console/index.js'
-import { createPgwireServer } from '../adapters/pgwire/index.js'
+import { createPgwireServer, type PgwireServer } from '../adapters/pgwire/index.js'
 import { type OidcGuard, createOidcGuard } from '../adapters/oidc/index.js'
 
 /** At SIGINT/SIGTERM: how long cancelled statements may take to end, and answered connections to close. */
@@ -109,6 +109,7 @@ async function main(): Promise<void> {
         passwordHashIterations: config.acl.passwordHashIterations,
         entityNameMaxLength: config.acl.entityNameMaxLength,
       },
+      maxQueryTimeout: config.maxQueryTimeoutMs,
     })
   } catch (e) {
     console.error(`epochdb: cannot open cairo.root=${config.cairoRoot}: ${(e as Error).message}`)
@@ -142,8 +143,10 @@ async function main(): Promise<void> {
     http = createHttpServer(db, {
       user: config.httpUser, password: config.httpPassword,
       readOnly: config.readOnly, maxResponseRows: config.maxResponseRows,
+      acceptingWrites: [...(config.readOnly ? [] : ['http']), ...(config.pgEnabled && !config.pgReadOnly ? ['pgwire'] : [])],
       keepAliveTimeout: config.keepAliveTimeoutMs, maxQueryLength: config.maxQueryLength,
       maxConnections: config.httpConnectionLimit, idleTimeout: config.httpIdleTimeoutMs,
+      maxConnectionsPerAddress: config.httpConnectionLimitPerAddress,
       headersTimeout: config.httpHeaderTimeoutMs, requestTimeout: config.httpRequestTimeoutMs,
       allowedOrigins: config.httpAllowedOrigins, allowedHosts: config.httpAllowedHosts,
       loginThrottle, tls: httpTls,
@@ -155,13 +158,14 @@ async function main(): Promise<void> {
   }
 
   // ---- pgwire (adapters/pgwire) ------------------------------------------------------------
-  let pg: NetServer | undefined
+  let pg: PgwireServer | undefined
   if (config.pgEnabled) {
     pg = createPgwireServer(db, {
       user: config.pgUser, password: config.pgPassword, authMethod: config.pgAuthMethod,
       tls: pgTls, tlsRequired: config.pgTlsRequired, loginThrottle, readOnly: config.pgReadOnly,
       maxConnections: config.pgMaxConnections, idleTimeoutMs: config.pgIdleTimeoutMs, maxMessageSize: config.pgMaxMessageSize,
       authenticate: guard?.pgwire, cleartextUser: guard?.cleartextUser,
+      maxConnectionsPerAddress: config.pgMaxConnectionsPerAddress,
     })
     pg.on('connection', track)
   }
@@ -231,6 +235,7 @@ async function main(): Promise<void> {
       console.error(`epochdb: closing the database failed: ${(e as Error).message}`)
     }
     await sleep(50) // the adapters answer the cancelled statements
+    pg?.terminateConnections() // FATAL 57P01 to every pgwire client, as PostgreSQL's fast shutdown
     for (const s of sockets) s.end()
     const deadline = Date.now() + SHUTDOWN_GRACE_MS
     while (sockets.size > 0 && Date.now() < deadline) await sleep(20)

@@ -3,7 +3,7 @@
  */
 import { SqlError, SqlState } from './errors.js'
 import type { Statement } from './sql/ast.js'
-import { parseStatements } from './sql/parse.js'
+import { parseScriptAsync, parseStatements } from './sql/parse.js'
 import { parseLimits, type ParseLimits } from './sql/limits.js'
 import type { ColumnType } from './types/column-type.js'
 import { getScalar } from './types/vector.js'
@@ -84,6 +84,13 @@ export interface DatabaseOptions {
    * session runs as the built-in admin). See docs/security.md.
    */
   readonly acl?: AclOptions
+  /**
+   * The longest timeout a caller may ask for, in milliseconds: {@link ExecOptions.timeout} and a
+   * session's `SET statement_timeout` above it (or 0, none) are lowered to it. The standalone
+   * server sets it from `epochdb.query.timeout.max` (default: `query.timeout`). 0 or absent: no
+   * ceiling.
+   */
+  readonly maxQueryTimeout?: number
 }
 
 export type { ColumnInfo } from './statement-info.js'
@@ -93,6 +100,8 @@ export type { QueryResult, ResultBatch, Execution, ExecOptions } from './result.
 const PARSE_CACHE_SIZE = 1000
 /** Longer texts are parsed every time: a cache of big statements (bulk INSERTs) would hold their trees. */
 const PARSE_CACHE_MAX_TEXT = 16 * 1024
+/** Texts up to this long are parsed at once by {@link Database.parseAsync} (well under a millisecond). */
+const ASYNC_PARSE_MIN_TEXT = 4096
 /** Total characters of the cached texts (the trees are roughly proportional). */
 const PARSE_CACHE_CHARS = 1024 * 1024
 
@@ -148,7 +157,7 @@ export class Database {
     this.acl = new AccessControl(options.acl, { tables: tableLookup(this.catalog), clock: this.clock })
     this.statements = new Statements({
       catalog: this.catalog, version: VERSION, clock: this.clock, catalogView: this.catalogView, rndFactory: this.rndFactory, identityCaches: this.identityCaches,
-      defaultSession: this.defaultSession, queryTimeout: this.queryTimeout, acl: this.acl,
+      defaultSession: this.defaultSession, queryTimeout: this.queryTimeout, maxQueryTimeout: options.maxQueryTimeout ?? 0, acl: this.acl,
     })
   }
 
@@ -221,21 +230,57 @@ export class Database {
     let stmts = this.parseCache.get(sql)
     if (stmts === undefined) {
       stmts = parseStatements(sql, this.parseLimits)
-      if (sql.length > PARSE_CACHE_MAX_TEXT) return stmts
-      while (this.parseCache.size >= PARSE_CACHE_SIZE || (this.parseCache.size > 0 && this.parseCacheChars + sql.length > PARSE_CACHE_CHARS)) {
-        const oldest = this.parseCache.keys().next().value!
-        this.parseCache.delete(oldest)
-        this.parseCacheChars -= oldest.length
-      }
-      this.parseCache.set(sql, stmts)
-      this.parseCacheChars += sql.length
+      this.remember(sql, stmts)
     }
     return stmts
   }
 
+  /** Keeps a parse in the cache (texts up to {@link PARSE_CACHE_MAX_TEXT}). */
+  private remember(sql: string, stmts: Statement[]): void {
+    if (sql.length > PARSE_CACHE_MAX_TEXT) return
+    while (this.parseCache.size >= PARSE_CACHE_SIZE || (this.parseCache.size > 0 && this.parseCacheChars + sql.length > PARSE_CACHE_CHARS)) {
+      const oldest = this.parseCache.keys().next().value!
+      this.parseCache.delete(oldest)
+      this.parseCacheChars -= oldest.length
+    }
+    this.parseCache.set(sql, stmts)
+    this.parseCacheChars += sql.length
+  }
+
+  /**
+   * {@link Database.parse} for servers: a text longer than a few kilobytes is lexed and parsed in
+   * slices, yielding to the event loop between them as execution does, so a statement of
+   * hundreds of kilobytes (a 30,000-row INSERT) does not keep other clients waiting for seconds.
+   * The parse stops with 57014 when `options.signal` is cancelled or the statement's timeout
+   * (counted from `options.receivedAt`) passes, and with 57P01 when the database is closed with
+   * `cancel`.
+   */
+  async parseAsync(sql: string, options: ExecOptions = {}): Promise<Statement[]> {
+    if (sql.length <= ASYNC_PARSE_MIN_TEXT || this.parseCache.has(sql)) return this.parse(sql)
+    this.checkOpen()
+    const run = this.running.track(options.signal)
+    const pacer = this.statements.pacer(options.session ?? this.defaultSession, { ...options, signal: run.signal })
+    let stmts: Statement[]
+    try {
+      stmts = (await parseScriptAsync(sql, this.parseLimits, () => pacer.maybeYield())).map((p) => p.statement)
+    } catch (e) {
+      throw this.running.shutdownError(asSqlError(e))
+    } finally {
+      run.done()
+    }
+    this.remember(sql, stmts)
+    return stmts
+  }
+
+  /** The longest table or column name accepted (`cairo.max.file.name.length`; option {@link DatabaseOptions.maxNameLength}). */
+  get maxNameLength(): number {
+    return this.catalog.maxNameLength
+  }
+
   /** Runs every statement of `sql` and returns the last one's result, whole. */
   async query(sql: string, params: readonly unknown[] = [], options: ExecOptions = {}): Promise<QueryResult> {
-    const stmts = this.parse(sql)
+    if (options.receivedAt === undefined) options = { ...options, receivedAt: Date.now() }
+    const stmts = await this.parseAsync(sql, options)
     if (stmts.length === 0) throw new SqlError(SqlState.SYNTAX_ERROR, 'empty query', 0)
     let result: QueryResult | undefined
     for (const s of stmts) result = await this.collect(await this.execute(s, params, options))
@@ -251,7 +296,8 @@ export class Database {
    * ```
    */
   async *stream(sql: string, params: readonly unknown[] = [], options: ExecOptions = {}): AsyncGenerator<ResultBatch> {
-    const stmts = this.parse(sql)
+    if (options.receivedAt === undefined) options = { ...options, receivedAt: Date.now() }
+    const stmts = await this.parseAsync(sql, options)
     if (stmts.length !== 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'stream() takes exactly one statement', 0)
     const ex = await this.execute(stmts[0]!, params, options)
     for await (const b of ex.batches) yield resultBatch(ex, b)

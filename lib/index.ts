@@ -49,6 +49,7 @@ export { formatIpv4 } from './types/ipv4.js'
 export { PG_SCALAR_TYPES, PG_ARRAY_TYPES, pgType, type PgBuiltinType } from './types/pg-types.js'
 /** Failed-login limits per client address and per user, shared by the adapters' logins. */
 export { LoginThrottle, addressKey } from './security/login-throttle.js'
+export { AddressSlots } from './security/address-slots.js'
 export type { LoginThrottleOptions, LoginAttempt, LoginRefusal, LockoutEvent } from './security/login-throttle.js'
 export { IdentityCaches } from './security/identity-caches.js'
 export type { IdentityFlusher } from './security/identity-caches.js'

@@ -67,6 +67,11 @@ export interface ExecOptions {
    */
   readonly timeout?: number
   /**
+   * When the statement arrived (`Date.now()` ms): its timeout counts from then, so the time
+   * {@link Database.parseAsync} took is included. Default: when execution starts.
+   */
+  readonly receivedAt?: number
+  /**
    * Return from a write before it is durable: the caller promises to await {@link Database.sync}
    * before it acknowledges the write to anyone (pgwire does, once per pipelined batch, so a batch
    * of INSERTs shares one WAL sync). Without it, every write statement waits for its own

@@ -65,6 +65,8 @@ export interface StatementsEnv {
   readonly defaultSession: Session
   /** the database's statement timeout (ms, 0 = none) */
   readonly queryTimeout: number
+  /** the longest timeout a caller may ask for (ms); 0: no ceiling */
+  readonly maxQueryTimeout: number
   readonly acl: AccessControl
   /** caches of external identities, emptied by `flush_identity_cache()` */
   readonly identityCaches: IdentityCaches
@@ -98,6 +100,29 @@ export class Statements {
       if (acl.enabled) acl.authorize(principal, [{ permission: 'DISABLE USER' }])
       return identityCaches.flush(subject)
     }
+    return ctx
+  }
+
+  /**
+   * Sets `ctx`'s timeout, counted from `options.receivedAt` when given (else from now); a timeout
+   * above the ceiling (or none) is lowered to it.
+   */
+  private setDeadline(ctx: ExecContext, session: Session, options: ExecOptions): void {
+    let timeout = options.timeout ?? sessionTimeout(session) ?? this.env.queryTimeout
+    const max = this.env.maxQueryTimeout
+    if (max > 0 && !(timeout > 0 && timeout <= max)) timeout = max
+    ctx.setTimeout(timeout)
+    if (options.receivedAt !== undefined && Number.isFinite(ctx.deadline)) ctx.deadline = options.receivedAt + timeout
+  }
+
+  /**
+   * A context that paces a long parse of `session`'s statement: it yields to the event loop as
+   * execution does and fails with 57014 when `options.signal` is cancelled or the statement's
+   * timeout passes.
+   */
+  pacer(session: Session, options: ExecOptions): ExecContext {
+    const ctx = this.context(session.principal, [], options)
+    this.setDeadline(ctx, session, options)
     return ctx
   }
 
@@ -161,7 +186,7 @@ export class Statements {
     const values: Scalar[] = []
     const ctx = this.context(session.principal, values, options)
     ctx.memory = memory
-    ctx.setTimeout(options.timeout ?? sessionTimeout(session) ?? this.env.queryTimeout)
+    this.setDeadline(ctx, session, options)
     const typed = options.paramTypes
     const declared = params.map((p, i) => typed?.[i] ?? (typeof p === 'string' ? undefined : paramType(p)))
     const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])

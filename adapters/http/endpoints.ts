@@ -17,17 +17,19 @@ export function handlePing(res: ServerResponse): void {
 }
 
 /**
- * GET /settings: what the Web Console reads at start-up (unauthenticated, as QuestDB).
- * `acl.enabled` is true when requests need credentials: access control on in the engine
- * (`aclEnabled`), `http.user` Basic auth, or an `authenticate` hook; the console then signs in.
- * `options.settings` adds keys (an OIDC guard's `acl.oidc.*`).
+ * GET /settings: what the Web Console reads at start-up (unauthenticated, as QuestDB): the
+ * protocols that accept writes and the longest table name, as configured. `acl.enabled` is true
+ * when requests need credentials: access control on in the engine, `http.user` Basic auth, or an
+ * `authenticate` hook; the console then signs in. `options.settings` adds keys (an OIDC guard's
+ * `acl.oidc.*`).
  */
-export function handleSettings(res: ServerResponse, options: ResolvedOptions, aclEnabled = false): void {
-  const acl = (aclEnabled || options.basicAuth !== undefined || options.authenticate !== undefined) && options.settings['acl.enabled'] === undefined ? ',"acl.enabled":true' : ''
+export function handleSettings(res: ServerResponse, options: ResolvedOptions, db: Database): void {
+  const acl = (db.aclEnabled || options.basicAuth !== undefined || options.authenticate !== undefined) && options.settings['acl.enabled'] === undefined ? ',"acl.enabled":true' : ''
   const extra = Object.entries(options.settings).map(([k, v]) => `,${jsonString(k)}:${typeof v === 'string' ? jsonString(v) : String(v)}`).join('')
+  const writes = options.acceptingWrites.map(jsonString).join(', ')
   const config = `{"release.type":"OSS","release.version":${jsonString(options.releaseVersion)},"http.settings.readonly":true,` +
-    `"accepting.writes":["http", "pgwire"],"line.proto.support.versions":[],"ilp.proto.transports":[],` +
-    `"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":127${acl}${extra}}`
+    `"accepting.writes":[${writes}],"line.proto.support.versions":[],"ilp.proto.transports":[],` +
+    `"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":${db.maxNameLength}${acl}${extra}}`
   sendJson(res, 200, `{"config":${config},"preferences.version":0,"preferences":{}}`)
 }
 
@@ -64,7 +66,7 @@ export async function handleValidate(ctx: RequestContext): Promise<void> {
   try {
     checkParams(ctx, KNOWN_PARAMS.validate)
     if (ctx.target.badUtf8.has('query')) throw new HttpError(400, 'Bad UTF8 encoding in query text')
-    const stmt = parseOne(ctx.db, query)
+    const stmt = await parseOne(ctx.db, query, { session: ctx.session, signal: ctx.signal })
     if (stmt === undefined) {
       sendJson(ctx.res, 200, `{"error":"empty query","query":${jsonString(query)},"position":"0"}`)
       return

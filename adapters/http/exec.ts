@@ -34,7 +34,8 @@ export async function handleExec(ctx: RequestContext): Promise<number> {
     checkParams(ctx, KNOWN_PARAMS.exec)
     if (ctx.target.badUtf8.has('query')) throw new HttpError(400, 'Bad UTF8 encoding in query text')
     const t0 = process.hrtime.bigint()
-    const stmt = parseOne(ctx.db, query)
+    const options = { session: ctx.session, signal: ctx.signal, timeout: requestTimeout(ctx), receivedAt: Date.now() }
+    const stmt = await parseOne(ctx.db, query, options)
     if (stmt === undefined) {
       const key = Number(p.get('version') ?? '1') >= 2 ? 'notice' : 'error'
       sendJson(ctx.res, 200, `{"${key}":"empty query","query":${jsonString(query)},"position":"0"}`)
@@ -42,7 +43,7 @@ export async function handleExec(ctx: RequestContext): Promise<number> {
     }
     if (ctx.options.readOnly && isWrite(ctx.db, stmt)) throw new HttpError(403, 'Write permission denied')
     const r = execRequest(query, ctx)
-    const ex = await ctx.db.execute(stmt, [], { session: ctx.session, signal: ctx.signal, timeout: requestTimeout(ctx) })
+    const ex = await ctx.db.execute(stmt, [], options)
     const compiler = process.hrtime.bigint() - t0
     if (ex.command !== 'select') {
       sendJson(ctx.res, 200, confirmation(ex))

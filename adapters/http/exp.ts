@@ -24,10 +24,11 @@ export async function handleExp(ctx: RequestContext): Promise<number> {
     if (fmt !== 'csv') throw new HttpError(400, `unrecognised format [format=${fmt}]`)
     delimiter = p.get('delimiter') ?? ','
     if (delimiter.length !== 1) throw new HttpError(400, 'delimiter must be a single character')
-    const stmt = query.length === 0 ? undefined : parseOne(ctx.db, query)
+    const options = { session: ctx.session, signal: ctx.signal, timeout: requestTimeout(ctx), receivedAt: Date.now() }
+    const stmt = query.length === 0 ? undefined : await parseOne(ctx.db, query, options)
     if (stmt === undefined) throw new HttpError(400, 'No query text')
     if (!returnsRows(ctx.db, stmt)) throw new HttpError(400, '/exp endpoint only accepts SELECT')
-    ex = await ctx.db.execute(stmt, [], { session: ctx.session, signal: ctx.signal, timeout: requestTimeout(ctx) })
+    ex = await ctx.db.execute(stmt, [], options)
   } catch (err) {
     const { message, position } = describe(err)
     sendJson(ctx.res, statusOf(err), errorBody(query, message, position ?? 0))

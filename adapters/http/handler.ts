@@ -79,7 +79,7 @@ async function serve(db: Database, o: ResolvedOptions, route: Route, req: Incomi
   if (route.method === 'GET' && hasBody(req)) throw new HttpError(400, 'GET request method cannot have content')
   const target = parseTarget(url)
   if (route.endpoint === 'ping') { handlePing(res); return 0 }
-  if (route.endpoint === 'settings') { handleSettings(res, o, db.aclEnabled); return 0 }
+  if (route.endpoint === 'settings') { handleSettings(res, o, db); return 0 }
   const a0 = process.hrtime.bigint()
   const principal = await authenticate(req, o, db)
   if (principal === null) { sendUnauthorized(res); return 0 }

@@ -7,7 +7,7 @@ import http from 'node:http'
 import https from 'node:https'
 import type { SecureContextOptions } from 'node:tls'
 import type { Socket } from 'node:net'
-import type { Database } from '../../lib/index.js'
+import { AddressSlots, type Database } from '../../lib/index.js'
 import { createHttpHandler } from './handler.js'
 import { DEFAULT_MAX_QUERY_LENGTH, type HttpHandlerOptions } from './options.js'
 import { errorBody, sendJson } from './response.js'
@@ -22,6 +22,12 @@ export interface HttpServerOptions extends HttpHandlerOptions {
    * request; beyond twice the limit they are closed as soon as they are accepted.
    */
   readonly maxConnections?: number
+  /**
+   * connections one client address may hold at once (`epochdb.http.net.connection.limit.per.address`;
+   * default 0 = no limit of its own). The next ones from that address get `503` with a JSON error
+   * and `Connection: close` to their first request, as over `maxConnections`.
+   */
+  readonly maxConnectionsPerAddress?: number
   /** a connection with no bytes in either direction for this long is closed, in ms (`http.net.connection.timeout`, default 300000; 0 = never) */
   readonly idleTimeout?: number
   /** time to receive a request's head, from its first byte (or the connection), in ms (`http.request.header.timeout`, default 10000) */
@@ -62,8 +68,10 @@ export function createHttpServer(db: Database, options: HttpServerOptions = {}):
   const headersTimeout = requestTimeout > 0 ? Math.min(headers, requestTimeout) : headers
   const shortest = Math.min(...[headersTimeout, requestTimeout].filter((ms) => ms > 0), 4000)
   const handler = createHttpHandler(db, options)
-  const refused = new WeakSet<Socket>()
+  /** sockets answered 503 at their first request, with the reason */
+  const refused = new WeakMap<Socket, string>()
   const served = new Set<Socket>()
+  const perAddress = new AddressSlots(nonNegative('maxConnectionsPerAddress', options.maxConnectionsPerAddress ?? 0))
   const settings = {
     maxHeaderSize: max + 16 * 1024,
     keepAliveTimeout: nonNegative('keepAliveTimeout', options.keepAliveTimeout ?? 5000),
@@ -72,9 +80,10 @@ export function createHttpServer(db: Database, options: HttpServerOptions = {}):
     connectionsCheckingInterval: Math.max(50, Math.floor(shortest / 4)),
   }
   const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
-    if (refused.has(req.socket)) {
+    const refusal = refused.get(req.socket)
+    if (refusal !== undefined) {
       res.setHeader('Connection', 'close')
-      sendJson(res, 503, errorBody('', `too many connections [limit=${limit}]; retry later`, 0))
+      sendJson(res, 503, errorBody('', refusal, 0))
       return
     }
     const fallback = options.fallback
@@ -82,17 +91,26 @@ export function createHttpServer(db: Database, options: HttpServerOptions = {}):
   }
   const server: http.Server = options.tls === undefined ? http.createServer(settings, serve) : https.createServer({ ...settings, ...options.tls }, serve)
   server.timeout = nonNegative('idleTimeout', options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT)
-  if (limit > 0) {
-    server.maxConnections = 2 * limit
+  if (limit > 0) server.maxConnections = 2 * limit
+  if (limit > 0 || perAddress.limit > 0) {
+    const refuse = (socket: Socket, why: string): void => {
+      refused.set(socket, why)
+      socket.setTimeout(REFUSED_GRACE_MS)
+    }
     // with TLS, requests arrive on the TLS socket, counted once its handshake is done
     server.on(options.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
-      if (served.size >= limit) {
-        refused.add(socket)
-        socket.setTimeout(REFUSED_GRACE_MS)
+      const release = perAddress.take(socket.remoteAddress)
+      if (release === undefined) {
+        refuse(socket, `too many connections from this address [limit=${perAddress.limit}] (epochdb.http.net.connection.limit.per.address); retry later`)
+        return
+      }
+      if (limit > 0 && served.size >= limit) {
+        release()
+        refuse(socket, `too many connections [limit=${limit}]; retry later`)
         return
       }
       served.add(socket)
-      socket.once('close', () => served.delete(socket))
+      socket.once('close', () => { served.delete(socket); release() })
     })
   }
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {

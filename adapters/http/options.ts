@@ -68,6 +68,12 @@ export interface HttpHandlerOptions {
   /** more `/settings` config keys, e.g. an OIDC guard's `acl.oidc.*` (`guard.settings`) */
   readonly settings?: Readonly<Record<string, string | number | boolean | null>>
   /**
+   * The protocols that accept writes, reported by /settings as `accepting.writes` (the Web
+   * Console reads it). Default: `http` unless `readOnly`, and `pgwire`; the standalone server
+   * passes the real list (`pg.security.readonly`, disabled interfaces).
+   */
+  readonly acceptingWrites?: readonly string[]
+  /**
    * Failed Basic-auth logins limited per client address and per user (429 while locked out);
    * share one {@link LoginThrottle} with the pgwire adapter to share the counts. Default a
    * throttle of its own with the default limits; `false` for none. Not applied to `authenticate`.
@@ -94,6 +100,7 @@ export interface ResolvedOptions {
   readonly allowedHosts: AllowList
   readonly releaseVersion: string
   readonly settings: Readonly<Record<string, string | number | boolean | null>>
+  readonly acceptingWrites: readonly string[]
   /** failed Basic-auth limits, undefined when off */
   readonly loginThrottle: LoginThrottle | undefined
   readonly onRequest: ((entry: RequestLog) => void) | undefined
@@ -118,6 +125,7 @@ export function resolveOptions(o: HttpHandlerOptions): ResolvedOptions {
     allowedHosts: hostAllowList(o.allowedHosts),
     releaseVersion: o.releaseVersion ?? '0.1.0',
     settings: o.settings ?? {},
+    acceptingWrites: o.acceptingWrites ?? (o.readOnly === true ? ['pgwire'] : ['http', 'pgwire']),
     loginThrottle: o.loginThrottle === false ? undefined : o.loginThrottle ?? new LoginThrottle(),
     onRequest: o.onRequest,
     now: o.now ?? Date.now,

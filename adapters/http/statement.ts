@@ -2,15 +2,19 @@
  * One statement per request, as QuestDB's REST endpoints take it: parsed through the
  * database's statement cache, a trailing `;` allowed, anything after it refused.
  */
-import type { Database } from '../../lib/index.js'
+import type { Database, ExecOptions } from '../../lib/index.js'
 import { SqlError, SqlState } from '../../lib/index.js'
 
 /** A parsed statement (the AST root `Database.parse` returns). */
 export type Statement = ReturnType<Database['parse']>[number]
 
-/** Parses `sql` into one statement, or undefined when the text holds none (empty or comments). */
-export function parseOne(db: Database, sql: string): Statement | undefined {
-  const stmts = db.parse(sql)
+/**
+ * Parses `sql` into one statement, or undefined when the text holds none (empty or comments).
+ * A long text is parsed in slices (`Database.parseAsync`): other requests are served meanwhile,
+ * and `options`' signal and timeout stop the parse.
+ */
+export async function parseOne(db: Database, sql: string, options: ExecOptions = {}): Promise<Statement | undefined> {
+  const stmts = await db.parseAsync(sql, options)
   if (stmts.length <= 1) return stmts[0]
   const pos = 'pos' in stmts[1]! ? stmts[1].pos : 0
   const word = /^(?:[A-Za-z_][\w]*|\S)/.exec(sql.slice(pos))?.[0] ?? ''

@@ -36,6 +36,9 @@ const CLOSE_GRACE_MS = 1000
 type Phase = 'startup' | 'auth' | 'ready' | 'closed'
 
 /** Serves one socket. */
+/** What {@link PgConnection.terminate} sends (PostgreSQL's text and code). */
+const ADMIN_SHUTDOWN: be.ErrorFields = { severity: 'FATAL', code: '57P01', message: 'terminating connection due to administrator command' }
+
 export class PgConnection {
   readonly w = new BufferWriter()
   private socket: Socket
@@ -52,6 +55,8 @@ export class PgConnection {
   /** true while output waits for the socket's `drain` (a client that stopped reading is idle) */
   private draining = false
   private readonly onData = (d: Buffer): void => this.received(d)
+  /** set by {@link PgConnection.terminate} while a message runs: the connection closes once it is answered */
+  private terminating = false
 
   /**
    * @param admission `refuse`: the server is at its connection limit, so the startup message is
@@ -59,7 +64,7 @@ export class PgConnection {
    *   connection ends
    */
   constructor(socket: Socket, private readonly db: Database, private readonly opts: ResolvedOptions, private readonly registry: CancelRegistry,
-    private readonly admission: { readonly refuse: boolean; readonly closed: () => void } = { refuse: false, closed: () => undefined }) {
+    private readonly admission: { readonly refuse: boolean; readonly refusal?: string; readonly closed: () => void } = { refuse: false, closed: () => undefined }) {
     this.socket = socket
     this.remoteAddress = socket.remoteAddress
     this.parser = new FrontendParser(opts.maxMessageSize)
@@ -126,7 +131,7 @@ export class PgConnection {
     if (this.busy) return
     this.busy = true
     try {
-      while (this.phase !== 'closed') {
+      while (this.phase !== 'closed' && !this.terminating) {
         if (this.phase === 'startup') {
           const p = this.parser.nextStartup()
           if (p === undefined) break
@@ -147,6 +152,7 @@ export class PgConnection {
       this.busy = false
       this.lastActive = Date.now()
     }
+    if (this.terminating) { this.closeWith(ADMIN_SHUTDOWN); return }
     if (this.phase !== 'closed' && this.socket.isPaused()) this.socket.resume()
   }
 
@@ -221,7 +227,7 @@ export class PgConnection {
         return
       case 'startup': {
         // like PostgreSQL, a connection over the limit is refused in answer to its startup message
-        if (this.admission.refuse) { this.closeWith({ severity: 'FATAL', code: '53300', message: 'sorry, too many clients already' }); return }
+        if (this.admission.refuse) { this.closeWith({ severity: 'FATAL', code: '53300', message: this.admission.refusal ?? 'sorry, too many clients already' }); return }
         const user = p.params.get('user') ?? ''
         if (this.opts.tls !== undefined && this.opts.tlsRequired && !this.encrypted) {
           return this.refuse('28000', 'SSL connection is required', 'this server accepts encrypted connections only (pg.tls.required): connect with sslmode=require')
@@ -323,6 +329,19 @@ export class PgConnection {
     const out = this.w.length > 0 && this.db.hasUnsyncedWrites ? this.syncThenWrite() : undefined
     if (out !== undefined) await out
     this.closeWith({ ...f, severity: 'FATAL', code: f.code === 'XX000' ? '08P01' : f.code })
+  }
+
+  /**
+   * The server is shutting down: FATAL 57P01 `terminating connection due to administrator
+   * command`, then the close, as PostgreSQL's fast shutdown does. An idle connection gets it at
+   * once; a busy one once its current message is answered (the server cancels running
+   * statements first: `db.close({ cancel: true })`). A socket that has not sent its startup
+   * message yet is left to the caller (it has no protocol to speak).
+   */
+  terminate(): void {
+    if (this.phase === 'closed' || this.phase === 'startup') return
+    if (this.busy) { this.terminating = true; return }
+    this.closeWith(ADMIN_SHUTDOWN)
   }
 
   /** Closes the connection and releases its state. */

@@ -12,7 +12,7 @@
  * @packageDocumentation
  */
 export { createPgwireServer, createPgwireHandler } from './server.js'
-export type { PgwireHandler } from './server.js'
+export type { PgwireHandler, PgwireServer } from './server.js'
 export type { PgwireOptions, Credentials, AuthMethod } from './options.js'
 export { Oid, PG_TYPES } from './pg-types.js'
 export type { PgType } from './pg-types.js'

@@ -66,6 +66,12 @@ export interface PgwireOptions {
    */
   readonly maxConnections?: number
   /**
+   * most connections one client address may hold at once (`epochdb.pg.net.connection.limit.per.address`),
+   * default 0 = no limit of its own: the next one from that address is answered FATAL 53300
+   * "too many connections from this address" in response to its startup message
+   */
+  readonly maxConnectionsPerAddress?: number
+  /**
    * a logged-in connection with no statement running and nothing received or sent for this many
    * milliseconds is closed with FATAL 57P05 (`pg.net.connection.timeout`), default 300 000; 0 = never
    */
@@ -106,6 +112,7 @@ export function resolveOptions(o: PgwireOptions): ResolvedOptions {
     maxMessageSize: o.maxMessageSize ?? 64 * 1024 * 1024,
     startupTimeoutMs: o.startupTimeoutMs ?? 10_000,
     maxConnections: o.maxConnections ?? 64,
+    maxConnectionsPerAddress: o.maxConnectionsPerAddress ?? 0,
     idleTimeoutMs: o.idleTimeoutMs ?? 300_000,
     readOnly: o.readOnly ?? false,
     serverVersion: o.serverVersion ?? '11.3',

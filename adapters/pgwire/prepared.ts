@@ -65,13 +65,25 @@ export const EMPTY_PREPARED: Prepared = {
 }
 
 /**
- * Prepares the statements of `sql`: the adapter's own answer when it recognises the text, else
- * the engine's parse (throws SqlError on a syntax error). An empty text gives one empty statement.
+ * Texts longer than this are parsed with `Database.parseAsync` (in slices, yielding to the event
+ * loop, stopped by CancelRequest and statement_timeout); shorter ones at once, so that a short
+ * Parse message costs no await (the engine parses texts up to 4 KiB at once anyway).
  */
-export function prepareSql(ctx: RunContext, sql: string): Prepared[] {
+const LONG_SQL = 4096
+
+/**
+ * Prepares the statements of `sql`: the adapter's own answer when it recognises the text, else
+ * the engine's parse (throws SqlError on a syntax error). An empty text gives one empty
+ * statement. A long text is parsed asynchronously (a promise); `signal` cancels that parse.
+ */
+export function prepareSql(ctx: RunContext, sql: string, signal?: CancelSignal): Prepared[] | Promise<Prepared[]> {
   const own = interceptQuery(ctx, sql)
   if (own !== undefined) return own
-  const stmts = ctx.db.parse(sql)
+  if (sql.length > LONG_SQL) return ctx.db.parseAsync(sql, { session: ctx.session, signal }).then((stmts) => preparedOf(ctx, stmts))
+  return preparedOf(ctx, ctx.db.parse(sql))
+}
+
+function preparedOf(ctx: RunContext, stmts: readonly Statement[]): Prepared[] {
   if (stmts.length === 0) return [EMPTY_PREPARED]
   return stmts.map((s) => enginePrepared(ctx, s))
 }

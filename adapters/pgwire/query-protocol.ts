@@ -40,6 +40,8 @@ export class QueryProtocol {
   private failedTx = false
   /** the portal whose statement is running (for CancelRequest) */
   private active: Portal | undefined
+  /** the signal of a long text being parsed (for CancelRequest) */
+  private parsing: { cancelled: boolean } | undefined
   /** set when a statement that may write ran since the connection last flushed (it then owns a group commit's outcome) */
   wrote = false
 
@@ -54,6 +56,16 @@ export class QueryProtocol {
   /** Cancels the running statement, if any. */
   cancel(): void {
     if (this.active !== undefined) this.active.signal.cancelled = true
+    if (this.parsing !== undefined) this.parsing.cancelled = true
+  }
+
+  /** The statements of `sql`; a long text is parsed in slices, and CancelRequest stops it. */
+  private prepare(sql: string): Prepared[] | Promise<Prepared[]> {
+    const signal = { cancelled: false }
+    const stmts = prepareSql(this.ctx, sql, signal)
+    if (Array.isArray(stmts)) return stmts
+    this.parsing = signal
+    return stmts.finally(() => { if (this.parsing === signal) this.parsing = undefined })
   }
 
   /** Releases every portal (the connection closed). */
@@ -152,7 +164,8 @@ export class QueryProtocol {
   private async simpleQuery(sql: string): Promise<void> {
     this.skipping = false
     try {
-      const stmts = prepareSql(this.ctx, sql)
+      const prepared = this.prepare(sql)
+      const stmts = Array.isArray(prepared) ? prepared : await prepared
       for (const p of stmts) {
         if (p.empty) { if (stmts.length === 1) be.empty(this.sink.w, 'I'); continue }
         this.checkTx(p)
@@ -177,10 +190,14 @@ export class QueryProtocol {
     switch (m.kind) {
       case 'parse': {
         if (m.name !== '' && this.statements.has(m.name)) throw new PgError('42P05', `prepared statement "${m.name}" already exists`)
-        const stmts = prepareSql(this.ctx, m.sql)
-        if (stmts.length > 1) throw new PgError('42601', 'cannot insert multiple commands into a prepared statement')
-        this.statements.set(m.name, { prepared: stmts[0]!, paramOids: m.paramOids, engineTypes: declaredEngineTypes(m.paramOids) })
-        be.empty(w, '1')
+        const stmts = this.prepare(m.sql)
+        const parsed = (prepared: Prepared[]): void => {
+          if (prepared.length > 1) throw new PgError('42601', 'cannot insert multiple commands into a prepared statement')
+          this.statements.set(m.name, { prepared: prepared[0]!, paramOids: m.paramOids, engineTypes: declaredEngineTypes(m.paramOids) })
+          be.empty(w, '1')
+        }
+        if (!Array.isArray(stmts)) return stmts.then(parsed)
+        parsed(stmts)
         return undefined
       }
       case 'bind': {

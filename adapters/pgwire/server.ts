@@ -3,7 +3,7 @@
  * handler to attach to a server the host application already owns.
  */
 import { type Server, type Socket, createServer } from 'node:net'
-import type { Database } from '../../lib/index.js'
+import { AddressSlots, type Database } from '../../lib/index.js'
 import { CancelRegistry } from './cancel-registry.js'
 import { PgConnection } from './connection.js'
 import { type PgwireOptions, resolveOptions } from './options.js'
@@ -12,6 +12,18 @@ import { type PgwireOptions, resolveOptions } from './options.js'
 export type PgwireHandler = ((socket: Socket) => void) & {
   /** live logged-in connections */
   readonly connections: () => number
+  /**
+   * Ends every connection for a shutdown: each gets FATAL 57P01 `terminating connection due to
+   * administrator command` (a busy one once its current statement is answered) and is closed.
+   * Call it after `db.close({ cancel: true })`, so running statements were cancelled first.
+   */
+  readonly terminate: () => void
+}
+
+/** A `net.Server` speaking pgwire, with its handler's {@link PgwireHandler.terminate}. */
+export type PgwireServer = Server & {
+  /** {@link PgwireHandler.terminate} of this server's connections */
+  readonly terminateConnections: () => void
 }
 
 /**
@@ -31,18 +43,35 @@ export function createPgwireHandler(db: Database, options: PgwireOptions = {}): 
   // sockets served, and sockets over the limit waiting for their startup message to be refused
   let open = 0
   let refusing = 0
-  const handler = (socket: Socket): void => {
-    if (open < limit) {
-      open++
-      new PgConnection(socket, db, opts, registry, { refuse: false, closed: () => { open-- } })
-    } else if (refusing < limit) {
+  const live = new Set<PgConnection>()
+  const perAddress = new AddressSlots(opts.maxConnectionsPerAddress)
+  const serve = (socket: Socket, refusal: string | undefined, closed: () => void): void => {
+    const c: PgConnection = new PgConnection(socket, db, opts, registry, { refuse: refusal !== undefined, refusal, closed: () => { live.delete(c); closed() } })
+    live.add(c)
+  }
+  const refuse = (socket: Socket, refusal: string): void => {
+    if (refusing < limit) {
       refusing++
-      new PgConnection(socket, db, opts, registry, { refuse: true, closed: () => { refusing-- } })
+      serve(socket, refusal, () => { refusing-- })
     } else {
       socket.destroy() // a flood: at most twice the limit of sockets are kept open
     }
   }
-  return Object.assign(handler, { connections: () => registry.size })
+  const handler = (socket: Socket): void => {
+    // one address may not hold every slot (CancelRequests, sent on a connection of their own, are still served)
+    const release = perAddress.take(socket.remoteAddress)
+    if (release === undefined) {
+      refuse(socket, `too many connections from this address [limit=${opts.maxConnectionsPerAddress}] (epochdb.pg.net.connection.limit.per.address)`)
+    } else if (open < limit) {
+      open++
+      serve(socket, undefined, () => { open--; release() })
+    } else {
+      release()
+      refuse(socket, 'sorry, too many clients already')
+    }
+  }
+  const terminate = (): void => { for (const c of [...live]) c.terminate() }
+  return Object.assign(handler, { connections: () => registry.size, terminate })
 }
 
 /**
@@ -58,8 +87,9 @@ export function createPgwireHandler(db: Database, options: PgwireOptions = {}): 
  * // psql -h 127.0.0.1 -p 8812 -U admin   (password: quest)
  * ```
  */
-export function createPgwireServer(db: Database, options: PgwireOptions = {}): Server {
+export function createPgwireServer(db: Database, options: PgwireOptions = {}): PgwireServer {
   const server = createServer()
-  server.on('connection', createPgwireHandler(db, options))
-  return server
+  const handler = createPgwireHandler(db, options)
+  server.on('connection', handler)
+  return Object.assign(server, { terminateConnections: handler.terminate })
 }

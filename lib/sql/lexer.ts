@@ -63,22 +63,50 @@ export const TOKEN_TYPES: ReadonlySet<string> = new Set([
 export function tokenize(sql: string): Token[] {
   mooLexer.reset(sql)
   const out: Token[] = []
-  for (const tok of mooLexer) {
-    if (SKIPPED.has(tok.type as string)) continue
-    switch (tok.type) {
-      case 'unterminatedComment':
-        throw syntaxError('unterminated comment', tok.offset)
-      case 'unterminatedString':
-        throw syntaxError('unterminated string literal', tok.offset)
-      case 'unterminatedQident':
-        throw syntaxError('unterminated quoted identifier', tok.offset)
-      case 'error':
-        throw syntaxError(`unexpected character '${tok.text[0]}'`, tok.offset)
-      default:
-        out.push(tok)
-    }
+  for (const tok of mooLexer) keep(tok, out)
+  return out
+}
+
+/**
+ * Tokens the async lexer reads between two calls of its `pause` (a few hundred microseconds of
+ * lexing).
+ */
+export const LEX_SLICE_TOKENS = 1024
+
+/**
+ * {@link tokenize}, awaiting `pause()` every {@link LEX_SLICE_TOKENS} tokens, so a caller can
+ * yield to its event loop (and stop a cancelled statement) while a very long text is lexed.
+ * Uses its own lexer instance: concurrent calls do not interfere.
+ *
+ * @throws SqlError as {@link tokenize}; whatever `pause` throws.
+ */
+export async function tokenizeAsync(sql: string, pause: () => Promise<void>): Promise<Token[]> {
+  const lexer = (mooLexer as moo.Lexer & { clone(): moo.Lexer }).clone()
+  lexer.reset(sql)
+  const out: Token[] = []
+  let n = 0
+  for (let tok = lexer.next(); tok !== undefined; tok = lexer.next()) {
+    keep(tok, out)
+    if (++n % LEX_SLICE_TOKENS === 0) await pause()
   }
   return out
+}
+
+/** Adds a meaningful token to `out`; throws on an error token. */
+function keep(tok: Token, out: Token[]): void {
+  if (SKIPPED.has(tok.type as string)) return
+  switch (tok.type) {
+    case 'unterminatedComment':
+      throw syntaxError('unterminated comment', tok.offset)
+    case 'unterminatedString':
+      throw syntaxError('unterminated string literal', tok.offset)
+    case 'unterminatedQident':
+      throw syntaxError('unterminated quoted identifier', tok.offset)
+    case 'error':
+      throw syntaxError(`unexpected character '${tok.text[0]}'`, tok.offset)
+    default:
+      out.push(tok)
+  }
 }
 
 /** The value of a string literal token: quotes removed, `''` unescaped. */

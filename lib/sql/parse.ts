@@ -11,9 +11,9 @@ import type { EarleyColumn } from './expected.js'
 import { canEndAt, describeExpected, expectedTerminals } from './expected.js'
 import grammar from './grammar.js'
 import type { Token } from './lexer.js'
-import { tokenize } from './lexer.js'
+import { tokenize, tokenizeAsync } from './lexer.js'
 import { TokenStream } from './token-stream.js'
-import { finishAst } from './build/seq.js'
+import { finishAst, finishAstAsync } from './build/seq.js'
 import type { ParseLimits } from './limits.js'
 import { checkLength, checkTokens, DEFAULT_PARSE_LIMITS } from './limits.js'
 
@@ -68,25 +68,70 @@ function isWord(tok: Token): boolean {
   return tok.type === 'ident' || tok.type === 'qident' || /^[A-Z]/.test(tok.type ?? '')
 }
 
-/** Runs the Earley parser over tokens; returns the parser (results or the column where it failed). */
-function run(tokens: readonly Token[]): { parser: EarleyParser; failed?: Token } {
-  const stream = new TokenStream()
-  stream.load(tokens)
+/** Where the Earley parser stands: its results, or the token it failed at. */
+interface Run { parser: EarleyParser; failed?: Token }
+
+/**
+ * Tokens the async parser feeds the Earley parser between two calls of its `pause` (about a
+ * millisecond of parsing for list-heavy statements on a slow machine).
+ */
+export const PARSE_SLICE_TOKENS = 256
+
+/** A new Earley parser reading from `stream`. */
+function newParser(stream: TokenStream): EarleyParser {
   const parser = new nearley.Parser(compiled, { lexer: stream as unknown as nearley.Lexer }) as EarleyParser
   parser.reportError = () => 'syntax error' // nearley's own report walks every state; we build ours
+  return parser
+}
+
+/** Feeds the parser what `stream` holds; false when it failed (then `run.failed` is the token). */
+function feed(run: Run): boolean {
   try {
-    parser.feed('')
+    run.parser.feed('')
+    return true
   } catch (e) {
     const failed = (e as { token?: Token }).token
     if (failed === undefined) throw e // a SqlError thrown by a postprocessor, or a bug
-    return { parser, failed }
+    run.failed = failed
+    return false
   }
-  return { parser }
+}
+
+/** Runs the Earley parser over tokens; returns the parser (results or the column where it failed). */
+function run(tokens: readonly Token[]): Run {
+  const stream = new TokenStream()
+  stream.load(tokens)
+  const r: Run = { parser: newParser(stream) }
+  feed(r)
+  return r
+}
+
+/**
+ * {@link run} in slices of {@link PARSE_SLICE_TOKENS} tokens, awaiting `pause()` between them
+ * (nearley parses incrementally: each `feed` continues from the last token of the previous one).
+ */
+async function runSliced(tokens: readonly Token[], pause: () => Promise<void>): Promise<Run> {
+  const stream = new TokenStream()
+  const r: Run = { parser: newParser(stream) }
+  for (let from = 0; ; from += PARSE_SLICE_TOKENS) {
+    stream.load(tokens, from, from + PARSE_SLICE_TOKENS)
+    if (!feed(r) || from + PARSE_SLICE_TOKENS >= tokens.length) return r
+    await pause()
+  }
 }
 
 /** Parses the tokens of one statement. `end` is where an incomplete statement is reported. */
 function parseTokens(tokens: readonly Token[], end: number): Statement {
-  const { parser, failed } = run(tokens)
+  return statementOf(run(tokens), tokens, end)
+}
+
+/** The statement the parser read, or the syntax error where it failed or stopped short. */
+function statementOf(run: Run, tokens: readonly Token[], end: number): Statement {
+  return finishAst(rawStatementOf(run, tokens, end))
+}
+
+/** {@link statementOf} before its lists are made arrays (`finishAst`). */
+function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: number): Statement {
   const column = parser.table[parser.current]
   if (failed !== undefined) {
     const first = tokens[0] as Token
@@ -102,7 +147,7 @@ function parseTokens(tokens: readonly Token[], end: number): Statement {
     const expected = column === undefined ? 'more input' : describeExpected(expectedTerminals(column), false)
     throw syntaxError(`unexpected end of statement, expected ${expected}`, end)
   }
-  return finishAst(results[0] as Statement)
+  return results[0] as Statement
 }
 
 /**
@@ -120,6 +165,30 @@ export function parseScript(sql: string, limits: ParseLimits = DEFAULT_PARSE_LIM
     const stop = last.offset + last.text.length
     return { statement: parseTokens(tokens, end), start: first.offset, end: stop, text: sql.slice(first.offset, stop) }
   })
+}
+
+/**
+ * {@link parseScript} for a server: lexes and parses in slices, awaiting `pause()` between them,
+ * so a statement of hundreds of kilobytes does not hold the event loop for seconds. `pause` is
+ * where the caller yields to the event loop and throws to stop the parse (a cancelled statement,
+ * a timeout); the Database passes its cooperative scheduler (`ExecContext.maybeYield`).
+ *
+ * @throws SqlError as {@link parseScript}; whatever `pause` throws.
+ */
+export async function parseScriptAsync(sql: string, limits: ParseLimits, pause: () => Promise<void>): Promise<ParsedStatement[]> {
+  checkLength(sql, limits)
+  const tokens = await tokenizeAsync(sql, pause)
+  checkTokens(tokens, limits)
+  const out: ParsedStatement[] = []
+  for (const { tokens: stmt, end } of splitTokens(tokens, sql.length)) {
+    const first = stmt[0] as Token
+    const last = stmt[stmt.length - 1] as Token
+    const stop = last.offset + last.text.length
+    const statement = await finishAstAsync(rawStatementOf(await runSliced(stmt, pause), stmt, end), pause)
+    out.push({ statement, start: first.offset, end: stop, text: sql.slice(first.offset, stop) })
+    await pause()
+  }
+  return out
 }
 
 /**

@@ -10,11 +10,13 @@ import { TOKEN_TYPES } from './lexer.js'
 export class TokenStream {
   private tokens: readonly Token[] = []
   private index = 0
+  private stop = 0
 
-  /** Sets the tokens the next `feed` will read. */
-  load(tokens: readonly Token[]): void {
+  /** Sets the tokens the next `feed` will read: `tokens[from..to)` (default all of them). */
+  load(tokens: readonly Token[], from = 0, to = tokens.length): void {
     this.tokens = tokens
-    this.index = 0
+    this.index = from
+    this.stop = Math.min(to, tokens.length)
   }
 
   /** nearley calls this with the chunk passed to `feed`; the chunk is ignored. */
@@ -24,7 +26,7 @@ export class TokenStream {
 
   /** The next token, or undefined at the end. */
   next(): Token | undefined {
-    return this.tokens[this.index++]
+    return this.index < this.stop ? this.tokens[this.index++] : undefined
   }
 
   /** nearley's lexer state (unused). */

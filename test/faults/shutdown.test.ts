@@ -70,3 +70,17 @@ t.test('a second SIGINT exits at once; committed rows survive', { timeout: 90_00
   again.proc.kill('SIGTERM')
   t.equal(await again.exited, 0)
 })
+
+t.test('SIGTERM: an idle pgwire client gets FATAL 57P01 terminating connection due to administrator command', { timeout: 60_000 }, async (t) => {
+  const { server } = await withTable(t)
+  const client = new pg.Client({ host: '127.0.0.1', port: server.pgPort, user: 'admin', password: 'quest', database: 'qdb' })
+  let error: { code?: string; severity?: string; message: string } | undefined
+  client.on('error', (e) => { error ??= e }) // then pg's own "Connection terminated unexpectedly"
+  const ended = new Promise<void>((resolve) => client.on('end', resolve))
+  await client.connect()
+  t.same((await client.query('select 1 x')).rows, [{ x: 1 }])
+  server.proc.kill('SIGTERM')
+  await ended
+  t.match(error, { code: '57P01', severity: 'FATAL', message: 'terminating connection due to administrator command' }, 'pg saw the FATAL ErrorResponse before the close')
+  t.equal(await server.exited, 0, 'the server exits 0')
+})

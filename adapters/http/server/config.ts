@@ -42,6 +42,8 @@ export interface ServerConfig {
   /** `ram.usage.limit.percent`: the shared budget as a percent of physical memory (capped at half the V8 heap); 0 with bytes 0 for no limit */
   readonly ramUsageLimitPercent: number
   readonly httpConnectionLimit: number
+  /** `epochdb.http.net.connection.limit.per.address`: HTTP connections one client address may hold (0 = no limit of its own) */
+  readonly httpConnectionLimitPerAddress: number
   readonly httpIdleTimeoutMs: number
   readonly httpHeaderTimeoutMs: number
   readonly httpRequestTimeoutMs: number
@@ -64,10 +66,18 @@ export interface ServerConfig {
   /** pgwire: `pg.security.readonly`, `pg.net.connection.limit`, `pg.net.connection.timeout` (ms), `pg.recv.buffer.size` (bytes) */
   readonly pgReadOnly: boolean
   readonly pgMaxConnections: number
+  /** `epochdb.pg.net.connection.limit.per.address`: pgwire connections one client address may hold (0 = no limit of its own) */
+  readonly pgMaxConnectionsPerAddress: number
   readonly pgIdleTimeoutMs: number
   readonly pgMaxMessageSize: number
   /** `query.timeout` (alias `query.timeout.sec`): milliseconds after which a query ends with 57014; 0 = none */
   readonly queryTimeoutMs: number
+  /**
+   * `epochdb.query.timeout.max`: the longest timeout a client may ask for (REST `timeout=`,
+   * `Statement-Timeout`, pgwire `SET statement_timeout`, `0` included); default `query.timeout`,
+   * so clients can shorten it but not lengthen it. 0 = no ceiling.
+   */
+  readonly maxQueryTimeoutMs: number
   /** the OIDC guard's options (`acl.oidc.*`); undefined when `acl.oidc.enabled` is false */
   readonly oidc: OidcOptions | undefined
   /** access control (`acl.*`); the admin's name and password are also {@link pgUser} / {@link pgPassword} */
@@ -125,6 +135,7 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'ram.usage.limit.bytes': { kind: 'size', def: '0' },
   'ram.usage.limit.percent': { kind: 'int', def: '90' },
   'http.net.connection.limit': { kind: 'int', def: '64' },
+  'epochdb.http.net.connection.limit.per.address': { kind: 'int', def: '32' },
   'http.net.connection.timeout': { kind: 'int', def: '300000' },
   'http.request.header.timeout': { kind: 'int', def: '10000' },
   'http.request.timeout': { kind: 'int', def: '300000' },
@@ -146,6 +157,7 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.tls.private.key.path': { kind: 'string', def: undefined },
   'pg.security.readonly': { kind: 'bool', def: 'false' },
   'pg.net.connection.limit': { kind: 'int', def: '64' },
+  'epochdb.pg.net.connection.limit.per.address': { kind: 'int', def: '32' },
   'pg.net.connection.timeout': { kind: 'int', def: '300000' },
   'pg.recv.buffer.size': { kind: 'int', def: '67108864' },
   'query.timeout': { kind: 'string', def: '60s' },
@@ -158,6 +170,7 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'acl.admin.user.enabled': { kind: 'bool', def: 'true' },
   'acl.password.hash.iteration.count': { kind: 'int', def: '4096' },
   'acl.entity.name.max.length': { kind: 'int', def: '255' },
+  'epochdb.query.timeout.max': { kind: 'string', def: undefined },
 }
 
 /** Resolves the configuration from a server.conf text (or none) and an environment. */
@@ -237,6 +250,8 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     if (m === null) throw bad(key, r, 'a duration such as 60s, 500ms, 5m or 0')
     return Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? bare) as 'ms' | 's' | 'm' | 'h'])
   }
+  const queryTimeoutMs = values.has('query.timeout') || !values.has('query.timeout.sec')
+    ? duration('query.timeout', 'ms') : duration('query.timeout.sec', 's')
   let oidc: OidcOptions | undefined
   try {
     oidc = oidcConfig({ str, bool, int, size, duration: (key) => duration(key, 'ms') })
@@ -273,6 +288,7 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     ramUsageLimitBytes: size('ram.usage.limit.bytes')!,
     ramUsageLimitPercent: percent('ram.usage.limit.percent'),
     httpConnectionLimit: int('http.net.connection.limit')!,
+    httpConnectionLimitPerAddress: int('epochdb.http.net.connection.limit.per.address')!,
     httpIdleTimeoutMs: int('http.net.connection.timeout')!,
     httpHeaderTimeoutMs: int('http.request.header.timeout')!,
     httpRequestTimeoutMs: int('http.request.timeout')!,
@@ -287,10 +303,11 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     httpTls: tls('http'),
     pgReadOnly: bool('pg.security.readonly'),
     pgMaxConnections: int('pg.net.connection.limit')!,
+    pgMaxConnectionsPerAddress: int('epochdb.pg.net.connection.limit.per.address')!,
     pgIdleTimeoutMs: int('pg.net.connection.timeout')!,
     pgMaxMessageSize: int('pg.recv.buffer.size')!,
-    queryTimeoutMs: values.has('query.timeout') || !values.has('query.timeout.sec')
-      ? duration('query.timeout', 'ms') : duration('query.timeout.sec', 's'),
+    queryTimeoutMs,
+    maxQueryTimeoutMs: raw('epochdb.query.timeout.max') === undefined ? queryTimeoutMs : duration('epochdb.query.timeout.max', 'ms'),
     oidc,
     acl: {
       enabled: bool('acl.enabled'),

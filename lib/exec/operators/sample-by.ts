@@ -11,7 +11,7 @@
  * gives); other orders are still aggregated correctly, through a slower pair map.
  */
 import { SqlError, SqlState } from '../../errors.js'
-import { type Batch, type Scalar, type Vector, gather, vectorOf } from '../../types/vector.js'
+import { BATCH_SIZE, type Batch, type Scalar, type Vector, gather, sliceVector, vectorOf } from '../../types/vector.js'
 import { localToUtc } from '../../types/time-zone.js'
 import type { AggregateKernel } from '../../functions/registry-types.js'
 import type { SampleByNode } from '../../plan/plan-node.js'
@@ -80,7 +80,7 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
   }
   const rows = node.fill === undefined
     ? plainLayout(groups)
-    : filledLayout(groups, keyIndex === undefined ? 1 : keyCount, buckets?.sampler, lo, hi, -1)
+    : await filledLayout(groups, keyIndex === undefined ? 1 : keyCount, buckets?.sampler, lo, hi, -1, ctx)
   if (rows.length === 0) return
   mem.grow(rows.length * (16 + 8 * node.output.length))
   const vectors: Vector[] = []
@@ -92,10 +92,15 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
   }
   for (let a = 0; a < kernels.length; a++) {
     kernels[a]!.resize(groups.count)
-    vectors.push(fillColumn(kernels[a]!.result(groups.count), node.fill?.[a], rows, keyIndex === undefined ? 1 : keyCount))
+    vectors.push(await fillColumn(kernels[a]!.result(groups.count), node.fill?.[a], rows, keyIndex === undefined ? 1 : keyCount, ctx))
   }
   mem.close()
-  yield { length: rows.length, vectors }
+  // in batches: a FILL over a wide range makes up to 50M rows, which no consumer should get at once
+  for (let from = 0; from < rows.length; from += BATCH_SIZE) {
+    const to = Math.min(from + BATCH_SIZE, rows.length)
+    yield from === 0 && to === rows.length ? { length: rows.length, vectors } : { length: to - from, vectors: vectors.map((v) => sliceVector(v, from, to)) }
+    await ctx.maybeYield()
+  }
 }
 
 /** Estimated bytes of SAMPLE BY's state: bucket and key maps, (bucket, key) pairs, kernels. */

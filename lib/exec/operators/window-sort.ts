@@ -8,7 +8,7 @@ import { LONG_NULL } from '../../types/column-type.js'
 import { type Vector, getScalar, materialize } from '../../types/vector.js'
 import type { SortKey } from '../../plan/plan-node.js'
 import { comparator } from './sort.js'
-import type { ExecContext } from '../context.js'
+import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
 import { sortYielding } from './yielding-sort.js'
 
 /** Row indexes in window order, with partition and peer-group boundaries. */
@@ -25,49 +25,86 @@ export interface WindowOrder {
   readonly peerEnd: Int32Array
 }
 
-/** Dense partition ids 0..count-1 of `length` rows; all 0 without keys. */
-export function partitionIds(keys: readonly Vector[], length: number): { ids: Int32Array; count: number } {
-  const ids = new Int32Array(length)
-  if (keys.length === 0) return { ids, count: length > 0 ? 1 : 0 }
+/** Assigns partition ids to rows [from, to) and reports how many partitions it has seen. */
+interface PartitionMapper {
+  assign(ids: Int32Array, from: number, to: number): void
+  count(): number
+}
+
+/** The mapper for `keys` (at least one). */
+function partitionMapper(keys: readonly Vector[]): PartitionMapper {
   const vs = keys.map(materialize)
   const v = vs[0]!
   if (vs.length === 1 && v.kind === 'sym') {
     const remap = new Int32Array(v.dict.size + 1).fill(-1)
     let count = 0
     const d = v.data
-    for (let i = 0; i < length; i++) {
-      const k = d[i]! + 1
-      let g = remap[k]!
-      if (g < 0) g = remap[k] = count++
-      ids[i] = g
+    return {
+      assign: (ids, from, to) => {
+        for (let i = from; i < to; i++) {
+          const k = d[i]! + 1
+          let g = remap[k]!
+          if (g < 0) g = remap[k] = count++
+          ids[i] = g
+        }
+      },
+      count: () => count,
     }
-    return { ids, count }
   }
   if (vs.length === 1 && (v.kind === 'i32' || v.kind === 'f64' || v.kind === 'f32' || v.kind === 'i16' || v.kind === 'i8' || (v.kind === 'i64' && v.data instanceof Float64Array))) {
     const map = new Map<number, number>()
     const d = v.data as Float64Array
-    for (let i = 0; i < length; i++) {
-      let x = d[i]!
-      if (x !== x) x = LONG_NULL
-      let g = map.get(x)
-      if (g === undefined) { g = map.size; map.set(x, g) }
-      ids[i] = g
+    return {
+      assign: (ids, from, to) => {
+        for (let i = from; i < to; i++) {
+          let x = d[i]!
+          if (x !== x) x = LONG_NULL
+          let g = map.get(x)
+          if (g === undefined) { g = map.size; map.set(x, g) }
+          ids[i] = g
+        }
+      },
+      count: () => map.size,
     }
-    return { ids, count: map.size }
   }
   const map = new Map<string, number>()
-  for (let i = 0; i < length; i++) {
-    let key = ''
-    for (const kv of vs) {
-      const s = getScalar(kv, i)
-      key += s === null ? '\u0001' : s instanceof Uint8Array ? `\u0002${Array.from(s).join(',')}` : `\u0000${typeof s === 'bigint' ? 'number' : typeof s}:${String(s)}`
-      key += '\u0003'
-    }
-    let g = map.get(key)
-    if (g === undefined) { g = map.size; map.set(key, g) }
-    ids[i] = g
+  return {
+    assign: (ids, from, to) => {
+      for (let i = from; i < to; i++) {
+        let key = ''
+        for (const kv of vs) {
+          const s = getScalar(kv, i)
+          key += s === null ? '\u0001' : s instanceof Uint8Array ? `\u0002${Array.from(s).join(',')}` : `\u0000${typeof s === 'bigint' ? 'number' : typeof s}:${String(s)}`
+          key += '\u0003'
+        }
+        let g = map.get(key)
+        if (g === undefined) { g = map.size; map.set(key, g) }
+        ids[i] = g
+      }
+    },
+    count: () => map.size,
   }
-  return { ids, count: map.size }
+}
+
+/** Dense partition ids 0..count-1 of `length` rows; all 0 without keys. */
+export function partitionIds(keys: readonly Vector[], length: number): { ids: Int32Array; count: number } {
+  const ids = new Int32Array(length)
+  if (keys.length === 0) return { ids, count: length > 0 ? 1 : 0 }
+  const m = partitionMapper(keys)
+  m.assign(ids, 0, length)
+  return { ids, count: m.count() }
+}
+
+/** {@link partitionIds} for execution: yields to the event loop every {@link YIELD_CHECK_WORK} rows. */
+export async function partitionIdsYielding(keys: readonly Vector[], length: number, ctx: ExecContext): Promise<{ ids: Int32Array; count: number }> {
+  const ids = new Int32Array(length)
+  if (keys.length === 0) return { ids, count: length > 0 ? 1 : 0 }
+  const m = partitionMapper(keys)
+  for (let from = 0; from < length; from += YIELD_CHECK_WORK) {
+    m.assign(ids, from, Math.min(length, from + YIELD_CHECK_WORK))
+    await ctx.maybeYield()
+  }
+  return { ids, count: m.count() }
 }
 
 /**
@@ -91,9 +128,12 @@ export async function windowOrderYielding(ids: Int32Array, count: number, keys: 
   const cmps = keys.map((v, k) => comparator(v, orderKeys[k]!.desc, orderKeys[k]!.nullsFirst))
   if (cmps.length > 0 && !presorted) {
     const byKeys = orderBy(cmps)
+    // many small partitions add up: yield by rows sorted, not by partitions
+    let work = 0
     for (let g = 0; g < count; g++) {
       await sortYielding(rows.subarray(starts[g]!, starts[g + 1]!), byKeys, ctx)
-      if ((g & 1023) === 1023) await ctx.maybeYield()
+      work += starts[g + 1]! - starts[g]! + 1
+      if (work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
     }
   }
   await ctx.maybeYield()

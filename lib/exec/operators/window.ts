@@ -18,7 +18,7 @@ import { nullMask } from '../../functions/aggregate/agg-util.js'
 import type { Runner } from './runner.js'
 import { collect, emit } from './sort.js'
 import { MAP_ENTRY_BYTES } from '../memory.js'
-import { type WindowOrder, partitionIds, windowOrderYielding } from './window-sort.js'
+import { type WindowOrder, partitionIdsYielding, windowOrderYielding } from './window-sort.js'
 
 /** Bytes per row of one window order: partition ids, five Int32Array positions, the sort's workspace. */
 const ORDER_ROW_BYTES = 4 + 5 * 4 + 16
@@ -47,7 +47,7 @@ export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner
       // the partition-id map holds at most one entry per row, and is garbage once ids are assigned
       const mapBytes = parts.length > 0 ? n * PARTITION_BYTES : 0
       mem.grow(mapBytes)
-      const { ids, count } = partitionIds(parts, n)
+      const { ids, count } = await partitionIdsYielding(parts, n, ctx)
       mem.shrink(mapBytes)
       sorted = { order: await windowOrderYielding(ids, count, keys, call.orderBy, presorted(node, call), ctx), keys }
       orders.set(call.sortKey, sorted)

@@ -7,6 +7,7 @@
  */
 import type { RE2JS } from 're2js'
 import { compileRe2 } from './regex-compile.js'
+import { fastRegex } from './regex-fast.js'
 import type { Vector } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
 import { boolConst, boolOut, textAt } from '../kernel-helpers.js'
@@ -28,15 +29,17 @@ interface RegexState {
   lastMatcher: Matcher | undefined
 }
 
-function toMatcher(re: RE2JS): Matcher {
-  return (s) => re.test(s)
+/** The matcher for `pattern` (already compiled and checked by RE2): V8's engine where that is provably linear and equal (regex-fast.ts), else RE2. */
+function toMatcher(re: RE2JS, pattern: string): Matcher {
+  const fast = fastRegex(pattern)
+  return fast !== undefined ? (s) => fast.test(s) : (s) => re.test(s)
 }
 
 function initRegex(site: CallSite): RegexState {
   const c = site.constants[1]
   const position = site.argPositions[1] ?? site.pos
   return {
-    constant: typeof c === 'string' ? toMatcher(compileRegex(c, position)) : undefined,
+    constant: typeof c === 'string' ? toMatcher(compileRegex(c, position), c) : undefined,
     cache: newSymMatchCache(), position, lastPattern: undefined, lastMatcher: undefined,
   }
 }
@@ -46,7 +49,7 @@ function regexKernel(negate: boolean) {
     const st = (state as RegexState | undefined) ?? { constant: undefined, cache: newSymMatchCache(), position: -1, lastPattern: undefined, lastMatcher: undefined }
     const v = args[0]!, pv = args[1]!
     const matcherFor = (p: string): Matcher => {
-      if (st.lastPattern !== p) { st.lastMatcher = toMatcher(compileRegex(p, st.position)); st.lastPattern = p }
+      if (st.lastPattern !== p) { st.lastMatcher = toMatcher(compileRegex(p, st.position), p); st.lastPattern = p }
       return st.lastMatcher!
     }
     if (pv.isConst === true) {

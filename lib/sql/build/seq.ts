@@ -60,6 +60,23 @@ export function deferred<T>(compute: () => T): T {
  * finished root.
  */
 export function finishAst<T>(root: T): T {
+  const w = astWalker(root)
+  while (w.step(Infinity));
+  return w.top as T
+}
+
+/** Nodes {@link finishAstAsync} resolves between two pauses. */
+const FINISH_SLICE = 4096
+
+/** {@link finishAst} awaiting `pause()` every few thousand nodes (the async parse of a huge statement). */
+export async function finishAstAsync<T>(root: T, pause: () => Promise<void>): Promise<T> {
+  const w = astWalker(root)
+  while (w.step(FINISH_SLICE)) await pause()
+  return w.top as T
+}
+
+/** The walk of {@link finishAst}, resumable: `step(n)` visits up to n nodes, true while some are left. */
+function astWalker(root: unknown): { readonly top: unknown; step(budget: number): boolean } {
   const resolve = (v: unknown): unknown => {
     let x = v
     for (;;) {
@@ -72,19 +89,24 @@ export function finishAst<T>(root: T): T {
   const seen = new Set<object>()
   const stack: object[] = []
   if (typeof top === 'object' && top !== null) stack.push(top)
-  while (stack.length > 0) {
-    const node = stack.pop() as Record<string | number, unknown>
-    if (seen.has(node)) continue
-    seen.add(node)
-    const visit = (key: string | number): void => {
-      const v = node[key]
-      if (typeof v !== 'object' || v === null) return
-      const r = resolve(v)
-      if (r !== v) node[key] = r
-      if (typeof r === 'object' && r !== null && !seen.has(r)) stack.push(r)
-    }
-    if (Array.isArray(node)) for (let i = 0; i < node.length; i++) visit(i)
-    else for (const key of Object.keys(node)) visit(key)
+  return {
+    top,
+    step(budget: number): boolean {
+      for (let n = 0; n < budget && stack.length > 0; n++) {
+        const node = stack.pop() as Record<string | number, unknown>
+        if (seen.has(node)) continue
+        seen.add(node)
+        const visit = (key: string | number): void => {
+          const v = node[key]
+          if (typeof v !== 'object' || v === null) return
+          const r = resolve(v)
+          if (r !== v) node[key] = r
+          if (typeof r === 'object' && r !== null && !seen.has(r)) stack.push(r)
+        }
+        if (Array.isArray(node)) for (let i = 0; i < node.length; i++) visit(i)
+        else for (const key of Object.keys(node)) visit(key)
+      }
+      return stack.length > 0
+    },
   }
-  return top as T
 }

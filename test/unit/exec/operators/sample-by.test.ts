@@ -6,6 +6,7 @@ import { clipBatch } from '../../../../lib/exec/operators/sample-by-clip.js'
 import { formatTimestamp, parseTimestamp } from '../../../../lib/types/timestamp.js'
 import { getScalar, vectorOf } from '../../../../lib/types/vector.js'
 import type { SampleUnit } from '../../../../lib/plan/nodes/sample-by.js'
+import { ExecContext } from '../../../../lib/exec/context.js'
 
 const ts = (s: string): number => parseTimestamp(s)!
 const iso = formatTimestamp
@@ -67,18 +68,18 @@ t.test('layouts and fills', async (t) => {
   const m = 60e6
   const g: Groups = { count: 3, bucketOf: new Int32Array([0, 0, 1]), keyOf: new Int32Array([0, 1, 1]), starts: [0, 2 * m], ordered: true }
   t.same(Array.from(plainLayout(g).group), [0, 1, 2])
-  const rows = filledLayout(g, 2, makeSampler(spec('m', 1), 0), undefined, 4 * m, -1)
+  const rows = await filledLayout(g, 2, makeSampler(spec('m', 1), 0), undefined, 4 * m, -1, new ExecContext(0, () => 0, 'admin', undefined as never, '', [], undefined))
   t.same(Array.from(rows.start), [0, 0, m, m, 2 * m, 2 * m, 3 * m, 3 * m])
   t.same(Array.from(rows.group), [0, 1, -1, -1, -1, 2, -1, -1])
   const result = vectorOf('DOUBLE', new Float64Array([1, 10, 30]), 3)
-  const col = (kind: 'prev' | 'linear' | 'null') => {
-    const v = fillColumn(result, { kind }, rows, 2)
+  const col = async (kind: 'prev' | 'linear' | 'null') => {
+    const v = await fillColumn(result, { kind }, rows, 2)
     return Array.from({ length: rows.length }, (_, i) => getScalar(v, i))
   }
-  t.same(col('prev'), [1, 10, 1, 10, 1, 30, 1, 30])
-  t.same(col('linear'), [1, 10, null, 20, null, 30, null, null], 'between two values of the same key only')
-  t.same(col('null'), [1, 10, null, null, null, 30, null, null])
-  const v = fillColumn(result, { kind: 'value', value: 0 }, rows, 2)
+  t.same(await col('prev'), [1, 10, 1, 10, 1, 30, 1, 30])
+  t.same(await col('linear'), [1, 10, null, 20, null, 30, null, null], 'between two values of the same key only')
+  t.same(await col('null'), [1, 10, null, null, null, 30, null, null])
+  const v = await fillColumn(result, { kind: 'value', value: 0 }, rows, 2)
   t.same(Array.from({ length: rows.length }, (_, i) => getScalar(v, i)), [1, 10, 0, 0, 0, 30, 0, 0])
 })
 
