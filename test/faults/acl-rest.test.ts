@@ -3,26 +3,13 @@
  * login throttle locks the address, never a user), Basic guesses against the engine's users.
  * Other client addresses are 127.0.0.2, ... (loopback). Small limits keep every case fast.
  */
-import http from 'node:http'
 import t, { type Test } from 'tap'
 import { Database, LoginThrottle } from '../../lib/index.js'
-import { startServer, type Reply } from '../adapters/http/helpers.js'
+import { basicAuth, selectOneFrom, startServer } from '../adapters/http/helpers.js'
 
-const basic = (user: string, password: string): string => 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64')
+const basic = basicAuth
 
-/** GET /exec?query=select+1 with `auth`, from `localAddress`, on a fresh connection. */
-function query(port: number, auth: string | undefined, localAddress = '127.0.0.1'): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = auth === undefined ? {} : { Authorization: auth }
-    const req = http.request({ host: '127.0.0.1', port, path: '/exec?query=select+1', headers, localAddress, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
+const query = selectOneFrom
 
 async function aclServer(t: Test, throttle: LoginThrottle | false): Promise<number> {
   const db = await Database.open({ acl: { enabled: true, admin: { user: 'root', password: 'pw1' } } })

@@ -3,28 +3,13 @@
  * user; a locked-out client gets 429 with Retry-After and a QuestDB-style JSON error. Other
  * client addresses are 127.0.0.2, ... (loopback). Small limits keep every case fast.
  */
-import http from 'node:http'
 import t from 'tap'
 import { LoginThrottle } from '../../lib/index.js'
-import { startServer, type Reply } from '../adapters/http/helpers.js'
+import { basicAuth, selectOneFrom, startServer } from '../adapters/http/helpers.js'
 
-function basic(user: string, password: string): string {
-  return 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64')
-}
+const basic = basicAuth
 
-/** GET /exec?query=select+1 with `auth`, from `localAddress`, on a fresh connection. */
-function query(port: number, auth: string | undefined, localAddress = '127.0.0.1'): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = auth === undefined ? {} : { Authorization: auth }
-    const req = http.request({ host: '127.0.0.1', port, path: '/exec?query=select+1', headers, localAddress, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
+const query = selectOneFrom
 
 t.test('N wrong Basic passwords: 429 with Retry-After, even for the right password; others unaffected; expiry restores', { timeout: 30_000 }, async (t) => {
   const srv = await startServer({ user: 'joe', password: 'pw', loginThrottle: new LoginThrottle({ maxFailuresPerAddress: 3, maxFailuresPerUser: 10, lockoutMs: 1500 }) })

@@ -52,6 +52,28 @@ export function get(port: number, path: string, headers: Record<string, string> 
   })
 }
 
+/** An HTTP Basic `Authorization` header value. */
+export function basicAuth(user: string, password: string): string {
+  return 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64')
+}
+
+/**
+ * GET /exec?query=select+1 with `auth` (an `Authorization` value, or none), from `localAddress`,
+ * on a fresh connection: what the login-attack tests send.
+ */
+export function selectOneFrom(port: number, auth: string | undefined, localAddress = '127.0.0.1'): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = auth === undefined ? {} : { Authorization: auth }
+    const req = http.request({ host: '127.0.0.1', port, path: '/exec?query=select+1', headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
 /** `/exec?query=...` with the query URL-encoded and extra raw parameters appended. */
 export function exec(port: number, query: string, extra = ''): Promise<Reply> {
   return get(port, `/exec?query=${encodeURIComponent(query)}${extra}`)

@@ -8,7 +8,7 @@ import { promisify } from 'node:util'
 import pg from 'pg'
 import t from 'tap'
 import { Database } from '../../../lib/index.js'
-import { startServer } from './helpers.js'
+import { attempt, startServer } from './helpers.js'
 
 const run = promisify(execFile)
 
@@ -21,22 +21,6 @@ await db.query('grant http to bob')
 const servers = await Promise.all([startServer({ loginThrottle: false, authMethod: 'scram-sha-256' }, db), startServer({ loginThrottle: false, authMethod: 'password' }, db)])
 t.teardown(() => Promise.all(servers.map((s) => s.close())))
 const [scram, clear] = servers.map((s) => s.port) as [number, number]
-
-/** Connects with `pg`, runs `sql`, returns the rows or the error's severity, code and message. */
-async function attempt(port: number, user: string, password: string, sql = 'select current_user()'): Promise<{ rows?: unknown[][]; code?: string; message?: string; severity?: string }> {
-  const c = new pg.Client({ host: '127.0.0.1', port, user, password, database: 'qdb', connectionTimeoutMillis: 10_000 })
-  c.on('error', () => undefined)
-  try {
-    await c.connect()
-    const r = await c.query({ text: sql, rowMode: 'array' })
-    return { rows: r.rows as unknown[][] }
-  } catch (e) {
-    const err = e as { code?: string; message: string; severity?: string }
-    return { code: err.code, message: err.message, severity: err.severity }
-  } finally {
-    await c.end().catch(() => undefined)
-  }
-}
 
 t.test('PGWIRE vs HTTP: a user without PGWIRE is refused with FATAL 42501 after a right password', async (t) => {
   for (const port of [scram, clear]) {

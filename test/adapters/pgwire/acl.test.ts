@@ -5,29 +5,12 @@
  */
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import pg from 'pg'
 import t, { type Test } from 'tap'
 import { ADMIN, Database } from '../../../lib/index.js'
 import type { PgwireOptions } from '../../../adapters/pgwire/index.js'
-import { startServer } from './helpers.js'
+import { attempt, startServer } from './helpers.js'
 
 const run = promisify(execFile)
-
-/** Connects with `pg`, runs `sql`, returns the rows or the error's code and message. */
-async function attempt(port: number, user: string, password: string, sql = 'select current_user()'): Promise<{ rows?: unknown[][]; code?: string; message?: string }> {
-  const c = new pg.Client({ host: '127.0.0.1', port, user, password, database: 'qdb', connectionTimeoutMillis: 10_000 })
-  c.on('error', () => undefined)
-  try {
-    await c.connect()
-    const r = await c.query({ text: sql, rowMode: 'array' })
-    return { rows: r.rows as unknown[][] }
-  } catch (e) {
-    const err = e as { code?: string; message: string }
-    return { code: err.code, message: err.message }
-  } finally {
-    await c.end().catch(() => undefined)
-  }
-}
 
 async function aclServer(t: Test, options: PgwireOptions = {}): Promise<number> {
   const db = await Database.open({ acl: { enabled: true, admin: { user: 'root', password: 'pw1' } } })

@@ -3,6 +3,7 @@
  * ephemeral loopback port that the test closes at the end.
  */
 import type { AddressInfo, Server, Socket } from 'node:net'
+import pg from 'pg'
 import { Database } from '../../../lib/index.js'
 import { createPgwireServer } from '../../../adapters/pgwire/index.js'
 import type { PgwireOptions } from '../../../adapters/pgwire/index.js'
@@ -43,4 +44,28 @@ export async function startServer(options: PgwireOptions = {}, db?: Database): P
 /** Connection settings for node `pg`. */
 export function pgConfig(port: number): { host: string; port: number; user: string; password: string; database: string } {
   return { host: '127.0.0.1', port, user: 'admin', password: 'quest', database: 'qdb' }
+}
+
+/** What one login-and-statement attempt ended in: the rows, or the error's code, message and severity. */
+export interface Attempt {
+  readonly rows?: unknown[][]
+  readonly code?: string
+  readonly message?: string
+  readonly severity?: string
+}
+
+/** Connects with `pg` as `user`, runs `sql` (rows as arrays), and disconnects; never throws. */
+export async function attempt(port: number, user: string, password: string, sql = 'select current_user()'): Promise<Attempt> {
+  const c = new pg.Client({ host: '127.0.0.1', port, user, password, database: 'qdb', connectionTimeoutMillis: 10_000 })
+  c.on('error', () => undefined)
+  try {
+    await c.connect()
+    const r = await c.query({ text: sql, rowMode: 'array' })
+    return { rows: r.rows as unknown[][] }
+  } catch (e) {
+    const err = e as { code?: string; message: string; severity?: string }
+    return { code: err.code, message: err.message, severity: err.severity }
+  } finally {
+    await c.end().catch(() => undefined)
+  }
 }
