@@ -4,6 +4,7 @@
  * slot. Addresses count as the login throttle counts them ({@link addressKey}: IPv4, IPv6 by its
  * /64, IPv4-mapped IPv6 as IPv4). Used by the REST and pgwire adapters alike.
  */
+import { SqlError, SqlState } from '../errors.js'
 import { addressKey } from './login-throttle.js'
 
 /** Counts open connections per client address against a limit. */
@@ -12,7 +13,7 @@ export class AddressSlots {
 
   /** @param limit connections one address may hold at once; 0 (or Infinity) = no limit */
   constructor(readonly limit: number) {
-    if (!(limit >= 0)) throw new Error(`the per-address connection limit must be 0 or more, got ${limit}`)
+    if (!(limit >= 0)) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `the per-address connection limit must be 0 or more, got ${limit}`)
   }
 
   /**
