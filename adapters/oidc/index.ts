@@ -23,6 +23,9 @@
 export { createOidcGuard, SSO_USER, MAX_TOKEN_LENGTH } from './guard.js'
 export type { OidcGuard } from './guard.js'
 export { OidcConfigError, resolveOidcOptions } from './options.js'
+/** The standalone server's `acl.oidc.*` keys and their reading into {@link OidcOptions}. */
+export { OIDC_KEYS, oidcConfig } from './server-keys.js'
+export type { KeyReader } from './server-keys.js'
 export type { OidcOptions, ResolvedOidcOptions, Endpoints, PgCredentials, OidcLogEntry } from './options.js'
 export { OidcError } from './errors.js'
 export type { OidcFailure } from './errors.js'

@@ -5,8 +5,7 @@
  */
 import { envName, parseProperties } from './properties.js'
 import { originAllowList } from '../cross-site.js'
-import { OIDC_KEYS, oidcConfig } from './oidc-config.js'
-import type { OidcOptions } from '../../oidc/options.js'
+import { OIDC_KEYS, type OidcOptions, oidcConfig } from '../../oidc/index.js'
 
 /** A `host:port` listen address. */
 export interface BindAddress {

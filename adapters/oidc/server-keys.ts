@@ -3,7 +3,7 @@
  * `QDB_ACL_OIDC_*`, plus a few of EpochDB's own), turned into the guard's options and checked
  * at load time with QuestDB's start-up rules (the message names the key).
  */
-import { type OidcOptions, OidcConfigError, checkUrl, resolveOidcOptions } from '../../oidc/options.js'
+import { type OidcOptions, OidcConfigError, checkUrl, resolveOidcOptions } from './options.js'
 
 type Kind = 'bool' | 'string' | 'int' | 'size'
 
