@@ -513,7 +513,7 @@ export type Show =
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'partitions'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'create_table'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'parameter'; readonly name: string } // SHOW server_version, SHOW TIME ZONE ('timezone'), SHOW transaction isolation level, ...
-  | { readonly kind: 'show'; readonly pos: number; readonly what: 'user' | 'users' | 'groups' | 'parameters' }
+  | { readonly kind: 'show'; readonly pos: number; readonly what: 'parameters' }
 
 /** EXPLAIN statement. */
 export interface Explain {

@@ -131,9 +131,6 @@ export function show(s: Show, catalog: Catalog, session: Session, canSee?: (tabl
       if (value === undefined) throw new SqlError(SqlState.UNDEFINED_OBJECT, `unrecognized configuration parameter "${s.name}"`, s.pos)
       return rowsOf([{ name: known?.[0] ?? key, type: 'STRING' }], [[value]])
     }
-    case 'user': return rowsOf([{ name: 'user', type: 'STRING' }], [[session.principal.name]])
-    case 'users': return rowsOf([{ name: 'name', type: 'STRING' }], [[session.principal.name]])
-    case 'groups': return rowsOf([{ name: 'name', type: 'STRING' }], session.principal.groups.map((g) => [g]))
     case 'parameters': return rowsOf([{ name: 'property_path', type: 'STRING' }, { name: 'value', type: 'STRING' }], Object.values(PARAMETERS).map(([k, v]) => [k, v]))
   }
 }
