@@ -83,12 +83,15 @@ function bindSubscript(e: Call, env: ExprEnv, bind: (e: Expr, env: ExprEnv) => B
   return made('[]', type, args, positions, e.pos, (v, n) => subscript(type, v[0] as ArrVector, sels, v.slice(1), n))
 }
 
+/** Operators with array forms; with an array argument any other operator fails with 42883. */
+const ARRAY_OPERATORS = new Set(['+', '-', '*', '/', '=', '!=', '<', '<=', '>', '>=', '%', 'neg'])
+
 /**
  * Binds an operator whose arguments include an array: `+ - * /` with a number or an array of the
  * same dimension count, `=` and `!=` between arrays. Undefined when no argument is an array.
  */
 export function bindArrayOperator(name: string, bound: readonly BoundExpr[], positions: readonly number[], pos: number, env: ExprEnv): BoundExpr | undefined {
-  if (!bound.some((b) => arrayDims(b.type) > 0)) return undefined
+  if (!ARRAY_OPERATORS.has(name) || !bound.some((b) => arrayDims(b.type) > 0)) return undefined
   const [l, r] = bound
   const ld = l === undefined ? 0 : arrayDims(l.type)
   const rd = r === undefined ? 0 : arrayDims(r.type)

@@ -254,7 +254,7 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
   const peer = typedPeer
   const args = bound.map((b, i) => {
     const d = res.declared[i]!
-    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT') {
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY') {
       // `x || $1`, `coalesce(x, $1)`: an untyped parameter follows its typed neighbour
       return b.kind === 'param' && b.untyped === true && peer !== undefined && peer !== 'NULL' ? castTo(b, peer, positions[i]!, false, env.onInfer) : b
     }
@@ -282,7 +282,7 @@ export function aggregateSite(def: AggregateFunctionDef, call: Call, args: Bound
   }
   const cast = args.map((b, i) => {
     const d = res.declared[i]!
-    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT') return b
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY') return b
     if (d === 'TEMPORAL') return isTemporal(b.type) ? b : castTo(b, 'TIMESTAMP', call.args[i]!.pos, false)
     return castTo(b, d, call.args[i]!.pos, false)
   })
