@@ -97,6 +97,10 @@ export function bindArrayOperator(name: string, bound: readonly BoundExpr[], pos
   const rd = r === undefined ? 0 : arrayDims(r.type)
   const mismatch = () => new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching operator for ${typeName(l!.type)} ${name} ${typeName(r!.type)}`, pos)
   if (bound.length !== 2) return undefined
+  // an untyped `$n` (or NULL) beside an array takes the array's type: `arr * $1`, `arr = $1`
+  const untyped = (b: BoundExpr) => (b.kind === 'param' && b.untyped === true) || b.type === 'NULL'
+  if (ld > 0 && untyped(r!)) return bindArrayOperator(name, [l!, castTo(r!, l!.type, positions[1]!, false, env.onInfer)], positions, pos, env)
+  if (rd > 0 && untyped(l!)) return bindArrayOperator(name, [castTo(l!, r!.type, positions[0]!, false, env.onInfer), r!], positions, pos, env)
   if (name === '+' || name === '-' || name === '*' || name === '/') {
     if (ld > 0 && rd > 0 && ld !== rd) throw mismatch()
     const other = ld > 0 ? r! : l!
@@ -106,8 +110,6 @@ export function bindArrayOperator(name: string, bound: readonly BoundExpr[], pos
     return made(name, type, args, [...positions], pos, (v, n) => arrayArith(name as ArrayArith, type, v[0]!, v[1]!, n, pos))
   }
   if (name === '=' || name === '!=') {
-    if (ld === 0 && l!.type === 'NULL') return undefined
-    if (rd === 0 && r!.type === 'NULL') return undefined
     if (ld !== rd) throw mismatch()
     return made(name, 'BOOLEAN', [l!, r!], [...positions], pos, (v, n) => arrayEquals(v[0] as ArrVector, v[1] as ArrVector, n, name === '!='))
   }
