@@ -31,7 +31,7 @@ import { STATEMENT_TIMEOUT, parseStatementTimeout } from './exec/statement-timeo
 import type { Rnd } from './functions/rnd/rnd.js'
 import type { QueryMemory } from './exec/memory.js'
 import { type ExecOptions, type Execution, infoOf } from './result.js'
-import { arrayFromNested } from './types/array.js'
+import { DoubleArray, arrayFromNested } from './types/array.js'
 import { arrayType } from './types/array-type.js'
 
 /** What a parsed statement binds to under one schema version. */
@@ -316,7 +316,7 @@ function paramType(v: unknown): ColumnType {
     default:
       if (v instanceof Date) return 'TIMESTAMP'
       if (v instanceof Uint8Array) return 'BINARY'
-      if (Array.isArray(v) || v instanceof Float64Array) { const a = arrayFromNested(v); if (a !== undefined) return arrayType(a.dims) }
+      if (Array.isArray(v) || v instanceof Float64Array || v instanceof DoubleArray) { const a = arrayFromNested(v); if (a !== undefined) return arrayType(a.dims) }
       return 'NULL'
   }
 }

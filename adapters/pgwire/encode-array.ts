@@ -9,9 +9,10 @@
  * And the way back, for parameters: text in either form, binary as above (psycopg, asyncpg,
  * pgJDBC `createArrayOf("float8", ...)` send it).
  */
-import { DoubleArray, formatPgArray, getScalar, parseArrayText } from '../../lib/index.js'
+import { DoubleArray, arrayToNested, formatPgArray, getScalar, parseArrayText } from '../../lib/index.js'
 import type { Vector } from '../../lib/index.js'
 import type { BufferWriter } from './buffer-writer.js'
+import { ParamError } from './params.js'
 
 const FLOAT8_OID = 701
 
@@ -77,4 +78,19 @@ export function decodeArrayBinary(b: Uint8Array): DoubleArray {
 /** Decodes a text array parameter (`{1,2}` or `[1,2]`). */
 export function decodeArrayText(text: string): DoubleArray {
   return parseArrayText(text, undefined)
+}
+
+/**
+ * The value of a `float8[]` parameter: a 1-D array as a JS array of numbers (so `x IN ($1)` still
+ * expands it), more dimensions as a {@link DoubleArray}. Malformed input throws a ParamError-like
+ * Error with SQLSTATE 22P02 semantics (the caller's ParamError wraps it).
+ */
+export function float8ArrayParam(data: Buffer | string, format: 0 | 1, index: number): unknown {
+  let a: DoubleArray
+  try {
+    a = typeof data === 'string' || format === 0 ? decodeArrayText(String(data)) : decodeArrayBinary(data)
+  } catch (e) {
+    throw new ParamError(`invalid float8[] for parameter $${index + 1}: ${(e as Error).message}`)
+  }
+  return a.dims === 1 ? arrayToNested(a) : a
 }
