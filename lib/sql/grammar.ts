@@ -345,6 +345,7 @@ const grammar: Grammar = {
     {"name": "tableRef", "symbols": ["tablePrimary", "tableRef$ebnf$3", "pivotClause", "tableRef$ebnf$4"], "postprocess": ([t, a, c, pa]) => P.pivot(Q.tableRef(t, { alias: a, timestamp: null }), null, c, pa)},
     {"name": "tablePrimary", "symbols": ["tableName"], "postprocess": ([n]) => ({ kind: 'table', pos: n.pos, name: n.name })},
     {"name": "tablePrimary", "symbols": ["call"], "postprocess": ([c]) => ({ kind: 'function', pos: c.pos, call: c })},
+    {"name": "tablePrimary", "symbols": ["call", {type: "WITH"}, "name"], "postprocess": ([c, , n], _l, reject) => AR.withOrdinality(c, n) ?? reject},
     {"name": "tablePrimary", "symbols": [{"literal":"("}, "query", {"literal":")"}], "postprocess": ([o, q]) => ({ kind: 'subquery', pos: o.offset, query: q })},
     {"name": "timestampClause", "symbols": [{type: "TIMESTAMP"}, {"literal":"("}, "name", {"literal":")"}], "postprocess": ([, , n]) => n},
     {"name": "joins", "symbols": [], "postprocess": () => []},

@@ -41,3 +41,9 @@ export function subscript(base: Expr, open: Token, sel: Seq<Expr>): Expr | null 
 export function range(colon: Token, lo: Expr, hi: Expr | null): Expr {
   return call(RANGE_CALL, colon.offset, hi === null ? [lo] : [lo, hi])
 }
+
+/** `UNNEST(...) WITH ORDINALITY` as a FROM item calling `unnest_with_ordinality`; null unless it is exactly that. */
+export function withOrdinality(c: Call, word: Name): { kind: 'function'; pos: number; call: Call } | null {
+  if (c.name.toLowerCase() !== 'unnest' || word.name.toLowerCase() !== 'ordinality') return null
+  return { kind: 'function', pos: c.pos, call: { ...c, name: 'unnest_with_ordinality' } }
+}
