@@ -12,6 +12,7 @@ import { emptyCatalogAnswer } from './catalog-empty.js'
 import { rewriteCatalogSql } from './catalog-rewrite.js'
 import { type Prepared, type RunContext, enginePrepared } from './prepared.js'
 import { psqlCatalog } from './psql-catalog.js'
+import { asyncpgTypeInfo } from './asyncpg-typeinfo.js'
 import { resultExecution } from './synthetic.js'
 
 const NO_OPS: readonly [RegExp, string][] = [
@@ -43,7 +44,7 @@ function one(ctx: RunContext, text: string): Prepared | undefined {
   const t = text.trim().replace(/\s+/g, ' ')
   for (const [re, tag] of NO_OPS) if (re.test(t)) return noOp(tag)
   if (/^select pg_advisory_unlock_all\(\)$/i.test(t)) return advisoryUnlockAll()
-  return psqlCatalog(ctx, text)
+  return psqlCatalog(ctx, text) ?? asyncpgTypeInfo(text)
 }
 
 /** An execution whose end (or early stop) also runs `after`. */

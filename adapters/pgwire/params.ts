@@ -55,11 +55,14 @@ export function decodeInferred(data: Buffer | string | null, declared: number, i
   }
 }
 
+/** oid[] (asyncpg's type introspection binds one, see asyncpg-typeinfo.ts). */
+export const OID_ARRAY = 1028
+
 /** The element type of each one-dimensional array type a parameter may be declared as. */
 const ARRAY_ELEMENT: Readonly<Record<number, number>> = {
   [Oid.BOOL_ARRAY]: Oid.BOOL, [Oid.INT2_ARRAY]: Oid.INT2, [Oid.INT4_ARRAY]: Oid.INT4, [Oid.INT8_ARRAY]: Oid.INT8,
   [Oid.FLOAT4_ARRAY]: Oid.FLOAT4, [Oid.FLOAT8_ARRAY]: Oid.FLOAT8, [Oid.TEXT_ARRAY]: Oid.TEXT, [Oid.VARCHAR_ARRAY]: Oid.VARCHAR,
-  [Oid.BPCHAR_ARRAY]: Oid.BPCHAR, [Oid.TIMESTAMP_ARRAY]: Oid.TIMESTAMP, [Oid.TIMESTAMPTZ_ARRAY]: Oid.TIMESTAMPTZ, [Oid.UUID_ARRAY]: Oid.UUID,
+  [OID_ARRAY]: Oid.OID, [Oid.BPCHAR_ARRAY]: Oid.BPCHAR, [Oid.TIMESTAMP_ARRAY]: Oid.TIMESTAMP, [Oid.TIMESTAMPTZ_ARRAY]: Oid.TIMESTAMPTZ, [Oid.UUID_ARRAY]: Oid.UUID,
 }
 
 /**

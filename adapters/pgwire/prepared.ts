@@ -11,6 +11,8 @@ import { interceptQuery } from './catalog.js'
 export interface Prepared {
   /** number of `$n` parameters */
   readonly paramCount: number
+  /** the OIDs to describe the parameters with, for statements the adapter answers itself (default 0: unspecified) */
+  readonly paramOids?: readonly number[]
   /** true when it answers with rows */
   readonly returnsRows: boolean
   /** true for the empty statement (EmptyQueryResponse) */

@@ -102,7 +102,7 @@ export class QueryProtocol {
   private async effectiveOids(s: ParsedStatement): Promise<readonly number[]> {
     if (s.effective !== undefined) return s.effective
     const n = s.prepared.paramCount
-    const declared = Array.from({ length: n }, (_, i) => s.paramOids[i] ?? 0)
+    const declared = Array.from({ length: n }, (_, i) => s.paramOids[i] || (s.prepared.paramOids?.[i] ?? 0))
     if (declared.every((o) => o !== 0) || s.prepared.statement === undefined) return (s.effective = declared)
     const inferred = await inferParamOids(this.ctx, s.prepared.statement, n)
     return (s.effective = declared.map((o, i) => o || inferred[i]!))
