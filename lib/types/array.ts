@@ -10,6 +10,7 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import { formatDouble } from './number-format.js'
+import { ARRAY_MAX_DIMS } from './array-type.js'
 
 /** A dense, row-major N-dimensional array of doubles. */
 export class DoubleArray {
@@ -96,6 +97,7 @@ export function parseArrayText(text: string, dims: number | undefined, pos = -1)
   const level = (depth: number): void => {
     const open = s[i]
     if (open !== '{' && open !== '[') throw bad(`expected '{' or '[' at ${i}`)
+    if (depth >= ARRAY_MAX_DIMS) throw bad(`more than ${ARRAY_MAX_DIMS} dimensions`)
     const close = open === '{' ? '}' : ']'
     i++
     skip()
