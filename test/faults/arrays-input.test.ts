@@ -3,14 +3,14 @@
  * far past the dimension limit (no stack overflow), a literal nested past 32 dimensions, ragged
  * text, a huge index, a subscript of a non-array, and malformed pgwire binary arrays.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { Database, SqlError } from '../../lib/index.js'
 import { decodeArrayBinary, float8ArrayParam } from '../../adapters/pgwire/encode-array.js'
 
 const db = await Database.open()
 t.teardown(() => db.close())
 
-async function fails(t: { ok(v: unknown, m?: string): void; equal(a: unknown, b: unknown): void; match(a: unknown, b: RegExp): void }, sql: string, code: string, message: RegExp): Promise<void> {
+async function fails(t: Test, sql: string, code: string, message: RegExp): Promise<void> {
   const e = await db.query(sql).then(() => undefined, (err: unknown) => err)
   t.ok(e instanceof SqlError, `${sql.slice(0, 60)}: a SqlError`)
   t.equal((e as SqlError).code, code)

@@ -6,14 +6,15 @@
  */
 import t from 'tap'
 import { startServer } from './helpers.js'
-import { runProbe } from './python.js'
+import { missingModules, runProbe } from './python.js'
 
 const srv = await startServer()
 t.teardown(() => srv.close())
 
-t.test('psycopg2, psycopg 3 and asyncpg round-trip float8[]', async (t) => {
+const why = await missingModules(['psycopg2', 'psycopg', 'asyncpg'])
+t.test('psycopg2, psycopg 3 and asyncpg round-trip float8[]', why === undefined ? {} : { skip: `a driver is not installed: ${why}` }, async (t) => {
   const run = await runProbe('arrays_probe.py', srv.port)
-  if ('missing' in run) { t.skip(run.missing); return }
+  if ('missing' in run) { t.fail(run.missing); return }
   t.equal(run.failure, undefined, 'the probe ran to the end')
   const c = (k: string) => run.checks.get(k)
   // probe.py prints Python floats as 'float:<repr>'
