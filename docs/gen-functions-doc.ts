@@ -19,6 +19,7 @@ function argName(a: ArgType): string {
     case 'NUMERIC': return 'numeric'
     case 'TEXT': return 'text'
     case 'TEMPORAL': return 'temporal'
+    case 'DECIMAL': return 'decimal'
     default: return typeName(a)
   }
 }

@@ -43,6 +43,8 @@ export { getScalar } from './types/vector.js'
 export { formatTimestamp, formatDate } from './types/timestamp.js'
 export { formatDouble, formatFloat } from './types/number-format.js'
 export { formatValue } from './types/value-format.js'
+/** DECIMAL(p,s) helpers for adapters: the tag's precision/scale, exact text, unscaled values. */
+export { isDecimal, decimalPrecision, decimalScale, formatDecimal, unscaledOf, parseUnscaled, decimalScalar, fitsPrecision, type DecimalType } from './types/decimal.js'
 /** Prints an IPv4 address (unsigned or int32 bits) as dotted-quad text (REST JSON/CSV encoders). */
 export { formatIpv4 } from './types/ipv4.js'
 /** PostgreSQL's names of its built-in types by OID, as `format_type()` prints them (pgwire's catalog emulation). */

@@ -2,7 +2,8 @@
  * PostgreSQL type OIDs and sizes for the engine's column types, as QuestDB's PGWire reports them
  * (reference §4.5), and the engine type that a parameter OID maps to.
  */
-import type { ColumnType } from '../../lib/index.js'
+import type { ColumnType, DecimalType } from '../../lib/index.js'
+import { numericPgType } from './encode-numeric.js'
 
 /** Type OIDs used on the wire. */
 export const Oid = {
@@ -46,6 +47,11 @@ export const PG_TYPES: Readonly<Record<ColumnType, PgType>> = {
   NULL: text(Oid.VARCHAR),
   UUID: { oid: Oid.UUID, size: 16, modifier: -1, binary: true },
   BINARY: { oid: Oid.BYTEA, size: -1, modifier: -1, binary: true },
+}
+
+/** The wire type of an engine type (DECIMAL(p,s) is `numeric` with its type modifier). */
+export function pgTypeOf(t: ColumnType): PgType {
+  return PG_TYPES[t] ?? numericPgType(t as DecimalType)
 }
 
 /**

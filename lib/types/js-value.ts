@@ -9,6 +9,7 @@ import type { Scalar } from './vector.js'
 import { SqlError, SqlState } from '../errors.js'
 import { castScalar } from './cast-scalar.js'
 import { formatIpv4 } from './ipv4.js'
+import { formatDecimal, isDecimal } from './decimal.js'
 
 /** The JavaScript value of a cell in a result row. */
 export type JsValue = boolean | number | bigint | string | Date | Uint8Array | null
@@ -16,10 +17,11 @@ export type JsValue = boolean | number | bigint | string | Date | Uint8Array | n
 /**
  * The public JS value of a scalar: BOOLEAN boolean; BYTE/SHORT/INT/FLOAT/DOUBLE number;
  * LONG and TIMESTAMP (microseconds) bigint; DATE a `Date`; CHAR/STRING/VARCHAR/SYMBOL/UUID/LONG256
- * string; IPv4 dotted string; BINARY Uint8Array; null → null.
+ * string; IPv4 dotted string; BINARY Uint8Array; DECIMAL its exact text (`'12.50'`); null → null.
  */
 export function toJsValue(type: ColumnType, v: Scalar): JsValue {
   if (v === null) return null
+  if (isDecimal(type)) return formatDecimal(type, v)
   switch (type) {
     case 'BOOLEAN': return v === true || (typeof v === 'number' && v !== 0)
     case 'BYTE': case 'SHORT': case 'INT': case 'FLOAT': case 'DOUBLE': {
