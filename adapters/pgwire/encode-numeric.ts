@@ -66,3 +66,11 @@ export function numericFromBinary(b: Uint8Array): string | undefined {
   const text = fracPart.length > 0 ? `${intPart}.${fracPart}` : intPart
   return (sign === 0x4000 ? '-' : '') + text
 }
+
+/**
+ * The parameter value of a binary `numeric`: a number while it has at most 15 significant digits
+ * (a double holds it exactly), else its exact text, which a DECIMAL parameter parses without loss.
+ */
+export function numericParamValue(text: string): number | string {
+  return text.replace(/[-.]/g, '').replace(/^0+/, '').length <= 15 ? Number(text) : text
+}

@@ -9,7 +9,7 @@ import postgres from 'postgres'
 import { execFile } from 'node:child_process'
 import { Database } from '../../../lib/index.js'
 import { pgConfig, startServer } from './helpers.js'
-import { numericBinary, numericFromBinary } from '../../../adapters/pgwire/encode-numeric.js'
+import { numericBinary, numericFromBinary, numericParamValue } from '../../../adapters/pgwire/encode-numeric.js'
 import { PYTHON, missingModules } from './python.js'
 
 const db = await Database.open()
@@ -24,6 +24,9 @@ t.test('binary numeric round-trips exact text', async (t) => {
   }
   // PostgreSQL's own bytes for 12.34 (ndigits 2, weight 0, +, dscale 2: 12, 3400)
   t.same([...numericBinary('12.34')], [0, 2, 0, 0, 0, 0, 0, 2, 0, 12, 13, 72])
+  // binary numeric parameters: numbers while a double is exact, else the exact text
+  t.equal(numericParamValue('12.34'), 12.34)
+  t.equal(numericParamValue('12345678901234567890.5'), '12345678901234567890.5')
 })
 
 t.test('pg: numeric OID, text exact', async (t) => {
