@@ -20,6 +20,7 @@ function argName(a: ArgType): string {
     case 'TEXT': return 'text'
     case 'TEMPORAL': return 'temporal'
     case 'ARRAY': return 'array'
+    case 'DECIMAL': return 'decimal'
     default: return typeName(a)
   }
 }

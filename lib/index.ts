@@ -48,6 +48,8 @@ export { DoubleArray, formatArray, formatPgArray, parseArrayText, arrayFromNeste
 export { ARRAY_MAX_DIMS, arrayDims, arrayType, isArrayType, type ArrayType } from './types/array-type.js'
 export type { ArrVector } from './types/array-vector.js'
 export type { JsArray } from './types/js-value.js'
+/** DECIMAL(p,s) helpers for adapters: the tag's precision/scale, exact text, unscaled values. */
+export { isDecimal, decimalPrecision, decimalScale, formatDecimal, unscaledOf, parseUnscaled, decimalScalar, fitsPrecision, type DecimalType } from './types/decimal.js'
 /** Prints an IPv4 address (unsigned or int32 bits) as dotted-quad text (REST JSON/CSV encoders). */
 export { formatIpv4 } from './types/ipv4.js'
 /** PostgreSQL's names of its built-in types by OID, as `format_type()` prints them (pgwire's catalog emulation). */

@@ -5,6 +5,7 @@
  * strings for text and unspecified (OID 0) parameters — the engine casts a string to whatever
  * the context needs — and lossless text for timestamps (microseconds survive, unlike `Date`).
  */
+import { numericParamValue } from './encode-numeric.js'
 import { formatTimestamp } from '../../lib/index.js'
 import { Oid } from './pg-types.js'
 import type { FormatCode } from './messages.js'
@@ -212,5 +213,5 @@ function decodeNumeric(b: Buffer, index: number): unknown {
   for (let i = ndigits; i <= weight; i++) int += '0000'
   if (weight < -1) frac = '0000'.repeat(-weight - 1) + frac
   const text = `${sign === 0x4000 ? '-' : ''}${int.replace(/^0+(?=\d)/, '') || '0'}${dscale > 0 ? '.' + frac.padEnd(dscale, '0').slice(0, dscale) : ''}`
-  return Number(text)
+  return numericParamValue(text)
 }

@@ -2,7 +2,8 @@
  * PostgreSQL type OIDs and sizes for the engine's column types, as QuestDB's PGWire reports them
  * (reference §4.5), and the engine type that a parameter OID maps to.
  */
-import { type ArrayType, type ColumnType, ARRAY_MAX_DIMS, arrayType } from '../../lib/index.js'
+import { type ArrayType, type ColumnType, type DecimalType, ARRAY_MAX_DIMS, arrayType } from '../../lib/index.js'
+import { numericPgType } from './encode-numeric.js'
 
 const ARRAY_TYPES: readonly ArrayType[] = Array.from({ length: ARRAY_MAX_DIMS }, (_, i) => arrayType(i + 1))
 
@@ -49,6 +50,11 @@ export const PG_TYPES: Readonly<Record<ColumnType, PgType>> = {
   UUID: { oid: Oid.UUID, size: 16, modifier: -1, binary: true },
   BINARY: { oid: Oid.BYTEA, size: -1, modifier: -1, binary: true },
   ...(Object.fromEntries(ARRAY_TYPES.map((t) => [t, { oid: Oid.FLOAT8_ARRAY, size: -1, modifier: -1, binary: true }])) as Record<ArrayType, PgType>),
+}
+
+/** The wire type of an engine type (DECIMAL(p,s) is `numeric` with its type modifier). */
+export function pgTypeOf(t: ColumnType): PgType {
+  return PG_TYPES[t] ?? numericPgType(t as DecimalType)
 }
 
 /**

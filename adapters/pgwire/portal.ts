@@ -10,7 +10,7 @@ import * as be from './backend-serializer.js'
 import type { BufferWriter } from './buffer-writer.js'
 import { PgError } from './errors.js'
 import type { FormatCode } from './messages.js'
-import { PG_TYPES } from './pg-types.js'
+import { pgTypeOf } from './pg-types.js'
 import type { Prepared } from './prepared.js'
 import { type CellEncoder, cellEncoder, effectiveFormat, writeDataRows } from './value-encoders.js'
 
@@ -71,7 +71,7 @@ export class Portal {
   fields(): FieldDescription[] {
     const ex = this.execution!
     return ex.columns.map((c, k) => {
-      const t = PG_TYPES[ex.types[k]!]
+      const t = pgTypeOf(ex.types[k]!)
       return {
         name: c.name, tableOid: 0, attribute: k + 1, typeOid: t.oid, typeSize: t.size, typeModifier: t.modifier,
         format: effectiveFormat(ex.types[k]!, formatOf(this.resultFormats, k)),

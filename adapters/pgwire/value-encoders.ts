@@ -12,8 +12,9 @@ import { formatDate, formatDouble, formatFloat, formatTimestamp, formatValue, ge
 import type { ColumnType, Vector } from '../../lib/index.js'
 import type { BufferWriter } from './buffer-writer.js'
 import type { FormatCode } from './messages.js'
-import { PG_TYPES } from './pg-types.js'
+import { pgTypeOf } from './pg-types.js'
 import { writeArrayBinary, writeArrayText } from './encode-array.js'
+import { numericBinary, numericText } from './encode-numeric.js'
 
 /** Writes row `i` of `v` as one DataRow cell. */
 export type CellEncoder = (w: BufferWriter, v: Vector, i: number) => void
@@ -44,7 +45,7 @@ function textOf(type: ColumnType): (x: NonNullable<ReturnType<typeof getScalar>>
     case 'IPV4': return (x) => formatValue('IPV4', x) ?? ''
     case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL': case 'NULL':
       return (x) => String(x)
-    default: return (x) => String(x) // the array types: see encode-array.ts
+    default: return isArrayType(type) ? (x) => String(x) /* the array types: see encode-array.ts */ : (x) => numericText(type, x) // DECIMAL
   }
 }
 
@@ -81,18 +82,20 @@ function binaryEncoder(type: ColumnType): CellEncoder {
     case 'BINARY': return (w, v, i) => scalar(w, v, i, (x) => w.int32((x as Uint8Array).length).bytes(x as Uint8Array))
     case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'LONG256': case 'IPV4': case 'INTERVAL': case 'NULL':
       return textEncoder(type)
-    default: return writeArrayBinary // the array types
+    default:
+      if (isArrayType(type)) return writeArrayBinary // the array types
+      return (w, v, i) => scalar(w, v, i, (x) => { const b = numericBinary(numericText(type, x)); w.int32(b.length).bytes(b) }) // DECIMAL
   }
 }
 
 /** The encoder of a column of `type` in `format`. */
 export function cellEncoder(type: ColumnType, format: FormatCode): CellEncoder {
-  return format === 1 && PG_TYPES[type].binary ? binaryEncoder(type) : textEncoder(type)
+  return format === 1 && pgTypeOf(type).binary ? binaryEncoder(type) : textEncoder(type)
 }
 
 /** The format a column of `type` is actually sent in when the client asked for `requested`. */
 export function effectiveFormat(type: ColumnType, requested: FormatCode): FormatCode {
-  return requested === 1 && PG_TYPES[type].binary ? 1 : 0
+  return requested === 1 && pgTypeOf(type).binary ? 1 : 0
 }
 
 /** Writes DataRows for rows [from, to) of `vectors`, one encoder per column. */

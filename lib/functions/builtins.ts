@@ -11,13 +11,14 @@ import { AGGREGATE_FUNCTIONS } from './aggregate/index.js'
 import { TABLE_FUNCTIONS } from './table/index.js'
 import { RND_FUNCTIONS } from './rnd/index.js'
 import { WINDOW_FUNCTIONS } from './window/index.js'
+import { withDecimalOverloads } from './decimal-functions.js'
 
 /** Every built-in function definition. */
-export const BUILTINS: readonly FunctionDef[] = [
+export const BUILTINS: readonly FunctionDef[] = withDecimalOverloads([
   ...OPERATOR_FUNCTIONS,
   ...SCALAR_FUNCTIONS,
   ...AGGREGATE_FUNCTIONS,
   ...TABLE_FUNCTIONS,
   ...RND_FUNCTIONS,
   ...WINDOW_FUNCTIONS,
-]
+])

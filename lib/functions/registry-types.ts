@@ -18,8 +18,9 @@ import type { Rnd } from './rnd/rnd.js'
  * - `TEXT`: STRING/VARCHAR/SYMBOL/CHAR, passed through unconverted;
  * - `TEMPORAL`: DATE or TIMESTAMP (and strings that parse as timestamps are cast to TIMESTAMP);
  * - `ARRAY`: a DOUBLE array of any dimension count, passed through unconverted.
+ * - `DECIMAL`: any DECIMAL(p,s), and the integer types, passed through unconverted.
  */
-export type ArgType = ColumnType | 'ANY' | 'NUMERIC' | 'TEXT' | 'TEMPORAL' | 'ARRAY'
+export type ArgType = ColumnType | 'ANY' | 'NUMERIC' | 'TEXT' | 'TEMPORAL' | 'ARRAY' | 'DECIMAL'
 
 /** One overload. */
 export interface Signature {

@@ -9,6 +9,7 @@ import { type ColumnType, commonType, parseTypeName, typeName, isTemporal, isTex
 import type { Scalar } from '../types/vector.js'
 import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
 import { parseInterval } from '../types/interval.js'
+import { decimalLiteralConst } from '../types/decimal.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../functions/registry-types.js'
 import type { BoundExpr, PlanNode } from './plan-node.js'
 import type { Scope } from './scope.js'
@@ -71,13 +72,13 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
     case 'binary': return bindFunction(OPERATOR_NAMES[e.op] ?? e.op, [e.left, e.right], e.pos, env)
     case 'unary': {
       if (e.op === '+') return bindExpr(e.operand, env)
-      if (e.op === '-' && e.operand.kind === 'literal' && (e.operand.type === 'int' || e.operand.type === 'long' || e.operand.type === 'double')) {
+      if (e.op === '-' && e.operand.kind === 'literal' && (e.operand.type === 'int' || e.operand.type === 'long' || e.operand.type === 'double' || e.operand.type === 'decimal')) {
         return bindLiteral({ ...e.operand, text: negate(e.operand.text) })
       }
       return bindFunction(e.op === '-' ? 'neg' : e.op === 'not' ? 'not' : 'bitnot', [e.operand], e.pos, env)
     }
     case 'cast': {
-      const to = parseTypeName(e.type)
+      const to = parseTypeName(e.type, e.typePos)
       if (to === undefined || to === 'NULL') throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported cast type: ${e.type}`, e.typePos)
       return castTo(bindExpr(e.expr, env), to, e.pos, true)
     }
@@ -165,6 +166,7 @@ export function bindLiteral(e: Literal): BoundExpr {
     }
     case 'long': return longLiteral(e.text.replace(/_/g, '').replace(/[lL]$/, ''), e.pos)
     case 'double': return { kind: 'const', type: 'DOUBLE', value: Number(e.text.replace(/_/g, '')) }
+    case 'decimal': return decimalLiteralConst(e.text, e.pos)
     case 'string': return { kind: 'const', type: 'STRING', value: e.value }
     case 'boolean': return { kind: 'const', type: 'BOOLEAN', value: e.value }
     case 'null': return { kind: 'const', type: 'NULL', value: null }
@@ -254,7 +256,7 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
   const peer = typedPeer
   const args = bound.map((b, i) => {
     const d = res.declared[i]!
-    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY') {
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY' || d === 'DECIMAL') {
       // `x || $1`, `coalesce(x, $1)`: an untyped parameter follows its typed neighbour
       return b.kind === 'param' && b.untyped === true && peer !== undefined && peer !== 'NULL' ? castTo(b, peer, positions[i]!, false, env.onInfer) : b
     }
@@ -282,7 +284,7 @@ export function aggregateSite(def: AggregateFunctionDef, call: Call, args: Bound
   }
   const cast = args.map((b, i) => {
     const d = res.declared[i]!
-    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY') return b
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY' || d === 'DECIMAL') return b
     if (d === 'TEMPORAL') return isTemporal(b.type) ? b : castTo(b, 'TIMESTAMP', call.args[i]!.pos, false)
     return castTo(b, d, call.args[i]!.pos, false)
   })

@@ -22,11 +22,11 @@ export function outputName(item: SelectItem): string {
     case 'extract': return 'extract'
     case 'unary':
       // QuestDB's lexer folds a sign into a number literal: `-5` is the constant -5
-      if (e.op === '-' && e.operand.kind === 'literal' && (e.operand.type === 'int' || e.operand.type === 'long' || e.operand.type === 'double')) return `-${e.operand.text}`
+      if (e.op === '-' && e.operand.kind === 'literal' && (e.operand.type === 'int' || e.operand.type === 'long' || e.operand.type === 'double' || e.operand.type === 'decimal')) return `-${e.operand.text}`
       return 'column'
     case 'literal':
       switch (e.type) {
-        case 'int': case 'long': case 'double': case 'long256': return e.text
+        case 'int': case 'long': case 'double': case 'long256': case 'decimal': return e.text
         case 'string': return e.value === '' ? 'column' : e.value
         case 'boolean': return String(e.value)
         case 'null': return 'null'

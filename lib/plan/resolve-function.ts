@@ -6,6 +6,8 @@
 import { type ColumnType, isIntegral, isNumeric, isTemporal, isText } from '../types/column-type.js'
 import type { ArgType, FunctionDef, Signature } from '../functions/registry-types.js'
 import { isArrayType } from '../types/array-type.js'
+import { isDecimal } from '../types/decimal.js'
+import { decimalConversionCost } from '../types/decimal-rules.js'
 
 const NUMERIC_RANK: Partial<Record<ColumnType, number>> = { BYTE: 0, SHORT: 1, INT: 2, LONG: 3, FLOAT: 4, DOUBLE: 5 }
 
@@ -15,6 +17,7 @@ const NUMERIC_RANK: Partial<Record<ColumnType, number>> = { BYTE: 0, SHORT: 1, I
  */
 export function conversionCost(from: ColumnType, to: ArgType, literal: boolean): number {
   if (to === 'ANY') return 1
+  if (to === 'DECIMAL' || isDecimal(from) || isDecimal(to)) return decimalConversionCost(from, to, literal)
   if (to === 'NUMERIC') return isNumeric(from) ? 1 : from === 'NULL' ? 2 : -1
   if (to === 'TEXT') return isText(from, true) ? 1 : from === 'NULL' ? 2 : -1
   if (to === 'ARRAY') return isArrayType(from) ? 1 : from === 'NULL' ? 2 : -1

@@ -17,6 +17,7 @@ export type Literal =
   | { readonly kind: 'literal'; readonly pos: number; readonly type: 'int'; readonly text: string } // fits INT unless too large; `L` suffix stripped, see `long`
   | { readonly kind: 'literal'; readonly pos: number; readonly type: 'long'; readonly text: string } // an integer with an `L` suffix, or one that does not fit INT
   | { readonly kind: 'literal'; readonly pos: number; readonly type: 'double'; readonly text: string } // has a '.', or an exponent; also NaN / Infinity
+  | { readonly kind: 'literal'; readonly pos: number; readonly type: 'decimal'; readonly text: string } // `m` suffix (`1.25m`, `5m`), suffix stripped
   | { readonly kind: 'literal'; readonly pos: number; readonly type: 'string'; readonly value: string } // quotes removed, '' unescaped
   | { readonly kind: 'literal'; readonly pos: number; readonly type: 'boolean'; readonly value: boolean }
   | { readonly kind: 'literal'; readonly pos: number; readonly type: 'null' }

@@ -31,6 +31,7 @@ const rules: moo.Rules = {
   qident: { match: /"(?:[^"]|"")*"/, lineBreaks: true },
   unterminatedQident: { match: /"(?:[^"]|"")*/, lineBreaks: true },
   hex: /0[xX][0-9a-fA-F]+/,
+  decimal: /(?:\d[\d_]*)?\.\d[\d_]*m(?![\w])|\d[\d_]*\.m(?![\w])/,
   float: /(?:\d[\d_]*)?\.\d[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*(?:\.\d*)?[eE][+-]?\d+|\d[\d_]*\.(?![\d.a-zA-Z_])/,
   long: /\d[\d_]*[lL](?![\w])/,
   duration: /\d[\d_]*[a-zA-Z]\w*/,
@@ -49,7 +50,7 @@ const SKIPPED = new Set(['ws', 'lineComment', 'blockComment'])
 
 /** Every token type the grammar may reference (for nearley's `lexer.has`). */
 export const TOKEN_TYPES: ReadonlySet<string> = new Set([
-  'string', 'qident', 'hex', 'float', 'long', 'duration', 'integer', 'param', 'variable', 'ident',
+  'string', 'qident', 'hex', 'decimal', 'float', 'long', 'duration', 'integer', 'param', 'variable', 'ident',
   ...KEYWORDS,
 ])
 

@@ -7,7 +7,7 @@
  * Operations that rewrite existing rows (out-of-order merge, UPDATE, DROP PARTITION) build a new
  * buffer instead of editing this one (copy-on-write).
  */
-import { type ColumnType, PHYSICAL, INT_NULL, LONG_NULL, SYMBOL_NULL } from '../types/column-type.js'
+import { type ColumnType, physicalOf, INT_NULL, LONG_NULL, SYMBOL_NULL } from '../types/column-type.js'
 import {
   type Vector, type I64Vector, SymbolTable, allocate, getScalar, materialize, vectorOf,
 } from '../types/vector.js'
@@ -46,7 +46,7 @@ export class ColumnBuffer {
   readonly dict: SymbolTable | undefined
 
   constructor(readonly type: ColumnType, capacity = 1024, dict?: SymbolTable) {
-    const kind = PHYSICAL[type]
+    const kind = physicalOf(type)
     this.dict = kind === 'sym' ? (dict ?? new SymbolTable()) : undefined
     if (kind === 'arr') {
       this.arr = new ArrBuilder(type, capacity)

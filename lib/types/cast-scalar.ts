@@ -15,6 +15,8 @@ import { long256FromBigInt } from './long256.js'
 import { floorDiv } from './civil.js'
 import { isArrayType } from './array-type.js'
 import { castToArray } from './array-cast.js'
+import { isDecimal } from './decimal.js'
+import { castDecimalScalar } from './decimal-cast.js'
 
 /** What a cast does with text that does not convert: raise 22P02, or produce null. */
 export type BadTextPolicy = 'throw' | 'null'
@@ -108,7 +110,7 @@ function fromNumeric(x: number | bigint, from: ColumnType, to: ColumnType): Scal
     case 'IPV4': { const v = (fl ? saturateInt32(x as number) : int32Bits(x)) >>> 0; return v === 0 ? null : v }
     case 'LONG256': return long256FromBigInt(BigInt.asUintN(64, typeof x === 'bigint' ? x : BigInt(Math.trunc(x))))
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'BINARY': case 'INTERVAL': case 'NULL': return undefined
-    default: return undefined // the array types: see array-cast.ts
+    default: return undefined // the array types (array-cast.ts) and DECIMAL (castDecimalScalar)
   }
 }
 
@@ -126,6 +128,7 @@ function fromNumeric(x: number | bigint, from: ColumnType, to: ColumnType): Scal
 export function castScalar(value: Scalar, from: ColumnType, to: ColumnType, onBadText: BadTextPolicy = 'throw', position = -1): Scalar {
   if (value === null) return to === 'BYTE' || to === 'SHORT' ? 0 : to === 'BOOLEAN' ? false : null
   if (from === to) return value
+  if (isDecimal(from) || isDecimal(to)) return castDecimalScalar(value, from, to, onBadText, position)
   if (isText(to)) return formatValue(from, value)
   let out: Scalar | undefined
   if (isArrayType(to) || isArrayType(from)) {

@@ -8,9 +8,11 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
-import { type ColumnType, INT_NULL, LONG_NULL, PHYSICAL, isText } from './column-type.js'
+import { type ColumnType, INT_NULL, LONG_NULL, physicalOf, isText } from './column-type.js'
 import { type Vector, type I64Vector, allocate, constVector, getScalar, VectorWriter, SymbolTable } from './vector.js'
 import { type BadTextPolicy, castScalar, saturateInt32 } from './cast-scalar.js'
+import { isDecimal } from './decimal.js'
+import { castDecimalVector } from './decimal-cast.js'
 
 export { castScalar, inconvertible, type BadTextPolicy } from './cast-scalar.js'
 export { canCast, canImplicitlyCast } from './cast-rules.js'
@@ -138,7 +140,8 @@ function finish(out: Vector, v: Vector): Vector {
 export function castVector(v: Vector, to: ColumnType, opts: CastOptions = {}): Vector {
   if (v.type === to) return v
   if (v.kind === 'null') return allocate(to, v.length)
-  if (PHYSICAL[to] === 'sym' && v.kind === 'str' && !v.isConst) {
+  if (isDecimal(v.type) || isDecimal(to)) return castDecimalVector(v, to, opts.onBadText, opts.position)
+  if (physicalOf(to) === 'sym' && v.kind === 'str' && !v.isConst) {
     // STRING/VARCHAR → SYMBOL: intern into a fresh dictionary
     const dict = new SymbolTable()
     const out = new Int32Array(v.length)
@@ -146,7 +149,7 @@ export function castVector(v: Vector, to: ColumnType, opts: CastOptions = {}): V
     return { kind: 'sym', type: to, length: v.length, data: out, dict }
   }
   if (v.kind === 'sym') return castSymbol(v, to, opts)
-  if (v.kind === 'str' && isText(v.type) && isText(to) && PHYSICAL[to] === 'str') return { ...v, type: to }
+  if (v.kind === 'str' && isText(v.type) && isText(to) && physicalOf(to) === 'str') return { ...v, type: to }
   const fast = castNumeric(v, to)
   if (fast !== undefined) return fast
   if (v.isConst) return constVector(to, castScalar(getScalar(v, 0), v.type, to, opts.onBadText, opts.position), v.length)

@@ -8,6 +8,9 @@
  */
 import { type ArrayType, ARRAY_MAX_DIMS, ARRAY_TYPES, arrayType } from './array-type.js'
 
+import { type DecimalType, isDecimal, isNarrowDecimal, parseDecimalTypeName } from './decimal.js'
+import { decimalCommonType } from './decimal-rules.js'
+
 /** Every column/value type. `NULL` is the type of a bare `null` literal. */
 export const ColumnType = {
   BOOLEAN: 'BOOLEAN',
@@ -31,8 +34,8 @@ export const ColumnType = {
   NULL: 'NULL',
 } as const
 
-/** One of the {@link ColumnType} tags, or an N-dimensional array type (`DOUBLE[]`, see `array-type.ts`). */
-export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType] | ArrayType
+/** One of the {@link ColumnType} tags, an N-dimensional array type (`DOUBLE[]`, see `array-type.ts`) or a `DECIMAL(p,s)` tag (see `decimal.ts`). */
+export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType] | ArrayType | DecimalType
 
 /** Types a table column may have (INTERVAL and NULL are expression-only). */
 export const STORABLE_TYPES: readonly ColumnType[] = [
@@ -48,14 +51,17 @@ export function typeName(t: ColumnType): string {
 /**
  * Parses a type name as written in DDL or a cast (case-insensitive, with QuestDB's aliases:
  * integer, int4, bigint, int8, smallint, real, float4, float8, text, bytea, bool, ...).
- * Returns undefined for an unknown name.
+ * `decimal(p,s)` / `numeric(p,s)` give DECIMAL tags. Returns undefined for an unknown name.
+ * @throws SqlError 22003 at `pos` for a DECIMAL precision or scale out of range
  */
-export function parseTypeName(name: string): ColumnType | undefined {
+export function parseTypeName(name: string, pos = -1): ColumnType | undefined {
   const n = name.toLowerCase()
   const alias = TYPE_ALIASES[n]
   if (alias !== undefined) return alias
   const arr = /^(double|float8|double precision)((?:\s*\[\s*\d*\s*\])+)$/.exec(n)
   if (arr !== null) { const dims = arr[2]!.split('[').length - 1; return dims <= ARRAY_MAX_DIMS ? arrayType(dims) : undefined }
+  const dec = parseDecimalTypeName(n, pos)
+  if (dec !== undefined) return dec
   // PostgreSQL's spellings, as tools write them: a length on varchar, a precision on float
   const sized = /^(varchar|character varying|float)\((\d+)\)$/.exec(n)
   if (sized === null) return undefined
@@ -94,6 +100,11 @@ export const PHYSICAL: Readonly<Record<ColumnType, Physical>> = {
   SYMBOL: 'sym', STRING: 'str', VARCHAR: 'str', UUID: 'str', LONG256: 'str', INTERVAL: 'str',
   BINARY: 'bin', NULL: 'null',
   ...(Object.fromEntries(ARRAY_TYPES.map((t) => [t, 'arr'])) as Record<ArrayType, 'arr'>),
+}
+
+/** The physical layout of a type (DECIMAL: i64 for p <= 18, str above). */
+export function physicalOf(t: ColumnType): Physical {
+  return PHYSICAL[t] ?? (isNarrowDecimal(t as DecimalType) ? 'i64' : 'str')
 }
 
 /** INT null: -2^31. */
@@ -150,6 +161,7 @@ export function commonType(a: ColumnType, b: ColumnType): ColumnType {
   if (a === 'NULL') return b === 'SYMBOL' ? 'STRING' : b
   if (b === 'NULL') return a === 'SYMBOL' ? 'STRING' : a
   if (a === b) return a === 'SYMBOL' ? 'STRING' : a
+  if (isDecimal(a) || isDecimal(b)) return decimalCommonType(a, b)
   if (isNumeric(a) && isNumeric(b)) return widerNumeric(a, b)
   if (isText(a, true) && isText(b, true)) return a === 'VARCHAR' || b === 'VARCHAR' ? 'VARCHAR' : 'STRING'
   if ((a === 'TIMESTAMP' && (b === 'LONG' || b === 'DATE' || isIntegral(b))) || (b === 'TIMESTAMP' && (a === 'LONG' || a === 'DATE' || isIntegral(a)))) return 'TIMESTAMP'

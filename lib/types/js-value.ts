@@ -11,6 +11,7 @@ import { castScalar } from './cast-scalar.js'
 import { formatIpv4 } from './ipv4.js'
 import { isArrayType, arrayDims } from './array-type.js'
 import { DoubleArray, arrayFromNested, arrayToNested } from './array.js'
+import { formatDecimal, isDecimal } from './decimal.js'
 
 /** The JavaScript value of a cell in a result row. */
 export type JsValue = boolean | number | bigint | string | Date | Uint8Array | JsArray | null
@@ -21,11 +22,12 @@ export type JsArray = (number | null | JsArray)[]
 /**
  * The public JS value of a scalar: BOOLEAN boolean; BYTE/SHORT/INT/FLOAT/DOUBLE number;
  * LONG and TIMESTAMP (microseconds) bigint; DATE a `Date`; CHAR/STRING/VARCHAR/SYMBOL/UUID/LONG256
- * string; IPv4 dotted string; BINARY Uint8Array; null → null.
+ * string; IPv4 dotted string; BINARY Uint8Array; DECIMAL its exact text (`'12.50'`); null → null.
  */
 export function toJsValue(type: ColumnType, v: Scalar): JsValue {
   if (v === null) return null
   if (v instanceof DoubleArray) return arrayToNested(v) as JsArray
+  if (isDecimal(type)) return formatDecimal(type, v)
   switch (type) {
     case 'BOOLEAN': return v === true || (typeof v === 'number' && v !== 0)
     case 'BYTE': case 'SHORT': case 'INT': case 'FLOAT': case 'DOUBLE': {

@@ -113,5 +113,6 @@ export function parseText(text: string, to: ColumnType): Scalar | undefined {
     // PostgreSQL's bytea hex form ('\x00ff', what psycopg2 sends for bytes), else the text's UTF-8 bytes
     case 'BINARY': return /^\\x(?:[0-9a-fA-F]{2})*$/.test(text) ? hexBytes(text.slice(2)) : new TextEncoder().encode(text)
     case 'NULL': return null
+    default: return undefined // DECIMAL: castDecimalScalar
   }
 }

@@ -10,6 +10,7 @@ import { formatDate, formatTimestamp } from './timestamp.js'
 import { formatDouble, formatFloat } from './number-format.js'
 import { formatIpv4 } from './ipv4.js'
 import { DoubleArray, formatArray } from './array.js'
+import { formatDecimal, isDecimal } from './decimal.js'
 
 const HEX: string[] = []
 for (let k = 0; k < 256; k++) HEX.push((k < 16 ? '0' : '') + k.toString(16))
@@ -45,6 +46,7 @@ export function formatBinary(b: Uint8Array): string {
 export function formatValue(type: ColumnType, v: Scalar): string | null {
   if (v === null) return null
   if (v instanceof DoubleArray) return formatArray(v)
+  if (isDecimal(type)) return formatDecimal(type, v)
   switch (type) {
     case 'BOOLEAN': return v === true || (typeof v === 'number' && v !== 0) ? 'true' : 'false'
     case 'BYTE': case 'SHORT': case 'INT': case 'LONG': return String(v)

@@ -29,7 +29,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
-import { type ColumnType, PHYSICAL, INT_NULL, LONG_NULL, SYMBOL_NULL } from './column-type.js'
+import { type ColumnType, physicalOf, INT_NULL, LONG_NULL, SYMBOL_NULL } from './column-type.js'
 import type { DoubleArray } from './array.js'
 import { type ArrVector, allocateArr, arrIsNull, arrGet, arrMaterialize, arrSlice, arrGather, arrConcat, arrOf } from './array-vector.js'
 
@@ -124,7 +124,7 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER
 
 /** Allocates a vector of `length` values of `type`, every value null (or 0/false where not nullable). */
 export function allocate(type: ColumnType, length: number, dict?: SymbolTable): Vector {
-  switch (PHYSICAL[type]) {
+  switch (physicalOf(type)) {
     case 'bool': return { kind: 'bool', type, length, data: new Uint8Array(length) }
     case 'i8': return { kind: 'i8', type, length, data: new Int8Array(length) }
     case 'i16': return { kind: 'i16', type, length, data: new Int16Array(length) }
@@ -147,7 +147,7 @@ export function allocate(type: ColumnType, length: number, dict?: SymbolTable): 
 
 /** Wraps existing data as a vector of `type` (no copy). The data must match the physical layout. */
 export function vectorOf(type: ColumnType, data: Vector['data'], length: number, dict?: SymbolTable): Vector {
-  const kind = PHYSICAL[type]
+  const kind = physicalOf(type)
   if (kind === 'sym') return { kind, type, length, data: data as Int32Array, dict: dict ?? new SymbolTable() }
   if (kind === 'arr') return arrOf(type, data as unknown as (DoubleArray | null)[])
   return { kind, type, length, data } as Vector
@@ -264,7 +264,7 @@ export function concatVectors(type: ColumnType, parts: readonly Vector[]): Vecto
   let length = 0
   for (const p of parts) length += p.length
   if (parts.length === 1 && !parts[0]!.isConst) return parts[0]!
-  const kind = PHYSICAL[type]
+  const kind = physicalOf(type)
   if (kind === 'arr') return arrConcat(type, parts as ArrVector[])
   if (kind === 'sym') {
     const first = parts.find((p) => p.kind === 'sym') as SymVector | undefined

@@ -4,6 +4,8 @@
  * field; BINARY always empty. Inside quotes `"` is doubled, `\` is doubled and control
  * characters use JSON-style escapes (Utf8Sink.escapeCsvStr), which is not RFC 4180.
  */
+import { isDecimal } from '../../../lib/index.js'
+import { decimalCsvEncoder } from '../json/decimal-values.js'
 import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/index.js'
 import type { ColumnType, DoubleArray, Vector } from '../../../lib/index.js'
 
@@ -45,6 +47,7 @@ export function csvEncoder(type: ColumnType, v: Vector): CsvEncoder {
 }
 
 function rowEncoder(type: ColumnType, v: Vector): CsvEncoder {
+  if (isDecimal(type)) return decimalCsvEncoder(type, v)
   switch (v.kind) {
     case 'null': case 'bin': return () => ''
     case 'arr': return (i) => { const a = getScalar(v, i) as DoubleArray | null; return a === null ? '' : '"' + formatArray(a) + '"' }

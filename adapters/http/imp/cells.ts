@@ -2,8 +2,7 @@
  * Text cells of an import: the type a value looks like, and parsing a value for a column type
  * (undefined when it does not parse; an empty cell is null for every type).
  */
-import type { ColumnType } from '../../../lib/index.js'
-import { arrayDims, parseArrayText } from '../../../lib/index.js'
+import { type ColumnType, type DecimalType, arrayDims, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isArrayType, parseArrayText, parseUnscaled } from '../../../lib/index.js'
 
 const INT_RE = /^[-+]?\d+$/
 const NUM_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/
@@ -83,6 +82,14 @@ export function parseCell(type: ColumnType, text: string): Cell | undefined {
     case 'LONG256': return HEX_RE.test(text) ? text : undefined
     case 'STRING': case 'VARCHAR': case 'SYMBOL': return text
     case 'BINARY': case 'INTERVAL': case 'NULL': return undefined
-    default: try { parseArrayText(text, arrayDims(type)); return text } catch { return undefined } // the array types
+    default:
+      if (isArrayType(type)) { try { parseArrayText(text, arrayDims(type)); return text } catch { return undefined } }
+      return decimalCell(type, text)
   }
+}
+
+/** A DECIMAL cell: its unscaled value (text for p > 18), undefined when it is not a number or does not fit. */
+function decimalCell(type: DecimalType, text: string): Cell | undefined {
+  const u = parseUnscaled(text, decimalScale(type))
+  return u === undefined || !fitsPrecision(u, decimalPrecision(type)) ? undefined : decimalScalar(u, type)
 }

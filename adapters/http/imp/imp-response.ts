@@ -1,7 +1,7 @@
 /**
  * /imp answers as QuestDB writes them: a text table (default) or JSON (`fmt=json`).
  */
-import type { ColumnType } from '../../../lib/index.js'
+import { type ColumnType, decimalPrecision, isArrayType } from '../../../lib/index.js'
 import { jsonString } from '../json/json-string.js'
 import type { ImportResult } from './importer.js'
 
@@ -15,7 +15,10 @@ function sizeOf(t: ColumnType): number {
     case 'UUID': return 16
     case 'LONG256': return 32
     case 'STRING': case 'VARCHAR': case 'BINARY': case 'INTERVAL': case 'NULL': return 0
-    default: return 0 // the array types are variable-size
+    default: {
+      if (isArrayType(t)) return 0 // the array types are variable-size
+      const p = decimalPrecision(t); return p <= 2 ? 1 : p <= 4 ? 2 : p <= 9 ? 4 : p <= 18 ? 8 : p <= 38 ? 16 : 32 // DECIMAL8..256
+    }
   }
 }
 

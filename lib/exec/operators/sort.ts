@@ -3,6 +3,8 @@
  * (typed-array reads, no row objects), and emits the rows in order in batches.
  * Nulls sort first ascending and last descending unless NULLS FIRST/LAST says otherwise.
  */
+import { isDecimal } from '../../types/decimal.js'
+import { wideDecimalCompare } from './decimal-sort.js'
 import { type Batch, type Vector, BATCH_SIZE, concatVectors, gather, getScalar, isNullAt, materialize } from '../../types/vector.js'
 import type { OutputColumn, SortNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
@@ -83,6 +85,7 @@ export function comparator(v0: Vector, desc: boolean, nullsFirst: boolean): Comp
     }
     case 'str': {
       const d = v.data
+      if (isDecimal(v.type)) return withNulls(wideDecimalCompare(v))
       return withNulls((a, b) => { const x = d[a]!, y = d[b]!; return x < y ? -1 : x > y ? 1 : 0 })
     }
     case 'bin': return withNulls((a, b) => compareBytes(v.data[a]!, v.data[b]!))

@@ -3,7 +3,8 @@
  * (filtered) table scan can be split across threads, encoding it for the workers, and running
  * the shares part by part, each part's rows split into one contiguous range per thread.
  */
-import { PHYSICAL } from '../../types/column-type.js'
+import { physicalOf } from '../../types/column-type.js'
+import { usesDecimal } from './decimal-shares.js'
 import type { Batch } from '../../types/vector.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, ScanNode } from '../../plan/plan-node.js'
 import { remapExpr } from '../../plan/optimize/walk.js'
@@ -56,7 +57,8 @@ export function prepareShares(input: PlanNode, keys: readonly BoundExpr[], aggre
   const remap = (i: number) => (m === undefined ? i : m[i]!)
   const used = new Set<number>(extraColumns.map(remap))
   for (const e of [...k, ...aggs.flatMap((a) => a.args), ...(filter === undefined ? [] : [filter])]) columnsUsed(e, used)
-  for (const i of used) { const p = PHYSICAL[scan.output[i]!.type]; if (p === 'str' || p === 'bin' || p === 'arr' || p === 'null') return undefined }
+  for (const i of used) { const p = physicalOf(scan.output[i]!.type); if (p === 'str' || p === 'bin' || p === 'arr' || p === 'null') return undefined }
+  if (usesDecimal(scan, used, aggs)) return undefined // DECIMAL aggregates run on one thread (not decomposed yet)
   const enc = new WireEncoder()
   const wireKeys = enc.all(k)
   const wireFilter = filter === undefined ? undefined : enc.expr(filter)

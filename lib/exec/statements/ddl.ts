@@ -6,6 +6,7 @@
 import { SqlError, SqlState, notSupported } from '../../errors.js'
 import type { AlterTable, ColumnDef, CreateTable, CreateTableLike, DropTable, RenameTable, TableOptions, TruncateTable } from '../../sql/ast.js'
 import { type ColumnType, STORABLE_TYPES, parseTypeName } from '../../types/column-type.js'
+import { isDecimal } from '../../types/decimal.js'
 import type { Catalog } from '../../storage/catalog.js'
 import { dropPartitionStatement } from '../../storage/partition-info.js'
 import type { ColumnMeta, TableMeta } from '../../storage/table.js'
@@ -13,8 +14,8 @@ import { checkColumnName, checkTableName, nameKey } from '../../storage/names.js
 
 /** Resolves a DDL type name to a storable type. */
 export function columnType(name: string, pos: number): ColumnType {
-  const t = parseTypeName(name)
-  if (t === undefined || !STORABLE_TYPES.includes(t)) throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported column type: ${name}`, pos)
+  const t = parseTypeName(name, pos)
+  if (t === undefined || !(STORABLE_TYPES.includes(t) || isDecimal(t))) throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported column type: ${name}`, pos)
   return t
 }
 

@@ -3,6 +3,7 @@
  * Every row of a statement is computed and converted before the table changes, so a statement
  * that fails leaves the table as it was.
  */
+import { isDecimal } from '../../types/decimal.js'
 import { SqlError, SqlState } from '../../errors.js'
 import type { Insert, Select, Update } from '../../sql/ast.js'
 import type { ColumnType } from '../../types/column-type.js'
@@ -111,7 +112,8 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
           }
         }
         env ??= { scope: new Scope([]), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'VALUES', ...inferOf(bc) }
-        const bound = castTo(bindExpr(e, env), type, e.pos, true, bc.onInfer)
+        // a literal goes into a DECIMAL column only by the implicit rules: `99.99` (a DOUBLE) is refused, as QuestDB does
+        const bound = castTo(bindExpr(e, env), type, e.pos, !(e.kind === 'literal' && isDecimal(type)), bc.onInfer)
         // a literal (already cast) is its value: no compile per cell
         if (bound.kind === 'const') { writers[k]!.set(r, bound.value); continue }
         const subqueries = prepareSubqueries(bound, ctx)

@@ -4,7 +4,7 @@
  * type. Values are kept in a typed array of the input's layout (a plain array for text, binary
  * and symbols, which are kept as strings so batches with different dictionaries mix freely).
  */
-import { PHYSICAL, type ColumnType } from '../../types/column-type.js'
+import { physicalOf, type ColumnType } from '../../types/column-type.js'
 import { allocate, SymbolTable, type Vector } from '../../types/vector.js'
 import type { AggregateKernel, FunctionDef } from '../registry-types.js'
 import { aggregate, arg, grow, growArray, nullMask, sameGroup, type GroupArray } from './agg-util.js'
@@ -32,7 +32,7 @@ export class FirstLastKernel implements AggregateKernel {
   /** Makes the i64 store exact when BigInt input arrives. */
   private promote(): void {
     const f = this.fixed
-    if (f instanceof Float64Array && PHYSICAL[this.type] === 'i64') {
+    if (f instanceof Float64Array && physicalOf(this.type) === 'i64') {
       const b = new BigInt64Array(f.length)
       for (let i = 0; i < f.length; i++) b[i] = BigInt(f[i]!)
       this.fixed = b

@@ -12,6 +12,8 @@ import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
 import { allocate, type Vector } from '../../types/vector.js'
 import type { AggregateKernel, FunctionDef, Signature } from '../registry-types.js'
 import { aggregate, arg, grow, growArray, sameGroup } from './agg-util.js'
+import { decimalAggregateKernel } from './decimal-aggregates.js'
+import { DECIMAL_MINMAX_SIGNATURE } from './decimal-signatures.js'
 
 /** min or max kernel for one call site. */
 export class MinMaxKernel implements AggregateKernel {
@@ -186,7 +188,7 @@ export class MinMaxKernel implements AggregateKernel {
 }
 
 const TYPES: readonly ColumnType[] = ['INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'CHAR', 'IPV4', 'STRING', 'VARCHAR']
-const SIGNATURES: readonly Signature[] = TYPES.map((t) => ({ args: [t], returns: t }))
+const SIGNATURES: readonly Signature[] = [...TYPES.map((t): Signature => ({ args: [t], returns: t })), DECIMAL_MINMAX_SIGNATURE]
 
 function minMax(name: 'min' | 'max'): FunctionDef {
   return aggregate({
@@ -194,7 +196,7 @@ function minMax(name: 'min' | 'max'): FunctionDef {
     signatures: SIGNATURES,
     description: `The ${name === 'min' ? 'smallest' : 'largest'} non-null value; SHORT and BYTE give INT, text compares by UTF-16 code units, IPv4 as unsigned.`,
     example: `SELECT ${name}(x) FROM long_sequence(10)`,
-    create: (site) => new MinMaxKernel(name === 'max', site.returns),
+    create: (site) => decimalAggregateKernel(name, site) ?? new MinMaxKernel(name === 'max', site.returns),
   })
 }
 

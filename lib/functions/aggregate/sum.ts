@@ -7,6 +7,8 @@ import type { FunctionDef } from '../registry-types.js'
 import { aggregate } from './agg-util.js'
 import { DoubleSumKernel } from './double-sum.js'
 import { LongSumKernel } from './long-sum.js'
+import { decimalAggregateKernel } from './decimal-aggregates.js'
+import { DECIMAL_AVG_SIGNATURE, DECIMAL_SUM_SIGNATURE } from './decimal-signatures.js'
 
 const sum = aggregate({
   name: 'sum',
@@ -15,11 +17,14 @@ const sum = aggregate({
     { args: ['LONG'], returns: 'LONG' },
     { args: ['FLOAT'], returns: 'FLOAT' },
     { args: ['DOUBLE'], returns: 'DOUBLE' },
+    DECIMAL_SUM_SIGNATURE,
   ],
   description: 'Sum of the non-null values; integers sum to LONG (exact, wrapping on overflow), FLOAT to FLOAT, DOUBLE to DOUBLE.',
   example: 'SELECT sum(x) FROM long_sequence(10)',
   create: (site) => {
     const t = site.argTypes[0]
+    const dec = decimalAggregateKernel('sum', site)
+    if (dec !== undefined) return dec
     if (t === 'FLOAT') return new DoubleSumKernel('sum', 'FLOAT')
     if (t === 'DOUBLE') return new DoubleSumKernel('sum', 'DOUBLE')
     return new LongSumKernel()
@@ -28,10 +33,10 @@ const sum = aggregate({
 
 const avg = aggregate({
   name: 'avg',
-  signatures: [{ args: ['DOUBLE'], returns: 'DOUBLE' }],
-  description: 'Arithmetic mean of the non-null values, as DOUBLE.',
+  signatures: [{ args: ['DOUBLE'], returns: 'DOUBLE' }, DECIMAL_AVG_SIGNATURE],
+  description: 'Arithmetic mean of the non-null values, as DOUBLE (DECIMAL input: DECIMAL of its type).',
   example: 'SELECT avg(x) FROM long_sequence(10)',
-  create: () => new DoubleSumKernel('avg'),
+  create: (site) => decimalAggregateKernel('avg', site) ?? new DoubleSumKernel('avg'),
 })
 
 /** sum and avg. */

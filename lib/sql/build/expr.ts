@@ -29,6 +29,12 @@ export function numberLiteral(tok: Token): Literal {
   }
 }
 
+/** A DECIMAL literal (`1.25m`, `5m`); null for a duration token that is not `<digits>m`. */
+export function decimalLiteral(tok: Token): Literal | null {
+  if (tok.type === 'duration' && !/^\d[\d_]*m$/.test(tok.text)) return null
+  return { kind: 'literal', pos: tok.offset, type: 'decimal', text: tok.text.slice(0, -1).replace(/_/g, '') }
+}
+
 /** A string literal. */
 export function stringLiteral(tok: Token): Literal {
   return { kind: 'literal', pos: tok.offset, type: 'string', value: unquoteString(tok.text) }

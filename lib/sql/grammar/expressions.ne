@@ -69,6 +69,9 @@ literal ->
     %integer {% ([t]) => E.numberLiteral(t) %}
   | %long    {% ([t]) => E.numberLiteral(t) %}
   | %float   {% ([t]) => E.numberLiteral(t) %}
+  | %decimal {% ([t]) => E.decimalLiteral(t) %}
+  # `5m` lexes as a duration; in an expression it is the DECIMAL literal 5
+  | %duration {% ([t], _l, reject) => E.decimalLiteral(t) ?? reject %}
   | %hex     {% ([t]) => E.numberLiteral(t) %}
   | %NAN     {% ([t]) => E.numberLiteral(t) %}
   | %string  {% ([t]) => E.stringLiteral(t) %}

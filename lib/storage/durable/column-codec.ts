@@ -9,7 +9,7 @@
  * - DOUBLE arrays: see `array-codec.ts` (a shape header, then the flat doubles).
  */
 import { internalError } from '../../errors.js'
-import { type ColumnType, PHYSICAL, LONG_NULL } from '../../types/column-type.js'
+import { type ColumnType, physicalOf, LONG_NULL } from '../../types/column-type.js'
 import { type Vector, type SymbolTable, materialize, vectorOf } from '../../types/vector.js'
 import { decodeArr, encodeArr } from './array-codec.js'
 
@@ -19,7 +19,7 @@ const HAS_SAB = typeof SharedArrayBuffer === 'function'
 
 /** Bytes per value of a fixed-width type, or 0 for var-size / NULL types. */
 export function fixedWidth(type: ColumnType): number {
-  switch (PHYSICAL[type]) {
+  switch (physicalOf(type)) {
     case 'bool': case 'i8': return 1
     case 'i16': case 'u16': return 2
     case 'i32': case 'f32': case 'sym': return 4
@@ -30,7 +30,7 @@ export function fixedWidth(type: ColumnType): number {
 
 /** True for types stored as data + offsets. */
 export function isVarSize(type: ColumnType): boolean {
-  const k = PHYSICAL[type]
+  const k = physicalOf(type)
   return k === 'str' || k === 'bin' || k === 'arr'
 }
 
@@ -57,7 +57,7 @@ export function decodeFixed(type: ColumnType, bytes: Uint8Array, n: number, dict
   const w = fixedWidth(type)
   const buf = HAS_SAB ? new SharedArrayBuffer(n * w) : new ArrayBuffer(n * w)
   new Uint8Array(buf).set(bytes.subarray(0, n * w))
-  switch (PHYSICAL[type]) {
+  switch (physicalOf(type)) {
     case 'bool': return vectorOf(type, new Uint8Array(buf), n)
     case 'i8': return vectorOf(type, new Int8Array(buf), n)
     case 'i16': return vectorOf(type, new Int16Array(buf), n)
@@ -109,9 +109,9 @@ export function encodeVar(v: Vector): [Uint8Array, Uint8Array] {
 
 /** Decodes `n` var-size values of `type` from a data part (the offsets part is for random access). */
 export function decodeVar(type: ColumnType, data: Uint8Array, n: number): Vector {
-  if (PHYSICAL[type] === 'arr') return decodeArr(type, data, n)
+  if (physicalOf(type) === 'arr') return decodeArr(type, data, n)
   const buf = Buffer.from(data.buffer, data.byteOffset, data.length)
-  const text = PHYSICAL[type] === 'str'
+  const text = physicalOf(type) === 'str'
   const out: (string | Uint8Array | null)[] = new Array(n)
   let p = 0
   for (let i = 0; i < n; i++) {
