@@ -25,6 +25,7 @@ import { EMPTY, type ExecOptions, type Execution, type QueryResult, type ResultB
 import { RunningStatements, asSqlError, releasing } from './running.js'
 import { Statements } from './statements.js'
 import { appendVectors } from './append-vectors.js'
+import { LineWriter, type LineWriterOptions } from './ilp/line-writer.js'
 import type { Batch } from './types/vector.js'
 
 /** The engine's version, as `version()` reports it. */
@@ -329,6 +330,28 @@ export class Database {
     try { t.append(vectors, length) } finally { release() }
     await this.store?.commit()
     return length
+  }
+
+  /**
+   * InfluxDB Line Protocol ingestion (the ILP adapters' engine; see docs/ilp.md): feed it bytes
+   * with `write`, then `end()` (an HTTP request: all lines or none) or `commit()` now and then
+   * (a TCP stream). Missing tables and columns are created as QuestDB's ILP does, with
+   * `options.session`'s permissions (CREATE TABLE, ADD COLUMN, INSERT).
+   *
+   * @example
+   * ```ts
+   * const w = db.lineWriter({ precision: 'u' })
+   * w.write(Buffer.from('trades,sym=BTC price=101.5,qty=2i 1700000000000000\n'))
+   * await w.end() // 1
+   * ```
+   */
+  lineWriter(options: LineWriterOptions & { readonly session?: Session } = {}): LineWriter {
+    this.checkOpen()
+    const session = options.session ?? this.defaultSession
+    return new LineWriter({
+      catalog: this.catalog, acl: this.acl, principal: session.principal, clock: this.clock, maxNameLength: this.catalog.maxNameLength,
+      ddl: (sql) => this.query(sql, [], { session }), sync: () => this.sync(),
+    }, options)
   }
 
   /**
