@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http'
 import { LoginThrottle, type Principal } from '../../lib/index.js'
 import { type AllowList, hostAllowList, originAllowList } from './cross-site.js'
+import type { LineHttpOptions } from './ilp-write.js'
 
 /**
  * Resolves the principal of a request, or null when the request is not authenticated (the
@@ -83,6 +84,8 @@ export interface HttpHandlerOptions {
   readonly onRequest?: (entry: RequestLog) => void
   /** the clock in milliseconds (Content-Disposition default file names); default `Date.now` */
   readonly now?: () => number
+  /** InfluxDB Line Protocol over HTTP (POST /write, /api/v2/write): on by default; see docs/ilp.md */
+  readonly lineProtocol?: LineHttpOptions
 }
 
 /** Options with every default filled in. */
@@ -105,6 +108,7 @@ export interface ResolvedOptions {
   readonly loginThrottle: LoginThrottle | undefined
   readonly onRequest: ((entry: RequestLog) => void) | undefined
   readonly now: () => number
+  readonly lineProtocol: LineHttpOptions
 }
 
 /** Default request-target limit, close to QuestDB's 64,448-byte header buffer. */
@@ -129,5 +133,6 @@ export function resolveOptions(o: HttpHandlerOptions): ResolvedOptions {
     loginThrottle: o.loginThrottle === false ? undefined : o.loginThrottle ?? new LoginThrottle(),
     onRequest: o.onRequest,
     now: o.now ?? Date.now,
+    lineProtocol: o.lineProtocol ?? {},
   }
 }
