@@ -132,6 +132,7 @@ export class LineWriter {
    * HTTP endpoint appends one); then {@link commit}.
    */
   async end(): Promise<number> {
+    if (this.failed) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'line writer failed before')
     if (this.tailBytes > 0) {
       const rest = Buffer.concat([...this.tail, NEWLINE])
       this.tail = []
@@ -153,10 +154,9 @@ export class LineWriter {
   /**
    * Writes the rows of the complete lines parsed so far (an incomplete last line stays for the
    * next bytes): creates missing tables and columns, appends, awaits the group commit. Returns
-   * the rows written.
+   * the rows written. After a bad line (TCP) it writes the complete lines before it.
    */
   async commit(): Promise<number> {
-    if (this.failed) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'line writer failed before')
     const tables = [...this.rows.tables.values()].filter((t) => t.rows > 0)
     // the next lines go to fresh builders; the parser keeps counting lines
     this.rows = this.newRows()

@@ -16,8 +16,8 @@ import { DATABASE_ADMIN } from './permission-names.js'
 import { type AclStorage, decodeSnapshot, encodeSnapshot } from './persistence.js'
 import { ownerGrants } from './owner-grants.js'
 
-/** Endpoints a principal must be allowed to use: the REST API and console, or pgwire. */
-export type Endpoint = 'HTTP' | 'PGWIRE'
+/** Endpoints a principal must be allowed to use: the REST API and console (ILP over HTTP too), pgwire, ILP over TCP. */
+export type Endpoint = 'HTTP' | 'PGWIRE' | 'ILP'
 
 /** Options of access control (`Database.open({ acl })`; server keys `acl.*`). */
 export interface AclOptions {
