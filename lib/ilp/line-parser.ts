@@ -112,9 +112,11 @@ export class LineParser {
     if (p >= end) return INCOMPLETE
     b = buf[p]!
     if (b !== SP && b !== NL && b !== CR) {
-      for (;;) {
+      for (let first = true; ; first = false) {
         e = this.scanName(buf, p, end, false)
         if (e === INCOMPLETE) return INCOMPLETE
+        // a tag-only line with a timestamp: `t,a=b 123`
+        if (first && tags && (buf[e] === NL || buf[e] === CR)) break
         if (buf[e] !== EQ) throw new LineError(e === p ? 'INVALID_COLUMN_NAME' : `Could not parse entire line. Field value is missing: ${buf.toString('utf8', p, e)}`)
         if (e === p) throw new LineError('INVALID_COLUMN_NAME')
         const nameStart = p, nameEnd = e
