@@ -53,7 +53,7 @@ export class LineParser {
   private scratch = Buffer.allocUnsafe(256)
   private esc = false
 
-  constructor(private readonly sink: LineSink, private readonly unit: TimeUnit) {}
+  constructor(private readonly sink: LineSink, private readonly unit: TimeUnit, private readonly maxLine = Infinity) {}
 
   /**
    * Parses the complete lines of `buf[start, end)`; returns where the first incomplete line
@@ -72,6 +72,7 @@ export class LineParser {
         this.sink.abortLine()
         return lineStart
       }
+      if (next - lineStart > this.maxLine) throw new LineError(`line is too long [length=${next - lineStart}, max=${this.maxLine}] (line.http.max.recv.buffer.size)`, 413, 'request too large')
       p = next
     }
     return end

@@ -67,7 +67,7 @@ export class LineWriter {
     this.maxLineBytes = options.maxLineBytes ?? 64 * 1024 * 1024
     this.partitionBy = options.partitionBy ?? 'DAY'
     this.rows = this.newRows()
-    this.parser = new LineParser(this.rows, options.precision ?? 'n')
+    this.parser = new LineParser(this.rows, options.precision ?? 'n', this.maxLineBytes)
   }
 
   private newRows(): RequestRows {
@@ -161,7 +161,7 @@ export class LineWriter {
     // the next lines go to fresh builders; the parser keeps counting lines
     this.rows = this.newRows()
     const lines = this.parser.lines
-    this.parser = Object.assign(new LineParser(this.rows, this.options.precision ?? 'n'), { lines })
+    this.parser = Object.assign(new LineParser(this.rows, this.options.precision ?? 'n', this.maxLineBytes), { lines })
     if (tables.length === 0) return 0
     try {
       for (const t of tables) await this.ensureSchema(t)
