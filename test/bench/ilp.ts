@@ -6,6 +6,7 @@
  * has its own core.
  *
  *   node --import tsx test/bench/ilp.ts [rows=2000000]
+ *   node --import tsx test/bench/ilp.ts --cpu   # the engine alone, in CPU time (a loaded machine's wall time says little)
  *
  * Not a test: figures go to docs/benchmarks.md.
  */
@@ -17,7 +18,37 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { Sender } from '@questdb/nodejs-client'
 
-if (process.argv[2] === '--server') {
+if (process.argv[2] === '--cpu') {
+  // parse + commit of 5 prebuilt 75,000-row protocol-2 bodies into a durable table, in this process's CPU time
+  const { Database } = await import('../../lib/index.js')
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-cpu-'))
+  const db = await Database.open({ path: dir })
+  const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
+  const dbl = (name: string, v: number): Buffer => { const b = Buffer.alloc(name.length + 11); b.write(`${name}==`); b[name.length + 2] = 0x10; b.writeDoubleLE(v, name.length + 3); return b }
+  let parse = 0, commit = 0
+  for (let r = 0; r < 6; r++) {
+    const parts: Buffer[] = []
+    for (let k = 0; k < 75_000; k++) {
+      const i = r * 75_000 + k
+      parts.push(Buffer.from(`cpu,sym=${syms[i & 7]},venue=${i & 1 ? 'X' : 'Y'} `), dbl('bid', 100 + i), Buffer.from(','), dbl('ask', 101), Buffer.from(','), dbl('bid_sz', 3), Buffer.from(','),
+        dbl('ask_sz', 4), Buffer.from(','), dbl('last', 5), Buffer.from(','), dbl('vwap', 6), Buffer.from(`,seq=${i}i ${1_700_000_000_000_000 + i}t\n`))
+    }
+    const body = Buffer.concat(parts)
+    const c0 = process.cpuUsage()
+    const w = db.lineWriter()
+    for (let o = 0; o < body.length; o += 65536) w.write(body.subarray(o, Math.min(body.length, o + 65536)))
+    const c1 = process.cpuUsage(c0)
+    await w.end()
+    const c2 = process.cpuUsage(c0)
+    if (r === 0) continue // warm-up
+    parse += (c1.user + c1.system) / 1e6
+    commit += (c2.user + c2.system - c1.user - c1.system) / 1e6
+  }
+  const rows = 5 * 75_000
+  console.log(`engine: ${rows} rows, parse ${parse.toFixed(2)} CPU-s, commit ${commit.toFixed(2)} CPU-s = ${Math.round(rows / (parse + commit)).toLocaleString('en-US')} rows per CPU-second`)
+  await db.close()
+  rmSync(dir, { recursive: true, force: true })
+} else if (process.argv[2] === '--server') {
   const { Database } = await import('../../lib/index.js')
   const { createHttpServer } = await import('../../adapters/http/index.js')
   const { createIlpTcpServer } = await import('../../adapters/ilp/index.js')
