@@ -19,6 +19,7 @@ function argName(a: ArgType): string {
     case 'NUMERIC': return 'numeric'
     case 'TEXT': return 'text'
     case 'TEMPORAL': return 'temporal'
+    case 'ARRAY': return 'array'
     default: return typeName(a)
   }
 }

@@ -43,6 +43,11 @@ export { getScalar } from './types/vector.js'
 export { formatTimestamp, formatDate } from './types/timestamp.js'
 export { formatDouble, formatFloat } from './types/number-format.js'
 export { formatValue } from './types/value-format.js'
+/** DOUBLE arrays: the value class, their text forms (QuestDB's `[1.0]`, PostgreSQL's `{1.0}`), type tags. */
+export { DoubleArray, formatArray, formatPgArray, parseArrayText, arrayFromNested, arrayToNested } from './types/array.js'
+export { ARRAY_MAX_DIMS, arrayDims, arrayType, isArrayType, type ArrayType } from './types/array-type.js'
+export type { ArrVector } from './types/array-vector.js'
+export type { JsArray } from './types/js-value.js'
 /** Prints an IPv4 address (unsigned or int32 bits) as dotted-quad text (REST JSON/CSV encoders). */
 export { formatIpv4 } from './types/ipv4.js'
 /** PostgreSQL's names of its built-in types by OID, as `format_type()` prints them (pgwire's catalog emulation). */

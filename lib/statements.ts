@@ -31,6 +31,8 @@ import { STATEMENT_TIMEOUT, parseStatementTimeout } from './exec/statement-timeo
 import type { Rnd } from './functions/rnd/rnd.js'
 import type { QueryMemory } from './exec/memory.js'
 import { type ExecOptions, type Execution, infoOf } from './result.js'
+import { DoubleArray, arrayFromNested } from './types/array.js'
+import { arrayType } from './types/array-type.js'
 
 /** What a parsed statement binds to under one schema version. */
 interface StatementCache {
@@ -314,6 +316,7 @@ function paramType(v: unknown): ColumnType {
     default:
       if (v instanceof Date) return 'TIMESTAMP'
       if (v instanceof Uint8Array) return 'BINARY'
+      if (Array.isArray(v) || v instanceof Float64Array || v instanceof DoubleArray) { const a = arrayFromNested(v); if (a !== undefined) return arrayType(a.dims) }
       return 'NULL'
   }
 }

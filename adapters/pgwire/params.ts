@@ -9,6 +9,7 @@ import { formatTimestamp } from '../../lib/index.js'
 import { Oid } from './pg-types.js'
 import type { FormatCode } from './messages.js'
 import { PG_EPOCH_MICROS } from './value-encoders.js'
+import { float8ArrayParam } from './encode-array.js'
 
 /** A parameter value that could not be decoded: answered with SQLSTATE 22P02. */
 export class ParamError extends Error {
@@ -21,6 +22,7 @@ export class ParamError extends Error {
  */
 export function decodeParam(data: Buffer | string | null, oid: number, format: FormatCode, index: number): unknown {
   if (data === null) return null
+  if (oid === Oid.FLOAT8_ARRAY) return float8ArrayParam(data, format, index)
   const element = ARRAY_ELEMENT[oid]
   if (element !== undefined) {
     const items = typeof data === 'string' || format === 0 ? parseArrayText(String(data), index) : decodeBinaryArray(data, index)

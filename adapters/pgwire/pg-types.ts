@@ -2,7 +2,9 @@
  * PostgreSQL type OIDs and sizes for the engine's column types, as QuestDB's PGWire reports them
  * (reference §4.5), and the engine type that a parameter OID maps to.
  */
-import type { ColumnType } from '../../lib/index.js'
+import { type ArrayType, type ColumnType, ARRAY_MAX_DIMS, arrayType } from '../../lib/index.js'
+
+const ARRAY_TYPES: readonly ArrayType[] = Array.from({ length: ARRAY_MAX_DIMS }, (_, i) => arrayType(i + 1))
 
 /** Type OIDs used on the wire. */
 export const Oid = {
@@ -46,6 +48,7 @@ export const PG_TYPES: Readonly<Record<ColumnType, PgType>> = {
   NULL: text(Oid.VARCHAR),
   UUID: { oid: Oid.UUID, size: 16, modifier: -1, binary: true },
   BINARY: { oid: Oid.BYTEA, size: -1, modifier: -1, binary: true },
+  ...(Object.fromEntries(ARRAY_TYPES.map((t) => [t, { oid: Oid.FLOAT8_ARRAY, size: -1, modifier: -1, binary: true }])) as Record<ArrayType, PgType>),
 }
 
 /**

@@ -8,11 +8,12 @@
  * - binary: int2/int4/int8, IEEE floats, TIMESTAMP/DATE as int8 microseconds since 2000-01-01,
  *   UUID 16 bytes, BINARY raw; STRING/SYMBOL/LONG256/IPv4/INTERVAL stay text (QuestDB's rule).
  */
-import { formatDate, formatDouble, formatFloat, formatTimestamp, formatValue, getScalar } from '../../lib/index.js'
+import { formatDate, formatDouble, formatFloat, formatTimestamp, formatValue, getScalar, isArrayType } from '../../lib/index.js'
 import type { ColumnType, Vector } from '../../lib/index.js'
 import type { BufferWriter } from './buffer-writer.js'
 import type { FormatCode } from './messages.js'
 import { PG_TYPES } from './pg-types.js'
+import { writeArrayBinary, writeArrayText } from './encode-array.js'
 
 /** Writes row `i` of `v` as one DataRow cell. */
 export type CellEncoder = (w: BufferWriter, v: Vector, i: number) => void
@@ -43,10 +44,12 @@ function textOf(type: ColumnType): (x: NonNullable<ReturnType<typeof getScalar>>
     case 'IPV4': return (x) => formatValue('IPV4', x) ?? ''
     case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL': case 'NULL':
       return (x) => String(x)
+    default: return (x) => String(x) // the array types: see encode-array.ts
   }
 }
 
 function textEncoder(type: ColumnType): CellEncoder {
+  if (isArrayType(type)) return writeArrayText
   const fmt = textOf(type)
   return (w, v, i) => {
     const x = getScalar(v, i)
@@ -78,6 +81,7 @@ function binaryEncoder(type: ColumnType): CellEncoder {
     case 'BINARY': return (w, v, i) => scalar(w, v, i, (x) => w.int32((x as Uint8Array).length).bytes(x as Uint8Array))
     case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'LONG256': case 'IPV4': case 'INTERVAL': case 'NULL':
       return textEncoder(type)
+    default: return writeArrayBinary // the array types
   }
 }
 

@@ -59,7 +59,7 @@ export function toF64(v: Vector): F64View {
       return { data: out, s }
     }
     case 'null': return { data: new Float64Array(1).fill(NaN), s: 0 }
-    case 'sym': case 'str': case 'bin':
+    case 'sym': case 'str': case 'bin': case 'arr':
       throw internalError(`toF64: ${v.type} is not numeric`)
   }
 }

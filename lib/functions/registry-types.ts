@@ -16,9 +16,10 @@ import type { Rnd } from './rnd/rnd.js'
  * - `ANY`: any type, passed through unconverted;
  * - `NUMERIC`: any of BYTE..DOUBLE, passed through unconverted;
  * - `TEXT`: STRING/VARCHAR/SYMBOL/CHAR, passed through unconverted;
- * - `TEMPORAL`: DATE or TIMESTAMP (and strings that parse as timestamps are cast to TIMESTAMP).
+ * - `TEMPORAL`: DATE or TIMESTAMP (and strings that parse as timestamps are cast to TIMESTAMP);
+ * - `ARRAY`: a DOUBLE array of any dimension count, passed through unconverted.
  */
-export type ArgType = ColumnType | 'ANY' | 'NUMERIC' | 'TEXT' | 'TEMPORAL'
+export type ArgType = ColumnType | 'ANY' | 'NUMERIC' | 'TEXT' | 'TEMPORAL' | 'ARRAY'
 
 /** One overload. */
 export interface Signature {

@@ -6,10 +6,12 @@
  * The statement is rewritten for one execution: each such `$n` in an IN list becomes one new
  * parameter per element, appended after the others, so the elements bind, convert and fail
  * exactly as parameters written out one by one would. An empty array matches no row (`NOT IN`
- * an empty array matches every row). An array anywhere else is refused with 42804.
+ * an empty array matches every row). Elsewhere a rectangular array of numbers is a DOUBLE[]
+ * value (nested arrays for more dimensions); any other array is refused with 42804.
  */
 import { SqlError, SqlState } from '../errors.js'
 import type { Statement } from '../sql/ast.js'
+import { arrayFromNested } from '../types/array.js'
 
 /** `stmt` and `params` with every array parameter of an IN list expanded; the same objects when there is none. */
 export function expandArrayParams(stmt: Statement, params: readonly unknown[]): { stmt: Statement; params: readonly unknown[] } {
@@ -17,7 +19,7 @@ export function expandArrayParams(stmt: Statement, params: readonly unknown[]): 
   const out = [...params]
   const rewritten = rewrite(stmt, out) as Statement
   // the arrays themselves are no longer referenced: their slots bind as NULL
-  params.forEach((p, i) => { if (Array.isArray(p)) out[i] = null })
+  params.forEach((p, i) => { if (Array.isArray(p) && arrayFromNested(p) === undefined) out[i] = null })
   return { stmt: rewritten, params: out }
 }
 
@@ -34,7 +36,8 @@ function rewrite(node: unknown, params: unknown[]): unknown {
   const o = node as Node
   if (o['kind'] === 'param') {
     const index = o['index'] as number
-    if (Array.isArray(params[index - 1])) {
+    // a rectangular array of numbers is a DOUBLE[] value (see types/array.ts)
+    if (Array.isArray(params[index - 1]) && arrayFromNested(params[index - 1]) === undefined) {
       throw new SqlError(SqlState.DATATYPE_MISMATCH, `array parameter $${index} can only be used as the list of IN ($${index})`, o['pos'] as number)
     }
     return o

@@ -14,6 +14,7 @@ import type { BoundExpr, PlanNode } from './plan-node.js'
 import type { Scope } from './scope.js'
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
+import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.js'
 
 /** Hooks and environment for binding expressions. */
 export interface ExprEnv {
@@ -209,6 +210,7 @@ export function castConstant(b: Extract<BoundExpr, { kind: 'const' }>, to: Colum
 }
 
 function bindCall(e: Call, env: ExprEnv): BoundExpr {
+  if (isArraySyntax(e.name)) return bindArraySyntax(e, env, bindExpr)
   const name = e.name.toLowerCase()
   const defs = functionsNamed(name === 'count' && e.distinct ? 'count_distinct' : name)
   if (defs.length === 0) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${e.name}`, e.pos)
@@ -234,6 +236,8 @@ export function bindFunction(name: string, args: readonly Expr[], pos: number, e
 }
 
 function callWith(name: string, bound: BoundExpr[], literals: boolean[], positions: number[], pos: number, env: ExprEnv): BoundExpr {
+  const arrayOp = bindArrayOperator(name, bound, positions, pos, env)
+  if (arrayOp !== undefined) return arrayOp
   const defs = functionsNamed(name).filter((d) => d.kind === 'scalar') as ScalarFunctionDef[]
   if (defs.length === 0) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${name}`, pos)
   // an untyped parameter fits any type for overload resolution, then takes the chosen one
@@ -250,7 +254,7 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
   const peer = typedPeer
   const args = bound.map((b, i) => {
     const d = res.declared[i]!
-    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT') {
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY') {
       // `x || $1`, `coalesce(x, $1)`: an untyped parameter follows its typed neighbour
       return b.kind === 'param' && b.untyped === true && peer !== undefined && peer !== 'NULL' ? castTo(b, peer, positions[i]!, false, env.onInfer) : b
     }
@@ -278,7 +282,7 @@ export function aggregateSite(def: AggregateFunctionDef, call: Call, args: Bound
   }
   const cast = args.map((b, i) => {
     const d = res.declared[i]!
-    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT') return b
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY') return b
     if (d === 'TEMPORAL') return isTemporal(b.type) ? b : castTo(b, 'TIMESTAMP', call.args[i]!.pos, false)
     return castTo(b, d, call.args[i]!.pos, false)
   })

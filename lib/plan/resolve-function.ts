@@ -5,6 +5,7 @@
  */
 import { type ColumnType, isIntegral, isNumeric, isTemporal, isText } from '../types/column-type.js'
 import type { ArgType, FunctionDef, Signature } from '../functions/registry-types.js'
+import { isArrayType } from '../types/array-type.js'
 
 const NUMERIC_RANK: Partial<Record<ColumnType, number>> = { BYTE: 0, SHORT: 1, INT: 2, LONG: 3, FLOAT: 4, DOUBLE: 5 }
 
@@ -16,6 +17,7 @@ export function conversionCost(from: ColumnType, to: ArgType, literal: boolean):
   if (to === 'ANY') return 1
   if (to === 'NUMERIC') return isNumeric(from) ? 1 : from === 'NULL' ? 2 : -1
   if (to === 'TEXT') return isText(from, true) ? 1 : from === 'NULL' ? 2 : -1
+  if (to === 'ARRAY') return isArrayType(from) ? 1 : from === 'NULL' ? 2 : -1
   if (to === 'TEMPORAL') return isTemporal(from) ? 1 : from === 'NULL' || isText(from) ? 8 : -1
   if (from === to) return 0
   if (from === 'NULL') return 2
@@ -88,7 +90,7 @@ export function arityError(name: string, defs: readonly FunctionDef[], count: nu
   if (sigs.some((s) => s.args.length === count || (s.variadic !== undefined && count >= s.args.length))) return undefined
   const first = sigs.find((s) => s.args.length > 0) ?? sigs[0]
   if (first === undefined) return undefined
-  const shown = (t: ArgType) => (t === 'IPV4' ? 'IPv4' : t === 'TEMPORAL' ? 'TIMESTAMP' : t === 'TEXT' ? 'STRING' : t === 'NUMERIC' ? 'DOUBLE' : t)
+  const shown = (t: ArgType) => (t === 'IPV4' ? 'IPv4' : t === 'TEMPORAL' ? 'TIMESTAMP' : t === 'TEXT' ? 'STRING' : t === 'NUMERIC' ? 'DOUBLE' : t === 'ARRAY' ? 'DOUBLE[]' : t)
   if (count === 0) return `function \`${name}\` requires arguments: ${name}(${first.args.map(shown).join(', ')})`
   return `wrong number of arguments for function \`${name}\`; expected: ${first.args.length}, provided: ${count}`
 }

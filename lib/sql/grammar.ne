@@ -29,6 +29,7 @@ import { dotted, nameOf } from './build/tokens.js'
 import * as L from './build/seq.js'
 import * as P from './build/pivot.js'
 import * as V from './build/declare.js'
+import * as AR from './build/array.js'
 %}
 
 @lexer lexer
@@ -45,6 +46,7 @@ statement ->
 
 @include "grammar/names.ne"
 @include "grammar/expressions.ne"
+@include "grammar/arrays.ne"
 @include "grammar/window.ne"
 @include "grammar/queries.ne"
 @include "grammar/pivot.ne"

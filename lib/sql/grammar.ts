@@ -18,6 +18,7 @@ import { dotted, nameOf } from './build/tokens.js'
 import * as L from './build/seq.js'
 import * as P from './build/pivot.js'
 import * as V from './build/declare.js'
+import * as AR from './build/array.js'
 
 interface NearleyToken {
   value: any;
@@ -162,13 +163,14 @@ const grammar: Grammar = {
     {"name": "unaryOp", "symbols": [{"literal":"+"}], "postprocess": id},
     {"name": "unaryOp", "symbols": [{"literal":"~"}], "postprocess": id},
     {"name": "exprCast", "symbols": ["exprCast", {"literal":"::"}, "typeName"], "postprocess": ([e, o, t]) => E.cast(o.offset, e, t, true)},
-    {"name": "exprCast", "symbols": ["primary"], "postprocess": id},
+    {"name": "exprCast", "symbols": ["exprSub"], "postprocess": id},
     {"name": "primary", "symbols": ["literal"], "postprocess": id},
     {"name": "primary", "symbols": [{type: "param"}], "postprocess": ([t]) => ({ kind: 'param', pos: t.offset, index: Number(t.text.slice(1)) })},
     {"name": "primary", "symbols": [{type: "variable"}], "postprocess": ([t]) => V.variableRef(t)},
     {"name": "primary", "symbols": ["name"], "postprocess": ([n]) => E.columnRef(n, null)},
     {"name": "primary", "symbols": ["name", {"literal":"."}, "name"], "postprocess": ([a, , b]) => E.columnRef(a, b)},
     {"name": "primary", "symbols": ["call"], "postprocess": id},
+    {"name": "primary", "symbols": ["arrayLiteral"], "postprocess": id},
     {"name": "primary", "symbols": [{"literal":"("}, "expr", {"literal":")"}], "postprocess": ([, e]) => e},
     {"name": "primary", "symbols": [{"literal":"("}, "query", {"literal":")"}], "postprocess": ([o, q], _l, reject) => Q.isBare(q) ? reject : { kind: 'subquery', pos: o.offset, query: q }},
     {"name": "primary$ebnf$1", "symbols": ["expr"], "postprocess": id},
@@ -213,6 +215,23 @@ const grammar: Grammar = {
     {"name": "nullTreatment", "symbols": [{type: "RESPECT"}, {type: "NULLS"}], "postprocess": id},
     {"name": "exprList", "symbols": ["expr"], "postprocess": ([x]) => L.one(x)},
     {"name": "exprList", "symbols": ["exprList", {"literal":","}, "expr"], "postprocess": ([l, , x]) => L.add(l, x)},
+    {"name": "exprSub", "symbols": ["exprSub", {"literal":"["}, "subscriptList", {"literal":"]"}], "postprocess": ([b, o, l], _l, reject) => AR.subscript(b, o, l) ?? reject},
+    {"name": "exprSub", "symbols": ["primary"], "postprocess": id},
+    {"name": "subscriptList", "symbols": ["subscript"], "postprocess": ([s]) => L.one(s)},
+    {"name": "subscriptList", "symbols": ["subscriptList", {"literal":","}, "subscript"], "postprocess": ([l, , s]) => L.add(l, s)},
+    {"name": "subscript", "symbols": ["expr"], "postprocess": id},
+    {"name": "subscript$ebnf$1", "symbols": ["expr"], "postprocess": id},
+    {"name": "subscript$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "subscript", "symbols": ["expr", {"literal":":"}, "subscript$ebnf$1"], "postprocess": ([lo, c, hi]) => AR.range(c, lo, hi)},
+    {"name": "arrayLiteral$ebnf$1", "symbols": ["arrayItems"], "postprocess": id},
+    {"name": "arrayLiteral$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "arrayLiteral", "symbols": ["name", {"literal":"["}, "arrayLiteral$ebnf$1", {"literal":"]"}], "postprocess": ([n, o, l], _l, reject) => AR.literal(n, o, l) ?? reject},
+    {"name": "arrayItems", "symbols": ["arrayItem"], "postprocess": ([x]) => L.one(x)},
+    {"name": "arrayItems", "symbols": ["arrayItems", {"literal":","}, "arrayItem"], "postprocess": ([l, , x]) => L.add(l, x)},
+    {"name": "arrayItem", "symbols": ["expr"], "postprocess": id},
+    {"name": "arrayItem$ebnf$1", "symbols": ["arrayItems"], "postprocess": id},
+    {"name": "arrayItem$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "arrayItem", "symbols": [{"literal":"["}, "arrayItem$ebnf$1", {"literal":"]"}], "postprocess": ([o, l]) => AR.nested(o, l)},
     {"name": "over", "symbols": [{type: "OVER"}, {"literal":"("}, "windowSpec", {"literal":")"}], "postprocess": ([o, , s]) => ({ ...s, pos: o.offset })},
     {"name": "over", "symbols": [{type: "OVER"}, "name"], "postprocess": ([o, n]) => E.windowSpec(o.offset, n, null, null, null)},
     {"name": "windowSpec$ebnf$1", "symbols": ["name"], "postprocess": id},
@@ -326,6 +345,7 @@ const grammar: Grammar = {
     {"name": "tableRef", "symbols": ["tablePrimary", "tableRef$ebnf$3", "pivotClause", "tableRef$ebnf$4"], "postprocess": ([t, a, c, pa]) => P.pivot(Q.tableRef(t, { alias: a, timestamp: null }), null, c, pa)},
     {"name": "tablePrimary", "symbols": ["tableName"], "postprocess": ([n]) => ({ kind: 'table', pos: n.pos, name: n.name })},
     {"name": "tablePrimary", "symbols": ["call"], "postprocess": ([c]) => ({ kind: 'function', pos: c.pos, call: c })},
+    {"name": "tablePrimary", "symbols": ["call", {type: "WITH"}, "name"], "postprocess": ([c, , n], _l, reject) => AR.withOrdinality(c, n) ?? reject},
     {"name": "tablePrimary", "symbols": [{"literal":"("}, "query", {"literal":")"}], "postprocess": ([o, q]) => ({ kind: 'subquery', pos: o.offset, query: q })},
     {"name": "timestampClause", "symbols": [{type: "TIMESTAMP"}, {"literal":"("}, "name", {"literal":")"}], "postprocess": ([, , n]) => n},
     {"name": "joins", "symbols": [], "postprocess": () => []},

@@ -18,7 +18,7 @@ const keywordType = moo.keywords(keywordMap)
 /** Punctuation and operators; moo matches the longest first. */
 export const OPERATORS: readonly string[] = [
   '::', ':=', '||', '<<=', '>>=', '<=', '>=', '<>', '!=', '!~', '<<', '>>',
-  '=', '<', '>', '~', '&', '|', '^', '%', '+', '-', '*', '/', '(', ')', '[', ']', ',', '.', ';',
+  '=', '<', '>', '~', '&', '|', '^', '%', '+', '-', '*', '/', '(', ')', '[', ']', ',', '.', ';', ':',
 ]
 
 const rules: moo.Rules = {

@@ -11,6 +11,7 @@ import { type ColumnType, PHYSICAL, INT_NULL, LONG_NULL, SYMBOL_NULL } from '../
 import {
   type Vector, type I64Vector, SymbolTable, allocate, getScalar, materialize, vectorOf,
 } from '../types/vector.js'
+import { type ArrVector, ArrBuilder, arrSlice } from '../types/array-vector.js'
 
 type Fixed = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Float32Array | Float64Array | BigInt64Array
 
@@ -38,6 +39,8 @@ function shared<T extends Fixed>(a: T): T {
 export class ColumnBuffer {
   private fixed: Fixed | null
   private list: unknown[] | null
+  /** DOUBLE array columns: flat elements + offsets + shapes (array-vector.ts) */
+  private arr: ArrBuilder | null = null
   private len = 0
   /** the symbol dictionary (SYMBOL columns) */
   readonly dict: SymbolTable | undefined
@@ -45,7 +48,11 @@ export class ColumnBuffer {
   constructor(readonly type: ColumnType, capacity = 1024, dict?: SymbolTable) {
     const kind = PHYSICAL[type]
     this.dict = kind === 'sym' ? (dict ?? new SymbolTable()) : undefined
-    if (kind === 'str' || kind === 'bin' || kind === 'null') {
+    if (kind === 'arr') {
+      this.arr = new ArrBuilder(type, capacity)
+      this.fixed = null
+      this.list = null
+    } else if (kind === 'str' || kind === 'bin' || kind === 'null') {
       this.fixed = null
       this.list = []
     } else {
@@ -67,6 +74,7 @@ export class ColumnBuffer {
   /** Rows [start, end) as a vector; fixed-width columns are views, not copies. */
   view(start: number, end: number): Vector {
     const n = end - start
+    if (this.arr !== null) return arrSlice(this.arr.finish(), start, end)
     if (this.list !== null) return vectorOf(this.type, this.list.slice(start, end) as Vector['data'], n)
     const data = this.fixed!.subarray(start, end) as Vector['data']
     return vectorOf(this.type, data, n, this.dict)
@@ -81,6 +89,7 @@ export class ColumnBuffer {
   appendRange(v: Vector, from: number, to: number): void {
     const n = to - from
     if (n <= 0) return
+    if (this.arr !== null) { this.arr.pushRange(v as ArrVector, from, to); this.len += n; return }
     const src = materialize(v)
     if (this.list !== null) {
       const data = src.data as unknown[] | null
@@ -142,7 +151,10 @@ export class ColumnBuffer {
   /** A new buffer holding this buffer's rows in the order `order[0..count)` (copy-on-write rewrite). */
   permuted(order: Int32Array, count: number): ColumnBuffer {
     const out = new ColumnBuffer(this.type, count, this.dict)
-    if (this.list !== null) {
+    if (this.arr !== null) {
+      const src = this.arr.finish()
+      for (let i = 0; i < count; i++) out.arr!.pushRange(src, order[i]!, order[i]! + 1)
+    } else if (this.list !== null) {
       const src = this.list
       const dst = out.list!
       for (let i = 0; i < count; i++) dst.push(src[order[i]!])
@@ -165,6 +177,16 @@ export class ColumnBuffer {
 
   /** Overwrites row `i` with `value` read from row `j` of `v` (used on clones only). */
   setFrom(i: number, v: Vector, j: number): void {
+    if (this.arr !== null) {
+      // rebuilt around the new row: O(rows) per call (UPDATE of array columns is rare)
+      const src = this.arr.finish()
+      const next = new ArrBuilder(this.type, this.len)
+      next.pushRange(src, 0, i)
+      next.pushRange(v as ArrVector, j, j + 1)
+      next.pushRange(src, i + 1, this.len)
+      this.arr = next
+      return
+    }
     if (this.list !== null) {
       this.list[i] = getScalar(v, j)
       return

@@ -5,6 +5,8 @@
  * Browser-safe: imports nothing from `node:*`.
  */
 import { type ColumnType, isIntegral, isNumeric, isText } from './column-type.js'
+import { isArrayType } from './array-type.js'
+import { canCastArray, canImplicitlyCastArray } from './array-cast.js'
 
 const WIDENING: readonly ColumnType[] = ['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE']
 
@@ -21,6 +23,7 @@ function isValueLike(t: ColumnType): boolean {
  */
 export function canCast(from: ColumnType, to: ColumnType): boolean {
   if (from === to || from === 'NULL') return true
+  if (isArrayType(from) || isArrayType(to)) return canCastArray(from, to)
   if (from === 'BINARY') return false
   if (to === 'BINARY') return isText(from) && from !== 'CHAR'
   if (to === 'NULL') return false
@@ -42,6 +45,7 @@ export function canCast(from: ColumnType, to: ColumnType): boolean {
  */
 export function canImplicitlyCast(from: ColumnType, to: ColumnType): boolean {
   if (from === to || from === 'NULL') return true
+  if (isArrayType(from) || isArrayType(to)) return canImplicitlyCastArray(from, to)
   const a = WIDENING.indexOf(from)
   const b = WIDENING.indexOf(to)
   if (a >= 0 && b >= 0) return a <= b

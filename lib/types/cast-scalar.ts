@@ -13,6 +13,8 @@ import { formatValue } from './value-format.js'
 import { parseText } from './text-parse.js'
 import { long256FromBigInt } from './long256.js'
 import { floorDiv } from './civil.js'
+import { isArrayType } from './array-type.js'
+import { castToArray } from './array-cast.js'
 
 /** What a cast does with text that does not convert: raise 22P02, or produce null. */
 export type BadTextPolicy = 'throw' | 'null'
@@ -106,6 +108,7 @@ function fromNumeric(x: number | bigint, from: ColumnType, to: ColumnType): Scal
     case 'IPV4': { const v = (fl ? saturateInt32(x as number) : int32Bits(x)) >>> 0; return v === 0 ? null : v }
     case 'LONG256': return long256FromBigInt(BigInt.asUintN(64, typeof x === 'bigint' ? x : BigInt(Math.trunc(x))))
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'BINARY': case 'INTERVAL': case 'NULL': return undefined
+    default: return undefined // the array types: see array-cast.ts
   }
 }
 
@@ -125,7 +128,9 @@ export function castScalar(value: Scalar, from: ColumnType, to: ColumnType, onBa
   if (from === to) return value
   if (isText(to)) return formatValue(from, value)
   let out: Scalar | undefined
-  if (isText(from) || (from === 'CHAR' && (to === 'CHAR' || to === 'UUID' || to === 'IPV4' || to === 'LONG256'))) {
+  if (isArrayType(to) || isArrayType(from)) {
+    out = castToArray(value, from, to, onBadText === 'null', position)
+  } else if (isText(from) || (from === 'CHAR' && (to === 'CHAR' || to === 'UUID' || to === 'IPV4' || to === 'LONG256'))) {
     out = parseText(String(value), to)
   } else {
     const x = numericOf(value, from)

@@ -6,6 +6,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
+import { type ArrayType, ARRAY_MAX_DIMS, ARRAY_TYPES, arrayType } from './array-type.js'
 
 /** Every column/value type. `NULL` is the type of a bare `null` literal. */
 export const ColumnType = {
@@ -30,13 +31,13 @@ export const ColumnType = {
   NULL: 'NULL',
 } as const
 
-/** One of the {@link ColumnType} tags. */
-export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType]
+/** One of the {@link ColumnType} tags, or an N-dimensional array type (`DOUBLE[]`, see `array-type.ts`). */
+export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType] | ArrayType
 
 /** Types a table column may have (INTERVAL and NULL are expression-only). */
 export const STORABLE_TYPES: readonly ColumnType[] = [
   'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
-  'STRING', 'VARCHAR', 'SYMBOL', 'UUID', 'IPV4', 'LONG256', 'BINARY',
+  'STRING', 'VARCHAR', 'SYMBOL', 'UUID', 'IPV4', 'LONG256', 'BINARY', ...ARRAY_TYPES,
 ]
 
 /** The name QuestDB prints for a type (REST `columns[].type`, `table_columns()`, `typeOf()`). */
@@ -53,6 +54,8 @@ export function parseTypeName(name: string): ColumnType | undefined {
   const n = name.toLowerCase()
   const alias = TYPE_ALIASES[n]
   if (alias !== undefined) return alias
+  const arr = /^(double|float8|double precision)((?:\s*\[\s*\d*\s*\])+)$/.exec(n)
+  if (arr !== null) { const dims = arr[2]!.split('[').length - 1; return dims <= ARRAY_MAX_DIMS ? arrayType(dims) : undefined }
   // PostgreSQL's spellings, as tools write them: a length on varchar, a precision on float
   const sized = /^(varchar|character varying|float)\((\d+)\)$/.exec(n)
   if (sized === null) return undefined
@@ -82,7 +85,7 @@ const TYPE_ALIASES: Record<string, ColumnType> = {
 }
 
 /** Physical layout family of a type; decides the vector representation (see `vector.ts`). */
-export type Physical = 'bool' | 'i8' | 'i16' | 'u16' | 'i32' | 'i64' | 'f32' | 'f64' | 'sym' | 'str' | 'bin' | 'null'
+export type Physical = 'bool' | 'i8' | 'i16' | 'u16' | 'i32' | 'i64' | 'f32' | 'f64' | 'sym' | 'str' | 'bin' | 'arr' | 'null'
 
 /** The physical layout of each type. */
 export const PHYSICAL: Readonly<Record<ColumnType, Physical>> = {
@@ -90,6 +93,7 @@ export const PHYSICAL: Readonly<Record<ColumnType, Physical>> = {
   LONG: 'i64', DATE: 'i64', TIMESTAMP: 'i64', FLOAT: 'f32', DOUBLE: 'f64',
   SYMBOL: 'sym', STRING: 'str', VARCHAR: 'str', UUID: 'str', LONG256: 'str', INTERVAL: 'str',
   BINARY: 'bin', NULL: 'null',
+  ...(Object.fromEntries(ARRAY_TYPES.map((t) => [t, 'arr'])) as Record<ArrayType, 'arr'>),
 }
 
 /** INT null: -2^31. */

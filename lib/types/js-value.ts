@@ -9,9 +9,14 @@ import type { Scalar } from './vector.js'
 import { SqlError, SqlState } from '../errors.js'
 import { castScalar } from './cast-scalar.js'
 import { formatIpv4 } from './ipv4.js'
+import { isArrayType, arrayDims } from './array-type.js'
+import { DoubleArray, arrayFromNested, arrayToNested } from './array.js'
 
 /** The JavaScript value of a cell in a result row. */
-export type JsValue = boolean | number | bigint | string | Date | Uint8Array | null
+export type JsValue = boolean | number | bigint | string | Date | Uint8Array | JsArray | null
+
+/** A DOUBLE array as nested JavaScript arrays (`[[1, 2], [3, 4]]`; null elements are null). */
+export type JsArray = (number | null | JsArray)[]
 
 /**
  * The public JS value of a scalar: BOOLEAN boolean; BYTE/SHORT/INT/FLOAT/DOUBLE number;
@@ -20,6 +25,7 @@ export type JsValue = boolean | number | bigint | string | Date | Uint8Array | n
  */
 export function toJsValue(type: ColumnType, v: Scalar): JsValue {
   if (v === null) return null
+  if (v instanceof DoubleArray) return arrayToNested(v) as JsArray
   switch (type) {
     case 'BOOLEAN': return v === true || (typeof v === 'number' && v !== 0)
     case 'BYTE': case 'SHORT': case 'INT': case 'FLOAT': case 'DOUBLE': {
@@ -33,6 +39,7 @@ export function toJsValue(type: ColumnType, v: Scalar): JsValue {
     case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL':
       return typeof v === 'string' ? v : String(v)
     case 'NULL': return null
+    default: return null // the array types, converted above
   }
 }
 
@@ -53,6 +60,7 @@ function badParam(what: string, to: ColumnType): SqlError {
  */
 export function fromJsValue(type: ColumnType, js: unknown): Scalar {
   if (js === null || js === undefined) return castScalar(null, 'NULL', type)
+  if (isArrayType(type) && typeof js === 'object') return arrayParam(js, type)
   switch (typeof js) {
     case 'string': return castScalar(js, 'STRING', type)
     case 'boolean': return castScalar(js, 'BOOLEAN', type)
@@ -79,4 +87,11 @@ export function fromJsValue(type: ColumnType, js: unknown): Scalar {
     default:
       throw badParam(typeof js, type)
   }
+}
+
+/** An array parameter from nested JS arrays (or a Float64Array): it must have the type's dimension count. */
+function arrayParam(js: object, type: ColumnType): Scalar {
+  const a = arrayFromNested(js)
+  if (a === undefined || a.dims !== arrayDims(type)) throw badParam(Array.isArray(js) ? 'array of another shape' : Object.prototype.toString.call(js), type)
+  return a
 }

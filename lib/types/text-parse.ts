@@ -11,6 +11,8 @@ import { parseTimestampExact } from './timestamp.js'
 import { parseUuid, isUuidNull } from './uuid.js'
 import { parseIpv4 } from './ipv4.js'
 import { parseLong256 } from './long256.js'
+import { isArrayType, arrayDims } from './array-type.js'
+import { parseArrayText } from './array.js'
 
 const LONG_MAX = 9223372036854775807n
 const LONG_MIN = -9223372036854775808n
@@ -87,6 +89,7 @@ function hexBytes(hex: string): Uint8Array {
  * Text types return the text unchanged; BOOLEAN is true only for `true` (any case).
  */
 export function parseText(text: string, to: ColumnType): Scalar | undefined {
+  if (isArrayType(to)) { try { return parseArrayText(text, arrayDims(to)) } catch { return undefined } }
   switch (to) {
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'INTERVAL': return text
     case 'CHAR': return text.length === 0 ? null : text[0]!

@@ -9,6 +9,7 @@ import type { Scalar } from './vector.js'
 import { formatDate, formatTimestamp } from './timestamp.js'
 import { formatDouble, formatFloat } from './number-format.js'
 import { formatIpv4 } from './ipv4.js'
+import { DoubleArray, formatArray } from './array.js'
 
 const HEX: string[] = []
 for (let k = 0; k < 256; k++) HEX.push((k < 16 ? '0' : '') + k.toString(16))
@@ -43,6 +44,7 @@ export function formatBinary(b: Uint8Array): string {
  */
 export function formatValue(type: ColumnType, v: Scalar): string | null {
   if (v === null) return null
+  if (v instanceof DoubleArray) return formatArray(v)
   switch (type) {
     case 'BOOLEAN': return v === true || (typeof v === 'number' && v !== 0) ? 'true' : 'false'
     case 'BYTE': case 'SHORT': case 'INT': case 'LONG': return String(v)
@@ -56,5 +58,6 @@ export function formatValue(type: ColumnType, v: Scalar): string | null {
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL':
       return typeof v === 'string' ? v : String(v)
     case 'NULL': return null
+    default: return null // the array types, printed above
   }
 }

@@ -16,6 +16,7 @@
  * | sym      | SYMBOL                        | Int32Array of keys + a dictionary | -1                     |
  * | str      | STRING, VARCHAR, UUID, LONG256| (string \| null)[]                | null                   |
  * | bin      | BINARY                        | (Uint8Array \| null)[]            | null                   |
+ * | arr      | DOUBLE[], DOUBLE[][], ...     | flat Float64Array + offsets/shapes| shape -1 (array-vector)|
  *
  * **64-bit integers without BigInt in hot loops.** An i64 vector is a `Float64Array` when every
  * value is a safe integer (|v| <= 2^53) or the null sentinel -2^63 (exactly representable as a
@@ -29,6 +30,10 @@
  * Browser-safe: imports nothing from `node:*`.
  */
 import { type ColumnType, PHYSICAL, INT_NULL, LONG_NULL, SYMBOL_NULL } from './column-type.js'
+import type { DoubleArray } from './array.js'
+import { type ArrVector, allocateArr, arrIsNull, arrGet, arrMaterialize, arrSlice, arrGather, arrConcat, arrOf } from './array-vector.js'
+
+export type { ArrVector } from './array-vector.js'
 
 /** A dictionary of symbol strings, shared by the vectors of one SYMBOL column. */
 export class SymbolTable {
@@ -95,7 +100,7 @@ export interface NullVector extends VectorBase { readonly kind: 'null'; readonly
 /** A column vector; `kind` is the physical layout of `type`. */
 export type Vector =
   | BoolVector | I8Vector | I16Vector | U16Vector | I32Vector | I64Vector
-  | F32Vector | F64Vector | SymVector | StrVector | BinVector | NullVector
+  | F32Vector | F64Vector | SymVector | StrVector | BinVector | ArrVector | NullVector
 
 /** A batch of rows as column vectors of equal length. */
 export interface Batch {
@@ -110,9 +115,10 @@ export const BATCH_SIZE = 65536
  * The engine's scalar form of one value, used at the edges (literals, parameters, the row-wise
  * function fallback): numbers for numeric types, `number | bigint` for i64 types (bigint only
  * when not a safe integer), strings for text, UUID, LONG256 and SYMBOL, a 1-character string for
- * CHAR, a number (unsigned) for IPV4, boolean for BOOLEAN, Uint8Array for BINARY; null for null.
+ * CHAR, a number (unsigned) for IPV4, boolean for BOOLEAN, Uint8Array for BINARY, a
+ * {@link DoubleArray} for the array types; null for null.
  */
-export type Scalar = number | bigint | string | boolean | Uint8Array | null
+export type Scalar = number | bigint | string | boolean | Uint8Array | DoubleArray | null
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
 
@@ -134,6 +140,7 @@ export function allocate(type: ColumnType, length: number, dict?: SymbolTable): 
     case 'sym': return { kind: 'sym', type, length, data: new Int32Array(length).fill(SYMBOL_NULL), dict: dict ?? new SymbolTable() }
     case 'str': return { kind: 'str', type, length, data: new Array<string | null>(length).fill(null) }
     case 'bin': return { kind: 'bin', type, length, data: new Array<Uint8Array | null>(length).fill(null) }
+    case 'arr': return allocateArr(type, length)
     case 'null': return { kind: 'null', type, length, data: null }
   }
 }
@@ -142,6 +149,7 @@ export function allocate(type: ColumnType, length: number, dict?: SymbolTable): 
 export function vectorOf(type: ColumnType, data: Vector['data'], length: number, dict?: SymbolTable): Vector {
   const kind = PHYSICAL[type]
   if (kind === 'sym') return { kind, type, length, data: data as Int32Array, dict: dict ?? new SymbolTable() }
+  if (kind === 'arr') return arrOf(type, data as unknown as (DoubleArray | null)[])
   return { kind, type, length, data } as Vector
 }
 
@@ -156,6 +164,7 @@ export function isNullAt(v: Vector, i: number): boolean {
     case 'f32': case 'f64': return !Number.isFinite(v.data[j]!)
     case 'sym': return v.data[j]! < 0
     case 'str': case 'bin': return v.data[j] === null
+    case 'arr': return arrIsNull(v, i)
     case 'null': return true
   }
 }
@@ -183,6 +192,7 @@ export function getScalar(v: Vector, i: number): Scalar {
     case 'f32': case 'f64': { const x = v.data[j]!; return Number.isFinite(x) ? x : null }
     case 'sym': { const k = v.data[j]!; return k < 0 ? null : v.dict.values[k]! }
     case 'str': case 'bin': return v.data[j]!
+    case 'arr': return arrGet(v, i)
     case 'null': return null
   }
 }
@@ -190,6 +200,7 @@ export function getScalar(v: Vector, i: number): Scalar {
 /** Converts a vector to a fully materialized (non-constant) one. */
 export function materialize(v: Vector): Vector {
   if (!v.isConst) return v
+  if (v.kind === 'arr') return arrMaterialize(v)
   const out = allocate(v.type, v.length, v.kind === 'sym' ? v.dict : undefined)
   switch (v.kind) {
     case 'null': return out
@@ -214,6 +225,7 @@ export function sliceVector(v: Vector, start: number, end: number): Vector {
   const length = end - start
   if (v.isConst) return { ...v, length }
   switch (v.kind) {
+    case 'arr': return arrSlice(v, start, end)
     case 'null': return { ...v, length }
     case 'str': case 'bin': return { ...v, length, data: v.data.slice(start, end) } as Vector
     default: return { ...v, length, data: (v.data as Float64Array).subarray(start, end) } as Vector
@@ -224,6 +236,7 @@ export function sliceVector(v: Vector, start: number, end: number): Vector {
 export function gather(v: Vector, sel: Int32Array, count: number): Vector {
   if (v.isConst) return { ...v, length: count }
   switch (v.kind) {
+    case 'arr': return arrGather(v, sel, count)
     case 'null': return { ...v, length: count }
     case 'str': case 'bin': {
       const src = v.data as unknown[]
@@ -252,6 +265,7 @@ export function concatVectors(type: ColumnType, parts: readonly Vector[]): Vecto
   for (const p of parts) length += p.length
   if (parts.length === 1 && !parts[0]!.isConst) return parts[0]!
   const kind = PHYSICAL[type]
+  if (kind === 'arr') return arrConcat(type, parts as ArrVector[])
   if (kind === 'sym') {
     const first = parts.find((p) => p.kind === 'sym') as SymVector | undefined
     const dict = first?.dict ?? new SymbolTable()
@@ -300,9 +314,12 @@ export function concatVectors(type: ColumnType, parts: readonly Vector[]): Vecto
  */
 export class VectorWriter {
   private vec: Vector
+  /** the rows of an array type, built into a vector by finish() */
+  private arrays: (DoubleArray | null)[] | undefined
 
   constructor(readonly type: ColumnType, readonly length: number, dict?: SymbolTable) {
     this.vec = allocate(type, length, dict)
+    if (this.vec.kind === 'arr') this.arrays = new Array<DoubleArray | null>(length).fill(null)
   }
 
   /** Sets row `i`; `null` writes the type's null. Values must already be of the right kind. */
@@ -318,6 +335,7 @@ export class VectorWriter {
       case 'sym': v.data[i] = value === null ? SYMBOL_NULL : v.dict.intern(String(value)); break
       case 'str': v.data[i] = value === null ? null : String(value); break
       case 'bin': v.data[i] = value === null ? null : (value as Uint8Array); break
+      case 'arr': this.arrays![i] = value as DoubleArray | null; break
       case 'null': break
     }
   }
@@ -349,6 +367,7 @@ export class VectorWriter {
 
   /** The vector built so far. */
   finish(): Vector {
+    if (this.arrays !== undefined) return arrOf(this.type, this.arrays)
     return this.vec
   }
 }

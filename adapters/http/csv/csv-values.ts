@@ -4,8 +4,8 @@
  * field; BINARY always empty. Inside quotes `"` is doubled, `\` is doubled and control
  * characters use JSON-style escapes (Utf8Sink.escapeCsvStr), which is not RFC 4180.
  */
-import { formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp } from '../../../lib/index.js'
-import type { ColumnType, Vector } from '../../../lib/index.js'
+import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/index.js'
+import type { ColumnType, DoubleArray, Vector } from '../../../lib/index.js'
 
 /** Encodes row `i` of one column vector as a CSV field. */
 export type CsvEncoder = (i: number) => string
@@ -47,6 +47,7 @@ export function csvEncoder(type: ColumnType, v: Vector): CsvEncoder {
 function rowEncoder(type: ColumnType, v: Vector): CsvEncoder {
   switch (v.kind) {
     case 'null': case 'bin': return () => ''
+    case 'arr': return (i) => { const a = getScalar(v, i) as DoubleArray | null; return a === null ? '' : '"' + formatArray(a) + '"' }
     case 'bool': { const d = v.data; return (i) => (d[i] !== 0 ? 'true' : 'false') }
     case 'i8': case 'i16': { const d = v.data; return (i) => String(d[i]) }
     case 'u16': { const d = v.data; return (i) => (d[i] === 0 ? '' : String.fromCharCode(d[i]!)) }

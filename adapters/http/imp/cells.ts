@@ -3,6 +3,7 @@
  * (undefined when it does not parse; an empty cell is null for every type).
  */
 import type { ColumnType } from '../../../lib/index.js'
+import { arrayDims, parseArrayText } from '../../../lib/index.js'
 
 const INT_RE = /^[-+]?\d+$/
 const NUM_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/
@@ -82,5 +83,6 @@ export function parseCell(type: ColumnType, text: string): Cell | undefined {
     case 'LONG256': return HEX_RE.test(text) ? text : undefined
     case 'STRING': case 'VARCHAR': case 'SYMBOL': return text
     case 'BINARY': case 'INTERVAL': case 'NULL': return undefined
+    default: try { parseArrayText(text, arrayDims(type)); return text } catch { return undefined } // the array types
   }
 }

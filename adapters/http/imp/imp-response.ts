@@ -15,6 +15,7 @@ function sizeOf(t: ColumnType): number {
     case 'UUID': return 16
     case 'LONG256': return 32
     case 'STRING': case 'VARCHAR': case 'BINARY': case 'INTERVAL': case 'NULL': return 0
+    default: return 0 // the array types are variable-size
   }
 }
 

@@ -2,10 +2,10 @@
  * Per-column JSON encoders for `/exec` datasets, rendering values as QuestDB does (JQPS
  * put*Value): TIMESTAMP/DATE as quoted ISO text, DOUBLE/FLOAT Java-style with NaN/Infinity
  * null, LONG exact past 2^53 (digits written from the integer, never a float), LONG256 `""`
- * when null, CHAR `""` when 0, BINARY always `[]`.
+ * when null, CHAR `""` when 0, BINARY always `[]`, DOUBLE arrays nested (`[[1.0,2.0]]`, null elements `null`).
  */
-import { formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp } from '../../../lib/index.js'
-import type { ColumnType, Vector } from '../../../lib/index.js'
+import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/index.js'
+import type { ColumnType, DoubleArray, Vector } from '../../../lib/index.js'
 import { jsonString } from './json-string.js'
 
 /** Encodes row `i` of one column vector as a JSON value. */
@@ -56,6 +56,7 @@ function rowEncoder(type: ColumnType, v: Vector, quoteLargeNum: boolean): JsonEn
       return (i) => { const s = d[i]; return s === null || s === undefined ? nullText : jsonString(s) }
     }
     case 'bin': return () => '[]'
+    case 'arr': return (i) => { const a = getScalar(v, i) as DoubleArray | null; return a === null ? 'null' : formatArray(a) }
   }
 }
 

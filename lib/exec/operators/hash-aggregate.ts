@@ -17,6 +17,7 @@ import type { Runner } from './runner.js'
 import { parallelAggregate } from '../parallel/parallel-aggregate.js'
 import { TextIds } from './text-ids.js'
 import { BOXED_BYTES, MAP_ENTRY_BYTES } from '../memory.js'
+import { objectKey } from '../../types/array.js'
 
 /** Bytes per group an aggregate kernel's fixed-width state takes (typed arrays grown by doubling). */
 const KERNEL_GROUP_BYTES = 16
@@ -184,7 +185,7 @@ class CompositeIndex implements GroupIndex {
       for (let k = 0; k < this.width; k++) {
         const s = getScalar(vs[k]!, i)
         parts[k] = s
-        key += s === null ? '\u0001' : typeof s === 'object' ? `\u0002${Array.from(s).join(',')}` : `\u0000${typeof s}:${String(s)}`
+        key += s === null ? '\u0001' : typeof s === 'object' ? `\u0002${objectKey(s)}` : `\u0000${typeof s}:${String(s)}`
         key += '\u0003'
       }
       let g = this.map.get(key)

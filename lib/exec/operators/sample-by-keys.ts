@@ -7,6 +7,7 @@ import { LONG_NULL } from '../../types/column-type.js'
 import { type Scalar, type SymbolTable, type Vector, VectorWriter, getScalar, materialize } from '../../types/vector.js'
 import type { OutputColumn } from '../../plan/plan-node.js'
 import { TextIds } from './text-ids.js'
+import { objectKey } from '../../types/array.js'
 
 /** Dense ids for key tuples in order of first appearance, and their values. */
 export class KeyIndex {
@@ -54,7 +55,7 @@ export class KeyIndex {
       for (let k = 0; k < this.width; k++) {
         const s = getScalar(vs[k]!, i)
         parts[k] = s
-        text += s === null ? '\u0001' : typeof s === 'object' ? `\u0002${Array.from(s).join(',')}` : `\u0000${typeof s}:${String(s)}`
+        text += s === null ? '\u0001' : typeof s === 'object' ? `\u0002${objectKey(s)}` : `\u0000${typeof s}:${String(s)}`
         text += '\u0003'
       }
       let id = this.byText.get(text)

@@ -10,6 +10,8 @@ import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
 import { type Reservation, batchBytes } from '../memory.js'
 import { sortYielding } from './yielding-sort.js'
+import { objectKey } from '../../types/array.js'
+import { arrGet } from '../../types/array-vector.js'
 
 /**
  * Collects every batch of a plan into one batch (used by blocking operators), reserving its
@@ -84,6 +86,7 @@ export function comparator(v0: Vector, desc: boolean, nullsFirst: boolean): Comp
       return withNulls((a, b) => { const x = d[a]!, y = d[b]!; return x < y ? -1 : x > y ? 1 : 0 })
     }
     case 'bin': return withNulls((a, b) => compareBytes(v.data[a]!, v.data[b]!))
+    case 'arr': return withNulls((a, b) => { const x = objectKey(arrGet(v, a)!), y = objectKey(arrGet(v, b)!); return x < y ? -1 : x > y ? 1 : 0 })
     case 'null': return () => 0
   }
 }

@@ -15,6 +15,7 @@
 import { type ColumnType, isText } from '../../types/column-type.js'
 import { type Scalar, type Vector, getScalar, materialize } from '../../types/vector.js'
 import { TextIds } from './text-ids.js'
+import { objectKey } from '../../types/array.js'
 
 /** Assigns dense key ids to rows. */
 export interface KeyIndex {
@@ -104,6 +105,6 @@ class CompositeKeys implements KeyIndex {
 
 function part(s: Scalar): string {
   if (s === null) return '\u0001\u0003'
-  if (typeof s === 'object') return `\u0002${Array.from(s).join(',')}\u0003`
+  if (typeof s === 'object') return `\u0002${objectKey(s)}\u0003`
   return `${typeof s === 'bigint' ? 'number' : typeof s}:${String(s)}\u0003`
 }

@@ -44,7 +44,7 @@ export function aggregateOf(name: string, args: BoundExpr[]): BoundAggregate {
   if (res === undefined) throw internalError(`no overload of ${name}(${args.map((a) => a.type).join(',')})`)
   const cast = args.map((a, i) => {
     const d = res.declared[i]!
-    return d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'TEMPORAL' ? a : castTo(a, d, -1, false)
+    return d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'TEMPORAL' || d === 'ARRAY' ? a : castTo(a, d, -1, false)
   })
   const argTypes = cast.map((a) => a.type)
   const returns = typeof res.signature.returns === 'function' ? res.signature.returns(argTypes) : res.signature.returns

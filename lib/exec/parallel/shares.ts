@@ -56,7 +56,7 @@ export function prepareShares(input: PlanNode, keys: readonly BoundExpr[], aggre
   const remap = (i: number) => (m === undefined ? i : m[i]!)
   const used = new Set<number>(extraColumns.map(remap))
   for (const e of [...k, ...aggs.flatMap((a) => a.args), ...(filter === undefined ? [] : [filter])]) columnsUsed(e, used)
-  for (const i of used) { const p = PHYSICAL[scan.output[i]!.type]; if (p === 'str' || p === 'bin' || p === 'null') return undefined }
+  for (const i of used) { const p = PHYSICAL[scan.output[i]!.type]; if (p === 'str' || p === 'bin' || p === 'arr' || p === 'null') return undefined }
   const enc = new WireEncoder()
   const wireKeys = enc.all(k)
   const wireFilter = filter === undefined ? undefined : enc.expr(filter)

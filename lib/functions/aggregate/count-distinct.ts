@@ -6,6 +6,7 @@
 import { getScalar, type Vector } from '../../types/vector.js'
 import type { AggregateKernel, FunctionDef } from '../registry-types.js'
 import { aggregate, arg, growArray, nullMask, sameGroup } from './agg-util.js'
+import { objectKey } from '../../types/array.js'
 
 type Key = number | bigint | string | boolean
 
@@ -56,7 +57,7 @@ export class CountDistinctKernel implements AggregateKernel {
         for (let i = 0; i < length; i++) {
           const s = getScalar(v, i)
           if (s === null) continue
-          const key: Key = s instanceof Uint8Array ? Array.from(s).join(',') : s
+          const key: Key = typeof s === 'object' ? objectKey(s) : s
           const set = (sets[groups[i]!] ??= new Set())
           const n = set.size
           if (set.add(key).size !== n) {

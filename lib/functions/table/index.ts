@@ -8,6 +8,7 @@ import { GENERATE_SERIES } from './generate-series.js'
 import { LONG_SEQUENCE } from './long-sequence.js'
 import { TABLE_PARTITIONS } from './table-partitions.js'
 import { ALL_PERMISSIONS } from './all-permissions.js'
+import { UNNEST_FUNCTIONS } from './unnest.js'
 
 /** Every table function. */
-export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS, TABLE_PARTITIONS, ALL_PERMISSIONS]
+export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS, TABLE_PARTITIONS, ALL_PERMISSIONS, ...UNNEST_FUNCTIONS]

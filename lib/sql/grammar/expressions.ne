@@ -44,7 +44,7 @@ exprMul -> exprMul mulOp exprUnary {% ([l, o, r]) => E.binary(l, o, r) %} | expr
 mulOp -> "*" {% id %} | "/" {% id %} | "%" {% id %}
 exprUnary -> unaryOp exprUnary {% ([o, e]) => E.unary(o, e) %} | exprCast {% id %}
 unaryOp -> "-" {% id %} | "+" {% id %} | "~" {% id %}
-exprCast -> exprCast "::" typeName {% ([e, o, t]) => E.cast(o.offset, e, t, true) %} | primary {% id %}
+exprCast -> exprCast "::" typeName {% ([e, o, t]) => E.cast(o.offset, e, t, true) %} | exprSub {% id %}
 
 primary ->
     literal                                   {% id %}
@@ -53,6 +53,7 @@ primary ->
   | name                                      {% ([n]) => E.columnRef(n, null) %}
   | name "." name                             {% ([a, , b]) => E.columnRef(a, b) %}
   | call                                      {% id %}
+  | arrayLiteral                              {% id %}
   | "(" expr ")"                              {% ([, e]) => e %}
   | "(" query ")"                             {% ([o, q], _l, reject) => Q.isBare(q) ? reject : { kind: 'subquery', pos: o.offset, query: q } %}
   | %CASE expr:? whenThens (%ELSE expr):? %END {% ([c, op, w, el]) => E.caseExpr(c, op, L.toArray(w), el === null ? null : el[1]) %}

@@ -45,6 +45,7 @@ tableRef -> tablePrimary alias:? timestampClause:? {% ([t, alias, timestamp]) =>
 tablePrimary ->
     tableName        {% ([n]) => ({ kind: 'table', pos: n.pos, name: n.name }) %}
   | call             {% ([c]) => ({ kind: 'function', pos: c.pos, call: c }) %}
+  | call %WITH name  {% ([c, , n], _l, reject) => AR.withOrdinality(c, n) ?? reject %}
   | "(" query ")"    {% ([o, q]) => ({ kind: 'subquery', pos: o.offset, query: q }) %}
 timestampClause -> %TIMESTAMP "(" name ")" {% ([, , n]) => n %}
 

@@ -6,10 +6,12 @@
  * - Var-size types (STRING, VARCHAR, UUID, LONG256, INTERVAL as UTF-8 text; BINARY raw): a data
  *   part with, per row, an int32 byte length (-1 = null) then the bytes; and an offsets part with
  *   one int64 per row: where the row's length field starts in the data part.
+ * - DOUBLE arrays: see `array-codec.ts` (a shape header, then the flat doubles).
  */
 import { internalError } from '../../errors.js'
 import { type ColumnType, PHYSICAL, LONG_NULL } from '../../types/column-type.js'
 import { type Vector, type SymbolTable, materialize, vectorOf } from '../../types/vector.js'
+import { decodeArr, encodeArr } from './array-codec.js'
 
 const TWO32 = 4294967296
 /** Decoded columns live in shared memory where available, so worker threads read them without copying. */
@@ -22,14 +24,14 @@ export function fixedWidth(type: ColumnType): number {
     case 'i16': case 'u16': return 2
     case 'i32': case 'f32': case 'sym': return 4
     case 'i64': case 'f64': return 8
-    case 'str': case 'bin': case 'null': return 0
+    case 'str': case 'bin': case 'arr': case 'null': return 0
   }
 }
 
 /** True for types stored as data + offsets. */
 export function isVarSize(type: ColumnType): boolean {
   const k = PHYSICAL[type]
-  return k === 'str' || k === 'bin'
+  return k === 'str' || k === 'bin' || k === 'arr'
 }
 
 /** The bytes of a fixed-width vector (a view when the layout already matches). */
@@ -65,7 +67,7 @@ export function decodeFixed(type: ColumnType, bytes: Uint8Array, n: number, dict
     case 'f64': return vectorOf(type, new Float64Array(buf), n)
     case 'sym': return vectorOf(type, new Int32Array(buf), n, dict)
     case 'i64': return vectorOf(type, int64ToEngine(new Int32Array(buf), n), n)
-    case 'str': case 'bin': case 'null': throw internalError(`not a fixed-width type: ${type}`)
+    case 'str': case 'bin': case 'arr': case 'null': throw internalError(`not a fixed-width type: ${type}`)
   }
 }
 
@@ -85,6 +87,7 @@ function int64ToEngine(words: Int32Array, n: number): Float64Array | BigInt64Arr
 /** Encodes a var-size vector: [data, offsets]. */
 export function encodeVar(v: Vector): [Uint8Array, Uint8Array] {
   const m = materialize(v)
+  if (m.kind === 'arr') return encodeArr(m)
   const vals = m.data as (string | Uint8Array | null)[]
   const n = m.length
   let total = 4 * n
@@ -106,6 +109,7 @@ export function encodeVar(v: Vector): [Uint8Array, Uint8Array] {
 
 /** Decodes `n` var-size values of `type` from a data part (the offsets part is for random access). */
 export function decodeVar(type: ColumnType, data: Uint8Array, n: number): Vector {
+  if (PHYSICAL[type] === 'arr') return decodeArr(type, data, n)
   const buf = Buffer.from(data.buffer, data.byteOffset, data.length)
   const text = PHYSICAL[type] === 'str'
   const out: (string | Uint8Array | null)[] = new Array(n)
