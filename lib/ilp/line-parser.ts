@@ -17,6 +17,7 @@
  * `\n` before parsing.
  */
 import { isUtf8 } from 'node:buffer'
+import { DoubleArray } from '../types/array.js'
 import { LineError } from './ilp-error.js'
 import { parseFloatBytes, parseIntegerBytes, timestampToMicros, type TimeUnit } from './number-bytes.js'
 
@@ -34,6 +35,8 @@ export interface LineSink {
   /** a timestamp field, in microseconds */
   timestamp(micros: number): void
   long256(hex: string): void
+  /** a protocol-2 DOUBLE array (null for a null array) */
+  array(v: DoubleArray | null): void
   nul(): void
   /** the line ends; `micros` is the designated timestamp, NaN when the line has none */
   endLine(micros: number): void
@@ -276,7 +279,7 @@ export class LineParser {
       case 3: case 2: size = 4; break
       case 6: size = 1; break
       case 13: size = 9; break
-      case 14: throw new LineError('ARRAY_INVALID_TYPE: DOUBLE[] columns are not supported by this server yet')
+      case 14: return this.array(buf, p + 1, end)
       default: throw new LineError('UNSUPPORTED_BINARY_FORMAT')
     }
     const v = p + 1
@@ -302,6 +305,47 @@ export class LineParser {
     const q = v + size
     const after = buf[q]!
     if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    return q
+  }
+
+  /**
+   * A protocol-2 array from `p` (after its type byte): element type (10 = DOUBLE; 33 or 41, the
+   * NULL codes of Node clients and of QuestDB, = a null array), dimension count (0 = null),
+   * each dimension as int32 LE, the doubles row-major. Returns the position after it.
+   */
+  private array(buf: Buffer, p: number, end: number): number {
+    if (p >= end) return INCOMPLETE
+    const elem = buf[p]!
+    let q = p + 1
+    let value: DoubleArray | null = null
+    if (elem !== 33 && elem !== 41) {
+      if (elem !== 10) throw new LineError('ARRAY_INVALID_TYPE')
+      if (q >= end) return INCOMPLETE
+      const dims = buf[q++]!
+      if (dims > 32) throw new LineError('ARRAY_TOO_LARGE')
+      if (q + 4 * dims > end) return INCOMPLETE
+      const shape: number[] = []
+      let size = 1
+      for (let d = 0; d < dims; d++) {
+        const n = buf.readInt32LE(q)
+        q += 4
+        if (n < 0) throw new LineError('ARRAY_INVALID_TYPE')
+        shape.push(n)
+        size *= n
+      }
+      if (size * 8 > 0x7fffffff) throw new LineError('ARRAY_TOO_LARGE')
+      if (q + size * 8 >= end) return INCOMPLETE
+      if (dims > 0) {
+        const values = new Float64Array(size)
+        for (let i = 0; i < size; i++) values[i] = buf.readDoubleLE(q + 8 * i)
+        value = new DoubleArray(shape, values)
+      }
+      q += size * 8
+    }
+    if (q >= end) return INCOMPLETE
+    const after = buf[q]!
+    if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    this.sink.array(value)
     return q
   }
 

@@ -9,6 +9,8 @@ import type { Catalog } from '../storage/catalog.js'
 import type { TableMeta } from '../storage/table.js'
 import { checkColumnName, checkTableName } from '../storage/names.js'
 import { typeName, type ColumnType } from '../types/column-type.js'
+import { arrayType } from '../types/array-type.js'
+import type { DoubleArray } from '../types/array.js'
 import { castScalar } from '../types/cast-scalar.js'
 import { SqlError } from '../errors.js'
 import { type ColumnBuilder, F64Builder, I64Builder, ScalarBuilder, SymBuilder, builderFor } from './column-builder.js'
@@ -231,6 +233,20 @@ export class RequestRows implements LineSink {
     if (b.type === 'LONG256') (b as ScalarBuilder).set(this.row, castScalar(hex, 'STRING', 'LONG256'))
     else if (b instanceof SymBuilder) b.setText(this.row, hex)
     else throw this.castError('LONG256')
+  }
+
+  array(v: DoubleArray | null): void {
+    const c = this.col
+    if (c === undefined) return
+    if (v === null) { if (c.type === undefined) return; this.col = undefined; return }
+    // a new column takes the incoming dimension count; an existing one must have exactly it
+    if (c.type === undefined) c.type = arrayType(v.dims)
+    const b = c.builder ??= builderFor(c.type)
+    if (c.type !== arrayType(v.dims)) throw this.castError(`DOUBLE${'[]'.repeat(v.dims)}`)
+    b.reserve(this.row)
+    b.lastRow = this.row
+    this.touched.push(c)
+    ;(b as ScalarBuilder).set(this.row, v)
   }
 
   nul(): void {

@@ -31,6 +31,21 @@ t.test('@questdb/nodejs-client over HTTP: protocol 1, 2 and auto (negotiated thr
   t.match(s.body, /"line.proto.support.versions":\[1,2\],"ilp.proto.transports":\["http"\]/)
 })
 
+t.test('protocol 2 double arrays through the client: DOUBLE[] columns by dimension count, nulls, a clash', async (t) => {
+  const srv = await startServer()
+  t.teardown(() => srv.close())
+  const sender = await Sender.fromConfig(`http::addr=127.0.0.1:${srv.port};protocol_version=2`)
+  await sender.table('arr').symbol('s', 'x').arrayColumn('v', [1.5, 2.5]).arrayColumn('m', [[1, 2], [3, 4]]).at(1000n, 'us')
+  await sender.table('arr').symbol('s', 'y').arrayColumn('v', null).arrayColumn('m', [[5, 6]]).at(2000n, 'us')
+  await sender.flush()
+  t.match(String((await rows(srv.db, 'show create table arr'))[0]![0]), /v DOUBLE\[\],\s+m DOUBLE\[\]\[\]/)
+  t.same(await rows(srv.db, 'select s, v, m from arr'), [['x', [1.5, 2.5], [[1, 2], [3, 4]]], ['y', null, [[5, 6]]]])
+  await sender.table('arr').arrayColumn('v', [[1]]).at(3000n, 'us')
+  await t.rejects(sender.flush(), /statusCode=400.*cast error from protocol type: DOUBLE\[\]\[\] to column type: DOUBLE\[\]/)
+  await sender.close().catch(() => undefined)
+  t.same(await rows(srv.db, 'select count() from arr'), [[2n]])
+})
+
 t.test('raw curl --data-binary @file.ilp, precision, gzip, /ping', async (t) => {
   const srv = await startServer()
   t.teardown(() => srv.close())
@@ -121,6 +136,7 @@ t.test('a durable table through the client', async (t) => {
   const srv = await startServer({}, db)
   const sender = await Sender.fromConfig(`http::addr=127.0.0.1:${srv.port};auto_flush_rows=1000`)
   for (let i = 0; i < 5000; i++) await sender.table('dur').symbol('s', `s${i % 10}`).floatColumn('v', i).at(BigInt(1_700_000_000_000_000 + i), 'us')
+  await sender.flush() // close() does not flush what auto-flush left
   await sender.close()
   await srv.close()
   await db.close()

@@ -89,7 +89,7 @@ t.test('errors: QuestDB\'s texts, the line number, nothing written', async (t) =
     ['../../etc d=1.0\n', /invalid table name/, 1],
     ['t a\\\\b=1.0\n', /INVALID_COLUMN_NAME/, 1],
     ['t a.b=1.0\n', /table: t; invalid column name: a.b/, 1],
-    ['t arr==\x0e\x0a\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xf0\x3f\n', /ARRAY_INVALID_TYPE/, 1],
+    ['t arr==\x0e\x05\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xf0\x3f\n', /ARRAY_INVALID_TYPE/, 1],
     ['t x==\x63\n', /UNSUPPORTED_BINARY_FORMAT/, 1],
   ]
   for (const [body, message, line] of cases) {
