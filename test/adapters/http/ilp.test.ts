@@ -36,7 +36,7 @@ t.test('protocol 2 double arrays through the client: DOUBLE[] columns by dimensi
   t.teardown(() => srv.close())
   const sender = await Sender.fromConfig(`http::addr=127.0.0.1:${srv.port};protocol_version=2`)
   await sender.table('arr').symbol('s', 'x').arrayColumn('v', [1.5, 2.5]).arrayColumn('m', [[1, 2], [3, 4]]).at(1000n, 'us')
-  await sender.table('arr').symbol('s', 'y').arrayColumn('v', null).arrayColumn('m', [[5, 6]]).at(2000n, 'us')
+  await sender.table('arr').symbol('s', 'y').arrayColumn('v', null as unknown as unknown[]).arrayColumn('m', [[5, 6]]).at(2000n, 'us')
   await sender.flush()
   t.match(String((await rows(srv.db, 'show create table arr'))[0]![0]), /v DOUBLE\[\],\s+m DOUBLE\[\]\[\]/)
   t.same(await rows(srv.db, 'select s, v, m from arr'), [['x', [1.5, 2.5], [[1, 2], [3, 4]]], ['y', null, [[5, 6]]]])
