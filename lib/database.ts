@@ -212,6 +212,15 @@ export class Database {
   }
 
   /**
+   * The principal of an ILP/TCP challenge login: `keyId` is a user or service account with a JWK
+   * token (`ALTER USER u CREATE TOKEN TYPE JWK`), `signature` its base64 SHA-256 ECDSA signature
+   * of `challenge` (made with `newJwkChallenge()`); null when any of it does not check.
+   */
+  authenticateJwk(keyId: string, challenge: Uint8Array, signature: string): Principal | null {
+    return this.acl.authenticateJwk(keyId, challenge, signature)
+  }
+
+  /**
    * The principal of a user authenticated by an identity provider (the OIDC guard): its
    * permissions are those of the groups whose EXTERNAL ALIAS is in `externalGroups`, as granted
    * when each statement runs.

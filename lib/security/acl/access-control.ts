@@ -11,6 +11,7 @@ import type { TableLookup } from './grants.js'
 import { type Held, holdsDatabase, missing, seesTable } from './check.js'
 import { checkPassword, makeVerifier, DEFAULT_ITERATIONS } from './passwords.js'
 import { tokenHash, TOKEN_PREFIX } from './tokens.js'
+import { verifyJwkSignature } from './jwk.js'
 import { type Account, keyOf } from './principals.js'
 import { DATABASE_ADMIN } from './permission-names.js'
 import { type AclStorage, decodeSnapshot, encodeSnapshot } from './persistence.js'
@@ -197,6 +198,17 @@ export class AccessControl {
       return this.principalOf(e)
     }
     return null
+  }
+
+  /**
+   * The principal of an ILP/TCP challenge login (jwk.ts): `keyId` names a user or service account
+   * with a JWK token, `signature` is its base64 SHA-256 ECDSA signature of `challenge`. Null when
+   * the account is unknown, disabled or has no JWK token, or the signature does not verify.
+   */
+  authenticateJwk(keyId: string, challenge: Uint8Array, signature: string): Principal | null {
+    const a = this.catalog.account(keyId)
+    if (a === undefined || a.jwk === undefined || !a.enabled) return null
+    return verifyJwkSignature(a.jwk, challenge, signature) ? this.principalOf(a) : null
   }
 
   /**

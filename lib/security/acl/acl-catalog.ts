@@ -132,6 +132,7 @@ export class AclCatalog {
           kind: e.kind, name: e.name, enabled: e.enabled, tokens: e.tokens.map((t) => ({ ...t })), groups: [...e.groups],
           password: p === undefined || p === null ? undefined : { salt: Buffer.from(p.salt), iterations: p.iterations, storedKey: Buffer.from(p.storedKey), serverKey: Buffer.from(p.serverKey) },
           ...(e.owner === undefined || e.owner === null ? {} : { owner: e.owner }),
+          ...(e.jwk === undefined || e.jwk === null ? {} : { jwk: { x: e.jwk.x, y: e.jwk.y } }),
         }
         this.entities.set(keyOf(a.name), a)
       }
