@@ -416,6 +416,7 @@ export class Database {
     this.closed = true
     if (options.cancel === true) await this.running.cancelAll(options.timeout ?? 5000)
     await this.store?.commit().catch(() => undefined)
+    try { this.acl.flush() } catch { /* a REFRESH extension not saved: the token keeps its saved expiry */ }
     this.store?.close()
   }
 

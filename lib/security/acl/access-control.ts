@@ -47,6 +47,9 @@ export interface AclEnvironment {
   readonly clock: () => number
 }
 
+/** How soon a REFRESH token's extension is saved (ms); saves in between are coalesced. */
+export const REFRESH_SAVE_DELAY_MS = 1000
+
 const NO_TABLES: TableLookup = { find: () => undefined, names: () => [] }
 
 /** The access-control catalog of one database and its checks. */
@@ -65,6 +68,7 @@ export class AccessControl {
   /** compared against when the user is unknown, so that the answer takes as long */
   private dummyVerifier: Promise<PasswordVerifier> | undefined
   private storage: AclStorage | undefined
+  private saveTimer: ReturnType<typeof setTimeout> | undefined
   /**
    * For fault tests only: called when a table change's grant intent is durable ('recorded') and
    * when the table change is done, before the intent is settled ('changed') — a crash test kills
@@ -126,6 +130,28 @@ export class AccessControl {
       this.catalog.restore(decodeSnapshot(before))
       throw e
     }
+  }
+
+  /**
+   * Saves the catalog soon: REFRESH token extensions, at most one save per
+   * {@link REFRESH_SAVE_DELAY_MS}, so a crash loses at most that much of an extension (the token
+   * then expires at its last saved time, never later than its uses allow).
+   */
+  private scheduleSave(): void {
+    if (this.storage === undefined || this.saveTimer !== undefined) return
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined
+      try { this.storage?.write(encodeSnapshot(this.catalog.snapshot())) } catch { /* the next use or change saves it */ }
+    }, REFRESH_SAVE_DELAY_MS)
+    this.saveTimer.unref?.()
+  }
+
+  /** Saves what a pending {@link scheduleSave} would (on close). */
+  flush(): void {
+    if (this.saveTimer === undefined) return
+    clearTimeout(this.saveTimer)
+    this.saveTimer = undefined
+    this.storage?.write(encodeSnapshot(this.catalog.snapshot()))
   }
 
   /** A principal is the built-in admin (root: every permission, no grants). */
@@ -193,8 +219,8 @@ export class AccessControl {
       const t = e.tokens.find((x) => x.hash === hash)
       if (t === undefined) continue
       if (t.expires <= now || !e.enabled) return null
-      // REFRESH: each use extends the token (in memory; saved with the next catalog change)
-      if (t.refresh) t.expires = now + t.ttl
+      // REFRESH: each use extends the token; saved within REFRESH_SAVE_DELAY_MS (coalesced)
+      if (t.refresh) { t.expires = now + t.ttl; this.scheduleSave() }
       return this.principalOf(e)
     }
     return null
