@@ -92,6 +92,7 @@ async function serve(db: Database, o: ResolvedOptions, route: Route, req: Incomi
   const signal: RequestSignal = { cancelled: false }
   res.once('close', () => { if (!res.writableFinished) signal.cancelled = true })
   const ctx: RequestContext = { db, req, res, target, options: o, session: db.session(principal), signal, authNanos: Number(process.hrtime.bigint() - a0) }
+  if (route.endpoint === 'exec') o.sessions.apply(req, res, target.params.get('session'), principal)
   switch (route.endpoint) {
     case 'exec': return handleExec(ctx)
     case 'exp': return handleExp(ctx)
