@@ -171,7 +171,8 @@ async function main(): Promise<void> {
     })
     pg.on('connection', track)
   }
-  // ---- ILP over TCP (adapters/ilp): JWK challenge keys from line.tcp.auth.db.path -------------
+  // ---- ILP over TCP (adapters/ilp): JWK challenge, the ACL's JWK tokens with access control on,
+  // else the keys of line.tcp.auth.db.path (ignored, and logged, with access control on) -------
   let ilp: NetServer | undefined
   if (config.ilp.tcp.enabled) {
     try {
@@ -212,7 +213,7 @@ async function main(): Promise<void> {
     const ssl = pgTls === undefined ? '' : config.pgTlsRequired ? '?sslmode=require' : '   (TLS available)'
     lines.push(`  PostgreSQL    postgresql://${config.pgUser}@${shown(pg, config.pg)}/qdb${ssl}   (${config.pgAuthMethod})`)
   }
-  if (ilp !== undefined) lines.push(`  ILP/TCP       ${shown(ilp, config.ilpTcp)}${config.ilp.tcp.authDbPath === undefined ? '' : '   (JWK auth)'}`)
+  if (ilp !== undefined) lines.push(`  ILP/TCP       ${shown(ilp, config.ilpTcp)}${db.aclEnabled ? '   (JWK auth: ACL tokens)' : config.ilp.tcp.authDbPath === undefined ? '' : '   (JWK auth)'}`)
   lines.push(`  data          ${resolve(config.cairoRoot)} (cairo.root)`)
   const mem = db.queryMemory
   lines.push(`  query memory  ${formatBytes(mem.perQuery)} per query (cairo.query.memory.limit.bytes), ${formatBytes(mem.total)} in all (ram.usage.limit.*)`)

@@ -5,13 +5,15 @@
  * the connection and is logged with its reason, as QuestDB does with
  * `line.tcp.disconnect.on.error=true`; the complete lines before it are committed.
  *
- * Authentication: with `authKeys` (QuestDB's `line.tcp.auth.db.path`) each connection must pass
- * the JWK challenge first: the client sends its key id and a newline, the server 512 random
- * printable bytes and a newline, the client their ECDSA P-256 SHA-256 signature in base64 and a
- * newline; a failure closes the connection silently. With access control on, the key id must
- * also be the name of an enabled user holding the `ILP` endpoint permission, and rows are
- * written with that user's permissions; without `authKeys` the server refuses to start when
- * access control is on.
+ * Authentication: QuestDB's JWK challenge. The client sends its key id and a newline, the server
+ * 512 random printable bytes and a newline, the client their ECDSA P-256 SHA-256 signature in
+ * base64 and a newline; a failure closes the connection silently (and is logged).
+ * - Access control on (QuestDB Enterprise): always. The key id is a user or service account with
+ *   a JWK token (`ALTER USER u CREATE TOKEN TYPE JWK`), checked by `db.authenticateJwk`; it must
+ *   be enabled and hold the `ILP` endpoint permission, and rows are written with its grants.
+ *   `authKeys` are then ignored (logged once at creation): the ACL is the one source of keys.
+ * - Access control off (QuestDB OSS): with `authKeys` (`line.tcp.auth.db.path`) the key file's
+ *   public keys; without them, no authentication (rows written as the admin).
  */
 import net from 'node:net'
 import type { Database, LineWriter, LineWriterOptions, Principal, Session } from '../../lib/index.js'
@@ -36,15 +38,18 @@ export interface IlpTcpOptions extends LineWriterOptions {
   readonly maxUncommittedRows?: number
   /** simultaneous connections (`line.tcp.net.connection.limit`, default 256; 0 = unlimited) */
   readonly maxConnections?: number
-  /** public keys of the JWK challenge (`line.tcp.auth.db.path`, see `parseAuthDb`); none: no authentication */
+  /**
+   * public keys of the JWK challenge with access control off (`line.tcp.auth.db.path`, see
+   * `parseAuthDb`); none: no authentication. Ignored with access control on (the ACL's JWK tokens).
+   */
   readonly authKeys?: AuthKeys
   /** receives disconnects on errors, failed logins and commit failures */
   readonly onLog?: (entry: IlpTcpLog) => void
 }
 
 /**
- * A `net.Server` taking ILP over TCP into `db` (not yet listening). Throws when access control
- * is on and no `authKeys` are given (anyone could write as the admin).
+ * A `net.Server` taking ILP over TCP into `db` (not yet listening). With access control on every
+ * connection logs in with a JWK token of the ACL; otherwise with `authKeys`, if given.
  *
  * @example
  * ```ts
@@ -53,8 +58,8 @@ export interface IlpTcpOptions extends LineWriterOptions {
  * ```
  */
 export function createIlpTcpServer(db: Database, options: IlpTcpOptions = {}): net.Server {
-  if (db.aclEnabled && options.authKeys === undefined) {
-    throw new Error('ILP over TCP with access control on needs line.tcp.auth.db.path (JWK keys); set it or line.tcp.enabled=false')
+  if (db.aclEnabled && options.authKeys !== undefined) {
+    options.onLog?.({ msg: 'ilp: access control on, line.tcp.auth.db.path ignored (JWK tokens of the ACL used)' })
   }
   const server = net.createServer((socket) => serve(db, options, socket))
   const limit = options.maxConnections ?? 256
@@ -108,11 +113,11 @@ function serve(db: Database, o: IlpTcpOptions, socket: net.Socket): void {
     }
   }
 
-  if (o.authKeys === undefined) {
-    start(principalOf(db, undefined)!)
+  if (!db.aclEnabled && o.authKeys === undefined) {
+    start({ name: 'admin', groups: [], admin: true })
     socket.on('data', (chunk: Buffer) => { if (!closed) ingest(chunk) })
   } else {
-    authenticate(db, o.authKeys, socket, log, (principal, rest) => {
+    authenticate(db, db.aclEnabled ? undefined : o.authKeys, socket, log, (principal, rest) => {
       start(principal)
       socket.on('data', (chunk: Buffer) => { if (!closed) ingest(chunk) })
       if (rest.length > 0) ingest(rest)
@@ -129,18 +134,26 @@ function serve(db: Database, o: IlpTcpOptions, socket: net.Socket): void {
   })
 }
 
-/** The principal rows are written as: the key id's user with access control on, else the admin. */
-function principalOf(db: Database, keyId: string | undefined): Principal | null {
-  if (!db.aclEnabled) return { name: keyId ?? 'admin', groups: [], admin: true }
-  if (keyId === undefined) return null
-  const p = db.userPrincipal(keyId)
-  if (p === null) return null
-  try { db.checkEndpoint(p, 'ILP') } catch { return null }
+/**
+ * Checks the challenge's signature: with `keys` (access control off) against the key file, as
+ * the admin; otherwise against the ACL's JWK tokens, and the account needs `ILP`. Returns the
+ * principal, or why it failed.
+ */
+function login(db: Database, keys: AuthKeys | undefined, keyId: string, challenge: Buffer, signature: string): Principal | string {
+  if (keys !== undefined) {
+    const key = keys.get(keyId)
+    if (key === undefined) return 'unknown key id'
+    if (!checkSignature(key, challenge, signature)) return 'bad signature'
+    return { name: keyId, groups: [], admin: true }
+  }
+  const p = db.authenticateJwk(keyId, challenge, signature)
+  if (p === null) return 'unknown or disabled account, no JWK token or bad signature'
+  try { db.checkEndpoint(p, 'ILP') } catch { return 'no ILP permission' }
   return p
 }
 
 /** Runs the JWK challenge; calls `done` with the principal and the bytes after the signature line. */
-function authenticate(db: Database, keys: AuthKeys, socket: net.Socket, log: (e: LogEntry) => void, done: (p: Principal, rest: Buffer) => void): void {
+function authenticate(db: Database, keys: AuthKeys | undefined, socket: net.Socket, log: (e: LogEntry) => void, done: (p: Principal, rest: Buffer) => void): void {
   let buf = Buffer.alloc(0)
   let keyId: string | undefined
   let challenge: Buffer | undefined
@@ -160,11 +173,8 @@ function authenticate(db: Database, keys: AuthKeys, socket: net.Socket, log: (e:
         continue
       }
       socket.off('data', onData)
-      const key = keys.get(keyId)
-      if (key === undefined) { fail('unknown key id'); return }
-      if (!checkSignature(key, challenge!, line)) { fail('bad signature'); return }
-      const principal = principalOf(db, keyId)
-      if (principal === null) { fail('no such user, user disabled or no ILP permission'); return }
+      const principal = login(db, keys, keyId, challenge!, line)
+      if (typeof principal === 'string') { fail(principal); return }
       done(principal, Buffer.from(buf))
       return
     }

@@ -101,28 +101,72 @@ t.test('JWK challenge: the client with the right key writes; a wrong key or unkn
   t.match(srv.logs.map((l) => l.why), ['bad signature', 'unknown key id'])
 })
 
-t.test('ACL: no keys, no TCP; with keys, the key id\'s user needs the ILP permission and its grants apply', async (t) => {
-  const db = await Database.open({ acl: { enabled: true } })
-  t.throws(() => createIlpTcpServer(db), /needs line.tcp.auth.db.path/)
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
-  const pub = publicKey.export({ format: 'jwk' })
-  const d = privateKey.export({ format: 'jwk' }).d!
+t.test('ACL on: the JWK token made by SQL logs in (needs ILP, an enabled account); no key file needed', async (t) => {
+  const db = await Database.open({ acl: { enabled: true, passwordHashIterations: 1 } })
+  t.teardown(() => db.close())
   await db.query("create user feeder with password 'pw'")
   await db.query('grant create table to feeder')
-  const srv = await start(db, { authKeys: parseAuthDb(`feeder ec-p-256-sha256 ${pub.x} ${pub.y}\n`) })
+  const [, , , d] = (await db.query('alter user feeder create token type jwk')).rows[0] as string[]
+  await db.query('create user nokey')
+  await db.query('grant ilp to nokey')
+  const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }).d!
+  const srv = await start(db)
   t.teardown(() => srv.close())
-  const send = async (v: number): Promise<void> => {
-    const s = await Sender.fromConfig(`tcp::addr=127.0.0.1:${srv.port};username=feeder;token=${d}`)
+  /** One connection of the real client writing one row; resolves when it is closed. */
+  const send = async (user: string, token: string, v: number): Promise<void> => {
+    const s = await Sender.fromConfig(`tcp::addr=127.0.0.1:${srv.port};username=${user};token=${token}`)
     await s.connect().catch(() => undefined)
     await s.table('acl_t').floatColumn('v', v).atNow()
     await s.flush().catch(() => undefined)
     await s.close().catch(() => undefined)
   }
-  await send(1)
+  const why = (): unknown => srv.logs.filter((l) => l.msg === 'ilp authentication failed').at(-1)?.why
+  await send('feeder', d!, 1)
   await sleep(300)
-  t.match(srv.logs.at(-1), { msg: 'ilp authentication failed', why: /ILP permission/ })
+  t.equal(why(), 'no ILP permission', 'a user without ILP')
   await db.query('grant ilp to feeder')
-  await send(2)
-  t.equal(await until(db, 'select count() from acl_t', 1n), 1n)
-  t.same(await rows(db, 'select v from acl_t'), [[2]])
+  await send('feeder', d!, 2)
+  t.equal(await until(db, 'select count() from acl_t', 1n), 1n, 'the token written by SQL writes')
+  const failures = srv.logs.filter((l) => l.msg === 'ilp authentication failed').length
+  await send('feeder', other, 3)
+  await send('FEEDER', other, 4)
+  await send('nobody', d!, 5)
+  await send('nokey', d!, 6)
+  t.ok(await raw(srv.port, 'acl_t v=7.0\n', true), 'no key id line: connection closed')
+  await db.query('alter user feeder disable')
+  await send('feeder', d!, 8)
+  await sleep(300)
+  // the raw connection never sent a signature line: closed when it ended, nothing to log
+  t.same(srv.logs.filter((l) => l.msg === 'ilp authentication failed').slice(failures).map((l) => [l.keyId, l.why]),
+    [['feeder', 'FEEDER', 'nobody', 'nokey', 'feeder'].map((k) => [k, 'unknown or disabled account, no JWK token or bad signature'])].flat(),
+    'wrong key (any case of the name), unknown user, no token, disabled')
+  t.same(await rows(db, 'select v from acl_t'), [[2]], 'nothing of a refused connection written')
+  await db.query('alter user feeder enable')
+  await send('feeder', d!, 9)
+  t.equal(await until(db, 'select count() from acl_t', 2n), 2n, 'the server stays up')
+  t.same(await rows(db, 'select v from acl_t order by v'), [[2], [9]])
+})
+
+t.test('ACL on and a key file: the ACL is used, the file ignored (logged); a service account writes', async (t) => {
+  const db = await Database.open({ acl: { enabled: true, passwordHashIterations: 1 } })
+  t.teardown(() => db.close())
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const pub = publicKey.export({ format: 'jwk' })
+  const fileD = privateKey.export({ format: 'jwk' }).d!
+  await db.query('create service account ingest')
+  await db.query('grant ilp, create table to ingest')
+  const [, , , d] = (await db.query('alter service account ingest create token type jwk')).rows[0] as string[]
+  const srv = await start(db, { authKeys: parseAuthDb(`ingest ec-p-256-sha256 ${pub.x} ${pub.y}\n`) })
+  t.teardown(() => srv.close())
+  t.match(srv.logs[0], { msg: /line.tcp.auth.db.path ignored/ })
+  for (const token of [fileD, d!]) {
+    const s = await Sender.fromConfig(`tcp::addr=127.0.0.1:${srv.port};username=ingest;token=${token}`)
+    await s.connect().catch(() => undefined)
+    await s.table('sa_t').floatColumn('v', token === d ? 2 : 1).atNow()
+    await s.flush().catch(() => undefined)
+    await s.close().catch(() => undefined)
+  }
+  t.equal(await until(db, 'select count() from sa_t', 1n), 1n)
+  await sleep(300)
+  t.same(await rows(db, 'select v from sa_t'), [[2]], 'the key file\'s key is refused, the ACL token writes')
 })
