@@ -18,6 +18,7 @@ import { ConfigError, loadConfig, type BindAddress, type ServerConfig, type TlsF
 import { createConsoleHandler } from '../adapters/console/index.js'
 import { createPgwireServer, type PgwireServer } from '../adapters/pgwire/index.js'
 import { type OidcGuard, createOidcGuard } from '../adapters/oidc/index.js'
+import { type AuthKeys, createIlpTcpServer, parseAuthDb } from '../adapters/ilp/index.js'
 
 /** At SIGINT/SIGTERM: how long cancelled statements may take to end, and answered connections to close. */
 const SHUTDOWN_GRACE_MS = 5000
@@ -152,6 +153,7 @@ async function main(): Promise<void> {
       loginThrottle, tls: httpTls,
       authenticate: guard?.http, settings: guard?.settings,
       onRequest: (e) => log({ msg: 'http', ...e }),
+      lineProtocol: { ...config.ilp.http, transports: [...(config.ilp.http.enabled ? ['http'] : []), ...(config.ilp.tcp.enabled ? ['tcp'] : [])] },
       fallback: createConsoleHandler(undefined, { connectOrigins: guard?.consoleOrigins }),
     })
     http.on('connection', track)
@@ -169,16 +171,33 @@ async function main(): Promise<void> {
     })
     pg.on('connection', track)
   }
+  // ---- ILP over TCP (adapters/ilp): JWK challenge, the ACL's JWK tokens with access control on,
+  // else the keys of line.tcp.auth.db.path (ignored, and logged, with access control on) -------
+  let ilp: NetServer | undefined
+  if (config.ilp.tcp.enabled) {
+    try {
+      const path = config.ilp.tcp.authDbPath
+      const authKeys: AuthKeys | undefined = path === undefined ? undefined : parseAuthDb(readFileSync(resolve(config.cairoRoot, path), 'utf8'))
+      ilp = createIlpTcpServer(db, { ...config.ilp.tcp, authKeys, onLog: (e) => log(e) })
+    } catch (e) {
+      console.error(`epochdb: ${(e as Error).message}`)
+      await db.close()
+      process.exit(2)
+    }
+    ilp.on('connection', track)
+  }
   // -------------------------------------------------------------------------------------------
 
   try {
     if (http !== undefined) await listen(http, config.http, 'http.bind.to')
     if (pg !== undefined) await listen(pg, config.pg, 'pg.net.bind.to')
+    if (ilp !== undefined) await listen(ilp, config.ilpTcp, 'line.tcp.net.bind.to')
   } catch (e) {
     if (!(e instanceof ListenError)) throw e
     console.error(`epochdb: ${e.message}`)
     http?.close()
     pg?.close()
+    ilp?.close()
     await db.close() // releases the data-directory lock
     process.exit(1)
   }
@@ -194,6 +213,7 @@ async function main(): Promise<void> {
     const ssl = pgTls === undefined ? '' : config.pgTlsRequired ? '?sslmode=require' : '   (TLS available)'
     lines.push(`  PostgreSQL    postgresql://${config.pgUser}@${shown(pg, config.pg)}/qdb${ssl}   (${config.pgAuthMethod})`)
   }
+  if (ilp !== undefined) lines.push(`  ILP/TCP       ${shown(ilp, config.ilpTcp)}${db.aclEnabled ? '   (JWK auth: ACL tokens)' : config.ilp.tcp.authDbPath === undefined ? '' : '   (JWK auth)'}`)
   lines.push(`  data          ${resolve(config.cairoRoot)} (cairo.root)`)
   const mem = db.queryMemory
   lines.push(`  query memory  ${formatBytes(mem.perQuery)} per query (cairo.query.memory.limit.bytes), ${formatBytes(mem.total)} in all (ram.usage.limit.*)`)
@@ -229,6 +249,7 @@ async function main(): Promise<void> {
     http?.close()
     http?.closeIdleConnections()
     pg?.close()
+    ilp?.close()
     try {
       await db.close({ cancel: true, timeout: SHUTDOWN_GRACE_MS })
     } catch (e) {

@@ -11,7 +11,7 @@ import { type JsValue, toJsValue } from './types/js-value.js'
 import { Catalog } from './storage/catalog.js'
 import { DurableStore } from './storage/durable/store.js'
 import { catalogView } from './exec/statements/meta.js'
-import { Session, type Principal } from './session.js'
+import { ADMIN, Session, type Principal } from './session.js'
 import { AccessControl, type AclOptions, type Endpoint, type PasswordVerifier } from './security/acl/access-control.js'
 import { IdentityCaches } from './security/identity-caches.js'
 import type { StatementInfo } from './statement-info.js'
@@ -25,6 +25,7 @@ import { EMPTY, type ExecOptions, type Execution, type QueryResult, type ResultB
 import { RunningStatements, asSqlError, releasing } from './running.js'
 import { Statements } from './statements.js'
 import { appendVectors } from './append-vectors.js'
+import { LineWriter, type LineWriterOptions } from './ilp/line-writer.js'
 import type { Batch } from './types/vector.js'
 
 /** The engine's version, as `version()` reports it. */
@@ -122,7 +123,8 @@ export class Database {
   private readonly parseCache = new Map<string, Statement[]>()
   private parseCacheChars = 0
   private readonly parseLimits: ParseLimits
-  private readonly defaultSession = new Session()
+  /** the library API's session: the built-in admin, named by `acl.admin.user` */
+  private readonly defaultSession: Session
   private readonly clock: () => number
   private readonly queryTimeout: number
   private readonly sharedRnd: Rnd | undefined
@@ -155,6 +157,7 @@ export class Database {
     this.queryTimeout = options.queryTimeout ?? 0
     this.sharedRnd = options.randomSeed === undefined ? undefined : new Rnd(options.randomSeed[0], options.randomSeed[1])
     this.acl = new AccessControl(options.acl, { tables: tableLookup(this.catalog), clock: this.clock })
+    this.defaultSession = new Session(this.adminPrincipal())
     this.statements = new Statements({
       catalog: this.catalog, version: VERSION, clock: this.clock, catalogView: this.catalogView, rndFactory: this.rndFactory, identityCaches: this.identityCaches,
       defaultSession: this.defaultSession, queryTimeout: this.queryTimeout, maxQueryTimeout: options.maxQueryTimeout ?? 0, acl: this.acl,
@@ -178,9 +181,13 @@ export class Database {
     return db
   }
 
-  /** A new session (per connection) for `principal`'s statements. */
-  session(...args: ConstructorParameters<typeof Session>): Session {
-    return new Session(...args)
+  /** A new session (per connection) for `principal`'s statements; without one, the built-in admin's (named by `acl.admin.user`). */
+  session(principal?: Principal): Session {
+    return new Session(principal ?? this.adminPrincipal())
+  }
+
+  private adminPrincipal(): Principal {
+    return { ...ADMIN, name: this.acl.adminName }
   }
 
   /** True when access control is on ({@link DatabaseOptions.acl}): statements are checked against their session's principal. */
@@ -209,6 +216,15 @@ export class Database {
   /** The principal of a REST token (`qt1…`, made by `ALTER USER u CREATE TOKEN TYPE REST`), or null. */
   authenticateToken(token: string): Promise<Principal | null> {
     return this.acl.authenticateToken(token)
+  }
+
+  /**
+   * The principal of an ILP/TCP challenge login: `keyId` is a user or service account with a JWK
+   * token (`ALTER USER u CREATE TOKEN TYPE JWK`), `signature` its base64 SHA-256 ECDSA signature
+   * of `challenge` (made with `newJwkChallenge()`); null when any of it does not check.
+   */
+  authenticateJwk(keyId: string, challenge: Uint8Array, signature: string): Principal | null {
+    return this.acl.authenticateJwk(keyId, challenge, signature)
   }
 
   /**
@@ -332,6 +348,28 @@ export class Database {
   }
 
   /**
+   * InfluxDB Line Protocol ingestion (the ILP adapters' engine; see docs/ilp.md): feed it bytes
+   * with `write`, then `end()` (an HTTP request: all lines or none) or `commit()` now and then
+   * (a TCP stream). Missing tables and columns are created as QuestDB's ILP does, with
+   * `options.session`'s permissions (CREATE TABLE, ADD COLUMN, INSERT).
+   *
+   * @example
+   * ```ts
+   * const w = db.lineWriter({ precision: 'u' })
+   * w.write(Buffer.from('trades,sym=BTC price=101.5,qty=2i 1700000000000000\n'))
+   * await w.end() // 1
+   * ```
+   */
+  lineWriter(options: LineWriterOptions & { readonly session?: Session } = {}): LineWriter {
+    this.checkOpen()
+    const session = options.session ?? this.defaultSession
+    return new LineWriter({
+      catalog: this.catalog, acl: this.acl, principal: session.principal, clock: this.clock, maxNameLength: this.catalog.maxNameLength,
+      ddl: (sql) => this.query(sql, [], { session }), sync: () => this.sync(),
+    }, options)
+  }
+
+  /**
    * Describes a statement without running it: its {@link StatementInfo}, with the type each `$n`
    * takes (given ones kept, undefined ones inferred from their use, STRING otherwise) and, for
    * queries, the result columns. Throws the statement's error (42P01, 42703, ...) when it does
@@ -407,6 +445,7 @@ export class Database {
     this.closed = true
     if (options.cancel === true) await this.running.cancelAll(options.timeout ?? 5000)
     await this.store?.commit().catch(() => undefined)
+    try { this.acl.flush() } catch { /* a REFRESH extension not saved: the token keeps its saved expiry */ }
     this.store?.close()
   }
 

@@ -23,6 +23,7 @@ import { visibleCatalog } from './exec/statements/meta.js'
 import { type PlannedQuery, runStatement } from './exec/statements/run.js'
 import type { Principal, Session } from './session.js'
 import type { AccessControl } from './security/acl/access-control.js'
+import { type TableIntent, beginTableChange, settleTableChange } from './security/acl/table-changes.js'
 import type { IdentityCaches } from './security/identity-caches.js'
 import { requiredPermissions } from './exec/statements/permissions.js'
 import type { StatementInfo } from './statement-info.js'
@@ -203,13 +204,16 @@ export class Statements {
     // appends staged after start()'s drain (while it awaited the sync) commit now, with nothing in
     // between, in the shape they were made for; a failed sync is their owners' to report
     try { this.store?.commitSync() } catch { /* reported to the writes' commits */ }
-    // owner grants: the creator of a new table gets every permission on it
-    const creates = (stmt.kind === 'create_table' || stmt.kind === 'create_table_like' || stmt.kind === 'create_table_as') && this.catalog.find(stmt.name) === undefined ? stmt.name : undefined
+    // owner grants, grants following RENAME, CASCADE PERMISSIONS: saved as an intent first, settled after
+    let intent: TableIntent | undefined
+    let ok = false
     try {
+      intent = beginTableChange(acl, stmt, session.principal)
       const ex = await runStatement(stmt, session, ctx, bc, runEnv)
-      if (creates !== undefined && acl.enabled) acl.tableCreated(session.principal, creates)
+      ok = true
       return ex
     } finally {
+      try { if (intent !== undefined) settleTableChange(acl, intent) } catch (e) { if (ok) throw e }
       for (const r of releases) r()
       this.schemaVersion++
     }

@@ -45,6 +45,11 @@ export function principalOf(req: IncomingMessage): Principal | undefined {
  * 503. Any other throw counts as not authenticated.
  */
 export async function authenticate(req: IncomingMessage, o: ResolvedOptions, db: Database): Promise<Principal | LockedOut | Refused | null> {
+  // the console's server session (exec?session=true): the cookie stands for the credentials
+  if (req.headers.authorization === undefined && req.headers.cookie !== undefined) {
+    const s = o.sessions.principalOf(req)
+    if (s !== undefined) { principals.set(req, s); return s }
+  }
   if (o.authenticate !== undefined) {
     let p: Principal | null
     try {

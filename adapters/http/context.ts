@@ -28,7 +28,7 @@ export interface RequestContext {
 
 /** Parameters each endpoint accepts (QuestDB's names, including ones it accepts and ignores). */
 export const KNOWN_PARAMS = {
-  exec: new Set(['query', 'limit', 'count', 'nm', 'timings', 'explain', 'cols', 'quoteLargeNum', 'src', 'version', 'fmt', 'timeout']),
+  exec: new Set(['query', 'limit', 'count', 'nm', 'timings', 'explain', 'cols', 'quoteLargeNum', 'src', 'version', 'fmt', 'timeout', 'session']),
   exp: new Set(['query', 'limit', 'count', 'nm', 'filename', 'delimiter', 'fmt', 'timeout', 'src', 'version']),
   imp: new Set(['name', 'overwrite', 'atomicity', 'forceHeader', 'skipLev', 'delimiter', 'timestamp', 'partitionBy', 'o3MaxLag', 'maxUncommittedRows', 'create', 'fmt', 'durable']),
   chk: new Set(['j', 'f', 'version']),

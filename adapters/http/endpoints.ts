@@ -11,8 +11,8 @@ import type { ResolvedOptions } from './options.js'
 import { parseOne, queryType, returnsRows } from './statement.js'
 
 /** GET /ping: 204 with the InfluxDB version header line-protocol clients look for. */
-export function handlePing(res: ServerResponse): void {
-  res.writeHead(204, { 'X-Influxdb-Version': 'v2.7.4' })
+export function handlePing(res: ServerResponse, version = 'v2.7.4'): void {
+  res.writeHead(204, { 'X-Influxdb-Version': version })
   res.end()
 }
 
@@ -27,8 +27,11 @@ export function handleSettings(res: ServerResponse, options: ResolvedOptions, db
   const acl = (db.aclEnabled || options.basicAuth !== undefined || options.authenticate !== undefined) && options.settings['acl.enabled'] === undefined ? ',"acl.enabled":true' : ''
   const extra = Object.entries(options.settings).map(([k, v]) => `,${jsonString(k)}:${typeof v === 'string' ? jsonString(v) : String(v)}`).join('')
   const writes = options.acceptingWrites.map(jsonString).join(', ')
+  // ILP: protocol versions 1 (text) and 2 (binary doubles); clients pick the highest listed
+  const ilp = options.lineProtocol.enabled !== false
+  const transports = (options.lineProtocol.transports ?? (ilp ? ['http'] : [])).map(jsonString).join(', ')
   const config = `{"release.type":"OSS","release.version":${jsonString(options.releaseVersion)},"http.settings.readonly":true,` +
-    `"accepting.writes":[${writes}],"line.proto.support.versions":[],"ilp.proto.transports":[],` +
+    `"accepting.writes":[${writes}],"line.proto.support.versions":[${ilp ? '1,2' : ''}],"ilp.proto.transports":[${transports}],` +
     `"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":${db.maxNameLength}${acl}${extra}}`
   sendJson(res, 200, `{"config":${config},"preferences.version":0,"preferences":{}}`)
 }

@@ -12,6 +12,7 @@ import { handleExec } from './exec.js'
 import { handleExp } from './exp.js'
 import { HttpError, describe, statusOf } from './http-error.js'
 import { handleImp } from './imp/imp-endpoint.js'
+import { handleWrite } from './ilp-write.js'
 import { type HttpHandlerOptions, type ResolvedOptions, resolveOptions } from './options.js'
 import { parseTarget } from './request.js'
 import { TEXT_TYPE, errorBody, sendBody, sendJson } from './response.js'
@@ -42,7 +43,8 @@ export function createHttpHandler(db: Database, options: HttpHandlerOptions = {}
     const started = performance.now()
     const url = req.url ?? '/'
     const q = url.indexOf('?')
-    const route = ROUTES.get(q < 0 ? url : url.slice(0, q))
+    let route = ROUTES.get(q < 0 ? url : url.slice(0, q))
+    if (route?.endpoint === 'write' && o.lineProtocol.enabled === false) route = undefined
     if (route === undefined) {
       if (next !== undefined) { next(); return }
       sendBody(res, 404, TEXT_TYPE, 'Not Found\r\n')
@@ -78,7 +80,7 @@ async function serve(db: Database, o: ResolvedOptions, route: Route, req: Incomi
   }
   if (route.method === 'GET' && hasBody(req)) throw new HttpError(400, 'GET request method cannot have content')
   const target = parseTarget(url)
-  if (route.endpoint === 'ping') { handlePing(res); return 0 }
+  if (route.endpoint === 'ping') { handlePing(res, o.lineProtocol.pingVersion); return 0 }
   if (route.endpoint === 'settings') { handleSettings(res, o, db); return 0 }
   const a0 = process.hrtime.bigint()
   const principal = await authenticate(req, o, db)
@@ -90,12 +92,14 @@ async function serve(db: Database, o: ResolvedOptions, route: Route, req: Incomi
   const signal: RequestSignal = { cancelled: false }
   res.once('close', () => { if (!res.writableFinished) signal.cancelled = true })
   const ctx: RequestContext = { db, req, res, target, options: o, session: db.session(principal), signal, authNanos: Number(process.hrtime.bigint() - a0) }
+  if (route.endpoint === 'exec') o.sessions.apply(req, res, target.params.get('session'), principal)
   switch (route.endpoint) {
     case 'exec': return handleExec(ctx)
     case 'exp': return handleExp(ctx)
     case 'imp': return handleImp(ctx)
     case 'chk': await handleChk(ctx); return 0
     case 'validate': await handleValidate(ctx); return 0
+    case 'write': return handleWrite(ctx, o.lineProtocol)
   }
 }
 

@@ -1,9 +1,11 @@
 /**
  * Options of {@link createHttpHandler}: authentication, limits and the console's settings.
  */
+import { HttpSessions } from './session-cookie.js'
 import type { IncomingMessage } from 'node:http'
 import { LoginThrottle, type Principal } from '../../lib/index.js'
 import { type AllowList, hostAllowList, originAllowList } from './cross-site.js'
+import type { LineHttpOptions } from './ilp-write.js'
 
 /**
  * Resolves the principal of a request, or null when the request is not authenticated (the
@@ -81,8 +83,12 @@ export interface HttpHandlerOptions {
   readonly loginThrottle?: LoginThrottle | false
   /** called once per finished request (access log) */
   readonly onRequest?: (entry: RequestLog) => void
+  /** idle ms after which a console session (`exec?session=true`) ends, default 1800000 (`http.session.timeout`) */
+  readonly sessionTimeoutMs?: number
   /** the clock in milliseconds (Content-Disposition default file names); default `Date.now` */
   readonly now?: () => number
+  /** InfluxDB Line Protocol over HTTP (POST /write, /api/v2/write): on by default; see docs/ilp.md */
+  readonly lineProtocol?: LineHttpOptions
 }
 
 /** Options with every default filled in. */
@@ -104,7 +110,10 @@ export interface ResolvedOptions {
   /** failed Basic-auth limits, undefined when off */
   readonly loginThrottle: LoginThrottle | undefined
   readonly onRequest: ((entry: RequestLog) => void) | undefined
+  /** the console's server sessions (`exec?session=true`, cookie `qdb_session`) */
+  readonly sessions: HttpSessions
   readonly now: () => number
+  readonly lineProtocol: LineHttpOptions
 }
 
 /** Default request-target limit, close to QuestDB's 64,448-byte header buffer. */
@@ -129,5 +138,7 @@ export function resolveOptions(o: HttpHandlerOptions): ResolvedOptions {
     loginThrottle: o.loginThrottle === false ? undefined : o.loginThrottle ?? new LoginThrottle(),
     onRequest: o.onRequest,
     now: o.now ?? Date.now,
+    lineProtocol: o.lineProtocol ?? {},
+    sessions: new HttpSessions(o.sessionTimeoutMs, undefined, o.now),
   }
 }

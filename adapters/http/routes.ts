@@ -4,7 +4,7 @@
  */
 
 /** The endpoints the handler owns. */
-export type Endpoint = 'exec' | 'exp' | 'imp' | 'chk' | 'settings' | 'ping' | 'validate'
+export type Endpoint = 'exec' | 'exp' | 'imp' | 'chk' | 'settings' | 'ping' | 'validate' | 'write'
 
 /** How an endpoint is reached. */
 export interface Route {
@@ -23,4 +23,7 @@ export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ['/settings', { endpoint: 'settings', method: 'GET', open: true }],
   ['/ping', { endpoint: 'ping', method: 'GET', open: true }],
   ['/api/v1/sql/validate', { endpoint: 'validate', method: 'GET', open: false }],
+  // InfluxDB Line Protocol (ilp-write.ts)
+  ['/write', { endpoint: 'write', method: 'POST', open: false }],
+  ['/api/v2/write', { endpoint: 'write', method: 'POST', open: false }],
 ])

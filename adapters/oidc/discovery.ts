@@ -5,7 +5,7 @@
  * naming the key.
  */
 import { type Endpoints, OidcConfigError, type ResolvedOidcOptions, checkUrl } from './options.js'
-import { jsonObject, providerFetch } from './provider-fetch.js'
+import { jsonObject, providerFetch, limitsOf } from './provider-fetch.js'
 
 const REQUIRED = [
   ['authorization_endpoint', 'authorization'],
@@ -20,7 +20,7 @@ export async function discoverEndpoints(o: ResolvedOidcOptions): Promise<Endpoin
   const url = o.configurationUrl!
   let doc: Record<string, unknown>
   try {
-    const r = await providerFetch(url, { timeoutMs: o.httpTimeoutMs, maxBytes: o.responseBufferSize }, { headers: { accept: 'application/json' } })
+    const r = await providerFetch(url, limitsOf(o), { headers: { accept: 'application/json' } })
     if (r.status !== 200) throw new Error(`HTTP ${r.status}`)
     doc = jsonObject(r, 'the discovery document')
   } catch (e) {

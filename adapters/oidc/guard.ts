@@ -6,7 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { Database, Principal } from '../../lib/index.js'
-import { OidcError, unauthenticated } from './errors.js'
+import { OidcError, unauthenticated, unavailable } from './errors.js'
+import { jsonObject, limitsOf, providerFetch } from './provider-fetch.js'
 import { type Identity, IdentityCache, type IdentityCacheStats } from './identity-cache.js'
 import { type Endpoints, type OidcOptions, type PgCredentials, type ResolvedOidcOptions, resolveOidcOptions } from './options.js'
 import { discoverEndpoints } from './discovery.js'
@@ -82,8 +83,8 @@ export async function createOidcGuard(db: Database, options: OidcOptions): Promi
 
   // one principal per cached identity: it holds names only, permissions are resolved per statement
   const principals = new WeakMap<Identity, Principal>()
-  const principal = async (token: string, endpoint: 'HTTP' | 'PGWIRE'): Promise<Principal> => {
-    const id = await identify(token)
+  const principal = async (token: string, endpoint: 'HTTP' | 'PGWIRE'): Promise<Principal> => principalOf(await identify(token), endpoint)
+  const principalOf = (id: Identity, endpoint: 'HTTP' | 'PGWIRE'): Principal => {
     let p = principals.get(id)
     if (p === undefined) {
       p = { ...db.externalPrincipal(id.subject, id.groups), displayName: id.name }
@@ -95,6 +96,39 @@ export async function createOidcGuard(db: Database, options: OidcOptions): Promi
       throw new OidcError('forbidden', (e as Error).message)
     }
     return p
+  }
+
+  /**
+   * `acl.oidc.ropc.flow.enabled`: the user name and password exchanged at the token endpoint
+   * (password grant, `client.id`, `scope`), the token validated as any other; cached by a hash of
+   * the credentials like a token (a refusal for the negative TTL). Never for a local user: the
+   * callers check local users first, so their passwords never reach the provider.
+   */
+  const ropc = async (user: string, password: string, endpoint: 'HTTP' | 'PGWIRE'): Promise<Principal> => {
+    if (user.length === 0 || user.length > 1024 || password.length === 0 || password.length > MAX_TOKEN_LENGTH) throw unauthenticated('malformed credentials')
+    const id = await cache.resolve(`ropc\u0000${user}\u0000${password}`, async () => {
+      const body = new URLSearchParams({ grant_type: 'password', username: user, password, client_id: o.clientId, scope: o.scope }).toString()
+      const r = await providerFetch(endpoints.token, limitsOf(o), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body })
+      if (r.status === 400 || r.status === 401) throw unauthenticated('the identity provider refused the user name or password')
+      if (r.status !== 200) throw unavailable(`the token endpoint answered HTTP ${r.status}`)
+      const answer = jsonObject(r, 'the token endpoint\'s answer')
+      // the ID token carries the groups in groups.encoded.in.token mode, as QuestDB uses it
+      const token = o.groupsEncodedInToken ? answer['id_token'] : answer['access_token']
+      if (typeof token !== 'string' || token.length === 0) throw unavailable(`the token endpoint's answer has no ${o.groupsEncodedInToken ? 'id_token' : 'access_token'}`)
+      return validate(token)
+    })
+    return principalOf(id, endpoint)
+  }
+  /** ROPC after the local users; null when the provider refuses too (the adapter's own check then answers 401 / 28P01). */
+  const ropcOrNull = async (user: string, password: string, endpoint: 'HTTP' | 'PGWIRE', local: () => Promise<Principal | null>): Promise<Principal | null> => {
+    const p = await local()
+    if (p !== null) return p
+    try {
+      return await ropc(user, password, endpoint)
+    } catch (e) {
+      if ((e as { failure?: string }).failure === 'unauthenticated') { log('oidc password grant refused', { user }); return null }
+      throw e
+    }
   }
 
   // SELECT flush_identity_cache(['<subject>']) empties this cache too
@@ -126,10 +160,17 @@ export async function createOidcGuard(db: Database, options: OidcOptions): Promi
     principal,
     invalidate: (subject) => cache.invalidate(subject),
     stats: () => ({ ...cache.stats(), keyFetches: jwks.fetches }),
-    cleartextUser: (user) => o.pgTokenAsPassword && (user === SSO_USER || user === ''),
+    // a token, or (ROPC) a password for the provider, must arrive in cleartext; local users keep SCRAM
+    cleartextUser: (user) => (o.pgTokenAsPassword && (user === SSO_USER || user === '')) || (o.ropcFlowEnabled && user !== '' && db.userPrincipal(user) === null),
     http: async (req) => {
       const header = req.headers.authorization
       if (header === undefined) return null
+      if (o.ropcFlowEnabled) {
+        const basic = /^Basic[ ]+(\S+)\s*$/i.exec(header)
+        const text = basic === null ? '' : Buffer.from(basic[1]!, 'base64').toString('utf8')
+        const colon = text.indexOf(':')
+        if (colon > 0) return ropcOrNull(text.slice(0, colon), text.slice(colon + 1), 'HTTP', async () => localH(req))
+      }
       const m = /^Bearer[ ]+(\S*)\s*$/i.exec(header)
       // REST tokens (qt1…) and Basic belong to the engine's own users: with access control on,
       // null lets the REST adapter check them (with its login throttle); off, the guard does
@@ -138,6 +179,7 @@ export async function createOidcGuard(db: Database, options: OidcOptions): Promi
     },
     pgwire: async (c) => {
       if (o.pgTokenAsPassword && (c.user === SSO_USER || c.user === '')) return principal(c.password, 'PGWIRE')
+      if (o.ropcFlowEnabled && c.user !== '' && c.user !== SSO_USER) return ropcOrNull(c.user, c.password, 'PGWIRE', async () => localP(c))
       return db.aclEnabled && options.local?.pgwire === undefined ? null : localP(c)
     },
   }

@@ -11,7 +11,7 @@
 import { type JSONWebKeySet, type JWTPayload, createLocalJWKSet, errors as joseErrors, jwtVerify } from 'jose'
 import { unauthenticated, unavailable } from './errors.js'
 import type { Endpoints, ResolvedOidcOptions } from './options.js'
-import { jsonObject, providerFetch } from './provider-fetch.js'
+import { jsonObject, providerFetch, limitsOf } from './provider-fetch.js'
 
 /** Signature algorithms accepted: asymmetric only (no `none`, no HMAC with a public key). */
 export const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']
@@ -46,7 +46,7 @@ export class Jwks {
 
   private async load(): Promise<KeySet> {
     this.fetches++
-    const r = await providerFetch(this.url, { timeoutMs: this.o.httpTimeoutMs, maxBytes: this.o.responseBufferSize }, { headers: { accept: 'application/json' } })
+    const r = await providerFetch(this.url, limitsOf(this.o), { headers: { accept: 'application/json' } })
     if (r.status !== 200) throw unavailable(`the key set at ${this.url} answered HTTP ${r.status}`)
     const doc = jsonObject(r, 'the key set')
     if (!Array.isArray(doc.keys)) throw unavailable(`the key set at ${this.url} has no keys array`)

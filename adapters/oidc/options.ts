@@ -4,6 +4,7 @@
  * message naming the key).
  */
 import type { IncomingMessage } from 'node:http'
+import { readFileSync } from 'node:fs'
 import type { Principal } from '../../lib/index.js'
 
 /** What a pgwire client presented at login (the pgwire adapter's `Credentials`). */
@@ -62,6 +63,22 @@ export interface OidcOptions {
   readonly publicKeysExpiryMs?: number
   /** `acl.oidc.pg.token.as.password.enabled`: pgwire user `_sso` (or empty) with a token as password, default false */
   readonly pgTokenAsPassword?: boolean
+  /**
+   * `acl.oidc.ropc.flow.enabled`: a user name and password arriving as HTTP Basic or a pgwire
+   * login that match no local user are exchanged at the token endpoint (Resource Owner Password
+   * grant with `client.id` and `scope`); local users are checked first. Default false
+   */
+  readonly ropcFlowEnabled?: boolean
+  /** `acl.oidc.tls.validation.enabled`: check the provider's certificate and host name, default true */
+  readonly tlsValidationEnabled?: boolean
+  /**
+   * `acl.oidc.tls.keystore.path`: the CA certificates trusted for the provider (a private CA), a
+   * PEM file (QuestDB reads a Java trust store; convert one with `openssl pkcs12 -nokeys`). Set
+   * it and {@link tlsKeystorePassword} both or neither, as QuestDB requires
+   */
+  readonly tlsKeystorePath?: string
+  /** `acl.oidc.tls.keystore.password` (required with the path; a PEM file has no password, so it is not used) */
+  readonly tlsKeystorePassword?: string
   /** `acl.oidc.http.timeout`: ms a provider call may take, default 30000 */
   readonly httpTimeoutMs?: number
   /** `acl.oidc.response.buffer.size`: bytes of a provider answer accepted, default 1 MiB */
@@ -89,6 +106,30 @@ export interface OidcOptions {
   readonly onLog?: (entry: OidcLogEntry) => void
   /** the clock in ms, default `Date.now` */
   readonly now?: () => number
+}
+
+/** The TLS trust of provider calls (`acl.oidc.tls.*`). */
+export interface TlsTrust {
+  /** PEM CA certificates (the keystore) */
+  readonly ca?: Buffer
+  /** false with `acl.oidc.tls.validation.enabled=false` */
+  readonly rejectUnauthorized: boolean
+}
+
+/** The TLS trust the `acl.oidc.tls.*` keys ask for, or undefined for the defaults. */
+function tlsTrust(o: OidcOptions): TlsTrust | undefined {
+  const path = o.tlsKeystorePath ?? ''
+  const password = o.tlsKeystorePassword ?? ''
+  if ((path === '') !== (password === '')) throw new OidcConfigError('acl.oidc.tls.keystore.path and acl.oidc.tls.keystore.password must be set together')
+  const rejectUnauthorized = o.tlsValidationEnabled ?? true
+  if (path === '') return rejectUnauthorized ? undefined : { rejectUnauthorized }
+  let bytes: Buffer
+  try { bytes = readFileSync(path) } catch (e) { throw new OidcConfigError(`acl.oidc.tls.keystore.path: cannot read '${path}': ${(e as Error).message}`) }
+  // QuestDB (Java) reads a JKS or PKCS#12 trust store; Node.js cannot load certificates without a key from PKCS#12
+  if (!bytes.subarray(0, 4096).toString('latin1').includes('-----BEGIN CERTIFICATE-----')) {
+    throw new OidcConfigError(`acl.oidc.tls.keystore.path: '${path}' is not a PEM file of CA certificates; convert a PKCS#12 trust store with: openssl pkcs12 -in store.p12 -nokeys -out store.pem (a JKS one with keytool -importkeystore to PKCS#12 first)`)
+  }
+  return { ca: bytes, rejectUnauthorized }
 }
 
 /** A configuration that cannot work; the message names the key. */
@@ -124,6 +165,9 @@ export interface ResolvedOidcOptions {
   readonly audience: readonly string[]
   readonly publicKeysExpiryMs: number
   readonly pgTokenAsPassword: boolean
+  readonly ropcFlowEnabled: boolean
+  /** how provider calls check TLS; undefined: the system's CAs, validation on */
+  readonly tls: TlsTrust | undefined
   readonly httpTimeoutMs: number
   readonly responseBufferSize: number
   readonly clockToleranceSec: number
@@ -207,6 +251,8 @@ export function resolveOidcOptions(o: OidcOptions): ResolvedOidcOptions {
     audience,
     publicKeysExpiryMs: nonNegative('acl.oidc.public.keys.expiry', o.publicKeysExpiryMs, 120_000),
     pgTokenAsPassword: o.pgTokenAsPassword ?? false,
+    ropcFlowEnabled: o.ropcFlowEnabled ?? false,
+    tls: tlsTrust(o),
     httpTimeoutMs, responseBufferSize,
     clockToleranceSec: nonNegative('acl.oidc.clock.tolerance', o.clockToleranceSec, 30),
     negativeCacheTtlMs: nonNegative('acl.oidc.negative.cache.ttl', o.negativeCacheTtlMs, 5_000),

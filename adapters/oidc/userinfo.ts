@@ -8,11 +8,11 @@ import { claimsIdentity } from './token-identity.js'
 import { unauthenticated, unavailable } from './errors.js'
 import type { Identity } from './identity-cache.js'
 import type { ResolvedOidcOptions } from './options.js'
-import { jsonObject, providerFetch } from './provider-fetch.js'
+import { jsonObject, providerFetch, limitsOf } from './provider-fetch.js'
 
 /** Asks the user-info endpoint about `token`. */
 export async function userInfoIdentity(token: string, url: string, o: ResolvedOidcOptions): Promise<Identity> {
-  const r = await providerFetch(url, { timeoutMs: o.httpTimeoutMs, maxBytes: o.responseBufferSize }, {
+  const r = await providerFetch(url, limitsOf(o), {
     headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
   })
   if (r.status === 400 || r.status === 401 || r.status === 403) throw unauthenticated(`user-info refused the token (HTTP ${r.status})`)

@@ -5,6 +5,7 @@
  * never for production (in-memory storage, throwaway keys).
  */
 import { createServer, type Server } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { generateKeyPairSync, randomUUID } from 'node:crypto'
 import Provider, { type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider'
@@ -18,6 +19,8 @@ export interface DevUser {
   groups?: unknown
   /** more claims, e.g. of the wrong type for tests */
   extra?: Record<string, unknown>
+  /** a password for the Resource Owner Password grant (`grant_type=password`); none: the grant refuses the user */
+  password?: string
 }
 
 /** Options of {@link startDevProvider}. */
@@ -34,6 +37,8 @@ export interface DevProviderOptions {
   idTokenTtl?: () => number
   /** RSA signing keys (private JWKs); default one fresh key */
   readonly keys?: readonly object[]
+  /** serve HTTPS with this key and certificate (PEM) instead of HTTP */
+  readonly tls?: { readonly key: string; readonly cert: string }
 }
 
 /** A running development provider. */
@@ -64,12 +69,12 @@ export function newSigningKey(): object {
 
 /** Starts the provider on 127.0.0.1. */
 export async function startDevProvider(o: DevProviderOptions): Promise<DevProvider> {
-  const server = createServer()
+  const server: Server = o.tls === undefined ? createServer() : createHttpsServer({ key: o.tls.key, cert: o.tls.cert })
   await new Promise<void>((resolve) => server.listen(o.port ?? 0, '127.0.0.1', resolve))
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const issuer = `${o.tls === undefined ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}`
   const clients: ClientMetadata[] = Object.entries(o.clients).map(([id, uris]) => ({
     client_id: id, token_endpoint_auth_method: 'none', redirect_uris: [...uris], post_logout_redirect_uris: [...uris],
-    grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'],
+    grant_types: ['authorization_code', 'refresh_token', 'password'], response_types: ['code'],
   }))
   const provider = new Provider(issuer, {
     clients,
@@ -132,6 +137,7 @@ export async function startDevProvider(o: DevProviderOptions): Promise<DevProvid
     },
   })
   provider.proxy = false
+  registerPasswordGrant(provider, o.users)
   const callback = provider.callback()
   server.on('request', (req, res) => {
     const url = new URL(req.url ?? '/', issuer)
@@ -145,6 +151,30 @@ export async function startDevProvider(o: DevProviderOptions): Promise<DevProvid
     signIn: (sub, clientId, redirectUri, scope) => signIn(issuer, sub, clientId, redirectUri, scope),
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
   }
+}
+
+/**
+ * The Resource Owner Password grant (`grant_type=password`, RFC 6749 §4.3), which oidc-provider
+ * no longer ships: a user with a `password` gets an access token (userinfo answers for it) for
+ * the scopes `openid profile`. QuestDB's `acl.oidc.ropc.flow.enabled` uses it.
+ */
+function registerPasswordGrant(provider: Provider, users: Map<string, DevUser>): void {
+  provider.registerGrantType('password', async (ctx) => {
+    const params = ctx.oidc.params as { username?: string; password?: string }
+    const u = params.username === undefined ? undefined : users.get(params.username)
+    if (u === undefined || u.password === undefined || u.password !== params.password) {
+      ctx.status = 400
+      ctx.body = { error: 'invalid_grant', error_description: 'invalid username or password' }
+      return
+    }
+    const client = ctx.oidc.client!
+    const grant = new provider.Grant({ clientId: client.clientId, accountId: u.sub })
+    grant.addOIDCScope('openid profile')
+    const grantId = await grant.save()
+    const at = new provider.AccessToken({ accountId: u.sub, client, grantId, scope: 'openid profile', gty: 'password' })
+    const value = await at.save()
+    ctx.body = { access_token: value, token_type: 'Bearer', expires_in: at.expiration, scope: 'openid profile' }
+  }, ['username', 'password', 'scope'])
 }
 
 /** The login step: `login_hint` (or the form's `user`) signs in at once; no password (development only). */

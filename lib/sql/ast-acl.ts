@@ -26,6 +26,8 @@ export type AlterAccountChange =
 export interface AclTableTarget {
   readonly table: AclName
   readonly columns?: readonly AclName[]
+  /** `t(*)` or `t(* EXCLUDE (c, ...))`: every column the table has now, but the excluded ones */
+  readonly wildcard?: { readonly pos: number; readonly exclude: readonly AclName[] }
 }
 
 /** `ON ALL TABLES`, `ON t[(c, ...)], ...`, or nothing (database scope). */

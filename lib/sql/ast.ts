@@ -403,6 +403,8 @@ export interface CreateTable {
   readonly ifNotExists: boolean
   readonly columns: readonly ColumnDef[]
   readonly options: TableOptions
+  /** `OWNED BY x` (QuestDB Enterprise): the owner grants go to x instead of the creator */
+  readonly owner?: { readonly name: string; readonly pos: number }
 }
 
 /** CREATE TABLE name AS (query) options. */
@@ -416,6 +418,8 @@ export interface CreateTableAs {
   /** `, CAST(col AS type)` clauses after the query */
   readonly casts: readonly { readonly column: string; readonly type: string; readonly pos: number }[]
   readonly options: TableOptions
+  /** `OWNED BY x` (QuestDB Enterprise): the owner grants go to x instead of the creator */
+  readonly owner?: { readonly name: string; readonly pos: number }
 }
 
 /** `CREATE TABLE new (LIKE src)`. */
@@ -427,6 +431,8 @@ export interface CreateTableLike {
   readonly ifNotExists: boolean
   readonly like: string
   readonly likePos: number
+  /** `OWNED BY x` (QuestDB Enterprise): the owner grants go to x instead of the creator */
+  readonly owner?: { readonly name: string; readonly pos: number }
 }
 
 /** DROP TABLE / DROP ALL TABLES. */
@@ -437,6 +443,8 @@ export interface DropTable {
   readonly names: readonly { readonly name: string; readonly pos: number }[]
   readonly ifExists: boolean
   readonly all: boolean
+  /** `CASCADE PERMISSIONS` (QuestDB Enterprise): every principal's grants on the tables go too */
+  readonly cascadePermissions?: boolean
 }
 
 /** TRUNCATE TABLE. */

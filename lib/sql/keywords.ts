@@ -36,6 +36,8 @@ export const SOFT_KEYWORDS: readonly string[] = [
   // access control (GRANT, CREATE SERVICE ACCOUNT, ALTER GROUP ... WITH EXTERNAL ALIAS, ...)
   'ACCOUNT', 'ACCOUNTS', 'ALIAS', 'ASSUME', 'EXIT', 'EXTERNAL', 'GRANT', 'OPTION', 'OWNED', 'PASSWORD',
   'PERMISSIONS', 'REFRESH', 'REMOVE', 'REVOKE', 'SERVICE', 'TOKEN', 'VERIFICATION',
+  // DROP TABLE t CASCADE PERMISSIONS
+  'CASCADE',
 ]
 
 /** All keywords, upper-case (for the console's completion and highlighting). */

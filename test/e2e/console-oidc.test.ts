@@ -109,6 +109,26 @@ if (chromiumPath === undefined) {
     t.same(origins, [], `no request to anywhere but the server and the provider: ${origins.join(', ')}`)
   })
 
+  t.test('a reload signs in silently with prompt=none; without a provider session, once interactively', async (t) => {
+    const prompts: (string | null)[] = []
+    const onRequest = (r: { url(): string }): void => { const u = new URL(r.url()); if (u.origin === idp.issuer && u.pathname === '/auth') prompts.push(u.searchParams.get('prompt')) }
+    page.on('request', onRequest)
+    t.teardown(() => { page.off('request', onRequest) })
+    await page.waitForSelector('[data-testid=user]')
+    await page.reload()
+    await page.waitForSelector('[data-testid=user]')
+    t.same(prompts, ['none'], 'the reload asked the provider with prompt=none')
+    t.equal(await page.$eval('[data-testid=user]', (e) => e.textContent), 'Alice Analyst', 'signed in again without the sign-in page')
+    t.match(await runSql(page), /^Done/)
+    // the provider's session is gone: prompt=none is refused, the console asks once, interactively
+    prompts.length = 0
+    await context.clearCookies()
+    await page.reload()
+    await signIn(page, 'alice')
+    await page.waitForSelector('[data-testid=user]')
+    t.same(prompts, ['none', null], 'a silent attempt, then one interactive sign-in')
+  })
+
   t.test('no HTTP permission: a screen of its own, not a redirect loop', async (t) => {
     await page.evaluate(() => sessionStorage.clear())
     await context.clearCookies()

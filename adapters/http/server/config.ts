@@ -6,6 +6,7 @@
 import { envName, parseProperties } from './properties.js'
 import { originAllowList } from '../cross-site.js'
 import { OIDC_KEYS, type OidcOptions, oidcConfig } from '../../oidc/index.js'
+import { ILP_KEYS, type IlpConfig, ilpConfig } from '../../ilp/index.js'
 
 /** A `host:port` listen address. */
 export interface BindAddress {
@@ -81,6 +82,10 @@ export interface ServerConfig {
   readonly oidc: OidcOptions | undefined
   /** access control (`acl.*`); the admin's name and password are also {@link pgUser} / {@link pgPassword} */
   readonly acl: AclConfig
+  /** InfluxDB Line Protocol over HTTP and TCP (`line.*`, docs/ilp.md) */
+  readonly ilp: IlpConfig
+  /** `line.tcp.net.bind.to` */
+  readonly ilpTcp: BindAddress
 }
 
 /** The `acl.*` keys: access control in the engine (issue #13). */
@@ -162,6 +167,7 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'query.timeout': { kind: 'string', def: '60s' },
   'query.timeout.sec': { kind: 'string', def: undefined },
   ...OIDC_KEYS,
+  ...ILP_KEYS,
   // access control; acl.admin.user / acl.admin.password fall back to pg.user / pg.password
   'acl.enabled': { kind: 'bool', def: 'false' },
   'acl.admin.user': { kind: 'string', def: undefined },
@@ -314,6 +320,8 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
       passwordHashIterations: positive('acl.password.hash.iteration.count'),
       entityNameMaxLength: positive('acl.entity.name.max.length'),
     },
+    ilp: ilpConfig({ str, bool, int, size }),
+    ilpTcp: bind('line.tcp.net.bind.to'),
   }
 }
 

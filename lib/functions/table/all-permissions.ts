@@ -18,8 +18,8 @@ export const ALL_PERMISSIONS: FunctionDef = {
   name: 'all_permissions',
   family: 'meta',
   signatures: [{ args: [], returns: 'STRING' }],
-  description: 'Every access-control permission and the finest level it can be granted at (Database, Table or Column).',
-  example: "SELECT permission FROM all_permissions() WHERE level = 'Column'",
+  description: 'Every access-control permission and the levels it can be granted at (Database, Database|Table or Database|Table|Column), as QuestDB Enterprise lists them.',
+  example: "SELECT permission FROM all_permissions() WHERE level = 'Database|Table|Column'",
   columns: () => COLUMNS,
   timestampIndex: () => -1,
   open: () => {

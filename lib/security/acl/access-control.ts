@@ -11,13 +11,14 @@ import type { TableLookup } from './grants.js'
 import { type Held, holdsDatabase, missing, seesTable } from './check.js'
 import { checkPassword, makeVerifier, DEFAULT_ITERATIONS } from './passwords.js'
 import { tokenHash, TOKEN_PREFIX } from './tokens.js'
+import { verifyJwkSignature } from './jwk.js'
 import { type Account, keyOf } from './principals.js'
 import { DATABASE_ADMIN } from './permission-names.js'
 import { type AclStorage, decodeSnapshot, encodeSnapshot } from './persistence.js'
-import { ownerGrants } from './owner-grants.js'
+import { type TableChangePhase, settleAll } from './table-changes.js'
 
-/** Endpoints a principal must be allowed to use: the REST API and console, or pgwire. */
-export type Endpoint = 'HTTP' | 'PGWIRE'
+/** Endpoints a principal must be allowed to use: the REST API and console (ILP over HTTP too), pgwire, ILP over TCP. */
+export type Endpoint = 'HTTP' | 'PGWIRE' | 'ILP'
 
 /** Options of access control (`Database.open({ acl })`; server keys `acl.*`). */
 export interface AclOptions {
@@ -46,6 +47,9 @@ export interface AclEnvironment {
   readonly clock: () => number
 }
 
+/** How soon a REFRESH token's extension is saved (ms); saves in between are coalesced. */
+export const REFRESH_SAVE_DELAY_MS = 1000
+
 const NO_TABLES: TableLookup = { find: () => undefined, names: () => [] }
 
 /** The access-control catalog of one database and its checks. */
@@ -64,6 +68,13 @@ export class AccessControl {
   /** compared against when the user is unknown, so that the answer takes as long */
   private dummyVerifier: Promise<PasswordVerifier> | undefined
   private storage: AclStorage | undefined
+  private saveTimer: ReturnType<typeof setTimeout> | undefined
+  /**
+   * For fault tests only: called when a table change's grant intent is durable ('recorded') and
+   * when the table change is done, before the intent is settled ('changed') — a crash test kills
+   * the process there (table-changes.ts).
+   */
+  faultHook: ((phase: TableChangePhase) => void) | undefined
 
   constructor(options: AclOptions = {}, env: Partial<AclEnvironment> = {}) {
     this.enabled = options.enabled ?? false
@@ -90,6 +101,8 @@ export class AccessControl {
     this.storage = storage
     const bytes = storage?.read()
     if (bytes !== undefined) this.catalog.restore(decodeSnapshot(bytes))
+    // grant changes a crash left between a table change and its grants: settled against the tables
+    if (settleAll(this)) storage?.write(encodeSnapshot(this.catalog.snapshot()))
     if (this.enabled && !this.adminEnabled && !this.anotherAdminExists()) {
       throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'acl.admin.user.enabled=false needs another enabled user holding DATABASE ADMIN', -1,
         { hint: 'GRANT DATABASE ADMIN TO a user (as the built-in admin) before disabling the built-in admin' })
@@ -117,6 +130,28 @@ export class AccessControl {
       this.catalog.restore(decodeSnapshot(before))
       throw e
     }
+  }
+
+  /**
+   * Saves the catalog soon: REFRESH token extensions, at most one save per
+   * {@link REFRESH_SAVE_DELAY_MS}, so a crash loses at most that much of an extension (the token
+   * then expires at its last saved time, never later than its uses allow).
+   */
+  private scheduleSave(): void {
+    if (this.storage === undefined || this.saveTimer !== undefined) return
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined
+      try { this.storage?.write(encodeSnapshot(this.catalog.snapshot())) } catch { /* the next use or change saves it */ }
+    }, REFRESH_SAVE_DELAY_MS)
+    this.saveTimer.unref?.()
+  }
+
+  /** Saves what a pending {@link scheduleSave} would (on close). */
+  flush(): void {
+    if (this.saveTimer === undefined) return
+    clearTimeout(this.saveTimer)
+    this.saveTimer = undefined
+    this.storage?.write(encodeSnapshot(this.catalog.snapshot()))
   }
 
   /** A principal is the built-in admin (root: every permission, no grants). */
@@ -184,11 +219,22 @@ export class AccessControl {
       const t = e.tokens.find((x) => x.hash === hash)
       if (t === undefined) continue
       if (t.expires <= now || !e.enabled) return null
-      // REFRESH: each use extends the token (in memory; saved with the next catalog change)
-      if (t.refresh) t.expires = now + t.ttl
+      // REFRESH: each use extends the token; saved within REFRESH_SAVE_DELAY_MS (coalesced)
+      if (t.refresh) { t.expires = now + t.ttl; this.scheduleSave() }
       return this.principalOf(e)
     }
     return null
+  }
+
+  /**
+   * The principal of an ILP/TCP challenge login (jwk.ts): `keyId` names a user or service account
+   * with a JWK token, `signature` is its base64 SHA-256 ECDSA signature of `challenge`. Null when
+   * the account is unknown, disabled or has no JWK token, or the signature does not verify.
+   */
+  authenticateJwk(keyId: string, challenge: Uint8Array, signature: string): Principal | null {
+    const a = this.catalog.account(keyId)
+    if (a === undefined || a.jwk === undefined || !a.enabled) return null
+    return verifyJwkSignature(a.jwk, challenge, signature) ? this.principalOf(a) : null
   }
 
   /**
@@ -261,15 +307,6 @@ export class AccessControl {
     let g: Held | 'root'
     try { g = this.effectiveGrants(principal) } catch { return false }
     return g === 'root' || seesTable(g, table)
-  }
-
-  /** Owner grants: the creator of `table` gets every table permission on it with the grant option. */
-  tableCreated(principal: Principal, table: string): void {
-    const kind = principal.kind ?? (principal.admin ? 'admin' : 'user')
-    if (kind !== 'user' && kind !== 'service-account') return
-    const a = this.catalog.account(principal.name)
-    if (a === undefined) return
-    ownerGrants(this, a, table)
   }
 
   /** The catalog's current snapshot (tests, SHOW). */

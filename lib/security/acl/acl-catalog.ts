@@ -8,6 +8,7 @@ import type { Account, Entity, Group } from './principals.js'
 import { keyOf } from './principals.js'
 import type { Grant } from './grants.js'
 import type { PasswordVerifier } from './access-control.js'
+import type { TableIntent } from './table-changes.js'
 
 /** The persisted form of the catalog (msgpack; Buffers for verifier bytes). */
 export interface AclSnapshot {
@@ -17,6 +18,8 @@ export interface AclSnapshot {
   readonly grants: readonly [string, readonly Grant[]][]
   /** ASSUME SERVICE ACCOUNT grants: principal key → [service account key, grant option][] */
   readonly assume: readonly [string, readonly [string, boolean][]][]
+  /** grant changes waiting for their table change (table-changes.ts); absent in older files */
+  readonly intents?: readonly TableIntent[]
 }
 
 /** Users, service accounts, groups and their grants. */
@@ -29,6 +32,13 @@ export class AclCatalog {
   readonly assume = new Map<string, Map<string, boolean>>()
   /** group key by external alias (exact text) */
   readonly aliases = new Map<string, string>()
+  /** grant changes saved ahead of their table change, until settled (table-changes.ts) */
+  readonly intents: TableIntent[] = []
+
+  /** An id for a new intent. */
+  nextIntentId(): number {
+    return this.intents.reduce((m, i) => Math.max(m, i.id), 0) + 1
+  }
 
   /** The entity named `name`, any kind. */
   find(name: string): Entity | undefined {
@@ -102,12 +112,15 @@ export class AclCatalog {
       entities: [...this.entities.values()],
       grants: [...this.grants],
       assume: [...this.assume].map(([k, m]) => [k, [...m]]),
+      ...(this.intents.length === 0 ? {} : { intents: this.intents.map((i) => ({ ...i })) }),
     }
   }
 
   /** Replaces the catalog with a snapshot's. */
   restore(s: AclSnapshot): void {
     this.entities.clear(); this.grants.clear(); this.assume.clear(); this.aliases.clear()
+    this.intents.length = 0
+    for (const i of s.intents ?? []) this.intents.push({ ...i })
     for (const e of s.entities) {
       if (e.kind === 'group') {
         const g: Group = { kind: 'group', name: e.name, aliases: [...e.aliases] }
@@ -119,6 +132,7 @@ export class AclCatalog {
           kind: e.kind, name: e.name, enabled: e.enabled, tokens: e.tokens.map((t) => ({ ...t })), groups: [...e.groups],
           password: p === undefined || p === null ? undefined : { salt: Buffer.from(p.salt), iterations: p.iterations, storedKey: Buffer.from(p.storedKey), serverKey: Buffer.from(p.serverKey) },
           ...(e.owner === undefined || e.owner === null ? {} : { owner: e.owner }),
+          ...(e.jwk === undefined || e.jwk === null ? {} : { jwk: { x: e.jwk.x, y: e.jwk.y } }),
         }
         this.entities.set(keyOf(a.name), a)
       }

@@ -4,7 +4,7 @@
  * grant option on each permission and object, then one change of the catalog.
  */
 import { SqlError, SqlState } from '../../errors.js'
-import type { AclOn, AclStatement } from '../../sql/ast-acl.js'
+import type { AclName, AclOn, AclStatement, AclTableTarget } from '../../sql/ast-acl.js'
 import type { Principal } from '../../session.js'
 import { type AccessControl, accessDenied } from './access-control.js'
 import { holdsColumn, holdsDatabase, holdsTable } from './check.js'
@@ -83,14 +83,20 @@ function itemsOf(acl: AccessControl, permissions: GrantStmt['permissions'], on: 
       const table = acl.tables.find(t.table.name)
       if (verify && table === undefined) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${t.table.name}]`, t.table.pos)
       const tableName = table?.name ?? t.table.name
-      if (t.columns === undefined) {
+      if (t.columns === undefined && t.wildcard === undefined) {
         for (const n of name === ALL ? expandAll('table') : [name]) items.push({ permission: n, table: tableName })
         continue
       }
       if (name !== ALL && !isColumnPermission(name)) {
         throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `${name} is a table permission, it cannot be granted on columns`, p.pos)
       }
-      for (const c of t.columns) {
+      if (t.wildcard !== undefined) {
+        for (const col of wildcardColumns(table, t.table, t.wildcard)) {
+          for (const n of name === ALL ? expandAll('column') : [name]) items.push({ permission: n, table: tableName, column: col })
+        }
+        continue
+      }
+      for (const c of t.columns ?? []) {
         const col = table?.columns.find((x) => x.toLowerCase() === c.name.toLowerCase())
         if (table !== undefined && col === undefined && verify) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${c.name}`, c.pos)
         for (const n of name === ALL ? expandAll('column') : [name]) items.push({ permission: n, table: tableName, column: col ?? c.name })
@@ -98,6 +104,24 @@ function itemsOf(acl: AccessControl, permissions: GrantStmt['permissions'], on: 
     }
   }
   return items
+}
+
+/**
+ * `t(*)` / `t(* EXCLUDE (c, ...))` (QuestDB Enterprise): the columns the table has now, but the
+ * excluded ones. The table must exist (no waiting grant), every excluded column must exist, and
+ * the exclusions cannot cover every column.
+ */
+function wildcardColumns(table: ReturnType<AccessControl['tables']['find']>, name: AclName, wildcard: NonNullable<AclTableTarget['wildcard']>): string[] {
+  if (table === undefined) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${name.name}]`, name.pos)
+  const excluded = new Set<string>()
+  for (const x of wildcard.exclude) {
+    const col = table.columns.find((c) => c.toLowerCase() === x.name.toLowerCase())
+    if (col === undefined) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${x.name}`, x.pos)
+    excluded.add(col)
+  }
+  const cols = table.columns.filter((c) => !excluded.has(c))
+  if (cols.length === 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `EXCLUDE cannot cover every column of the table [table=${table.name}]`, wildcard.exclude[0]?.pos ?? wildcard.pos)
+  return cols
 }
 
 /** The runner must hold each permission at its object with the grant option (or be an admin). */

@@ -10,6 +10,7 @@ import { type AccessControl, accessDenied } from './access-control.js'
 import { type Account, type Entity, checkEntityName, keyOf, kindText } from './principals.js'
 import { makeVerifier } from './passwords.js'
 import { newToken, parseTtl, tokenHash } from './tokens.js'
+import { newJwk } from './jwk.js'
 import { grantStatement, revokeStatement } from './execute-grant.js'
 import { showStatement } from './show.js'
 import { holdsDatabase } from './check.js'
@@ -160,7 +161,17 @@ async function alterAccount(acl: AccessControl, stmt: Extract<AclStatement, { ac
     }
     case 'no_password': acl.mutate(() => { a.password = undefined }); break
     case 'create_token': {
-      if (ch.tokenType === 'JWK') throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'JWK tokens (ILP over TCP) are not supported; use a REST token', stmt.pos)
+      if (ch.tokenType === 'JWK') {
+        // one per principal: a new one replaces the old; only the public key is kept
+        if (acl.enabled && !self) requireDatabase(acl, session.principal, 'CREATE JWK', stmt.pos)
+        const k = newJwk()
+        acl.mutate(() => { a.jwk = k.publicKey })
+        return {
+          command: stmt.action,
+          columns: [{ name: 'name', type: 'STRING' }, { name: 'public_key_x', type: 'STRING' }, { name: 'public_key_y', type: 'STRING' }, { name: 'private_key', type: 'STRING' }],
+          rows: [[a.name, k.publicKey.x, k.publicKey.y, k.privateKey]],
+        }
+      }
       // one's own tokens need no permission; another's need CREATE REST TOKEN
       if (acl.enabled && !self) requireDatabase(acl, session.principal, 'CREATE REST TOKEN', stmt.pos)
       const ttl = parseTtl(ch.ttl, ch.ttlPos)
@@ -170,7 +181,12 @@ async function alterAccount(acl: AccessControl, stmt: Extract<AclStatement, { ac
       return { command: stmt.action, columns: [{ name: 'token', type: 'STRING' }, { name: 'expires_at', type: 'TIMESTAMP' }, { name: 'refresh', type: 'BOOLEAN' }], rows: [[token, expires, ch.refresh]] }
     }
     case 'drop_token': {
-      if (ch.tokenType === 'JWK') throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'JWK tokens (ILP over TCP) are not supported', stmt.pos)
+      if (ch.tokenType === 'JWK') {
+        if (acl.enabled && !self) requireDatabase(acl, session.principal, 'DROP JWK', stmt.pos)
+        if (a.jwk === undefined) throw new SqlError(SqlState.UNDEFINED_OBJECT, `JWK token does not exist [${kindText(kind)}=${a.name}]`, stmt.pos)
+        acl.mutate(() => { delete a.jwk })
+        break
+      }
       if (acl.enabled && !self) requireDatabase(acl, session.principal, 'DROP REST TOKEN', stmt.pos)
       const hash = ch.token === undefined ? undefined : tokenHash(ch.token)
       if (hash !== undefined && !a.tokens.some((t) => t.hash === hash)) throw new SqlError(SqlState.UNDEFINED_OBJECT, `REST token does not exist [${kindText(kind)}=${a.name}]`, stmt.pos)

@@ -76,10 +76,13 @@ export function expandAll(level: Granularity): string[] {
   return out
 }
 
-/** Rows of `all_permissions()`: each permission with the level names it can be granted at. */
+/**
+ * Rows of `all_permissions()`: each permission with every level it can be granted at, as
+ * Enterprise lists them (`Database`, `Database|Table`, `Database|Table|Column`).
+ */
 export function allPermissionRows(): { permission: string; level: string }[] {
   const rows: { permission: string; level: string }[] = []
-  for (const [name, g] of PERMISSIONS) rows.push({ permission: name, level: g === 'database' ? 'Database' : g === 'table' ? 'Table' : 'Column' })
+  for (const [name, g] of PERMISSIONS) rows.push({ permission: name, level: g === 'database' ? 'Database' : g === 'table' ? 'Database|Table' : 'Database|Table|Column' })
   rows.push({ permission: ASSUME_SERVICE_ACCOUNT, level: 'Database' })
   return rows
 }

@@ -7,6 +7,7 @@
 import { SqlError, SqlState } from '../../errors.js'
 import type { PasswordVerifier } from './access-control.js'
 import type { StoredToken } from './tokens.js'
+import type { StoredJwk } from './jwk.js'
 
 /** A user or a service account. */
 export interface Account {
@@ -21,6 +22,8 @@ export interface Account {
   groups: string[]
   /** a service account's owner (OWNED BY), a principal's key */
   owner?: string
+  /** its JWK token's public key (ILP over TCP), one at most */
+  jwk?: StoredJwk
 }
 
 /** A group: a container of permissions, mapped to identity-provider groups by its aliases. */

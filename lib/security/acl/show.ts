@@ -41,7 +41,7 @@ export function showStatement(acl: AccessControl, stmt: AclStatement, session: S
       if (!admin && (a === undefined || a.kind !== kind)) throw notFound(kind === 'user' ? 'user' : 'service account', name)
       checkDetails(acl, me, name)
       if (admin || a === undefined) return { command: stmt.action, columns: AUTH, rows: authRows(true, false) }
-      return { command: stmt.action, columns: AUTH, rows: authRows(a.password !== undefined, a.tokens.length > 0) }
+      return { command: stmt.action, columns: AUTH, rows: authRows(a.password !== undefined, a.tokens.length > 0, a.jwk !== undefined) }
     }
     case 'show_groups': {
       if (stmt.name === undefined) {
@@ -111,8 +111,8 @@ export function permissionRows(acl: AccessControl, grants: readonly Grant[]): (s
   return rows
 }
 
-function authRows(password: boolean, rest: boolean): (string | boolean)[][] {
-  return [['Password', password], ['JWK Token', false], ['REST Token', rest]]
+function authRows(password: boolean, rest: boolean, jwk = false): (string | boolean)[][] {
+  return [['Password', password], ['JWK Token', jwk], ['REST Token', rest]]
 }
 
 /** Another principal's details need USER DETAILS; one's own do not. */

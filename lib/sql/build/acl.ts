@@ -55,6 +55,11 @@ export function tableTarget(table: Name, columns: Seq<Name> | null): AclTableTar
   return columns === null ? { table: aclName(table) } : { table: aclName(table), columns: deferred(() => toArray(columns).map(aclName)) }
 }
 
+/** `t(*)` or `t(* EXCLUDE (c, ...))`; expanded against the table's columns when the statement runs. */
+export function tableWildcard(table: Name, star: Token, exclude: Seq<Name> | null): AclTableTarget {
+  return { table: aclName(table), wildcard: deferred(() => ({ pos: star.offset, exclude: toArray(exclude).map(aclName) })) as unknown as AclTableTarget['wildcard'] }
+}
+
 /** A name with its position. */
 export function aclName(n: Name): AclName {
   return { name: n.name, pos: n.pos }

@@ -65,6 +65,7 @@ grantOn ->
   | %ON grantTables            {% ([, l]) => A.onTables(l) %}
 grantTables -> grantTable {% ([t]) => L.one(t) %} | grantTables "," grantTable {% ([l, , t]) => L.add(l, t) %}
 grantTable -> tableName ("(" nameList ")"):? {% ([t, c]) => A.tableTarget(t, c === null ? null : c[1]) %}
+  | tableName "(" "*" (%EXCLUDE "(" nameList ")"):? ")" {% ([t, , star, x]) => A.tableWildcard(t, star, x === null ? null : x[2]) %}
 
 grantOption -> %WITH %GRANT %OPTION {% id %}
 withVerification -> %WITH %VERIFICATION {% id %}

@@ -10,14 +10,16 @@ ifExists -> %IF %EXISTS {% id %}
 tableNames -> tableName {% ([n]) => L.one(n) %} | tableNames "," tableName {% ([l, , n]) => L.add(l, n) %}
 
 # createTable reads both lists, and this rule completes after every clause: deferred to finishAst.
-createTable -> %CREATE %ATOMIC:? %TABLE ifNotExists:? tableName "(" columnDefs ")" indexClauses tableOptions
-  {% ([c, , , ine, n, , cols, , idx, opts]) => L.deferred(() => D.createTable(c, ine, n, L.toArray(cols), L.toArray(idx), opts)) %}
-createTableAs -> %CREATE %ATOMIC:? %TABLE ifNotExists:? tableName %AS "(" query ")" ctasCasts tableOptions
-  {% ([c, , , ine, n, , , q, , casts, options]) => ({ kind: 'create_table_as', pos: c.offset, name: n.name, namePos: n.pos, ifNotExists: ine !== null, query: q, casts, options }) %}
+createTable -> %CREATE %ATOMIC:? %TABLE ifNotExists:? tableName "(" columnDefs ")" indexClauses tableOptions ownedBy:?
+  {% ([c, , , ine, n, , cols, , idx, opts, o]) => L.deferred(() => ({ ...D.createTable(c, ine, n, L.toArray(cols), L.toArray(idx), opts), ...(o === null ? {} : { owner: o }) })) %}
+createTableAs -> %CREATE %ATOMIC:? %TABLE ifNotExists:? tableName %AS "(" query ")" ctasCasts tableOptions ownedBy:?
+  {% ([c, , , ine, n, , , q, , casts, options, o]) => ({ kind: 'create_table_as', pos: c.offset, name: n.name, namePos: n.pos, ifNotExists: ine !== null, query: q, casts, options, ...(o === null ? {} : { owner: o }) }) %}
+# QuestDB Enterprise: the owner grants go to this user, group or service account instead of the creator
+ownedBy -> %OWNED %BY aclName {% ([, , n]) => n %}
 indexClauses -> null {% () => [] %} | indexClauses indexClause {% ([l, i]) => L.add(l.length === 0 ? null : l, i) %}
 ctasCasts -> null {% () => [] %} | ctasCasts ctasCast {% ([l, c]) => L.add(l.length === 0 ? null : l, c) %}
-createTableLike -> %CREATE %TABLE ifNotExists:? tableName "(" %LIKE tableName ")"
-  {% ([c, , ine, n, , , l]) => ({ kind: 'create_table_like', pos: c.offset, name: n.name, namePos: n.pos, ifNotExists: ine !== null, like: l.name, likePos: l.pos }) %}
+createTableLike -> %CREATE %TABLE ifNotExists:? tableName "(" %LIKE tableName ")" ownedBy:?
+  {% ([c, , ine, n, , , l, , o]) => ({ kind: 'create_table_like', pos: c.offset, name: n.name, namePos: n.pos, ifNotExists: ine !== null, like: l.name, likePos: l.pos, ...(o === null ? {} : { owner: o }) }) %}
 
 columnDefs -> columnDef {% ([c]) => L.one(c) %} | columnDefs "," columnDef {% ([l, , c]) => L.add(l, c) %}
 # `name type`, with the SYMBOL options in their fixed order.
@@ -40,7 +42,8 @@ param -> name "=" paramValue {% ([n, , v]) => ({ name: n.name, value: v }) %}
 paramValue -> (%integer | %long | %float | %duration | %string | name) {% ([[v]]) => D.paramValue(v) %}
 
 dropTable ->
-    %DROP %TABLE ifExists:? tableNames {% ([d, , ie, names]) => ({ kind: 'drop_table', pos: d.offset, names, ifExists: ie !== null, all: false }) %}
+    %DROP %TABLE ifExists:? tableNames (%CASCADE %PERMISSIONS):?
+      {% ([d, , ie, names, c]) => ({ kind: 'drop_table', pos: d.offset, names, ifExists: ie !== null, all: false, ...(c === null ? {} : { cascadePermissions: true }) }) %}
   | %DROP %ALL %TABLES                 {% ([d]) => ({ kind: 'drop_table', pos: d.offset, names: [], ifExists: false, all: true }) %}
 truncateTable -> %TRUNCATE %TABLE ifExists:? tableNames {% ([t, , ie, names]) => ({ kind: 'truncate_table', pos: t.offset, names, ifExists: ie !== null }) %}
 renameTable -> %RENAME %TABLE tableName %TO tableName

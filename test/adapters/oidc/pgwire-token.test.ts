@@ -5,6 +5,9 @@
  */
 import t from 'tap'
 import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import { startServer } from '../pgwire/helpers.js'
@@ -43,6 +46,19 @@ t.test('token as the pgwire password', async (t) => {
       t.equal(r.stdout.trim(), 'alice')
     })
   }
+
+  t.test('pgJDBC (libpostgresql-jdbc-java): user _sso with the token as the password', async (t) => {
+    const jar = ['/usr/share/java/postgresql.jar', '/usr/share/java/postgresql-jdbc4.jar'].find((p) => existsSync(p))
+    if (jar === undefined) { t.fail('libpostgresql-jdbc-java is not installed'); return }
+    const dir = mkdtempSync(join(tmpdir(), 'epochdb-jdbc-token-'))
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+    await run('javac', ['-d', dir, '-cp', jar, join(import.meta.dirname, 'jdbc', 'TokenProbe.java')], { timeout: 60_000 })
+    const probe = async (user: string, password: string): Promise<string> =>
+      (await run('java', ['-cp', `${dir}:${jar}`, 'TokenProbe', String(srv.port), user, password], { timeout: 60_000 })).stdout.trim()
+    t.equal(await probe('_sso', token), 'ok=alice', 'signed in as the token\'s subject')
+    t.equal(await probe('_sso', 'garbage'), 'error=28P01', 'a refused token')
+    t.equal(await probe('admin', 'quest'), 'ok=admin', 'a local user still signs in (SCRAM)')
+  })
 
   t.test('an empty user name carries a token too; other users keep their own check', async (t) => {
     t.match(await s.guard.pgwire({ user: '', password: token, database: 'qdb', remoteAddress: undefined }), { name: 'alice', kind: 'external' })

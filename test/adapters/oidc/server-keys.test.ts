@@ -31,4 +31,13 @@ t.test('start-up rules name the key', async (t) => {
   bad(MIN.replace('acl.enabled=true', 'acl.enabled=false'), /acl\.oidc\.enabled=true needs acl\.enabled=true/, 'OIDC without access control')
   bad('acl.oidc.configuration.url=ftp://x/\n', /acl\.oidc\.configuration\.url/, 'checked even when OIDC is off')
   bad('acl.enabled=true\nacl.oidc.enabled=true\nacl.oidc.client.id=c\nacl.oidc.groups.claim=g\nacl.oidc.host=h\nacl.oidc.port=70000\n', /acl\.oidc\.port/, 'port range')
+  bad(MIN + 'acl.oidc.tls.keystore.path=/etc/ssl/certs/ca-certificates.crt\n', /acl\.oidc\.tls\.keystore\.path and acl\.oidc\.tls\.keystore\.password must be set together/, 'keystore without its password')
+  bad(MIN + 'acl.oidc.tls.keystore.password=x\n', /must be set together/, 'password without a keystore')
+  bad(MIN + 'acl.oidc.tls.keystore.path=/nonexistent/store.pem\nacl.oidc.tls.keystore.password=x\n', /acl\.oidc\.tls\.keystore\.path: cannot read/, 'unreadable keystore')
+})
+
+t.test('ROPC and TLS keys (QuestDB names, env QDB_ACL_OIDC_*)', async (t) => {
+  t.match(load(MIN).oidc, { ropcFlowEnabled: false, tlsValidationEnabled: true, tlsKeystorePath: undefined })
+  t.match(load(MIN + 'acl.oidc.ropc.flow.enabled=true\nacl.oidc.tls.validation.enabled=false\n').oidc, { ropcFlowEnabled: true, tlsValidationEnabled: false })
+  t.match(load(MIN, { QDB_ACL_OIDC_ROPC_FLOW_ENABLED: 'true', QDB_ACL_OIDC_TLS_VALIDATION_ENABLED: 'false' }).oidc, { ropcFlowEnabled: true, tlsValidationEnabled: false })
 })

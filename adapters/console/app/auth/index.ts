@@ -18,6 +18,11 @@ export interface SignedIn {
 }
 
 const SIGNED_OUT = 'epochdb.oauth.signed-out'
+/**
+ * Set (localStorage, no token in it) once this browser signed in with the provider, removed at
+ * sign-out: a reload then signs in silently with `prompt=none` (QuestDB's `sso.session.active`).
+ */
+const SSO_ACTIVE = 'sso.session.active'
 
 /** Resolves once the page may run queries; never resolves while a sign-in screen is up or the page is leaving. */
 export async function startAuth(): Promise<SignedIn> {
@@ -33,7 +38,12 @@ export async function startAuth(): Promise<SignedIn> {
     showScreen('signed-out', 'Signed out', 'You signed out of the EpochDB Web Console.', [{ label: 'Sign in', run: () => { void session.begin() } }])
     return never
   }
-  if (!OidcSession.isCallback()) return session.begin()
+  if (!OidcSession.isCallback()) return session.begin(localStorage.getItem(SSO_ACTIVE) !== null ? 'none' : undefined)
+  // the provider could not sign in silently (its session ended): once, interactively
+  if (OidcSession.silentSignInFailed()) {
+    localStorage.removeItem(SSO_ACTIVE)
+    return session.begin()
+  }
   try {
     await session.complete()
   } catch (e) {
@@ -52,6 +62,7 @@ export async function startAuth(): Promise<SignedIn> {
     screenFor(kind, body, again)
     return never
   }
+  localStorage.setItem(SSO_ACTIVE, 'true')
   let user = session.displayName()
   try { user ??= String((JSON.parse(body) as { dataset: unknown[][] }).dataset[0]![0]) } catch { user ??= '' }
   window.addEventListener('epochdb-auth', (e) => {
@@ -62,6 +73,7 @@ export async function startAuth(): Promise<SignedIn> {
   const signOut = (): void => {
     setAuthorizer(undefined)
     sessionStorage.setItem(SIGNED_OUT, '1')
+    localStorage.removeItem(SSO_ACTIVE)
     session.signOut()
     if (oidc.endSessionEndpoint === undefined) location.reload()
   }

@@ -44,6 +44,7 @@ export function oidcConfig(c: Readonly<Record<string, unknown>>): OidcConfig | u
 const VERIFIER = 'epochdb.oauth.verifier'
 const STATE = 'epochdb.oauth.state'
 const RETURN = 'epochdb.oauth.return'
+const PROMPT = 'epochdb.oauth.prompt'
 /** Callback parameters removed from the address after the sign-in. */
 const CALLBACK_PARAMS = ['code', 'state', 'error', 'error_description', 'session_state', 'iss']
 
@@ -76,8 +77,11 @@ export class OidcSession {
     return q.has('code') || q.has('error')
   }
 
-  /** Leaves for the provider's sign-in page. */
-  async begin(prompt?: 'login'): Promise<never> {
+  /**
+   * Leaves for the provider's sign-in page; `prompt=none` asks for a silent sign-in (the
+   * provider's own session), whose refusal comes back as an `?error=` callback.
+   */
+  async begin(prompt?: 'login' | 'none'): Promise<never> {
     const c = this.config
     const q = new URLSearchParams({ client_id: c.clientId, response_type: 'code', scope: c.scope, redirect_uri: c.redirectUri })
     if (c.pkceRequired) {
@@ -92,12 +96,25 @@ export class OidcSession {
       q.set('state', state)
     }
     if (prompt !== undefined) q.set('prompt', prompt)
+    if (prompt === 'none') sessionStorage.setItem(PROMPT, 'none')
+    else sessionStorage.removeItem(PROMPT)
     // the page's own parameters come back after the round trip
     const own = new URLSearchParams(location.search)
     for (const p of CALLBACK_PARAMS) own.delete(p)
     sessionStorage.setItem(RETURN, own.toString())
     location.assign(`${c.authorizationEndpoint}${c.authorizationEndpoint.includes('?') ? '&' : '?'}${q.toString()}`)
     return new Promise<never>(() => undefined)
+  }
+
+  /**
+   * True (once) when this callback answers a silent sign-in the provider could not do
+   * (`?error=login_required` and the like after `prompt=none`): the caller then signs in
+   * interactively, once, as QuestDB's console does.
+   */
+  static silentSignInFailed(): boolean {
+    const silent = sessionStorage.getItem(PROMPT) === 'none'
+    sessionStorage.removeItem(PROMPT)
+    return silent && new URLSearchParams(location.search).has('error')
   }
 
   /** Exchanges the callback's code for tokens and restores the address. */

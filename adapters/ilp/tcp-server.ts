@@ -1,0 +1,183 @@
+/**
+ * InfluxDB Line Protocol over TCP (QuestDB's port 9009): a stream of lines, no replies. Rows
+ * are committed every `commitInterval` ms, when `maxUncommittedRows` are pending and when the
+ * peer disconnects (a last line without its newline is then dropped). The first bad line closes
+ * the connection and is logged with its reason, as QuestDB does with
+ * `line.tcp.disconnect.on.error=true`; the complete lines before it are committed.
+ *
+ * Authentication: QuestDB's JWK challenge. The client sends its key id and a newline, the server
+ * 512 random printable bytes and a newline, the client their ECDSA P-256 SHA-256 signature in
+ * base64 and a newline; a failure closes the connection silently (and is logged).
+ * - Access control on (QuestDB Enterprise): always. The key id is a user or service account with
+ *   a JWK token (`ALTER USER u CREATE TOKEN TYPE JWK`), checked by `db.authenticateJwk`; it must
+ *   be enabled and hold the `ILP` endpoint permission, and rows are written with its grants.
+ *   `authKeys` are then ignored (logged once at creation): the ACL is the one source of keys.
+ * - Access control off (QuestDB OSS): with `authKeys` (`line.tcp.auth.db.path`) the key file's
+ *   public keys; without them, no authentication (rows written as the admin).
+ */
+import net from 'node:net'
+import type { Database, LineWriter, LineWriterOptions, Principal, Session } from '../../lib/index.js'
+import { IlpError } from '../../lib/index.js'
+import { type AuthKeys, CHALLENGE_LENGTH, checkSignature, newChallenge } from './auth-db.js'
+
+/** One event of the TCP endpoint's log. */
+export interface IlpTcpLog {
+  readonly msg: string
+  readonly remote?: string
+  readonly [key: string]: unknown
+}
+
+/** A log event before the peer's address is added. */
+type LogEntry = { readonly msg: string; readonly [key: string]: unknown }
+
+/** Options of {@link createIlpTcpServer}. */
+export interface IlpTcpOptions extends LineWriterOptions {
+  /** commit pending rows this often, in ms (`line.tcp.commit.interval.default`, default 2000) */
+  readonly commitInterval?: number
+  /** commit as soon as this many rows are pending (`cairo.max.uncommitted.rows`, default 500000) */
+  readonly maxUncommittedRows?: number
+  /** simultaneous connections (`line.tcp.net.connection.limit`, default 256; 0 = unlimited) */
+  readonly maxConnections?: number
+  /**
+   * public keys of the JWK challenge with access control off (`line.tcp.auth.db.path`, see
+   * `parseAuthDb`); none: no authentication. Ignored with access control on (the ACL's JWK tokens).
+   */
+  readonly authKeys?: AuthKeys
+  /** receives disconnects on errors, failed logins and commit failures */
+  readonly onLog?: (entry: IlpTcpLog) => void
+}
+
+/**
+ * A `net.Server` taking ILP over TCP into `db` (not yet listening). With access control on every
+ * connection logs in with a JWK token of the ACL; otherwise with `authKeys`, if given.
+ *
+ * @example
+ * ```ts
+ * const server = createIlpTcpServer(db, { partitionBy: 'HOUR' })
+ * server.listen(9009)
+ * ```
+ */
+export function createIlpTcpServer(db: Database, options: IlpTcpOptions = {}): net.Server {
+  if (db.aclEnabled && options.authKeys !== undefined) {
+    options.onLog?.({ msg: 'ilp: access control on, line.tcp.auth.db.path ignored (JWK tokens of the ACL used)' })
+  }
+  const server = net.createServer((socket) => serve(db, options, socket))
+  const limit = options.maxConnections ?? 256
+  if (limit > 0) server.maxConnections = limit
+  return server
+}
+
+function serve(db: Database, o: IlpTcpOptions, socket: net.Socket): void {
+  const remote = `${socket.remoteAddress ?? ''}:${socket.remotePort ?? ''}`
+  const log = (entry: LogEntry): void => o.onLog?.({ ...entry, remote })
+  socket.setNoDelay(true)
+  let writer: LineWriter | undefined
+  let chain: Promise<unknown> = Promise.resolve()
+  let closed = false
+  let timer: NodeJS.Timeout | undefined
+  const maxRows = o.maxUncommittedRows ?? 500_000
+
+  /** Commits what the writer holds, one commit at a time; a failure closes the connection. */
+  const commit = (): Promise<unknown> => {
+    const w = writer
+    if (w === undefined) return chain
+    chain = chain.then(() => w.pendingRows > 0 ? w.commit() : 0).catch((e: unknown) => {
+      log({ msg: 'ilp commit failed', error: (e as Error).message })
+      socket.destroy()
+    })
+    return chain
+  }
+
+  const start = (principal: Principal): void => {
+    const session: Session = db.session(principal)
+    writer = db.lineWriter({ ...o, precision: o.precision ?? 'n', session })
+    timer = setInterval(() => { void commit() }, o.commitInterval ?? 2000)
+    timer.unref()
+  }
+
+  const ingest = (chunk: Buffer): void => {
+    const w = writer!
+    try {
+      w.write(chunk)
+    } catch (e) {
+      const err = e as IlpError
+      log({ msg: 'ilp line rejected, disconnecting', line: err.line, error: e instanceof IlpError ? err.reason : err.message })
+      socket.pause()
+      void commit().then(() => socket.destroy())
+      closed = true
+      return
+    }
+    if (w.pendingRows >= maxRows) {
+      socket.pause()
+      void commit().then(() => { if (!closed) socket.resume() })
+    }
+  }
+
+  if (!db.aclEnabled && o.authKeys === undefined) {
+    start({ name: 'admin', groups: [], admin: true })
+    socket.on('data', (chunk: Buffer) => { if (!closed) ingest(chunk) })
+  } else {
+    authenticate(db, db.aclEnabled ? undefined : o.authKeys, socket, log, (principal, rest) => {
+      start(principal)
+      socket.on('data', (chunk: Buffer) => { if (!closed) ingest(chunk) })
+      if (rest.length > 0) ingest(rest)
+    })
+  }
+  socket.on('error', () => undefined)
+  socket.on('close', () => {
+    closed = true
+    if (timer !== undefined) clearInterval(timer)
+    if (writer === undefined) return
+    const partial = writer.dropIncomplete()
+    if (partial > 0) log({ msg: 'peer disconnected with partial measurement', bytes: partial })
+    void commit()
+  })
+}
+
+/**
+ * Checks the challenge's signature: with `keys` (access control off) against the key file, as
+ * the admin; otherwise against the ACL's JWK tokens, and the account needs `ILP`. Returns the
+ * principal, or why it failed.
+ */
+function login(db: Database, keys: AuthKeys | undefined, keyId: string, challenge: Buffer, signature: string): Principal | string {
+  if (keys !== undefined) {
+    const key = keys.get(keyId)
+    if (key === undefined) return 'unknown key id'
+    if (!checkSignature(key, challenge, signature)) return 'bad signature'
+    return { name: keyId, groups: [], admin: true }
+  }
+  const p = db.authenticateJwk(keyId, challenge, signature)
+  if (p === null) return 'unknown or disabled account, no JWK token or bad signature'
+  try { db.checkEndpoint(p, 'ILP') } catch { return 'no ILP permission' }
+  return p
+}
+
+/** Runs the JWK challenge; calls `done` with the principal and the bytes after the signature line. */
+function authenticate(db: Database, keys: AuthKeys | undefined, socket: net.Socket, log: (e: LogEntry) => void, done: (p: Principal, rest: Buffer) => void): void {
+  let buf = Buffer.alloc(0)
+  let keyId: string | undefined
+  let challenge: Buffer | undefined
+  const fail = (why: string): void => { log({ msg: 'ilp authentication failed', keyId, why }); socket.destroy() }
+  const onData = (chunk: Buffer): void => {
+    buf = Buffer.concat([buf, chunk])
+    if (buf.length > CHALLENGE_LENGTH + 128) { fail('line too long'); return }
+    for (;;) {
+      const nl = buf.indexOf(10)
+      if (nl < 0) return
+      const line = buf.toString('utf8', 0, nl).replace(/\r$/, '')
+      buf = buf.subarray(nl + 1)
+      if (keyId === undefined) {
+        keyId = line
+        challenge = newChallenge()
+        socket.write(Buffer.concat([challenge, Buffer.from('\n')]))
+        continue
+      }
+      socket.off('data', onData)
+      const principal = login(db, keys, keyId, challenge!, line)
+      if (typeof principal === 'string') { fail(principal); return }
+      done(principal, Buffer.from(buf))
+      return
+    }
+  }
+  socket.on('data', onData)
+}

@@ -1,0 +1,396 @@
+/**
+ * The InfluxDB Line Protocol parser: reads `table[,tag=v...] [field=v[,...]] [timestamp]\n`
+ * lines straight from bytes (no string per line), as QuestDB's `LineTcpParser` reads them, and
+ * hands each name and value to a {@link LineSink}.
+ *
+ * - Escapes: outside quoted strings a backslash makes the next byte literal (`\\` is refused in
+ *   table and column names); inside quoted strings a backslash escapes any next byte.
+ * - Field values by their form: `123i` integer (`0x…i` LONG256), `123t`/`123n`/`123m` timestamp
+ *   in µs/ns/ms, `t|true|f|false` (any case) boolean, `"…"` string, an empty value null,
+ *   anything else a float; protocol v2's binary values after `name==` (0x10 double, and the
+ *   other scalar forms QuestDB reads: int32, int64, float32, boolean, timestamp).
+ * - Lines end at `\n` or `\r`; empty lines are skipped; a line may hold only tags.
+ *
+ * {@link LineParser.parse} returns where the first incomplete line starts: the caller keeps
+ * those bytes and parses them again with the next chunk (the sink is told to forget the
+ * incomplete line's values). Binary values may hold newline bytes, so lines cannot be split at
+ * `\n` before parsing.
+ */
+import { isUtf8 } from 'node:buffer'
+import { DoubleArray } from '../types/array.js'
+import { LineError } from './ilp-error.js'
+import { parseFloatBytes, parseIntegerBytes, timestampToMicros, type TimeUnit } from './number-bytes.js'
+
+/** Receives the parts of each line, in order. A method may throw a {@link LineError}. */
+export interface LineSink {
+  /** a line starts: its table name */
+  table(buf: Uint8Array, s: number, e: number): void
+  /** the name of the next tag (`tag` true) or field; its value follows */
+  column(buf: Uint8Array, s: number, e: number, tag: boolean): void
+  symbol(buf: Uint8Array, s: number, e: number): void
+  float(v: number): void
+  integer(v: number | bigint): void
+  string(v: string): void
+  boolean(v: boolean): void
+  /** a timestamp field, in microseconds */
+  timestamp(micros: number): void
+  long256(hex: string): void
+  /** a protocol-2 DOUBLE array (null for a null array) */
+  array(v: DoubleArray | null): void
+  nul(): void
+  /** the line ends; `micros` is the designated timestamp, NaN when the line has none */
+  endLine(micros: number): void
+  /** the line started last is incomplete: forget its values */
+  abortLine(): void
+}
+
+const NL = 10, CR = 13, SP = 32, COMMA = 44, EQ = 61, BS = 92, QUOTE = 34
+
+/** Sentinel: the line does not end in this buffer. */
+const INCOMPLETE = -1
+
+/** Byte parser of one stream of lines (an HTTP body or a TCP connection). */
+export class LineParser {
+  /** non-empty lines started so far (the failing line's number in errors) */
+  lines = 0
+  private scratch = Buffer.allocUnsafe(256)
+  private esc = false
+
+  constructor(private readonly sink: LineSink, private readonly unit: TimeUnit, private readonly maxLine = Infinity) {}
+
+  /**
+   * Parses the complete lines of `buf[start, end)`; returns where the first incomplete line
+   * starts (`end` when every line was complete).
+   */
+  parse(buf: Buffer, start: number, end: number): number {
+    let p = start
+    while (p < end) {
+      const b = buf[p]!
+      if (b === NL || b === CR) { p++; continue }
+      const lineStart = p
+      this.lines++
+      const next = this.line(buf, p, end)
+      if (next === INCOMPLETE) {
+        this.lines--
+        this.sink.abortLine()
+        return lineStart
+      }
+      if (next - lineStart > this.maxLine) throw new LineError(`line is too long [length=${next - lineStart}, max=${this.maxLine}] (line.http.max.recv.buffer.size)`, 413, 'request too large')
+      p = next
+    }
+    return end
+  }
+
+  /** Parses one line from `p`; returns the position after its end, or INCOMPLETE. */
+  private line(buf: Buffer, p: number, end: number): number {
+    const sink = this.sink
+    // table name
+    let e = this.scanName(buf, p, end, true)
+    if (e === INCOMPLETE) return INCOMPLETE
+    if (e === p) throw new LineError('INVALID_TABLE_NAME')
+    this.name(buf, p, e, sink, 0)
+    p = e
+    let b = buf[p]!
+    if (b === NL || b === CR) throw new LineError('No fields were provided')
+    let tags = false
+    // tags
+    while (b === COMMA) {
+      tags = true
+      p++
+      e = this.scanName(buf, p, end, false)
+      if (e === INCOMPLETE) return INCOMPLETE
+      if (buf[e] !== EQ) throw new LineError(e === p ? 'Could not parse entire line. Symbol value is missing' : 'INVALID_FIELD_SEPARATOR')
+      if (e === p) throw new LineError('INVALID_COLUMN_NAME')
+      this.name(buf, p, e, sink, 1)
+      p = e + 1
+      e = this.scanValue(buf, p, end)
+      if (e === INCOMPLETE) return INCOMPLETE
+      if (e === p) throw new LineError('Could not parse entire line. Symbol value is missing')
+      if (this.esc) { const n = this.unescape(buf, p, e); this.checkUtf8(this.scratch, 0, n); sink.symbol(this.scratch, 0, n) } else { this.checkUtf8(buf, p, e); sink.symbol(buf, p, e) }
+      p = e
+      b = buf[p]!
+    }
+    if (b === NL || b === CR) { sink.endLine(NaN); return p + 1 }
+    // b is a space: fields, or (two spaces) the timestamp
+    p++
+    if (p >= end) return INCOMPLETE
+    b = buf[p]!
+    if (b !== SP && b !== NL && b !== CR) {
+      for (let first = true; ; first = false) {
+        e = this.scanName(buf, p, end, false)
+        if (e === INCOMPLETE) return INCOMPLETE
+        // a tag-only line with a timestamp: `t,a=b 123`
+        if (first && tags && (buf[e] === NL || buf[e] === CR)) break
+        if (buf[e] !== EQ) throw new LineError(e === p ? 'INVALID_COLUMN_NAME' : `Could not parse entire line. Field value is missing: ${buf.toString('utf8', p, e)}`)
+        if (e === p) throw new LineError('INVALID_COLUMN_NAME')
+        const nameStart = p, nameEnd = e
+        this.name(buf, p, e, sink, 2)
+        p = e + 1
+        if (p >= end) return INCOMPLETE
+        b = buf[p]!
+        if (b === QUOTE) p = this.quoted(buf, p + 1, end)
+        else if (b === EQ) p = this.binary(buf, p + 1, end)
+        else {
+          e = this.scanValue(buf, p, end)
+          if (e === INCOMPLETE) return INCOMPLETE
+          if (e === p) sink.nul()
+          else this.value(buf, p, e, nameStart, nameEnd)
+          p = e
+        }
+        if (p === INCOMPLETE) return INCOMPLETE
+        if (p >= end) return INCOMPLETE
+        b = buf[p]!
+        if (b === COMMA) { p++; continue }
+        if (b === NL || b === CR) { sink.endLine(NaN); return p + 1 }
+        if (b !== SP) throw new LineError('INVALID_FIELD_SEPARATOR')
+        p++
+        break
+      }
+      if (p >= end) return INCOMPLETE
+      b = buf[p]!
+    } else if (!tags) {
+      throw new LineError('No fields were provided')
+    } else if (b === SP) {
+      p++
+      if (p >= end) return INCOMPLETE
+      b = buf[p]!
+    }
+    // optional timestamp
+    if (b === NL || b === CR) { sink.endLine(NaN); return p + 1 }
+    let q = p
+    while (q < end) { const c = buf[q]!; if (c === NL || c === CR) break; if (c === SP) throw new LineError('INVALID_FIELD_SEPARATOR'); q++ }
+    if (q >= end) return INCOMPLETE
+    let unit = this.unit
+    let te = q
+    const last = buf[q - 1]!
+    if (last === 110 /* n */) { unit = 'n'; te-- } else if (last === 116 /* t */) { unit = 'u'; te-- } else if (last === 109 /* m */) { unit = 'ms'; te-- }
+    const micros = timestampToMicros(buf, p, te, unit)
+    if (micros === undefined) throw new LineError(`Could not parse timestamp: ${buf.toString('utf8', p, q)}`)
+    sink.endLine(micros)
+    return q + 1
+  }
+
+  /**
+   * The end of a name from `p` (table name when `table`, else a tag or field key); sets
+   * {@link esc} when it holds escapes. Returns INCOMPLETE at the buffer's end.
+   */
+  private scanName(buf: Buffer, p: number, end: number, table: boolean): number {
+    this.esc = false
+    while (p < end) {
+      const b = buf[p]!
+      if (b === BS) {
+        if (p + 1 >= end) return INCOMPLETE
+        if (buf[p + 1] === BS) throw new LineError(table ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME')
+        this.esc = true
+        p += 2
+        continue
+      }
+      if (b === COMMA || b === SP || b === NL || b === CR) return p
+      if (b === EQ) { if (table) { p++; continue } return p }
+      if (b === 0) throw new LineError(table ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME')
+      p++
+    }
+    return INCOMPLETE
+  }
+
+  /** The end of an unquoted value (tag value or field value) from `p`; sets {@link esc}. */
+  private scanValue(buf: Buffer, p: number, end: number): number {
+    this.esc = false
+    while (p < end) {
+      const b = buf[p]!
+      if (b === BS) {
+        if (p + 1 >= end) return INCOMPLETE
+        this.esc = true
+        p += 2
+        continue
+      }
+      if (b === COMMA || b === SP || b === NL || b === CR) return p
+      p++
+    }
+    return INCOMPLETE
+  }
+
+  /** Hands a table (kind 0), tag (1) or field (2) name to the sink, unescaped. */
+  private name(buf: Buffer, s: number, e: number, sink: LineSink, kind: number): void {
+    let b: Uint8Array = buf
+    if (this.esc) { e = this.unescape(buf, s, e); s = 0; b = this.scratch }
+    for (let i = s; i < e; i++) {
+      if (b[i]! >= 0x80) { if (!isUtf8(b.subarray(s, e))) throw new LineError(kind === 0 ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME'); break }
+    }
+    if (kind === 0) sink.table(b, s, e)
+    else sink.column(b, s, e, kind === 1)
+  }
+
+  /** Copies `buf[s, e)` into the scratch buffer without its escaping backslashes; returns the length. */
+  private unescape(buf: Uint8Array, s: number, e: number): number {
+    if (this.scratch.length < e - s) this.scratch = Buffer.allocUnsafe(Math.max(e - s, this.scratch.length * 2))
+    const out = this.scratch
+    let n = 0
+    for (let i = s; i < e; i++) {
+      let b = buf[i]!
+      if (b === BS && i + 1 < e) b = buf[++i]!
+      out[n++] = b
+    }
+    return n
+  }
+
+  private checkUtf8(buf: Uint8Array, s: number, e: number): void {
+    for (let i = s; i < e; i++) {
+      if (buf[i]! >= 0x80) { if (!isUtf8(buf.subarray(s, e))) throw new LineError('invalid UTF-8 sequence'); return }
+    }
+  }
+
+  /** A quoted string from `p` (after the quote); returns the position after the closing quote. */
+  private quoted(buf: Buffer, p: number, end: number): number {
+    let esc = false
+    let q = p
+    while (q < end) {
+      const b = buf[q]!
+      if (b === BS) { if (q + 1 >= end) return INCOMPLETE; esc = true; q += 2; continue }
+      if (b === QUOTE) break
+      if (b === NL || b === CR) throw new LineError('INVALID_FIELD_VALUE')
+      q++
+    }
+    if (q >= end) return INCOMPLETE
+    let text: string
+    if (esc) {
+      const n = this.unescape(buf, p, q)
+      this.checkUtf8(this.scratch, 0, n)
+      text = this.scratch.toString('utf8', 0, n)
+    } else {
+      this.checkUtf8(buf, p, q)
+      text = buf.toString('utf8', p, q)
+    }
+    this.sink.string(text)
+    q++
+    if (q >= end) return INCOMPLETE
+    const after = buf[q]!
+    if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    return q
+  }
+
+  /** A binary value (protocol v2) from `p`, the type byte; returns the position after it. */
+  private binary(buf: Buffer, p: number, end: number): number {
+    if (p >= end) return INCOMPLETE
+    const type = buf[p]!
+    let size: number
+    switch (type) {
+      case 0x10: case 15: size = 8; break
+      case 3: case 2: size = 4; break
+      case 6: size = 1; break
+      case 13: size = 9; break
+      case 14: return this.array(buf, p + 1, end)
+      default: throw new LineError('UNSUPPORTED_BINARY_FORMAT')
+    }
+    const v = p + 1
+    // the value's bytes and the separator after them
+    if (v + size >= end) return INCOMPLETE
+    const sink = this.sink
+    switch (type) {
+      case 0x10: sink.float(buf.readDoubleLE(v)); break
+      case 15: { const x = buf.readBigInt64LE(v); sink.integer(x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : x); break }
+      case 3: sink.integer(buf.readInt32LE(v)); break
+      case 2: sink.float(buf.readFloatLE(v)); break
+      case 6: sink.boolean(buf[v] !== 0); break
+      case 13: {
+        const units: readonly (TimeUnit | undefined)[] = [undefined, 'n', 'u', 'ms', 's', 'm', 'h']
+        const unit = units[buf[v]!]
+        if (unit === undefined) throw new LineError('UNSUPPORTED_BINARY_FORMAT')
+        const raw = buf.readBigInt64LE(v + 1)
+        const micros = unit === 'n' ? raw / 1000n : raw * BigInt(MICROS_PER[unit])
+        sink.timestamp(Number(micros))
+        break
+      }
+    }
+    const q = v + size
+    const after = buf[q]!
+    if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    return q
+  }
+
+  /**
+   * A protocol-2 array from `p` (after its type byte): element type (10 = DOUBLE; 33 or 41, the
+   * NULL codes of Node clients and of QuestDB, = a null array), dimension count (0 = null),
+   * each dimension as int32 LE, the doubles row-major. Returns the position after it.
+   */
+  private array(buf: Buffer, p: number, end: number): number {
+    if (p >= end) return INCOMPLETE
+    const elem = buf[p]!
+    let q = p + 1
+    let value: DoubleArray | null = null
+    if (elem !== 33 && elem !== 41) {
+      if (elem !== 10) throw new LineError('ARRAY_INVALID_TYPE')
+      if (q >= end) return INCOMPLETE
+      const dims = buf[q++]!
+      if (dims > 32) throw new LineError('ARRAY_TOO_LARGE')
+      if (q + 4 * dims > end) return INCOMPLETE
+      const shape: number[] = []
+      let size = 1
+      for (let d = 0; d < dims; d++) {
+        const n = buf.readInt32LE(q)
+        q += 4
+        if (n < 0) throw new LineError('ARRAY_INVALID_TYPE')
+        shape.push(n)
+        size *= n
+      }
+      if (size * 8 > 0x7fffffff) throw new LineError('ARRAY_TOO_LARGE')
+      if (q + size * 8 >= end) return INCOMPLETE
+      if (dims > 0) {
+        const values = new Float64Array(size)
+        for (let i = 0; i < size; i++) values[i] = buf.readDoubleLE(q + 8 * i)
+        value = new DoubleArray(shape, values)
+      }
+      q += size * 8
+    }
+    if (q >= end) return INCOMPLETE
+    const after = buf[q]!
+    if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    this.sink.array(value)
+    return q
+  }
+
+  /** A text field value in `buf[s, e)` (unquoted, not empty). */
+  private value(buf: Buffer, s: number, e: number, nameStart: number, nameEnd: number): void {
+    const sink = this.sink
+    if (this.esc) throw this.invalid(buf, s, e, nameStart, nameEnd)
+    const last = buf[e - 1]!
+    const first = buf[s]!
+    const numeric = (first >= 48 && first <= 57) || first === 45 || first === 43 || first === 46
+    if (numeric) {
+      if (last === 105 /* i */) {
+        if (first === 48 && e - s > 3 && (buf[s + 1] === 120 || buf[s + 1] === 88)) {
+          for (let i = s + 2; i < e - 1; i++) if (!isHex(buf[i]!)) throw this.invalid(buf, s, e, nameStart, nameEnd)
+          sink.long256(buf.toString('latin1', s, e - 1))
+          return
+        }
+        const v = parseIntegerBytes(buf, s, e - 1)
+        if (v === undefined) throw this.invalid(buf, s, e, nameStart, nameEnd)
+        sink.integer(v)
+        return
+      }
+      if (last === 116 || last === 110 || last === 109) {
+        const v = timestampToMicros(buf, s, e - 1, last === 116 ? 'u' : last === 110 ? 'n' : 'ms')
+        if (v === undefined) throw this.invalid(buf, s, e, nameStart, nameEnd)
+        sink.timestamp(v)
+        return
+      }
+    } else if (e - s <= 5) {
+      const w = buf.toString('latin1', s, e).toLowerCase()
+      if (w === 't' || w === 'true') { sink.boolean(true); return }
+      if (w === 'f' || w === 'false') { sink.boolean(false); return }
+    }
+    const v = parseFloatBytes(buf, s, e)
+    if (v === undefined) throw this.invalid(buf, s, e, nameStart, nameEnd)
+    sink.float(v)
+  }
+
+  private invalid(buf: Buffer, s: number, e: number, nameStart: number, nameEnd: number): LineError {
+    return new LineError(`Could not parse entire line, field value is invalid. Field: ${buf.toString('utf8', nameStart, nameEnd)}; value: ${buf.toString('utf8', s, e)}`)
+  }
+}
+
+const MICROS_PER: Record<Exclude<TimeUnit, 'n'>, number> = { u: 1, ms: 1000, s: 1_000_000, m: 60_000_000, h: 3_600_000_000 }
+
+function isHex(b: number): boolean {
+  return (b >= 48 && b <= 57) || (b >= 97 && b <= 102) || (b >= 65 && b <= 70)
+}

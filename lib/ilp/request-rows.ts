@@ -1,0 +1,294 @@
+/**
+ * The rows of one ILP request (or of one TCP commit), gathered per table as column vectors
+ * while the lines are parsed: the {@link LineSink} of ingestion. Values are checked against
+ * the column's type as QuestDB's appender checks them (same casts, same errors); columns and
+ * tables the lines name that do not exist yet are given QuestDB's default types, to be created
+ * when the request commits.
+ */
+import type { Catalog } from '../storage/catalog.js'
+import type { TableMeta } from '../storage/table.js'
+import { checkColumnName, checkTableName } from '../storage/names.js'
+import { typeName, type ColumnType } from '../types/column-type.js'
+import { arrayType } from '../types/array-type.js'
+import type { DoubleArray } from '../types/array.js'
+import { castScalar } from '../types/cast-scalar.js'
+import { SqlError } from '../errors.js'
+import { type ColumnBuilder, F64Builder, I64Builder, ScalarBuilder, SymBuilder, builderFor } from './column-builder.js'
+import { LineError } from './ilp-error.js'
+import type { LineSink } from './line-parser.js'
+
+/** One column of a table in the request. */
+export interface RowsColumn {
+  readonly name: string
+  readonly key: string
+  /** undefined for a new column that has had only null values so far */
+  type: ColumnType | undefined
+  /** true when the table does not have it yet */
+  readonly isNew: boolean
+  builder: ColumnBuilder | undefined
+}
+
+/** One table of the request. */
+export interface TableRows {
+  readonly name: string
+  readonly key: string
+  readonly nameBytes: Uint8Array
+  /** the table's metadata when it exists (else it is created at commit) */
+  readonly meta: TableMeta | undefined
+  readonly columns: RowsColumn[]
+  readonly byKey: Map<string, RowsColumn>
+  /** the column named at each position of the last line (names compared as bytes) */
+  readonly shape: (RowsColumn | undefined)[]
+  /** the bytes of the name at each position of the last line */
+  readonly shapeBytes: Uint8Array[]
+  /** the designated timestamp column */
+  readonly ts: RowsColumn | undefined
+  rows: number
+}
+
+/** What ILP may do to the catalog (QuestDB's `line.auto.create.*`). */
+export interface RowsOptions {
+  readonly autoCreateTables: boolean
+  readonly autoCreateColumns: boolean
+  readonly maxNameLength: number
+  /** the server clock in microseconds (rows without a timestamp) */
+  readonly clock: () => number
+}
+
+/** Column types of new columns by the protocol type of their first value (QuestDB's defaults). */
+const NEW_TYPE = { TAG: 'SYMBOL', FLOAT: 'DOUBLE', INTEGER: 'LONG', STRING: 'VARCHAR', BOOLEAN: 'BOOLEAN', TIMESTAMP: 'TIMESTAMP', LONG256: 'LONG256' } as const satisfies Record<string, ColumnType>
+type Protocol = keyof typeof NEW_TYPE
+
+const INT_RANGE: Partial<Record<ColumnType, readonly [number, number]>> = { BYTE: [-128, 127], SHORT: [-32768, 32767], INT: [-2147483648, 2147483647] }
+
+/** The {@link LineSink} gathering a request's rows. */
+export class RequestRows implements LineSink {
+  /** tables in the order the lines first name them */
+  readonly tables = new Map<string, TableRows>()
+  private last: TableRows | undefined
+  private cur!: TableRows
+  private row = 0
+  private pos = 0
+  private col: RowsColumn | undefined
+  private readonly touched: RowsColumn[] = []
+
+  constructor(private readonly catalog: Catalog, private readonly o: RowsOptions) {}
+
+  /** Rows gathered so far, over every table. */
+  get rowCount(): number {
+    let n = 0
+    for (const t of this.tables.values()) n += t.rows
+    return n
+  }
+
+  table(buf: Uint8Array, s: number, e: number): void {
+    let t = this.last
+    if (t === undefined || !sameBytes(t.nameBytes, buf, s, e)) {
+      const name = text(buf, s, e)
+      const key = name.toLowerCase()
+      t = this.tables.get(key) ?? this.open(name, key, buf.slice(s, e))
+      this.last = t
+    }
+    this.cur = t
+    this.row = t.rows
+    this.pos = 0
+    this.touched.length = 0
+  }
+
+  private open(name: string, key: string, nameBytes: Uint8Array): TableRows {
+    try { checkTableName(name, -1, this.o.maxNameLength) } catch (e) { throw new LineError(`table: ${name}; ${(e as Error).message}`) }
+    const existing = this.catalog.find(name)
+    let t: TableRows
+    if (existing === undefined) {
+      if (!this.o.autoCreateTables) throw new LineError(`table: ${name}; table does not exist, creating new tables is disabled`)
+      if (!this.o.autoCreateColumns) throw new LineError(`table: ${name}; table does not exist, cannot create table, creating new columns is disabled`)
+      const ts = column('timestamp', 'TIMESTAMP', true)
+      ts.builder = builderFor('TIMESTAMP')
+      t = { name, key, nameBytes, meta: undefined, columns: [], byKey: new Map([['timestamp', ts]]), shape: [], shapeBytes: [], ts, rows: 0 }
+    } else {
+      const meta = existing.meta
+      const cols = meta.columns.map((c) => column(c.name, c.type, false))
+      const ts = meta.timestampIndex >= 0 ? cols[meta.timestampIndex] : undefined
+      if (ts !== undefined) ts.builder = builderFor(ts.type!)
+      t = { name: meta.name, key, nameBytes, meta, columns: cols, byKey: new Map(cols.map((c) => [c.key, c])), shape: [], shapeBytes: [], ts, rows: 0 }
+    }
+    this.tables.set(key, t)
+    return t
+  }
+
+  column(buf: Uint8Array, s: number, e: number, _tag: boolean): void {
+    const t = this.cur
+    const pos = this.pos++
+    let c = t.shape[pos]
+    if (c === undefined || !sameBytes(t.shapeBytes[pos]!, buf, s, e)) {
+      const name = text(buf, s, e)
+      const key = name.toLowerCase()
+      c = t.byKey.get(key) ?? this.addColumn(t, name, key)
+      t.shape[pos] = c
+      t.shapeBytes[pos] = buf.slice(s, e)
+    }
+    if (t.meta === undefined && c === t.ts && !t.columns.includes(c)) t.columns.push(c)
+    // a name given twice in a line: the first value wins
+    this.col = c.builder !== undefined && c.builder.lastRow === this.row ? undefined : c
+  }
+
+  private addColumn(t: TableRows, name: string, key: string): RowsColumn {
+    try { checkColumnName(name, -1, this.o.maxNameLength) } catch { throw new LineError(t.meta === undefined ? `invalid column name: ${name}` : `table: ${t.name}; invalid column name: ${name}`) }
+    if (!this.o.autoCreateColumns) throw new LineError(`table: ${t.name}, column: ${name} does not exist, creating new columns is disabled`)
+    const c = column(name, undefined, true)
+    t.columns.push(c)
+    t.byKey.set(key, c)
+    return c
+  }
+
+  /** The builder the current value goes to (undefined: skip it), its type decided by a first value. */
+  private slot(protocol: Protocol): ColumnBuilder | undefined {
+    const c = this.col
+    if (c === undefined) return undefined
+    if (c.type === undefined) c.type = NEW_TYPE[protocol]
+    const b = c.builder ??= builderFor(c.type)
+    b.reserve(this.row)
+    b.lastRow = this.row
+    this.touched.push(c)
+    return b
+  }
+
+  private castError(protocol: string): LineError {
+    const c = this.col!
+    return new LineError(`table: ${this.cur.name}, column: ${c.name}; cast error from protocol type: ${protocol} to column type: ${typeName(c.type!)}`)
+  }
+
+  symbol(buf: Uint8Array, s: number, e: number): void {
+    const b = this.slot('TAG')
+    if (b === undefined) return
+    if (b instanceof SymBuilder) b.setBytes(this.row, buf, s, e)
+    else if (b.type === 'STRING' || b.type === 'VARCHAR') (b as ScalarBuilder).set(this.row, text(buf, s, e))
+    else throw this.castError('TAG')
+  }
+
+  float(v: number): void {
+    const b = this.slot('FLOAT')
+    if (b === undefined) return
+    if (b instanceof F64Builder) b.data[this.row] = v
+    else if (b.type === 'FLOAT') (b as ScalarBuilder).set(this.row, v)
+    else if (b instanceof SymBuilder) b.setText(this.row, String(v))
+    else throw this.castError('FLOAT')
+  }
+
+  integer(v: number | bigint): void {
+    const b = this.slot('INTEGER')
+    if (b === undefined) return
+    if (b instanceof I64Builder) b.set(this.row, v)
+    else if (b instanceof F64Builder) b.data[this.row] = Number(v)
+    else if (b instanceof SymBuilder) b.setText(this.row, String(v))
+    else if (b.type === 'FLOAT') (b as ScalarBuilder).set(this.row, Number(v))
+    else {
+      const range = INT_RANGE[b.type]
+      if (range === undefined) throw this.castError('INTEGER')
+      if (typeof v === 'bigint' || v < range[0] || v > range[1]) throw new LineError(`table: ${this.cur.name}, column: ${this.col!.name}; line protocol value: ${v} is out bounds of column type: ${b.type}`)
+      ;(b as ScalarBuilder).set(this.row, v)
+    }
+  }
+
+  string(v: string): void {
+    const b = this.slot('STRING')
+    if (b === undefined) return
+    switch (b.type) {
+      case 'VARCHAR': case 'STRING': (b as ScalarBuilder).set(this.row, v); return
+      case 'SYMBOL': (b as SymBuilder).setText(this.row, v); return
+      case 'CHAR':
+        if (v.length > 1) throw this.castError('STRING')
+        ;(b as ScalarBuilder).set(this.row, v.length === 0 ? null : v)
+        return
+      case 'UUID': case 'IPV4': case 'LONG256':
+        try { (b as ScalarBuilder).set(this.row, castScalar(v, 'STRING', b.type)) } catch (e) { if (e instanceof SqlError) throw this.castError('STRING'); throw e }
+        return
+      default: throw this.castError('STRING')
+    }
+  }
+
+  boolean(v: boolean): void {
+    const b = this.slot('BOOLEAN')
+    if (b === undefined) return
+    if (b.type === 'BOOLEAN') (b as ScalarBuilder).set(this.row, v)
+    else if (b instanceof I64Builder && b.type === 'LONG') b.set(this.row, v ? 1 : 0)
+    else if (b instanceof F64Builder) b.data[this.row] = v ? 1 : 0
+    else if (b instanceof SymBuilder) b.setText(this.row, String(v))
+    else if (b.type === 'BYTE' || b.type === 'SHORT' || b.type === 'INT' || b.type === 'FLOAT') (b as ScalarBuilder).set(this.row, v ? 1 : 0)
+    else throw this.castError('BOOLEAN')
+  }
+
+  timestamp(micros: number): void {
+    const b = this.slot('TIMESTAMP')
+    if (b === undefined) return
+    if (b instanceof I64Builder && b.type === 'TIMESTAMP') b.set(this.row, micros)
+    else if (b instanceof I64Builder && b.type === 'DATE') b.set(this.row, Math.floor(micros / 1000))
+    else if (b instanceof SymBuilder) b.setText(this.row, String(micros))
+    else throw this.castError('TIMESTAMP')
+  }
+
+  long256(hex: string): void {
+    const b = this.slot('LONG256')
+    if (b === undefined) return
+    if (b.type === 'LONG256') (b as ScalarBuilder).set(this.row, castScalar(hex, 'STRING', 'LONG256'))
+    else if (b instanceof SymBuilder) b.setText(this.row, hex)
+    else throw this.castError('LONG256')
+  }
+
+  array(v: DoubleArray | null): void {
+    const c = this.col
+    if (c === undefined) return
+    if (v === null) { if (c.type === undefined) return; this.col = undefined; return }
+    // a new column takes the incoming dimension count; an existing one must have exactly it
+    if (c.type === undefined) c.type = arrayType(v.dims)
+    const b = c.builder ??= builderFor(c.type)
+    if (c.type !== arrayType(v.dims)) throw this.castError(`DOUBLE${'[]'.repeat(v.dims)}`)
+    b.reserve(this.row)
+    b.lastRow = this.row
+    this.touched.push(c)
+    ;(b as ScalarBuilder).set(this.row, v)
+  }
+
+  nul(): void {
+    this.col = undefined
+  }
+
+  endLine(micros: number): void {
+    const t = this.cur
+    const ts = t.ts
+    if (ts !== undefined) {
+      const b = ts.builder as I64Builder
+      b.reserve(this.row)
+      if (b.lastRow === this.row) micros = b.data[this.row]!
+      else if (Number.isNaN(micros)) micros = this.o.clock()
+      if (micros < 0) throw new LineError(`table: ${t.name}, timestamp: ${micros}; designated timestamp before 1970-01-01 is not allowed`)
+      if (micros === Infinity) throw new LineError(`table: ${t.name}; designated timestamp overflow`)
+      b.data[this.row] = micros
+      b.lastRow = this.row
+    }
+    t.rows++
+    this.touched.length = 0
+  }
+
+  abortLine(): void {
+    if (this.cur === undefined) return
+    for (const c of this.touched) { c.builder!.clear(this.row); c.builder!.lastRow = -1 }
+    const ts = this.cur.ts?.builder
+    if (ts !== undefined && ts.lastRow === this.row) { ts.clear(this.row); ts.lastRow = -1 }
+    this.touched.length = 0
+  }
+}
+
+function column(name: string, type: ColumnType | undefined, isNew: boolean): RowsColumn {
+  return { name, key: name.toLowerCase(), type, isNew, builder: undefined }
+}
+
+function text(buf: Uint8Array, s: number, e: number): string {
+  return Buffer.from(buf.buffer, buf.byteOffset + s, e - s).toString('utf8')
+}
+
+function sameBytes(ref: Uint8Array, buf: Uint8Array, s: number, e: number): boolean {
+  if (ref.length !== e - s) return false
+  for (let i = 0; i < ref.length; i++) if (ref[i] !== buf[s + i]) return false
+  return true
+}

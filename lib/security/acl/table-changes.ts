@@ -1,0 +1,141 @@
+/**
+ * Grants over a table's life: owner grants when it is created (to the creator, or to the
+ * `OWNED BY` principal), grants that follow RENAME TABLE, grants that go with
+ * `DROP TABLE ... CASCADE PERMISSIONS` (a plain DROP TABLE keeps them, as QuestDB Enterprise
+ * does, so a table created again under the name gets them back).
+ *
+ * The table change and the grant change live in two files (the table's directory and `_acl`), so
+ * they are ordered with a write-ahead *intent*: before the table changes, the intended grant
+ * change is saved in `_acl` ({@link beginTableChange}); after it, {@link settleTableChange}
+ * looks at the tables, applies the grant change when the table change happened, and removes the
+ * intent, in one save. A crash anywhere leaves one of: no intent (nothing done, or all done), or
+ * an intent whose table change did or did not happen — which the next open settles the same way
+ * ({@link settleAll}). So a table and its grants never disagree after a restart.
+ */
+import { SqlError, SqlState } from '../../errors.js'
+import type { Statement } from '../../sql/ast.js'
+import type { Principal } from '../../session.js'
+import type { AccessControl } from './access-control.js'
+import { type Grant, addGrant } from './grants.js'
+import { expandAll } from './permission-names.js'
+import { keyOf } from './principals.js'
+
+/** A grant change waiting for its table change, saved in `_acl` until settled. */
+export type TableIntent =
+  | { readonly id: number; readonly op: 'create'; readonly table: string; readonly owner: string }
+  | { readonly id: number; readonly op: 'rename'; readonly from: string; readonly to: string }
+  | { readonly id: number; readonly op: 'drop'; readonly tables: readonly string[] }
+
+/** Where a fault test may stop the process: the intent is durable / the table change is done. */
+export type TableChangePhase = 'recorded' | 'changed'
+
+const eq = (a: string | undefined, b: string): boolean => a !== undefined && a.toLowerCase() === b.toLowerCase()
+
+/**
+ * The grant change `stmt` (run by `principal`) implies, checked, and saved as an intent before the
+ * table changes; undefined when there is nothing to do. Refuses (before anything changes) an
+ * `OWNED BY` naming nobody, and an external user creating a table without `OWNED BY`.
+ */
+export function beginTableChange(acl: AccessControl, stmt: Statement, principal: Principal): TableIntent | undefined {
+  const intent = plan(acl, stmt, principal)
+  if (intent === undefined) return undefined
+  acl.mutate(() => { acl.catalog.intents.push(intent) })
+  acl.faultHook?.('recorded')
+  return intent
+}
+
+function plan(acl: AccessControl, stmt: Statement, principal: Principal): TableIntent | undefined {
+  const id = acl.catalog.nextIntentId()
+  switch (stmt.kind) {
+    case 'create_table': case 'create_table_as': case 'create_table_like': {
+      if (acl.tables.find(stmt.name) !== undefined) return undefined
+      const owner = ownerOf(acl, stmt.owner, principal)
+      return owner === undefined ? undefined : { id, op: 'create', table: stmt.name, owner }
+    }
+    case 'rename_table': {
+      const from = acl.tables.find(stmt.from)
+      if (from === undefined || !anyGrantOn(acl, [from.name])) return undefined
+      return { id, op: 'rename', from: from.name, to: stmt.to }
+    }
+    case 'drop_table': {
+      if (stmt.cascadePermissions !== true) return undefined
+      const tables = stmt.names.map((n) => acl.tables.find(n.name)?.name).filter((n): n is string => n !== undefined)
+      return anyGrantOn(acl, tables) ? { id, op: 'drop', tables } : undefined
+    }
+    default: return undefined
+  }
+}
+
+/** The principal key that gets the owner grants of a new table, or undefined for none. */
+function ownerOf(acl: AccessControl, owner: { name: string; pos: number } | undefined, principal: Principal): string | undefined {
+  if (owner !== undefined) {
+    // the built-in admin holds everything already (SHOW CREATE TABLE prints OWNED BY 'admin')
+    if (keyOf(owner.name) === keyOf(acl.adminName)) return undefined
+    if (acl.catalog.find(owner.name) === undefined) throw new SqlError(SqlState.UNDEFINED_OBJECT, `user, group or service account does not exist [name=${owner.name}]`, owner.pos)
+    return keyOf(owner.name)
+  }
+  if (!acl.enabled) return undefined
+  const kind = principal.kind ?? (principal.admin ? 'admin' : 'user')
+  if (kind === 'external') {
+    throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'an external user cannot own a table: CREATE TABLE ... OWNED BY <user, group or service account>')
+  }
+  if (kind !== 'user' && kind !== 'service-account') return undefined
+  return acl.catalog.account(principal.name) === undefined ? undefined : keyOf(principal.name)
+}
+
+function anyGrantOn(acl: AccessControl, tables: readonly string[]): boolean {
+  for (const list of acl.catalog.grants.values()) for (const g of list) if (tables.some((t) => eq(g.table, t))) return true
+  return false
+}
+
+/**
+ * Settles `intent` after its statement ran (whether it succeeded or failed): applies the grant
+ * change when the table change happened, and removes the intent, in one save.
+ */
+export function settleTableChange(acl: AccessControl, intent: TableIntent): void {
+  acl.faultHook?.('changed')
+  acl.mutate(() => settle(acl, intent))
+}
+
+/** Settles every intent left by a crash (on open, before the catalog is used). */
+export function settleAll(acl: AccessControl): boolean {
+  const pending = [...acl.catalog.intents]
+  for (const i of pending) settle(acl, i)
+  return pending.length > 0
+}
+
+function settle(acl: AccessControl, intent: TableIntent): void {
+  const cat = acl.catalog
+  const at = cat.intents.findIndex((x) => x.id === intent.id)
+  if (at < 0) return
+  cat.intents.splice(at, 1)
+  switch (intent.op) {
+    case 'create': {
+      const t = acl.tables.find(intent.table)
+      if (t === undefined) return
+      let list = [...cat.grantsOf(intent.owner)]
+      for (const p of expandAll('table')) list = addGrant(list, p, t.name, undefined, true)
+      cat.setGrants(intent.owner, list)
+      return
+    }
+    case 'rename': {
+      const to = acl.tables.find(intent.to)
+      // done when the new name exists and the old one is gone (or only its spelling changed)
+      if (to === undefined || (acl.tables.find(intent.from) !== undefined && !eq(intent.from, intent.to))) return
+      for (const [key, list] of [...cat.grants]) {
+        if (!list.some((g) => eq(g.table, intent.from))) continue
+        let out: Grant[] = list.filter((g) => !eq(g.table, intent.from))
+        for (const g of list) if (eq(g.table, intent.from)) out = addGrant(out, g.permission, to.name, g.column, g.grantOption)
+        cat.setGrants(key, out)
+      }
+      return
+    }
+    case 'drop': {
+      const gone = intent.tables.filter((t) => acl.tables.find(t) === undefined)
+      if (gone.length === 0) return
+      for (const [key, list] of [...cat.grants]) {
+        if (list.some((g) => gone.some((t) => eq(g.table, t)))) cat.setGrants(key, list.filter((g) => !gone.some((t) => eq(g.table, t))))
+      }
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import t from 'tap'
+import net from 'node:net'
+import { generateKeyPairSync } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import { Sender } from '@questdb/nodejs-client'
+import { Database } from '../../../lib/index.js'
+import { createIlpTcpServer, parseAuthDb, type IlpTcpLog, type IlpTcpOptions } from '../../../adapters/ilp/index.js'
+
+const rows = async (db: Database, sql: string): Promise<unknown[][]> => (await db.query(sql)).rows
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+async function start(db: Database, options: IlpTcpOptions = {}): Promise<{ port: number; logs: IlpTcpLog[]; close(): Promise<void> }> {
+  const logs: IlpTcpLog[] = []
+  const server = createIlpTcpServer(db, { commitInterval: 50, onLog: (e) => logs.push(e), ...options })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { port: (server.address() as AddressInfo).port, logs, close: () => new Promise((r) => server.close(() => r())) }
+}
+
+/** Waits until `sql`'s first value is `want` (commits are asynchronous), at most 10 s. */
+async function until(db: Database, sql: string, want: unknown): Promise<unknown> {
+  let got: unknown
+  for (let i = 0; i < 200; i++) {
+    got = await rows(db, sql).then((r) => r[0]?.[0]).catch(() => undefined)
+    if (got === want) return got
+    await sleep(50)
+  }
+  return got
+}
+
+/** A raw connection sending `text`, resolved when the server closes it (or after `ms`). */
+function raw(port: number, data: string | Buffer, end = true, ms = 5000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1', () => { s.write(data); if (end) s.end() })
+    const timer = setTimeout(() => { s.destroy(); resolve(false) }, ms)
+    s.on('close', () => { clearTimeout(timer); resolve(true) })
+    s.on('error', () => undefined)
+    s.resume() // read (and drop) what the server sends: the challenge
+  })
+}
+
+t.test('@questdb/nodejs-client over TCP, protocol 1 and 2', async (t) => {
+  const db = await Database.open()
+  const srv = await start(db)
+  t.teardown(() => srv.close())
+  for (const pv of ['1', '2']) {
+    const sender = await Sender.fromConfig(`tcp::addr=127.0.0.1:${srv.port};protocol_version=${pv}`)
+    await sender.connect()
+    for (let i = 0; i < 2000; i++) {
+      await sender.table(`tcp${pv}`).symbol('sym', `s${i % 4}`).floatColumn('v', i / 4).intColumn('n', i).stringColumn('txt', 'a b').booleanColumn('b', true)
+        .at(1_700_000_000_000_000_000n + BigInt(i) * 1000n, 'ns')
+    }
+    await sender.flush()
+    await sender.close()
+    t.equal(await until(db, `select count() from tcp${pv}`, 2000n), 2000n, `protocol ${pv}`)
+    t.same(await rows(db, `select sum(v), sum(n), count_distinct(sym), min(timestamp) from tcp${pv}`), [[499750, 1999000n, 4n, 1_700_000_000_000_000n]])
+  }
+})
+
+t.test('a bad line closes the connection, is logged, the lines before it are kept; a partial last line is dropped', async (t) => {
+  const db = await Database.open()
+  const srv = await start(db)
+  t.teardown(() => srv.close())
+  t.ok(await raw(srv.port, 'e v=1i 1t\ne v=2i 2t\ne v=x 3t\ne v=4i 4t\n', false), 'closed by the server')
+  t.equal(await until(db, 'select count() from e', 2n), 2n)
+  t.match(srv.logs, [{ msg: 'ilp line rejected, disconnecting', line: 3, error: /field value is invalid. Field: v; value: x/ }])
+  t.ok(await raw(srv.port, 'e v=5i 5t\ne v=6i'))
+  t.equal(await until(db, 'select count() from e', 3n), 3n)
+  t.match(srv.logs[1], { msg: 'peer disconnected with partial measurement' })
+  t.ok(await raw(srv.port, 'e v=1.5 7t\n', false), 'type clash closes too')
+  t.ok(await raw(srv.port, '../../x v=1.5\n', false), 'a name escaping the data directory closes too')
+  t.equal(await until(db, 'select count() from e', 3n), 3n)
+})
+
+t.test('JWK challenge: the client with the right key writes; a wrong key or unknown id is disconnected', async (t) => {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const pub = publicKey.export({ format: 'jwk' })
+  const d = privateKey.export({ format: 'jwk' }).d!
+  const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }).d!
+  const authKeys = parseAuthDb(`# comment\n\ntestUser1 ec-p-256-sha256 ${pub.x} ${pub.y}\n`)
+  t.throws(() => parseAuthDb(`a ec-p-256-sha256 ${pub.x} ${pub.y}\na ec-p-256-sha256 ${pub.x} ${pub.y}\n`), /duplicate key id/)
+  t.throws(() => parseAuthDb('a rsa x y\n'), /expected/)
+  const db = await Database.open()
+  const srv = await start(db, { authKeys })
+  t.teardown(() => srv.close())
+  const ok = await Sender.fromConfig(`tcp::addr=127.0.0.1:${srv.port};username=testUser1;token=${d}`)
+  await ok.connect()
+  await ok.table('auth_t').floatColumn('v', 1).atNow()
+  await ok.flush()
+  await ok.close()
+  t.equal(await until(db, 'select count() from auth_t', 1n), 1n)
+  for (const [user, token] of [['testUser1', other], ['nobody', d]] as const) {
+    const bad = await Sender.fromConfig(`tcp::addr=127.0.0.1:${srv.port};username=${user};token=${token}`)
+    await bad.connect().catch(() => undefined)
+    await bad.table('auth_t').floatColumn('v', 2).atNow()
+    await bad.flush().catch(() => undefined)
+    await bad.close().catch(() => undefined)
+  }
+  t.ok(await raw(srv.port, 'auth_t v=3.0\n', true), 'no key id line: never authenticated')
+  await sleep(300)
+  t.same(await rows(db, 'select count() from auth_t'), [[1n]])
+  t.match(srv.logs.map((l) => l.why), ['bad signature', 'unknown key id'])
+})
+
+t.test('ACL on: the JWK token made by SQL logs in (needs ILP, an enabled account); no key file needed', async (t) => {
+  const db = await Database.open({ acl: { enabled: true, passwordHashIterations: 1 } })
+  t.teardown(() => db.close())
+  await db.query("create user feeder with password 'pw'")
+  await db.query('grant create table to feeder')
+  const [, , , d] = (await db.query('alter user feeder create token type jwk')).rows[0] as string[]
+  await db.query('create user nokey')
+  await db.query('grant ilp to nokey')
+  const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }).d!
+  const srv = await start(db)
+  t.teardown(() => srv.close())
+  /** One connection of the real client writing one row; resolves when it is closed. */
+  const send = async (user: string, token: string, v: number): Promise<void> => {
+    const s = await Sender.fromConfig(`tcp::addr=127.0.0.1:${srv.port};username=${user};token=${token}`)
+    await s.connect().catch(() => undefined)
+    await s.table('acl_t').floatColumn('v', v).atNow()
+    await s.flush().catch(() => undefined)
+    await s.close().catch(() => undefined)
+  }
+  const why = (): unknown => srv.logs.filter((l) => l.msg === 'ilp authentication failed').at(-1)?.why
+  await send('feeder', d!, 1)
+  await sleep(300)
+  t.equal(why(), 'no ILP permission', 'a user without ILP')
+  await db.query('grant ilp to feeder')
+  await send('feeder', d!, 2)
+  t.equal(await until(db, 'select count() from acl_t', 1n), 1n, 'the token written by SQL writes')
+  const failures = srv.logs.filter((l) => l.msg === 'ilp authentication failed').length
+  await send('feeder', other, 3)
+  await send('FEEDER', other, 4)
+  await send('nobody', d!, 5)
+  await send('nokey', d!, 6)
+  t.ok(await raw(srv.port, 'acl_t v=7.0\n', true), 'no key id line: connection closed')
+  await db.query('alter user feeder disable')
+  await send('feeder', d!, 8)
+  await sleep(300)
+  // the raw connection never sent a signature line: closed when it ended, nothing to log
+  t.same(srv.logs.filter((l) => l.msg === 'ilp authentication failed').slice(failures).map((l) => [l.keyId, l.why]),
+    [['feeder', 'FEEDER', 'nobody', 'nokey', 'feeder'].map((k) => [k, 'unknown or disabled account, no JWK token or bad signature'])].flat(),
+    'wrong key (any case of the name), unknown user, no token, disabled')
+  t.same(await rows(db, 'select v from acl_t'), [[2]], 'nothing of a refused connection written')
+  await db.query('alter user feeder enable')
+  await send('feeder', d!, 9)
+  t.equal(await until(db, 'select count() from acl_t', 2n), 2n, 'the server stays up')
+  t.same(await rows(db, 'select v from acl_t order by v'), [[2], [9]])
+})
+
+t.test('ACL on and a key file: the ACL is used, the file ignored (logged); a service account writes', async (t) => {
+  const db = await Database.open({ acl: { enabled: true, passwordHashIterations: 1 } })
+  t.teardown(() => db.close())
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const pub = publicKey.export({ format: 'jwk' })
+  const fileD = privateKey.export({ format: 'jwk' }).d!
+  await db.query('create service account ingest')
+  await db.query('grant ilp, create table to ingest')
+  const [, , , d] = (await db.query('alter service account ingest create token type jwk')).rows[0] as string[]
+  const srv = await start(db, { authKeys: parseAuthDb(`ingest ec-p-256-sha256 ${pub.x} ${pub.y}\n`) })
+  t.teardown(() => srv.close())
+  t.match(srv.logs[0], { msg: /line.tcp.auth.db.path ignored/ })
+  for (const token of [fileD, d!]) {
+    const s = await Sender.fromConfig(`tcp::addr=127.0.0.1:${srv.port};username=ingest;token=${token}`)
+    await s.connect().catch(() => undefined)
+    await s.table('sa_t').floatColumn('v', token === d ? 2 : 1).atNow()
+    await s.flush().catch(() => undefined)
+    await s.close().catch(() => undefined)
+  }
+  t.equal(await until(db, 'select count() from sa_t', 1n), 1n)
+  await sleep(300)
+  t.same(await rows(db, 'select v from sa_t'), [[2]], 'the key file\'s key is refused, the ACL token writes')
+})

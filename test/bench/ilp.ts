@@ -1,0 +1,126 @@
+/**
+ * ILP ingestion speed: rows per second through the real `@questdb/nodejs-client` over HTTP
+ * (protocol 2, auto-flush defaults) and over TCP into a durable table of 10 columns (2 SYMBOL
+ * tags, 6 DOUBLE, 1 LONG, the designated timestamp). The server (REST adapter + ILP/TCP
+ * adapter over a data-directory database) runs in a child process, the client here, so each
+ * has its own core.
+ *
+ *   node --import tsx test/bench/ilp.ts [rows=2000000]
+ *   node --import tsx test/bench/ilp.ts --cpu   # the engine alone, in CPU time (a loaded machine's wall time says little)
+ *
+ * Not a test: figures go to docs/benchmarks.md.
+ */
+import { fork, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { Sender } from '@questdb/nodejs-client'
+
+if (process.argv[2] === '--cpu') {
+  // parse + commit of 5 prebuilt 75,000-row protocol-2 bodies into a durable table, in this process's CPU time
+  const { Database } = await import('../../lib/index.js')
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-cpu-'))
+  const db = await Database.open({ path: dir })
+  const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
+  const dbl = (name: string, v: number): Buffer => { const b = Buffer.alloc(name.length + 11); b.write(`${name}==`); b[name.length + 2] = 0x10; b.writeDoubleLE(v, name.length + 3); return b }
+  let parse = 0, commit = 0
+  for (let r = 0; r < 6; r++) {
+    const parts: Buffer[] = []
+    for (let k = 0; k < 75_000; k++) {
+      const i = r * 75_000 + k
+      parts.push(Buffer.from(`cpu,sym=${syms[i & 7]},venue=${i & 1 ? 'X' : 'Y'} `), dbl('bid', 100 + i), Buffer.from(','), dbl('ask', 101), Buffer.from(','), dbl('bid_sz', 3), Buffer.from(','),
+        dbl('ask_sz', 4), Buffer.from(','), dbl('last', 5), Buffer.from(','), dbl('vwap', 6), Buffer.from(`,seq=${i}i ${1_700_000_000_000_000 + i}t\n`))
+    }
+    const body = Buffer.concat(parts)
+    const c0 = process.cpuUsage()
+    const w = db.lineWriter()
+    for (let o = 0; o < body.length; o += 65536) w.write(body.subarray(o, Math.min(body.length, o + 65536)))
+    const c1 = process.cpuUsage(c0)
+    await w.end()
+    const c2 = process.cpuUsage(c0)
+    if (r === 0) continue // warm-up
+    parse += (c1.user + c1.system) / 1e6
+    commit += (c2.user + c2.system - c1.user - c1.system) / 1e6
+  }
+  const rows = 5 * 75_000
+  console.log(`engine: ${rows} rows, parse ${parse.toFixed(2)} CPU-s, commit ${commit.toFixed(2)} CPU-s = ${Math.round(rows / (parse + commit)).toLocaleString('en-US')} rows per CPU-second`)
+  await db.close()
+  rmSync(dir, { recursive: true, force: true })
+} else if (process.argv[2] === '--server') {
+  const { Database } = await import('../../lib/index.js')
+  const { createHttpServer } = await import('../../adapters/http/index.js')
+  const { createIlpTcpServer } = await import('../../adapters/ilp/index.js')
+  const db = await Database.open({ path: process.argv[3]! })
+  const http = createHttpServer(db)
+  const tcp = createIlpTcpServer(db, { commitInterval: 200 })
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r))
+  await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r))
+  process.send!({ http: (http.address() as AddressInfo).port, tcp: (tcp.address() as AddressInfo).port })
+  process.on('message', () => { void db.close().then(() => process.exit(0)) })
+} else {
+  const n = Number(process.argv[2] ?? 2_000_000)
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-bench-'))
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', dir], { execArgv: ['--import', 'tsx'] })
+  const ports = await new Promise<{ http: number; tcp: number }>((r) => child.once('message', (m) => r(m as { http: number; tcp: number })))
+  const count = async (table: string): Promise<number> => {
+    // a fresh connection each time (a kept-alive one may be closed by the server meanwhile)
+    const r = await fetch(`http://127.0.0.1:${ports.http}/exec?query=${encodeURIComponent(`select count() from ${table}`)}`, { headers: { Connection: 'close' } }).catch(() => undefined)
+    if (r === undefined) return 0
+    const j = await r.json() as { dataset?: number[][] }
+    return j.dataset?.[0]?.[0] ?? 0
+  }
+  const run = async (name: string, conf: string, table: string): Promise<void> => {
+    const sender = await Sender.fromConfig(conf)
+    if (conf.startsWith('tcp')) await sender.connect()
+    const t0 = performance.now()
+    const base = 1_700_000_000_000_000n
+    const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
+    for (let i = 0; i < n; i++) {
+      await sender.table(table).symbol('sym', syms[i & 7]!).symbol('venue', i & 1 ? 'X' : 'Y')
+        .floatColumn('bid', 100 + (i % 100) / 8).floatColumn('ask', 100.5 + (i % 100) / 8).floatColumn('bid_sz', i % 1000)
+        .floatColumn('ask_sz', (i * 7) % 1000).floatColumn('last', 100.25).floatColumn('vwap', 100.125)
+        .intColumn('seq', i).at(base + BigInt(i), 'us')
+    }
+    await sender.flush()
+    await sender.close()
+    while (await count(table) < n) await new Promise((r) => setTimeout(r, 20))
+    const s = (performance.now() - t0) / 1000
+    console.log(`${name.padEnd(28)} ${n} rows in ${s.toFixed(2)} s = ${Math.round(n / s).toLocaleString('en-US')} rows/s`)
+  }
+  /** The server alone: a 75,000-row protocol-2 body (what the client sends per auto-flush) built once, POSTed `n / 75000` times. */
+  const serverOnly = async (): Promise<void> => {
+    const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
+    const dbl = (name: string, v: number): Buffer => { const b = Buffer.alloc(name.length + 11); b.write(`${name}==`); b[name.length + 2] = 0x10; b.writeDoubleLE(v, name.length + 3); return b }
+    const per = 75_000
+    const requests = Math.max(1, Math.round(n / per))
+    const bodies = Array.from({ length: requests }, (_, r) => {
+      const parts: Buffer[] = []
+      for (let k = 0; k < per; k++) {
+        const i = r * per + k
+        parts.push(Buffer.from(`bench_raw,sym=${syms[i & 7]},venue=${i & 1 ? 'X' : 'Y'} `), dbl('bid', 100 + (i % 100) / 8), Buffer.from(','), dbl('ask', 100.5), Buffer.from(','),
+          dbl('bid_sz', i % 1000), Buffer.from(','), dbl('ask_sz', 3), Buffer.from(','), dbl('last', 100.25), Buffer.from(','), dbl('vwap', 100.125), Buffer.from(`,seq=${i}i ${1_700_000_000_000_000 + i}t\n`))
+      }
+      return Buffer.concat(parts)
+    })
+    const t0 = performance.now()
+    for (const body of bodies) {
+      const r = await fetch(`http://127.0.0.1:${ports.http}/write`, { method: 'POST', body })
+      if (r.status !== 204) throw new Error(`${r.status} ${await r.text()}`)
+    }
+    const s = (performance.now() - t0) / 1000
+    const rows = requests * per
+    console.log(`${'server only (prebuilt v2 body)'.padEnd(28)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s`)
+  }
+  try {
+    await serverOnly()
+    await run('HTTP, protocol 2', `http::addr=127.0.0.1:${ports.http};protocol_version=2`, 'bench_http')
+    await run('TCP, protocol 2', `tcp::addr=127.0.0.1:${ports.tcp};protocol_version=2`, 'bench_tcp')
+    await run('HTTP, protocol 1 (text)', `http::addr=127.0.0.1:${ports.http};protocol_version=1`, 'bench_http_v1')
+  } finally {
+    child.send('stop')
+    await new Promise((r) => child.once('exit', r))
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
