@@ -11,10 +11,8 @@
 import { type Batch, type Vector, concatVectors, materialize, sliceVector } from '../../types/vector.js'
 import type { WindowNode } from '../../plan/plan-node.js'
 import type { WindowCall } from '../../plan/nodes/window.js'
-import type { BoundExpr } from '../../plan/plan-node.js'
 import { LONG_NULL } from '../../types/column-type.js'
 import type { ExecContext } from '../context.js'
-import { compileExpr } from '../evaluate.js'
 import { nullMask } from '../../functions/aggregate/agg-util.js'
 import type { Runner } from './runner.js'
 import { collect, emit } from './sort.js'
@@ -31,9 +29,9 @@ import { frameBoundsSteps } from './window-frame.js'
 import { frameCountsSteps, frameExtremesSteps, frameSumsSteps, toFloat64 } from './window-aggregate.js'
 import { framePicksSteps, gatherPicks, offsetPicksSteps, rankingSteps } from './window-value.js'
 import { runSteps } from '../steps.js'
+import { SLICE_ROWS, evaluateSliced, slices } from '../evaluate-sliced.js'
 
-/** Rows per slice when a window evaluates an expression or converts a column: each slice is one step between scheduler checks. */
-const SLICE_ROWS = 65536
+
 
 /** Runs a window node: the input rows with one column per window call. */
 export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
@@ -121,24 +119,6 @@ function notNullAsOne(m: Uint8Array): Float64Array {
   const out = new Float64Array(m.length)
   for (let i = 0; i < m.length; i++) out[i] = m[i] === 1 ? NaN : 1
   return out
-}
-
-/** The rows of `all` in slices of {@link SLICE_ROWS}. */
-function* slices(n: number): Generator<[number, number]> {
-  for (let s = 0; s < n; s += SLICE_ROWS) yield [s, Math.min(n, s + SLICE_ROWS)]
-}
-
-/** `expr` over every row of `all`, evaluated slice by slice with a scheduler check between slices. */
-async function evaluateSliced(expr: BoundExpr, all: Batch, ctx: ExecContext): Promise<Vector> {
-  const f = compileExpr(expr, ctx)
-  // a column is its vector: nothing to compute
-  if (expr.kind === 'column' || all.length <= SLICE_ROWS) return f(all)
-  const parts: Vector[] = []
-  for (const [s, e] of slices(all.length)) {
-    parts.push(f({ length: e - s, vectors: all.vectors.map((v) => sliceVector(v, s, e)) }))
-    await ctx.maybeYield()
-  }
-  return concatVectors(expr.type, parts)
 }
 
 /** An element-wise conversion of `v` (toFloat64, nullMask) slice by slice into one array. */
