@@ -2,19 +2,31 @@
  * PostgreSQL type OIDs and sizes for the engine's column types, as QuestDB's PGWire reports them
  * (reference §4.5), and the engine type that a parameter OID maps to.
  */
-import { type ArrayType, type ColumnType, type DecimalType, ARRAY_MAX_DIMS, arrayType } from '../../lib/index.js'
+import { type ArrayType, type ColumnType, type DecimalType, ARRAY_MAX_DIMS, PG_ARRAY_TYPES, PG_SCALAR_TYPES, arrayType } from '../../lib/index.js'
 import { numericPgType } from './encode-numeric.js'
 
 const ARRAY_TYPES: readonly ArrayType[] = Array.from({ length: ARRAY_MAX_DIMS }, (_, i) => arrayType(i + 1))
 
-/** Type OIDs used on the wire. */
+const BUILTINS = [...PG_SCALAR_TYPES, ...PG_ARRAY_TYPES]
+
+/** The OID of the built-in type named `typname`, read from the engine's pg_type table (lib/types/pg-types.ts). */
+function oidOf(typname: string): number {
+  const t = BUILTINS.find((b) => b.name === typname)
+  if (t === undefined) throw new TypeError(`pgwire: no built-in type ${typname}`)
+  return t.oid
+}
+
+/** Type OIDs used on the wire: the engine's pg_type numbers, by name. */
 export const Oid = {
-  BOOL: 16, BYTEA: 17, CHAR: 18, NAME: 19, INT8: 20, INT2: 21, INT4: 23, TEXT: 25, OID: 26,
-  FLOAT4: 700, FLOAT8: 701, UNKNOWN: 705, BPCHAR: 1042, VARCHAR: 1043, DATE: 1082, TIME: 1083,
-  TIMESTAMP: 1114, TIMESTAMPTZ: 1184, INTERVAL: 1186, NUMERIC: 1700, UUID: 2950,
-  INT8_ARRAY: 1016, FLOAT8_ARRAY: 1022, VARCHAR_ARRAY: 1015, TEXT_ARRAY: 1009, INT4_ARRAY: 1007,
-  BOOL_ARRAY: 1000, INT2_ARRAY: 1005, FLOAT4_ARRAY: 1021, BPCHAR_ARRAY: 1014, TIMESTAMP_ARRAY: 1115,
-  TIMESTAMPTZ_ARRAY: 1185, UUID_ARRAY: 2951,
+  BOOL: oidOf('bool'), BYTEA: oidOf('bytea'), CHAR: oidOf('char'), NAME: oidOf('name'), INT8: oidOf('int8'), INT2: oidOf('int2'),
+  INT4: oidOf('int4'), TEXT: oidOf('text'), OID: oidOf('oid'), FLOAT4: oidOf('float4'), FLOAT8: oidOf('float8'),
+  /** PostgreSQL's `unknown` (a literal's type before resolution): on the wire only, not listed in pg_type here */
+  UNKNOWN: 705,
+  BPCHAR: oidOf('bpchar'), VARCHAR: oidOf('varchar'), DATE: oidOf('date'), TIME: oidOf('time'),
+  TIMESTAMP: oidOf('timestamp'), TIMESTAMPTZ: oidOf('timestamptz'), INTERVAL: oidOf('interval'), NUMERIC: oidOf('numeric'), UUID: oidOf('uuid'),
+  INT8_ARRAY: oidOf('_int8'), FLOAT8_ARRAY: oidOf('_float8'), VARCHAR_ARRAY: oidOf('_varchar'), TEXT_ARRAY: oidOf('_text'), INT4_ARRAY: oidOf('_int4'),
+  BOOL_ARRAY: oidOf('_bool'), INT2_ARRAY: oidOf('_int2'), FLOAT4_ARRAY: oidOf('_float4'), BPCHAR_ARRAY: oidOf('_bpchar'), TIMESTAMP_ARRAY: oidOf('_timestamp'),
+  TIMESTAMPTZ_ARRAY: oidOf('_timestamptz'), UUID_ARRAY: oidOf('_uuid'),
 } as const
 
 /** How a column type appears in a RowDescription. */

@@ -13,6 +13,7 @@ import {
 import { castScalar, castVector } from '../types/cast.js'
 import { parseInterval } from '../types/interval.js'
 import type { BoundExpr } from '../plan/plan-node.js'
+import { type InLookup, inLookup, LiteralList } from '../plan/literal-list.js'
 import type { ExecContext } from './context.js'
 
 /** Computes one vector for a batch. */
@@ -60,7 +61,7 @@ export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
         return { kind: 'bool', type: 'BOOLEAN', length: b.length, data: out }
       }
     }
-    case 'in': return compileIn(compileExpr(expr.expr, ctx), expr.values, expr.not)
+    case 'in': return compileIn(compileExpr(expr.expr, ctx), expr.values instanceof LiteralList ? expr.values.lookup : inLookup(expr.values), expr.not)
     case 'in_intervals': {
       const inner = compileExpr(expr.expr, ctx)
       const iv = expr.param === undefined ? expr.intervals : paramIntervals(ctx.params[expr.param.index] ?? null, expr.param.pos)
@@ -90,7 +91,7 @@ export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
       const not = expr.not
       let compiled: Evaluator | undefined
       return (b) => {
-        compiled ??= compileIn(inner, (ctx.subqueryValues.get(key) as Scalar[] | undefined) ?? [], not)
+        compiled ??= compileIn(inner, inLookup((ctx.subqueryValues.get(key) as Scalar[] | undefined) ?? []), not)
         return compiled(b)
       }
     }
@@ -175,14 +176,14 @@ function compileCase(expr: Extract<BoundExpr, { kind: 'case' }>, ctx: ExecContex
   }
 }
 
-/** `x IN (values)`, with the values already of x's type (nulls match nulls, as QuestDB's `=`). */
-function compileIn(inner: Evaluator, values: readonly Scalar[], not: boolean): Evaluator {
-  const set = new Set<unknown>()
-  let hasNull = false
-  for (const v of values) {
-    if (v === null) hasNull = true
-    else set.add(typeof v === 'bigint' ? v.toString() : v)
-  }
+/** The values of an IN list (a long literal list's, converted by now in slices when the statement was prepared). */
+export function inValues(values: readonly Scalar[] | LiteralList): readonly Scalar[] {
+  return values instanceof LiteralList ? values.values : values
+}
+
+/** `x IN (values)`, the values (already of x's type) given as their lookup (nulls match nulls, as QuestDB's `=`). */
+function compileIn(inner: Evaluator, lookup: InLookup, not: boolean): Evaluator {
+  const { set, hasNull } = lookup
   return (b) => {
     const v = inner(b)
     const n = b.length

@@ -1,11 +1,13 @@
 /**
  * Uncorrelated subqueries (scalar `(SELECT ...)`, `EXISTS`, `IN (SELECT ...)`) are computed once,
  * before the pipeline that uses them runs; their values go to `ctx.subqueryValues`, where the
- * compiled expressions read them.
+ * compiled expressions read them. Long IN lists of literals are converted here too, in slices
+ * (see plan/literal-list.ts).
  */
 import { SqlError, SqlState } from '../errors.js'
 import { getScalar, type Scalar } from '../types/vector.js'
 import type { BoundExpr, PlanNode } from '../plan/plan-node.js'
+import { LiteralList } from '../plan/literal-list.js'
 import type { ExecContext } from './context.js'
 import { runPlan } from './operators/runner.js'
 import { batchBytes } from './memory.js'
@@ -46,6 +48,8 @@ export async function computeSubqueries(pending: readonly BoundExpr[], ctx: Exec
       let any = false
       for await (const b of runPlan(e.plan, ctx)) if (b.length > 0) { any = true; break }
       ctx.subqueryValues.set(e, any !== e.not)
+    } else if (e.kind === 'in' && e.values instanceof LiteralList) {
+      await e.values.prepare(() => ctx.maybeYield())
     } else if (e.kind === 'in_query') {
       await prepareSubqueries(e.plan, ctx)
       const values: Scalar[] = []
@@ -66,7 +70,8 @@ function collect(x: PlanNode | BoundExpr, out: BoundExpr[]): void {
     case 'in_query': out.push(x); collect(x.expr, out); return
     case 'column': case 'const': case 'param': return
     case 'call': x.args.forEach((a) => collect(a, out)); return
-    case 'cast': case 'isnull': case 'in': case 'in_intervals': collect(x.expr, out); return
+    case 'in': if (x.values instanceof LiteralList && !x.values.ready) out.push(x); collect(x.expr, out); return
+    case 'cast': case 'isnull': case 'in_intervals': collect(x.expr, out); return
     case 'case': x.whens.forEach((w) => { collect(w.when, out); collect(w.then, out) }); collect(x.else, out); return
     case 'scan': case 'table_function': return
     case 'values': x.rows.forEach((r) => r.forEach((e) => collect(e, out))); return

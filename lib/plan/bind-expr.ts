@@ -16,6 +16,7 @@ import type { Scope } from './scope.js'
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
 import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.js'
+import { isLiteralItem, LITERAL_LIST_MIN_ITEMS, LiteralList } from './literal-list.js'
 
 /** Hooks and environment for binding expressions. */
 export interface ExprEnv {
@@ -101,11 +102,16 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
           return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: new Float64Array(0), not: e.not, param: { index: p.index, pos: list[0]!.pos } }
         }
       }
+      const to = target.type === 'SYMBOL' ? 'STRING' : target.type
+      // a long list of literals is converted when it runs, in slices (see literal-list.ts)
+      if (list.length >= LITERAL_LIST_MIN_ITEMS && list.every(isLiteralItem)) {
+        return { kind: 'in', type: 'BOOLEAN', expr: target, values: new LiteralList(list, to, convertLiteralItem), not: e.not }
+      }
       const values: Scalar[] = []
       for (const item of list) {
         const b = bindExpr(item, env)
         if (b.kind !== 'const') return bindInAsOr(target, list, e.not, env)
-        values.push(castConstant(b, target.type === 'SYMBOL' ? 'STRING' : target.type, item.pos))
+        values.push(castConstant(b, to, item.pos))
       }
       return { kind: 'in', type: 'BOOLEAN', expr: target, values, not: e.not }
     }
@@ -129,6 +135,15 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
       return bindFunction('extract', [unit, e.expr], e.pos, env)
     }
   }
+}
+
+/** One item of a {@link LiteralList} as a value of `to` (as binding it and casting the constant would). */
+function convertLiteralItem(item: Expr, to: ColumnType): Scalar {
+  const b = item.kind === 'literal' ? bindLiteral(item)
+    : item.kind === 'unary' && item.operand.kind === 'literal' && 'text' in item.operand ? bindLiteral({ ...item.operand, text: negate(item.operand.text) })
+    : undefined
+  if (b?.kind !== 'const') throw new SqlError(SqlState.INTERNAL_ERROR, 'internal error: an IN list item is not a literal', item.pos)
+  return castConstant(b, to, item.pos)
 }
 
 function negate(text: string): string {

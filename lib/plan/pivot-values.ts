@@ -10,10 +10,19 @@ import type { Cte, Expr, PivotValue, Query, Statement } from '../sql/ast.js'
 /** Runs a query and returns its rows (JS values, first column used). */
 export type RunQuery = (q: Query) => Promise<readonly (readonly unknown[])[]>
 
-/** True when `stmt` has a PIVOT with an IN subquery (a cheap walk, done before binding). */
+/** What {@link hasPivotSubquery} found, per parsed statement (a statement is run many times). */
+const pivotSubqueryOf = new WeakMap<Statement, boolean>()
+
+/**
+ * True when `stmt` has a PIVOT with an IN subquery (a walk done before binding, once per parsed
+ * statement; literals, which can be hundreds of thousands in a bulk INSERT, are not entered).
+ */
 export function hasPivotSubquery(stmt: Statement): boolean {
-  let found = false
+  let found = pivotSubqueryOf.get(stmt)
+  if (found !== undefined) return found
+  found = false
   visit(stmt, (o) => { if (o['kind'] === 'pivot' && (o['fors'] as { query?: Query }[]).some((f) => f.query !== undefined)) found = true })
+  pivotSubqueryOf.set(stmt, found)
   return found
 }
 
@@ -26,6 +35,7 @@ function visit(node: unknown, f: (o: Record<string, unknown>) => void): void {
   if (Array.isArray(node)) { for (const x of node) visit(x, f); return }
   if (node === null || typeof node !== 'object') return
   const o = node as Record<string, unknown>
+  if (o['kind'] === 'literal') return
   f(o)
   for (const v of Object.values(o)) visit(v, f)
 }

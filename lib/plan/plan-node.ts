@@ -12,6 +12,7 @@ import type { SampleByNode } from './nodes/sample-by.js'
 import type { LatestOnNode } from './nodes/latest-on.js'
 import type { TimeJoinNode } from './nodes/time-join.js'
 import type { WindowNode } from './nodes/window.js'
+import type { LiteralList } from './literal-list.js'
 
 export type { SampleByNode, LatestOnNode, TimeJoinNode, WindowNode }
 
@@ -25,7 +26,8 @@ export type BoundExpr =
   | { readonly kind: 'call'; readonly type: ColumnType; readonly def: ScalarFunctionDef; readonly site: CallSite; readonly args: readonly BoundExpr[] }
   | { readonly kind: 'cast'; readonly type: ColumnType; readonly expr: BoundExpr; readonly pos: number }
   | { readonly kind: 'case'; readonly type: ColumnType; readonly whens: readonly { readonly when: BoundExpr; readonly then: BoundExpr }[]; readonly else: BoundExpr }
-  | { readonly kind: 'in'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly values: readonly Scalar[]; readonly not: boolean }
+  // `values`: a long list of literals is a LiteralList, converted when the statement runs
+  | { readonly kind: 'in'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly values: readonly Scalar[] | LiteralList; readonly not: boolean }
   // `param`: `ts IN $n` with a text parameter, whose value is an interval string parsed per execution (`intervals` unused)
   | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly intervals: Float64Array; readonly not: boolean; readonly param?: { readonly index: number; readonly pos: number } }
   | { readonly kind: 'isnull'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly not: boolean }

@@ -125,6 +125,13 @@ const ATTACKS: Attack[] = [
   },
   { name: 'regex', what: "('a' * 32 || '!') ~ '(a+)+$' (REST)", run: (s, sig) => rest(s, "select count() from long_sequence(1) where (rpad('', 32, 'a') || '!') ~ '(a+)+$'", sig) },
   { name: 'order-by', what: 'order by over long_sequence(400M) (REST)', run: (s, sig) => rest(s, 'select x from long_sequence(400000000) order by x desc limit 1', sig) },
+  {
+    name: 'window', what: 'two window calls over 2M rows (REST)', run: (s, sig) => rest(s, 'select count(), max(a), max(b) from (select sum(x) over (order by x rows between 10 preceding and current row) a, ' +
+      'first_value(x) over (order by x rows between 10 preceding and current row) b from long_sequence(2000000))', sig),
+  },
+  {
+    name: 'in-list-150k', what: 'IN list of 150,000 items (pgwire)', run: (s) => viaPg(s, `select count() from long_sequence(10) where x in (${repeat(150_000, (i) => String(i), ',')})`),
+  },
 ]
 
 function quantile(sorted: readonly number[], q: number): number {

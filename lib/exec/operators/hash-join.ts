@@ -11,6 +11,7 @@ import { compileExpr, selection } from '../evaluate.js'
 import { collect, rowKey } from './sort.js'
 import type { Runner } from './runner.js'
 import { MAP_ENTRY_BYTES, STRING_OVERHEAD_BYTES } from '../memory.js'
+import { evaluateSliced } from '../evaluate-sliced.js'
 
 /** Bytes of hash-table estimate a join build reserves at a time (accounting per chunk, not per row). */
 const BUILD_CHUNK_BYTES = 1 << 20
@@ -43,7 +44,8 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
   let table: Map<string, number[]> | undefined
   if (node.leftKeys.length > 0) {
     table = new Map()
-    const keys = node.rightKeys.map((k) => materialize(compileExpr(k, ctx)(right)))
+    const keys: Vector[] = []
+    for (const k of node.rightKeys) keys.push(materialize(await evaluateSliced(k, right, ctx)))
     let pending = 0
     for (let j = 0; j < right.length; j++) {
       if ((j & (YIELD_CHECK_WORK - 1)) === 0) await ctx.maybeYield()

@@ -11,7 +11,7 @@ import { type Batch, gather } from '../../types/vector.js'
 import type { LimitNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { evalConstant } from '../evaluate.js'
-import { collect, emit } from './sort.js'
+import { collect, emitSelected } from './sort.js'
 import type { Runner } from './runner.js'
 import { SqlError, SqlState } from '../../errors.js'
 import { batchBytes } from '../memory.js'
@@ -88,6 +88,7 @@ async function* fromEnd(node: LimitNode, ctx: ExecContext, run: Runner, range: (
   const n = to - from
   const sel = new Int32Array(n)
   for (let i = 0; i < n; i++) sel[i] = from + i
-  yield* emit({ length: n, vectors: all.vectors.map((v) => gather(v, sel, n)) }, ctx)
+  // gathered batch by batch as they leave, not all at once
+  yield* emitSelected(all, sel, ctx)
   mem.close()
 }

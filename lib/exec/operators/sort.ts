@@ -8,12 +8,12 @@ import { wideDecimalCompare } from './decimal-sort.js'
 import { type Batch, type Vector, BATCH_SIZE, concatVectors, gather, getScalar, isNullAt, materialize } from '../../types/vector.js'
 import type { OutputColumn, SortNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
-import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
 import { type Reservation, batchBytes } from '../memory.js'
 import { sortYielding } from './yielding-sort.js'
 import { objectKey } from '../../types/array.js'
 import { arrGet } from '../../types/array-vector.js'
+import { evaluateSliced } from '../evaluate-sliced.js'
 
 /**
  * Collects every batch of a plan into one batch (used by blocking operators), reserving its
@@ -108,7 +108,8 @@ export async function* runSort(node: SortNode, ctx: ExecContext, run: Runner): A
   if (all.length === 0) return
   // computed keys, the index array and the sort's own workspace (JS heap), the selection
   mem.grow(all.length * (8 * node.keys.length + SORT_ROW_BYTES))
-  const cmps = node.keys.map((k) => comparator(compileExpr(k.expr, ctx)(all), k.desc, k.nullsFirst))
+  const cmps: Compare[] = []
+  for (const k of node.keys) cmps.push(comparator(await evaluateSliced(k.expr, all, ctx), k.desc, k.nullsFirst))
   const sel = new Int32Array(all.length)
   for (let i = 0; i < all.length; i++) sel[i] = i
   // in bounded steps: a sort of millions of rows must not hold the event loop for seconds
@@ -124,7 +125,7 @@ export async function* runSort(node: SortNode, ctx: ExecContext, run: Runner): A
 const SORT_ROW_BYTES = 20
 
 /** Emits rows `sel` of `all` in batches of {@link BATCH_SIZE}, gathering one batch at a time. */
-async function* emitSelected(all: Batch, sel: Int32Array, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* emitSelected(all: Batch, sel: Int32Array, ctx: ExecContext): AsyncGenerator<Batch> {
   for (let s = 0; s < sel.length; s += BATCH_SIZE) {
     const n = Math.min(BATCH_SIZE, sel.length - s)
     const part = sel.subarray(s, s + n)

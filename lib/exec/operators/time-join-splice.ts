@@ -12,12 +12,13 @@
  *
  * QuestDB needs random access on both sides for this; here both inputs are materialized.
  */
-import { type Batch, BATCH_SIZE } from '../../types/vector.js'
+import { type Batch, BATCH_SIZE, type Vector, sliceVector } from '../../types/vector.js'
 import type { TimeJoinNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
-import { compileExpr } from '../evaluate.js'
+import type { BoundExpr } from '../../plan/plan-node.js'
+import { evaluateSliced, slices } from '../evaluate-sliced.js'
 import { collect } from './sort.js'
-import { keyIndexFor } from './time-join-keys.js'
+import { type KeyIndex, keyIndexFor } from './time-join-keys.js'
 import { gatherOrNull, timestampsOf } from './time-join-rows.js'
 import type { Runner } from './runner.js'
 
@@ -31,8 +32,9 @@ export async function* runSplice(node: TimeJoinNode, ctx: ExecContext, run: Runn
   const index = keyIndexFor(node.leftKeys.map((k) => k.type))
   const lk = new Int32Array(left.length)
   const rk = new Int32Array(right.length)
-  if (left.length > 0) index.assign(node.leftKeys.map((k) => compileExpr(k, ctx)(left)), left.length, lk)
-  if (right.length > 0) index.assign(node.rightKeys.map((k) => compileExpr(k, ctx)(right)), right.length, rk)
+  // key values and ids slice by slice: composite keys cost a text key per row
+  await assignSliced(index, node.leftKeys, left, lk, ctx)
+  await assignSliced(index, node.rightKeys, right, rk, ctx)
   const lts = left.length > 0 ? timestampsOf(left.vectors[node.left.timestampIndex]!) : new Float64Array(0)
   const rts = right.length > 0 ? timestampsOf(right.vectors[node.right.timestampIndex]!) : new Float64Array(0)
   const keys = Math.max(index.count, 1)
@@ -98,4 +100,15 @@ export async function* runSplice(node: TimeJoinNode, ctx: ExecContext, run: Runn
     await ctx.maybeYield()
   }
   mem.close()
+}
+
+/** Writes the key id of every row of `input` into `out`, evaluating the keys and assigning ids slice by slice. */
+async function assignSliced(index: KeyIndex, exprs: readonly BoundExpr[], input: Batch, out: Int32Array, ctx: ExecContext): Promise<void> {
+  if (input.length === 0) return
+  const keys: Vector[] = []
+  for (const k of exprs) keys.push(await evaluateSliced(k, input, ctx))
+  for (const [s, e] of slices(input.length)) {
+    index.assign(keys.map((v) => sliceVector(v, s, e)), e - s, out.subarray(s, e))
+    await ctx.maybeYield()
+  }
 }

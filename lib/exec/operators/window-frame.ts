@@ -8,6 +8,7 @@
  */
 import type { BoundFrame } from '../../plan/nodes/window.js'
 import type { WindowOrder } from './window-sort.js'
+import { STEP_MASK, STEP_WORK, type Steps, runNow } from '../steps.js'
 
 /** Start (inclusive) and end (exclusive) sorted positions of each row's frame. */
 export interface FrameBounds {
@@ -21,6 +22,11 @@ export interface FrameBounds {
  * BY, where every row of a partition is a peer of every other.
  */
 export function frameBounds(o: WindowOrder, frame: BoundFrame, ordered: boolean, key: Float64Array | undefined, desc: boolean): FrameBounds {
+  return runNow(frameBoundsSteps(o, frame, ordered, key, desc))
+}
+
+/** {@link frameBounds} in steps of about {@link STEP_WORK} positions (see exec/steps.ts). */
+export function* frameBoundsSteps(o: WindowOrder, frame: BoundFrame, ordered: boolean, key: Float64Array | undefined, desc: boolean): Steps<FrameBounds> {
   const n = o.rows.length
   const start = new Int32Array(n)
   const end = new Int32Array(n)
@@ -28,6 +34,7 @@ export function frameBounds(o: WindowOrder, frame: BoundFrame, ordered: boolean,
   const { partStart, partEnd, peerStart, peerEnd } = o
   if (frame.units === 'rows') {
     for (let p = 0; p < n; p++) {
+      if ((p & STEP_MASK) === STEP_MASK) yield
       const s = partStart[p]!
       const e = partEnd[p]!
       start[p] = lo === -Infinity ? s : Math.min(e, Math.max(s, p + lo))
@@ -38,6 +45,7 @@ export function frameBounds(o: WindowOrder, frame: BoundFrame, ordered: boolean,
   const offsets = (lo !== -Infinity && lo !== 0) || (hi !== Infinity && hi !== 0)
   if (!ordered || !offsets || key === undefined) {
     for (let p = 0; p < n; p++) {
+      if ((p & STEP_MASK) === STEP_MASK) yield
       const all = !ordered
       start[p] = lo === -Infinity || all ? partStart[p]! : peerStart[p]!
       end[p] = hi === Infinity || all ? partEnd[p]! : hi < 0 ? peerStart[p]! : peerEnd[p]!
@@ -48,7 +56,11 @@ export function frameBounds(o: WindowOrder, frame: BoundFrame, ordered: boolean,
   const rows = o.rows
   let a = 0
   let b = 0
+  // the pointers move at most n each: work counts positions and pointer moves
+  let work = 0
   for (let p = 0; p < n; p++) {
+    if (work >= STEP_WORK) { work = 0; yield }
+    work += 1 - a - b
     const s = partStart[p]!
     const e = partEnd[p]!
     if (p === s) { a = s; b = s }
@@ -59,6 +71,7 @@ export function frameBounds(o: WindowOrder, frame: BoundFrame, ordered: boolean,
     else while (b < e && sign * (key[rows[b]!]! - kp) <= hi) b++
     start[p] = a
     end[p] = b
+    work += a + b
   }
   return { start, end }
 }

@@ -10,6 +10,7 @@ import type { SortKey } from '../../plan/plan-node.js'
 import { comparator } from './sort.js'
 import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
 import { sortYielding } from './yielding-sort.js'
+import { STEP_MASK, type Steps, runNow, runSteps } from '../steps.js'
 
 /** Row indexes in window order, with partition and peer-group boundaries. */
 export interface WindowOrder {
@@ -113,18 +114,18 @@ export async function partitionIdsYielding(keys: readonly Vector[], length: numb
  * says the input already is in ORDER BY order (the designated timestamp), which needs the same.
  */
 export function windowOrder(ids: Int32Array, count: number, keys: readonly Vector[], orderKeys: readonly SortKey[], presorted: boolean): WindowOrder {
-  const { rows, starts } = byPartition(ids, count)
+  const { rows, starts } = runNow(byPartition(ids, count))
   const cmps = keys.map((v, k) => comparator(v, orderKeys[k]!.desc, orderKeys[k]!.nullsFirst))
   if (cmps.length > 0 && !presorted) {
     const byKeys = orderBy(cmps)
     for (let g = 0; g < count; g++) rows.subarray(starts[g]!, starts[g + 1]!).sort(byKeys)
   }
-  return boundaries(rows, starts, count, cmps)
+  return runNow(boundaries(rows, starts, count, cmps))
 }
 
 /** {@link windowOrder} for execution: the sort yields to the event loop between bounded steps. */
 export async function windowOrderYielding(ids: Int32Array, count: number, keys: readonly Vector[], orderKeys: readonly SortKey[], presorted: boolean, ctx: ExecContext): Promise<WindowOrder> {
-  const { rows, starts } = byPartition(ids, count)
+  const { rows, starts } = await runSteps(byPartition(ids, count), ctx)
   const cmps = keys.map((v, k) => comparator(v, orderKeys[k]!.desc, orderKeys[k]!.nullsFirst))
   if (cmps.length > 0 && !presorted) {
     const byKeys = orderBy(cmps)
@@ -137,18 +138,27 @@ export async function windowOrderYielding(ids: Int32Array, count: number, keys: 
     }
   }
   await ctx.maybeYield()
-  return boundaries(rows, starts, count, cmps)
+  return await runSteps(boundaries(rows, starts, count, cmps), ctx)
 }
 
 /** Row indexes grouped by partition id (a stable counting sort) and each partition's start. */
-function byPartition(ids: Int32Array, count: number): { rows: Int32Array; starts: Int32Array } {
+function* byPartition(ids: Int32Array, count: number): Steps<{ rows: Int32Array; starts: Int32Array }> {
   const n = ids.length
   const starts = new Int32Array(count + 1)
-  for (let i = 0; i < n; i++) starts[ids[i]! + 1]!++
-  for (let g = 0; g < count; g++) starts[g + 1]! += starts[g]!
+  for (let i = 0; i < n; i++) {
+    if ((i & STEP_MASK) === STEP_MASK) yield
+    starts[ids[i]! + 1]!++
+  }
+  for (let g = 0; g < count; g++) {
+    if ((g & STEP_MASK) === STEP_MASK) yield
+    starts[g + 1]! += starts[g]!
+  }
   const rows = new Int32Array(n)
   const fill = starts.slice(0, count)
-  for (let i = 0; i < n; i++) rows[fill[ids[i]!]!++] = i
+  for (let i = 0; i < n; i++) {
+    if ((i & STEP_MASK) === STEP_MASK) yield
+    rows[fill[ids[i]!]!++] = i
+  }
   return { rows, starts }
 }
 
@@ -162,12 +172,15 @@ function orderBy(cmps: readonly Compare[]): Compare {
   }
 }
 
-/** The partition and peer-group boundaries of sorted rows. */
-function boundaries(rows: Int32Array, starts: Int32Array, count: number, cmps: readonly Compare[]): WindowOrder {
+/** The partition and peer-group boundaries of sorted rows, in steps of about {@link STEP_MASK} + 1 positions or partitions. */
+function* boundaries(rows: Int32Array, starts: Int32Array, count: number, cmps: readonly Compare[]): Steps<WindowOrder> {
   const n = rows.length
   const partStart = new Int32Array(n)
   const partEnd = new Int32Array(n)
+  let work = 0
   for (let g = 0; g < count; g++) {
+    if (work > STEP_MASK) { work = 0; yield }
+    work += 1 + starts[g + 1]! - starts[g]!
     const s = starts[g]!
     const e = starts[g + 1]!
     partStart.fill(s, s, e)
@@ -176,13 +189,16 @@ function boundaries(rows: Int32Array, starts: Int32Array, count: number, cmps: r
   const peerStart = new Int32Array(n)
   const peerEnd = new Int32Array(n)
   let p = 0
+  work = 0
   while (p < n) {
+    if (work > STEP_MASK) { work = 0; yield }
     let q = p + 1
     const e = partEnd[p]!
     if (cmps.length === 0) q = e
     else while (q < e && sameKeys(cmps, rows[p]!, rows[q]!)) q++
     peerStart.fill(p, p, q)
     peerEnd.fill(q, p, q)
+    work += q - p
     p = q
   }
   return { rows, partStart, partEnd, peerStart, peerEnd }

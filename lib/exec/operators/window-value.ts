@@ -9,6 +9,7 @@ import { type Vector, VectorWriter, allocate, getScalar, isNullAt, materialize }
 import type { WindowFn } from '../../plan/nodes/window.js'
 import type { WindowOrder } from './window-sort.js'
 import type { FrameBounds } from './window-frame.js'
+import { STEP_MASK, type Steps, runNow } from '../steps.js'
 
 /** A pick meaning "null". */
 export const NULL_PICK = -1
@@ -16,12 +17,21 @@ export const NULL_PICK = -1
 export const DEFAULT_PICK = -2
 
 /** row_number, rank, dense_rank, percent_rank, cume_dist or ntile(n), by input row. */
-export function ranking(o: WindowOrder, fn: Extract<WindowFn, 'row_number' | 'rank' | 'dense_rank' | 'percent_rank' | 'cume_dist' | 'ntile'>, buckets: number): Float64Array {
+export function ranking(o: WindowOrder, fn: RankingFn, buckets: number): Float64Array {
+  return runNow(rankingSteps(o, fn, buckets))
+}
+
+/** The ranking functions. */
+export type RankingFn = Extract<WindowFn, 'row_number' | 'rank' | 'dense_rank' | 'percent_rank' | 'cume_dist' | 'ntile'>
+
+/** {@link ranking} in steps of {@link STEP_MASK} + 1 positions (see exec/steps.ts). */
+export function* rankingSteps(o: WindowOrder, fn: RankingFn, buckets: number): Steps<Float64Array> {
   const { rows, partStart, partEnd, peerStart, peerEnd } = o
   const n = rows.length
   const out = new Float64Array(n)
   let dense = 0
   for (let p = 0; p < n; p++) {
+    if ((p & STEP_MASK) === STEP_MASK) yield
     const s = partStart[p]!
     const size = partEnd[p]! - s
     if (p === s) dense = 0
@@ -49,11 +59,17 @@ export function ranking(o: WindowOrder, fn: Extract<WindowFn, 'row_number' | 'ra
 
 /** lag (`back`) or lead: the row `k` rows away in the partition, counting only non-null rows with `ignoreNulls`. */
 export function offsetPicks(o: WindowOrder, k: number, back: boolean, nulls: Uint8Array | undefined): Int32Array {
+  return runNow(offsetPicksSteps(o, k, back, nulls))
+}
+
+/** {@link offsetPicks} in steps of {@link STEP_MASK} + 1 positions. */
+export function* offsetPicksSteps(o: WindowOrder, k: number, back: boolean, nulls: Uint8Array | undefined): Steps<Int32Array> {
   const { rows, partStart, partEnd } = o
   const n = rows.length
   const picks = new Int32Array(n)
   if (nulls === undefined || k === 0) {
     for (let p = 0; p < n; p++) {
+      if ((p & STEP_MASK) === STEP_MASK) yield
       const q = back ? p - k : p + k
       picks[rows[p]!] = q >= partStart[p]! && q < partEnd[p]! ? rows[q]! : DEFAULT_PICK
     }
@@ -62,6 +78,7 @@ export function offsetPicks(o: WindowOrder, k: number, back: boolean, nulls: Uin
   const seen = new Int32Array(n)
   let c = 0
   for (let i = 0; i < n; i++) {
+    if ((i & STEP_MASK) === STEP_MASK) yield
     const p = back ? i : n - 1 - i
     if (p === (back ? partStart[p]! : partEnd[p]! - 1)) c = 0
     picks[rows[p]!] = c >= k ? seen[c - k]! : DEFAULT_PICK
@@ -72,6 +89,11 @@ export function offsetPicks(o: WindowOrder, k: number, back: boolean, nulls: Uin
 
 /** first_value, last_value or nth_value(n) of each frame; `nulls` given means IGNORE NULLS. */
 export function framePicks(o: WindowOrder, f: FrameBounds, fn: 'first_value' | 'last_value' | 'nth_value', nth: number, nulls: Uint8Array | undefined): Int32Array {
+  return runNow(framePicksSteps(o, f, fn, nth, nulls))
+}
+
+/** {@link framePicks} in steps of {@link STEP_MASK} + 1 positions. */
+export function* framePicksSteps(o: WindowOrder, f: FrameBounds, fn: 'first_value' | 'last_value' | 'nth_value', nth: number, nulls: Uint8Array | undefined): Steps<Int32Array> {
   const { rows, partStart, partEnd } = o
   const n = rows.length
   const picks = new Int32Array(n).fill(NULL_PICK)
@@ -79,12 +101,19 @@ export function framePicks(o: WindowOrder, f: FrameBounds, fn: 'first_value' | '
   if (nulls !== undefined) {
     near = new Int32Array(n)
     if (fn === 'first_value') {
-      for (let p = n - 1; p >= 0; p--) near[p] = nulls[rows[p]!] === 0 ? p : p + 1 < partEnd[p]! ? near[p + 1]! : partEnd[p]!
+      for (let p = n - 1; p >= 0; p--) {
+        if ((p & STEP_MASK) === 0) yield
+        near[p] = nulls[rows[p]!] === 0 ? p : p + 1 < partEnd[p]! ? near[p + 1]! : partEnd[p]!
+      }
     } else {
-      for (let p = 0; p < n; p++) near[p] = nulls[rows[p]!] === 0 ? p : p > partStart[p]! ? near[p - 1]! : -1
+      for (let p = 0; p < n; p++) {
+        if ((p & STEP_MASK) === STEP_MASK) yield
+        near[p] = nulls[rows[p]!] === 0 ? p : p > partStart[p]! ? near[p - 1]! : -1
+      }
     }
   }
   for (let p = 0; p < n; p++) {
+    if ((p & STEP_MASK) === STEP_MASK) yield
     const fs = f.start[p]!
     const fe = f.end[p]!
     if (fe <= fs) continue

@@ -8,12 +8,11 @@
  *
  * Contract: output rows = input rows in input order (the designated timestamp order survives).
  */
-import { type Batch, type Vector, materialize } from '../../types/vector.js'
+import { type Batch, type Vector, concatVectors, materialize, sliceVector } from '../../types/vector.js'
 import type { WindowNode } from '../../plan/plan-node.js'
 import type { WindowCall } from '../../plan/nodes/window.js'
 import { LONG_NULL } from '../../types/column-type.js'
 import type { ExecContext } from '../context.js'
-import { compileExpr } from '../evaluate.js'
 import { nullMask } from '../../functions/aggregate/agg-util.js'
 import type { Runner } from './runner.js'
 import { collect, emit } from './sort.js'
@@ -26,9 +25,13 @@ const ORDER_ROW_BYTES = 4 + 5 * 4 + 16
 const CALL_ROW_BYTES = 24
 /** Bytes per row of the partition-id map at most (an entry and a key text per partition). */
 const PARTITION_BYTES = MAP_ENTRY_BYTES + 48
-import { frameBounds } from './window-frame.js'
-import { frameCounts, frameExtremes, frameSums, toFloat64 } from './window-aggregate.js'
-import { framePicks, gatherPicks, offsetPicks, ranking } from './window-value.js'
+import { frameBoundsSteps } from './window-frame.js'
+import { frameCountsSteps, frameExtremesSteps, frameSumsSteps, toFloat64 } from './window-aggregate.js'
+import { framePicksSteps, gatherPicks, offsetPicksSteps, rankingSteps } from './window-value.js'
+import { runSteps } from '../steps.js'
+import { SLICE_ROWS, evaluateSliced, slices } from '../evaluate-sliced.js'
+
+
 
 /** Runs a window node: the input rows with one column per window call. */
 export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
@@ -42,8 +45,10 @@ export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner
     let sorted = orders.get(call.sortKey)
     if (sorted === undefined) {
       mem.grow(n * (ORDER_ROW_BYTES + 8 * call.orderBy.length))
-      const parts = call.partitionBy.map((e) => compileExpr(e, ctx)(all))
-      const keys = call.orderBy.map((k) => materialize(compileExpr(k.expr, ctx)(all)))
+      const parts: Vector[] = []
+      for (const e of call.partitionBy) parts.push(await evaluateSliced(e, all, ctx))
+      const keys: Vector[] = []
+      for (const k of call.orderBy) keys.push(materialize(await evaluateSliced(k.expr, all, ctx)))
       // the partition-id map holds at most one entry per row, and is garbage once ids are assigned
       const mapBytes = parts.length > 0 ? n * PARTITION_BYTES : 0
       mem.grow(mapBytes)
@@ -54,7 +59,7 @@ export async function* runWindow(node: WindowNode, ctx: ExecContext, run: Runner
       await ctx.maybeYield()
     }
     mem.grow(n * CALL_ROW_BYTES)
-    results.push(computeCall(call, sorted.order, sorted.keys, all, ctx))
+    results.push(await computeCall(call, sorted.order, sorted.keys, all, ctx))
     await ctx.maybeYield()
   }
   yield* emit({ length: n, vectors: [...all.vectors, ...results] }, ctx)
@@ -68,37 +73,40 @@ function presorted(node: WindowNode, call: WindowCall): boolean {
     node.input.timestampIndex >= 0 && k.expr.index === node.input.timestampIndex
 }
 
-/** The result vector of one call, by input row. */
-function computeCall(call: WindowCall, order: WindowOrder, keys: readonly Vector[], all: Batch, ctx: ExecContext): Vector {
+/** The result vector of one call, by input row: every pass over the rows runs in steps that yield (exec/steps.ts). */
+async function computeCall(call: WindowCall, order: WindowOrder, keys: readonly Vector[], all: Batch, ctx: ExecContext): Promise<Vector> {
   const n = all.length
-  const argVector = () => materialize(compileExpr(call.arg!, ctx)(all))
-  const frame = () => {
-    const key = call.frame.units === 'range' && keys.length === 1 ? toFloat64(keys[0]!, n) : undefined
-    return frameBounds(order, call.frame, keys.length > 0, key, call.orderBy[0]?.desc === true)
+  const argVector = async (): Promise<Vector> => materialize(await evaluateSliced(call.arg!, all, ctx))
+  const frame = async () => {
+    const key = call.frame.units === 'range' && keys.length === 1 ? await mapSliced(keys[0]!, n, Float64Array, toFloat64, ctx) : undefined
+    return await runSteps(frameBoundsSteps(order, call.frame, keys.length > 0, key, call.orderBy[0]?.desc === true), ctx)
   }
   const numbers = (data: Float64Array): Vector => ({ kind: 'f64', type: 'DOUBLE', length: n, data })
   const longs = (data: Float64Array): Vector => ({ kind: 'i64', type: 'LONG', length: n, data })
+  const doubles = (v: Vector) => mapSliced(v, n, Float64Array, toFloat64, ctx)
+  const nulls = (v: Vector) => mapSliced(v, n, Uint8Array, nullMask, ctx)
   switch (call.fn) {
     case 'row_number': case 'rank': case 'dense_rank': case 'ntile':
-      return longs(ranking(order, call.fn, call.n))
+      return longs(await runSteps(rankingSteps(order, call.fn, call.n), ctx))
     case 'percent_rank': case 'cume_dist':
-      return numbers(ranking(order, call.fn, call.n))
+      return numbers(await runSteps(rankingSteps(order, call.fn, call.n), ctx))
     case 'lag': case 'lead': {
-      const v = argVector()
-      const picks = offsetPicks(order, call.n, call.fn === 'lag', call.ignoreNulls ? nullMask(v, n) : undefined)
-      return gatherPicks(v, picks, call.default === undefined ? undefined : compileExpr(call.default, ctx)(all))
+      const v = await argVector()
+      const picks = await runSteps(offsetPicksSteps(order, call.n, call.fn === 'lag', call.ignoreNulls ? await nulls(v) : undefined), ctx)
+      return await gatherSliced(v, picks, call.default === undefined ? undefined : await evaluateSliced(call.default, all, ctx), ctx)
     }
     case 'first_value': case 'last_value': case 'nth_value': {
-      const v = argVector()
-      return gatherPicks(v, framePicks(order, frame(), call.fn, call.n, call.ignoreNulls ? nullMask(v, n) : undefined), undefined)
+      const v = await argVector()
+      const f = await frame()
+      return await gatherSliced(v, await runSteps(framePicksSteps(order, f, call.fn, call.n, call.ignoreNulls ? await nulls(v) : undefined), ctx), undefined, ctx)
     }
     case 'count':
-      if (call.arg === undefined) return longs(frameCounts(order, frame()))
-      return longs(frameSums(order, frame(), notNullAsOne(argVector(), n), 'count'))
+      if (call.arg === undefined) return longs(await runSteps(frameCountsSteps(order, await frame()), ctx))
+      return longs(await runSteps(frameSumsSteps(order, await frame(), notNullAsOne(await nulls(await argVector())), 'count'), ctx))
     case 'sum': case 'avg': case 'ksum':
-      return numbers(frameSums(order, frame(), toFloat64(argVector(), n), call.fn))
+      return numbers(await runSteps(frameSumsSteps(order, await frame(), await doubles(await argVector()), call.fn), ctx))
     case 'min': case 'max': {
-      const r = frameExtremes(order, frame(), toFloat64(argVector(), n), call.fn === 'max')
+      const r = await runSteps(frameExtremesSteps(order, await frame(), await doubles(await argVector()), call.fn === 'max'), ctx)
       if (call.type === 'DOUBLE') return numbers(r)
       for (let i = 0; i < n; i++) if (r[i] !== r[i]) r[i] = LONG_NULL
       return { kind: 'i64', type: call.type, length: n, data: r }
@@ -106,10 +114,32 @@ function computeCall(call: WindowCall, order: WindowOrder, keys: readonly Vector
   }
 }
 
-/** 1 for each non-null value, NaN for null: count(x) of any type as a sum. */
-function notNullAsOne(v: Vector, n: number): Float64Array {
-  const m = nullMask(v, n)
-  const out = new Float64Array(n)
-  for (let i = 0; i < n; i++) out[i] = m[i] === 1 ? NaN : 1
+/** 1 for each non-null value, NaN for null (from a null mask): count(x) of any type as a sum. */
+function notNullAsOne(m: Uint8Array): Float64Array {
+  const out = new Float64Array(m.length)
+  for (let i = 0; i < m.length; i++) out[i] = m[i] === 1 ? NaN : 1
   return out
+}
+
+/** An element-wise conversion of `v` (toFloat64, nullMask) slice by slice into one array. */
+async function mapSliced<A extends Float64Array | Uint8Array>(v: Vector, n: number, make: new (n: number) => A, f: (v: Vector, n: number) => A, ctx: ExecContext): Promise<A> {
+  if (n <= SLICE_ROWS) return f(v, n)
+  const out = new make(n)
+  for (const [s, e] of slices(n)) {
+    out.set(f(sliceVector(v, s, e), e - s), s)
+    await ctx.maybeYield()
+  }
+  return out
+}
+
+/** {@link gatherPicks} slice by slice (the picks of each slice), with a scheduler check between slices. */
+async function gatherSliced(v: Vector, picks: Int32Array, def: Vector | undefined, ctx: ExecContext): Promise<Vector> {
+  const n = picks.length
+  if (n <= SLICE_ROWS) return gatherPicks(v, picks, def)
+  const parts: Vector[] = []
+  for (const [s, e] of slices(n)) {
+    parts.push(gatherPicks(v, picks.subarray(s, e), def === undefined ? undefined : sliceVector(def, s, e)))
+    await ctx.maybeYield()
+  }
+  return concatVectors(v.type, parts)
 }

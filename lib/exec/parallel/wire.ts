@@ -9,6 +9,7 @@ import type { Scalar } from '../../types/vector.js'
 import type { AggregateFunctionDef, CallSite, FunctionDef, ScalarFunctionDef } from '../../functions/registry-types.js'
 import type { BoundExpr } from '../../plan/plan-node.js'
 import { functionsNamed } from '../../functions/registry.js'
+import { inValues } from '../evaluate.js'
 
 /** A bound expression without function objects. */
 export type WireExpr =
@@ -97,7 +98,11 @@ export class WireEncoder {
         const other = this.expr(e.else)
         return other === undefined ? undefined : { kind: 'case', type: e.type, whens, else: other }
       }
-      case 'in': case 'in_intervals': case 'isnull': {
+      case 'in': {
+        const x = this.expr(e.expr)
+        return x === undefined ? undefined : { kind: 'in', type: e.type, expr: x, values: inValues(e.values), not: e.not }
+      }
+      case 'in_intervals': case 'isnull': {
         if (e.kind === 'in_intervals' && e.param !== undefined) return undefined
         const x = this.expr(e.expr)
         return x === undefined ? undefined : { ...e, expr: x } as WireExpr

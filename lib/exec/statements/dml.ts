@@ -81,6 +81,9 @@ export type RowSink = (table: Table, vectors: Vector[], length: number) => void
 
 const appendNow: RowSink = (table, vectors, length) => table.append(vectors, length)
 
+/** VALUES rows converted between two calls of the statement's scheduler (a few hundred microseconds of work). */
+const VALUES_ROWS_PER_CHECK = 256
+
 /** The batch a VALUES expression is evaluated against: one row, no columns. */
 const ONE_ROW: Batch = { length: 1, vectors: [] }
 
@@ -97,6 +100,9 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
     // made on the first value that is not a plain parameter (most single-row INSERTs have none)
     let env: Parameters<typeof bindExpr>[1] | undefined
     for (let r = 0; r < rows.length; r++) {
+      // a bulk INSERT of many thousand rows converts its values in slices (nothing is written
+      // until every row converted, so a cancel or timeout here leaves the table as it was)
+      if (r % VALUES_ROWS_PER_CHECK === 0) await ctx.maybeYield()
       const row = rows[r]!
       for (let k = 0; k < targets.length; k++) {
         const type = cols[targets[k]!]!.type

@@ -144,3 +144,26 @@ t.test('errors carry the position of the offending token', async (t) => {
   t.equal(await pos('SELECT ntile(0) OVER (ORDER BY ts) FROM t'), 13)
   t.equal(await pos('SELECT sum(x) OVER nope FROM t'), 14)
 })
+
+t.test('over more rows than one slice, expressions, conversions and picks are computed slice by slice with the same results', async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  const n = 150_000
+  await db.query(`create table w as (select x, case when x % 7 = 0 then null else 'r' || x end s, cast('k' || (x % 5) as symbol) y, case when x % 3 = 0 then null else cast(x as double) end v from long_sequence(${n}))`)
+  const s = (x: number): string | null => x % 7 === 0 ? null : `r${x}`
+  const v = (x: number): number | null => x % 3 === 0 ? null : x
+  const r = await db.query(`select x, lag(s, 1, 'none') over (order by x), lag(y) over (order by x), count(v) over (order by x rows between 2 preceding and current row),
+    sum(v) over (partition by concat('p', x % 3) order by x), min(x) over (partition by x % 2 order by x desc rows between 1 preceding and current row) from w order by x`)
+  t.equal(r.rows.length, n)
+  let bad = 0
+  const sums = [0, 0, 0]
+  for (let x = 1; x <= n; x++) {
+    const row = r.rows[x - 1]!.map((c) => typeof c === 'bigint' ? Number(c) : c)
+    sums[x % 3]! += v(x) ?? 0
+    let count = 0
+    for (let k = Math.max(1, x - 2); k <= x; k++) if (v(k) !== null) count++
+    const want = [x, x === 1 ? 'none' : s(x - 1), x === 1 ? null : `k${(x - 1) % 5}`, count, x % 3 === 0 ? null : sums[x % 3], x]
+    if (JSON.stringify(row) !== JSON.stringify(want) && bad++ < 3) t.fail(`row ${x}: ${JSON.stringify(row)}, wanted ${JSON.stringify(want)}`)
+  }
+  t.equal(bad, 0, `all ${n} rows as computed by hand`)
+})
