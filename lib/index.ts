@@ -53,3 +53,8 @@ export { AddressSlots } from './security/address-slots.js'
 export type { LoginThrottleOptions, LoginAttempt, LoginRefusal, LockoutEvent } from './security/login-throttle.js'
 export { IdentityCaches } from './security/identity-caches.js'
 export type { IdentityFlusher } from './security/identity-caches.js'
+// Parquet: the REST adapter's /exp?fmt=parquet and library callers (docs/parquet.md)
+export { writeParquet } from './parquet/export.js'
+export type { ParquetExportResult } from './parquet/export.js'
+export { CODECS as PARQUET_CODECS, parseCodec as parseParquetCodec } from './parquet/writer.js'
+export type { ParquetWriteOptions, ParquetCodec, ByteSink } from './parquet/writer.js'

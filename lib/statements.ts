@@ -31,6 +31,7 @@ import { STATEMENT_TIMEOUT, parseStatementTimeout } from './exec/statement-timeo
 import type { Rnd } from './functions/rnd/rnd.js'
 import type { QueryMemory } from './exec/memory.js'
 import { type ExecOptions, type Execution, infoOf } from './result.js'
+import type { ParquetFiles } from './parquet/files.js'
 
 /** What a parsed statement binds to under one schema version. */
 interface StatementCache {
@@ -70,6 +71,8 @@ export interface StatementsEnv {
   readonly acl: AccessControl
   /** caches of external identities, emptied by `flush_identity_cache()` */
   readonly identityCaches: IdentityCaches
+  /** Parquet files: read_parquet() and COPY ... TO under their roots */
+  readonly files: ParquetFiles
 }
 
 /** Binds, caches and runs the statements of one database. */
@@ -100,6 +103,7 @@ export class Statements {
       if (acl.enabled) acl.authorize(principal, [{ permission: 'DISABLE USER' }])
       return identityCaches.flush(subject)
     }
+    ctx.parquet = this.env.files
     return ctx
   }
 
