@@ -11,7 +11,7 @@ import { type ByteSink, ParquetBatchWriter, type ParquetWriteOptions } from './w
 /** Streams `ex`'s batches into `sink` as one Parquet file; resolves to the rows written. */
 export async function writeParquet(ex: Execution, sink: ByteSink, options: ParquetWriteOptions = {}): Promise<number> {
   const columns = ex.columns.map((c, i) => ({ name: c.name, type: ex.types[i]! }))
-  const w = new ParquetBatchWriter(columns, ex.timestampIndex, sink, options)
+  const w = await ParquetBatchWriter.open(columns, ex.timestampIndex, sink, options)
   for await (const b of ex.batches) await w.push(b)
   await w.finish()
   return w.rows

@@ -62,7 +62,7 @@ export class ParquetFiles implements ParquetAccess {
     try {
       return ParquetFile.open(file, { displayName: path })
     } catch (err) {
-      if (err instanceof SqlError && err.position <= 0) throw new SqlError(err.code, err.message, pos)
+      if (err instanceof SqlError && err.position < 0) throw new SqlError(err.code, err.message, pos)
       throw err
     }
   }
@@ -76,6 +76,16 @@ export class ParquetFiles implements ParquetAccess {
     const f = this.open(path, pos)
     const projection = scan.columns ?? f.columns.map((_, i) => i)
     const intervals = scan.intervals
-    return f.batches(projection, intervals === undefined ? undefined : (g) => overlaps(g, intervals))
+    return at(f.batches(projection, intervals === undefined ? undefined : (g) => overlaps(g, intervals)), pos)
+  }
+}
+
+/** `batches`, with a position-less SqlError placed at the call's `pos`. */
+async function* at(batches: AsyncGenerator<Batch>, pos: number): AsyncGenerator<Batch> {
+  try {
+    yield* batches
+  } catch (err) {
+    if (err instanceof SqlError && err.position < 0) throw new SqlError(err.code, err.message, pos)
+    throw err
   }
 }

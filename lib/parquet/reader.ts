@@ -41,7 +41,11 @@ export interface ParquetReadOptions {
 function damaged(name: string, err: unknown): SqlError {
   if (err instanceof SqlError) return err
   const msg = err instanceof Error ? err.message : String(err)
-  return new SqlError(SqlState.DATA_CORRUPTED, `failed to read parquet file: ${name}: ${msg}`, 0)
+  return new SqlError(SqlState.DATA_CORRUPTED, `failed to read parquet file: ${name}: ${msg}`, -1)
+}
+
+function corrupt(name: string, why: string): SqlError {
+  return new SqlError(SqlState.DATA_CORRUPTED, `failed to read parquet file: ${name}: ${why}`, -1)
 }
 
 function openFile(path: string, name: string): number {
@@ -49,7 +53,7 @@ function openFile(path: string, name: string): number {
     return openSync(path, 'r')
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EIO'
-    throw new SqlError(SqlState.IO_ERROR, `could not open parquet file [path=${name}, error=${code}]`, 0)
+    throw new SqlError(SqlState.IO_ERROR, `could not open parquet file [path=${name}, error=${code}]`, -1)
   }
 }
 
@@ -94,7 +98,7 @@ export class ParquetFile {
       this.columns.push({ name: el.name, type })
       this.leaves.push(el.name)
     }
-    if (this.columns.length === 0) throw new SqlError(SqlState.DATA_CORRUPTED, `no supported columns found in parquet file: ${name}`, 0)
+    if (this.columns.length === 0) throw new SqlError(SqlState.DATA_CORRUPTED, `no supported columns found in parquet file: ${name}`, -1)
     this.timestampIndex = this.designated(footer, elements)
     const tsLeaf = this.timestampIndex < 0 ? undefined : this.leaves[this.timestampIndex]
     let start = 0
@@ -116,11 +120,11 @@ export class ParquetFile {
     const fd = openFile(path, name)
     try {
       const size = fstatSync(fd).size
-      if (size < 12) throw new Error('parquet file is too short')
+      if (size < 12) throw corrupt(name, 'file is too short')
       const tail = new DataView(readAt(fd, size - 8, size))
-      if (tail.byteLength < 8 || tail.getUint32(4, true) !== 0x31524150) throw new Error('not a parquet file (footer magic PAR1 missing)')
+      if (tail.byteLength < 8 || tail.getUint32(4, true) !== 0x31524150) throw corrupt(name, 'not a parquet file (footer magic PAR1 missing)')
       const metaLength = tail.getUint32(0, true)
-      if (metaLength + 8 > size - 4) throw new Error(`footer length ${metaLength} exceeds the file`)
+      if (metaLength + 8 > size - 4) throw corrupt(name, `footer length ${metaLength} exceeds the file`)
       const footer = readAt(fd, size - 8 - metaLength, size)
       const metadata = parquetMetadata(footer, { parsers: RAW_PARSERS })
       return new ParquetFile(path, name, metadata, size, options)
@@ -192,7 +196,7 @@ export class ParquetFile {
         const vectors: Vector[] = projection.map((c, k) => {
           const chunks = parts.get(names[k]!) ?? []
           const data = chunks.length === 1 ? chunks[0]! : chunks.flatMap((x) => Array.from(x))
-          if (data.length !== g.rows) throw damaged(this.name, new Error(`column ${names[k]} has ${data.length} values in a row group of ${g.rows} rows`))
+          if (data.length !== g.rows) throw corrupt(this.name, `column ${names[k]} has ${data.length} values in a row group of ${g.rows} rows`)
           return decodeColumn(this.columns[c]!.type, data as never, dicts[k])
         })
         // operators expect batches of about BATCH_SIZE rows; other writers make far larger row groups

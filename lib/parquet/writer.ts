@@ -8,7 +8,7 @@
  * Codecs: SNAPPY (default), GZIP, BROTLI, UNCOMPRESSED; ZSTD and LZ4_RAW are refused (no
  * compressor for them ships with Node 20; readers decode them all).
  */
-import { ByteWriter, ParquetWriter } from 'hyparquet-writer'
+import type { ByteWriter, ParquetWriter } from 'hyparquet-writer'
 import type { CompressionCodec, SchemaElement } from 'hyparquet'
 import { brotliCompressSync, constants as zconst, gzipSync } from 'node:zlib'
 import { SqlError, SqlState } from '../errors.js'
@@ -16,6 +16,8 @@ import type { ColumnType } from '../types/column-type.js'
 import { type Batch, type Vector, sliceVector } from '../types/vector.js'
 import { columnValues } from './encode-column.js'
 import { type EpochFooter, FOOTER_KEY, parquetElement } from './schema.js'
+
+type HyparquetWriter = Pick<typeof import('hyparquet-writer'), 'ByteWriter' | 'ParquetWriter'>
 
 /** Codecs the `compression_codec` option names (QuestDB's list). */
 export const CODECS = ['uncompressed', 'snappy', 'gzip', 'brotli', 'zstd', 'lz4_raw'] as const
@@ -34,6 +36,10 @@ export interface ParquetWriteOptions {
   readonly dataPageSize?: number
   /** min/max statistics per column chunk (default true) */
   readonly statisticsEnabled?: boolean
+  /** columns that get a split-block bloom filter */
+  readonly bloomFilterColumns?: readonly string[]
+  /** the bloom filters' false-positive rate (default 0.01) */
+  readonly bloomFilterFpp?: number
 }
 
 /** Where the bytes go; `write` may return a promise to apply back-pressure. */
@@ -71,20 +77,37 @@ function compressorsFor(codec: ParquetCodec, level: number | undefined): { codec
 
 /** A streaming Parquet writer: {@link ParquetBatchWriter.push} batches, then {@link ParquetBatchWriter.finish}. */
 export class ParquetBatchWriter {
-  private readonly bytes: ByteWriter & { flush?: () => void } = new ByteWriter(1 << 20)
+  private readonly bytes: ByteWriter & { flush?: () => void }
   private readonly writer: ParquetWriter
   private readonly rowGroupSize: number
   private readonly pageSize: number
+  private readonly blooms: ReadonlySet<string>
+  private readonly fpp: number
   private pending: Vector[][]
   private pendingRows = 0
   private chunks: Uint8Array[] = []
   /** rows written so far */
   rows = 0
 
-  constructor(private readonly columns: readonly ParquetColumn[], private readonly timestampIndex: number, private readonly sink: ByteSink, options: ParquetWriteOptions = {}) {
+  /**
+   * A writer of `columns` (the designated timestamp at `timestampIndex`, or -1) into `sink`.
+   * hyparquet-writer is loaded on first use, so opening a database never loads it.
+   */
+  static async open(columns: readonly ParquetColumn[], timestampIndex: number, sink: ByteSink, options: ParquetWriteOptions = {}): Promise<ParquetBatchWriter> {
+    const lib = await import('hyparquet-writer')
+    return new ParquetBatchWriter(lib, columns, timestampIndex, sink, options)
+  }
+
+  private constructor(lib: HyparquetWriter, private readonly columns: readonly ParquetColumn[], private readonly timestampIndex: number, private readonly sink: ByteSink, options: ParquetWriteOptions) {
+    this.bytes = new lib.ByteWriter(1 << 20)
     const { codec, compressors } = compressorsFor(options.compressionCodec ?? 'snappy', options.compressionLevel)
     this.rowGroupSize = Math.max(1, options.rowGroupSize ?? 100_000)
     this.pageSize = Math.max(1024, options.dataPageSize ?? 1 << 20)
+    this.blooms = new Set((options.bloomFilterColumns ?? []).map((c) => c.toLowerCase()))
+    for (const b of this.blooms) {
+      if (!columns.some((c) => c.name.toLowerCase() === b)) throw new SqlError(SqlState.UNDEFINED_COLUMN, `bloom filter column not found [column=${b}]`, 0)
+    }
+    this.fpp = options.bloomFilterFpp ?? 0.01
     const schema: SchemaElement[] = [{ name: 'schema', num_children: columns.length }]
     columns.forEach((c, i) => schema.push(parquetElement(c.name, c.type, i === timestampIndex)))
     const footer: EpochFooter = { version: 1, columns: columns.map((c) => ({ name: c.name, type: c.type })), timestamp: timestampIndex }
@@ -93,7 +116,7 @@ export class ParquetBatchWriter {
       this.chunks.push(new Uint8Array(this.bytes.buffer, 0, this.bytes.index).slice())
       this.bytes.index = 0
     }
-    this.writer = new ParquetWriter({
+    this.writer = new lib.ParquetWriter({
       writer: this.bytes, schema, codec, compressors, statistics: options.statisticsEnabled ?? true,
       kvMetadata: [{ key: FOOTER_KEY, value: JSON.stringify(footer) }], createdBy: 'EpochDB',
     })
@@ -122,6 +145,7 @@ export class ParquetBatchWriter {
       name: c.name,
       data: columnValues(this.pending[i]!, rows),
       // dictionary trials on unique-ish numbers cost time and rarely pay; symbols always dictionary
+      ...(this.blooms.has(c.name.toLowerCase()) ? { bloomFilter: { fpp: this.fpp } } : {}),
       ...(c.type === 'SYMBOL' ? { encoding: 'RLE_DICTIONARY' as const } : c.type === 'DOUBLE' || c.type === 'TIMESTAMP' || c.type === 'LONG' ? { encoding: 'PLAIN' as const } : {}),
     }))
     this.pending = this.columns.map(() => [])

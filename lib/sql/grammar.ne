@@ -29,6 +29,7 @@ import { dotted, nameOf } from './build/tokens.js'
 import * as L from './build/seq.js'
 import * as P from './build/pivot.js'
 import * as V from './build/declare.js'
+import * as C from './build/copy.js'
 %}
 
 @lexer lexer
@@ -42,6 +43,7 @@ statement ->
   | utility                    {% id %}
   | acl                        {% id %}
   | declare                    {% id %}
+  | copyTo                     {% id %}
 
 @include "grammar/names.ne"
 @include "grammar/expressions.ne"
@@ -53,3 +55,4 @@ statement ->
 @include "grammar/dml.ne"
 @include "grammar/utility.ne"
 @include "grammar/acl.ne"
+@include "grammar/parquet.ne"

@@ -25,6 +25,8 @@ import { type Execution, done, rowsExecution } from '../../result.js'
 import type { ColumnInfo } from '../../statement-info.js'
 import type { AccessControl } from '../../security/acl/access-control.js'
 import { runAcl } from './acl.js'
+import { copyTo } from './copy.js'
+import type { FileRoots } from '../../parquet/files.js'
 
 /** An optimized query plan with what every execution of it needs, worked out once. */
 export interface PlannedQuery {
@@ -45,6 +47,8 @@ export interface RunEnv {
   readonly acl: AccessControl
   /** with access control on: whether the session's principal may see a table (SHOW lists only those) */
   readonly canSee?: (table: string) => boolean
+  /** the import and export roots (read_parquet, COPY ... TO) */
+  readonly files?: FileRoots
 }
 
 /** Runs `stmt`, bound in `bc`, in `session`. */
@@ -104,6 +108,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       } finally { release() }
     }
     case 'show': return rowsExecution(show(stmt, env.catalog, session, env.canSee))
+    case 'copy_to': return copyTo(stmt, bc, ctx, env.files)
     case 'explain': {
       const inner = stmt.statement
       if (inner.kind !== 'select' && inner.kind !== 'setop' && inner.kind !== 'with') throw notSupported('EXPLAIN supports queries only', stmt.pos)
