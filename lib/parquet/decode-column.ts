@@ -82,6 +82,24 @@ export function decodeColumn(type: ColumnType, data: DecodedArray, dict?: Symbol
   }
 }
 
+/** Decoded chunks (pages) of one column as one array: typed arrays stay typed. */
+export function concatChunks(parts: readonly DecodedArray[]): DecodedArray {
+  if (parts.length === 1) return parts[0]!
+  let total = 0
+  for (const p of parts) total += p.length
+  const first = parts[0]
+  if (first !== undefined && ArrayBuffer.isView(first) && parts.every((p) => p.constructor === first.constructor)) {
+    const out = new (first.constructor as new (n: number) => Float64Array)(total)
+    let o = 0
+    for (const p of parts) { out.set(p as Float64Array, o); o += p.length }
+    return out
+  }
+  const out: unknown[] = new Array(total)
+  let o = 0
+  for (const p of parts) for (let i = 0; i < p.length; i++) out[o++] = p[i]
+  return out as DecodedArray
+}
+
 /** A symbol dictionary for a column read as SYMBOL (shared by its batches). */
 export function newDictionary(): SymbolTable {
   return new SymbolTable()

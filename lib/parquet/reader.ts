@@ -13,7 +13,7 @@ import { compressors } from 'hyparquet-compressors'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
 import { BATCH_SIZE, type Batch, type Vector, sliceVector } from '../types/vector.js'
-import { RAW_PARSERS, decodeColumn, newDictionary } from './decode-column.js'
+import { RAW_PARSERS, concatChunks, decodeColumn, newDictionary } from './decode-column.js'
 import { type EpochFooter, FOOTER_KEY, inferColumnType } from './schema.js'
 
 /** A column EpochDB reads from a file. */
@@ -76,9 +76,9 @@ export class ParquetFile {
   readonly rowGroups: RowGroupInfo[] = []
   readonly rowCount: number
   /** the file's own column name of each of {@link ParquetFile.columns} */
-  private readonly leaves: string[] = []
+  readonly leaves: string[] = []
 
-  private constructor(readonly path: string, private readonly name: string, private readonly metadata: FileMetaData, private readonly byteLength: number, options: ParquetReadOptions) {
+  private constructor(readonly path: string, private readonly name: string, /** the parsed footer */ readonly metadata: FileMetaData, private readonly byteLength: number, options: ParquetReadOptions) {
     const footer = this.footer()
     const schema = metadata.schema
     const elements: SchemaElement[] = []
@@ -195,7 +195,7 @@ export class ParquetFile {
         }
         const vectors: Vector[] = projection.map((c, k) => {
           const chunks = parts.get(names[k]!) ?? []
-          const data = chunks.length === 1 ? chunks[0]! : chunks.flatMap((x) => Array.from(x))
+          const data = chunks.length === 0 ? [] : concatChunks(chunks as never[])
           if (data.length !== g.rows) throw corrupt(this.name, `column ${names[k]} has ${data.length} values in a row group of ${g.rows} rows`)
           return decodeColumn(this.columns[c]!.type, data as never, dicts[k])
         })
