@@ -3,7 +3,6 @@
  * directory `<name>.<txn>/` holds one file, `data.parquet`, that the engine reads column by column
  * and that DuckDB, Spark or Trino read directly. Writing one, and converting back to column files.
  */
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
 import { corrupted, PARQUET_PARTITION_FILE, type PartitionEntry } from './table-files.js'
 import { readParquetColumn } from '../../parquet/sync-column.js'
 import { ParquetBatchWriter } from '../../parquet/writer.js'
@@ -33,20 +32,20 @@ export async function writeParquetPartition(tableDir: string, dir: string, meta:
   const path = `${tableDir}/${dir}`
   io.rmSync(path)
   io.mkdirSync(path)
-  const fd = openSync(`${path}/${PARQUET_PARTITION_FILE}`, 'w')
+  const fd = io.openSync(`${path}/${PARQUET_PARTITION_FILE}`, 'w')
   let bytes = 0
   try {
     const w = await ParquetBatchWriter.open(meta.columns, meta.timestampIndex, {
-      write: (b) => { for (let at = 0; at < b.length;) at += writeSync(fd, b, at, b.length - at); bytes += b.length },
+      write: (b) => { for (let at = 0; at < b.length;) at += io.writeSync(fd, b.subarray(at), bytes + at); bytes += b.length },
     }, { compressionCodec: 'snappy', rowGroupSize: 100_000 })
     for (let at = 0; at < rows; at += BATCH_SIZE) {
       const end = Math.min(rows, at + BATCH_SIZE)
       await w.push({ length: end - at, vectors: columns.map((v) => sliceVector(v, at, end)) })
     }
     await w.finish()
-    fsyncSync(fd)
+    io.fsyncSync(fd)
   } finally {
-    closeSync(fd)
+    io.closeSync(fd)
   }
   fsyncDir(path)
   return bytes
