@@ -16,7 +16,24 @@ export function long256Bytes(text: string): Uint8Array {
 }
 
 function hasNull(v: Vector): boolean {
-  for (let i = 0; i < v.length; i++) if (isNullAt(v, i)) return true
+  const n = v.length
+  switch (v.kind) {
+    case 'bool': case 'i8': case 'i16': return false
+    case 'f64': case 'f32': { const d = v.data; for (let i = 0; i < n; i++) if (!Number.isFinite(d[i]!)) return true; return false }
+    case 'i64': {
+      const d = v.data
+      if (d instanceof Float64Array) { for (let i = 0; i < n; i++) if (d[i] === LONG_NULL) return true; return false }
+      break
+    }
+    case 'i32': {
+      const d = v.data
+      const nul = v.type === 'IPV4' ? 0 : INT_NULL
+      for (let i = 0; i < n; i++) if (d[i] === nul) return true
+      return false
+    }
+    default: break
+  }
+  for (let i = 0; i < n; i++) if (isNullAt(v, i)) return true
   return false
 }
 

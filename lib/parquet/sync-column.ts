@@ -55,7 +55,7 @@ export function readParquetColumn(path: string, name: string, type: ColumnType, 
       if (got < length) throw new SqlError(SqlState.DATA_CORRUPTED, `failed to read parquet file: ${path}: column chunk past the end of the file`, -1)
       const schemaPath = d.getTreePath(tree, chunk.path_in_schema)
       const rows = Number(g.num_rows)
-      const { data } = d.readColumn({ view: new DataView(buf.buffer, buf.byteOffset, length), offset: 0 }, { groupStart: 0, selectStart: 0, selectEnd: rows }, {
+      const { data } = d.readColumn({ view: new DataView(buf.buffer, buf.byteOffset, length), offset: 0 }, { groupStart: 0, groupRows: rows, selectStart: 0, selectEnd: rows }, {
         pathInSchema: chunk.path_in_schema, element: schemaPath[schemaPath.length - 1]!.element, schemaPath, type: chunk.type, codec: chunk.codec,
         parsers: { ...d.DEFAULT_PARSERS, ...RAW_PARSERS }, compressors, utf8: false,
       })

@@ -82,6 +82,9 @@ export class ParquetBatchWriter {
   private readonly rowGroupSize: number
   private readonly pageSize: number
   private readonly blooms: ReadonlySet<string>
+  /** restores the TIMESTAMP/DATE annotations before the footer is written */
+  private readonly annotate: (() => void)[] = []
+  private readonly stats: boolean
   private readonly fpp: number
   private pending: Vector[][]
   private pendingRows = 0
@@ -108,8 +111,19 @@ export class ParquetBatchWriter {
       if (!columns.some((c) => c.name.toLowerCase() === b)) throw new SqlError(SqlState.UNDEFINED_COLUMN, `bloom filter column not found [column=${b}]`, 0)
     }
     this.fpp = options.bloomFilterFpp ?? 0.01
+    this.stats = options.statisticsEnabled ?? true
     const schema: SchemaElement[] = [{ name: 'schema', num_children: columns.length }]
-    columns.forEach((c, i) => schema.push(parquetElement(c.name, c.type, i === timestampIndex)))
+    columns.forEach((c, i) => {
+      const el = parquetElement(c.name, c.type, i === timestampIndex)
+      // hyparquet-writer maps every value of an annotated TIMESTAMP through BigInt(); the values are
+      // already int64, so the columns are written bare and annotated before the footer
+      if (el.logical_type?.type === 'TIMESTAMP') {
+        const { converted_type, logical_type, ...bare } = el
+        const target = { ...bare }
+        this.annotate.push(() => Object.assign(target, { converted_type, logical_type }))
+        schema.push(target)
+      } else schema.push(el)
+    })
     const footer: EpochFooter = { version: 1, columns: columns.map((c) => ({ name: c.name, type: c.type })), timestamp: timestampIndex }
     // the writer hands each row group's bytes over on flush; they go to the sink between groups
     this.bytes.flush = (): void => {
@@ -141,9 +155,12 @@ export class ParquetBatchWriter {
   private async flushGroup(): Promise<void> {
     if (this.pendingRows === 0) return
     const rows = this.pendingRows
+    const own: (ChunkStats | undefined)[] = []
     const columnData = this.columns.map((c, i) => ({
       name: c.name,
-      data: columnValues(this.pending[i]!, rows),
+      data: withStats(columnValues(this.pending[i]!, rows), c.type, this.stats, own, i),
+      // numeric statistics are computed here with typed loops (the library's generic ones cost more than encoding)
+      ...(own[i] !== undefined ? { statistics: false } : {}),
       // dictionary trials on unique-ish numbers cost time and rarely pay; symbols always dictionary
       ...(this.blooms.has(c.name.toLowerCase()) ? { bloomFilter: { fpp: this.fpp } } : {}),
       ...(c.type === 'SYMBOL' ? { encoding: 'RLE_DICTIONARY' as const } : c.type === 'DOUBLE' || c.type === 'TIMESTAMP' || c.type === 'LONG' ? { encoding: 'PLAIN' as const } : {}),
@@ -151,9 +168,10 @@ export class ParquetBatchWriter {
     this.pending = this.columns.map(() => [])
     this.pendingRows = 0
     this.writer.write({ columnData, rowGroupSize: rows, pageSize: this.pageSize })
-    if (this.timestampIndex >= 0) {
-      const g = this.writer.row_groups[this.writer.row_groups.length - 1]
-      if (g !== undefined) g.sorting_columns = [{ column_idx: this.timestampIndex, descending: false, nulls_first: false }]
+    const g = this.writer.row_groups[this.writer.row_groups.length - 1]
+    if (g !== undefined) {
+      if (this.timestampIndex >= 0) g.sorting_columns = [{ column_idx: this.timestampIndex, descending: false, nulls_first: false }]
+      own.forEach((st, i) => { const md = g.columns[i]?.meta_data; if (st !== undefined && md !== undefined) md.statistics = st })
     }
     this.rows += rows
     await this.drain()
@@ -169,7 +187,36 @@ export class ParquetBatchWriter {
   async finish(): Promise<void> {
     await this.flushGroup()
     this.bytes.finish = (): void => { this.bytes.flush!() }
+    for (const a of this.annotate) a()
     await this.writer.finish()
     await this.drain()
   }
+}
+
+/** Min, max and null count of one column chunk. */
+interface ChunkStats {
+  min_value?: number | bigint
+  max_value?: number | bigint
+  null_count: bigint
+}
+
+/**
+ * Records in `out[i]` the statistics of `data` when it is a typed array of a numeric column
+ * (no nulls: typed arrays are only used then); other columns keep the library's statistics.
+ */
+function withStats<T>(data: T, type: ColumnType, enabled: boolean, out: (ChunkStats | undefined)[], i: number): T {
+  if (!enabled) return data
+  if (data instanceof Float64Array || data instanceof Float32Array || data instanceof Int32Array) {
+    if (type === 'IPV4' || data.length === 0) return data
+    let min = Infinity
+    let max = -Infinity
+    for (let k = 0; k < data.length; k++) { const x = data[k]!; if (x < min) min = x; if (x > max) max = x }
+    out[i] = { min_value: min === 0 ? -0 : min, max_value: max === 0 ? 0 : max, null_count: 0n }
+  } else if (data instanceof BigInt64Array && data.length > 0) {
+    let min = data[0]!
+    let max = min
+    for (let k = 1; k < data.length; k++) { const x = data[k]!; if (x < min) min = x; if (x > max) max = x }
+    out[i] = { min_value: min, max_value: max, null_count: 0n }
+  }
+  return data
 }

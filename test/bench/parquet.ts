@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const inst = await DuckDBInstance.create(':memory:')
   const duck = await inst.connect()
   await duck.run(`CREATE TABLE t AS SELECT TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_microseconds(r * 100000) AS ts, 's' || (r % 100) AS sym,
-    r * 0.5 AS a, (r % 977) / 7 AS b, sin(r) AS c FROM range(${ROWS}) t(r)`)
+    (r * 0.5)::DOUBLE AS a, ((r % 977) / 7)::DOUBLE AS b, sin(r) AS c FROM range(${ROWS}) t(r)`)
 
   let peak = 0
   const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 50)

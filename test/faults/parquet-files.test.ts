@@ -2,7 +2,7 @@
 // paths, symlinks), and corrupt, truncated or foreign files. Every refusal is a SqlError with a
 // SQLSTATE and the position of the path argument; nothing is written outside the export root.
 import '../unit/parquet/resolve-hook.js'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database, SqlError } from '../../lib/index.js'
@@ -22,7 +22,7 @@ symlinkSync(join(outside, 'secret.parquet'), join(imp, 'link.parquet'))
 symlinkSync(outside, join(imp, 'linkdir'))
 symlinkSync(outside, join(exp, 'linkdir'))
 
-async function fails(t: typeof import("tap").default, sql: string, code: string, message: RegExp, position?: number): Promise<void> {
+async function fails(t: Test, sql: string, code: string, message: RegExp, position?: number): Promise<void> {
   try {
     await db.query(sql)
     t.fail(`no error: ${sql}`)
