@@ -8,8 +8,8 @@
  * 58030, a file that is not Parquet or is damaged XX001, both naming the file.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { type AsyncBuffer, type FileMetaData, type SchemaElement, parquetMetadata, parquetRead } from 'hyparquet'
-import { compressors } from 'hyparquet-compressors'
+import { type FileMetaData, type SchemaElement, parquetMetadata } from 'hyparquet'
+import { loadSyncColumnReader, readChunk, schemaTree } from './sync-column.js'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
 import { BATCH_SIZE, type Batch, type Vector, sliceVector } from '../types/vector.js'
@@ -169,35 +169,20 @@ export class ParquetFile {
    * row group; row groups `keep` refuses are not read.
    */
   async *batches(projection: readonly number[], keep?: (g: RowGroupInfo) => boolean): AsyncGenerator<Batch> {
+    await loadSyncColumnReader()
     const fd = openFile(this.path, this.name)
     const dicts = projection.map((c) => (this.columns[c]!.type === 'SYMBOL' ? newDictionary() : undefined))
     try {
-      const file: AsyncBuffer = { byteLength: this.byteLength, slice: (s, e) => readAt(fd, s, e ?? this.byteLength) }
       const names = projection.map((c) => this.leaves[c]!)
-      for (const g of this.rowGroups) {
+      const tree = schemaTree(this.metadata)
+      for (let gi = 0; gi < this.rowGroups.length; gi++) {
+        const g = this.rowGroups[gi]!
         if (g.rows === 0 || (keep !== undefined && !keep(g))) continue
-        const parts = new Map<string, unknown[][]>()
-        if (names.length > 0) {
-          try {
-            await parquetRead({
-              file, metadata: this.metadata, compressors, parsers: RAW_PARSERS, utf8: false,
-              columns: [...new Set(names)], rowStart: g.start, rowEnd: g.start + g.rows,
-              onChunk: (c) => {
-                if (c.rowStart < g.start || c.rowStart >= g.start + g.rows) return
-                let list = parts.get(c.columnName)
-                if (list === undefined) parts.set(c.columnName, (list = []))
-                list.push(c.columnData as unknown[])
-              },
-            })
-          } catch (err) {
-            throw damaged(this.name, err)
-          }
-        }
+        // column chunks are decoded synchronously once read (hyparquet's page decoder)
         const vectors: Vector[] = projection.map((c, k) => {
-          const chunks = parts.get(names[k]!) ?? []
-          const data = chunks.length === 0 ? [] : concatChunks(chunks as never[])
+          const data = concatChunks(readChunk(fd, this.metadata, tree, gi, names[k]!, this.name))
           if (data.length !== g.rows) throw corrupt(this.name, `column ${names[k]} has ${data.length} values in a row group of ${g.rows} rows`)
-          return decodeColumn(this.columns[c]!.type, data as never, dicts[k])
+          return decodeColumn(this.columns[c]!.type, data, dicts[k])
         })
         // operators expect batches of about BATCH_SIZE rows; other writers make far larger row groups
         for (let at = 0; at < g.rows; at += BATCH_SIZE) {
