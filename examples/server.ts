@@ -97,6 +97,8 @@ async function main(): Promise<void> {
   try {
     db = await Database.open({
       path: config.cairoRoot,
+      copyRoot: config.copyRoot,
+      exportRoot: config.copyExportRoot,
       maxNameLength: config.maxNameLength,
       lockLease: config.lockLeaseMs,
       parseLimits: config.parseLimits,

@@ -27,6 +27,9 @@ import { Statements } from './statements.js'
 import { appendVectors } from './append-vectors.js'
 import { LineWriter, type LineWriterOptions } from './ilp/line-writer.js'
 import type { Batch } from './types/vector.js'
+import { ParquetFiles } from './parquet/files.js'
+import { type ParquetExportResult, writeParquetFile } from './parquet/export.js'
+import type { ParquetWriteOptions } from './parquet/writer.js'
 
 /** The engine's version, as `version()` reports it. */
 export const VERSION = 'PostgreSQL 12.3, EpochDB 0.1.0'
@@ -92,6 +95,16 @@ export interface DatabaseOptions {
    * ceiling.
    */
   readonly maxQueryTimeout?: number
+  /**
+   * The directory `read_parquet()` reads under (QuestDB's `cairo.sql.copy.root`); unset: read_parquet
+   * is refused. Paths outside it (`..`, absolute elsewhere, symlinks out) are refused. See docs/parquet.md.
+   */
+  readonly copyRoot?: string
+  /**
+   * The directory `COPY ... TO` writes under (QuestDB's `cairo.sql.copy.export.root`); unset: COPY TO
+   * is refused. {@link Database.exportParquet} writes wherever its caller says.
+   */
+  readonly exportRoot?: string
 }
 
 export type { ColumnInfo } from './statement-info.js'
@@ -161,6 +174,7 @@ export class Database {
     this.statements = new Statements({
       catalog: this.catalog, version: VERSION, clock: this.clock, catalogView: this.catalogView, rndFactory: this.rndFactory, identityCaches: this.identityCaches,
       defaultSession: this.defaultSession, queryTimeout: this.queryTimeout, maxQueryTimeout: options.maxQueryTimeout ?? 0, acl: this.acl,
+      files: new ParquetFiles({ copyRoot: options.copyRoot, exportRoot: options.exportRoot }),
     })
   }
 
@@ -447,6 +461,24 @@ export class Database {
     await this.store?.commit().catch(() => undefined)
     try { this.acl.flush() } catch { /* a REFRESH extension not saved: the token keeps its saved expiry */ }
     this.store?.close()
+  }
+
+  /**
+   * Writes the result of query `sql` as one Parquet file at `path` (replaced when it exists), row
+   * group by row group, so memory stays flat whatever the size; the file appears complete or not
+   * at all. Types map as docs/parquet.md says. Options: QuestDB's COPY options, camel-cased.
+   *
+   * @example
+   * ```ts
+   * const { rows } = await db.exportParquet('SELECT * FROM trades', '/data/trades.parquet', { compressionCodec: 'snappy' })
+   * ```
+   */
+  async exportParquet(sql: string, path: string, options: ParquetWriteOptions & ExecOptions = {}): Promise<ParquetExportResult> {
+    const stmts = await this.parseAsync(sql, options)
+    if (stmts.length !== 1) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'exportParquet takes exactly one query', 0)
+    const ex = await this.execute(stmts[0]!, [], options)
+    if (ex.batches === EMPTY || ex.command !== 'select') throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'exportParquet takes a query that returns rows', 0)
+    return writeParquetFile(ex, path, options)
   }
 
   /** Statements running now (started by {@link Database.execute} and not yet ended): for `close({ cancel: true })`. */

@@ -68,3 +68,11 @@ export type { LineWriterOptions, LinePartitionBy } from './ilp/line-writer.js'
 export { IlpError } from './ilp/ilp-error.js'
 export type { IlpErrorCode } from './ilp/ilp-error.js'
 export type { TimeUnit } from './ilp/number-bytes.js'
+
+// Parquet: the REST adapter's /exp?fmt=parquet and library callers (docs/parquet.md)
+export { writeParquet } from './parquet/export.js'
+export type { ParquetExportResult } from './parquet/export.js'
+export { CODECS as PARQUET_CODECS, parseCodec as parseParquetCodec } from './parquet/writer.js'
+export type { ParquetWriteOptions, ParquetCodec, ByteSink } from './parquet/writer.js'
+export { parseParquetOptions } from './parquet/options.js'
+export type { RawOption as ParquetRawOption } from './parquet/options.js'

@@ -34,6 +34,7 @@ import type { QueryMemory } from './exec/memory.js'
 import { type ExecOptions, type Execution, infoOf } from './result.js'
 import { DoubleArray, arrayFromNested } from './types/array.js'
 import { arrayType } from './types/array-type.js'
+import type { ParquetFiles } from './parquet/files.js'
 
 /** What a parsed statement binds to under one schema version. */
 interface StatementCache {
@@ -73,6 +74,8 @@ export interface StatementsEnv {
   readonly acl: AccessControl
   /** caches of external identities, emptied by `flush_identity_cache()` */
   readonly identityCaches: IdentityCaches
+  /** Parquet files: read_parquet() and COPY ... TO under their roots */
+  readonly files: ParquetFiles
 }
 
 /** Binds, caches and runs the statements of one database. */
@@ -103,6 +106,7 @@ export class Statements {
       if (acl.enabled) acl.authorize(principal, [{ permission: 'DISABLE USER' }])
       return identityCaches.flush(subject)
     }
+    ctx.parquet = this.env.files
     return ctx
   }
 
@@ -196,7 +200,7 @@ export class Statements {
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
     const { acl } = this.env
-    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, ...(acl.enabled ? { canSee: (t: string) => acl.canSee(session.principal, t) } : {}) }
+    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, files: this.env.files.roots, ...(acl.enabled ? { canSee: (t: string) => acl.canSee(session.principal, t) } : {}) }
     if (!DDL_KINDS.has(stmt.kind)) return runStatement(stmt, session, ctx, bc, runEnv)
     if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
     // alone on the tables it changes: no INSERT or UPDATE of them is half done

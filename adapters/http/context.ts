@@ -7,6 +7,7 @@ import type { Database, Session } from '../../lib/index.js'
 import type { ResolvedOptions } from './options.js'
 import type { Target } from './request.js'
 import { HttpError } from './http-error.js'
+import { PARQUET_PARAMS } from './exp-parquet.js'
 
 /** A cancel signal that a client disconnect sets. */
 export interface RequestSignal {
@@ -29,7 +30,7 @@ export interface RequestContext {
 /** Parameters each endpoint accepts (QuestDB's names, including ones it accepts and ignores). */
 export const KNOWN_PARAMS = {
   exec: new Set(['query', 'limit', 'count', 'nm', 'timings', 'explain', 'cols', 'quoteLargeNum', 'src', 'version', 'fmt', 'timeout', 'session']),
-  exp: new Set(['query', 'limit', 'count', 'nm', 'filename', 'delimiter', 'fmt', 'timeout', 'src', 'version']),
+  exp: new Set(['query', 'limit', 'count', 'nm', 'filename', 'delimiter', 'fmt', 'timeout', 'src', 'version', ...PARQUET_PARAMS]),
   imp: new Set(['name', 'overwrite', 'atomicity', 'forceHeader', 'skipLev', 'delimiter', 'timestamp', 'partitionBy', 'o3MaxLag', 'maxUncommittedRows', 'create', 'fmt', 'durable']),
   chk: new Set(['j', 'f', 'version']),
   validate: new Set(['query', 'version', 'src']),

@@ -1,5 +1,6 @@
 /**
- * GET /exp: exports a query's result as CSV, streamed batch by batch with back-pressure.
+ * GET /exp: exports a query's result as CSV (or Parquet with `fmt=parquet`, see exp-parquet.ts),
+ * streamed batch by batch with back-pressure.
  * `limit=n` sends the first n rows, `limit=a,b` rows a..b-1 (0-based; QuestDB's skip = a).
  */
 import type { Execution } from '../../lib/index.js'
@@ -10,6 +11,18 @@ import { CSV_TYPE, ChunkWriter, errorBody, sendJson } from './response.js'
 import { type CsvEncoder, csvEncoder, csvQuote } from './csv/csv-values.js'
 import { parseOne, returnsRows } from './statement.js'
 import { requestTimeout } from './timeout-param.js'
+import { PARQUET_PARAMS, sendParquet } from './exp-parquet.js'
+import { type ParquetWriteOptions, parseParquetOptions } from '../../lib/index.js'
+
+/** The Parquet options among `/exp`'s parameters (QuestDB's names). */
+function parquetOptions(p: ReadonlyMap<string, string>): ParquetWriteOptions {
+  const raw = PARQUET_PARAMS.filter((n) => n !== 'rmode' && p.has(n)).map((name) => ({ name, value: p.get(name)!, pos: 0 }))
+  try {
+    return parseParquetOptions(raw)
+  } catch (err) {
+    throw new HttpError(400, describe(err).message)
+  }
+}
 
 /** Answers one /exp request; resolves to the number of rows sent. */
 export async function handleExp(ctx: RequestContext): Promise<number> {
@@ -17,11 +30,13 @@ export async function handleExp(ctx: RequestContext): Promise<number> {
   const query = p.get('query') ?? ''
   let ex: Execution
   let delimiter: string
+  let parquet: ParquetWriteOptions | undefined
   try {
     checkParams(ctx, KNOWN_PARAMS.exp)
     if (ctx.target.badUtf8.has('query')) throw new HttpError(400, 'Bad UTF8 encoding in query text')
-    const fmt = p.get('fmt') ?? 'csv'
-    if (fmt !== 'csv') throw new HttpError(400, `unrecognised format [format=${fmt}]`)
+    const fmt = (p.get('fmt') ?? 'csv').toLowerCase()
+    if (fmt !== 'csv' && fmt !== 'parquet') throw new HttpError(400, `unrecognised format [format=${fmt}]`)
+    if (fmt === 'parquet') parquet = parquetOptions(p)
     delimiter = p.get('delimiter') ?? ','
     if (delimiter.length !== 1) throw new HttpError(400, 'delimiter must be a single character')
     const options = { session: ctx.session, signal: ctx.signal, timeout: requestTimeout(ctx), receivedAt: Date.now() }
@@ -38,6 +53,15 @@ export async function handleExp(ctx: RequestContext): Promise<number> {
   const skip = lo ?? 0
   const stop = Math.min(hi ?? Number.MAX_SAFE_INTEGER, skip + ctx.options.maxResponseRows)
   const name = p.get('filename') ?? `questdb-query-${ctx.options.now()}`
+  if (parquet !== undefined) {
+    try {
+      return await sendParquet(ctx.res, ex, name, parquet, skip, stop)
+    } catch (err) {
+      const { message, position } = describe(err)
+      sendJson(ctx.res, statusOf(err), errorBody(query, message, position ?? 0))
+      return 0
+    }
+  }
   const w = new ChunkWriter(ctx.res, 200, {
     'Content-Type': CSV_TYPE,
     'Content-Disposition': `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}.csv"`,

@@ -4,7 +4,7 @@
  * cooperative scheduler that yields to the event loop between batches.
  */
 import { SqlError, SqlState } from '../errors.js'
-import type { CatalogView, FunctionContext } from '../functions/registry-types.js'
+import type { CatalogView, FunctionContext, ParquetAccess } from '../functions/registry-types.js'
 import { Rnd } from '../functions/rnd/rnd.js'
 import type { Scalar } from '../types/vector.js'
 import { type QueryMemory, unlimitedMemory } from './memory.js'
@@ -45,6 +45,8 @@ export class ExecContext implements FunctionContext {
 
   /** `flush_identity_cache()`: empties the database's external identity caches (permission checked) */
   flushIdentities: ((subject: string | undefined) => number) | undefined
+  /** Parquet files for `read_parquet()` (set by the database when it has an import root) */
+  parquet: ParquetAccess | undefined
 
   constructor(
     readonly now: number,

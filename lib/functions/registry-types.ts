@@ -49,6 +49,31 @@ export interface FunctionContext {
   readonly version: string
   /** empties the external identity caches (an OIDC guard's), all or one subject's; undefined where there are none */
   readonly flushIdentities?: ((subject: string | undefined) => number) | undefined
+  /** Parquet files under the import root, for `read_parquet()`; undefined where there is no file system */
+  readonly parquet?: ParquetAccess | undefined
+}
+
+/** The schema of a Parquet file as a table function reports it. */
+export interface ParquetSchema {
+  readonly columns: readonly { readonly name: string; readonly type: ColumnType }[]
+  /** index of the designated timestamp, or -1 */
+  readonly timestampIndex: number
+}
+
+/** What `read_parquet()` may do with files (the Database provides it; see lib/parquet/files.ts). */
+export interface ParquetAccess {
+  /** the schema of `path` (relative to the import root); throws a SqlError at `pos` for a path outside it or a bad file */
+  schema(path: string, pos: number): ParquetSchema
+  /** the rows of `path`, only `scan.columns` when given, skipping row groups outside `scan.intervals` */
+  read(path: string, pos: number, scan: TableScan): AsyncIterable<Batch>
+}
+
+/** What the optimizer pushed into a table function that can take it (see {@link TableFunctionDef.pushdown}). */
+export interface TableScan {
+  /** output column indexes to produce, in order; absent: all */
+  readonly columns?: readonly number[] | undefined
+  /** inclusive [lo, hi] designated-timestamp pairs the rows must fall in (a hint: rows outside may still come) */
+  readonly intervals?: Float64Array | undefined
 }
 
 /** What meta functions may read of the catalog. */
@@ -167,7 +192,9 @@ export interface TableFunctionDef extends FunctionDefBase {
   /** index of the designated timestamp column in the output, or -1 */
   readonly timestampIndex?: (site: CallSite) => number
   /** produces the rows, batch by batch; every argument must be constant */
-  readonly open: (site: CallSite, ctx: FunctionContext) => Iterable<Batch>
+  readonly open: (site: CallSite, ctx: FunctionContext, scan?: TableScan) => Iterable<Batch> | AsyncIterable<Batch>
+  /** true when `open` honours {@link TableScan}: the optimizer then pushes column pruning and timestamp intervals into it */
+  readonly pushdown?: boolean
 }
 
 /** Any function definition. */

@@ -93,6 +93,10 @@ export interface TableFunctionNode extends NodeBase {
   readonly kind: 'table_function'
   readonly def: TableFunctionDef
   readonly site: CallSite
+  /** for a function with `pushdown`: the function's output columns read (pruned), in order; absent: all */
+  readonly columns?: readonly number[]
+  /** for a function with `pushdown`: designated-timestamp intervals (a hint for skipping; the filter stays) */
+  readonly intervals?: Float64Array
 }
 
 /** Rows of constant expressions (`VALUES`, or the single empty row of `SELECT 1`). */

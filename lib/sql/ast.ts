@@ -478,6 +478,7 @@ export type AlterAction =
   | { readonly kind: 'set_type_wal'; readonly pos: number; readonly wal: boolean }
   | { readonly kind: 'column_index'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly add: boolean }
   | { readonly kind: 'column_cache'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly cache: boolean }
+  | ConvertPartition
 
 /** ALTER TABLE name action. */
 export interface AlterTable {
@@ -561,6 +562,8 @@ export interface Unsupported {
 
 import type { AclStatement } from './ast-acl.js'
 export type { AclStatement } from './ast-acl.js'
+import type { ConvertPartition, CopyTo } from './ast-copy.js'
+export type { ConvertPartition, CopyOption, CopyTo } from './ast-copy.js'
 
 /** Any top-level statement. A query statement is the query itself. */
 export type Statement =
@@ -569,6 +572,7 @@ export type Statement =
   | Insert | Update
   | Show | Explain | Transaction | SetStatement | Unsupported
   | AclStatement
+  | CopyTo
 
 /** The kind tags of statements. */
 export type StatementKind = Statement['kind']

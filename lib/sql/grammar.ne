@@ -30,6 +30,7 @@ import * as L from './build/seq.js'
 import * as P from './build/pivot.js'
 import * as V from './build/declare.js'
 import * as AR from './build/array.js'
+import * as C from './build/copy.js'
 %}
 
 @lexer lexer
@@ -43,6 +44,7 @@ statement ->
   | utility                    {% id %}
   | acl                        {% id %}
   | declare                    {% id %}
+  | copyTo                     {% id %}
 
 @include "grammar/names.ne"
 @include "grammar/expressions.ne"
@@ -55,3 +57,4 @@ statement ->
 @include "grammar/dml.ne"
 @include "grammar/utility.ne"
 @include "grammar/acl.ne"
+@include "grammar/parquet.ne"

@@ -19,6 +19,7 @@ import * as L from './build/seq.js'
 import * as P from './build/pivot.js'
 import * as V from './build/declare.js'
 import * as AR from './build/array.js'
+import * as C from './build/copy.js'
 
 interface NearleyToken {
   value: any;
@@ -58,6 +59,7 @@ const grammar: Grammar = {
     {"name": "statement", "symbols": ["utility"], "postprocess": id},
     {"name": "statement", "symbols": ["acl"], "postprocess": id},
     {"name": "statement", "symbols": ["declare"], "postprocess": id},
+    {"name": "statement", "symbols": ["copyTo"], "postprocess": id},
     {"name": "name", "symbols": [{type: "ident"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "name", "symbols": [{type: "qident"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "name", "symbols": [t_softName], "postprocess": ([t]) => nameOf(t)},
@@ -582,6 +584,7 @@ const grammar: Grammar = {
     {"name": "alterAction", "symbols": [{type: "ALTER"}, {type: "COLUMN"}, "name", "cacheOpt"], "postprocess": ([a, , c, k]) => ({ kind: 'column_cache', pos: a.offset, column: c.name, columnPos: c.pos, cache: k.type === 'CACHE' })},
     {"name": "alterAction", "symbols": [{type: "DROP"}, {type: "PARTITION"}, {type: "LIST"}, "partitionNames"], "postprocess": ([d, , , list]) => ({ kind: 'drop_partition', pos: d.offset, list })},
     {"name": "alterAction", "symbols": [{type: "DROP"}, {type: "PARTITION"}, "where"], "postprocess": ([d, , where]) => ({ kind: 'drop_partition', pos: d.offset, where })},
+    {"name": "alterAction", "symbols": ["convertPartition"], "postprocess": id},
     {"name": "alterAction", "symbols": [{type: "DEDUP"}, {type: "ENABLE"}, {type: "UPSERT"}, {type: "KEYS"}, {"literal":"("}, "nameList", {"literal":")"}], "postprocess": ([d, , , , , keys]) => ({ kind: 'dedup', pos: d.offset, enable: true, keys })},
     {"name": "alterAction", "symbols": [{type: "DEDUP"}, {type: "DISABLE"}], "postprocess": ([d]) => ({ kind: 'dedup', pos: d.offset, enable: false, keys: [] })},
     {"name": "alterAction", "symbols": [{type: "SET"}, {type: "TTL"}, "ttlValue"], "postprocess": ([s, , v]) => ({ kind: 'set_ttl', pos: s.offset, count: v.count, unit: v.unit })},
@@ -677,7 +680,7 @@ const grammar: Grammar = {
     {"name": "unsupported", "symbols": [{type: "FETCH"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'FETCH')},
     {"name": "unsupported", "symbols": [{type: "MOVE"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'MOVE')},
     {"name": "unsupported", "symbols": [{type: "CLOSE"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'CLOSE')},
-    {"name": "unsupported", "symbols": [{type: "COPY"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'COPY')},
+    {"name": "unsupported", "symbols": [{type: "COPY"}, "tableName", {type: "FROM"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'COPY')},
     {"name": "unsupported", "symbols": [{type: "CREATE"}, {type: "INDEX"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'CREATE INDEX')},
     {"name": "unsupported", "symbols": [{type: "CREATE"}, {type: "VIEW"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'CREATE VIEW')},
     {"name": "unsupported", "symbols": [{type: "CREATE"}, {type: "MATERIALIZED"}, {type: "VIEW"}, "restTokens"], "postprocess": ([t]) => S.unsupported(t, 'CREATE MATERIALIZED VIEW')},
@@ -785,7 +788,11 @@ const grammar: Grammar = {
     {"name": "grantTable$ebnf$2", "symbols": [], "postprocess": () => null},
     {"name": "grantTable", "symbols": ["tableName", {"literal":"("}, {"literal":"*"}, "grantTable$ebnf$2", {"literal":")"}], "postprocess": ([t, , star, x]) => A.tableWildcard(t, star, x === null ? null : x[2])},
     {"name": "grantOption", "symbols": [{type: "WITH"}, {type: "GRANT"}, {type: "OPTION"}], "postprocess": id},
-    {"name": "withVerification", "symbols": [{type: "WITH"}, {type: "VERIFICATION"}], "postprocess": id}
+    {"name": "withVerification", "symbols": [{type: "WITH"}, {type: "VERIFICATION"}], "postprocess": id},
+    {"name": "copyTo", "symbols": [{type: "COPY"}, "tableName", {type: "TO"}, {type: "string"}, "restTokens"], "postprocess": ([c, t, , d, rest]) => L.deferred(() => C.copyTo(c, { table: t }, d, L.toArray(rest)))},
+    {"name": "copyTo", "symbols": [{type: "COPY"}, {"literal":"("}, "query", {"literal":")"}, {type: "TO"}, {type: "string"}, "restTokens"], "postprocess": ([c, , q, , , d, rest]) => L.deferred(() => C.copyTo(c, { query: q }, d, L.toArray(rest)))},
+    {"name": "convertPartition", "symbols": ["name", {type: "PARTITION"}, {type: "TO"}, "name", {type: "LIST"}, "partitionNames"], "postprocess": ([w, , , f, , list], _l, reject) => w.name.toLowerCase() !== 'convert' ? reject : L.deferred(() => C.convertPartition(w, f, { list: L.toArray(list) }))},
+    {"name": "convertPartition", "symbols": ["name", {type: "PARTITION"}, {type: "TO"}, "name", "where"], "postprocess": ([w, , , f, where], _l, reject) => w.name.toLowerCase() !== 'convert' ? reject : L.deferred(() => C.convertPartition(w, f, { where }))}
   ],
   ParserStart: "statement",
 };

@@ -57,17 +57,17 @@ export function dropPartitionStatement(t: Table, list: readonly { value: string;
     return dropPartitions(t, (p) => los.has(p.lo))
   }
   if (where === undefined) throw new SqlError(SqlState.SYNTAX_ERROR, 'LIST or WHERE expected', pos)
-  const test = predicate(t, where)
+  const test = partitionPredicate(t, where)
   return dropPartitions(t, (p) => test(p.lo))
 }
 
 /** A predicate on a partition's timestamp: comparisons of the designated timestamp with literals, AND/OR. */
-function predicate(t: Table, e: Expr): (ts: number) => boolean {
+export function partitionPredicate(t: Table, e: Expr): (ts: number) => boolean {
   if (e.kind !== 'binary') throw notSupported('DROP PARTITION WHERE supports comparisons of the designated timestamp with literals, AND and OR', e.pos)
   const op = String(e.op).toLowerCase()
   if (op === 'and' || op === 'or') {
-    const l = predicate(t, e.left)
-    const r = predicate(t, e.right)
+    const l = partitionPredicate(t, e.left)
+    const r = partitionPredicate(t, e.right)
     return op === 'and' ? (x) => l(x) && r(x) : (x) => l(x) || r(x)
   }
   const tsName = t.meta.columns[t.meta.timestampIndex]!.name.toLowerCase()

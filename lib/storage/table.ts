@@ -384,6 +384,11 @@ export class Table {
     }
   }
 
+  /** Swaps cold partitions for equivalent ones (same rows, another file format: CONVERT PARTITION). @internal */
+  replaceCold(cold: readonly ColdPart[]): void {
+    this.cold = cold
+  }
+
   /** Cold partitions in order, with their bounds (SHOW PARTITIONS, DROP PARTITION, TTL). */
   coldParts(): readonly ColdPart[] {
     return this.cold

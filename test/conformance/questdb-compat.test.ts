@@ -6,8 +6,10 @@
  * EPOCHDB_COMPAT_REPORT=<path>, written as the "PostgreSQL drivers" section of that file.
  * Not a gate: the test asserts only that the suite was found and parsed.
  */
+import '../unit/parquet/resolve-hook.js'
 import t from 'tap'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Database } from '../../lib/index.js'
@@ -31,8 +33,11 @@ function outcomes(driverName: string, tests: readonly CompatTest[], results: (te
   })
 }
 
+// the suite's "Parquet test" reads QuestDB's demo file trades.parquet from the import root
+const importRoot = await tradesFixture()
+
 async function withServer<T>(fn: (port: number) => Promise<T>): Promise<T> {
-  const db = await Database.open()
+  const db = await Database.open({ copyRoot: importRoot })
   const srv = await startServer({}, db)
   try {
     return await fn(srv.port)
@@ -40,6 +45,25 @@ async function withServer<T>(fn: (port: number) => Promise<T>): Promise<T> {
     await srv.close()
     await db.close()
   }
+}
+
+/**
+ * A directory holding trades.parquet shaped as QuestDB's demo file (symbol, side, price, amount,
+ * timestamp), with the row the suite looks for among others. Removed at exit.
+ */
+async function tradesFixture(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-compat-import-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const db = await Database.open()
+  try {
+    await db.query('CREATE TABLE trades (symbol SYMBOL, side SYMBOL, price DOUBLE, amount DOUBLE, timestamp TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY DAY')
+    await db.query(`INSERT INTO trades VALUES ('ETH-USD', 'sell', 3252.97, 0.0124, '2024-07-26T07:52:47.001000Z'),
+      ('BTC-USD', 'buy', 66991.56, 0.00014933, '2024-07-26T07:52:48.243272Z'), ('BTC-USD', 'sell', 66990.01, 0.1, '2024-07-26T07:52:49.000001Z')`)
+    await db.exportParquet('SELECT * FROM trades', join(dir, 'trades.parquet'))
+  } finally {
+    await db.close()
+  }
+  return dir
 }
 
 const report = process.env['EPOCHDB_COMPAT_REPORT']

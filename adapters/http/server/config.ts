@@ -7,6 +7,7 @@ import { envName, parseProperties } from './properties.js'
 import { originAllowList } from '../cross-site.js'
 import { OIDC_KEYS, type OidcOptions, oidcConfig } from '../../oidc/index.js'
 import { ILP_KEYS, type IlpConfig, ilpConfig } from '../../ilp/index.js'
+import { dirname, resolve } from 'node:path'
 
 /** A `host:port` listen address. */
 export interface BindAddress {
@@ -21,6 +22,10 @@ export interface ServerConfig {
   readonly pg: BindAddress
   readonly pgEnabled: boolean
   readonly cairoRoot: string
+  /** `cairo.sql.copy.root`: where read_parquet() reads (relative paths resolve next to cairo.root) */
+  readonly copyRoot: string
+  /** `cairo.sql.copy.export.root`: where COPY ... TO writes (relative paths resolve next to cairo.root) */
+  readonly copyExportRoot: string
   readonly httpUser: string | undefined
   readonly httpPassword: string | undefined
   readonly pgUser: string
@@ -121,6 +126,8 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'pg.net.bind.to': { kind: 'bind', def: '0.0.0.0:8812' },
   'pg.enabled': { kind: 'bool', def: 'true' },
   'cairo.root': { kind: 'string', def: './qdb_root' },
+  'cairo.sql.copy.root': { kind: 'string', def: 'import' },
+  'cairo.sql.copy.export.root': { kind: 'string', def: 'export' },
   'http.user': { kind: 'string', def: undefined },
   'http.password': { kind: 'string', def: undefined },
   'pg.user': { kind: 'string', def: 'admin' },
@@ -274,6 +281,9 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     pg: bind('pg.net.bind.to'),
     pgEnabled: bool('pg.enabled'),
     cairoRoot: str('cairo.root')!,
+    // as QuestDB's import/ and export/ beside db/: relative to the directory holding cairo.root
+    copyRoot: resolve(dirname(resolve(str('cairo.root')!)), str('cairo.sql.copy.root')!),
+    copyExportRoot: resolve(dirname(resolve(str('cairo.root')!)), str('cairo.sql.copy.export.root')!),
     httpUser, httpPassword,
     // QuestDB Enterprise's acl.admin.* name the built-in admin; pg.user / pg.password are its aliases
     pgUser: str('acl.admin.user') ?? str('pg.user')!,

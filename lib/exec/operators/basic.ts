@@ -78,7 +78,7 @@ export function rowRanges(ts: Vector, intervals: Float64Array): number[] {
 
 /** Runs a table function such as `long_sequence(n)`. */
 export async function* runTableFunction(node: TableFunctionNode, ctx: ExecContext): AsyncGenerator<Batch> {
-  for (const b of node.def.open(node.site, ctx)) {
+  for await (const b of node.def.open(node.site, ctx, { columns: node.columns, intervals: node.intervals })) {
     yield b
     await ctx.maybeYield()
   }

@@ -181,5 +181,6 @@ export function alterTable(s: AlterTable, catalog: Catalog): void {
     }
     case 'alter_column_type': throw notSupported('ALTER COLUMN TYPE is not supported yet', a.pos)
     case 'drop_partition': dropPartitionStatement(table, a.list, a.where, a.pos); return
+    case 'convert_partition': throw notSupported('CONVERT PARTITION is not supported yet', a.pos)
   }
 }

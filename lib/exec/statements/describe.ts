@@ -48,6 +48,7 @@ function bindFor(stmt: Statement, bc: BindContext): readonly OutputColumn[] | un
     case 'select': case 'setop': case 'with': return bindQuery(stmt, bc).output
     case 'explain': bindFor(stmt.statement, bc); return [{ name: 'QUERY PLAN', type: 'STRING' }]
     case 'create_table_as': bindQuery(stmt.query, bc); return undefined
+    case 'copy_to': bindQuery(stmt.query, bc); return [{ name: 'id', type: 'VARCHAR' }]
     case 'insert': {
       const table = bc.catalog.get(stmt.table, stmt.tablePos)
       const targets = targetColumns(table, stmt)

@@ -64,6 +64,7 @@ function permissionsOf(stmt: Statement, bc: BindContext): RequiredPermission[] {
   switch (stmt.kind) {
     case 'select': case 'setop': case 'with': return selects(tablesRead(bindQuery(stmt, bc)))
     case 'explain': return permissionsOf(stmt.statement, bc)
+    case 'copy_to': return queryPermissions(stmt.query, bc)
     case 'insert': {
       const table = catalog.get(stmt.table, stmt.tablePos)
       targetColumns(table, stmt) // an unknown or repeated column fails here (the coarse permissions then apply)
@@ -128,6 +129,8 @@ function alterPermission(stmt: Extract<Statement, { kind: 'alter_table' }>, t: T
     case 'set_type_wal': return { permission: 'SET TABLE TYPE', table }
     case 'column_index': return { permission: a.add ? 'ADD INDEX' : 'DROP INDEX', table, columns: [col(a.column)] }
     case 'column_cache': return { permission: 'ALTER COLUMN CACHE', table, columns: [col(a.column)] }
+    // no Enterprise name for it: converting a partition's storage format counts as changing the table's type
+    case 'convert_partition': return { permission: 'SET TABLE TYPE', table }
   }
 }
 

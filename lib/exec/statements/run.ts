@@ -25,6 +25,9 @@ import { type Execution, done, rowsExecution } from '../../result.js'
 import type { ColumnInfo } from '../../statement-info.js'
 import type { AccessControl } from '../../security/acl/access-control.js'
 import { runAcl } from './acl.js'
+import { copyTo } from './copy.js'
+import { convertPartition } from './convert-partition.js'
+import type { FileRoots } from '../../parquet/files.js'
 
 /** An optimized query plan with what every execution of it needs, worked out once. */
 export interface PlannedQuery {
@@ -45,6 +48,8 @@ export interface RunEnv {
   readonly acl: AccessControl
   /** with access control on: whether the session's principal may see a table (SHOW lists only those) */
   readonly canSee?: (table: string) => boolean
+  /** the import and export roots (read_parquet, COPY ... TO) */
+  readonly files?: FileRoots
 }
 
 /** Runs `stmt`, bound in `bc`, in `session`. */
@@ -85,7 +90,9 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
     case 'drop_table': return ddl(env, () => dropTable(stmt, env.catalog), done('drop_table'))
     case 'truncate_table': return ddl(env, () => truncateTable(stmt, env.catalog), done('truncate_table'))
     case 'rename_table': return ddl(env, () => renameTable(stmt, env.catalog), done('rename_table'))
-    case 'alter_table': return ddl(env, () => alterTable(stmt, env.catalog), done('alter_table'))
+    case 'alter_table':
+      if (stmt.action.kind === 'convert_partition') return convertPartition(stmt, stmt.action, env.catalog, env.store)
+      return ddl(env, () => alterTable(stmt, env.catalog), done('alter_table'))
     case 'insert': {
       const table = env.catalog.get(stmt.table, stmt.tablePos)
       const cteBc = stmt.ctes === undefined ? bc : withCtes(bc, stmt.ctes)
@@ -104,6 +111,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       } finally { release() }
     }
     case 'show': return rowsExecution(show(stmt, env.catalog, session, env.canSee))
+    case 'copy_to': return copyTo(stmt, bc, ctx, env.files)
     case 'explain': {
       const inner = stmt.statement
       if (inner.kind !== 'select' && inner.kind !== 'setop' && inner.kind !== 'with') throw notSupported('EXPLAIN supports queries only', stmt.pos)

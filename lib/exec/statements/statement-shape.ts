@@ -8,7 +8,7 @@ import { aclReturnsRows } from '../../sql/ast-acl.js'
 /** True when the statement answers with a row set (queries, SHOW, EXPLAIN, access-control SHOW ... and CREATE TOKEN). */
 export function returnsRows(stmt: Statement): boolean {
   switch (stmt.kind) {
-    case 'select': case 'setop': case 'with': case 'show': case 'explain': return true
+    case 'select': case 'setop': case 'with': case 'show': case 'explain': case 'copy_to': return true
     case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
     case 'rename_table': case 'alter_table': case 'insert': case 'update': case 'transaction': case 'set': case 'unsupported':
       return false
@@ -24,7 +24,7 @@ export function returnsRows(stmt: Statement): boolean {
  */
 export function commandTag(stmt: Statement): string {
   switch (stmt.kind) {
-    case 'select': case 'setop': case 'with': case 'show': case 'create_table_as': return 'SELECT'
+    case 'select': case 'setop': case 'with': case 'show': case 'create_table_as': case 'copy_to': return 'SELECT'
     case 'explain': return 'EXPLAIN'
     case 'insert': return 'INSERT'
     case 'update': return 'UPDATE'

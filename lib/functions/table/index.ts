@@ -1,6 +1,6 @@
 /**
  * Table functions used in FROM: row generators (`long_sequence`, `generate_series`) and catalog
- * views (`tables()`, `table_columns('t')`).
+ * views (`tables()`, `table_columns('t')`), and files (`read_parquet('f.parquet')`).
  */
 import type { FunctionDef } from '../registry-types.js'
 import { CATALOG_TABLE_FUNCTIONS } from './catalog-tables.js'
@@ -9,6 +9,7 @@ import { LONG_SEQUENCE } from './long-sequence.js'
 import { TABLE_PARTITIONS } from './table-partitions.js'
 import { ALL_PERMISSIONS } from './all-permissions.js'
 import { UNNEST_FUNCTIONS } from './unnest.js'
+import { READ_PARQUET } from './read-parquet.js'
 
 /** Every table function. */
-export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS, TABLE_PARTITIONS, ALL_PERMISSIONS, ...UNNEST_FUNCTIONS]
+export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS, TABLE_PARTITIONS, ALL_PERMISSIONS, ...UNNEST_FUNCTIONS, READ_PARQUET]

@@ -51,6 +51,16 @@ function firstAnd(e: BoundExpr): BoundExpr | undefined {
 /** Applies the rule everywhere in the plan. */
 export function extractTimestampIntervals(node: PlanNode): PlanNode {
   const n = mapChildren(node, extractTimestampIntervals)
+  if (n.kind === 'filter' && n.input.kind === 'table_function' && n.input.def.pushdown === true && n.input.timestampIndex >= 0) {
+    // a hint only (the function skips whole row groups): the filter keeps every conjunct
+    let set: IntervalSet = n.input.intervals ?? ALL_TIME
+    let found = false
+    for (const c of conjunctsOf(n.predicate)) {
+      const iv = intervalOf(c, n.input.timestampIndex)
+      if (iv !== undefined) { set = intersectIntervals(set, normalizeIntervals(iv)); found = true }
+    }
+    return found ? { ...n, input: { ...n.input, intervals: set } } : n
+  }
   if (n.kind !== 'filter' || n.input.kind !== 'scan' || n.input.timestampIndex < 0) return n
   const scan = n.input
   let set: IntervalSet = scan.intervals ?? ALL_TIME

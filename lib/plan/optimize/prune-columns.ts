@@ -30,6 +30,16 @@ function prune(node: PlanNode, required: ReadonlySet<number>): Pruned {
       const ts = node.timestampIndex < 0 ? -1 : map[node.timestampIndex]!
       return { node: { ...node, columns: keep.map((i) => node.columns[i]!), output: keep.map((i) => node.output[i]!), timestampIndex: ts }, map }
     }
+    case 'table_function': {
+      if (node.def.pushdown !== true) return { node, map: identity(node.output.length) }
+      const base = node.columns ?? node.output.map((_, i) => i)
+      const keep = node.output.map((_, i) => i).filter((i) => required.has(i))
+      if (keep.length === node.output.length) return { node, map: identity(keep.length) }
+      const map = new Int32Array(node.output.length).fill(-1)
+      keep.forEach((old, i) => { map[old] = i })
+      const ts = node.timestampIndex < 0 ? -1 : map[node.timestampIndex]!
+      return { node: { ...node, columns: keep.map((i) => base[i]!), output: keep.map((i) => node.output[i]!), timestampIndex: ts }, map }
+    }
     case 'filter': {
       const width = node.projection?.length ?? node.input.output.length
       const base = node.projection ?? Array.from({ length: width }, (_, i) => i)

@@ -60,6 +60,7 @@ alterAction ->
   | %ALTER %COLUMN name cacheOpt          {% ([a, , c, k]) => ({ kind: 'column_cache', pos: a.offset, column: c.name, columnPos: c.pos, cache: k.type === 'CACHE' }) %}
   | %DROP %PARTITION %LIST partitionNames {% ([d, , , list]) => ({ kind: 'drop_partition', pos: d.offset, list }) %}
   | %DROP %PARTITION where                {% ([d, , where]) => ({ kind: 'drop_partition', pos: d.offset, where }) %}
+  | convertPartition                      {% id %}
   | %DEDUP %ENABLE %UPSERT %KEYS "(" nameList ")" {% ([d, , , , , keys]) => ({ kind: 'dedup', pos: d.offset, enable: true, keys }) %}
   | %DEDUP %DISABLE                       {% ([d]) => ({ kind: 'dedup', pos: d.offset, enable: false, keys: [] }) %}
   | %SET %TTL ttlValue                    {% ([s, , v]) => ({ kind: 'set_ttl', pos: s.offset, count: v.count, unit: v.unit }) %}

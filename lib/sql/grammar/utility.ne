@@ -48,7 +48,7 @@ unsupported ->
   | %FETCH restTokens                   {% ([t]) => S.unsupported(t, 'FETCH') %}
   | %MOVE restTokens                    {% ([t]) => S.unsupported(t, 'MOVE') %}
   | %CLOSE restTokens                   {% ([t]) => S.unsupported(t, 'CLOSE') %}
-  | %COPY restTokens                    {% ([t]) => S.unsupported(t, 'COPY') %}
+  | %COPY tableName %FROM restTokens    {% ([t]) => S.unsupported(t, 'COPY') %}
   | %CREATE %INDEX restTokens           {% ([t]) => S.unsupported(t, 'CREATE INDEX') %}
   | %CREATE %VIEW restTokens            {% ([t]) => S.unsupported(t, 'CREATE VIEW') %}
   | %CREATE %MATERIALIZED %VIEW restTokens {% ([t]) => S.unsupported(t, 'CREATE MATERIALIZED VIEW') %}

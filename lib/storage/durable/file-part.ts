@@ -8,6 +8,7 @@ import type { ColdPart, PartReader } from '../table-parts.js'
 import { readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
 import { type PartitionEntry, readColumn } from './table-files.js'
+import { readParquetPartColumn } from './parquet-part.js'
 
 /** What a partition needs to read its files; shared by the partitions of one table version. */
 export interface PartSource {
@@ -50,7 +51,9 @@ export class FilePart implements ColdPart, Evictable {
     const s = this.src
     let loaded: Vector
     try {
-      loaded = readColumn(s.tableDir, s.tableName, s.columns[c]!, c === s.timestampIndex, this.entry, s.dict(c))
+      loaded = this.entry.format === 'parquet'
+        ? readParquetPartColumn(s.tableDir, s.tableName, s.columns[c]!, this.entry, s.dict(c))
+        : readColumn(s.tableDir, s.tableName, s.columns[c]!, c === s.timestampIndex, this.entry, s.dict(c))
     } catch (e) {
       throw s.fail(e)
     }
@@ -65,8 +68,8 @@ export class FilePart implements ColdPart, Evictable {
   /** {@inheritDoc ColdPart.readRanges} */
   readRanges(columns: readonly number[], intervals: Float64Array): { ranges: number[]; reader: PartReader } | undefined {
     const s = this.src
-    // anything already in memory is cheaper to read from there
-    if (this.retired || this.cols[s.timestampIndex] !== undefined || columns.some((c) => this.cols[c] !== undefined)) return undefined
+    // anything already in memory is cheaper to read from there; a Parquet partition loads whole columns
+    if (this.retired || this.entry.format === 'parquet' || this.cols[s.timestampIndex] !== undefined || columns.some((c) => this.cols[c] !== undefined)) return undefined
     try {
       return readRanges({ dir: `${s.tableDir}/${this.entry.dir}`, rows: this.entry.rows, columns: s.columns, timestampIndex: s.timestampIndex, dict: (c) => s.dict(c) }, columns, intervals)
     } catch (e) {

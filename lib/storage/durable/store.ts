@@ -16,8 +16,10 @@ import { Table, type TableStore, concatAppends } from '../table.js'
 import { type TableState, checkpointTable, metaKey } from './checkpoint.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
 import { DirLock } from './lock.js'
-import { FORMAT_VERSION, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
+import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
 import { FilePart, type PartSource } from './file-part.js'
+import { convertParts } from './convert-parts.js'
+import { loadSyncColumnReader } from '../../parquet/sync-column.js'
 import { PartCache } from './part-cache.js'
 import { WAL_FILE, WalWriter, ioError } from './wal.js'
 import { decodeAppend, encodeAppend, packr } from './wal-codec.js'
@@ -100,6 +102,9 @@ export class DurableStore implements TableStore {
     const root = path.resolve(dir)
     io.mkdirSync(root)
     const lock = await DirLock.acquire(root, { lease: options.lockLease })
+    // partitions converted to Parquet read their columns through it (a loader that cannot load it
+    // leaves tables without such partitions unaffected; reading one then fails with XX000)
+    try { await loadSyncColumnReader() } catch { /* see above */ }
     const store = new DurableStore(root, catalog, options, lock)
     try {
       store.start()
@@ -332,6 +337,38 @@ export class DurableStore implements TableStore {
       throw e
     }
     this.metaKeys.set(t, metaKey(t))
+  }
+
+  /**
+   * ALTER TABLE ... CONVERT PARTITION: rewrites the partitions `choose` picks (after a checkpoint,
+   * so every row is in a partition) as one Parquet file each, or back to column files, in new
+   * directories; then replaces `_meta` (the commit point) and removes the old directories.
+   * Partitions already in the target format are left alone. Resolves to the number converted.
+   */
+  async convertPartitions(t: Table, choose: (entries: readonly PartitionEntry[]) => ReadonlySet<PartitionEntry>, to: 'parquet' | 'native'): Promise<number> {
+    this.commitSync()
+    const s = this.stateOf(t)
+    if (s.broken !== undefined) throw s.broken
+    if (s.dirtyFrom !== Infinity) this.checkpointChanged(t, s, false)
+    await loadSyncColumnReader()
+    const done = await this.writeAsync(() => convertParts(s, t, choose, to))
+    if (done === undefined) return 0
+    s.file = done.file
+    const src = this.source(t, s, done.file)
+    t.replaceCold(t.coldParts().map((p) => {
+      const e = done.replaced.get(p as FilePart)
+      if (e === undefined) return p
+      p.retire()
+      return new FilePart(e, src)
+    }))
+    try { removeUnreferenced(s.dir, s.file) } catch { /* leftovers are removed on the next open */ }
+    return done.replaced.size
+  }
+
+  /** {@link DurableStore.write} for an async step. */
+  private async writeAsync<T>(f: () => Promise<T>): Promise<T> {
+    this.lock.check()
+    try { return await f() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
   }
 
   /** {@inheritDoc TableStore.partitionBytes} */

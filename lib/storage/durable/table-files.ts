@@ -28,7 +28,12 @@ export interface PartitionEntry {
   maxTs: number
   /** bytes of its column files */
   bytes: number
+  /** 'parquet': the partition is one Parquet file `<dir>/data.parquet` (ALTER TABLE ... CONVERT PARTITION); absent: column files */
+  format?: 'parquet'
 }
+
+/** The file of a Parquet partition inside its directory (QuestDB's name). */
+export const PARQUET_PARTITION_FILE = 'data.parquet'
 
 /** The content of a table's `_meta` file. */
 export interface TableFileMeta {

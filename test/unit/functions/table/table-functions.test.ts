@@ -2,7 +2,7 @@ import t from 'tap'
 import { TABLE_FUNCTIONS } from '../../../../lib/functions/table/index.js'
 import type { TableFunctionDef, TableInfo } from '../../../../lib/functions/registry-types.js'
 import type { ColumnType } from '../../../../lib/types/column-type.js'
-import { getScalar, type Scalar } from '../../../../lib/types/vector.js'
+import { getScalar, type Batch, type Scalar } from '../../../../lib/types/vector.js'
 import { formatTimestamp, parseTimestamp } from '../../../../lib/types/timestamp.js'
 import { SqlError } from '../../../../lib/errors.js'
 import { site, testContext } from '../rnd/test-context.js'
@@ -15,7 +15,7 @@ function def(name: string): TableFunctionDef {
 
 function rows(name: string, types: ColumnType[], constants: Scalar[], ctx = testContext()): Scalar[][] {
   const out: Scalar[][] = []
-  for (const b of def(name).open(site(types, constants), ctx)) {
+  for (const b of def(name).open(site(types, constants), ctx) as Iterable<Batch>) {
     for (let i = 0; i < b.length; i++) out.push(b.vectors.map((v) => getScalar(v, i)))
   }
   return out

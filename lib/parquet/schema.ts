@@ -1,0 +1,91 @@
+/**
+ * The Parquet form of EpochDB's column types, both ways (docs/parquet.md has the table).
+ *
+ * Writing follows QuestDB 9's mapping: every column OPTIONAL except the designated timestamp
+ * (REQUIRED); TIMESTAMP as INT64 TIMESTAMP(MICROS, UTC); DATE as INT64 TIMESTAMP(MILLIS, UTC);
+ * SYMBOL, STRING and VARCHAR as UTF-8 BYTE_ARRAY (SYMBOL dictionary-encoded); UUID as
+ * FIXED_LEN_BYTE_ARRAY(16) UUID (RFC 4122 byte order); LONG256 as FIXED_LEN_BYTE_ARRAY(32),
+ * big-endian; IPv4 as INT32 UINT(32); CHAR as INT32 UINT(16). The exact EpochDB types travel in the
+ * footer's `epochdb` key-value entry, so a round trip gives back SYMBOL, STRING and LONG256 as they
+ * were; files from other writers are typed by inference ({@link inferColumnType}). Small and
+ * unsigned integers carry only the converted type (INT_8, INT_16, UINT_16, UINT_32): hyparquet-writer's
+ * INTEGER logical annotation is unreadable to DuckDB, and every reader understands the converted one.
+ */
+import type { SchemaElement } from 'hyparquet'
+import type { ColumnType } from '../types/column-type.js'
+
+/** The footer key holding {@link EpochFooter}. */
+export const FOOTER_KEY = 'epochdb'
+
+/** What EpochDB records about a file it writes, in the footer's `epochdb` entry (JSON). */
+export interface EpochFooter {
+  readonly version: 1
+  /** one per column, in file order */
+  readonly columns: readonly { readonly name: string; readonly type: ColumnType }[]
+  /** index of the designated timestamp, or -1 */
+  readonly timestamp: number
+}
+
+/** The Parquet schema element of an EpochDB column. */
+export function parquetElement(name: string, type: ColumnType, designated: boolean): SchemaElement {
+  const repetition_type = designated ? 'REQUIRED' : 'OPTIONAL'
+  const base = { name, repetition_type } as const
+  switch (type) {
+    case 'BOOLEAN': return { ...base, type: 'BOOLEAN' }
+    case 'BYTE': return { ...base, type: 'INT32', converted_type: 'INT_8' }
+    case 'SHORT': return { ...base, type: 'INT32', converted_type: 'INT_16' }
+    case 'CHAR': return { ...base, type: 'INT32', converted_type: 'UINT_16' }
+    case 'INT': return { ...base, type: 'INT32' }
+    case 'IPV4': return { ...base, type: 'INT32', converted_type: 'UINT_32' }
+    case 'LONG': return { ...base, type: 'INT64' }
+    case 'DATE': return { ...base, type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } }
+    case 'TIMESTAMP': return { ...base, type: 'INT64', converted_type: 'TIMESTAMP_MICROS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' } }
+    case 'FLOAT': return { ...base, type: 'FLOAT' }
+    case 'DOUBLE': return { ...base, type: 'DOUBLE' }
+    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'INTERVAL':
+      return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } }
+    case 'BINARY': return { ...base, type: 'BYTE_ARRAY' }
+    case 'UUID': return { ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, logical_type: { type: 'UUID' } }
+    case 'LONG256': return { ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 32 }
+    case 'NULL': return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } }
+  }
+}
+
+/**
+ * The EpochDB type of a Parquet leaf column written by another tool, as QuestDB infers it; undefined
+ * for a column EpochDB cannot hold (QuestDB skips those too).
+ */
+export function inferColumnType(el: SchemaElement): ColumnType | undefined {
+  const lt = el.logical_type
+  const ct = el.converted_type
+  switch (el.type) {
+    case 'BOOLEAN': return 'BOOLEAN'
+    case 'INT32':
+      if (ct === 'INT_8' || (lt?.type === 'INTEGER' && lt.bitWidth === 8)) return 'BYTE'
+      if (ct === 'INT_16' || (lt?.type === 'INTEGER' && lt.bitWidth === 16 && lt.isSigned)) return 'SHORT'
+      if (ct === 'UINT_16' || (lt?.type === 'INTEGER' && lt.bitWidth === 16)) return 'CHAR'
+      if (ct === 'UINT_32' || (lt?.type === 'INTEGER' && lt.bitWidth === 32 && !lt.isSigned)) return 'IPV4'
+      if (ct === 'DATE' || lt?.type === 'DATE') return 'DATE'
+      if (ct === 'DECIMAL' || lt?.type === 'DECIMAL') return 'DOUBLE'
+      return 'INT'
+    case 'INT64':
+      if (lt?.type === 'TIMESTAMP') return lt.unit === 'MILLIS' ? 'DATE' : 'TIMESTAMP'
+      if (ct === 'TIMESTAMP_MICROS') return 'TIMESTAMP'
+      if (ct === 'TIMESTAMP_MILLIS') return 'DATE'
+      if (ct === 'DECIMAL' || lt?.type === 'DECIMAL') return 'DOUBLE'
+      return 'LONG'
+    case 'INT96': return 'TIMESTAMP'
+    case 'FLOAT': return 'FLOAT'
+    case 'DOUBLE': return 'DOUBLE'
+    case 'BYTE_ARRAY':
+      if (ct === 'DECIMAL' || lt?.type === 'DECIMAL') return 'DOUBLE'
+      if (ct === 'UTF8' || ct === 'JSON' || ct === 'ENUM' || lt?.type === 'STRING' || lt?.type === 'JSON' || lt?.type === 'ENUM') return 'VARCHAR'
+      return 'BINARY'
+    case 'FIXED_LEN_BYTE_ARRAY':
+      if (lt?.type === 'UUID') return 'UUID'
+      if (ct === 'DECIMAL' || lt?.type === 'DECIMAL') return 'DOUBLE'
+      if (el.type_length === 32) return 'LONG256'
+      return 'BINARY'
+    default: return undefined
+  }
+}

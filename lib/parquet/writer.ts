@@ -1,0 +1,222 @@
+/**
+ * Writes column batches as one Parquet file, row group by row group, to a byte sink: memory holds
+ * one row group (default 100,000 rows) and its encoded bytes, whatever the file's size.
+ *
+ * Built on hyparquet-writer (pure JS): data pages v2, dictionary encoding where it pays (always
+ * for SYMBOL), min/max statistics per column chunk, `sorting_columns` marking the designated
+ * timestamp ascending (as QuestDB does), and the footer's `epochdb` entry with the exact types.
+ * Codecs: SNAPPY (default), GZIP, BROTLI, UNCOMPRESSED; ZSTD and LZ4_RAW are refused (no
+ * compressor for them ships with Node 20; readers decode them all).
+ */
+import type { ByteWriter, ParquetWriter } from 'hyparquet-writer'
+import type { CompressionCodec, SchemaElement } from 'hyparquet'
+import { brotliCompressSync, constants as zconst, gzipSync } from 'node:zlib'
+import { SqlError, SqlState } from '../errors.js'
+import type { ColumnType } from '../types/column-type.js'
+import { type Batch, type Vector, sliceVector } from '../types/vector.js'
+import { columnValues } from './encode-column.js'
+import { type EpochFooter, FOOTER_KEY, parquetElement } from './schema.js'
+
+type HyparquetWriter = Pick<typeof import('hyparquet-writer'), 'ByteWriter' | 'ParquetWriter'>
+
+/** Codecs the `compression_codec` option names (QuestDB's list). */
+export const CODECS = ['uncompressed', 'snappy', 'gzip', 'brotli', 'zstd', 'lz4_raw'] as const
+/** One of {@link CODECS}. */
+export type ParquetCodec = (typeof CODECS)[number]
+
+/** How a Parquet file is written (QuestDB's COPY / `/exp` option names, camel-cased). */
+export interface ParquetWriteOptions {
+  /** default `snappy` */
+  readonly compressionCodec?: ParquetCodec
+  /** gzip 0-9, brotli 0-11; ignored by the others */
+  readonly compressionLevel?: number
+  /** rows per row group (default 100,000) */
+  readonly rowGroupSize?: number
+  /** target uncompressed data page bytes (default 1 MiB) */
+  readonly dataPageSize?: number
+  /** min/max statistics per column chunk (default true) */
+  readonly statisticsEnabled?: boolean
+  /** columns that get a split-block bloom filter */
+  readonly bloomFilterColumns?: readonly string[]
+  /** the bloom filters' false-positive rate (default 0.01) */
+  readonly bloomFilterFpp?: number
+}
+
+/** Where the bytes go; `write` may return a promise to apply back-pressure. */
+export interface ByteSink {
+  write(bytes: Uint8Array): void | Promise<void>
+}
+
+/** A result column to write. */
+export interface ParquetColumn {
+  readonly name: string
+  readonly type: ColumnType
+}
+
+/** The codec named `name` (case-insensitive; `default` = snappy), or a SqlError naming the valid ones. */
+export function parseCodec(name: string, position = 0): ParquetCodec {
+  const n = name.toLowerCase()
+  if (n === 'default') return 'snappy'
+  if ((CODECS as readonly string[]).includes(n)) return n as ParquetCodec
+  throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid compression codec[${name}], expected one of: ${CODECS.join(', ')}`, position)
+}
+
+function compressorsFor(codec: ParquetCodec, level: number | undefined): { codec: CompressionCodec; compressors: Record<string, (b: Uint8Array) => Uint8Array> } {
+  switch (codec) {
+    case 'snappy': return { codec: 'SNAPPY', compressors: {} }
+    case 'uncompressed': return { codec: 'UNCOMPRESSED', compressors: {} }
+    case 'gzip': return { codec: 'GZIP', compressors: { GZIP: (b) => gzipSync(b, level === undefined ? {} : { level }) } }
+    case 'brotli': return {
+      codec: 'BROTLI',
+      compressors: { BROTLI: (b) => brotliCompressSync(b, { params: { [zconst.BROTLI_PARAM_QUALITY]: level ?? 4, [zconst.BROTLI_PARAM_SIZE_HINT]: b.length } }) },
+    }
+    case 'zstd': case 'lz4_raw':
+      throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `compression codec ${codec} is not supported for writing; use snappy, gzip, brotli or uncompressed`, 0)
+  }
+}
+
+/** A streaming Parquet writer: {@link ParquetBatchWriter.push} batches, then {@link ParquetBatchWriter.finish}. */
+export class ParquetBatchWriter {
+  private readonly bytes: ByteWriter & { flush?: () => void }
+  private readonly writer: ParquetWriter
+  private readonly rowGroupSize: number
+  private readonly pageSize: number
+  private readonly blooms: ReadonlySet<string>
+  /** restores the TIMESTAMP/DATE annotations before the footer is written */
+  private readonly annotate: (() => void)[] = []
+  private readonly stats: boolean
+  private readonly fpp: number
+  private pending: Vector[][]
+  private pendingRows = 0
+  private chunks: Uint8Array[] = []
+  /** rows written so far */
+  rows = 0
+
+  /**
+   * A writer of `columns` (the designated timestamp at `timestampIndex`, or -1) into `sink`.
+   * hyparquet-writer is loaded on first use, so opening a database never loads it.
+   */
+  static async open(columns: readonly ParquetColumn[], timestampIndex: number, sink: ByteSink, options: ParquetWriteOptions = {}): Promise<ParquetBatchWriter> {
+    const lib = await import('hyparquet-writer')
+    return new ParquetBatchWriter(lib, columns, timestampIndex, sink, options)
+  }
+
+  private constructor(lib: HyparquetWriter, private readonly columns: readonly ParquetColumn[], private readonly timestampIndex: number, private readonly sink: ByteSink, options: ParquetWriteOptions) {
+    this.bytes = new lib.ByteWriter(1 << 20)
+    const { codec, compressors } = compressorsFor(options.compressionCodec ?? 'snappy', options.compressionLevel)
+    this.rowGroupSize = Math.max(1, options.rowGroupSize ?? 100_000)
+    this.pageSize = Math.max(1024, options.dataPageSize ?? 1 << 20)
+    this.blooms = new Set((options.bloomFilterColumns ?? []).map((c) => c.toLowerCase()))
+    for (const b of this.blooms) {
+      if (!columns.some((c) => c.name.toLowerCase() === b)) throw new SqlError(SqlState.UNDEFINED_COLUMN, `bloom filter column not found [column=${b}]`, 0)
+    }
+    this.fpp = options.bloomFilterFpp ?? 0.01
+    this.stats = options.statisticsEnabled ?? true
+    const schema: SchemaElement[] = [{ name: 'schema', num_children: columns.length }]
+    columns.forEach((c, i) => {
+      const el = parquetElement(c.name, c.type, i === timestampIndex)
+      // hyparquet-writer maps every value of an annotated TIMESTAMP through BigInt(); the values are
+      // already int64, so the columns are written bare and annotated before the footer
+      if (el.logical_type?.type === 'TIMESTAMP') {
+        const { converted_type, logical_type, ...bare } = el
+        const target = { ...bare }
+        this.annotate.push(() => Object.assign(target, { converted_type, logical_type }))
+        schema.push(target)
+      } else schema.push(el)
+    })
+    const footer: EpochFooter = { version: 1, columns: columns.map((c) => ({ name: c.name, type: c.type })), timestamp: timestampIndex }
+    // the writer hands each row group's bytes over on flush; they go to the sink between groups
+    this.bytes.flush = (): void => {
+      this.chunks.push(new Uint8Array(this.bytes.buffer, 0, this.bytes.index).slice())
+      this.bytes.index = 0
+    }
+    this.writer = new lib.ParquetWriter({
+      writer: this.bytes, schema, codec, compressors, statistics: options.statisticsEnabled ?? true,
+      kvMetadata: [{ key: FOOTER_KEY, value: JSON.stringify(footer) }], createdBy: 'EpochDB',
+    })
+    this.pending = columns.map(() => [])
+  }
+
+  /** Adds a batch; writes a row group whenever enough rows are pending. */
+  async push(batch: Batch): Promise<void> {
+    let start = 0
+    while (start < batch.length) {
+      const take = Math.min(batch.length - start, this.rowGroupSize - this.pendingRows)
+      for (let c = 0; c < this.columns.length; c++) {
+        const v = batch.vectors[c]!
+        this.pending[c]!.push(start === 0 && take === batch.length ? v : sliceVector(v, start, start + take))
+      }
+      this.pendingRows += take
+      start += take
+      if (this.pendingRows >= this.rowGroupSize) await this.flushGroup()
+    }
+  }
+
+  private async flushGroup(): Promise<void> {
+    if (this.pendingRows === 0) return
+    const rows = this.pendingRows
+    const own: (ChunkStats | undefined)[] = []
+    const columnData = this.columns.map((c, i) => ({
+      name: c.name,
+      data: withStats(columnValues(this.pending[i]!, rows), c.type, this.stats, own, i),
+      // numeric statistics are computed here with typed loops (the library's generic ones cost more than encoding)
+      ...(own[i] !== undefined ? { statistics: false } : {}),
+      // dictionary trials on unique-ish numbers cost time and rarely pay; symbols always dictionary
+      ...(this.blooms.has(c.name.toLowerCase()) ? { bloomFilter: { fpp: this.fpp } } : {}),
+      ...(c.type === 'SYMBOL' ? { encoding: 'RLE_DICTIONARY' as const } : c.type === 'DOUBLE' || c.type === 'TIMESTAMP' || c.type === 'LONG' ? { encoding: 'PLAIN' as const } : {}),
+    }))
+    this.pending = this.columns.map(() => [])
+    this.pendingRows = 0
+    this.writer.write({ columnData, rowGroupSize: rows, pageSize: this.pageSize })
+    const g = this.writer.row_groups[this.writer.row_groups.length - 1]
+    if (g !== undefined) {
+      if (this.timestampIndex >= 0) g.sorting_columns = [{ column_idx: this.timestampIndex, descending: false, nulls_first: false }]
+      own.forEach((st, i) => { const md = g.columns[i]?.meta_data; if (st !== undefined && md !== undefined) md.statistics = st })
+    }
+    this.rows += rows
+    await this.drain()
+  }
+
+  private async drain(): Promise<void> {
+    const chunks = this.chunks
+    this.chunks = []
+    for (const c of chunks) await this.sink.write(c)
+  }
+
+  /** Writes the last row group and the footer. */
+  async finish(): Promise<void> {
+    await this.flushGroup()
+    this.bytes.finish = (): void => { this.bytes.flush!() }
+    for (const a of this.annotate) a()
+    await this.writer.finish()
+    await this.drain()
+  }
+}
+
+/** Min, max and null count of one column chunk. */
+interface ChunkStats {
+  min_value?: number | bigint
+  max_value?: number | bigint
+  null_count: bigint
+}
+
+/**
+ * Records in `out[i]` the statistics of `data` when it is a typed array of a numeric column
+ * (no nulls: typed arrays are only used then); other columns keep the library's statistics.
+ */
+function withStats<T>(data: T, type: ColumnType, enabled: boolean, out: (ChunkStats | undefined)[], i: number): T {
+  if (!enabled) return data
+  if (data instanceof Float64Array || data instanceof Float32Array || data instanceof Int32Array) {
+    if (type === 'IPV4' || data.length === 0) return data
+    let min = Infinity
+    let max = -Infinity
+    for (let k = 0; k < data.length; k++) { const x = data[k]!; if (x < min) min = x; if (x > max) max = x }
+    out[i] = { min_value: min === 0 ? -0 : min, max_value: max === 0 ? 0 : max, null_count: 0n }
+  } else if (data instanceof BigInt64Array && data.length > 0) {
+    let min = data[0]!
+    let max = min
+    for (let k = 1; k < data.length; k++) { const x = data[k]!; if (x < min) min = x; if (x > max) max = x }
+    out[i] = { min_value: min, max_value: max, null_count: 0n }
+  }
+  return data
+}
