@@ -6,6 +6,7 @@
 import type { DecodedArray, ParquetParsers } from 'hyparquet'
 import { type ColumnType, INT_NULL, LONG_NULL } from '../types/column-type.js'
 import { long256FromBigInt } from '../types/long256.js'
+import { notSupported } from '../errors.js'
 import { SymbolTable, type Vector, allocate } from '../types/vector.js'
 
 const decoder = new TextDecoder()
@@ -78,6 +79,7 @@ export function decodeColumn(type: ColumnType, data: DecodedArray, dict?: Symbol
         out.data[i] = x instanceof Uint8Array ? x : new TextEncoder().encode(String(x))
       }
       return out
+    default: throw notSupported(`a ${type} column cannot be read from Parquet yet`) // DOUBLE arrays: a later change
     case 'null': return out
   }
 }

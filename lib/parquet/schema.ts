@@ -13,6 +13,7 @@
  */
 import type { SchemaElement } from 'hyparquet'
 import type { ColumnType } from '../types/column-type.js'
+import { notSupported } from '../errors.js'
 
 /** The footer key holding {@link EpochFooter}. */
 export const FOOTER_KEY = 'epochdb'
@@ -48,6 +49,7 @@ export function parquetElement(name: string, type: ColumnType, designated: boole
     case 'UUID': return { ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, logical_type: { type: 'UUID' } }
     case 'LONG256': return { ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 32 }
     case 'NULL': return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } }
+    default: throw notSupported(`a ${type} column cannot be written to Parquet yet`) // DOUBLE arrays and DECIMAL: a later change
   }
 }
 
