@@ -11,8 +11,8 @@
  * counted from `db.stream` batches, DuckDB's from its materialised result, PostgreSQL's arrive
  * through node `pg` (rows as arrays). Ratios are EpochDB's time over each peer's.
  *
- * Options: `--scale f` (hosts x f), `--only 100x3|1000x1`, `--runs n`, `--index` (EpochDB's
- * hostname column gets a symbol index), `--skip-pg`, `--skip-duckdb`, `--query substring`.
+ * Options: `--scale f` (hosts x f), `--only 100x3|1000x1`, `--runs n`, `--index` (a second
+ * EpochDB whose hostname column has a symbol index, `EpochDB+index`, beside the plain one), `--skip-pg`, `--skip-duckdb`, `--query substring`.
  * PostgreSQL is skipped with a message when its binaries are missing (`EPOCHDB_BENCH_PG_BIN`,
  * default /usr/lib/postgresql/15/bin, Debian's `postgresql-15`).
  */
@@ -56,16 +56,16 @@ const fmtN = (n: number): string => Math.round(n).toLocaleString('en-US')
 /** One value as comparable text: numbers to 10 significant digits, timestamps as microseconds. */
 function norm(v: unknown): string {
   if (v === null || v === undefined) return 'null'
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toPrecision(10)
+  if (typeof v === 'number') return String(Number(v.toPrecision(10)))
   if (typeof v === 'bigint') return String(v)
   if (typeof v === 'object' && v !== null && 'micros' in v) return String((v as { micros: bigint }).micros)
   if (v instanceof Date) return String(v.getTime() * 1000)
   return String(v)
 }
 
-async function epochEngine(shape: Shape): Promise<Engine> {
+async function epochEngine(shape: Shape, indexed: boolean): Promise<Engine> {
   const db = await Database.open()
-  const cols = [...TAGS.map((t) => `${t} SYMBOL${args.index && t === 'hostname' ? ' INDEX' : ''}`), ...METRICS.map((m) => `${m} DOUBLE`), 'ts TIMESTAMP']
+  const cols = [...TAGS.map((t) => `${t} SYMBOL${indexed && t === 'hostname' ? ' INDEX' : ''}`), ...METRICS.map((m) => `${m} DOUBLE`), 'ts TIMESTAMP']
   await db.query(`CREATE TABLE cpu (${cols.join(', ')}) TIMESTAMP(ts) PARTITION BY DAY`)
   const t0 = performance.now()
   for (const c of chunks(shape, 360)) {
@@ -75,9 +75,10 @@ async function epochEngine(shape: Shape): Promise<Engine> {
     await db.append('cpu', data)
   }
   const ms = performance.now() - t0
-  console.log(`  EpochDB load (db.append, in memory): ${fmtMs(ms)} ms, ${fmtN(rowCount(shape) / (ms / 1000))} rows/s`)
+  const name = indexed ? 'EpochDB+index' : 'EpochDB'
+  console.log(`  ${name} load (db.append, in memory): ${fmtMs(ms)} ms, ${fmtN(rowCount(shape) / (ms / 1000))} rows/s`)
   return {
-    name: 'EpochDB',
+    name,
     async answer(q) { return (await db.query(q.epoch)).rows.map((r) => r.map(norm).join('|')) },
     async run(q) { let n = 0; for await (const b of db.stream(q.epoch)) n += b.length; return n },
     close: () => db.close(),
@@ -172,12 +173,13 @@ function diff(a: string[], b: string[]): string | undefined {
 
 async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<boolean> {
   console.log(`\n## ${shape.hosts} hosts x ${shape.days} day(s): ${fmtN(rowCount(shape))} rows x 21 columns`)
-  const engines: Engine[] = [await epochEngine(shape)]
+  const engines: Engine[] = [await epochEngine(shape, false)]
+  if (args.index) engines.push(await epochEngine(shape, true))
   if (!args['skip-duckdb']) engines.push(await duckEngine(shape))
   if (pgServer !== undefined) engines.push(await pgEngine(shape, pgServer))
   const queries = tsbsQueries(shape).filter((q) => args.query === undefined || q.name.includes(args.query))
   const names = engines.map((e) => e.name)
-  console.log(`\n| query | rows | ${names.map((n) => `${n} ms`).join(' | ')} | ${names.slice(1).map((n) => `EpochDB / ${n}`).join(' | ')} | answers |`)
+  console.log(`\n| query | rows | ${names.map((n) => `${n} ms`).join(' | ')} | ${names.slice(1).map((n) => `${names[0]!} / ${n}`).join(' | ')} | answers |`)
   console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ${names.slice(1).map(() => '---:').join(' | ')} | --- |`)
   let allEqual = true
   for (const q of queries) {
@@ -205,7 +207,7 @@ async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<bool
 }
 
 console.log(`TSBS cpu-only, ${new Date().toISOString()}; ${platform()} ${release()} ${arch()}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-console.log(`best of ${RUNS} after one warm-up; EpochDB symbol index on hostname: ${args.index ? 'yes' : 'no'}`)
+console.log(`best of ${RUNS} after one warm-up; ratios are the first engine's time over each other's`)
 const shapes: { label: string; shape: Shape }[] = [
   { label: '100x3', shape: { hosts: Math.max(1, Math.round(100 * SCALE)), days: 3 } },
   { label: '1000x1', shape: { hosts: Math.max(1, Math.round(1000 * SCALE)), days: 1 } },
