@@ -6,7 +6,7 @@
  * LATEST ON) must return the same rows from both. Also: EXPLAIN shows the index, ALTER ... ADD /
  * DROP INDEX switch it, and the index of an in-memory buffer grows with its appends.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { Database } from '../../../lib/index.js'
 import { SymbolPostings, indexedRows } from '../../../lib/storage/symbol-index.js'
 import { tmpDir } from './helpers.js'
@@ -23,7 +23,7 @@ const SYMS = ['a', 'b', 'c', 'd', 'e', 'f', 'g']
 
 const iso = (us: number): string => new Date(us / 1000).toISOString()
 
-async function scenario(t: Tap.Test, label: string, open: () => Promise<Database>, reopen: ((db: Database) => Promise<Database>) | undefined, dedup: boolean, seed: number): Promise<void> {
+async function scenario(t: Test, label: string, open: () => Promise<Database>, reopen: ((db: Database) => Promise<Database>) | undefined, dedup: boolean, seed: number): Promise<void> {
   const r = rng(seed)
   let db = await open()
   const ddl = (name: string, idx: boolean): string =>
