@@ -86,6 +86,12 @@ export interface ScanNode extends NodeBase {
    * ranges by binary search, so cost follows the rows in range.
    */
   readonly intervals?: Float64Array
+  /**
+   * Read only the rows whose SYMBOL column `column` (table column index, an indexed column) holds
+   * one of `values`, found in the column's symbol index. Set by the `use-symbol-index` rule; the
+   * filter above still checks every row it gets.
+   */
+  readonly symbolIndex?: { readonly column: number; readonly values: readonly (string | null)[] }
 }
 
 /** Rows of a table function such as long_sequence(). */

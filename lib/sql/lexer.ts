@@ -64,9 +64,82 @@ export const TOKEN_TYPES: ReadonlySet<string> = new Set([
 export function tokenize(sql: string): Token[] {
   mooLexer.reset(sql)
   const out: Token[] = []
-  for (const tok of mooLexer) keep(tok, out)
+  lexRange(mooLexer, sql, out, Infinity)
   return out
 }
+
+/** moo's lexer with the read position we move (moo 0.5 reads `index` on every `next`). */
+type MooAt = moo.Lexer & { index: number }
+
+const CH_QUOTE = 39
+const CH_0 = 48
+const CH_9 = 57
+
+/** Characters that may continue a number token beyond plain digits (`1_000`, `1e5`, `5L`, `10m`, `0x1f`, `1.5`). */
+function continuesNumber(c: number): boolean {
+  return c === 46 /* . */ || c === 95 /* _ */ || (c >= CH_0 && c <= CH_9) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c >= 0xc0
+}
+
+/**
+ * Lexes from the lexer's position until the end or until `max` tokens were kept; returns the
+ * tokens kept. The commonest tokens of long statements — whitespace, `,` `(` `)`, plain strings,
+ * plain integers and decimals — are read by hand (the same tokens moo would make: type, text,
+ * value, offset); every other token, and anything unusual about these, is moo's.
+ */
+function lexRange(lexer: moo.Lexer, sql: string, out: Token[], max: number): number {
+  const at = lexer as MooAt
+  const n = sql.length
+  let pos = at.index
+  let kept = 0
+  while (pos < n && kept < max) {
+    const c = sql.charCodeAt(pos)
+    if (c === 32 || c === 10 || c === 9 || c === 13) { pos++; continue }
+    let end = -1
+    let type = ''
+    if (c === 44 /* , */ || c === 40 /* ( */ || c === 41 /* ) */) {
+      end = pos + 1
+      type = 'op'
+    } else if (c === CH_QUOTE) {
+      let j = pos + 1
+      for (;;) {
+        j = sql.indexOf("'", j)
+        if (j < 0) break
+        if (sql.charCodeAt(j + 1) === CH_QUOTE) { j += 2; continue }
+        end = j + 1
+        type = 'string'
+        break
+      }
+    } else if (c >= CH_0 && c <= CH_9 && !(c === CH_0 && (sql.charCodeAt(pos + 1) | 32) === 120 /* x */)) {
+      let j = pos + 1
+      while (j < n && sql.charCodeAt(j) >= CH_0 && sql.charCodeAt(j) <= CH_9) j++
+      let d = sql.charCodeAt(j)
+      type = 'integer'
+      if (d === 46 /* . */ && sql.charCodeAt(j + 1) >= CH_0 && sql.charCodeAt(j + 1) <= CH_9) {
+        j += 2
+        while (j < n && sql.charCodeAt(j) >= CH_0 && sql.charCodeAt(j) <= CH_9) j++
+        d = sql.charCodeAt(j)
+        type = 'float'
+      }
+      if (!continuesNumber(d)) end = j
+    }
+    if (end > pos) {
+      const text = sql.slice(pos, end)
+      // the fields the parser reads (moo's line and column are not used anywhere)
+      out.push({ type, value: text, text, offset: pos } as Token)
+      kept++
+      pos = end
+      continue
+    }
+    at.index = pos
+    const tok = lexer.next()
+    if (tok === undefined) break
+    if (keep(tok, out)) kept++
+    pos = tok.offset + tok.text.length
+  }
+  at.index = pos
+  return kept
+}
+
 
 /**
  * Tokens the async lexer reads between two calls of its `pause` (a few hundred microseconds of
@@ -85,17 +158,13 @@ export async function tokenizeAsync(sql: string, pause: () => Promise<void>): Pr
   const lexer = (mooLexer as moo.Lexer & { clone(): moo.Lexer }).clone()
   lexer.reset(sql)
   const out: Token[] = []
-  let n = 0
-  for (let tok = lexer.next(); tok !== undefined; tok = lexer.next()) {
-    keep(tok, out)
-    if (++n % LEX_SLICE_TOKENS === 0) await pause()
-  }
+  while (lexRange(lexer, sql, out, LEX_SLICE_TOKENS) === LEX_SLICE_TOKENS) await pause()
   return out
 }
 
-/** Adds a meaningful token to `out`; throws on an error token. */
-function keep(tok: Token, out: Token[]): void {
-  if (SKIPPED.has(tok.type as string)) return
+/** Adds a meaningful token to `out` (true) or skips it (false); throws on an error token. */
+function keep(tok: Token, out: Token[]): boolean {
+  if (SKIPPED.has(tok.type as string)) return false
   switch (tok.type) {
     case 'unterminatedComment':
       throw syntaxError('unterminated comment', tok.offset)
@@ -107,6 +176,7 @@ function keep(tok: Token, out: Token[]): void {
       throw syntaxError(`unexpected character '${tok.text[0]}'`, tok.offset)
     default:
       out.push(tok)
+      return true
   }
 }
 

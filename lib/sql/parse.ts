@@ -16,6 +16,7 @@ import { TokenStream } from './token-stream.js'
 import { finishAst, finishAstAsync } from './build/seq.js'
 import type { ParseLimits } from './limits.js'
 import { checkLength, checkTokens, DEFAULT_PARSE_LIMITS } from './limits.js'
+import { shrinkLists, shrinkSteps } from './fast-lists.js'
 
 const compiled = nearley.Grammar.fromCompiled(grammar as unknown as nearley.CompiledRules)
 
@@ -120,9 +121,40 @@ async function runSliced(tokens: readonly Token[], pause: () => Promise<void>): 
   }
 }
 
-/** Parses the tokens of one statement. `end` is where an incomplete statement is reported. */
+/**
+ * Parses the tokens of one statement. `end` is where an incomplete statement is reported.
+ * Long lists of simple values take the fast path (fast-lists.ts); whatever it cannot put back,
+ * and every syntax error, comes from the grammar reading all the tokens.
+ */
 function parseTokens(tokens: readonly Token[], end: number): Statement {
+  const shrunk = shrinkLists(tokens)
+  if (shrunk !== undefined) {
+    const r = run(shrunk.tokens)
+    if (r.failed === undefined && r.parser.results.length > 0) {
+      const stmt = statementOf(r, shrunk.tokens, end)
+      if (shrunk.patch(stmt)) return stmt
+    }
+  }
   return statementOf(run(tokens), tokens, end)
+}
+
+/** {@link parseTokens} in slices with `pause()` between them. */
+async function parseTokensAsync(tokens: readonly Token[], end: number, pause: () => Promise<void>): Promise<Statement> {
+  const steps = shrinkSteps(tokens)
+  let step = steps.next()
+  while (step.done !== true) {
+    await pause()
+    step = steps.next()
+  }
+  const shrunk = step.value
+  if (shrunk !== undefined) {
+    const r = await runSliced(shrunk.tokens, pause)
+    if (r.failed === undefined && r.parser.results.length > 0) {
+      const stmt = await finishAstAsync(rawStatementOf(r, shrunk.tokens, end), pause)
+      if (shrunk.patch(stmt)) return stmt
+    }
+  }
+  return finishAstAsync(rawStatementOf(await runSliced(tokens, pause), tokens, end), pause)
 }
 
 /** The statement the parser read, or the syntax error where it failed or stopped short. */
@@ -184,7 +216,7 @@ export async function parseScriptAsync(sql: string, limits: ParseLimits, pause: 
     const first = stmt[0] as Token
     const last = stmt[stmt.length - 1] as Token
     const stop = last.offset + last.text.length
-    const statement = await finishAstAsync(rawStatementOf(await runSliced(stmt, pause), stmt, end), pause)
+    const statement = await parseTokensAsync(stmt, end, pause)
     out.push({ statement, start: first.offset, end: stop, text: sql.slice(first.offset, stop) })
     await pause()
   }

@@ -6,6 +6,7 @@
  */
 import { type Vector, type I64Vector, sliceVector } from '../types/vector.js'
 import type { ColumnBuffer } from './column-buffer.js'
+import { type SymbolPostings, postingsOf } from './symbol-index.js'
 
 /** Reads some columns of one part. Holding it keeps those columns in memory (past eviction). */
 export interface PartReader {
@@ -29,6 +30,16 @@ export interface SnapshotPart {
    * undefined when the part cannot or should not (see durable/range-read.ts).
    */
   openRanges?(columns: readonly number[], intervals: Float64Array): { ranges: number[]; reader: PartReader } | undefined
+  /**
+   * The symbol index of SYMBOL column `column` (table column index) over the part's rows,
+   * built or extended on use (symbol-index.ts); undefined when the column's data has no keys.
+   */
+  postings?(column: number): SymbolPostings | undefined
+}
+
+/** The keys of a symbol vector, or undefined for a constant one. */
+function keyData(v: Vector): ArrayLike<number> | undefined {
+  return v.isConst ? undefined : v.data as ArrayLike<number>
 }
 
 /** A checkpointed partition whose columns load on first read (provided by durable storage). */
@@ -57,6 +68,10 @@ export function coldSnapshotPart(p: ColdPart, start: number): SnapshotPart {
       return { view: (k, s, e) => sliceVector(vs[k]!, s, e) }
     },
     openRanges: (columns, intervals) => p.readRanges?.(columns, intervals),
+    postings(c) {
+      const keys = keyData(p.column(c))
+      return keys === undefined ? undefined : postingsOf(p, c, p.rows, () => keys)
+    },
   }
 }
 
@@ -76,6 +91,12 @@ export function memorySnapshotPart(columns: readonly ColumnSource[], rows: numbe
     open(cols) {
       const bufs = cols.map((c) => columns[c]!)
       return { view: (k, s, e) => bufs[k]!.view(s, e) }
+    },
+    postings(c) {
+      const buf = columns[c]!
+      const keys = keyData(buf.view(0, rows))
+      // the buffer only grows while it is the table's: its index grows with it
+      return keys === undefined ? undefined : postingsOf(buf, c, rows, () => keys)
     },
   }
 }

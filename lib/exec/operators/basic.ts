@@ -7,9 +7,11 @@ import type { FilterNode, ProjectNode, ScanNode, TableFunctionNode, ValuesNode, 
 import type { ExecContext } from '../context.js'
 import { type Evaluator, compileExpr, evalRow, initRowStates, selection } from '../evaluate.js'
 import type { Runner } from './runner.js'
-import { partMeets } from '../../storage/table-parts.js'
+import { type PartReader, type SnapshotPart, partMeets } from '../../storage/table-parts.js'
 import type { TableSnapshot } from '../../storage/table.js'
+import { indexedRows, keysOf } from '../../storage/symbol-index.js'
 import { SqlError, SqlState } from '../../errors.js'
+import { columnsOf, conjunctsOf } from '../../plan/optimize/walk.js'
 
 /**
  * The snapshot a scan reads: the table's rows now, under the metadata the scan was planned with.
@@ -34,8 +36,16 @@ export function scanSnapshot(node: ScanNode): TableSnapshot {
 export async function* runScan(node: ScanNode, ctx: ExecContext): AsyncGenerator<Batch> {
   const snap = scanSnapshot(node)
   const ti = node.intervals === undefined ? -1 : snap.meta.timestampIndex
+  const dict = node.symbolIndex === undefined ? undefined : node.table.dictOf(node.symbolIndex.column)
+  const keys = dict === undefined ? undefined : keysOf((s) => dict.lookup(s), node.symbolIndex!.values)
   for (const part of snap.parts) {
     if (part.rows === 0 || (node.intervals !== undefined && !partMeets(part, node.intervals))) continue
+    const postings = keys === undefined ? undefined : part.postings?.(node.symbolIndex!.column)
+    if (postings !== undefined) {
+      const ranges = node.intervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), node.intervals)
+      yield* indexedBatches(part, part.open(node.columns), node.columns.length, indexedRows(postings, keys!, ranges), ctx)
+      continue
+    }
     // a cold partition on disk: read just the rows in range when they are a small share of it
     const direct = node.intervals === undefined ? undefined : part.openRanges?.(node.columns, node.intervals)
     const ranges = direct?.ranges ?? (node.intervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), node.intervals))
@@ -52,6 +62,32 @@ export async function* runScan(node: ScanNode, ctx: ExecContext): AsyncGenerator
         await ctx.maybeYield()
       }
     }
+  }
+}
+
+/** The rows `rows` (ascending part-local row numbers) of a part, in batches. */
+async function* indexedBatches(part: SnapshotPart, reader: PartReader, k: number, rows: Int32Array, ctx: ExecContext): AsyncGenerator<Batch> {
+  if (rows.length === 0) return
+  // fixed-width columns: one view of the whole part (no copy), gathered by row number; text
+  // and binary columns (whose views copy) row by row
+  const whole: (Vector | undefined)[] = new Array(k)
+  for (let c = 0; c < k; c++) {
+    const probe = reader.view(c, 0, 0)
+    whole[c] = probe.kind === 'str' || probe.kind === 'bin' ? undefined : reader.view(c, 0, part.rows)
+  }
+  for (let from = 0; from < rows.length; from += BATCH_SIZE) {
+    const sel = rows.subarray(from, Math.min(rows.length, from + BATCH_SIZE))
+    const n = sel.length
+    const vectors: Vector[] = new Array(k)
+    for (let c = 0; c < k; c++) {
+      const w = whole[c]
+      if (w !== undefined) { vectors[c] = gather(w, sel, n); continue }
+      const out = new VectorWriter(reader.view(c, 0, 0).type, n)
+      for (let i = 0; i < n; i++) out.set(i, getScalar(reader.view(c, sel[i]!, sel[i]! + 1), 0))
+      vectors[c] = out.finish()
+    }
+    yield { length: n, vectors }
+    await ctx.maybeYield()
   }
 }
 
@@ -98,18 +134,66 @@ export async function* runValues(node: ValuesNode, ctx: ExecContext): AsyncGener
   yield { length: n, vectors: writers.map((w) => w.finish()) }
 }
 
-/** Keeps the rows for which the predicate is true; a batch that passes whole is forwarded as is. */
+/**
+ * Keeps the rows for which the predicate is true; a batch that passes whole is forwarded as is.
+ * A conjunction `a AND b AND ...` is evaluated left to right, each conjunct only on the rows the
+ * ones before it kept (a row is kept when every conjunct is true, so NULL and false alike end it).
+ */
 export async function* runFilter(node: FilterNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const pred = compileExpr(node.predicate, ctx)
+  const conjuncts = conjunctsOf(node.predicate)
+  const pred = conjuncts.length > 1 ? shortCircuitAnd(conjuncts, ctx) : selectionOf(compileExpr(node.predicate, ctx))
   const keep = node.projection
   for await (const b of run(node.input, ctx)) {
-    const { sel, count } = selection(pred(b), b.length)
+    const { sel, count } = pred(b)
     if (count === 0) continue
     const vectors = keep === undefined ? b.vectors : keep.map((i) => b.vectors[i]!)
     if (count === b.length) { yield { length: count, vectors }; continue }
     yield { length: count, vectors: vectors.map((v) => gather(v, sel, count)) }
   }
 }
+
+/** The rows of a batch a predicate keeps. */
+type Selector = (b: Batch) => { sel: Int32Array; count: number }
+
+function selectionOf(pred: Evaluator): Selector {
+  return (b) => selection(pred(b), b.length)
+}
+
+/**
+ * The rows every conjunct keeps, each conjunct evaluated on the rows kept so far: the columns
+ * the later conjuncts read are gathered down to those rows (the others are left out).
+ */
+function shortCircuitAnd(conjuncts: readonly BoundExpr[], ctx: ExecContext): Selector {
+  const preds = conjuncts.map((c) => compileExpr(c, ctx))
+  // columns read by conjuncts k.. (for the gather before conjunct k)
+  const later: number[][] = conjuncts.map((_, k) => {
+    const cols = new Set<number>()
+    for (let j = k; j < conjuncts.length; j++) columnsOf(conjuncts[j]!, cols)
+    return [...cols]
+  })
+  return (b) => {
+    let cur = b
+    let sel: Int32Array | undefined
+    let count = b.length
+    for (let k = 0; k < preds.length; k++) {
+      if (k > 0 && sel !== undefined && cur.length !== count) {
+        const vectors: Vector[] = new Array(b.vectors.length)
+        for (const c of later[k]!) vectors[c] = gather(b.vectors[c]!, sel, count)
+        cur = { length: count, vectors }
+      }
+      const r = selection(preds[k]!(cur), cur.length)
+      if (r.count === 0) return r
+      if (r.count === cur.length) continue
+      if (sel === undefined) sel = r.sel
+      else for (let i = 0; i < r.count; i++) sel[i] = sel[r.sel[i]!]!
+      count = r.count
+    }
+    if (sel === undefined) return selection(TRUE_MASK, b.length)
+    return { sel, count }
+  }
+}
+
+const TRUE_MASK: Vector = { kind: 'bool', type: 'BOOLEAN', length: 1, data: Uint8Array.of(1), isConst: true } as Vector
 
 /** Computes the select list. Several non-deterministic row functions (rnd_*) are evaluated row by row, left to right, as QuestDB does. */
 export async function* runProject(node: ProjectNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {

@@ -149,6 +149,7 @@ export function explain(plan: PlanNode): Rows {
     switch (n.kind) {
       case 'scan':
         lines.push(n.intervals === undefined ? `${pad}Row forward scan` : `${pad}Interval forward scan`, `${pad}  Frame forward scan on: ${n.table.meta.name}`)
+        if (n.symbolIndex !== undefined) lines.push(`${pad}  Index forward scan on: ${n.table.meta.columns[n.symbolIndex.column]?.name ?? '?'} (${n.symbolIndex.values.length} ${n.symbolIndex.values.length === 1 ? 'key' : 'keys'})`)
         if (n.columns.length < n.table.meta.columns.length) lines.push(`${pad}  columns: ${n.output.map((c) => c.name).join(',')}`)
         return
       case 'table_function': lines.push(`${pad}${n.def.name}`); return

@@ -6,6 +6,7 @@
 import type { PlanNode } from '../plan-node.js'
 import { extractTimestampIntervals } from './extract-timestamp-intervals.js'
 import { pruneColumns } from './prune-columns.js'
+import { useSymbolIndex } from './use-symbol-index.js'
 
 /** A named rewrite. */
 export interface Rule {
@@ -16,6 +17,7 @@ export interface Rule {
 /** The rules, in the order they run. */
 export const RULES: readonly Rule[] = [
   { name: 'extract-timestamp-intervals', apply: extractTimestampIntervals },
+  { name: 'use-symbol-index', apply: useSymbolIndex },
   { name: 'prune-columns', apply: pruneColumns },
 ]
 
