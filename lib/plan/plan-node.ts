@@ -180,7 +180,21 @@ export interface LateralJoinNode extends NodeBase {
   readonly outerRefs: readonly BoundExpr[]
   readonly paramBase: number
   readonly residual: BoundExpr | undefined
+  /**
+   * set for a correlated subquery (plan/bind-correlated.ts): each left row is kept once and one
+   * column is added, the subquery's value for it, instead of joining with the right rows
+   */
+  readonly apply?: CorrelatedApply
 }
+
+/** What a correlated subquery computes per outer row. */
+export type CorrelatedApply =
+  /** the single value of its one column (NULL without rows; more than one row is an error at `pos`) */
+  | { readonly mode: 'scalar'; readonly pos: number }
+  /** whether it returns a row (`not`: whether it returns none) */
+  | { readonly mode: 'exists'; readonly not: boolean }
+  /** whether `probe` (over the left row) is among the values of its one column */
+  | { readonly mode: 'in'; readonly probe: BoundExpr; readonly not: boolean }
 
 /** Any plan node. */
 export type PlanNode =
