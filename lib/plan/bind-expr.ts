@@ -9,6 +9,7 @@ import { type ColumnType, commonType, parseTypeName, typeName, isTemporal, isTex
 import type { Scalar } from '../types/vector.js'
 import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
 import { parseInterval } from '../types/interval.js'
+import { isTick } from '../types/tick.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../functions/registry-types.js'
 import type { BoundExpr, CorrelatedApply, PlanNode } from './plan-node.js'
 import type { BoundSubplan, CorrelatedSpec } from './bind-correlated.js'
@@ -115,7 +116,11 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
       }
       const list = e.list as readonly Expr[]
       if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'literal' && list[0]!.type === 'string') {
-        return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: intervalOf(list[0]!.value, list[0]!.pos), not: e.not }
+        const { value, pos } = list[0]!
+        const intervals = intervalOf(value, pos)
+        // a TICK variable (`$now`, `$today`) is read against each execution's now()
+        if (value.includes('$') && isTick(value)) return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: new Float64Array(0), not: e.not, tick: { text: value, pos } }
+        return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals, not: e.not }
       }
       // `ts IN $1` with a text (or untyped) parameter: its value is an interval string, as a
       // literal would be (QuestDB's InTimestampTimestampTest); a TIMESTAMP parameter is equality

@@ -27,7 +27,8 @@ export type BoundExpr =
   | { readonly kind: 'case'; readonly type: ColumnType; readonly whens: readonly { readonly when: BoundExpr; readonly then: BoundExpr }[]; readonly else: BoundExpr }
   | { readonly kind: 'in'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly values: readonly Scalar[]; readonly not: boolean }
   // `param`: `ts IN $n` with a text parameter, whose value is an interval string parsed per execution (`intervals` unused)
-  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly intervals: Float64Array; readonly not: boolean; readonly param?: { readonly index: number; readonly pos: number } }
+  // `tick`: a TICK text with `$now`/`$today`..., parsed per execution against the statement's now() (`intervals` unused)
+  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly intervals: Float64Array; readonly not: boolean; readonly param?: { readonly index: number; readonly pos: number }; readonly tick?: { readonly text: string; readonly pos: number } }
   | { readonly kind: 'isnull'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly not: boolean }
   | { readonly kind: 'subquery'; readonly type: ColumnType; readonly plan: PlanNode; readonly pos: number }
   | { readonly kind: 'exists'; readonly type: 'BOOLEAN'; readonly plan: PlanNode; readonly not: boolean }

@@ -98,7 +98,7 @@ export class WireEncoder {
         return other === undefined ? undefined : { kind: 'case', type: e.type, whens, else: other }
       }
       case 'in': case 'in_intervals': case 'isnull': {
-        if (e.kind === 'in_intervals' && e.param !== undefined) return undefined
+        if (e.kind === 'in_intervals' && (e.param !== undefined || e.tick !== undefined)) return undefined
         const x = this.expr(e.expr)
         return x === undefined ? undefined : { ...e, expr: x } as WireExpr
       }
