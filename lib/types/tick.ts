@@ -120,7 +120,7 @@ function elements(head: string, position: number): string[] {
   // (`[2024,2025]-01`) is a numeric expansion of the first field instead
   if (/^[\d\s,.]+$/.test(inner) && suffix.startsWith('-')) return [head]
   if (inner === '') throw fail(position, 'Empty bracket expansion')
-  return splitTop(inner, ',', position).map((item) => {
+  return splitTop(inner, ',', position).flatMap((item) => daysOf(item.trim(), suffix)).map((item) => {
     const t = item.trim()
     const at = findTop(t, '@', position)
     // a per-item zone goes after the common suffix (`[2024-01-15@Europe/London]T08:00`)
@@ -128,6 +128,21 @@ function elements(head: string, position: number): string[] {
     if (t.startsWith('$')) return suffix === '' ? t : `${t}${SUFFIX}${suffix}`
     return at >= 0 && suffix !== '' ? `${t.slice(0, at)}${suffix}@${t.slice(at + 1)}` : `${t}${suffix}`
   })
+}
+
+/**
+ * A month (`2025-01`) or year (`2025`) item of a date list followed by a suffix stands for each
+ * of its days (`[2025-01]T09:30` is 09:30 on every day of January); other items are kept.
+ */
+function daysOf(item: string, suffix: string): string[] {
+  const m = /^(\d{4})(?:-(\d{2}))?$/.exec(item)
+  if (m === null || suffix === '') return [item]
+  const year = Number(m[1]!)
+  const from = m[2] === undefined ? Date.UTC(year, 0, 1) : Date.UTC(year, Number(m[2]) - 1, 1)
+  const to = m[2] === undefined ? Date.UTC(year + 1, 0, 1) : Date.UTC(year, Number(m[2]), 1)
+  const out: string[] = []
+  for (let d = from; d < to; d += 86_400_000) out.push(new Date(d).toISOString().slice(0, 10))
+  return out
 }
 
 /** Separates a date-list variable from the list's common suffix. */
