@@ -131,6 +131,15 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
           return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: new Float64Array(0), not: e.not, param: { index: p.index, pos: list[0]!.pos } }
         }
       }
+      // `ts IN interval(lo, hi)`: between its bounds
+      if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'call') {
+        const b = bindExpr(list[0]!, env)
+        if (b.type === 'INTERVAL') {
+          const c = list[0]!
+          const between = bindFunction('between', [e.expr, { kind: 'call', pos: c.pos, name: 'interval_start', args: [c], distinct: false, star: false }, { kind: 'call', pos: c.pos, name: 'interval_end', args: [c], distinct: false, star: false }], e.pos, env)
+          return e.not ? notOf(between, e.pos, env) : between
+        }
+      }
       const values: Scalar[] = []
       for (const item of list) {
         const b = bindExpr(item, env)

@@ -42,6 +42,8 @@ statement ->
   | utility                    {% id %}
   | acl                        {% id %}
   | declare                    {% id %}
+  # a table function as a whole statement: `generate_series(1, 3);`, `table_columns('t');`
+  | call                       {% ([c]) => Q.shorthand(Q.tableRef({ kind: 'function', pos: c.pos, call: c }, { alias: null, timestamp: null }), {}) %}
 
 @include "grammar/names.ne"
 @include "grammar/expressions.ne"

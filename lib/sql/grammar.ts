@@ -57,6 +57,7 @@ const grammar: Grammar = {
     {"name": "statement", "symbols": ["utility"], "postprocess": id},
     {"name": "statement", "symbols": ["acl"], "postprocess": id},
     {"name": "statement", "symbols": ["declare"], "postprocess": id},
+    {"name": "statement", "symbols": ["call"], "postprocess": ([c]) => Q.shorthand(Q.tableRef({ kind: 'function', pos: c.pos, call: c }, { alias: null, timestamp: null }), {})},
     {"name": "name", "symbols": [{type: "ident"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "name", "symbols": [{type: "qident"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "name", "symbols": [t_softName], "postprocess": ([t]) => nameOf(t)},

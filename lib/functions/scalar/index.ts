@@ -14,6 +14,7 @@ import { META_FUNCTIONS } from './meta.js'
 import { BINARY_FUNCTIONS } from './binary.js'
 import { SEQUENCE_FUNCTIONS } from './sequence.js'
 import { PG_CATALOG_FUNCTIONS } from './pg-catalog.js'
+import { INTERVAL_FUNCTIONS } from './interval-fns.js'
 
 /** All scalar function definitions. */
 export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
@@ -27,4 +28,5 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...BINARY_FUNCTIONS,
   ...SEQUENCE_FUNCTIONS,
   ...PG_CATALOG_FUNCTIONS,
+  ...INTERVAL_FUNCTIONS,
 ]

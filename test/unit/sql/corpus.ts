@@ -185,4 +185,7 @@ export const CORPUS: readonly string[] = [
   'create table kw (when timestamp, limit int, from int, end int, index int, timestamp timestamp) timestamp(timestamp)',
   'alter table kw add column select int',
   'select now() timestamp, x index, x sample, x pivot, lag(x) ignore nulls over () from t timestamp(ts) sample by 1h',
+  // table functions as statements
+  "generate_series(1, 3)",
+  "table_columns('t')",
 ]
