@@ -64,7 +64,7 @@ export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
     case 'in': return compileIn(compileExpr(expr.expr, ctx), expr.values instanceof LiteralList ? expr.values.lookup : inLookup(expr.values), expr.not)
     case 'in_intervals': {
       const inner = compileExpr(expr.expr, ctx)
-      const iv = expr.param === undefined ? expr.intervals : paramIntervals(ctx.params[expr.param.index] ?? null, expr.param.pos)
+      const iv = expr.tick !== undefined ? parseInterval(expr.tick.text, expr.tick.pos, ctx.now) : expr.param === undefined ? expr.intervals : paramIntervals(ctx.params[expr.param.index] ?? null, expr.param.pos, ctx.now)
       const not = expr.not
       return (b) => {
         const v = materialize(inner(b))
@@ -99,10 +99,10 @@ export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
 }
 
 /** The intervals of a text parameter's value (none for NULL); a bad string is 22007 at the parameter. */
-function paramIntervals(value: Scalar, pos: number): Float64Array {
+function paramIntervals(value: Scalar, pos: number, now: number): Float64Array {
   if (value === null) return new Float64Array(0)
   if (typeof value === 'number' || typeof value === 'bigint') return Float64Array.of(Number(value), Number(value))
-  return parseInterval(String(value), pos)
+  return parseInterval(String(value), pos, now)
 }
 
 /** True when `x` lies in one of the inclusive [lo, hi] pairs of `iv` (sorted, disjoint). */

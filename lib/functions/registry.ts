@@ -26,7 +26,9 @@ export function functionsNamed(name: string): readonly FunctionDef[] {
       }
     }
   }
-  return byName.get(name.toLowerCase()) ?? []
+  const key = name.toLowerCase()
+  // `pg_catalog.version()`: PostgreSQL's schema-qualified names of the built-ins
+  return byName.get(key) ?? (key.startsWith('pg_catalog.') ? byName.get(key.slice(11)) : undefined) ?? []
 }
 
 /** Every built-in definition, in declaration order. */

@@ -10,8 +10,10 @@ import type { Scalar } from '../types/vector.js'
 import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
 import { parseInterval } from '../types/interval.js'
 import { decimalLiteralConst } from '../types/decimal.js'
+import { isTick } from '../types/tick.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../functions/registry-types.js'
-import type { BoundExpr, PlanNode } from './plan-node.js'
+import type { BoundExpr, CorrelatedApply, PlanNode } from './plan-node.js'
+import type { BoundSubplan, CorrelatedSpec } from './bind-correlated.js'
 import type { Scope } from './scope.js'
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
@@ -40,6 +42,27 @@ export interface ExprEnv {
   readonly clause?: string
   /** a column not found in `scope`: a column of an enclosing query (LATERAL), or undefined */
   readonly outer?: (ref: ColumnRef) => BoundExpr | undefined
+  /**
+   * binds a subquery that may name columns of `scope` (plan/bind-correlated.ts); without it,
+   * subqueries are bound by `bindSubquery` and cannot be correlated
+   */
+  readonly bindSubplan?: (q: Query) => BoundSubplan
+  /** where a correlated subquery goes (the column it is computed into); undefined: not allowed here */
+  readonly onCorrelated?: (spec: CorrelatedSpec) => BoundExpr
+}
+
+/** A subquery's plan, or the column a correlated subquery is computed into. */
+function subplanOf(q: Query, env: ExprEnv, pos: number, apply: (plan: PlanNode) => [CorrelatedApply, ColumnType]): BoundExpr | PlanNode {
+  if (env.bindSubplan === undefined) return env.bindSubquery(q)
+  const sp = env.bindSubplan(q)
+  if (sp.outerRefs.length === 0) return sp.plan
+  const [a, type] = apply(sp.plan)
+  if (env.onCorrelated === undefined) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `correlated subqueries are not supported in ${env.clause ?? 'this clause'}`, pos)
+  return env.onCorrelated({ ...sp, apply: a, type })
+}
+
+function isPlan(x: BoundExpr | PlanNode): x is PlanNode {
+  return 'output' in x
 }
 
 const OPERATOR_NAMES: Record<string, string> = { '<>': '!=' }
@@ -87,11 +110,20 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
     case 'in': {
       const target = bindExpr(e.expr, env)
       if (!Array.isArray(e.list)) {
-        return { kind: 'in_query', type: 'BOOLEAN', expr: target, plan: env.bindSubquery(e.list as Query), not: e.not }
+        const sub = subplanOf(e.list as Query, env, e.pos, (plan) => {
+          if (plan.output.length !== 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'subquery must return exactly one column', e.pos)
+          return [{ mode: 'in', probe: target, not: e.not }, 'BOOLEAN']
+        })
+        if (!isPlan(sub)) return sub
+        return { kind: 'in_query', type: 'BOOLEAN', expr: target, plan: sub, not: e.not }
       }
       const list = e.list as readonly Expr[]
       if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'literal' && list[0]!.type === 'string') {
-        return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: intervalOf(list[0]!.value, list[0]!.pos), not: e.not }
+        const { value, pos } = list[0]!
+        const intervals = intervalOf(value, pos)
+        // a TICK variable (`$now`, `$today`) is read against each execution's now()
+        if (value.includes('$') && isTick(value)) return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: new Float64Array(0), not: e.not, tick: { text: value, pos } }
+        return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals, not: e.not }
       }
       // `ts IN $1` with a text (or untyped) parameter: its value is an interval string, as a
       // literal would be (QuestDB's InTimestampTimestampTest); a TIMESTAMP parameter is equality
@@ -100,6 +132,15 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
         if (p.kind === 'param' && (p.untyped === true || isText(p.type))) {
           if (p.untyped === true) env.onInfer?.(p.index, 'VARCHAR')
           return { kind: 'in_intervals', type: 'BOOLEAN', expr: target, intervals: new Float64Array(0), not: e.not, param: { index: p.index, pos: list[0]!.pos } }
+        }
+      }
+      // `ts IN interval(lo, hi)`: between its bounds
+      if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'call') {
+        const b = bindExpr(list[0]!, env)
+        if (b.type === 'INTERVAL') {
+          const c = list[0]!
+          const between = bindFunction('between', [e.expr, { kind: 'call', pos: c.pos, name: 'interval_start', args: [c], distinct: false, star: false }, { kind: 'call', pos: c.pos, name: 'interval_end', args: [c], distinct: false, star: false }], e.pos, env)
+          return e.not ? notOf(between, e.pos, env) : between
         }
       }
       const to = target.type === 'SYMBOL' ? 'STRING' : target.type
@@ -125,11 +166,19 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
     }
     case 'isnull': return { kind: 'isnull', type: 'BOOLEAN', expr: bindExpr(e.expr, env), not: e.not }
     case 'subquery': {
-      const plan = env.bindSubquery(e.query)
-      if (plan.output.length !== 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'subquery must return exactly one column', e.pos)
-      return { kind: 'subquery', type: plan.output[0]!.type, plan, pos: e.pos }
+      const sub = subplanOf(e.query, env, e.pos, (plan) => {
+        if (plan.output.length !== 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'subquery must return exactly one column', e.pos)
+        const t = plan.output[0]!.type
+        return [{ mode: 'scalar', pos: e.pos }, t === 'NULL' || t === 'SYMBOL' ? 'STRING' : t]
+      })
+      if (!isPlan(sub)) return sub
+      if (sub.output.length !== 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'subquery must return exactly one column', e.pos)
+      return { kind: 'subquery', type: sub.output[0]!.type, plan: sub, pos: e.pos }
     }
-    case 'exists': return { kind: 'exists', type: 'BOOLEAN', plan: env.bindSubquery(e.query), not: e.not }
+    case 'exists': {
+      const sub = subplanOf(e.query, env, e.pos, () => [{ mode: 'exists', not: e.not }, 'BOOLEAN'])
+      return isPlan(sub) ? { kind: 'exists', type: 'BOOLEAN', plan: sub, not: e.not } : sub
+    }
     case 'extract': {
       const unit: Literal = { kind: 'literal', pos: e.pos, type: 'string', value: e.unit.toLowerCase() }
       return bindFunction('extract', [unit, e.expr], e.pos, env)

@@ -18,6 +18,7 @@ import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, t
 import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs } from './naming.js'
 import { pivotQuery } from './bind-pivot.js'
 import { bindLateral } from './bind-lateral.js'
+import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
 
 /** What binding a query needs from the database. */
 export interface BindContext {
@@ -52,7 +53,7 @@ export function bindQuery(q: Query, bc: BindContext): PlanNode {
 }
 
 function env(scope: Scope, bc: BindContext, extra: Partial<ExprEnv> = {}): ExprEnv {
-  return { scope, paramTypes: bc.paramTypes, bindSubquery: (sq) => bindQuery(sq, bc), ...(bc.onInfer === undefined ? {} : { onInfer: bc.onInfer }), ...(bc.outer === undefined ? {} : { outer: bc.outer }), ...extra }
+  return { scope, paramTypes: bc.paramTypes, bindSubquery: (sq) => bindQuery(sq, bc), bindSubplan: (sq) => bindSubplan(sq, scope, bc, bindQuery), ...(bc.onInfer === undefined ? {} : { onInfer: bc.onInfer }), ...(bc.outer === undefined ? {} : { outer: bc.outer }), ...extra }
 }
 
 /** Marks every output column as coming from `table` (an alias). */
@@ -225,8 +226,13 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   for (const j of s.joins) source = bindJoin(source, j, bc)
   const scope = new Scope(source.output)
   if (s.where !== undefined) {
-    const pred = bindExpr(s.where, env(scope, bc, { clause: 'WHERE' }))
-    source = { kind: 'filter', input: source, predicate: castTo(pred, 'BOOLEAN', s.where.pos, false, bc.onInfer), output: source.output, timestampIndex: source.timestampIndex }
+    const specs: CorrelatedSpec[] = []
+    const width = source.output.length
+    const onCorrelated = (spec: CorrelatedSpec): BoundExpr => ({ kind: 'column', type: spec.type, index: width + specs.push(spec) - 1 })
+    const pred = castTo(bindExpr(s.where, env(scope, bc, { clause: 'WHERE', onCorrelated })), 'BOOLEAN', s.where.pos, false, bc.onInfer)
+    source = specs.length === 0
+      ? { kind: 'filter', input: source, predicate: pred, output: source.output, timestampIndex: source.timestampIndex }
+      : { kind: 'filter', input: applyCorrelated(source, specs), predicate: pred, output: source.output, timestampIndex: source.timestampIndex, projection: source.output.map((_, i) => i) }
   }
   if (s.latestOn !== undefined) source = bindLatestOn(source, s.latestOn, scope, bc)
 
@@ -243,9 +249,12 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
       calls.push(w)
       return { kind: 'column', type: w.type, index: width + calls.length - 1 }
     }
-    const e = env(scope, bc, { clause: 'SELECT', onWindow })
+    const specs: CorrelatedSpec[] = []
+    const onCorrelated = (spec: CorrelatedSpec): BoundExpr => ({ kind: 'column', type: spec.type, index: width + specs.push(spec) - 1 })
+    const e = env(scope, bc, { clause: 'SELECT', onWindow, onCorrelated })
     const exprs = items.map((it) => bindExpr(it.expr, e))
-    const node = calls.length === 0 ? source : windowNode(source, calls)
+    if (specs.length > 0 && calls.length > 0) throw notSupported('correlated subqueries and window functions in one select list are not supported; move one into a subquery', s.pos)
+    const node = specs.length > 0 ? applyCorrelated(source, specs) : calls.length === 0 ? source : windowNode(source, calls)
     projected = { node, exprEnv: env(new Scope(node.output), bc, { clause: 'ORDER BY' }), exprs }
   }
   const { exprEnv } = projected

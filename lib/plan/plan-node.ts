@@ -29,7 +29,8 @@ export type BoundExpr =
   // `values`: a long list of literals is a LiteralList, converted when the statement runs
   | { readonly kind: 'in'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly values: readonly Scalar[] | LiteralList; readonly not: boolean }
   // `param`: `ts IN $n` with a text parameter, whose value is an interval string parsed per execution (`intervals` unused)
-  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly intervals: Float64Array; readonly not: boolean; readonly param?: { readonly index: number; readonly pos: number } }
+  // `tick`: a TICK text with `$now`/`$today`..., parsed per execution against the statement's now() (`intervals` unused)
+  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly intervals: Float64Array; readonly not: boolean; readonly param?: { readonly index: number; readonly pos: number }; readonly tick?: { readonly text: string; readonly pos: number } }
   | { readonly kind: 'isnull'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly not: boolean }
   | { readonly kind: 'subquery'; readonly type: ColumnType; readonly plan: PlanNode; readonly pos: number }
   | { readonly kind: 'exists'; readonly type: 'BOOLEAN'; readonly plan: PlanNode; readonly not: boolean }
@@ -192,7 +193,21 @@ export interface LateralJoinNode extends NodeBase {
   readonly outerRefs: readonly BoundExpr[]
   readonly paramBase: number
   readonly residual: BoundExpr | undefined
+  /**
+   * set for a correlated subquery (plan/bind-correlated.ts): each left row is kept once and one
+   * column is added, the subquery's value for it, instead of joining with the right rows
+   */
+  readonly apply?: CorrelatedApply
 }
+
+/** What a correlated subquery computes per outer row. */
+export type CorrelatedApply =
+  /** the single value of its one column (NULL without rows; more than one row is an error at `pos`) */
+  | { readonly mode: 'scalar'; readonly pos: number }
+  /** whether it returns a row (`not`: whether it returns none) */
+  | { readonly mode: 'exists'; readonly not: boolean }
+  /** whether `probe` (over the left row) is among the values of its one column */
+  | { readonly mode: 'in'; readonly probe: BoundExpr; readonly not: boolean }
 
 /** Any plan node. */
 export type PlanNode =

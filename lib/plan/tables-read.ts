@@ -127,6 +127,18 @@ function need(node: PlanNode, required: ReadonlySet<number>, out: TablesRead): v
       need(node.right, r, out)
       return
     }
+    case 'lateral_join': {
+      // LATERAL joins and correlated subqueries (apply): the subquery side reads what it reads
+      const width = node.left.output.length
+      const [l] = split(new Set(required), width)
+      uses([...node.outerRefs, node.apply?.mode === 'in' ? node.apply.probe : undefined], l, out)
+      const joined = new Set<number>()
+      uses([node.residual], joined, out)
+      for (const c of joined) if (c < width) l.add(c)
+      need(node.left, l, out)
+      need(node.right, all(node.right), out)
+      return
+    }
     case 'latest_on': {
       const cols = new Set(required)
       uses(node.partitionBy, cols, out)

@@ -19,7 +19,7 @@
 
 @{%
 import { grammarLexer as lexer } from './token-stream.js'
-import { t_any, t_aliasKw, t_permWord, t_shortKw, t_softName } from './build/terminals.js'
+import { t_any, t_aliasKw, t_columnKw, t_permWord, t_selectAliasKw, t_shortKw, t_softName } from './build/terminals.js'
 import * as E from './build/expr.js'
 import * as Q from './build/query.js'
 import * as D from './build/ddl.js'
@@ -45,6 +45,8 @@ statement ->
   | acl                        {% id %}
   | declare                    {% id %}
   | copyTo                     {% id %}
+  # a table function as a whole statement: `generate_series(1, 3);`, `table_columns('t');`
+  | call                       {% ([c]) => Q.shorthand(Q.tableRef({ kind: 'function', pos: c.pos, call: c }, { alias: null, timestamp: null }), {}) %}
 
 @include "grammar/names.ne"
 @include "grammar/expressions.ne"

@@ -8,7 +8,7 @@
 function id(d: any[]): any { return d[0]; }
 
 import { grammarLexer as lexer } from './token-stream.js'
-import { t_any, t_aliasKw, t_permWord, t_shortKw, t_softName } from './build/terminals.js'
+import { t_any, t_aliasKw, t_columnKw, t_permWord, t_selectAliasKw, t_shortKw, t_softName } from './build/terminals.js'
 import * as E from './build/expr.js'
 import * as Q from './build/query.js'
 import * as D from './build/ddl.js'
@@ -60,12 +60,15 @@ const grammar: Grammar = {
     {"name": "statement", "symbols": ["acl"], "postprocess": id},
     {"name": "statement", "symbols": ["declare"], "postprocess": id},
     {"name": "statement", "symbols": ["copyTo"], "postprocess": id},
+    {"name": "statement", "symbols": ["call"], "postprocess": ([c]) => Q.shorthand(Q.tableRef({ kind: 'function', pos: c.pos, call: c }, { alias: null, timestamp: null }), {})},
     {"name": "name", "symbols": [{type: "ident"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "name", "symbols": [{type: "qident"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "name", "symbols": [t_softName], "postprocess": ([t]) => nameOf(t)},
     {"name": "bareAlias", "symbols": [{type: "ident"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "bareAlias", "symbols": [{type: "qident"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "bareAlias", "symbols": [t_aliasKw], "postprocess": ([t]) => nameOf(t)},
+    {"name": "columnName", "symbols": ["name"], "postprocess": id},
+    {"name": "columnName", "symbols": [t_columnKw], "postprocess": ([t]) => nameOf(t)},
     {"name": "alias", "symbols": [{type: "AS"}, "name"], "postprocess": ([, n]) => n},
     {"name": "alias", "symbols": [{type: "AS"}, {type: "string"}], "postprocess": ([, t]) => nameOf(t)},
     {"name": "alias", "symbols": ["bareAlias"], "postprocess": id},
@@ -322,6 +325,7 @@ const grammar: Grammar = {
     {"name": "selectItem$ebnf$1", "symbols": ["alias"], "postprocess": id},
     {"name": "selectItem$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "selectItem", "symbols": ["expr", "selectItem$ebnf$1"], "postprocess": ([e, a]) => Q.selectItem(e, a)},
+    {"name": "selectItem", "symbols": ["expr", t_selectAliasKw], "postprocess": ([e, t]) => Q.selectItem(e, nameOf(t))},
     {"name": "selectItem", "symbols": [{"literal":"*"}], "postprocess": ([t]) => ({ expr: { kind: 'star', pos: t.offset } })},
     {"name": "selectItem", "symbols": ["name", {"literal":"."}, {"literal":"*"}], "postprocess": ([n]) => ({ expr: { kind: 'star', pos: n.pos, table: n.name } })},
     {"name": "fromClause$ebnf$1", "symbols": ["latestBy"], "postprocess": id},
@@ -519,7 +523,7 @@ const grammar: Grammar = {
     {"name": "columnDef$ebnf$3$subexpression$1", "symbols": [{type: "INDEX"}, "columnDef$ebnf$3$subexpression$1$ebnf$1"]},
     {"name": "columnDef$ebnf$3", "symbols": ["columnDef$ebnf$3$subexpression$1"], "postprocess": id},
     {"name": "columnDef$ebnf$3", "symbols": [], "postprocess": () => null},
-    {"name": "columnDef", "symbols": ["name", "typeName", "columnDef$ebnf$1", "columnDef$ebnf$2", "columnDef$ebnf$3"], "postprocess": ([n, t, cap, cache, idx]) => D.columnDef(n, t, cap, cache, idx)},
+    {"name": "columnDef", "symbols": ["columnName", "typeName", "columnDef$ebnf$1", "columnDef$ebnf$2", "columnDef$ebnf$3"], "postprocess": ([n, t, cap, cache, idx]) => D.columnDef(n, t, cap, cache, idx)},
     {"name": "cacheOpt", "symbols": [{type: "CACHE"}], "postprocess": id},
     {"name": "cacheOpt", "symbols": [{type: "NOCACHE"}], "postprocess": id},
     {"name": "indexClause$ebnf$1$subexpression$1", "symbols": [{type: "CAPACITY"}, {type: "integer"}]},

@@ -18,6 +18,8 @@ export const PARTITION_COLUMNS: readonly { name: string; type: ColumnType }[] = 
   { name: 'diskSize', type: 'LONG' }, { name: 'diskSizeHuman', type: 'STRING' }, { name: 'readOnly', type: 'BOOLEAN' },
   { name: 'active', type: 'BOOLEAN' }, { name: 'attached', type: 'BOOLEAN' }, { name: 'detached', type: 'BOOLEAN' },
   { name: 'attachable', type: 'BOOLEAN' },
+  // current QuestDB's Parquet columns (a partition converted to Parquet; none is here yet)
+  { name: 'hasParquetGenerated', type: 'BOOLEAN' }, { name: 'isParquet', type: 'BOOLEAN' }, { name: 'parquetFileSize', type: 'LONG' },
 ]
 
 /** QuestDB-style human size: `0.0 B`, `12.0 KiB`, `3.4 MiB`. */
@@ -37,6 +39,7 @@ export function partitionRows(t: Table): Scalar[][] {
     return [
       i, t.meta.partitionBy, p.name, Number.isNaN(p.minTs) ? null : p.minTs, Number.isNaN(p.maxTs) ? null : p.maxTs,
       p.end - p.start, bytes, humanSize(bytes), false, i === parts.length - 1, true, false, false,
+      false, false, -1,
     ]
   })
 }

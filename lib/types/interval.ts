@@ -13,6 +13,8 @@
  * - `'<ts>;<dur>;<period>;<count>'` repeats that interval `count` times, `period` apart
  *   (a negative count goes backwards); overlapping repeats merge (`'2016-03-21;3y;6M;5'`).
  *
+ * - TICK syntax (brackets, `$today`, `@zone`, `#workday`, ISO weeks) goes to tick.ts.
+ *
  * The result is an {@link IntervalSet}: sorted, merged, inclusive pairs of microseconds.
  *
  * Browser-safe: imports nothing from `node:*`.
@@ -21,6 +23,7 @@ import { SqlError, SqlState } from '../errors.js'
 import { parseTimestampParts, periodOf } from './timestamp.js'
 import { addUnits, isTimeUnit, type TimeUnit } from './calendar.js'
 import { type IntervalSet, normalizeIntervals } from './interval-set.js'
+import { isTick, parseTick } from './tick.js'
 
 export * from './interval-set.js'
 
@@ -64,7 +67,8 @@ export function addDuration(ts: number, d: Duration, times = 1): number {
  * parseInterval('2015-02-23T10:00;2d') // [2015-02-23T10:00:00.000000, 2015-02-25T10:00:59.999999]
  * ```
  */
-export function parseInterval(text: string, position = -1): IntervalSet {
+export function parseInterval(text: string, position = -1, nowMicros = Date.now() * 1000): IntervalSet {
+  if (isTick(text)) return parseTick(text, position, nowMicros)
   const parts = text.split(';')
   if (parts.length !== 1 && parts.length !== 2 && parts.length !== 4) throw invalid(position)
   const p = parseTimestampParts(parts[0]!.trim())

@@ -1,6 +1,7 @@
 /**
  * The conformance figure: records passed per QuestDB sqllogictest file, as a markdown report.
  */
+import { FAILURE_REASONS } from './failure-reasons.js'
 import type { FileOutcome } from '../sql/runner/slt-types.js'
 
 /** Totals over a set of file outcomes. */
@@ -62,5 +63,30 @@ export function markdownReport(outcomes: readonly FileOutcome[], when: Date): st
     '| --- | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
+    ...failureList(outcomes),
   ].join('\n')
+}
+
+/** Every failed record with the runner's message and the reason from failure-reasons.ts. */
+function failureList(outcomes: readonly FileOutcome[]): string[] {
+  const lines: string[] = []
+  for (const o of outcomes) {
+    for (const r of o.outcomes) {
+      if (r.status !== 'fail') continue
+      const key = `${o.file}:${r.line}`
+      const first = (r.message ?? '').split('\n')[0]!.replace(/^\S+:\d+: /, '').replace(/\|/g, '\\|').slice(0, 160)
+      lines.push(`| \`${key.replace(/^questdb-slt\//, '')}\` | ${first} | ${(FAILURE_REASONS[key] ?? 'not analysed yet').replace(/\|/g, '\\|')} |`)
+    }
+  }
+  if (lines.length === 0) return []
+  return [
+    '### Remaining failures',
+    '',
+    'Each failed record, what the runner saw, and why (test/conformance/failure-reasons.ts).',
+    '',
+    '| record | runner | reason |',
+    '| --- | --- | --- |',
+    ...lines,
+    '',
+  ]
 }

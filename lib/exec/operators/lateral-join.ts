@@ -9,9 +9,11 @@ import type { LateralJoinNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
+import { runApply } from './apply.js'
 
 /** Runs a LATERAL join. */
 export async function* runLateralJoin(node: LateralJoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  if (node.apply !== undefined) { yield* runApply(node, ctx, run); return }
   const refs = node.outerRefs.map((e) => compileExpr(e, ctx))
   const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)
   const rightTypes = node.right.output.map((c) => c.type)

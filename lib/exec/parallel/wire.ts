@@ -103,7 +103,7 @@ export class WireEncoder {
         return x === undefined ? undefined : { kind: 'in', type: e.type, expr: x, values: inValues(e.values), not: e.not }
       }
       case 'in_intervals': case 'isnull': {
-        if (e.kind === 'in_intervals' && e.param !== undefined) return undefined
+        if (e.kind === 'in_intervals' && (e.param !== undefined || e.tick !== undefined)) return undefined
         const x = this.expr(e.expr)
         return x === undefined ? undefined : { ...e, expr: x } as WireExpr
       }

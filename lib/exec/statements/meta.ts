@@ -162,7 +162,7 @@ export function explain(plan: PlanNode): Rows {
       case 'distinct': lines.push(`${pad}Distinct`); break
       case 'setop': lines.push(`${pad}${n.op === 'union' ? 'Union' : n.op === 'except' ? 'Except' : 'Intersect'}${n.all ? ' All' : ''}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'join': lines.push(`${pad}Hash ${n.type === 'left' ? 'Outer ' : ''}Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
-      case 'lateral_join': lines.push(`${pad}Lateral ${n.type === 'left' ? 'Outer ' : ''}Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
+      case 'lateral_join': lines.push(n.apply !== undefined ? `${pad}Correlated ${n.apply.mode === 'scalar' ? 'Scalar' : n.apply.mode === 'in' ? 'In' : 'Exists'} Subquery` : `${pad}Lateral ${n.type === 'left' ? 'Outer ' : ''}Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'time_join': lines.push(`${pad}${n.type === 'asof' ? 'AsOf' : n.type === 'lt' ? 'Lt' : 'Splice'} Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'sample_by': lines.push(`${pad}Sample By`); break
       case 'latest_on': lines.push(`${pad}LatestBy`); break

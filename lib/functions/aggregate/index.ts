@@ -12,6 +12,8 @@ import { COUNT_FUNCTIONS } from './count.js'
 import { COVARIANCE_FUNCTIONS } from './covariance.js'
 import { FIRST_LAST_FUNCTIONS } from './first-last.js'
 import { MIN_MAX_FUNCTIONS } from './min-max.js'
+import { MODE_ORDERED_FUNCTIONS } from './mode-ordered.js'
+import { WEIGHTED_STDDEV_FUNCTIONS } from './weighted-stddev.js'
 import { STRING_AGG_FUNCTIONS } from './string-agg.js'
 import { SUM_FUNCTIONS } from './sum.js'
 import { VARIANCE_FUNCTIONS } from './variance.js'
@@ -28,4 +30,6 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionDef[] = [
   ...COVARIANCE_FUNCTIONS,
   ...STRING_AGG_FUNCTIONS,
   ...BOOL_AGG_FUNCTIONS,
+  ...MODE_ORDERED_FUNCTIONS,
+  ...WEIGHTED_STDDEV_FUNCTIONS,
 ]

@@ -15,6 +15,7 @@ import { BINARY_FUNCTIONS } from './binary.js'
 import { SEQUENCE_FUNCTIONS } from './sequence.js'
 import { PG_CATALOG_FUNCTIONS } from './pg-catalog.js'
 import { ARRAY_FUNCTIONS } from './array-functions.js'
+import { INTERVAL_FUNCTIONS } from './interval-fns.js'
 
 /** All scalar function definitions. */
 export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
@@ -29,4 +30,5 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...SEQUENCE_FUNCTIONS,
   ...PG_CATALOG_FUNCTIONS,
   ...ARRAY_FUNCTIONS,
+  ...INTERVAL_FUNCTIONS,
 ]

@@ -10,7 +10,7 @@ import { andAll, conjunctsOf, mapChildren } from './walk.js'
 
 /** The interval set a conjunct restricts column `ts` to, or undefined when it is not such a conjunct. */
 function intervalOf(e: BoundExpr, ts: number): IntervalSet | undefined {
-  if (e.kind === 'in_intervals') return !e.not && e.param === undefined && isTs(e.expr, ts) ? e.intervals : undefined
+  if (e.kind === 'in_intervals') return !e.not && e.param === undefined && e.tick === undefined && isTs(e.expr, ts) ? e.intervals : undefined
   if (e.kind !== 'call') return undefined
   const [a, b, c] = e.args
   if (e.def.name === 'between' && a !== undefined && b !== undefined && c !== undefined && isTs(a, ts)) {

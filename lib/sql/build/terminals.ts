@@ -7,7 +7,7 @@
  * these names because they are imported.
  */
 import type { Token } from '../lexer.js'
-import { KEYWORDS, NOT_BARE_ALIAS, SOFT_KEYWORDS, STATEMENT_STARTERS } from '../keywords.js'
+import { KEYWORDS, NOT_BARE_ALIAS, RESERVED_KEYWORDS, SOFT_KEYWORDS, STATEMENT_STARTERS } from '../keywords.js'
 
 /** A nearley token test with a human name for error messages. */
 export interface TerminalTest {
@@ -16,6 +16,7 @@ export interface TerminalTest {
 }
 
 const soft = new Set(SOFT_KEYWORDS)
+const reserved = new Set(RESERVED_KEYWORDS)
 
 /** A soft keyword used as a name (`timestamp`, `symbol`, `value`...). */
 export const t_softName: TerminalTest = { display: 'identifier', test: (tok) => soft.has(tok.type as string) }
@@ -24,6 +25,33 @@ export const t_softName: TerminalTest = { display: 'identifier', test: (tok) => 
 export const t_aliasKw: TerminalTest = {
   display: 'identifier',
   test: (tok) => soft.has(tok.type as string) && !NOT_BARE_ALIAS.has(tok.type as string),
+}
+
+/**
+ * Keywords that may not be an implicit alias even in a select list: a window call's null
+ * treatment (`lag(x) IGNORE NULLS`) follows an expression there, and the second words of type
+ * names (`x::double precision`) would make the alias ambiguous.
+ */
+const NOT_SELECT_ALIAS = new Set(['IGNORE', 'RESPECT', 'PRECISION', 'VARYING', 'WITHOUT'])
+
+/**
+ * A soft keyword that is not an implicit alias after a FROM item but is one in a select list
+ * (`SELECT now() timestamp`): there no FROM-item clause (`timestamp(ts)`, `SAMPLE BY`, `PIVOT`,
+ * ...) can follow. (The other soft keywords are {@link t_aliasKw}.)
+ */
+export const t_selectAliasKw: TerminalTest = {
+  display: 'identifier',
+  test: (tok) => NOT_BARE_ALIAS.has(tok.type as string) && !NOT_SELECT_ALIAS.has(tok.type as string),
+}
+
+/**
+ * A reserved keyword as a column name in a column definition (`CREATE TABLE t (when TIMESTAMP,
+ * limit INT)`, `ADD COLUMN from INT`), as QuestDB accepts: any but LIKE (`CREATE TABLE t (LIKE
+ * other)`). Soft keywords are names anyway. Such a column is named quoted (`"when"`) elsewhere.
+ */
+export const t_columnKw: TerminalTest = {
+  display: 'identifier',
+  test: (tok) => reserved.has(tok.type as string) && tok.type !== 'LIKE',
 }
 
 /** A soft keyword usable as the table of the query shorthand (`trades WHERE ...`). */

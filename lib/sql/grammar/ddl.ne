@@ -23,7 +23,7 @@ createTableLike -> %CREATE %TABLE ifNotExists:? tableName "(" %LIKE tableName ")
 
 columnDefs -> columnDef {% ([c]) => L.one(c) %} | columnDefs "," columnDef {% ([l, , c]) => L.add(l, c) %}
 # `name type`, with the SYMBOL options in their fixed order.
-columnDef -> name typeName (%CAPACITY %integer):? cacheOpt:? (%INDEX (%CAPACITY %integer):?):?
+columnDef -> columnName typeName (%CAPACITY %integer):? cacheOpt:? (%INDEX (%CAPACITY %integer):?):?
   {% ([n, t, cap, cache, idx]) => D.columnDef(n, t, cap, cache, idx) %}
 cacheOpt -> %CACHE {% id %} | %NOCACHE {% id %}
 indexClause -> "," %INDEX "(" name (%CAPACITY %integer):? ")" {% ([, , , n, cap]) => ({ name: n, capacity: cap === null ? null : cap[1] }) %}

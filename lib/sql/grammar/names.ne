@@ -7,6 +7,10 @@ name -> %ident {% ([t]) => nameOf(t) %} | %qident {% ([t]) => nameOf(t) %} | %t_
 # An implicit alias (no AS): not a keyword that can start the next clause.
 bareAlias -> %ident {% ([t]) => nameOf(t) %} | %qident {% ([t]) => nameOf(t) %} | %t_aliasKw {% ([t]) => nameOf(t) %}
 
+
+# A column name in a column definition: also a reserved keyword but LIKE (build/terminals.ts).
+columnName -> name {% id %} | %t_columnKw {% ([t]) => nameOf(t) %}
+
 alias -> %AS name {% ([, n]) => n %} | %AS %string {% ([, t]) => nameOf(t) %} | bareAlias {% id %}
 
 # The table of the query shorthand `trades WHERE ...`: not a statement keyword (`commit`).

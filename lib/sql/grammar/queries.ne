@@ -34,6 +34,8 @@ selectList -> selectItems ",":? {% id %}
 selectItems -> selectItem {% ([i]) => L.one(i) %} | selectItems "," selectItem {% ([l, , i]) => L.add(l, i) %}
 selectItem ->
     expr alias:?     {% ([e, a]) => Q.selectItem(e, a) %}
+  # an implicit alias a FROM item could not have: `SELECT now() timestamp` (build/terminals.ts)
+  | expr %t_selectAliasKw {% ([e, t]) => Q.selectItem(e, nameOf(t)) %}
   | "*"              {% ([t]) => ({ expr: { kind: 'star', pos: t.offset } }) %}
   | name "." "*"     {% ([n]) => ({ expr: { kind: 'star', pos: n.pos, table: n.name } }) %}
 

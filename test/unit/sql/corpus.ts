@@ -180,4 +180,12 @@ export const CORPUS: readonly string[] = [
   // DECLARE
   "declare @x := 5, @y := @x + 1 with c as (select @y v) select @x, v from c where v > @x",
   'declare c cursor for select 1',
+  // correlated subqueries, keywords as names
+  'select id, (select max(px) from f where f.id = o.id) from o where exists (select 1 from f where f.id = o.id) and id in (select id from f where f.q > o.q)',
+  'create table kw (when timestamp, limit int, from int, end int, index int, timestamp timestamp) timestamp(timestamp)',
+  'alter table kw add column select int',
+  'select now() timestamp, x index, x sample, x pivot, lag(x) ignore nulls over () from t timestamp(ts) sample by 1h',
+  // table functions as statements
+  "generate_series(1, 3)",
+  "table_columns('t')",
 ]
