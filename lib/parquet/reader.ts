@@ -78,7 +78,7 @@ export class ParquetFile {
   /** the file's own column name of each of {@link ParquetFile.columns} */
   readonly leaves: string[] = []
 
-  private constructor(readonly path: string, private readonly name: string, /** the parsed footer */ readonly metadata: FileMetaData, private readonly byteLength: number, options: ParquetReadOptions) {
+  private constructor(readonly path: string, private readonly name: string, /** the parsed footer */ readonly metadata: FileMetaData, /** the file's size in bytes */ readonly byteLength: number, options: ParquetReadOptions) {
     const footer = this.footer()
     const schema = metadata.schema
     const elements: SchemaElement[] = []

@@ -8,6 +8,7 @@
  */
 import type { BoundExpr, PlanNode, ScanNode } from '../plan-node.js'
 import { conjunctsOf, mapChildren } from './walk.js'
+import { LiteralList } from '../literal-list.js'
 
 /** An index scan is worth it up to this many values. */
 export const MAX_INDEX_KEYS = 64
@@ -15,6 +16,7 @@ export const MAX_INDEX_KEYS = 64
 /** The values a conjunct restricts scan output column `col` to, with `col`, or undefined. */
 function valuesOf(e: BoundExpr): { col: number; values: (string | null)[] } | undefined {
   if (e.kind === 'in' && !e.not && e.expr.kind === 'column' && e.expr.type === 'SYMBOL') {
+    if (e.values instanceof LiteralList) return undefined // a list that long (bound in slices) is past MAX_INDEX_KEYS
     const values: (string | null)[] = []
     for (const v of e.values) {
       if (v !== null && typeof v !== 'string') return undefined
