@@ -43,18 +43,31 @@ async function functionMeta() {
   }
 }
 
+/** Eight characters of the content's SHA-1, in esbuild's alphabet (A-Z, 2-7), for cache-busting file names. */
+function contentHash(text) {
+  const digest = createHash('sha1').update(text).digest()
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+  let out = ''
+  for (let i = 0; i < 8; i++) out += alphabet[digest[i] & 31]
+  return out
+}
+
 async function bundle() {
   const functions = await functionMeta()
   const result = await build({
     entryPoints: { console: join(root, 'adapters/console/app/main.ts') },
     bundle: true, write: false, minify: true, platform: 'browser', format: 'esm', target: 'es2022',
-    outdir: outDir, entryNames: '[name]-[hash]', legalComments: 'none', logLevel: 'warning',
+    // esbuild's [hash] also covers the input paths, so a checkout whose node_modules is a symlink
+    // names the same bytes differently; the name's hash is taken from the content alone below
+    outdir: outDir, entryNames: '[name]', legalComments: 'none', logLevel: 'warning',
     define: { CONSOLE_FUNCTIONS: JSON.stringify(functions) },
   })
   const files = new Map()
   let js = '', css = ''
   for (const f of result.outputFiles) {
-    const name = f.path.slice(outDir.length + 1)
+    const plain = f.path.slice(outDir.length + 1)
+    const dot = plain.lastIndexOf('.')
+    const name = `${plain.slice(0, dot)}-${contentHash(f.text)}${plain.slice(dot)}`
     files.set(name, f.text)
     if (name.endsWith('.js')) js = name
     if (name.endsWith('.css')) css = name
