@@ -186,7 +186,11 @@ export class LineWriter {
       const ts = t.ts!
       const all = t.columns.includes(ts) ? cols : [...cols, ts]
       const part = this.partitionBy === 'NONE' ? '' : ` partition by ${this.partitionBy} wal`
-      await this.ctx.ddl(`create table if not exists ${quote(t.name)} (${all.map((c) => `${quote(c.name)} ${ddlType(c.type!)}`).join(', ')}) timestamp(${quote(ts.name)})${part}`)
+      // an external (OIDC) user is never stored, so it cannot own the table it creates: SQL
+      // CREATE TABLE would ask for OWNED BY; auto-creation names the built-in admin, which adds no
+      // grants, and INSERT then comes from the user's groups
+      const owner = this.ctx.acl.enabled && this.ctx.principal.kind === 'external' ? ` owned by ${quote(this.ctx.acl.adminName)}` : ''
+      await this.ctx.ddl(`create table if not exists ${quote(t.name)} (${all.map((c) => `${quote(c.name)} ${ddlType(c.type!)}`).join(', ')}) timestamp(${quote(ts.name)})${part}${owner}`)
     }
     const table = this.ctx.catalog.get(t.name)
     for (const c of cols) {
