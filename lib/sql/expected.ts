@@ -60,9 +60,9 @@ const EXPRESSION_START = new Set([
   'CASE', 'CAST', 'EXISTS', 'EXTRACT', 'NOT', 'NULL', 'TRUE', 'FALSE', 'LEFT', 'RIGHT',
 ])
 
-/** Operators that may continue an expression; listed together as "an operator". */
+/** Operators that may continue an expression (an array subscript `[` among them); listed together as "an operator". */
 const OPERATORS = new Set([
-  "'::'", "'*'", "'/'", "'%'", "'+'", "'-'", "'<<'", "'>>'", "'<<='", "'>>='", "'||'", "'&'", "'^'",
+  "'::'", "'['", "'*'", "'/'", "'%'", "'+'", "'-'", "'<<'", "'>>'", "'<<='", "'>>='", "'||'", "'&'", "'^'",
   "'|'", "'='", "'!='", "'<>'", "'~'", "'!~'", "'<'", "'<='", "'>'", "'>='", 'IN', 'BETWEEN',
   'LIKE', 'ILIKE', 'IS', 'NOT', 'AND', 'OR',
 ])
