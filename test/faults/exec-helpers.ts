@@ -70,5 +70,27 @@ export async function failure(p: Promise<unknown>): Promise<{ code?: string; mes
   try { await p; return undefined } catch (e) { return e as { code?: string; message: string } }
 }
 
+/**
+ * Sends a CancelRequest for `victim`'s running query on a connection of its own, as `pg`'s
+ * Client.cancel does (not in @types/pg).
+ */
+export function cancelRequest(port: number, victim: pg.Client): void {
+  const c = new pg.Client({ host: '127.0.0.1', port, user: 'admin', password: 'quest', database: 'qdb' })
+  const active = (victim as unknown as { activeQuery: pg.Query }).activeQuery
+  ;(c as unknown as { cancel(client: pg.Client, query: pg.Query): void }).cancel(victim, active)
+}
+
+/**
+ * Milliseconds after it was due that `select 1` on `other` was answered, sent `wait` ms from now.
+ * The server runs in the test's process: a blocked event loop delays the timer too, so the
+ * lateness counts from when select 1 was due, not from when it was sent.
+ */
+export async function lateness(other: { query(sql: string): Promise<unknown> }, wait: number): Promise<number> {
+  const due = Date.now() + wait
+  await sleep(wait)
+  await other.query('select 1')
+  return Date.now() - due
+}
+
 /** Resolves after `ms`. */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))

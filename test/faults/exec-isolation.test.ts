@@ -5,17 +5,14 @@
  */
 import t from 'tap'
 import pg from 'pg'
-import { ATTACKS, failure, pgClient, sleep, startServers } from './exec-helpers.js'
+import { ATTACKS, cancelRequest, failure, pgClient, sleep, startServers } from './exec-helpers.js'
 
 const srv = await startServers()
 t.teardown(() => srv.close())
 
 /** pg's CancelRequest for the query running on `victim`. */
-async function cancel(victim: pg.Client): Promise<void> {
-  const c = new pg.Client({ host: '127.0.0.1', port: srv.pgPort, user: 'admin', password: 'quest', database: 'qdb' })
-  const active = (victim as unknown as { activeQuery: pg.Query }).activeQuery
-  // pg's Client.cancel sends a CancelRequest on a connection of its own (not in @types/pg)
-  ;(c as unknown as { cancel(client: pg.Client, query: pg.Query): void }).cancel(victim, active)
+function cancel(victim: pg.Client): void {
+  cancelRequest(srv.pgPort, victim)
 }
 
 for (const name of ['crossJoin', 'singleKeyJoin', 'window'] as const) {

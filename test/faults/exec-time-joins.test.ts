@@ -7,7 +7,7 @@
  */
 import t from 'tap'
 import pg from 'pg'
-import { failure, pgClient, sleep, startServers } from './exec-helpers.js'
+import { cancelRequest, failure, lateness, pgClient, startServers } from './exec-helpers.js'
 
 const ROWS = 1_000_000
 const srv = await startServers()
@@ -16,9 +16,7 @@ await srv.db.query(`create table l as (select timestamp_sequence(1000, 1000) ts,
 await srv.db.query(`create table r as (select timestamp_sequence(500, 1000) ts, x % 1000 k, cast(x % 7 as string) s from long_sequence(${ROWS})) timestamp(ts) partition by hour`)
 
 function cancel(victim: pg.Client): void {
-  const c = new pg.Client({ host: '127.0.0.1', port: srv.pgPort, user: 'admin', password: 'quest', database: 'qdb' })
-  const active = (victim as unknown as { activeQuery: pg.Query }).activeQuery
-  ;(c as unknown as { cancel(client: pg.Client, query: pg.Query): void }).cancel(victim, active)
+  cancelRequest(srv.pgPort, victim)
 }
 
 t.test('results over more rows than one slice', { timeout: 180_000 }, async (t) => {
@@ -38,11 +36,7 @@ for (const kind of ['asof', 'lt', 'splice']) {
     t.teardown(async () => { await attacker.end().catch(() => {}); await other.end().catch(() => {}) })
     // a join of the whole tables, counted many times over so it outlasts the probe
     const running = failure(attacker.query(`select count() from l ${kind} join r on (k, s) cross join long_sequence(50)`))
-    // the server runs in this process: lateness counts from when select 1 was due
-    const due = Date.now() + 400
-    await sleep(400)
-    await other.query('select 1')
-    const late = Date.now() - due
+    const late = await lateness(other, 400)
     t.ok(late < 2000, `select 1 answered ${late} ms after it was due`)
     const sent = Date.now()
     cancel(attacker)

@@ -6,7 +6,7 @@
  */
 import t from 'tap'
 import { Database } from '../../lib/index.js'
-import { failure, pgClient, sleep, startServers } from './exec-helpers.js'
+import { failure, lateness, pgClient, sleep, startServers } from './exec-helpers.js'
 
 const srv = await startServers()
 t.teardown(() => srv.close())
@@ -21,16 +21,6 @@ await srv.db.query('create table bulk (ts timestamp, x long, s string) timestamp
 const BULK = 'insert into bulk values ' + Array.from({ length: 30_000 }, (_, i) => `('2024-01-01T00:00:00.000000Z', ${i} + 0, 'row ${i}')`).join(', ')
 /** A 30,000-item IN list (169 KB). */
 const IN_LIST = `select count() from long_sequence(10) where x in (${Array.from({ length: 30_000 }, (_, i) => i * 1000).join(',')})`
-
-/** ms after it was due that `select 1` on `other` was answered, sent `wait` ms after now. */
-async function lateness(other: { query(sql: string): Promise<unknown> }, wait: number): Promise<number> {
-  // the server runs in this process: a blocked event loop delays this timer too, so the
-  // latency counts from when select 1 was due, not from when it was sent
-  const due = Date.now() + wait
-  await sleep(wait)
-  await other.query('select 1')
-  return Date.now() - due
-}
 
 for (const [name, sql, check] of [
   ['30,000-row INSERT (simple protocol)', BULK, (r: { rowCount: number | null }) => r.rowCount === 30_000],
