@@ -7,16 +7,14 @@
  * correlated subquery, computed per outer row (exec/operators/apply.ts: results are memoised per
  * distinct outer values, so an equality correlation on a key costs one run per key).
  */
-import { SqlError, SqlState } from '../errors.js'
-import type { ColumnRef, Query } from '../sql/ast.js'
+import type { Query } from '../sql/ast.js'
 import type { ColumnType } from '../types/column-type.js'
 import type { BoundExpr, CorrelatedApply, PlanNode } from './plan-node.js'
 import { Scope } from './scope.js'
-import { bindExpr } from './bind-expr.js'
 import type { BindContext } from './bind-query.js'
+import { outerColumns } from './bind-lateral.js'
 
 /** Outer columns one correlated subquery may name (its parameter slots). */
-const MAX_OUTER_REFS = 256
 
 /** A subquery bound for use inside an expression over `scope`. */
 export interface BoundSubplan {
@@ -40,26 +38,8 @@ export interface CorrelatedSpec extends BoundSubplan {
  */
 export function bindSubplan(q: Query, scope: Scope, bc: BindContext, bindQuery: (q: Query, bc: BindContext) => PlanNode): BoundSubplan {
   if (scope.columns.length === 0) return { plan: bindQuery(q, bc), outerRefs: [], paramBase: 0 }
-  const base = bc.lateralBase ?? Math.max(bc.paramTypes.length, bc.params?.length ?? 0)
-  const outerRefs: BoundExpr[] = []
-  const keys: string[] = []
-  const outer = (c: ColumnRef): BoundExpr | undefined => {
-    let b: BoundExpr
-    try {
-      b = bindExpr(c, { scope, paramTypes: bc.paramTypes, bindSubquery: (sq) => bindQuery(sq, bc) })
-    } catch {
-      return bc.outer?.(c)
-    }
-    const key = `${(c.table ?? '').toLowerCase()}.${c.name.toLowerCase()}`
-    let i = keys.indexOf(key)
-    if (i < 0) {
-      if (keys.length >= MAX_OUTER_REFS) throw new SqlError(SqlState.PROGRAM_LIMIT_EXCEEDED, `a correlated subquery may name at most ${MAX_OUTER_REFS} outer columns`, c.pos)
-      i = keys.push(key) - 1
-      outerRefs.push(b)
-    }
-    return { kind: 'param', type: b.type, index: base + i }
-  }
-  const plan = bindQuery(q, { ...bc, outer, lateralBase: base + MAX_OUTER_REFS })
+  const { outerRefs, base, innerContext } = outerColumns(scope, bc, bindQuery, 'a correlated subquery')
+  const plan = bindQuery(q, innerContext)
   return { plan, outerRefs, paramBase: base }
 }
 

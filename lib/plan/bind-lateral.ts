@@ -15,6 +15,45 @@ import type { BindContext } from './bind-query.js'
 /** Outer columns one LATERAL subquery may name (its parameter slots). */
 const MAX_OUTER_REFS = 256
 
+/** The outer columns a subquery names, as {@link outerColumns} binds them. */
+export interface OuterColumns {
+  /** the outer expressions, in parameter-slot order */
+  readonly outerRefs: BoundExpr[]
+  /** the parameter index of the first slot */
+  readonly base: number
+  /** the context to bind the subquery in: outer columns resolve to parameter slots */
+  readonly innerContext: BindContext
+}
+
+/**
+ * Binds a subquery's references to the columns of `scope` around it (a LATERAL join's left side,
+ * a correlated subquery's query) as parameter slots from `base` on, one per distinct column,
+ * filled per outer row when the subquery runs. A name `scope` does not hold goes on to the
+ * enclosing level (`bc.outer`). `what` names the subquery in the too-many-columns error.
+ */
+export function outerColumns(scope: Scope, bc: BindContext, bindQuery: (q: Query, bc: BindContext) => PlanNode, what: string): OuterColumns {
+  const base = bc.lateralBase ?? Math.max(bc.paramTypes.length, bc.params?.length ?? 0)
+  const outerRefs: BoundExpr[] = []
+  const keys: string[] = []
+  const outer = (c: ColumnRef): BoundExpr | undefined => {
+    let b: BoundExpr
+    try {
+      b = bindExpr(c, { scope, paramTypes: bc.paramTypes, bindSubquery: (q) => bindQuery(q, bc) })
+    } catch {
+      return bc.outer?.(c)
+    }
+    const key = `${(c.table ?? '').toLowerCase()}.${c.name.toLowerCase()}`
+    let i = keys.indexOf(key)
+    if (i < 0) {
+      if (keys.length >= MAX_OUTER_REFS) throw new SqlError(SqlState.PROGRAM_LIMIT_EXCEEDED, `${what} may name at most ${MAX_OUTER_REFS} outer columns`, c.pos)
+      i = keys.push(key) - 1
+      outerRefs.push(b)
+    }
+    return { kind: 'param', type: b.type, index: base + i }
+  }
+  return { outerRefs, base, innerContext: { ...bc, outer, lateralBase: base + MAX_OUTER_REFS } }
+}
+
 /** Binds a LATERAL join of `left` with the join's subquery. */
 export function bindLateral(
   left: PlanNode, join: Join, bc: BindContext,
@@ -23,29 +62,11 @@ export function bindLateral(
   const ref = join.table
   if (ref.kind !== 'subquery') throw new SqlError(SqlState.SYNTAX_ERROR, 'LATERAL requires a subquery', ref.pos)
   if (join.type !== 'inner' && join.type !== 'left' && join.type !== 'cross') throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `${join.type.toUpperCase()} JOIN LATERAL is not supported`, join.pos)
-  const base = bc.lateralBase ?? Math.max(bc.paramTypes.length, bc.params?.length ?? 0)
   const leftScope = new Scope(left.output)
-  const outerRefs: BoundExpr[] = []
-  const keys: string[] = []
-  const outer = (c: ColumnRef): BoundExpr | undefined => {
-    let b: BoundExpr
-    try {
-      b = bindExpr(c, { scope: leftScope, paramTypes: bc.paramTypes, bindSubquery: (q) => bindQuery(q, bc) })
-    } catch {
-      return bc.outer?.(c)
-    }
-    const key = `${(c.table ?? '').toLowerCase()}.${c.name.toLowerCase()}`
-    let i = keys.indexOf(key)
-    if (i < 0) {
-      if (keys.length >= MAX_OUTER_REFS) throw new SqlError(SqlState.PROGRAM_LIMIT_EXCEEDED, `a LATERAL subquery may name at most ${MAX_OUTER_REFS} outer columns`, c.pos)
-      i = keys.push(key) - 1
-      outerRefs.push(b)
-    }
-    return { kind: 'param', type: b.type, index: base + i }
-  }
+  const { outerRefs, base, innerContext } = outerColumns(leftScope, bc, bindQuery, 'a LATERAL subquery')
   checkOuterAggregates(ref.query, leftScope)
   const query = join.type === 'left' ? ref.query : dropEmptyAggregate(ref.query)
-  const inner = bindQuery(query, { ...bc, outer, lateralBase: base + MAX_OUTER_REFS })
+  const inner = bindQuery(query, innerContext)
   const right = ref.alias === undefined ? inner : relabel(inner, ref.alias)
   const output = [...left.output, ...right.output]
   let residual: BoundExpr | undefined
