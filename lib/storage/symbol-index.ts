@@ -14,7 +14,9 @@ import { SYMBOL_NULL } from '../types/column-type.js'
 
 /** Row numbers per symbol key of one column, for rows [0, indexed). */
 export class SymbolPostings {
-  private readonly lists = new Map<number, { ids: Int32Array; n: number }>()
+  /** the list of key `k` at slot `k + 1` (symbol ids are dense from 0; null is -1): no hashing per row */
+  private readonly lists: ({ ids: Int32Array; n: number } | undefined)[] = []
+  private distinct = 0
   /** rows indexed so far */
   indexed = 0
 
@@ -27,8 +29,8 @@ export class SymbolPostings {
       const k = keys[i]!
       if (k !== last) {
         last = k
-        cur = lists.get(k)
-        if (cur === undefined) { cur = { ids: new Int32Array(16), n: 0 }; lists.set(k, cur) }
+        cur = lists[k + 1]
+        if (cur === undefined) { cur = { ids: new Int32Array(16), n: 0 }; lists[k + 1] = cur; this.distinct++ }
       }
       if (cur!.n === cur!.ids.length) {
         const grown = new Int32Array(cur!.ids.length * 2)
@@ -42,7 +44,7 @@ export class SymbolPostings {
 
   /** The rows of `key` in [lo, hi), ascending (a view; do not change it). */
   rows(key: number, lo: number, hi: number): Int32Array {
-    const l = this.lists.get(key)
+    const l = key >= -1 ? this.lists[key + 1] : undefined
     if (l === undefined) return EMPTY
     const from = lowerBound(l.ids, l.n, lo)
     const to = lowerBound(l.ids, l.n, hi)
@@ -51,7 +53,7 @@ export class SymbolPostings {
 
   /** Number of distinct keys indexed. */
   get keys(): number {
-    return this.lists.size
+    return this.distinct
   }
 }
 
