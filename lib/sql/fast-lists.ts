@@ -96,12 +96,18 @@ function scanItem(tokens: readonly Token[], i: number): { expr: Expr; next: numb
 }
 
 /** A parenthesised list of simple items at `tokens[open]` (`(`); its items and the `)` index. */
-function scanList(tokens: readonly Token[], open: number): { items: Expr[]; firstEnd: number; close: number } | undefined {
+type ScannedList = { items: Expr[]; firstEnd: number; close: number }
+
+/**
+ * {@link scanList} as steps: yields after every {@link STEP_ITEMS} items, so one list of
+ * 150,000 items is not read in one go.
+ */
+function* scanListSteps(tokens: readonly Token[], open: number): Generator<void, ScannedList | undefined> {
   if (!isOp(tokens[open], '(')) return undefined
   const items: Expr[] = []
   let i = open + 1
   let firstEnd = -1
-  for (;;) {
+  for (let n = 1; ; n++) {
     const item = scanItem(tokens, i)
     if (item === undefined) return undefined
     items.push(item.expr)
@@ -109,6 +115,16 @@ function scanList(tokens: readonly Token[], open: number): { items: Expr[]; firs
     i = item.next
     if (isOp(tokens[i], ')')) return { items, firstEnd, close: i }
     i++ // the comma
+    if (n % STEP_ITEMS === 0) yield
+  }
+}
+
+/** {@link scanListSteps} in one go (a VALUES row: a few items). */
+function scanList(tokens: readonly Token[], open: number): ScannedList | undefined {
+  const steps = scanListSteps(tokens, open)
+  for (;;) {
+    const r = steps.next()
+    if (r.done === true) return r.value
   }
 }
 
@@ -161,7 +177,7 @@ export function* shrinkSteps(tokens: readonly Token[]): Generator<void, ShrunkSt
   for (let i = from; i < tokens.length; i++) {
     const t = tokens[i] as Token
     if (t.type !== 'IN' || !isOp(tokens[i + 1], '(')) continue
-    const list = scanList(tokens, i + 1)
+    const list = yield* scanListSteps(tokens, i + 1)
     if (list === undefined || list.items.length < FAST_IN_MIN_ITEMS) continue
     const before = tokens[i - 1]
     const pos = before !== undefined && before.type === 'NOT' ? before.offset : t.offset
@@ -176,6 +192,7 @@ export function* shrinkSteps(tokens: readonly Token[]): Generator<void, ShrunkSt
   if (from < tokens.length) keep.push([from, tokens.length])
   const shrunk: Token[] = []
   for (const [lo, hi] of keep) for (let k = lo; k < hi; k++) shrunk.push(tokens[k] as Token)
+  yield
   return { tokens: shrunk, patch: (stmt) => patch(stmt, cuts) }
 }
 
@@ -211,10 +228,14 @@ function patch(stmt: Statement, cuts: readonly Cut[]): boolean {
     if (node.kind === 'in' && typeof node.pos === 'number' && Array.isArray(node.list) && node.list.length === 1) {
       const items = ins.get(node.pos)
       if (items !== undefined) {
-        // the grammar's first item stays (same tokens), the scanned rest follow
-        node.list = [node.list[0], ...items.slice(1)]
+        // the grammar's first item stays (same tokens), the scanned rest follow; the scanned
+        // items are simple literals, so the walk does not descend into them (150k objects)
+        items[0] = node.list[0] as Expr
+        node.list = items
         ins.delete(node.pos)
         found++
+        for (const k in node) if (k !== 'list') walk((node as Record<string, unknown>)[k])
+        return
       }
     }
     for (const k in node) walk((node as Record<string, unknown>)[k])

@@ -87,9 +87,25 @@ interface Level {
  * @throws SqlError 54001 at the token that crosses the limit.
  */
 export function checkTokens(tokens: readonly Token[], limits: ParseLimits): void {
+  const steps = checkTokenSteps(tokens, limits)
+  while (steps.next().done !== true) { /* one go */ }
+}
+
+/** Tokens {@link checkTokenSteps} reads between two yields. */
+const CHECK_STEP_TOKENS = 16384
+
+/**
+ * {@link checkTokens} as steps: yields after every {@link CHECK_STEP_TOKENS} tokens, so an async
+ * parser can pause while it checks the 300,000 tokens of a 150,000-item list.
+ *
+ * @throws SqlError 54001 at the token that crosses a limit.
+ */
+export function* checkTokenSteps(tokens: readonly Token[], limits: ParseLimits): Generator<void, void> {
   const levels: Level[] = [{ close: ';', ops: 0, items: 1 }]
   let depth = 0 // LEVEL_WEIGHT per level above the outermost, plus every level's ops
+  let counted = 0
   for (const t of tokens) {
+    if (++counted === CHECK_STEP_TOKENS) { counted = 0; yield }
     const top = levels[levels.length - 1] as Level
     let grow = 0
     if (t.type === 'op') {
