@@ -89,8 +89,14 @@ function catalogQuery(ctx: RunContext, sql: string): Prepared[] {
   }))
 }
 
+/** The longest text looked at as a possible catalog query (the longest drivers send are a few KiB). */
+const MAX_CATALOG_SQL = 64 * 1024
+
 /** The adapter's own statements for `sql`, or undefined to let the engine parse it. */
 export function interceptQuery(ctx: RunContext, sql: string): Prepared[] | undefined {
+  // catalog queries are short; a text of megabytes goes straight to the engine, which refuses
+  // it by its length before scanning it (a regex pass over 5 MB is milliseconds nobody needs)
+  if (sql.length > MAX_CATALOG_SQL) return undefined
   if (!/pg_|close|unlisten|reset|discard|deallocate|information_schema|current_setting|current_schema|current_user/i.test(sql)) return undefined
   const whole = one(ctx, sql.replace(/;\s*$/, ''))
   if (whole !== undefined) return [whole]

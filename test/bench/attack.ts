@@ -2,7 +2,8 @@
  * Benchmark (not a test): the standalone server under attack. `node --import tsx test/bench/attack.ts`
  *
  * Starts `examples/server.ts` on a fresh data directory and, for each attack of issue #12 in turn,
- * runs the attack from one client while a second client (its own pgwire connection, `pg`) runs
+ * runs the attack from one client (a child process, attack-client.ts, which builds its payload
+ * before the probe starts) while a second client (its own pgwire connection, `pg`) runs
  * `select 1` back to back. For each attack it prints what the attacker got (rows, or the
  * SQLSTATE / HTTP status of the refusal), how long that took, the probe's p50 / p99 / max
  * latency while the attack ran, and the server's peak RSS (VmRSS from /proc, sampled every
@@ -21,7 +22,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createInterface } from 'node:readline'
 import pg from 'pg'
+import { ATTACKS } from './attack-client.js'
 import { freePort } from '../faults/server-process.js'
 
 const here = fileURLToPath(new URL('../../', import.meta.url))
@@ -77,70 +80,37 @@ function client(s: Server): pg.Client {
   return c
 }
 
-async function rest(s: Server, query: string, signal: AbortSignal): Promise<string> {
-  // commas stay unencoded (they are legal in a query string), as a browser or curl -G sends them
-  const res = await fetch(`${s.http}/exec?query=${encodeURIComponent(query).replace(/%2C/g, ',')}`, { signal })
-  const body = await res.text()
-  if (res.status === 200) {
-    const m = /"count":(\d+)/.exec(body)
-    return `HTTP 200, ${m?.[1] ?? '?'} rows`
-  }
-  return `HTTP ${res.status}: ${body.slice(0, 90)}`
-}
-
-async function viaPg(s: Server, sql: string): Promise<string> {
-  const c = client(s)
-  await c.connect()
-  try {
-    const r = await c.query(sql)
-    return `ok, ${r.rowCount ?? r.rows.length} rows`
-  } catch (e) {
-    const err = e as { code?: string; message: string }
-    return `${err.code ?? 'error'}: ${err.message.slice(0, 90)}`
-  } finally {
-    await c.end().catch(() => {})
+/**
+ * The attacker, a child process (attack-client.ts): it builds its payload before the probe
+ * starts; `go()` sends it and resolves with what the attacker got.
+ */
+async function attacker(name: string, s: Server): Promise<{ go(): Promise<string>; kill(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./attack-client.ts', import.meta.url)), name, s.http, String(s.pgPort)], {
+    cwd: here, stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const lines = createInterface({ input: child.stdout! })
+  const next = (): Promise<string> => new Promise((resolve) => {
+    const done = (l: string): void => { child.off('exit', gone); resolve(l) }
+    const gone = (): void => { lines.off('line', done); resolve('attacker exited') }
+    lines.once('line', done)
+    child.once('exit', gone)
+  })
+  const ready = await next()
+  if (ready !== 'ready') throw new Error(`attacker ${name}: ${ready}`)
+  return {
+    go: () => { const out = next(); child.stdin!.write('go\n'); return out },
+    kill: () => { child.kill('SIGKILL') },
   }
 }
-
-interface Attack { readonly name: string; readonly what: string; run(s: Server, signal: AbortSignal): Promise<string> }
-
-const repeat = (n: number, f: (i: number) => string, sep: string): string => Array.from({ length: n }, (_, i) => f(i)).join(sep)
-
-const ATTACKS: Attack[] = [
-  { name: 'in-list', what: 'IN list of 30,000 items (one 60 KB REST GET)', run: (s, sig) => rest(s, `select count() from long_sequence(10) where x in (${repeat(30_000, () => '1', ',')})`, sig) },
-  {
-    name: 'insert-values', what: '30,000-row INSERT ... VALUES (pgwire)', run: async (s) => {
-      await viaPg(s, 'create table bulk (ts timestamp, v long) timestamp(ts) partition by day')
-      return viaPg(s, `insert into bulk values ${repeat(30_000, (i) => `(${i}::timestamp, ${i})`, ',')}`)
-    },
-  },
-  { name: 'plus-chain', what: '5 MB of 1+1+... (pgwire)', run: (s) => viaPg(s, `select ${repeat(2_500_000, () => '1', '+')}`) },
-  { name: 'plus-6k', what: '6 KB of 1+1+... (pgwire)', run: (s) => viaPg(s, `select ${repeat(3_000, () => '1', '+')}`) },
-  { name: 'cross-join', what: '20k x 20k cross join (REST)', run: (s, sig) => rest(s, 'select count() from long_sequence(20000) a cross join long_sequence(20000) b', sig) },
-  {
-    name: 'key-join', what: '30k x 30k single-key join (pgwire)', run: async (s) => {
-      await viaPg(s, 'create table j as (select 1 k, x from long_sequence(30000))')
-      return viaPg(s, 'select count() from j a join j b on (k)')
-    },
-  },
-  { name: 'regex', what: "('a' * 32 || '!') ~ '(a+)+$' (REST)", run: (s, sig) => rest(s, "select count() from long_sequence(1) where (rpad('', 32, 'a') || '!') ~ '(a+)+$'", sig) },
-  { name: 'order-by', what: 'order by over long_sequence(400M) (REST)', run: (s, sig) => rest(s, 'select x from long_sequence(400000000) order by x desc limit 1', sig) },
-  {
-    name: 'window', what: 'two window calls over 2M rows (REST)', run: (s, sig) => rest(s, 'select count(), max(a), max(b) from (select sum(x) over (order by x rows between 10 preceding and current row) a, ' +
-      'first_value(x) over (order by x rows between 10 preceding and current row) b from long_sequence(2000000))', sig),
-  },
-  {
-    name: 'in-list-150k', what: 'IN list of 150,000 items (pgwire)', run: (s) => viaPg(s, `select count() from long_sequence(10) where x in (${repeat(150_000, (i) => String(i), ',')})`),
-  },
-]
 
 function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return NaN
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
 }
 
-async function measure(attack: Attack): Promise<string> {
+async function measure(attack: { readonly name: string; readonly what: string }): Promise<string> {
   const s = await startServer()
+  const attack_ = await attacker(attack.name, s)
   const probe = client(s)
   await probe.connect()
   const latencies: number[] = []
@@ -157,17 +127,16 @@ async function measure(attack: Attack): Promise<string> {
       await new Promise((r) => setTimeout(r, 5))
     }
   })()
-  const ac = new AbortController()
   const t0 = performance.now()
   let outcome: string
   const cap = new Promise<string>((r) => setTimeout(() => r(`> cap (${CAP_MS / 1000} s)`), CAP_MS).unref())
   try {
-    outcome = await Promise.race([attack.run(s, ac.signal), cap])
+    outcome = await Promise.race([attack_.go(), cap])
   } catch (e) {
     outcome = `client error: ${(e as Error).message.slice(0, 80)}`
   }
   const took = performance.now() - t0
-  ac.abort()
+  attack_.kill()
   attacking = false
   if (inFlightSince >= 0) latencies.push(performance.now() - inFlightSince)
   clearInterval(sampler)
