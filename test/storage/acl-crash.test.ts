@@ -102,7 +102,7 @@ t.test('a REFRESH token extension is saved on its own, within a second', async (
   const db = await Database.open({ path: dir, acl: ACL, clock: () => now })
   t.teardown(() => db.close())
   await db.query('create user bob')
-  const token = String((await db.query("alter user bob create token type rest with ttl '1h' refresh")).rows[0]![0])
+  const token = String((await db.query("alter user bob create token type rest with ttl '1h' refresh")).rows[0]![1])
   const savedExpiry = (): number => Number((decodeSnapshot(readFileSync(join(dir, '_acl'))).entities.find((e) => e.name === 'bob') as { tokens: { expires: number }[] }).tokens[0]!.expires)
   const first = savedExpiry()
   t.equal(first, now + 3600e6)

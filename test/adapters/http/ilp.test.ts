@@ -100,7 +100,7 @@ t.test('ACL: Basic and REST tokens through the client, the HTTP endpoint permiss
   await basic.table('a').floatColumn('v', 1).atNow()
   await basic.flush()
   await basic.close()
-  const token = String((await rows(db, 'alter user ingest create token type rest with ttl \'1h\''))[0]![0])
+  const token = String((await rows(db, 'alter user ingest create token type rest with ttl \'1h\''))[0]![1])
   t.match(token, /^qt1/)
   const bearer = await Sender.fromConfig(`http::addr=127.0.0.1:${srv.port};token=${token};protocol_version=1`)
   await bearer.table('a').floatColumn('v', 2).atNow()
