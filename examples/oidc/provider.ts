@@ -61,6 +61,12 @@ export interface DevProvider {
    * automatic). Resolves when the provider shows its success page.
    */
   approveDevice(verificationUriComplete: string, sub: string): Promise<void>
+  /**
+   * Moves an issued (opaque) access token past its expiry: its stored `exp` becomes a second
+   * ago, so the provider's own expiry check refuses it from now on (user-info answers
+   * `invalid_token`) — what the passing of its lifetime does, without a test waiting for it.
+   */
+  expireAccessToken(token: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -181,6 +187,13 @@ export async function startDevProvider(o: DevProviderOptions): Promise<DevProvid
     issuer, provider, server, discoveryUrl: `${issuer}/.well-known/openid-configuration`,
     signIn: (sub, clientId, redirectUri, scope) => signIn(issuer, sub, clientId, redirectUri, scope),
     approveDevice: (uri, sub) => approveDevice(uri, sub),
+    expireAccessToken: async (token) => {
+      const store = provider.AccessToken.adapter
+      const payload = await store.find(token)
+      if (payload === undefined) throw new Error('expireAccessToken: no such access token')
+      // kept in the store (a minute), so the refusal is the expiry check's, not a missing record
+      await store.upsert(token, { ...payload, exp: Math.floor(Date.now() / 1000) - 1 }, 60)
+    },
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
   }
 }
