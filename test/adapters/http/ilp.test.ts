@@ -128,6 +128,12 @@ t.test('ACL: an OIDC Bearer token as on /exec', async (t) => {
   t.equal(r.status, 204, r.body)
   t.equal((await get(s.port, '/write', { Authorization: 'Bearer nope' }, 'POST', 'oidc_t x=2i\n')).status, 401)
   t.same(await rows(db, 'select k, x from oidc_t'), [['v', 1n]])
+  // a new column: ALTER TABLE ... ADD COLUMN by an external user asks for OWNED BY too (the
+  // adder would get the column's owner grants); auto-adding names the built-in admin
+  await db.query('grant add column on all tables to analysts')
+  const added = await get(s.port, '/write', { Authorization: `Bearer ${token}` }, 'POST', 'oidc_t,k=w x=3i,y=1.5\n')
+  t.equal(added.status, 204, added.body)
+  t.same(await rows(db, "select x, y from oidc_t where k = 'w'"), [[3n, 1.5]])
 })
 
 t.test('a durable table through the client', async (t) => {
