@@ -15,6 +15,21 @@ import { get } from '../http/helpers.js'
 import { startServer } from '../pgwire/helpers.js'
 import { CONSOLE, defaultUsers, REDIRECT, setup } from './helpers.js'
 
+/**
+ * The user's side, started from a client callback; a failure of it surfaces at the client's next
+ * poll (thrown from `onPending`), so a broken approval fails the test at once instead of leaving
+ * the client polling until the code expires.
+ */
+function userSide(): { start(p: Promise<void>): void; check(): void; done(): Promise<void> } {
+  let running: Promise<void> | undefined
+  let failure: unknown
+  return {
+    start: (p) => { running ??= p.catch((e: unknown) => { failure = e }) },
+    check: () => { if (failure !== undefined) throw failure },
+    done: async () => { await running; if (failure !== undefined) throw failure },
+  }
+}
+
 t.test('a client signs in with the device flow and uses the token on REST and pgwire', async (t) => {
   const db = await Database.open({ acl: { enabled: true } })
   for (const sql of [
@@ -40,16 +55,17 @@ t.test('a client signs in with the device flow and uses the token on REST and pg
   // heard authorization_pending, so the poll loop is exercised, not raced
   let prompt: DevicePrompt | undefined
   const pending: string[] = []
-  let approval: Promise<void> | undefined
+  const user = userSide()
   const tokens = await deviceSignIn({
     server: `http://127.0.0.1:${s.port}`,
     prompt: (p) => { prompt = p },
     onPending: (e) => {
       pending.push(e)
-      approval ??= s.idp.approveDevice(prompt!.verificationUriComplete!, 'alice')
+      user.check()
+      user.start(s.idp.approveDevice(prompt!.verificationUriComplete!, 'alice'))
     },
   })
-  await approval
+  await user.done()
   t.match(prompt, { verificationUri: `${s.idp.issuer}/device`, userCode: /^[A-Z]{4}-[A-Z]{4}$/ })
   t.same(pending.slice(0, 1), ['authorization_pending'], 'the client polled while the user had not approved yet')
   t.equal(tokens.token, tokens.accessToken, 'userinfo mode: the access token is presented')
@@ -77,12 +93,13 @@ t.test('ID-token mode: the client presents the ID token, checked locally', async
   for (const sql of ["CREATE GROUP analysts WITH EXTERNAL ALIAS 'analysts'", 'GRANT HTTP TO analysts']) await db.query(sql)
   const s = await setup({ groupsEncodedInToken: true, scope: 'openid profile' }, {}, {}, db)
   t.teardown(() => s.close())
-  let approval: Promise<void> | undefined
+  const user = userSide()
   const tokens = await deviceSignIn({
     server: `http://127.0.0.1:${s.port}`,
-    prompt: (p) => { approval = s.idp.approveDevice(p.verificationUriComplete!, 'alice') },
+    prompt: (p) => { user.start(s.idp.approveDevice(p.verificationUriComplete!, 'alice')) },
+    onPending: () => { user.check() },
   })
-  await approval
+  await user.done()
   t.equal(tokens.token, tokens.idToken)
   t.not(tokens.token, tokens.accessToken)
   const r = await get(s.port, `/exec?query=${encodeURIComponent('select current_user()')}`, { authorization: `Bearer ${tokens.token}` })
@@ -93,10 +110,13 @@ t.test('ID-token mode: the client presents the ID token, checked locally', async
 t.test('a refused code: the client stops with the provider\'s answer', async (t) => {
   const s = await setup()
   t.teardown(() => s.close())
+  const user = userSide()
   await t.rejects(deviceSignIn({
     server: `http://127.0.0.1:${s.port}`,
-    prompt: (p) => { void abort(p.verificationUriComplete!) },
+    prompt: (p) => { user.start(abort(p.verificationUriComplete!)) },
+    onPending: () => { user.check() },
   }), /device sign-in failed: End-User aborted interaction/)
+  await user.done()
 
   // the user presses Abort on the confirmation page
   async function abort(uri: string): Promise<void> {
