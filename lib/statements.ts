@@ -37,6 +37,12 @@ import { arrayType } from './types/array-type.js'
 import type { ParquetFiles } from './parquet/files.js'
 
 /** What a parsed statement binds to under one schema version. */
+/** A principal's catalog view and table filter (access control on). */
+interface Visibility {
+  readonly canSee: (table: string) => boolean
+  readonly view: CatalogView
+}
+
 interface StatementCache {
   readonly version: number
   /** the types inferred for its text parameters, per signature of the declared ones */
@@ -99,7 +105,7 @@ export class Statements {
    */
   private context(principal: Principal, values: Scalar[], options: ExecOptions): ExecContext {
     const { clock, catalogView, version, rndFactory, acl, identityCaches } = this.env
-    const view = acl.enabled ? visibleCatalog(catalogView, (t) => acl.canSee(principal, t)) : catalogView
+    const view = acl.enabled ? this.visibility(principal).view : catalogView
     const ctx = new ExecContext(clock(), clock, principal.name, view, version, values, options.signal, rndFactory)
     // flush_identity_cache(): cutting users off needs the permission to disable them
     ctx.flushIdentities = (subject) => {
@@ -142,6 +148,24 @@ export class Statements {
     const entry = this.cacheOf(stmt)
     return (entry.info ??= new LazyStatementInfo(stmt, this.binder))
   }
+
+  /**
+   * What `principal` may see, made once per principal object (a connection's or a cached OIDC
+   * identity's) rather than per statement: `canSee` reads the current grants at each call, so a
+   * GRANT or REVOKE still applies to the next statement.
+   */
+  private visibility(principal: Principal): Visibility {
+    let v = this.visible.get(principal)
+    if (v === undefined) {
+      const { acl, catalogView } = this.env
+      const canSee = (t: string): boolean => acl.canSee(principal, t)
+      v = { canSee, view: visibleCatalog(catalogView, canSee) }
+      this.visible.set(principal, v)
+    }
+    return v
+  }
+
+  private readonly visible = new WeakMap<Principal, Visibility>()
 
   /** How {@link Statements.info} binds, in a neutral context (the admin's, no parameter values). */
   private readonly binder: Binder = {
@@ -200,7 +224,7 @@ export class Statements {
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
     const { acl } = this.env
-    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, files: this.env.files.roots, ...(acl.enabled ? { canSee: (t: string) => acl.canSee(session.principal, t) } : {}) }
+    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, files: this.env.files.roots, ...(acl.enabled ? { canSee: this.visibility(session.principal).canSee } : {}) }
     if (!DDL_KINDS.has(stmt.kind)) return runStatement(stmt, session, ctx, bc, runEnv)
     if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
     // alone on the tables it changes: no INSERT or UPDATE of them is half done

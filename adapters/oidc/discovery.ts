@@ -2,7 +2,8 @@
  * The provider's endpoints: from the discovery document (`acl.oidc.configuration.url`), fetched
  * once at start-up with the guard's timeout and size cap, or from host mode's keys. A document
  * that cannot be fetched, is not JSON, or lacks an endpoint stops start-up with a message
- * naming the key.
+ * naming the key. The optional ones (`end_session_endpoint`, `device_authorization_endpoint`)
+ * are taken when present.
  */
 import { type Endpoints, OidcConfigError, type ResolvedOidcOptions, checkUrl } from './options.js'
 import { jsonObject, providerFetch, limitsOf } from './provider-fetch.js'
@@ -33,6 +34,8 @@ export async function discoverEndpoints(o: ResolvedOidcOptions): Promise<Endpoin
     found[name] = checkUrl(`acl.oidc.configuration.url (${field})`, v, o.tlsEnabled)
   }
   const endSession = typeof doc.end_session_endpoint === 'string' ? checkUrl('acl.oidc.configuration.url (end_session_endpoint)', doc.end_session_endpoint, o.tlsEnabled) : undefined
+  const device = doc.device_authorization_endpoint
+  const deviceAuthorization = typeof device === 'string' && device !== '' ? checkUrl('acl.oidc.configuration.url (device_authorization_endpoint)', device, o.tlsEnabled) : undefined
   const issuer = typeof doc.issuer === 'string' ? doc.issuer : undefined
-  return { authorization: found.authorization!, token: found.token!, userinfo: found.userinfo!, jwks: found.jwks!, endSession, issuer }
+  return { authorization: found.authorization!, token: found.token!, userinfo: found.userinfo!, jwks: found.jwks!, endSession, deviceAuthorization, issuer }
 }

@@ -151,6 +151,8 @@ export async function createOidcGuard(db: Database, options: OidcOptions): Promi
     // EpochDB: where the console signs out at the provider (RP-initiated logout)
     'acl.oidc.end.session.endpoint': endpoints.endSession ?? null,
   }
+  // for clients running the RFC 8628 device flow themselves; left out when unresolved, as QuestDB does
+  if (endpoints.deviceAuthorization !== undefined) settings['acl.oidc.device.authorization.endpoint'] = endpoints.deviceAuthorization
 
   return {
     endpoints,

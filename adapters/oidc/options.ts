@@ -41,6 +41,14 @@ export interface OidcOptions {
   readonly userinfoEndpoint?: string
   /** `acl.oidc.public.keys.endpoint` (the JWKS), default `/pf/JWKS` */
   readonly publicKeysEndpoint?: string
+  /**
+   * `acl.oidc.device.authorization.endpoint` (host mode; a path or absolute URL), no default: the
+   * provider's RFC 8628 device authorization endpoint, which the guard never calls but publishes
+   * on `/settings` for clients that run the device flow themselves. With `configurationUrl` the
+   * discovery document's `device_authorization_endpoint` is used instead (this key is ignored, as
+   * every endpoint key is in that mode)
+   */
+  readonly deviceAuthorizationEndpoint?: string
   /** `acl.oidc.scope`, default `openid` */
   readonly scope?: string
   /** `acl.oidc.redirect.uri`; unset, the console uses its own address */
@@ -145,6 +153,8 @@ export interface Endpoints {
   readonly jwks: string
   /** RP-initiated logout, when the discovery document has one */
   readonly endSession?: string
+  /** RFC 8628 device authorization (published on `/settings`, never called), when known */
+  readonly deviceAuthorization?: string
   /** the discovery document's `issuer` (checked against a JWT's `iss`), when known */
   readonly issuer?: string
 }
@@ -229,6 +239,9 @@ export function resolveOidcOptions(o: OidcOptions): ResolvedOidcOptions {
       token: at('acl.oidc.token.endpoint', o.tokenEndpoint ?? '/as/token.oauth2'),
       userinfo: at('acl.oidc.userinfo.endpoint', o.userinfoEndpoint ?? '/idp/userinfo.openid'),
       jwks: at('acl.oidc.public.keys.endpoint', o.publicKeysEndpoint ?? '/pf/JWKS'),
+      ...(o.deviceAuthorizationEndpoint === undefined || o.deviceAuthorizationEndpoint === ''
+        ? {}
+        : { deviceAuthorization: at('acl.oidc.device.authorization.endpoint', o.deviceAuthorizationEndpoint) }),
     }
   } else {
     checkUrl('acl.oidc.configuration.url', o.configurationUrl!, tlsEnabled)

@@ -1,7 +1,8 @@
 /**
  * A development identity provider on `oidc-provider`: users with groups, automatic login for a
  * `login_hint` (or a one-field login form), automatic consent, public clients with PKCE and
- * refresh tokens, revocation and RP-initiated logout. For the example server and the tests —
+ * refresh tokens, the device authorization grant (RFC 8628, `/device/auth`, the user enters the
+ * code at `/device`), revocation and RP-initiated logout. For the example server and the tests —
  * never for production (in-memory storage, throwaway keys).
  */
 import { createServer, type Server } from 'node:http'
@@ -39,6 +40,10 @@ export interface DevProviderOptions {
   readonly keys?: readonly object[]
   /** serve HTTPS with this key and certificate (PEM) instead of HTTP */
   readonly tls?: { readonly key: string; readonly cert: string }
+  /** the device authorization grant (RFC 8628) and its discovery entry, default true */
+  readonly deviceFlow?: boolean
+  /** seconds a device client is told to wait between polls (`interval`), default 1 (RFC 8628's default is 5) */
+  readonly devicePollInterval?: number
 }
 
 /** A running development provider. */
@@ -50,6 +55,18 @@ export interface DevProvider {
   readonly discoveryUrl: string
   /** signs in `sub` with the Authorization Code flow + PKCE as a public client and returns the tokens */
   signIn(sub: string, clientId: string, redirectUri: string, scope?: string): Promise<TokenSet>
+  /**
+   * What the user does in a browser in the device flow, driven over HTTP: opens
+   * `verificationUriComplete` (the code filled in), confirms it, signs in as `sub` (consent is
+   * automatic). Resolves when the provider shows its success page.
+   */
+  approveDevice(verificationUriComplete: string, sub: string): Promise<void>
+  /**
+   * Moves an issued (opaque) access token past its expiry: its stored `exp` becomes a second
+   * ago, so the provider's own expiry check refuses it from now on (user-info answers
+   * `invalid_token`) — what the passing of its lifetime does, without a test waiting for it.
+   */
+  expireAccessToken(token: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -72,9 +89,10 @@ export async function startDevProvider(o: DevProviderOptions): Promise<DevProvid
   const server: Server = o.tls === undefined ? createServer() : createHttpsServer({ key: o.tls.key, cert: o.tls.cert })
   await new Promise<void>((resolve) => server.listen(o.port ?? 0, '127.0.0.1', resolve))
   const issuer = `${o.tls === undefined ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const deviceFlow = o.deviceFlow ?? true
   const clients: ClientMetadata[] = Object.entries(o.clients).map(([id, uris]) => ({
     client_id: id, token_endpoint_auth_method: 'none', redirect_uris: [...uris], post_logout_redirect_uris: [...uris],
-    grant_types: ['authorization_code', 'refresh_token', 'password'], response_types: ['code'],
+    grant_types: ['authorization_code', 'refresh_token', 'password', ...(deviceFlow ? [DEVICE_GRANT] : [])], response_types: ['code'],
   }))
   const provider = new Provider(issuer, {
     clients,
@@ -85,6 +103,22 @@ export async function startDevProvider(o: DevProviderOptions): Promise<DevProvid
     claims: { openid: ['sub'], profile: ['name', 'preferred_username', 'groups'] },
     features: {
       devInteractions: { enabled: false }, revocation: { enabled: true },
+      // RFC 8628 with plain pages (the default ones load web fonts)
+      deviceFlow: {
+        enabled: deviceFlow,
+        userCodeInputSource: async (ctx, form, _out, err) => {
+          ctx.type = 'html'
+          ctx.body = `<!doctype html><title>Device sign-in</title><h1>Enter the code shown on your device</h1>${err === undefined ? '' : '<p>That code did not work; try again.</p>'}${form}<button type="submit" form="op.deviceInputForm">Continue</button>`
+        },
+        userCodeConfirmSource: async (ctx, form, client, _info, userCode) => {
+          ctx.type = 'html'
+          ctx.body = `<!doctype html><title>Confirm device</title><h1>Sign in ${client.clientId} with the code ${userCode}?</h1>${form}<button autofocus type="submit" form="op.deviceConfirmForm">Continue</button> <button type="submit" form="op.deviceConfirmForm" value="yes" name="abort">Abort</button>`
+        },
+        successSource: async (ctx) => {
+          ctx.type = 'html'
+          ctx.body = '<!doctype html><title>Signed in</title><h1>Device signed in</h1><p>You can close this page.</p>'
+        },
+      },
       // the sign-out confirmation as a plain page (the default one loads web fonts)
       rpInitiatedLogout: {
         enabled: true,
@@ -138,6 +172,9 @@ export async function startDevProvider(o: DevProviderOptions): Promise<DevProvid
   })
   provider.proxy = false
   registerPasswordGrant(provider, o.users)
+  // oidc-provider leaves `interval` out (a client then waits RFC 8628's 5 s); tell a shorter one
+  const interval = o.devicePollInterval ?? 1
+  provider.on('device_authorization.success', (_ctx, body: Record<string, unknown>) => { body.interval = interval })
   const callback = provider.callback()
   server.on('request', (req, res) => {
     const url = new URL(req.url ?? '/', issuer)
@@ -149,6 +186,14 @@ export async function startDevProvider(o: DevProviderOptions): Promise<DevProvid
   return {
     issuer, provider, server, discoveryUrl: `${issuer}/.well-known/openid-configuration`,
     signIn: (sub, clientId, redirectUri, scope) => signIn(issuer, sub, clientId, redirectUri, scope),
+    approveDevice: (uri, sub) => approveDevice(uri, sub),
+    expireAccessToken: async (token) => {
+      const store = provider.AccessToken.adapter
+      const payload = await store.find(token)
+      if (payload === undefined) throw new Error('expireAccessToken: no such access token')
+      // kept in the store (a minute), so the refusal is the expiry check's, not a missing record
+      await store.upsert(token, { ...payload, exp: Math.floor(Date.now() / 1000) - 1 }, 60)
+    },
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
   }
 }
@@ -192,6 +237,59 @@ async function interaction(provider: Provider, users: Map<string, DevUser>, req:
   }
   // consent is granted by loadExistingGrant; anything else just resumes
   await provider.interactionFinished(req, res, {}, { mergeWithLastSubmission: true })
+}
+
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
+
+/** A browser's cookie jar and form posts, enough for the provider's own pages. */
+class Browser {
+  private readonly cookies = new Map<string, string>()
+  async go(url: string, init: { method?: string; body?: URLSearchParams } = {}): Promise<Response> {
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+    if (init.body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded'
+    const r = await fetch(url, { redirect: 'manual', method: init.method ?? 'GET', headers, ...(init.body === undefined ? {} : { body: init.body }) })
+    for (const c of r.headers.getSetCookie()) { const [kv] = c.split(';'); const i = kv!.indexOf('='); this.cookies.set(kv!.slice(0, i), kv!.slice(i + 1)) }
+    return r
+  }
+}
+
+/** The hidden inputs of the first form in `html` (the provider's own pages). */
+function hiddenInputs(html: string): URLSearchParams {
+  const form = new URLSearchParams()
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)) {
+    form.set(m[1]!, m[2]!.replace(/&#(\d+);|&(amp|lt|gt|quot);/g, (_x, n: string | undefined, e: string | undefined) => n !== undefined ? String.fromCharCode(Number(n)) : ({ amp: '&', lt: '<', gt: '>', quot: '"' })[e as 'amp']))
+  }
+  return form
+}
+
+/** The user's side of the device flow, driven over HTTP (see {@link DevProvider.approveDevice}). */
+async function approveDevice(verificationUriComplete: string, sub: string): Promise<void> {
+  const b = new Browser()
+  const action = new URL(verificationUriComplete)
+  action.search = ''
+  // the page with the code filled in posts itself (a script); post its form the way it would
+  let r = await b.go(verificationUriComplete)
+  r = await b.go(action.href, { method: 'POST', body: hiddenInputs(await r.text()) })
+  // the confirmation page: post its form (confirm=yes)
+  const confirm = hiddenInputs(await r.text())
+  if (confirm.get('confirm') !== 'yes') throw new Error(`device approval: no confirmation form (HTTP ${r.status})`)
+  let url = action.href
+  r = await b.go(url, { method: 'POST', body: confirm })
+  for (let hop = 0; hop < 10; hop++) {
+    const loc = r.headers.get('location')
+    if (loc === null) {
+      const page = await r.text()
+      if (r.status === 200 && page.includes('Device signed in')) return
+      throw new Error(`device approval stopped at ${url}: HTTP ${r.status} ${page.slice(0, 200)}`)
+    }
+    await r.body?.cancel()
+    const next = new URL(loc, url)
+    // the login page: this user
+    if (next.pathname.startsWith('/interaction/') && !next.searchParams.has('user')) next.searchParams.set('user', sub)
+    url = next.href
+    r = await b.go(url)
+  }
+  throw new Error('device approval: too many redirects')
 }
 
 /** The Authorization Code + PKCE flow driven over HTTP (redirects followed, cookies kept). */

@@ -182,20 +182,20 @@ export class LineWriter {
   /** Creates the table and the columns `t` needs that do not exist (DDL is not undone by a later failure, as in QuestDB). */
   private async ensureSchema(t: TableRows): Promise<void> {
     const cols = t.columns.filter((c) => c.isNew && c.type !== undefined)
+    // an external (OIDC) user is never stored, so it cannot own the table or the columns it
+    // creates: SQL CREATE TABLE and ADD COLUMN would ask for OWNED BY; auto-creation names the
+    // built-in admin, which adds no grants, and INSERT then comes from the user's groups
+    const owner = this.ctx.acl.enabled && this.ctx.principal.kind === 'external' ? ` owned by ${quote(this.ctx.acl.adminName)}` : ''
     if (t.meta === undefined) {
       const ts = t.ts!
       const all = t.columns.includes(ts) ? cols : [...cols, ts]
       const part = this.partitionBy === 'NONE' ? '' : ` partition by ${this.partitionBy} wal`
-      // an external (OIDC) user is never stored, so it cannot own the table it creates: SQL
-      // CREATE TABLE would ask for OWNED BY; auto-creation names the built-in admin, which adds no
-      // grants, and INSERT then comes from the user's groups
-      const owner = this.ctx.acl.enabled && this.ctx.principal.kind === 'external' ? ` owned by ${quote(this.ctx.acl.adminName)}` : ''
       await this.ctx.ddl(`create table if not exists ${quote(t.name)} (${all.map((c) => `${quote(c.name)} ${ddlType(c.type!)}`).join(', ')}) timestamp(${quote(ts.name)})${part}${owner}`)
     }
     const table = this.ctx.catalog.get(t.name)
     for (const c of cols) {
       if (table.meta.columns.some((m) => m.name.toLowerCase() === c.key)) continue
-      await this.ctx.ddl(`alter table ${quote(table.meta.name)} add column ${quote(c.name)} ${ddlType(c.type!)}`)
+      await this.ctx.ddl(`alter table ${quote(table.meta.name)} add column ${quote(c.name)} ${ddlType(c.type!)}${owner}`)
     }
   }
 

@@ -467,7 +467,11 @@ export interface RenameTable {
 
 /** What an ALTER TABLE does. */
 export type AlterAction =
-  | { readonly kind: 'add_column'; readonly pos: number; readonly columns: readonly ColumnDef[]; readonly ifNotExists: boolean }
+  | {
+    readonly kind: 'add_column'; readonly pos: number; readonly columns: readonly ColumnDef[]; readonly ifNotExists: boolean
+    /** `OWNED BY x` (QuestDB Enterprise): the new columns' owner grants go to x instead of the adder */
+    readonly owner?: { readonly name: string; readonly pos: number }
+  }
   | { readonly kind: 'drop_column'; readonly pos: number; readonly names: readonly { readonly name: string; readonly pos: number }[] }
   | { readonly kind: 'rename_column'; readonly pos: number; readonly from: string; readonly fromPos: number; readonly to: string; readonly toPos: number }
   | { readonly kind: 'alter_column_type'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly type: string; readonly typePos: number }

@@ -3,8 +3,10 @@
  * `node --import tsx test/bench/acl-pgbench-server.ts off|on`. An in-memory database with table `t`
  * (one row) served over pgwire on an ephemeral loopback port; with `on`, access control is on and
  * user `bench` (password `bench`) holds PGWIRE and SELECT ON ALL TABLES, logging in through the
- * engine's users. Prints `{"port":N}` first; SIGTERM ends it.
+ * engine's users. Prints `{"port":N}` first; then a line `cpu` on stdin answers `{"cpuUs":N}`, the
+ * process's CPU time so far (user + system, µs); SIGTERM ends it.
  */
+import { createInterface } from 'node:readline'
 import type { AddressInfo, Socket } from 'node:net'
 import { Database } from '../../lib/index.js'
 import { createPgwireServer } from '../../adapters/pgwire/index.js'
@@ -23,6 +25,11 @@ const sockets = new Set<Socket>()
 server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)) })
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 process.stdout.write(JSON.stringify({ port: (server.address() as AddressInfo).port }) + '\n')
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim() !== 'cpu') return
+  const u = process.cpuUsage()
+  process.stdout.write(JSON.stringify({ cpuUs: u.user + u.system }) + '\n')
+})
 process.on('SIGTERM', () => {
   for (const s of sockets) s.destroy()
   server.close(() => void db.close().then(() => process.exit(0)))

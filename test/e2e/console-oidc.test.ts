@@ -1,8 +1,10 @@
 /**
  * The Web Console's OpenID Connect sign-in in headless Chromium against a real oidc-provider:
  * Authorization Code + PKCE, a query with the Bearer token, a refresh before expiry, the
- * user's name, sign-out with RP-initiated logout and the editor's text surviving the round
- * trip, the 403 screen and the "identity provider unreachable" banner.
+ * user's name, the `qdb_session` cookie session the console starts after signing in (a plain /exp
+ * request works without the Bearer header) and ends at sign-out, sign-out with RP-initiated
+ * logout and the editor's text surviving the round trip, the 403 screen and the "identity
+ * provider unreachable" banner.
  */
 import t from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -90,6 +92,18 @@ if (chromiumPath === undefined) {
     t.ok(authHeaders.length > 0 && authHeaders.every((h) => h?.startsWith('Bearer ')), 'every /exec carried a Bearer token')
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))
     t.notMatch(stored, /eyJ|access_token/, 'no token in web storage')
+    // the server session QuestDB's console starts (exec?...&session=true): an HttpOnly cookie
+    const cookie = (await context.cookies(url)).find((c) => c.name === 'qdb_session')
+    t.match(cookie, { value: /^qs1/, httpOnly: true, sameSite: 'Strict', path: '/' }, 'the qdb_session cookie is set')
+    t.equal(await page.evaluate(() => document.cookie.includes('qdb_session')), false, 'out of the page script\'s reach')
+    // a download without the Bearer header: the cookie stands for alice
+    const plain = await page.evaluate(async () => {
+      const r = await fetch(`exp?${new URLSearchParams({ query: 'select current_user() u from long_sequence(1)' }).toString()}`)
+      return { status: r.status, text: await r.text() }
+    })
+    t.same(plain, { status: 200, text: '"u"\r\n"alice"\r\n' }, '/exp answers as alice with the cookie alone')
+    const withoutCookie = await fetch(`${url}exp?query=select%201`)
+    t.equal(withoutCookie.status, 401, 'and not without it')
     // the token lives 8 s: a refresh happens before it expires, and queries keep working
     await page.waitForFunction(() => ((window as unknown as { epochConsoleAuth: { refreshes: number } }).epochConsoleAuth.refreshes) >= 1, undefined, { timeout: 15_000 })
     await page.waitForTimeout(4000)
@@ -98,6 +112,10 @@ if (chromiumPath === undefined) {
     await typeSql(page, 'select 42 keep_me')
     await page.click('[data-testid=sign-out]')
     await page.waitForURL(new RegExp(`^${idp.issuer}/session/end`))
+    // sign-out ended the server session (session=false): the cookie is cleared, its id refused
+    t.equal((await context.cookies(url)).some((c) => c.name === 'qdb_session'), false, 'the cookie is cleared')
+    const replay = await fetch(`${url}exp?query=select%201`, { headers: { cookie: `qdb_session=${cookie!.value}` } })
+    t.equal(replay.status, 401, 'the old session id no longer works')
     await page.click('button[value=yes]')
     await page.waitForSelector('[data-testid=signed-out]')
     await page.click('[data-testid=signed-out] button')

@@ -1,6 +1,6 @@
 /**
  * ACL durability: a table change and its grant change (owner grants of CREATE TABLE ... OWNED
- * BY, grants following RENAME TABLE, DROP TABLE ... CASCADE PERMISSIONS) live in two files. A
+ * BY and of ALTER TABLE ... ADD COLUMN ... OWNED BY, grants following RENAME TABLE, DROP TABLE ... CASCADE PERMISSIONS) live in two files. A
  * child process is killed with SIGKILL at each point between them — after the grant intent is
  * saved and before the table changes, and after the table changed and before the intent is
  * settled — and after a reopen the tables and the grants must agree. REFRESH token extensions
@@ -60,6 +60,14 @@ const SCENARIOS = [
     sql: 'drop table d cascade permissions',
     expect: { recorded: { tables: ['d', 'keep'], grants: ['d', 'keep'] }, changed: { tables: ['keep'], grants: ['keep'] }, none: { tables: ['keep'], grants: ['keep'] } },
   },
+  {
+    name: 'ALTER TABLE ... ADD COLUMN ... OWNED BY',
+    setup: ['create group g', 'create table c (x int)'],
+    sql: 'alter table c add column y int owned by g',
+    // the owner holds the column's grants exactly when the column exists
+    column: { table: 'c', column: 'y' },
+    expect: { recorded: { tables: ['c'], grants: [] }, changed: { tables: ['c'], grants: ['c'] }, none: { tables: ['c'], grants: ['c'] } },
+  },
 ] as const
 
 for (const s of SCENARIOS) {
@@ -78,6 +86,10 @@ for (const s of SCENARIOS) {
       const want = s.expect[phase]
       t.same(await tables(db), want.tables, 'tables')
       t.same(await grantTables(db, 'g'), want.grants, 'grants agree with the tables')
+      if ('column' in s) {
+        const rows = (await db.query(`select "column" from table_columns('${s.column.table}') where "column" = '${s.column.column}'`)).rows
+        t.equal(rows.length, want.grants.length, 'the column exists exactly when its grants do')
+      }
       t.same(decodeSnapshot(readFileSync(join(dir, '_acl'))).intents ?? [], [], 'no intent left after the reopen')
     })
   }
@@ -90,7 +102,7 @@ t.test('a REFRESH token extension is saved on its own, within a second', async (
   const db = await Database.open({ path: dir, acl: ACL, clock: () => now })
   t.teardown(() => db.close())
   await db.query('create user bob')
-  const token = String((await db.query("alter user bob create token type rest with ttl '1h' refresh")).rows[0]![0])
+  const token = String((await db.query("alter user bob create token type rest with ttl '1h' refresh")).rows[0]![1])
   const savedExpiry = (): number => Number((decodeSnapshot(readFileSync(join(dir, '_acl'))).entities.find((e) => e.name === 'bob') as { tokens: { expires: number }[] }).tokens[0]!.expires)
   const first = savedExpiry()
   t.equal(first, now + 3600e6)

@@ -178,7 +178,12 @@ async function alterAccount(acl: AccessControl, stmt: Extract<AclStatement, { ac
       const token = newToken()
       const expires = acl.clock() + ttl
       acl.mutate(() => { a.tokens.push({ hash: tokenHash(token), expires, ttl, refresh: ch.refresh }) })
-      return { command: stmt.action, columns: [{ name: 'token', type: 'STRING' }, { name: 'expires_at', type: 'TIMESTAMP' }, { name: 'refresh', type: 'BOOLEAN' }], rows: [[token, expires, ch.refresh]] }
+      // name first, as the JWK form: QuestDB's console reads the token at dataset[0][1]
+      return {
+        command: stmt.action,
+        columns: [{ name: 'name', type: 'STRING' }, { name: 'token', type: 'STRING' }, { name: 'expires_at', type: 'TIMESTAMP' }, { name: 'refresh', type: 'BOOLEAN' }],
+        rows: [[a.name, token, expires, ch.refresh]],
+      }
     }
     case 'drop_token': {
       if (ch.tokenType === 'JWK') {

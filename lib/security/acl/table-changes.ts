@@ -1,6 +1,8 @@
 /**
  * Grants over a table's life: owner grants when it is created (to the creator, or to the
- * `OWNED BY` principal), grants that follow RENAME TABLE, grants that go with
+ * `OWNED BY` principal), column owner grants when ALTER TABLE ADD COLUMN adds columns (every
+ * column permission on each new column, with the grant option, to the adder or to the `OWNED BY`
+ * principal), grants that follow RENAME TABLE, grants that go with
  * `DROP TABLE ... CASCADE PERMISSIONS` (a plain DROP TABLE keeps them, as QuestDB Enterprise
  * does, so a table created again under the name gets them back).
  *
@@ -23,6 +25,7 @@ import { keyOf } from './principals.js'
 /** A grant change waiting for its table change, saved in `_acl` until settled. */
 export type TableIntent =
   | { readonly id: number; readonly op: 'create'; readonly table: string; readonly owner: string }
+  | { readonly id: number; readonly op: 'add_columns'; readonly table: string; readonly columns: readonly string[]; readonly owner: string }
   | { readonly id: number; readonly op: 'rename'; readonly from: string; readonly to: string }
   | { readonly id: number; readonly op: 'drop'; readonly tables: readonly string[] }
 
@@ -49,8 +52,19 @@ function plan(acl: AccessControl, stmt: Statement, principal: Principal): TableI
   switch (stmt.kind) {
     case 'create_table': case 'create_table_as': case 'create_table_like': {
       if (acl.tables.find(stmt.name) !== undefined) return undefined
-      const owner = ownerOf(acl, stmt.owner, principal)
+      const owner = ownerOf(acl, stmt.owner, principal, 'a table', 'CREATE TABLE')
       return owner === undefined ? undefined : { id, op: 'create', table: stmt.name, owner }
+    }
+    case 'alter_table': {
+      const a = stmt.action
+      if (a.kind !== 'add_column') return undefined
+      const t = acl.tables.find(stmt.table)
+      if (t === undefined) return undefined
+      // only the columns this statement adds (IF NOT EXISTS leaves existing ones, and their grants, alone)
+      const columns = a.columns.map((c) => c.name).filter((c) => !t.columns.some((x) => eq(x, c)))
+      if (columns.length === 0) return undefined
+      const owner = ownerOf(acl, a.owner, principal, 'a column', 'ALTER TABLE ... ADD COLUMN')
+      return owner === undefined ? undefined : { id, op: 'add_columns', table: t.name, columns, owner }
     }
     case 'rename_table': {
       const from = acl.tables.find(stmt.from)
@@ -67,7 +81,7 @@ function plan(acl: AccessControl, stmt: Statement, principal: Principal): TableI
 }
 
 /** The principal key that gets the owner grants of a new table, or undefined for none. */
-function ownerOf(acl: AccessControl, owner: { name: string; pos: number } | undefined, principal: Principal): string | undefined {
+function ownerOf(acl: AccessControl, owner: { name: string; pos: number } | undefined, principal: Principal, what: string, statement: string): string | undefined {
   if (owner !== undefined) {
     // the built-in admin holds everything already (SHOW CREATE TABLE prints OWNED BY 'admin')
     if (keyOf(owner.name) === keyOf(acl.adminName)) return undefined
@@ -77,10 +91,15 @@ function ownerOf(acl: AccessControl, owner: { name: string; pos: number } | unde
   if (!acl.enabled) return undefined
   const kind = principal.kind ?? (principal.admin ? 'admin' : 'user')
   if (kind === 'external') {
-    throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'an external user cannot own a table: CREATE TABLE ... OWNED BY <user, group or service account>')
+    throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `an external user cannot own ${what}: ${statement} ... OWNED BY <user, group or service account>`)
   }
   if (kind !== 'user' && kind !== 'service-account') return undefined
   return acl.catalog.account(principal.name) === undefined ? undefined : keyOf(principal.name)
+}
+
+/** True when `list` holds `permission` on all of `table` (at the database or table level) with the grant option. */
+function coveredWithOption(list: readonly Grant[], permission: string, table: string): boolean {
+  return list.some((g) => g.permission === permission && g.column === undefined && g.grantOption && (g.table === undefined || eq(g.table, table)))
 }
 
 function anyGrantOn(acl: AccessControl, tables: readonly string[]): boolean {
@@ -115,6 +134,18 @@ function settle(acl: AccessControl, intent: TableIntent): void {
       if (t === undefined) return
       let list = [...cat.grantsOf(intent.owner)]
       for (const p of expandAll('table')) list = addGrant(list, p, t.name, undefined, true)
+      cat.setGrants(intent.owner, list)
+      return
+    }
+    case 'add_columns': {
+      const t = acl.tables.find(intent.table)
+      if (t === undefined) return
+      // the columns that were added (ADD COLUMN stops at the first failure, keeping those before it)
+      const added = intent.columns.map((c) => t.columns.find((x) => eq(x, c))).filter((c): c is string => c !== undefined)
+      let list = [...cat.grantsOf(intent.owner)]
+      for (const p of expandAll('column')) {
+        for (const c of added) if (!coveredWithOption(list, p, t.name)) list = addGrant(list, p, t.name, c, true)
+      }
       cat.setGrants(intent.owner, list)
       return
     }

@@ -51,7 +51,7 @@ renameTable -> %RENAME %TABLE tableName %TO tableName
 
 alterTable -> %ALTER %TABLE tableName alterAction {% ([a, , t, action]) => ({ kind: 'alter_table', pos: a.offset, table: t.name, tablePos: t.pos, action }) %}
 alterAction ->
-    %ADD %COLUMN ifNotExists:? columnDefs {% ([a, , ine, columns]) => ({ kind: 'add_column', pos: a.offset, columns, ifNotExists: ine !== null }) %}
+    %ADD %COLUMN ifNotExists:? columnDefs ownedBy:? {% ([a, , ine, columns, o]) => ({ kind: 'add_column', pos: a.offset, columns, ifNotExists: ine !== null, ...(o === null ? {} : { owner: o }) }) %}
   | %DROP %COLUMN nameList                {% ([d, , names]) => ({ kind: 'drop_column', pos: d.offset, names }) %}
   | %RENAME %COLUMN name %TO name         {% ([r, , a, , b]) => ({ kind: 'rename_column', pos: r.offset, from: a.name, fromPos: a.pos, to: b.name, toPos: b.pos }) %}
   | %ALTER %COLUMN name %TYPE typeName    {% ([a, , c, , t]) => ({ kind: 'alter_column_type', pos: a.offset, column: c.name, columnPos: c.pos, type: t.name, typePos: t.pos }) %}

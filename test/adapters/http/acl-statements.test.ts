@@ -19,8 +19,10 @@ t.test('REST /exec returns the rows of SHOW USERS and of CREATE TOKEN', async (t
   t.same(users.json['columns'], [{ name: 'name', type: 'STRING' }])
   t.same(users.json['dataset'], [['admin'], ['bob']])
   const token = await exec("alter user bob create token type rest with ttl '1h'")
-  t.match(token.json['dataset'], [[/^qt1/, String, false]])
-  const tok = (token.json['dataset'] as string[][])[0]![0]!
+  // QuestDB's console reads the token at dataset[0][1]: name, token, expires_at, refresh
+  t.same((token.json['columns'] as { name: string }[]).map((c) => c.name), ['name', 'token', 'expires_at', 'refresh'])
+  t.match(token.json['dataset'], [['bob', /^qt1/, String, false]])
+  const tok = (token.json['dataset'] as string[][])[0]![1]!
   t.match(await srv.db.authenticateToken(tok), { name: 'bob' })
 })
 
@@ -37,5 +39,6 @@ t.test('pgwire: SHOW PERMISSIONS and CREATE TOKEN are row sets, GRANT a command'
   t.same(p.fields.map((f) => f.name), ['permission', 'table_name', 'column_name', 'grant_option', 'origin'])
   t.same(p.rows, [{ permission: 'HTTP', table_name: null, column_name: null, grant_option: false, origin: 'G' }])
   const tok = await c.query("alter user bob create token type rest with ttl '1d' refresh")
-  t.match(tok.rows[0], { token: /^qt1/, refresh: true })
+  t.match(tok.rows[0], { name: 'bob', token: /^qt1/, refresh: true })
+  t.same(tok.fields.map((f) => f.name), ['name', 'token', 'expires_at', 'refresh'])
 })

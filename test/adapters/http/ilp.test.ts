@@ -100,7 +100,7 @@ t.test('ACL: Basic and REST tokens through the client, the HTTP endpoint permiss
   await basic.table('a').floatColumn('v', 1).atNow()
   await basic.flush()
   await basic.close()
-  const token = String((await rows(db, 'alter user ingest create token type rest with ttl \'1h\''))[0]![0])
+  const token = String((await rows(db, 'alter user ingest create token type rest with ttl \'1h\''))[0]![1])
   t.match(token, /^qt1/)
   const bearer = await Sender.fromConfig(`http::addr=127.0.0.1:${srv.port};token=${token};protocol_version=1`)
   await bearer.table('a').floatColumn('v', 2).atNow()
@@ -128,6 +128,12 @@ t.test('ACL: an OIDC Bearer token as on /exec', async (t) => {
   t.equal(r.status, 204, r.body)
   t.equal((await get(s.port, '/write', { Authorization: 'Bearer nope' }, 'POST', 'oidc_t x=2i\n')).status, 401)
   t.same(await rows(db, 'select k, x from oidc_t'), [['v', 1n]])
+  // a new column: ALTER TABLE ... ADD COLUMN by an external user asks for OWNED BY too (the
+  // adder would get the column's owner grants); auto-adding names the built-in admin
+  await db.query('grant add column on all tables to analysts')
+  const added = await get(s.port, '/write', { Authorization: `Bearer ${token}` }, 'POST', 'oidc_t,k=w x=3i,y=1.5\n')
+  t.equal(added.status, 204, added.body)
+  t.same(await rows(db, "select x, y from oidc_t where k = 'w'"), [[3n, 1.5]])
 })
 
 t.test('a durable table through the client', async (t) => {

@@ -2,9 +2,19 @@
  * The guard in user-info mode against a real oidc-provider: the REST outcomes (200 / 401 / 503),
  * the identity cache (TTL, single flight, negative cache, flush), tokens of a second client id,
  * and /settings.
+ *
+ * No test waits for time to pass: the guard's clock is injected (`now`) and moved by the test,
+ * so "cached until exactly cache.ttl" holds however slow the machine is; a token's expiry at the
+ * provider is the provider's own check, with the token's stored `exp` moved into the past.
  */
 import t from 'tap'
-import { CONSOLE, SCRIPT, setup, sleep } from './helpers.js'
+import { CONSOLE, SCRIPT, setup } from './helpers.js'
+
+/** A clock the test moves: the guard's `now`, standing still unless told. */
+function manualClock(): { now: () => number; advance: (ms: number) => void } {
+  let ms = Date.now()
+  return { now: () => ms, advance: (d) => { ms += d } }
+}
 
 t.test('a signed-in user queries with a Bearer token; current_user() is the subject', async (t) => {
   const s = await setup()
@@ -19,8 +29,7 @@ t.test('a signed-in user queries with a Bearer token; current_user() is the subj
 })
 
 t.test('no token, garbage, malformed, revoked, expired: 401 with QuestDB\'s body', async (t) => {
-  let ttl = 3600
-  const s = await setup({}, { accessTokenTtl: () => ttl })
+  const s = await setup()
   t.teardown(() => s.close())
   t.equal((await s.query('select 1')).status, 401, 'no Authorization header')
   const garbage = await s.query('select 1', 'garbage-token-123')
@@ -36,11 +45,10 @@ t.test('no token, garbage, malformed, revoked, expired: 401 with QuestDB\'s body
   t.equal(rv.status, 200, 'revoked at the provider')
   t.equal(s.guard.invalidate('alice'), 1, 'flushing alice drops her cached identity')
   t.equal((await s.query('select 1', revoked)).status, 401, 'revoked token: 401 after the flush')
-  // expired
-  ttl = 1
+  // expired: accepted while valid, refused once the provider's clock is past its expiry
   const short = await s.token('alice')
   t.equal((await s.query('select 1', short)).status, 200)
-  await sleep(2100)
+  await s.idp.expireAccessToken(short)
   s.guard.invalidate()
   t.equal((await s.query('select 1', short)).status, 401, 'expired token: 401')
 })
@@ -65,7 +73,8 @@ t.test('missing or empty groups: authenticated with no groups; wrong-typed group
 })
 
 t.test('the cache: one provider call per token per TTL, single flight, negative cache, bounded', async (t) => {
-  const s = await setup({ cacheTtlMs: 600, negativeCacheTtlMs: 60_000 })
+  const clock = manualClock()
+  const s = await setup({ cacheTtlMs: 30_000, negativeCacheTtlMs: 60_000, now: clock.now })
   t.teardown(() => s.close())
   const token = await s.token('alice')
   const before = s.guard.stats().validations
@@ -74,9 +83,12 @@ t.test('the cache: one provider call per token per TTL, single flight, negative 
   t.equal(s.guard.stats().validations - before, 1, '20 concurrent requests, one validation')
   await s.query('select 1', token)
   t.equal(s.guard.stats().validations - before, 1, 'cached')
-  await sleep(700)
+  clock.advance(29_999)
   await s.query('select 1', token)
-  t.equal(s.guard.stats().validations - before, 2, 'stale after cache.ttl: validated again')
+  t.equal(s.guard.stats().validations - before, 1, 'still cached 1 ms before cache.ttl')
+  clock.advance(1)
+  await s.query('select 1', token)
+  t.equal(s.guard.stats().validations - before, 2, 'stale at cache.ttl: validated again')
   const v = s.guard.stats().validations
   for (let i = 0; i < 10; i++) t.equal((await s.query('select 1', 'bad-token')).status, 401)
   t.equal(s.guard.stats().validations - v, 1, 'ten requests with one bad token, one provider call')
@@ -92,14 +104,17 @@ t.test('cache.ttl=0: every request asks the provider', async (t) => {
 })
 
 t.test('a group change at the provider shows after cache.ttl, not before', async (t) => {
-  const s = await setup({ cacheTtlMs: 800 })
+  const clock = manualClock()
+  const s = await setup({ cacheTtlMs: 800, now: clock.now })
   t.teardown(() => s.close())
   const token = await s.token('alice')
   t.same((await s.guard.identify(token)).groups, ['analysts', 'cn=readers,dc=example'])
   s.users.get('alice')!.groups = ['ops']
-  t.same((await s.guard.identify(token)).groups, ['analysts', 'cn=readers,dc=example'], 'not before the TTL')
-  await sleep(900)
-  t.same((await s.guard.identify(token)).groups, ['ops'], 'after the TTL')
+  t.same((await s.guard.identify(token)).groups, ['analysts', 'cn=readers,dc=example'], 'not at once')
+  clock.advance(799)
+  t.same((await s.guard.identify(token)).groups, ['analysts', 'cn=readers,dc=example'], 'not 1 ms before the TTL')
+  clock.advance(1)
+  t.same((await s.guard.identify(token)).groups, ['ops'], 'at the TTL')
 })
 
 t.test('provider down: 503 "identity provider unreachable", then recovery', async (t) => {

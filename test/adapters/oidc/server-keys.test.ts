@@ -41,3 +41,11 @@ t.test('ROPC and TLS keys (QuestDB names, env QDB_ACL_OIDC_*)', async (t) => {
   t.match(load(MIN + 'acl.oidc.ropc.flow.enabled=true\nacl.oidc.tls.validation.enabled=false\n').oidc, { ropcFlowEnabled: true, tlsValidationEnabled: false })
   t.match(load(MIN, { QDB_ACL_OIDC_ROPC_FLOW_ENABLED: 'true', QDB_ACL_OIDC_TLS_VALIDATION_ENABLED: 'false' }).oidc, { ropcFlowEnabled: true, tlsValidationEnabled: false })
 })
+
+t.test('acl.oidc.device.authorization.endpoint (QuestDB name, env QDB_ACL_OIDC_DEVICE_AUTHORIZATION_ENDPOINT), no default', async (t) => {
+  t.equal(load(MIN).oidc?.deviceAuthorizationEndpoint, undefined)
+  const host = 'acl.enabled=true\nacl.oidc.enabled=true\nacl.oidc.client.id=c\nacl.oidc.groups.claim=g\nacl.oidc.host=pf.example.com\n'
+  t.match(load(host + 'acl.oidc.device.authorization.endpoint=/as/device_authz.oauth2\n').oidc, { deviceAuthorizationEndpoint: '/as/device_authz.oauth2' })
+  t.match(load(host, { QDB_ACL_OIDC_DEVICE_AUTHORIZATION_ENDPOINT: 'https://pf.example.com/device' }).oidc, { deviceAuthorizationEndpoint: 'https://pf.example.com/device' })
+  t.throws(() => load(host + 'acl.oidc.device.authorization.endpoint=http://pf.example.com/device\n'), /acl\.oidc\.device\.authorization\.endpoint: .* does not match acl\.oidc\.tls\.enabled=true/, 'its scheme follows tls.enabled, like every endpoint')
+})

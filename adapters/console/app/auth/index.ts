@@ -2,12 +2,14 @@
 /**
  * The console's sign-in, run before anything else: reads `/settings`; when OIDC is on, signs in
  * at the provider (or finishes the callback), installs the token on every request, checks the
- * HTTP permission once, and reacts to 401 / 403 / 503 later in the session. Without OIDC it
+ * HTTP permission once (the same request starts QuestDB's `qdb_session` cookie session, ended
+ * again at sign-out), and reacts to 401 / 403 / 503 later in the session. Without OIDC it
  * does nothing (a password sign-in can install its own header with `setAuthorizer`).
  */
 import { authorizedFetch, setAuthorizer, type AuthEvent } from './authorized-fetch.js'
 import { OidcSession, SignInError, oidcConfig } from './oidc-session.js'
 import { showBanner, showScreen, userBadge } from './screens.js'
+import { endServerSession, withSession } from './server-session.js'
 
 /** What the page needs once signed in. */
 export interface SignedIn {
@@ -53,8 +55,9 @@ export async function startAuth(): Promise<SignedIn> {
     return never
   }
   setAuthorizer(() => session.authorization())
-  // the HTTP permission, checked once before the console shows anything
-  const probe = await authorizedFetch(`exec?${new URLSearchParams({ query: 'select current_user()' }).toString()}`)
+  // the HTTP permission, checked once before the console shows anything; the same request starts
+  // the server session (the qdb_session cookie: /exp links work without the Bearer header)
+  const probe = await authorizedFetch(withSession('select current_user()', true))
   const body = await probe.text()
   if (probe.status !== 200) {
     setAuthorizer(undefined)
@@ -70,14 +73,15 @@ export async function startAuth(): Promise<SignedIn> {
     if (kind === 'unavailable') showBanner('idp-unreachable', 'Identity provider unreachable: queries will work again once it answers.')
     else screenFor(kind, text, again)
   })
-  const signOut = (): void => {
+  const signOut = async (): Promise<void> => {
+    await endServerSession(await session.authorization().catch(() => undefined))
     setAuthorizer(undefined)
     sessionStorage.setItem(SIGNED_OUT, '1')
     localStorage.removeItem(SSO_ACTIVE)
     session.signOut()
     if (oidc.endSessionEndpoint === undefined) location.reload()
   }
-  return { config, badge: userBadge(user, signOut) }
+  return { config, badge: userBadge(user, () => { void signOut() }) }
 }
 
 function screenFor(kind: AuthEvent, text: string, again: () => void): void {

@@ -125,8 +125,9 @@ t.test('REST tokens: returned once, stored as a hash, expire, refresh, dropped',
   let now = 1_000_000_000_000
   const { acl, run } = await setup(() => now)
   await run('create user bob')
-  const r = await run("alter user bob create token type rest with ttl '1m' refresh") as { rows: [string, number, boolean][] }
-  const token = r.rows[0]![0]
+  const r = await run("alter user bob create token type rest with ttl '1m' refresh") as { rows: [string, string, number, boolean][] }
+  t.equal(r.rows[0]![0], 'bob', 'the principal name comes first')
+  const token = r.rows[0]![1]
   t.match(token, /^qt1[A-Za-z0-9_-]{43}$/)
   t.notMatch(JSON.stringify(acl.snapshot()), new RegExp(token.slice(3)), 'only a hash is stored')
   t.match(await acl.authenticateToken(token), { name: 'bob', kind: 'user' })
@@ -138,8 +139,8 @@ t.test('REST tokens: returned once, stored as a hash, expire, refresh, dropped',
   t.ok(await acl.authenticateToken(token), 'still valid thanks to the refresh')
   now += 61_000_000
   t.equal(await acl.authenticateToken(token), null, 'expired')
-  const r2 = await run("alter user bob create token type rest with ttl '1h'") as { rows: [string][] }
-  const t2 = r2.rows[0]![0]
+  const r2 = await run("alter user bob create token type rest with ttl '1h'") as { rows: [string, string][] }
+  const t2 = r2.rows[0]![1]
   t.ok(await acl.authenticateToken(t2))
   await run('alter user bob disable')
   t.equal(await acl.authenticateToken(t2), null, 'a disabled user\'s tokens are refused')

@@ -22,7 +22,7 @@ t.test('the catalog lives in the data directory and survives a reopen', async (t
   await db.query('add user bob to g')
   await db.query('grant select on trades(price) to g with grant option')
   await db.query('create service account sa owned by g')
-  const token = String((await db.query("alter user bob create token type rest with ttl '1d'")).rows[0]![0])
+  const token = String((await db.query("alter user bob create token type rest with ttl '1d'")).rows[0]![1])
   await db.close()
   t.ok(existsSync(join(dir, '_acl')))
   db = await Database.open({ path: dir, acl })
