@@ -16,6 +16,7 @@
 import { SqlError, SqlState } from '../errors.js'
 import type { Expr, Pivot, PivotValue, Query, Select, SelectItem } from '../sql/ast.js'
 import { containsAggregate, isAggregateCall, outputName, uniqueNames } from './naming.js'
+import { expressionText } from './expression-text.js'
 
 /** The most output columns a PIVOT may make (QuestDB's default `cairo.sql.pivot.max.columns`). */
 export const PIVOT_MAX_COLUMNS = 5000
@@ -142,22 +143,9 @@ function valueText(v: PivotValue): string {
   return exprText(e)
 }
 
-/** The text of a simple expression, for names and messages: `sum(x)`, `'JAN'`, `now()`. */
+/** The text of an expression, for names and messages as QuestDB writes it: `sum(x)`, `'JAN'`, `now()`, `a + b`. */
 export function exprText(e: Expr): string {
-  switch (e.kind) {
-    case 'column': return e.table === undefined ? e.name : `${e.table}.${e.name}`
-    case 'literal':
-      if (e.type === 'string' || e.type === 'char') return `'${e.value}'`
-      if (e.type === 'null') return 'null'
-      if (e.type === 'boolean') return String(e.value)
-      return e.text
-    case 'star': return '*'
-    case 'call': return `${e.name}(${e.args.map(exprText).join(',')})`
-    case 'binary': return `${exprText(e.left)}${e.op}${exprText(e.right)}`
-    case 'unary': return `${e.op}${exprText(e.operand)}`
-    case 'cast': return `${exprText(e.expr)}::${e.type}`
-    default: return outputName({ expr: e })
-  }
+  return expressionText(e)
 }
 
 function hasWindow(e: Expr): boolean {

@@ -15,7 +15,7 @@ import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } fr
 import { describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
-import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs } from './naming.js'
+import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
 import { pivotQuery } from './bind-pivot.js'
 import { bindLateral } from './bind-lateral.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
@@ -37,6 +37,8 @@ export interface BindContext {
   readonly outer?: ExprEnv['outer']
   /** the first parameter slot a nested LATERAL may use for its outer columns */
   readonly lateralBase?: number
+  /** how unaliased result columns are named (default: QuestDB's legacy names, see naming.ts) */
+  readonly naming?: OutputNaming
 }
 
 /** Binds any query. */
@@ -236,9 +238,10 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   }
   if (s.latestOn !== undefined) source = bindLatestOn(source, s.latestOn, scope, bc)
 
-  const items = expandStars(s.columns, scope)
+  const expanded = new Set<SelectItem>()
+  const items = expandStars(s.columns, scope, expanded)
   const isAgg = s.groupBy !== undefined || s.sampleBy !== undefined || items.some((it) => containsAggregate(it.expr))
-  const names = uniqueNames(items.map((it) => outputName(it)))
+  const names = outputNames(items, bc.naming, expanded)
   let projected: { node: PlanNode; exprEnv: ExprEnv; exprs: BoundExpr[]; orderBy?: (BoundExpr | undefined)[] }
   if (isAgg) projected = bindAggregation(s, items, source, scope, bc, names)
   else {
@@ -332,7 +335,7 @@ function bindLimit(node: PlanNode, limit: NonNullable<Select['limit']>, bc: Bind
   return { kind: 'limit', input: node, lo, hi, output: node.output, timestampIndex: node.timestampIndex }
 }
 
-function expandStars(items: readonly SelectItem[], scope: Scope): SelectItem[] {
+function expandStars(items: readonly SelectItem[], scope: Scope, expanded: Set<SelectItem>): SelectItem[] {
   const out: SelectItem[] = []
   for (const it of items) {
     if (it.expr.kind !== 'star') { out.push(it); continue }
@@ -343,7 +346,9 @@ function expandStars(items: readonly SelectItem[], scope: Scope): SelectItem[] {
       const ref: Expr = c.table === undefined
         ? { kind: 'column', pos: it.expr.pos, name: c.name }
         : { kind: 'column', pos: it.expr.pos, table: c.table, name: c.name }
-      out.push({ expr: ref })
+      const item = { expr: ref }
+      expanded.add(item)
+      out.push(item)
     }
   }
   return out
