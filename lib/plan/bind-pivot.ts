@@ -14,12 +14,26 @@
  * already run (see `pivot-values.ts`).
  */
 import { SqlError, SqlState } from '../errors.js'
-import type { Expr, Pivot, PivotValue, Query, Select, SelectItem } from '../sql/ast.js'
-import { containsAggregate, isAggregateCall, outputName, uniqueNames } from './naming.js'
+import type { ColumnRef, Expr, Pivot, PivotValue, Query, Select, SelectItem } from '../sql/ast.js'
+import { collectColumnRefs, containsAggregate, isAggregateCall, outputName, uniqueNames } from './naming.js'
 import { expressionText } from './expression-text.js'
+import { PIVOT_MAX_COLUMNS } from '../sql/build/pivot.js'
 
-/** The most output columns a PIVOT may make (QuestDB's default `cairo.sql.pivot.max.columns`). */
-export const PIVOT_MAX_COLUMNS = 5000
+export { PIVOT_MAX_COLUMNS }
+
+/**
+ * DuckDB's PIVOT without GROUP BY: grouped by every column of the source that is neither pivoted
+ * on nor named inside an aggregate, in the source's order.
+ */
+export function withRestKeys(p: Pivot, source: readonly { readonly name: string }[]): Pivot {
+  const used = new Set<string>()
+  for (const f of p.fors) used.add((f.column as ColumnRef).name.toLowerCase())
+  for (const a of p.aggregates) for (const c of collectColumnRefs(a.expr)) used.add(c.name.toLowerCase())
+  const keys: Expr[] = source
+    .filter((c) => !c.name.startsWith('\u0000') && !used.has(c.name.toLowerCase()))
+    .map((c) => ({ kind: 'column', pos: p.pos, name: c.name }))
+  return { ...p, groupBy: keys, groupByRest: false }
+}
 
 /** The query a PIVOT stands for. */
 export function pivotQuery(p: Pivot): Query {

@@ -16,7 +16,7 @@ import { describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
 import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
-import { pivotQuery } from './bind-pivot.js'
+import { pivotQuery, withRestKeys } from './bind-pivot.js'
 import { bindLateral } from './bind-lateral.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
 
@@ -108,7 +108,11 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
     }
     case 'function': node = bindTableFunction(ref.call, bc, ref.alias); break
     case 'subquery': node = ref.alias === undefined ? bindQuery(ref.query, bc) : relabel(bindQuery(ref.query, bc), ref.alias); break
-    case 'pivot': node = ref.alias === undefined ? bindQuery(pivotQuery(ref), bc) : relabel(bindQuery(pivotQuery(ref), bc), ref.alias); break
+    case 'pivot': {
+      const p = ref.groupByRest === true ? withRestKeys(ref, bindTableRef(ref.source, bc).output) : ref
+      node = ref.alias === undefined ? bindQuery(pivotQuery(p), bc) : relabel(bindQuery(pivotQuery(p), bc), ref.alias)
+      break
+    }
   }
   if (ref.timestamp !== undefined) {
     const i = node.output.findIndex((c) => c.name.toLowerCase() === ref.timestamp!.toLowerCase())

@@ -246,6 +246,8 @@ export interface Pivot {
   readonly aggregates: readonly SelectItem[]
   readonly fors: readonly PivotFor[]
   readonly groupBy: readonly Expr[]
+  /** DuckDB's `PIVOT t ON ...` without GROUP BY: the keys are the source columns not pivoted on nor aggregated */
+  readonly groupByRest?: boolean
   readonly alias?: string
   readonly timestamp?: string
 }

@@ -21,10 +21,14 @@ setPrimary ->
   | "(" query ")"                  {% ([, q]) => Q.markBare({ ...q }) %}
   # `(query) WHERE ...`: at least one clause (else it is the line above).
   | "(" query ")" timestampClause:? shortTail {% ([o, q, , ts, tail], _l, reject) => ts === null && Object.keys(tail).length === 0 ? reject : Q.shorthand(Q.tableRef({ kind: 'subquery', pos: o.offset, query: q }, { alias: null, timestamp: ts }), tail) %}
+  # `(q) a JOIN (q2) b ON (k) ...`: joins of parenthesised queries without SELECT * FROM (at least one join)
+  | "(" query ")" alias:? joins shortTail {% ([o, q, , a, js, tail], _l, reject) => js.length === 0 ? reject : { ...Q.shorthand(Q.tableRef({ kind: 'subquery', pos: o.offset, query: q }, { alias: a, timestamp: null }), tail), joins: js } %}
   # `trades`, `trades WHERE ...` mean `SELECT * FROM trades ...`.
   | shortName timestampClause:? shortTail {% ([n, ts, tail]) => Q.shorthandTable(n, ts, tail) %}
   # `trades PIVOT (...)`, `(q) WHERE ... PIVOT (...)` (grammar/pivot.ne)
   | pivotSource where:? pivotClause alias:? {% ([s, w, c, a]) => Q.shorthand(P.pivot(s, w, c, a), {}) %}
+  # DuckDB's `PIVOT t ON col USING agg` (grammar/pivot.ne)
+  | duckPivot {% ([p]) => Q.shorthand(p, {}) %}
 shortTail -> where:? latestOn:? sampleBy:? {% ([where, latestOn, sampleBy]) => Q.compact({ where, latestOn, sampleBy }) %}
 
 selectBlock -> %SELECT %DISTINCT:? selectList fromClause:? {% ([s, d, cols, from]) => Q.select(s, d, cols, from) %}

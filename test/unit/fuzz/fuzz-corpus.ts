@@ -66,6 +66,9 @@ export const CORPUS: readonly string[] = [
   '(t WHERE x = 1)',
   "t PIVOT (sum(v) AS total, count() FOR sym IN ('a', 'b' AS bee) GROUP BY x) ORDER BY x",
   'SELECT * FROM t PIVOT (avg(v) FOR sym IN (SELECT DISTINCT sym FROM t) b IN (true, false)) p',
+  'PIVOT t ON sym USING sum(v) AS s, count() GROUP BY x',
+  "PIVOT (SELECT * FROM t WHERE x > 0) ON sym IN ('a', 'b'), b",
+  '(t PIVOT (sum(v) FOR sym IN (\'a\') GROUP BY x)) p JOIN (SELECT x, v FROM u) q ON (x)',
   'SELECT k.id, z.n FROM k JOIN LATERAL (SELECT count() n FROM t WHERE t.x = k.id) z',
   'SELECT k.id, z.v FROM k LEFT JOIN LATERAL (SELECT v FROM t WHERE t.x = k.id ORDER BY v LIMIT 1) z ON true',
   "DECLARE @s := 'a', @n := 1 SELECT * FROM t WHERE sym = @s AND x > @n",
@@ -85,5 +88,5 @@ export const TOKEN_POOL: readonly string[] = [
   '0', '1', '-1', '2147483648', '9223372036854775808', '1e308', '0.5', "'a'", "''", "'2024-01-01'", "'x;1d'",
   't', 'u', 'k', 'ts', 'sym', 'x', 'v', 's', 'b', 'l', 'count()', 'sum', 'avg(', 'now()', 'long_sequence(',
   '1h', '1d', '-5m', '0s', 'true', 'false', '$1', '"q"', '[', ']', '@', '#', '\\', '\u00e9',
-  'PIVOT', 'FOR', 'LATERAL', 'DECLARE', '@x', ':=', "DATE '2024-01-01'", 'EXISTS', 'WHEN', 'INDEX', 'TIMESTAMP',
+  'PIVOT', 'FOR', 'LATERAL', 'USING', 'ON', 'DECLARE', '@x', ':=', "DATE '2024-01-01'", 'EXISTS', 'WHEN', 'INDEX', 'TIMESTAMP',
 ]

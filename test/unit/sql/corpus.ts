@@ -171,6 +171,11 @@ export const CORPUS: readonly string[] = [
   "(select * from t) where x > 1 pivot (sum(a) as s, count() for q in ('Q1', 'Q2') r in (select distinct r from t)) as p",
   "select * from t pivot (avg(v) for sym in ('a') for side in ('buy', 'sell')) p join u on (k)",
   "with c as (t pivot (sum(v) for k in (null, 1) group by a, b)) select pivot, for from c",
+  // DuckDB's statement form and the `(q) a JOIN (q2) b` shorthand
+  "pivot cities on year using sum(population) as total, count() group by country order by country",
+  "pivot (select * from t) on k in (1, 2), side in (select distinct side from t) limit 3",
+  'pivot t on k',
+  "(t pivot (sum(v) for k in (1) group by a)) x join (select a, b from u) y on (a) where b > 0",
   'select * from t limit 3,',
   'select * from t limit , 3',
   "select date '2000-01-01', timestamp '2000-01-01T10:00', timestamp, date from t where d > date '1999-12-31'",
