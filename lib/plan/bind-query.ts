@@ -88,6 +88,9 @@ function castColumns(node: PlanNode, types: readonly ColumnType[], pos: number):
 // ---------------------------------------------------------------------------------------------
 
 function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
+  // `FROM @v` that no DECLARE binds (build/declare.ts)
+  const variable = ref as unknown as { kind: string; name: string }
+  if (variable.kind === 'variable') throw new SqlError(SqlState.UNDEFINED_COLUMN, `undeclared variable: ${variable.name}`, ref.pos)
   let node: PlanNode
   switch (ref.kind) {
     case 'table': {

@@ -72,6 +72,7 @@ export const CORPUS: readonly string[] = [
   'SELECT k.id, z.n FROM k JOIN LATERAL (SELECT count() n FROM t WHERE t.x = k.id) z',
   'SELECT k.id, z.v FROM k LEFT JOIN LATERAL (SELECT v FROM t WHERE t.x = k.id ORDER BY v LIMIT 1) z ON true',
   "DECLARE @s := 'a', @n := 1 SELECT * FROM t WHERE sym = @s AND x > @n",
+  "DECLARE OVERRIDABLE @p := 1h, @l := ('a', 'b') SELECT * FROM (DECLARE @q := (SELECT * FROM t) SELECT * FROM @q) WHERE sym IN @l SAMPLE BY @p",
   'SELECT x, (SELECT max(v) FROM u WHERE u.k = t.x) m FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.x) AND x NOT IN (SELECT k FROM u WHERE u.v > t.v)',
   'CREATE TABLE kw (when TIMESTAMP, limit INT, from INT, index INT) TIMESTAMP(when)',
   'SELECT now() timestamp, x index FROM t',
@@ -88,5 +89,5 @@ export const TOKEN_POOL: readonly string[] = [
   '0', '1', '-1', '2147483648', '9223372036854775808', '1e308', '0.5', "'a'", "''", "'2024-01-01'", "'x;1d'",
   't', 'u', 'k', 'ts', 'sym', 'x', 'v', 's', 'b', 'l', 'count()', 'sum', 'avg(', 'now()', 'long_sequence(',
   '1h', '1d', '-5m', '0s', 'true', 'false', '$1', '"q"', '[', ']', '@', '#', '\\', '\u00e9',
-  'PIVOT', 'FOR', 'LATERAL', 'USING', 'ON', 'DECLARE', '@x', ':=', "DATE '2024-01-01'", 'EXISTS', 'WHEN', 'INDEX', 'TIMESTAMP',
+  'PIVOT', 'FOR', 'LATERAL', 'USING', 'ON', 'OVERRIDABLE', 'DECLARE', '@x', ':=', "DATE '2024-01-01'", 'EXISTS', 'WHEN', 'INDEX', 'TIMESTAMP',
 ]

@@ -133,6 +133,8 @@ export const CORPUS: readonly string[] = [
   'set session characteristics as transaction isolation level read committed', 'set statement_timeout to default',
   'delete from t where a = 1',
   'declare c cursor for select 1',
+  'declare overridable @x := 5, @p := 1h, @s := (1, 2) select * from (declare @y := @x select @y from t) where k in @s sample by @p',
+  'declare @q := (select a from t) with c as (declare @x := 1 select @x) select * from @q',
   'fetch 10 from c', 'move next in c', 'close c',
   'copy t from \'file.csv\'',
   'create index i on t (a)',
@@ -185,6 +187,8 @@ export const CORPUS: readonly string[] = [
   // DECLARE
   "declare @x := 5, @y := @x + 1 with c as (select @y v) select @x, v from c where v > @x",
   'declare c cursor for select 1',
+  'declare overridable @x := 5, @p := 1h, @s := (1, 2) select * from (declare @y := @x select @y from t) where k in @s sample by @p',
+  'declare @q := (select a from t) with c as (declare @x := 1 select @x) select * from @q',
   // correlated subqueries, keywords as names
   'select id, (select max(px) from f where f.id = o.id) from o where exists (select 1 from f where f.id = o.id) and id in (select id from f where f.q > o.q)',
   'create table kw (when timestamp, limit int, from int, end int, index int, timestamp timestamp) timestamp(timestamp)',
