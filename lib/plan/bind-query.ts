@@ -12,11 +12,12 @@ import type { Catalog } from '../storage/catalog.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from './plan-node.js'
 import { Scope } from './scope.js'
 import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } from './bind-expr.js'
-import { describeArgs, resolveOverload } from './resolve-function.js'
+import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
 import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
 import { pivotQuery, withRestKeys } from './bind-pivot.js'
+import { foldConstant } from './fold-constant.js'
 import { bindLateral } from './bind-lateral.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
 
@@ -130,13 +131,19 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
   const def = functionsNamed(call.name).find((d) => d.kind === 'table') as TableFunctionDef | undefined
   if (def === undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${call.name}`, call.pos)
   const e = env(new Scope([]), bc, { clause: 'FROM' })
-  const args = call.args.map((a) => bindExpr(a, e))
+  // constant expressions are folded first: long_sequence(cast(60 * 60 * 2.5 as long))
+  const args = call.args.map((a) => foldConstant(bindExpr(a, e), bc.fn))
   args.forEach((a, i) => {
     if (a.kind !== 'const' && a.kind !== 'param') throw new SqlError(SqlState.SYNTAX_ERROR, 'constant expected', call.args[i]!.pos)
   })
   // an untyped `$n` fits any type for overload resolution, then takes the declared one
   const res = resolveOverload([def], args.map((a) => (a.kind === 'param' && a.untyped === true ? 'NULL' : a.type)), call.args.map((a) => a.kind === 'literal' || a.kind === 'param'))
   if (res === undefined) {
+    // QuestDB names the argument a table function cannot take (`long_sequence(9000.0)`)
+    const types = args.map((a) => (a.kind === 'param' && a.untyped === true ? 'NULL' : a.type))
+    const sig = def.signatures.find((g) => g.args.length === args.length)
+    const bad = sig === undefined ? -1 : types.findIndex((_, i) => resolveOverload([def], types.map((t, j) => (j === i ? sig.args[i] as ColumnType : t)), call.args.map((a) => a.kind === 'literal' || a.kind === 'param')) !== undefined)
+    if (bad >= 0) throw new SqlError(SqlState.DATATYPE_MISMATCH, `argument type ${typeName(types[bad]!)} is not supported`, call.args[bad]!.pos)
     throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function for ${describeArgs(def.name, args.map((a) => typeName(a.type)) as ColumnType[])}`, call.pos)
   }
   const cast = args.map((a, i) => {
@@ -389,7 +396,15 @@ function bindAggregation(s: Select, items: readonly SelectItem[], source: PlanNo
     let i = aggKeys.indexOf(k)
     if (i < 0) {
       // an aggregate inside an aggregate's arguments: QuestDB's message
-      const argEnv = env(scope, bc, { clause: 'an aggregate', onAggregate: (inner) => { throw new SqlError(SqlState.GROUPING_ERROR, 'Aggregate function cannot be passed as an argument', inner.pos) } })
+      // (QuestDB checks the inner call's argument count first: COVAR_POP(COVAR_POP(1)))
+      const argEnv = env(scope, bc, {
+        clause: 'an aggregate',
+        onAggregate: (inner, innerDef) => {
+          const arity = arityError(inner.name, [innerDef], inner.star ? 0 : inner.args.length)
+          if (arity !== undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, arity, inner.pos)
+          throw new SqlError(SqlState.GROUPING_ERROR, 'Aggregate function cannot be passed as an argument', inner.pos)
+        },
+      })
       const bound = call.star ? [] : call.args.map((a) => bindExpr(a, argEnv))
       const { site, args } = aggregateSite(def, call, bound)
       aggregates.push({ def, site, args })

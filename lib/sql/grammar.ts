@@ -215,7 +215,7 @@ const grammar: Grammar = {
     {"name": "funcName", "symbols": ["name", "funcName$ebnf$1"], "postprocess": ([a, b]) => dotted(a, b === null ? null : b[1])},
     {"name": "funcName", "symbols": [{type: "LEFT"}], "postprocess": ([t]) => nameOf(t)},
     {"name": "funcName", "symbols": [{type: "RIGHT"}], "postprocess": ([t]) => nameOf(t)},
-    {"name": "callArgs", "symbols": [{"literal":"*"}], "postprocess": () => ({ args: [], distinct: false, star: true })},
+    {"name": "callArgs", "symbols": [{"literal":"*"}], "postprocess": ([t]) => ({ args: [], distinct: false, star: true, starPos: t.offset })},
     {"name": "callArgs", "symbols": [{type: "DISTINCT"}, "exprList"], "postprocess": ([, args]) => ({ args, distinct: true, star: false })},
     {"name": "callArgs", "symbols": ["exprList"], "postprocess": ([args]) => ({ args, distinct: false, star: false })},
     {"name": "nullTreatment", "symbols": [{type: "IGNORE"}, {type: "NULLS"}], "postprocess": id},

@@ -87,7 +87,7 @@ funcName ->
   | %LEFT              {% ([t]) => nameOf(t) %}
   | %RIGHT             {% ([t]) => nameOf(t) %}
 callArgs ->
-    "*"                {% () => ({ args: [], distinct: false, star: true }) %}
+    "*"                {% ([t]) => ({ args: [], distinct: false, star: true, starPos: t.offset }) %}
   | %DISTINCT exprList {% ([, args]) => ({ args, distinct: true, star: false }) %}
   | exprList           {% ([args]) => ({ args, distinct: false, star: false }) %}
 nullTreatment -> %IGNORE %NULLS {% id %} | %RESPECT %NULLS {% id %}
