@@ -18,6 +18,7 @@ import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, t
 import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
 import { pivotQuery, withRestKeys } from './bind-pivot.js'
 import { foldConstant } from './fold-constant.js'
+import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
 
@@ -236,6 +237,9 @@ function usesColumns(e: Expr): boolean {
 // ---------------------------------------------------------------------------------------------
 
 function bindSelect(s: Select, bc: BindContext): PlanNode {
+  // `sum(sum(41) OVER ())`: the windows first, in a subquery (window-in-aggregate.ts)
+  const moved = windowsOutOfAggregates(s, bc.naming)
+  if (moved !== s) return bindSelect(moved, bc)
   let source: PlanNode = s.from === undefined
     ? { kind: 'values', rows: [[]], output: [], timestampIndex: -1 }
     : bindTableRef(s.from, bc)
@@ -354,7 +358,8 @@ function expandStars(items: readonly SelectItem[], scope: Scope, expanded: Set<S
   for (const it of items) {
     if (it.expr.kind !== 'star') { out.push(it); continue }
     const table = it.expr.table?.toLowerCase()
-    const cols = scope.columns.filter((c) => table === undefined || c.table?.toLowerCase() === table)
+    // (names starting with NUL are the engine's hidden columns, as window-in-aggregate.ts's)
+    const cols = scope.columns.filter((c) => (table === undefined || c.table?.toLowerCase() === table) && !c.name.startsWith('\u0000'))
     if (cols.length === 0 && table !== undefined) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${it.expr.table}]`, it.expr.pos)
     for (const c of cols) {
       const ref: Expr = c.table === undefined
