@@ -6,9 +6,6 @@
 export const FAILURE_REASONS: Readonly<Record<string, string>> = {
   'questdb-slt/dedup/dedup_size.test:21': 'names and numRows equal; diskSize is the size of QuestDB\'s own partition files (153693 bytes, and 67108864 for the partition being written), which an EpochDB table does not reproduce',
   'questdb-slt/dedup/dedup_size.test:40': 'as line 21',
-  'questdb-slt/sql/aggregate/group/test_group_by_alias.test:8': '`PRAGMA enable_verification` (a DuckDB directive, kept from the files QuestDB\'s were converted from): EpochDB has no PRAGMA statement; we found none in QuestDB\'s SQL parser either (its runner may skip the line)',
-  'questdb-slt/sql/pivot/pivot_databricks.test:1': '`PRAGMA enable_verification`, as above',
-  'questdb-slt/sql/pivot/pivot_in_boolean.test:5': '`PRAGMA enable_verification`, as above',
   'questdb-slt/sql/pivot/pivot_example.test:46': 'the record has no SQL before `----` in the file (its SQL and rows follow the first `----`), which EpochDB\'s runner does not read as a query',
   'questdb-slt/sql/pivot/top_level_pivot_syntax.test:33': 'as pivot_example.test:46',
 }

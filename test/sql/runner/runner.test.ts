@@ -119,6 +119,15 @@ t.test('runs records and reports file:line failures', async t => {
   t.equal(out.skipped, 1)
 })
 
+t.test('questdb flavor: a PRAGMA statement is skipped, as QuestDB\'s runner does', async t => {
+  const text = 'statement ok\nPRAGMA enable_verification\n\nstatement ok\nPRAGMA enable_verification\n'
+  const db: SltDatabase = { query: () => Promise.reject(new SqlError(SqlState.SYNTAX_ERROR, 'no', 0)), close: () => Promise.resolve() }
+  const out = await runSlt(parseSlt(text), db, { file: 'p.test', flavor: 'questdb' })
+  t.same([out.passed, out.failed, out.skipped], [0, 0, 2])
+  const ours = await runSlt(parseSlt(text), db, { file: 'p.test', flavor: 'epochdb' })
+  t.same([ours.passed, ours.failed, ours.skipped], [0, 2, 0])
+})
+
 t.test('questdb flavor: 6-decimal reals, pg timestamps, require skips the rest', async t => {
   const db = fakeDb({
     q: { columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'DOUBLE' }], rows: [[1733162400000000n, 1 / 3]], rowCount: 1 },
