@@ -18,7 +18,8 @@ export function outputName(item: SelectItem): string {
   const e = item.expr
   switch (e.kind) {
     case 'column': return e.name
-    case 'call': return e.name
+    // QuestDB names a window call with IGNORE NULLS `<name>_ignore_nulls`
+    case 'call': return e.over !== undefined && e.ignoreNulls === true ? `${e.name}_ignore_nulls` : e.name
     case 'cast': return 'cast'
     case 'case': return switchArgs(e) === undefined ? 'case' : 'switch'
     // QuestDB rewrites `a || b` into concat(a, b) before naming
