@@ -14,7 +14,7 @@
  * already run (see `pivot-values.ts`).
  */
 import { SqlError, SqlState } from '../errors.js'
-import type { ColumnRef, Expr, Pivot, PivotValue, Query, Select, SelectItem } from '../sql/ast.js'
+import type { Expr, Pivot, PivotValue, Query, Select, SelectItem } from '../sql/ast.js'
 import { collectColumnRefs, containsAggregate, isAggregateCall, outputName, uniqueNames } from './naming.js'
 import { expressionText } from './expression-text.js'
 import { PIVOT_MAX_COLUMNS } from '../sql/build/pivot.js'
@@ -27,7 +27,7 @@ export { PIVOT_MAX_COLUMNS }
  */
 export function withRestKeys(p: Pivot, source: readonly { readonly name: string }[]): Pivot {
   const used = new Set<string>()
-  for (const f of p.fors) used.add((f.column as ColumnRef).name.toLowerCase())
+  for (const f of p.fors) for (const c of collectColumnRefs(f.column)) used.add(c.name.toLowerCase())
   for (const a of p.aggregates) for (const c of collectColumnRefs(a.expr)) used.add(c.name.toLowerCase())
   const keys: Expr[] = source
     .filter((c) => !c.name.startsWith('\u0000') && !used.has(c.name.toLowerCase()))
@@ -56,7 +56,7 @@ export function pivotQuery(p: Pivot): Query {
   const withAggName = p.aggregates.length > 1 || p.aggregates.some((a) => a.alias !== undefined)
   for (const combo of product(lists)) {
     const valueName = combo.map((v) => valueText(v)).join('_')
-    const when = and(combo.map((v, j) => equalTo(p.fors[j]!.column as Expr, v.expr)), pos)
+    const when = and(combo.map((v, j) => equalTo(p.fors[j]!.column, v.expr)), pos)
     for (const a of p.aggregates) {
       names.push(withAggName ? `${valueName}_${a.alias ?? exprText(a.expr)}` : valueName)
       columns.push({ expr: onlyWhen(a.expr, when) })
@@ -67,7 +67,7 @@ export function pivotQuery(p: Pivot): Query {
     kind: 'select', pos, distinct: false,
     columns: columns.map((c, i) => ({ ...c, alias: unique[i]! })),
     from: p.source, joins: [],
-    where: and([...(p.where === undefined ? [] : [p.where]), ...p.fors.map((f, j) => inValues(f.column as Expr, lists[j]!))], pos),
+    where: and([...(p.where === undefined ? [] : [p.where]), ...p.fors.map((f, j) => inValues(f.column, lists[j]!))], pos),
     ...(p.groupBy.length === 0 ? {} : { groupBy: p.groupBy }),
   }
   return select

@@ -232,7 +232,8 @@ export interface PivotValue {
 /** `col IN (v1 [AS a], ...)` or `col IN (SELECT ...)` of a PIVOT (the query is run before binding). */
 export interface PivotFor {
   readonly pos: number
-  readonly column: ColumnRef
+  /** the column or expression whose values become columns */
+  readonly column: Expr
   readonly values?: readonly PivotValue[]
   readonly query?: Query
 }

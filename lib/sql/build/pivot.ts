@@ -3,7 +3,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
-import type { ColumnRef, Expr, Pivot, PivotFor, PivotValue, Query, SelectItem, TableRef } from '../ast.js'
+import type { Expr, Pivot, PivotFor, PivotValue, Query, SelectItem, TableRef } from '../ast.js'
 import { SqlError, SqlState } from '../../errors.js'
 import type { Token } from 'moo'
 import type { Name } from './tokens.js'
@@ -40,8 +40,26 @@ function checkColumnCount(c: PivotClause): void {
 
 /** `col IN (values)` or `col IN (query)`. */
 export function pivotFor(column: Expr, values: Seq<PivotValue> | null, query: Query | null): PivotFor {
-  const c = column as ColumnRef
-  return { pos: c.pos, column: c, ...(values === null ? {} : { values: toArray(values) }), ...(query === null ? {} : { query }) }
+  return { pos: column.pos, column, ...(values === null ? {} : { values: toArray(values) }), ...(query === null ? {} : { query }) }
+}
+
+/** The expression of a FOR list; an aggregate there is QuestDB's error. */
+export function pivotColumn(e: Expr): Expr {
+  if (hasAggregateName(e)) throw new SqlError(SqlState.GROUPING_ERROR, 'aggregate functions are not supported in PIVOT FOR expressions', e.pos)
+  return e
+}
+
+/** The common aggregates by name (the parser has no function registry). */
+const AGGREGATES = new Set(['sum', 'avg', 'count', 'min', 'max', 'first', 'last', 'first_not_null', 'last_not_null', 'count_distinct', 'stddev', 'variance', 'ksum', 'nsum'])
+
+function hasAggregateName(e: Expr): boolean {
+  switch (e.kind) {
+    case 'call': return (e.over === undefined && AGGREGATES.has(e.name.toLowerCase())) || e.args.some(hasAggregateName)
+    case 'binary': return hasAggregateName(e.left) || hasAggregateName(e.right)
+    case 'unary': return hasAggregateName(e.operand)
+    case 'cast': return hasAggregateName(e.expr)
+    default: return false
+  }
 }
 
 /** `IN ()`: QuestDB's "missing constant". */
@@ -76,7 +94,7 @@ export function duckPivot(tok: Token, source: TableRef, ons: Seq<PivotFor>, aggs
   const pos = tok.offset
   const fors = toArray(ons).map((f): PivotFor => {
     if (f.values !== undefined || f.query !== undefined) return f
-    const col = f.column as ColumnRef
+    const col = f.column
     const query: Query = {
       kind: 'select', pos: col.pos, distinct: true, columns: [{ expr: col }], from: source, joins: [],
       orderBy: [{ expr: col, desc: false }],

@@ -14,7 +14,9 @@ pivotFor ->
   | pivotColumn %IN "(" query ")"       {% ([c, , , q]) => P.pivotFor(c, null, q) %}
   | pivotColumn %IN "(" ")"             {% ([, , o]) => P.emptyIn(o) %}
   | pivotColumn %IN "(" "*" ")"         {% ([, , , s]) => P.starIn(s) %}
-pivotColumn -> name {% ([n]) => E.columnRef(n, null) %} | name "." name {% ([a, , b]) => E.columnRef(a, b) %}
+# a column or an expression (`FOR extract(year FROM ts) IN (...)`): the level below IN, so that
+# the IN of the FOR is not read as part of it
+pivotColumn -> exprBor {% ([e]) => P.pivotColumn(e) %}
 pivotValues -> pivotValue {% ([v]) => L.one(v) %} | pivotValues "," pivotValue {% ([l, , v]) => L.add(l, v) %}
 pivotValue -> expr alias:? {% ([e, a]) => P.pivotValue(e, a) %}
 pivotGroupBy -> %GROUP %BY exprList {% ([, , l]) => l %}

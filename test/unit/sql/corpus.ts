@@ -177,6 +177,7 @@ export const CORPUS: readonly string[] = [
   "pivot cities on year using sum(population) as total, count() group by country order by country",
   "pivot (select * from t) on k in (1, 2), side in (select distinct side from t) limit 3",
   'pivot t on k',
+  "t pivot (count() for extract(day from ts) in (1, 2) (a > 1) in (true) for b || 'x' in ('ax'))",
   "(t pivot (sum(v) for k in (1) group by a)) x join (select a, b from u) y on (a) where b > 0",
   'select * from t limit 3,',
   'select * from t limit , 3',
