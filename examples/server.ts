@@ -100,6 +100,8 @@ async function main(): Promise<void> {
       copyRoot: config.copyRoot,
       exportRoot: config.copyExportRoot,
       maxNameLength: config.maxNameLength,
+      columnAliasExpression: config.columnAliasExpression,
+      columnAliasMaxLength: config.columnAliasMaxLength,
       lockLease: config.lockLeaseMs,
       parseLimits: config.parseLimits,
       // 0 means no limit, as in QuestDB (and in Database.open)

@@ -30,6 +30,7 @@ import type { Batch } from './types/vector.js'
 import { ParquetFiles } from './parquet/files.js'
 import { type ParquetExportResult, writeParquetFile } from './parquet/export.js'
 import type { ParquetWriteOptions } from './parquet/writer.js'
+import { DEFAULT_ALIAS_MAX_LENGTH } from './plan/naming.js'
 
 /** The engine's version, as `version()` reports it. */
 export const VERSION = 'PostgreSQL 12.3, EpochDB 0.1.0'
@@ -105,6 +106,16 @@ export interface DatabaseOptions {
    * is refused. {@link Database.exportParquet} writes wherever its caller says.
    */
   readonly exportRoot?: string
+  /**
+   * Names result columns without an alias after their expression text, as a QuestDB 9 server
+   * does by default (`cairo.sql.column.alias.expression.enabled=true`): `x + 1`, `count()`,
+   * `concat('a', 'b')`, duplicates `x_2`. Default false: QuestDB's short names (`column`,
+   * `count`, `concat`, duplicates `count1`), which its sqllogictest suite is written for.
+   * See docs/sql.md "Result column names".
+   */
+  readonly columnAliasExpression?: boolean
+  /** The longest name {@link DatabaseOptions.columnAliasExpression} generates (`cairo.sql.column.alias.generated.max.size`, default 64). */
+  readonly columnAliasMaxLength?: number
 }
 
 export type { ColumnInfo } from './statement-info.js'
@@ -175,6 +186,7 @@ export class Database {
       catalog: this.catalog, version: VERSION, clock: this.clock, catalogView: this.catalogView, rndFactory: this.rndFactory, identityCaches: this.identityCaches,
       defaultSession: this.defaultSession, queryTimeout: this.queryTimeout, maxQueryTimeout: options.maxQueryTimeout ?? 0, acl: this.acl,
       files: new ParquetFiles({ copyRoot: options.copyRoot, exportRoot: options.exportRoot }),
+      naming: { expression: options.columnAliasExpression === true, maxLength: options.columnAliasMaxLength ?? DEFAULT_ALIAS_MAX_LENGTH },
     })
   }
 

@@ -12,6 +12,7 @@ import type { Catalog } from './storage/catalog.js'
 import type { DurableStore } from './storage/durable/store.js'
 import type { Table } from './storage/table.js'
 import { bindQuery, type BindContext } from './plan/bind-query.js'
+import type { OutputNaming } from './plan/naming.js'
 import type { PlanNode } from './plan/plan-node.js'
 import type { CatalogView } from './functions/registry-types.js'
 import { ExecContext } from './exec/context.js'
@@ -82,6 +83,8 @@ export interface StatementsEnv {
   readonly identityCaches: IdentityCaches
   /** Parquet files: read_parquet() and COPY ... TO under their roots */
   readonly files: ParquetFiles
+  /** how unaliased result columns are named (`cairo.sql.column.alias.expression.enabled`) */
+  readonly naming?: OutputNaming
 }
 
 /** Binds, caches and runs the statements of one database. */
@@ -184,7 +187,7 @@ export class Statements {
    * and the rest of its {@link StatementInfo}. Throws the statement's error when it does not bind.
    */
   describe(stmt: Statement, paramTypes: readonly (ColumnType | undefined)[]): StatementInfo {
-    const d = describe(stmt, { catalog: this.catalog, paramTypes, ctes: new Map(), fn: this.neutralContext() })
+    const d = describe(stmt, { catalog: this.catalog, paramTypes, ctes: new Map(), fn: this.neutralContext(), naming: this.env.naming })
     const info = this.info(stmt)
     return {
       params: d.params, columns: d.columns === undefined ? undefined : infoOf(d.columns),
@@ -222,7 +225,7 @@ export class Statements {
     const declared = params.map((p, i) => typed?.[i] ?? (typeof p === 'string' ? undefined : paramType(p)))
     const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
-    const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values }
+    const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values, naming: this.env.naming }
     const { acl } = this.env
     const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, files: this.env.files.roots, ...(acl.enabled ? { canSee: this.visibility(session.principal).canSee } : {}) }
     if (!DDL_KINDS.has(stmt.kind)) return runStatement(stmt, session, ctx, bc, runEnv)
@@ -298,7 +301,7 @@ export class Statements {
     const byKey = this.cacheOf(stmt).paramTypes
     let types = byKey.get(key)
     if (types === undefined) {
-      types = describe(stmt, { catalog: this.catalog, paramTypes: declared, ctes: new Map(), fn: ctx }).params
+      types = describe(stmt, { catalog: this.catalog, paramTypes: declared, ctes: new Map(), fn: ctx, naming: this.env.naming }).params
       if (byKey.size >= 16) byKey.clear()
       byKey.set(key, types)
     }

@@ -6,7 +6,7 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnRef, Expr, Join, Query, Select } from '../sql/ast.js'
-import { collectColumnRefs, containsAggregate, isAggregateCall, outputName, uniqueNames } from './naming.js'
+import { collectColumnRefs, containsAggregate, isAggregateCall, outputNames } from './naming.js'
 import type { BoundExpr, PlanNode } from './plan-node.js'
 import { Scope } from './scope.js'
 import { bindExpr, castTo } from './bind-expr.js'
@@ -65,7 +65,7 @@ export function bindLateral(
   const leftScope = new Scope(left.output)
   const { outerRefs, base, innerContext } = outerColumns(leftScope, bc, bindQuery, 'a LATERAL subquery')
   checkOuterAggregates(ref.query, leftScope)
-  const query = join.type === 'left' ? ref.query : dropEmptyAggregate(ref.query)
+  const query = join.type === 'left' ? ref.query : dropEmptyAggregate(ref.query, bc)
   const inner = bindQuery(query, innerContext)
   const right = ref.alias === undefined ? inner : relabel(inner, ref.alias)
   const output = [...left.output, ...right.output]
@@ -87,11 +87,11 @@ export function bindLateral(
  * which turns it into a join with a GROUP BY on the correlated key: the subquery is wrapped to
  * return no row when it aggregated none.
  */
-function dropEmptyAggregate(q: Query): Query {
+function dropEmptyAggregate(q: Query, bc: BindContext): Query {
   if (q.kind !== 'select' || q.groupBy !== undefined || q.sampleBy !== undefined || q.distinct) return q
   if (q.columns.some((c) => c.expr.kind === 'star') || !q.columns.some((c) => containsAggregate(c.expr))) return q
   const pos = q.pos
-  const names = uniqueNames(q.columns.map((c) => outputName(c)))
+  const names = outputNames(q.columns, bc.naming)
   const counted: Select = {
     ...q,
     columns: [...q.columns.map((c, i) => ({ ...c, alias: names[i]! })), { expr: { kind: 'call', pos, name: 'count', args: [], distinct: false, star: false }, alias: '__lateral_rows' }],

@@ -15,10 +15,25 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import type { Expr, Pivot, PivotValue, Query, Select, SelectItem } from '../sql/ast.js'
-import { containsAggregate, isAggregateCall, outputName, uniqueNames } from './naming.js'
+import { collectColumnRefs, containsAggregate, isAggregateCall, outputName, uniqueNames } from './naming.js'
+import { expressionText } from './expression-text.js'
+import { PIVOT_MAX_COLUMNS } from '../sql/build/pivot.js'
 
-/** The most output columns a PIVOT may make (QuestDB's default `cairo.sql.pivot.max.columns`). */
-export const PIVOT_MAX_COLUMNS = 5000
+export { PIVOT_MAX_COLUMNS }
+
+/**
+ * DuckDB's PIVOT without GROUP BY: grouped by every column of the source that is neither pivoted
+ * on nor named inside an aggregate, in the source's order.
+ */
+export function withRestKeys(p: Pivot, source: readonly { readonly name: string }[]): Pivot {
+  const used = new Set<string>()
+  for (const f of p.fors) for (const c of collectColumnRefs(f.column)) used.add(c.name.toLowerCase())
+  for (const a of p.aggregates) for (const c of collectColumnRefs(a.expr)) used.add(c.name.toLowerCase())
+  const keys: Expr[] = source
+    .filter((c) => !c.name.startsWith('\u0000') && !used.has(c.name.toLowerCase()))
+    .map((c) => ({ kind: 'column', pos: p.pos, name: c.name }))
+  return { ...p, groupBy: keys, groupByRest: false }
+}
 
 /** The query a PIVOT stands for. */
 export function pivotQuery(p: Pivot): Query {
@@ -41,7 +56,7 @@ export function pivotQuery(p: Pivot): Query {
   const withAggName = p.aggregates.length > 1 || p.aggregates.some((a) => a.alias !== undefined)
   for (const combo of product(lists)) {
     const valueName = combo.map((v) => valueText(v)).join('_')
-    const when = and(combo.map((v, j) => equalTo(p.fors[j]!.column as Expr, v.expr)), pos)
+    const when = and(combo.map((v, j) => equalTo(p.fors[j]!.column, v.expr)), pos)
     for (const a of p.aggregates) {
       names.push(withAggName ? `${valueName}_${a.alias ?? exprText(a.expr)}` : valueName)
       columns.push({ expr: onlyWhen(a.expr, when) })
@@ -52,7 +67,7 @@ export function pivotQuery(p: Pivot): Query {
     kind: 'select', pos, distinct: false,
     columns: columns.map((c, i) => ({ ...c, alias: unique[i]! })),
     from: p.source, joins: [],
-    where: and([...(p.where === undefined ? [] : [p.where]), ...p.fors.map((f, j) => inValues(f.column as Expr, lists[j]!))], pos),
+    where: and([...(p.where === undefined ? [] : [p.where]), ...p.fors.map((f, j) => inValues(f.column, lists[j]!))], pos),
     ...(p.groupBy.length === 0 ? {} : { groupBy: p.groupBy }),
   }
   return select
@@ -142,22 +157,9 @@ function valueText(v: PivotValue): string {
   return exprText(e)
 }
 
-/** The text of a simple expression, for names and messages: `sum(x)`, `'JAN'`, `now()`. */
+/** The text of an expression, for names and messages as QuestDB writes it: `sum(x)`, `'JAN'`, `now()`, `a + b`. */
 export function exprText(e: Expr): string {
-  switch (e.kind) {
-    case 'column': return e.table === undefined ? e.name : `${e.table}.${e.name}`
-    case 'literal':
-      if (e.type === 'string' || e.type === 'char') return `'${e.value}'`
-      if (e.type === 'null') return 'null'
-      if (e.type === 'boolean') return String(e.value)
-      return e.text
-    case 'star': return '*'
-    case 'call': return `${e.name}(${e.args.map(exprText).join(',')})`
-    case 'binary': return `${exprText(e.left)}${e.op}${exprText(e.right)}`
-    case 'unary': return `${e.op}${exprText(e.operand)}`
-    case 'cast': return `${exprText(e.expr)}::${e.type}`
-    default: return outputName({ expr: e })
-  }
+  return expressionText(e)
 }
 
 function hasWindow(e: Expr): boolean {

@@ -12,11 +12,13 @@ import type { Catalog } from '../storage/catalog.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from './plan-node.js'
 import { Scope } from './scope.js'
 import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } from './bind-expr.js'
-import { describeArgs, resolveOverload } from './resolve-function.js'
+import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
-import { outputName, uniqueNames, astKey, containsAggregate, collectColumnRefs } from './naming.js'
-import { pivotQuery } from './bind-pivot.js'
+import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
+import { pivotQuery, withRestKeys } from './bind-pivot.js'
+import { foldConstant } from './fold-constant.js'
+import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
 
@@ -37,6 +39,8 @@ export interface BindContext {
   readonly outer?: ExprEnv['outer']
   /** the first parameter slot a nested LATERAL may use for its outer columns */
   readonly lateralBase?: number
+  /** how unaliased result columns are named (default: QuestDB's legacy names, see naming.ts) */
+  readonly naming?: OutputNaming
 }
 
 /** Binds any query. */
@@ -86,6 +90,9 @@ function castColumns(node: PlanNode, types: readonly ColumnType[], pos: number):
 // ---------------------------------------------------------------------------------------------
 
 function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
+  // `FROM @v` that no DECLARE binds (build/declare.ts)
+  const variable = ref as unknown as { kind: string; name: string }
+  if (variable.kind === 'variable') throw new SqlError(SqlState.UNDEFINED_COLUMN, `undeclared variable: ${variable.name}`, ref.pos)
   let node: PlanNode
   switch (ref.kind) {
     case 'table': {
@@ -106,7 +113,11 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
     }
     case 'function': node = bindTableFunction(ref.call, bc, ref.alias); break
     case 'subquery': node = ref.alias === undefined ? bindQuery(ref.query, bc) : relabel(bindQuery(ref.query, bc), ref.alias); break
-    case 'pivot': node = ref.alias === undefined ? bindQuery(pivotQuery(ref), bc) : relabel(bindQuery(pivotQuery(ref), bc), ref.alias); break
+    case 'pivot': {
+      const p = ref.groupByRest === true ? withRestKeys(ref, bindTableRef(ref.source, bc).output) : ref
+      node = ref.alias === undefined ? bindQuery(pivotQuery(p), bc) : relabel(bindQuery(pivotQuery(p), bc), ref.alias)
+      break
+    }
   }
   if (ref.timestamp !== undefined) {
     const i = node.output.findIndex((c) => c.name.toLowerCase() === ref.timestamp!.toLowerCase())
@@ -121,13 +132,19 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
   const def = functionsNamed(call.name).find((d) => d.kind === 'table') as TableFunctionDef | undefined
   if (def === undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${call.name}`, call.pos)
   const e = env(new Scope([]), bc, { clause: 'FROM' })
-  const args = call.args.map((a) => bindExpr(a, e))
+  // constant expressions are folded first: long_sequence(cast(60 * 60 * 2.5 as long))
+  const args = call.args.map((a) => foldConstant(bindExpr(a, e), bc.fn))
   args.forEach((a, i) => {
     if (a.kind !== 'const' && a.kind !== 'param') throw new SqlError(SqlState.SYNTAX_ERROR, 'constant expected', call.args[i]!.pos)
   })
   // an untyped `$n` fits any type for overload resolution, then takes the declared one
   const res = resolveOverload([def], args.map((a) => (a.kind === 'param' && a.untyped === true ? 'NULL' : a.type)), call.args.map((a) => a.kind === 'literal' || a.kind === 'param'))
   if (res === undefined) {
+    // QuestDB names the argument a table function cannot take (`long_sequence(9000.0)`)
+    const types = args.map((a) => (a.kind === 'param' && a.untyped === true ? 'NULL' : a.type))
+    const sig = def.signatures.find((g) => g.args.length === args.length)
+    const bad = sig === undefined ? -1 : types.findIndex((_, i) => resolveOverload([def], types.map((t, j) => (j === i ? sig.args[i] as ColumnType : t)), call.args.map((a) => a.kind === 'literal' || a.kind === 'param')) !== undefined)
+    if (bad >= 0) throw new SqlError(SqlState.DATATYPE_MISMATCH, `argument type ${typeName(types[bad]!)} is not supported`, call.args[bad]!.pos)
     throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function for ${describeArgs(def.name, args.map((a) => typeName(a.type)) as ColumnType[])}`, call.pos)
   }
   const cast = args.map((a, i) => {
@@ -220,6 +237,9 @@ function usesColumns(e: Expr): boolean {
 // ---------------------------------------------------------------------------------------------
 
 function bindSelect(s: Select, bc: BindContext): PlanNode {
+  // `sum(sum(41) OVER ())`: the windows first, in a subquery (window-in-aggregate.ts)
+  const moved = windowsOutOfAggregates(s, bc.naming)
+  if (moved !== s) return bindSelect(moved, bc)
   let source: PlanNode = s.from === undefined
     ? { kind: 'values', rows: [[]], output: [], timestampIndex: -1 }
     : bindTableRef(s.from, bc)
@@ -236,9 +256,10 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   }
   if (s.latestOn !== undefined) source = bindLatestOn(source, s.latestOn, scope, bc)
 
-  const items = expandStars(s.columns, scope)
+  const expanded = new Set<SelectItem>()
+  const items = expandStars(s.columns, scope, expanded)
   const isAgg = s.groupBy !== undefined || s.sampleBy !== undefined || items.some((it) => containsAggregate(it.expr))
-  const names = uniqueNames(items.map((it) => outputName(it)))
+  const names = outputNames(items, bc.naming, expanded)
   let projected: { node: PlanNode; exprEnv: ExprEnv; exprs: BoundExpr[]; orderBy?: (BoundExpr | undefined)[] }
   if (isAgg) projected = bindAggregation(s, items, source, scope, bc, names)
   else {
@@ -332,18 +353,21 @@ function bindLimit(node: PlanNode, limit: NonNullable<Select['limit']>, bc: Bind
   return { kind: 'limit', input: node, lo, hi, output: node.output, timestampIndex: node.timestampIndex }
 }
 
-function expandStars(items: readonly SelectItem[], scope: Scope): SelectItem[] {
+function expandStars(items: readonly SelectItem[], scope: Scope, expanded: Set<SelectItem>): SelectItem[] {
   const out: SelectItem[] = []
   for (const it of items) {
     if (it.expr.kind !== 'star') { out.push(it); continue }
     const table = it.expr.table?.toLowerCase()
-    const cols = scope.columns.filter((c) => table === undefined || c.table?.toLowerCase() === table)
+    // (names starting with NUL are the engine's hidden columns, as window-in-aggregate.ts's)
+    const cols = scope.columns.filter((c) => (table === undefined || c.table?.toLowerCase() === table) && !c.name.startsWith('\u0000'))
     if (cols.length === 0 && table !== undefined) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${it.expr.table}]`, it.expr.pos)
     for (const c of cols) {
       const ref: Expr = c.table === undefined
         ? { kind: 'column', pos: it.expr.pos, name: c.name }
         : { kind: 'column', pos: it.expr.pos, table: c.table, name: c.name }
-      out.push({ expr: ref })
+      const item = { expr: ref }
+      expanded.add(item)
+      out.push(item)
     }
   }
   return out
@@ -377,7 +401,15 @@ function bindAggregation(s: Select, items: readonly SelectItem[], source: PlanNo
     let i = aggKeys.indexOf(k)
     if (i < 0) {
       // an aggregate inside an aggregate's arguments: QuestDB's message
-      const argEnv = env(scope, bc, { clause: 'an aggregate', onAggregate: (inner) => { throw new SqlError(SqlState.GROUPING_ERROR, 'Aggregate function cannot be passed as an argument', inner.pos) } })
+      // (QuestDB checks the inner call's argument count first: COVAR_POP(COVAR_POP(1)))
+      const argEnv = env(scope, bc, {
+        clause: 'an aggregate',
+        onAggregate: (inner, innerDef) => {
+          const arity = arityError(inner.name, [innerDef], inner.star ? 0 : inner.args.length)
+          if (arity !== undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, arity, inner.pos)
+          throw new SqlError(SqlState.GROUPING_ERROR, 'Aggregate function cannot be passed as an argument', inner.pos)
+        },
+      })
       const bound = call.star ? [] : call.args.map((a) => bindExpr(a, argEnv))
       const { site, args } = aggregateSite(def, call, bound)
       aggregates.push({ def, site, args })

@@ -68,6 +68,8 @@ function keyColumn(k: BoundExpr, i: number, source: PlanNode): OutputColumn {
 
 /** `15m` → 15, 'm'. Units are case-sensitive; anything else is "Invalid unit". */
 export function parseStride(sb: Pick<SampleBy, 'interval' | 'intervalPos'>): { stride: number; unit: SampleUnit } {
+  // `SAMPLE BY @p` that no DECLARE binds (build/declare.ts)
+  if (/^[@$]/.test(sb.interval)) throw new SqlError(SqlState.UNDEFINED_COLUMN, `undeclared variable: ${sb.interval}`, sb.intervalPos)
   const m = /^(\d+)([a-zA-Z])$/.exec(sb.interval.replace(/_/g, ''))
   if (m === null || !UNITS.includes(m[2]!)) throw new SqlError(SqlState.SYNTAX_ERROR, `Invalid unit: ${sb.interval}`, sb.intervalPos)
   const stride = Number(m[1])

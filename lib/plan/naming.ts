@@ -4,10 +4,12 @@
  */
 import type { ColumnRef, Expr, SelectItem } from '../sql/ast.js'
 import { functionsNamed } from '../functions/registry.js'
+import { expressionText, switchArgs } from './expression-text.js'
 
 /**
  * The name QuestDB gives a select item: its alias; a column's name; a function's name
- * (`count`, `avg`); `cast` for casts; `case` for CASE; a literal's text (a string without its
+ * (`count`, `avg`; `concat` for `a || b`); `cast` for casts; `case` for CASE (`switch` for the CASE
+ * forms QuestDB rewrites into its switch function); a literal's text (a string without its
  * quotes: `SELECT 'C1'` is column `C1`; a negative number with its sign: `SELECT -5` is `-5`);
  * otherwise `column`.
  */
@@ -16,9 +18,12 @@ export function outputName(item: SelectItem): string {
   const e = item.expr
   switch (e.kind) {
     case 'column': return e.name
-    case 'call': return e.name
+    // QuestDB names a window call with IGNORE NULLS `<name>_ignore_nulls`
+    case 'call': return e.over !== undefined && e.ignoreNulls === true ? `${e.name}_ignore_nulls` : e.name
     case 'cast': return 'cast'
-    case 'case': return 'case'
+    case 'case': return switchArgs(e) === undefined ? 'case' : 'switch'
+    // QuestDB rewrites `a || b` into concat(a, b) before naming
+    case 'binary': return e.op === '||' ? 'concat' : 'column'
     case 'extract': return 'extract'
     case 'unary':
       // QuestDB's lexer folds a sign into a number literal: `-5` is the constant -5
@@ -35,6 +40,75 @@ export function outputName(item: SelectItem): string {
     // fallthrough is impossible: every literal type returns
     default: return 'column'
   }
+}
+
+/**
+ * How result columns without an alias are named: `legacy` is QuestDB's
+ * `cairo.sql.column.alias.expression.enabled=false` ({@link outputName}, duplicates `x1`);
+ * `expression` names them after their text ({@link expressionText}, at most `maxLength`
+ * characters, duplicates `x_2`), as a QuestDB 9 server does by default.
+ */
+export interface OutputNaming {
+  readonly expression: boolean
+  /** `cairo.sql.column.alias.generated.max.size` (64) */
+  readonly maxLength: number
+}
+
+/** QuestDB's default lengths of generated names. */
+export const DEFAULT_ALIAS_MAX_LENGTH = 64
+
+/**
+ * The names of a select list's columns. `expanded` holds the items a `*` became: they keep their
+ * column names, made unique with digits (`ts1`) after the other columns are named, as QuestDB.
+ */
+export function outputNames(items: readonly SelectItem[], naming: OutputNaming | undefined, expanded?: ReadonlySet<SelectItem>): string[] {
+  if (naming === undefined || !naming.expression) return uniqueNames(items.map((it) => outputName(it)))
+  const out: (string | undefined)[] = items.map((it) => it.alias)
+  const used = new Set<string>()
+  const explicit = uniqueNames(items.flatMap((it) => it.alias === undefined ? [] : [it.alias]))
+  let k = 0
+  items.forEach((it, i) => { if (it.alias !== undefined) { out[i] = explicit[k++]!; used.add(out[i]!.toLowerCase()) } })
+  items.forEach((it, i) => {
+    if (out[i] !== undefined || expanded?.has(it) === true) return
+    const e = it.expr
+    out[i] = generatedName(e.kind === 'column' ? e.name : expressionText(e), e.kind !== 'column' && hasUnquotedDot(expressionText(e)), used, naming.maxLength)
+    used.add(out[i]!.toLowerCase())
+  })
+  items.forEach((it, i) => {
+    if (out[i] !== undefined) return
+    const n = outputName(it)
+    let name = n
+    for (let j = 1; used.has(name.toLowerCase()); j++) name = `${n}${j}`
+    out[i] = name
+    used.add(name.toLowerCase())
+  })
+  return out as string[]
+}
+
+/**
+ * QuestDB's `createExprColumnAlias`: the text cut to `maxLength` characters without trailing
+ * spaces, then `_2`, `_3`, ... until unused (case-insensitively). A text QuestDB keeps in
+ * protective quotes (it has a `.`) gives up three characters to them.
+ */
+function generatedName(text: string, quoted: boolean, used: ReadonlySet<string>, maxLength: number): string {
+  for (let seq = 1; ; seq++) {
+    const suffix = seq > 1 ? `_${seq}` : ''
+    const limit = Math.max(0, maxLength - suffix.length - (quoted ? 3 : 0))
+    const content = text.length > limit ? text.slice(0, limit).replace(/ +$/, '') : text.replace(/ +$/, '')
+    const name = content + suffix
+    if (content.length > 0 && !used.has(name.toLowerCase())) return name
+    if (seq > 100_000) return `${text}${suffix}`
+  }
+}
+
+/** True when `s` has a `.` outside double quotes (QuestDB's `Chars.indexOfLastUnquoted`). */
+function hasUnquotedDot(s: string): boolean {
+  let inQuotes = false
+  for (const c of s) {
+    if (c === '"') inQuotes = !inQuotes
+    else if (c === '.' && !inQuotes) return true
+  }
+  return false
 }
 
 /** Makes names unique case-insensitively as QuestDB does: `x`, `x1`, `x2`. */

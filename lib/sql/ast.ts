@@ -232,7 +232,8 @@ export interface PivotValue {
 /** `col IN (v1 [AS a], ...)` or `col IN (SELECT ...)` of a PIVOT (the query is run before binding). */
 export interface PivotFor {
   readonly pos: number
-  readonly column: ColumnRef
+  /** the column or expression whose values become columns */
+  readonly column: Expr
   readonly values?: readonly PivotValue[]
   readonly query?: Query
 }
@@ -246,6 +247,8 @@ export interface Pivot {
   readonly aggregates: readonly SelectItem[]
   readonly fors: readonly PivotFor[]
   readonly groupBy: readonly Expr[]
+  /** DuckDB's `PIVOT t ON ...` without GROUP BY: the keys are the source columns not pivoted on nor aggregated */
+  readonly groupByRest?: boolean
   readonly alias?: string
   readonly timestamp?: string
 }

@@ -43,7 +43,6 @@ statement ->
   | ddl                        {% id %}
   | utility                    {% id %}
   | acl                        {% id %}
-  | declare                    {% id %}
   | copyTo                     {% id %}
   # a table function as a whole statement: `generate_series(1, 3);`, `table_columns('t');`
   | call                       {% ([c]) => Q.shorthand(Q.tableRef({ kind: 'function', pos: c.pos, call: c }, { alias: null, timestamp: null }), {}) %}

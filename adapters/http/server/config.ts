@@ -36,6 +36,10 @@ export interface ServerConfig {
   readonly maxQueryLength: number
   /** the longest table or column name (`cairo.max.file.name.length`) */
   readonly maxNameLength: number
+  /** `cairo.sql.column.alias.expression.enabled`: name unaliased result columns after their expression text */
+  readonly columnAliasExpression: boolean
+  /** `cairo.sql.column.alias.generated.max.size`: the longest such generated name */
+  readonly columnAliasMaxLength: number
   /** ms after its last heartbeat when a data-directory lock whose owner cannot be proven dead is taken over */
   readonly lockLeaseMs: number
   /** the engine's parse limits (EpochDB keys `epochdb.sql.max.*`) */
@@ -138,6 +142,9 @@ export const KEYS: Readonly<Record<string, { kind: Kind; def: string | undefined
   'http.request.header.buffer.size': { kind: 'int', def: '65536' },
   'cairo.max.file.name.length': { kind: 'int', def: '127' },
   'cairo.lock.lease': { kind: 'int', def: '15000' },
+  // result column names as a QuestDB 9 server makes them by default (expression text, x_2)
+  'cairo.sql.column.alias.expression.enabled': { kind: 'bool', def: 'true' },
+  'cairo.sql.column.alias.generated.max.size': { kind: 'int', def: '64' },
   // EpochDB's own (QuestDB has no such keys): the parse limits, checked before parsing
   'epochdb.sql.max.statement.length': { kind: 'int', def: '2097152' },
   'epochdb.sql.max.list.items': { kind: 'int', def: '1000000' },
@@ -294,6 +301,8 @@ export function loadConfig(confText: string | undefined, env: Readonly<Record<st
     maxQueryLength: int('http.request.header.buffer.size')!,
     maxNameLength: int('cairo.max.file.name.length')!,
     lockLeaseMs: int('cairo.lock.lease')!,
+    columnAliasExpression: bool('cairo.sql.column.alias.expression.enabled'),
+    columnAliasMaxLength: positive('cairo.sql.column.alias.generated.max.size'),
     parseLimits: {
       maxLength: positive('epochdb.sql.max.statement.length'),
       maxListItems: positive('epochdb.sql.max.list.items'),

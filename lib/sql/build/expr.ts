@@ -7,6 +7,7 @@ import type {
 import type { Token } from '../lexer.js'
 import { unquoteString } from '../lexer.js'
 import type { Name } from './tokens.js'
+import { SqlError, SqlState } from '../../errors.js'
 
 const INT_MAX = 2147483647
 
@@ -77,10 +78,18 @@ export interface CallArgs {
   readonly args: readonly Expr[]
   readonly distinct: boolean
   readonly star: boolean
+  /** where `*` is, for `f(*)` */
+  readonly starPos?: number
 }
 
-/** A function call with optional `IGNORE|RESPECT NULLS` and `OVER`. */
+/**
+ * A function call with optional `IGNORE|RESPECT NULLS` and `OVER`. Only `count(*)` takes `*`:
+ * elsewhere QuestDB reads it as the multiplication operator without operands.
+ */
 export function call(name: Name, args: CallArgs | null, nulls: Token | null, over: WindowSpec | null): Call {
+  if (args?.star === true && name.name.toLowerCase() !== 'count') {
+    throw new SqlError(SqlState.SYNTAX_ERROR, "too few arguments for '*' [found=0,expected=2]", args.starPos ?? name.pos)
+  }
   return {
     kind: 'call', pos: name.pos, name: name.name,
     args: args?.args ?? [], distinct: args?.distinct ?? false, star: args?.star ?? false,

@@ -8,6 +8,7 @@ import type {
 } from '../ast.js'
 import type { Token } from '../lexer.js'
 import type { Name } from './tokens.js'
+import { Deferred, deferred } from './seq.js'
 
 /** Queries written as `(query)` with nothing after the parenthesis, and query shorthands. */
 const bareQueries = new WeakSet<Query>()
@@ -16,6 +17,11 @@ const bareQueries = new WeakSet<Query>()
 export function markBare(q: Query): Query {
   bareQueries.add(q)
   return q
+}
+
+/** A marked-bare copy of `q` for `(q)` (a deferred query, a DECLARE's, stays deferred: its copy is made when it is). */
+export function bareCopy(q: Query): Query {
+  return markBare(q instanceof Deferred ? deferred(() => ({ ...(q.compute() as Query) })) : { ...q })
 }
 
 /**

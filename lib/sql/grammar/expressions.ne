@@ -30,6 +30,7 @@ inList ->
   | "(" query ")"          {% ([, q], _l, reject) => Q.isBare(q) ? reject : q %}
   | %string                {% ([t]) => [E.stringLiteral(t)] %}
   | %param                 {% ([t]) => [{ kind: 'param', pos: t.offset, index: Number(t.text.slice(1)) }] %}
+  | %variable              {% ([t]) => [V.variableRef(t)] %}
   | call                   {% ([c]) => [c] %}
 
 exprBor -> exprBor "|" exprXor {% ([l, o, r]) => E.binary(l, o, r) %} | exprXor {% id %}
@@ -71,7 +72,7 @@ literal ->
   | %float   {% ([t]) => E.numberLiteral(t) %}
   | %decimal {% ([t]) => E.decimalLiteral(t) %}
   # `5m` lexes as a duration; in an expression it is the DECIMAL literal 5
-  | %duration {% ([t], _l, reject) => E.decimalLiteral(t) ?? reject %}
+  | %duration {% ([t], _l, reject) => V.rememberDuration(E.decimalLiteral(t), t) ?? reject %}
   | %hex     {% ([t]) => E.numberLiteral(t) %}
   | %NAN     {% ([t]) => E.numberLiteral(t) %}
   | %string  {% ([t]) => E.stringLiteral(t) %}
@@ -86,7 +87,7 @@ funcName ->
   | %LEFT              {% ([t]) => nameOf(t) %}
   | %RIGHT             {% ([t]) => nameOf(t) %}
 callArgs ->
-    "*"                {% () => ({ args: [], distinct: false, star: true }) %}
+    "*"                {% ([t]) => ({ args: [], distinct: false, star: true, starPos: t.offset }) %}
   | %DISTINCT exprList {% ([, args]) => ({ args, distinct: true, star: false }) %}
   | exprList           {% ([args]) => ({ args, distinct: false, star: false }) %}
 nullTreatment -> %IGNORE %NULLS {% id %} | %RESPECT %NULLS {% id %}

@@ -13,10 +13,27 @@ pivotFor ->
     pivotColumn %IN "(" pivotValues ")" {% ([c, , , v]) => P.pivotFor(c, v, null) %}
   | pivotColumn %IN "(" query ")"       {% ([c, , , q]) => P.pivotFor(c, null, q) %}
   | pivotColumn %IN "(" ")"             {% ([, , o]) => P.emptyIn(o) %}
-pivotColumn -> name {% ([n]) => E.columnRef(n, null) %} | name "." name {% ([a, , b]) => E.columnRef(a, b) %}
+  | pivotColumn %IN "(" "*" ")"         {% ([, , , s]) => P.starIn(s) %}
+# a column or an expression (`FOR extract(year FROM ts) IN (...)`): the level below IN, so that
+# the IN of the FOR is not read as part of it
+pivotColumn -> exprBor {% ([e]) => P.pivotColumn(e) %}
 pivotValues -> pivotValue {% ([v]) => L.one(v) %} | pivotValues "," pivotValue {% ([l, , v]) => L.add(l, v) %}
 pivotValue -> expr alias:? {% ([e, a]) => P.pivotValue(e, a) %}
 pivotGroupBy -> %GROUP %BY exprList {% ([, , l]) => l %}
+
+# DuckDB's statement form, which QuestDB's sqllogictest files quote beside their translations:
+# `PIVOT source ON col [IN (...)] [, col2 ...] [USING aggs] [GROUP BY keys]`. A column without IN
+# takes its distinct values (in order); without GROUP BY the keys are the other source columns;
+# without USING the aggregate is count(*) (build/pivot.ts duckPivot).
+duckPivot -> %PIVOT pivotSource %ON duckOns duckUsing:? pivotGroupBy:?
+  {% ([p, s, , ons, aggs, g]) => P.duckPivot(p, s, ons, aggs, g) %}
+duckOns -> duckOn {% ([f]) => L.one(f) %} | duckOns "," duckOn {% ([l, , f]) => L.add(l, f) %}
+duckOn ->
+    pivotColumn                         {% ([c]) => P.pivotFor(c, null, null) %}
+  | pivotColumn %IN "(" pivotValues ")" {% ([c, , , v]) => P.pivotFor(c, v, null) %}
+  | pivotColumn %IN "(" query ")"       {% ([c, , , q]) => P.pivotFor(c, null, q) %}
+  | pivotColumn %IN "(" ")"             {% ([, , o]) => P.emptyIn(o) %}
+duckUsing -> name pivotAggs {% ([u, a], _l, reject) => u.name.toLowerCase() === 'using' ? a : reject %}
 
 # The source of a query-level PIVOT: a table name or a parenthesised query, with an optional WHERE.
 pivotSource ->

@@ -5,6 +5,8 @@
 query ->
     queryBody                 {% id %}
   | %WITH cteList queryBody   {% ([w, c, b]) => Q.withQuery(w, c, b) %}
+  # DECLARE @x := ... (grammar/declare.ne), also inside subqueries and CTEs
+  | %DECLARE declareList query {% ([t, l, q]) => V.declare(t, l, q) %}
 cteList -> cte {% ([c]) => L.one(c) %} | cteList "," cte {% ([l, , c]) => L.add(l, c) %}
 cte -> name %AS "(" query ")" {% ([n, , , q]) => ({ name: n.name, pos: n.pos, query: q }) %}
 
@@ -18,13 +20,17 @@ setTerm -> setTerm %INTERSECT %ALL:? setPrimary {% ([l, o, a, r]) => Q.setOp(l, 
 
 setPrimary ->
     selectBlock                    {% id %}
-  | "(" query ")"                  {% ([, q]) => Q.markBare({ ...q }) %}
+  | "(" query ")"                  {% ([, q]) => Q.bareCopy(q) %}
   # `(query) WHERE ...`: at least one clause (else it is the line above).
   | "(" query ")" timestampClause:? shortTail {% ([o, q, , ts, tail], _l, reject) => ts === null && Object.keys(tail).length === 0 ? reject : Q.shorthand(Q.tableRef({ kind: 'subquery', pos: o.offset, query: q }, { alias: null, timestamp: ts }), tail) %}
+  # `(q) a JOIN (q2) b ON (k) ...`: joins of parenthesised queries without SELECT * FROM (at least one join)
+  | "(" query ")" alias:? joins shortTail {% ([o, q, , a, js, tail], _l, reject) => js.length === 0 ? reject : { ...Q.shorthand(Q.tableRef({ kind: 'subquery', pos: o.offset, query: q }, { alias: a, timestamp: null }), tail), joins: js } %}
   # `trades`, `trades WHERE ...` mean `SELECT * FROM trades ...`.
   | shortName timestampClause:? shortTail {% ([n, ts, tail]) => Q.shorthandTable(n, ts, tail) %}
   # `trades PIVOT (...)`, `(q) WHERE ... PIVOT (...)` (grammar/pivot.ne)
   | pivotSource where:? pivotClause alias:? {% ([s, w, c, a]) => Q.shorthand(P.pivot(s, w, c, a), {}) %}
+  # DuckDB's `PIVOT t ON col USING agg` (grammar/pivot.ne)
+  | duckPivot {% ([p]) => Q.shorthand(p, {}) %}
 shortTail -> where:? latestOn:? sampleBy:? {% ([where, latestOn, sampleBy]) => Q.compact({ where, latestOn, sampleBy }) %}
 
 selectBlock -> %SELECT %DISTINCT:? selectList fromClause:? {% ([s, d, cols, from]) => Q.select(s, d, cols, from) %}
@@ -49,6 +55,8 @@ tablePrimary ->
   | call             {% ([c]) => ({ kind: 'function', pos: c.pos, call: c }) %}
   | call %WITH name  {% ([c, , n], _l, reject) => AR.withOrdinality(c, n) ?? reject %}
   | "(" query ")"    {% ([o, q]) => ({ kind: 'subquery', pos: o.offset, query: q }) %}
+  # `FROM @v`: a table name or subquery a DECLARE holds
+  | %variable        {% ([v]) => V.tableVariable(v) %}
 timestampClause -> %TIMESTAMP "(" name ")" {% ([, , n]) => n %}
 
 # Zero or more joins: `[]` or a Seq.
@@ -80,8 +88,10 @@ where -> %WHERE expr {% ([, e]) => e %}
 latestBy -> %LATEST %BY exprList {% ([t, , l]) => ({ pos: t.offset, partitionBy: l, legacy: true }) %}
 latestOn -> %LATEST %ON name %PARTITION %BY exprList {% ([t, , n, , , l]) => ({ pos: t.offset, timestamp: n.name, partitionBy: l, legacy: false }) %}
 
-sampleBy -> %SAMPLE %BY %duration (%FROM expr):? (%TO expr):? fill:? align:?
+sampleBy -> %SAMPLE %BY sampleInterval (%FROM expr):? (%TO expr):? fill:? align:?
   {% ([t, , i, f, to, fill, al]) => Q.sampleBy(t, i, f === null ? null : f[1], to === null ? null : to[1], fill, al) %}
+# `SAMPLE BY @p`: a DECLAREd duration (build/declare.ts)
+sampleInterval -> %duration {% id %} | %variable {% id %}
 fill -> %FILL "(" exprList ")" {% ([, , l]) => L.toArray(l) %}
 align ->
     %ALIGN %TO %CALENDAR (%TIME %ZONE expr):? (%WITH %OFFSET expr):?

@@ -44,7 +44,7 @@ setAssign -> "=" {% id %} | %TO {% id %}
 unsupported ->
     %DELETE restTokens                  {% ([t]) => S.unsupported(t, 'DELETE') %}
   # `DECLARE name CURSOR ...` (PostgreSQL); `DECLARE @x := ...` is QuestDB's (grammar/declare.ne)
-  | %DECLARE name restTokens            {% ([t, , rest]) => L.deferred(() => S.unsupported(t, S.hasWord(L.toArray(rest), 'cursor') ? 'DECLARE CURSOR' : 'DECLARE')) %}
+  | %DECLARE name restTokens            {% ([t, n, rest], _l, reject) => n.name.toLowerCase() === 'overridable' ? reject : L.deferred(() => S.unsupported(t, S.hasWord(L.toArray(rest), 'cursor') ? 'DECLARE CURSOR' : 'DECLARE')) %}
   | %FETCH restTokens                   {% ([t]) => S.unsupported(t, 'FETCH') %}
   | %MOVE restTokens                    {% ([t]) => S.unsupported(t, 'MOVE') %}
   | %CLOSE restTokens                   {% ([t]) => S.unsupported(t, 'CLOSE') %}

@@ -31,6 +31,8 @@ t.test('config: defaults, server.conf, QDB_ overrides, warnings, bad values', as
   t.same(loadConfig('http.net.bind.to=127.0.0.1:1', {}, () => {}).http, { host: '127.0.0.1', port: 1 }, "QuestDB's key name works too")
   t.equal(d.maxNameLength, 127)
   t.equal(loadConfig(undefined, { QDB_CAIRO_MAX_FILE_NAME_LENGTH: '40' }, () => {}).maxNameLength, 40)
+  t.match(d, { columnAliasExpression: true, columnAliasMaxLength: 64 }, "result columns named after their expression, QuestDB 9's default")
+  t.match(loadConfig('cairo.sql.column.alias.expression.enabled=false\ncairo.sql.column.alias.generated.max.size=10\n', {}, () => {}), { columnAliasExpression: false, columnAliasMaxLength: 10 })
 })
 
 /** Runs examples/server.ts with `env`; resolves with the child and its REST port (from the banner). */
@@ -60,6 +62,8 @@ t.test('npm start: banner, REST, one log line per request, graceful SIGTERM', as
   t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
   t.ok(out().includes(`${root} (cairo.root)`), 'the banner names the data directory')
   t.equal((await get(port, '/exec?query=select+1+x')).body, '{"query":"select 1 x","columns":[{"name":"x","type":"INT"}],"timestamp":-1,"dataset":[[1]],"count":1}')
+  // cairo.sql.column.alias.expression.enabled defaults to true, as on a QuestDB 9 server
+  t.match(JSON.parse((await get(port, '/exec?query=' + encodeURIComponent('select 1+1, 1+1'))).body).columns, [{ name: '1 + 1' }, { name: '1 + 1_2' }])
   t.match((await get(port, '/')).body, /EpochDB/)
   await new Promise((r) => setTimeout(r, 100))
   const line = out().split('\n').find((l) => l.includes('"path":"/exec"'))

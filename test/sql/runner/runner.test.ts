@@ -79,6 +79,11 @@ t.test('compares numbers by value and text exactly', async t => {
   t.notOk(compareRows(['2\tx', '1\ty z'], [['1', 'y z'], ['2', 'x']], 'nosort', 'epochdb').ok)
   t.ok(compareRows(['1', '2', '3'], [['3', '1'], ['2']], 'valuesort', 'epochdb').ok)
   t.equal(compareRows(['1'], [], undefined, 'epochdb').reason, 'expected 1 rows, got 0')
+  // questdb flavor: whitespace collapsed as sqllogictest-rs does, a line may mix a tab and spaces
+  t.ok(compareRows(['NULL        NULL    10\t2020-01-03T00:00:00.000000Z'], [['NULL', 'NULL', '10', '2020-01-03T00:00:00.000000Z']], 'nosort', 'questdb').ok)
+  t.ok(compareRows(['New York\t3'], [['New York', '3']], 'nosort', 'questdb').ok)
+  t.notOk(compareRows(['NULL NULL\t11 x'], [['NULL', 'NULL', '10', 'x']], 'nosort', 'questdb').ok)
+  t.notOk(compareRows(['NULL        NULL    10\t2020-01-03T00:00:00.000000Z'], [['NULL', 'NULL', '10', '2020-01-03T00:00:00.000000Z']], 'nosort', 'epochdb').ok)
 })
 
 t.test('runs records and reports file:line failures', async t => {
@@ -112,6 +117,15 @@ t.test('runs records and reports file:line failures', async t => {
   t.equal(out.passed, 3)
   t.equal(out.failed, 6)
   t.equal(out.skipped, 1)
+})
+
+t.test('questdb flavor: a PRAGMA statement is skipped, as QuestDB\'s runner does', async t => {
+  const text = 'statement ok\nPRAGMA enable_verification\n\nstatement ok\nPRAGMA enable_verification\n'
+  const db: SltDatabase = { query: () => Promise.reject(new SqlError(SqlState.SYNTAX_ERROR, 'no', 0)), close: () => Promise.resolve() }
+  const out = await runSlt(parseSlt(text), db, { file: 'p.test', flavor: 'questdb' })
+  t.same([out.passed, out.failed, out.skipped], [0, 0, 2])
+  const ours = await runSlt(parseSlt(text), db, { file: 'p.test', flavor: 'epochdb' })
+  t.same([ours.passed, ours.failed, ours.skipped], [0, 2, 0])
 })
 
 t.test('questdb flavor: 6-decimal reals, pg timestamps, require skips the rest', async t => {

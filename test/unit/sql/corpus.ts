@@ -133,6 +133,8 @@ export const CORPUS: readonly string[] = [
   'set session characteristics as transaction isolation level read committed', 'set statement_timeout to default',
   'delete from t where a = 1',
   'declare c cursor for select 1',
+  'declare overridable @x := 5, @p := 1h, @s := (1, 2) select * from (declare @y := @x select @y from t) where k in @s sample by @p',
+  'declare @q := (select a from t) with c as (declare @x := 1 select @x) select * from @q',
   'fetch 10 from c', 'move next in c', 'close c',
   'copy t from \'file.csv\'',
   'create index i on t (a)',
@@ -171,6 +173,12 @@ export const CORPUS: readonly string[] = [
   "(select * from t) where x > 1 pivot (sum(a) as s, count() for q in ('Q1', 'Q2') r in (select distinct r from t)) as p",
   "select * from t pivot (avg(v) for sym in ('a') for side in ('buy', 'sell')) p join u on (k)",
   "with c as (t pivot (sum(v) for k in (null, 1) group by a, b)) select pivot, for from c",
+  // DuckDB's statement form and the `(q) a JOIN (q2) b` shorthand
+  "pivot cities on year using sum(population) as total, count() group by country order by country",
+  "pivot (select * from t) on k in (1, 2), side in (select distinct side from t) limit 3",
+  'pivot t on k',
+  "t pivot (count() for extract(day from ts) in (1, 2) (a > 1) in (true) for b || 'x' in ('ax'))",
+  "(t pivot (sum(v) for k in (1) group by a)) x join (select a, b from u) y on (a) where b > 0",
   'select * from t limit 3,',
   'select * from t limit , 3',
   "select date '2000-01-01', timestamp '2000-01-01T10:00', timestamp, date from t where d > date '1999-12-31'",
@@ -180,6 +188,8 @@ export const CORPUS: readonly string[] = [
   // DECLARE
   "declare @x := 5, @y := @x + 1 with c as (select @y v) select @x, v from c where v > @x",
   'declare c cursor for select 1',
+  'declare overridable @x := 5, @p := 1h, @s := (1, 2) select * from (declare @y := @x select @y from t) where k in @s sample by @p',
+  'declare @q := (select a from t) with c as (declare @x := 1 select @x) select * from @q',
   // correlated subqueries, keywords as names
   'select id, (select max(px) from f where f.id = o.id) from o where exists (select 1 from f where f.id = o.id) and id in (select id from f where f.q > o.q)',
   'create table kw (when timestamp, limit int, from int, end int, index int, timestamp timestamp) timestamp(timestamp)',
