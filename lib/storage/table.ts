@@ -8,6 +8,7 @@
  * write past the snapshot's end; anything that rewrites rows (out-of-order merge, dedup, UPDATE,
  * TRUNCATE, schema change) installs a new version, so a running reader is never disturbed.
  */
+import { timestampMicros } from '../types/timestamp-ns.js'
 import type { ColumnType } from '../types/column-type.js'
 import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '../types/vector.js'
 import type { PartitionUnit } from '../sql/ast.js'
@@ -210,7 +211,7 @@ export class Table {
     if (last === undefined || hot.rowCount === 0) return
     const ti = this.meta.timestampIndex
     if (ti < 0) { this.thaw(this.cold.length - 1); return }
-    const b = partitionOfFirst(Number((hot.columns[ti]!.view(0, 1) as I64Vector).data[0]!))
+    const b = partitionOfFirst(timestampMicros(hot.columns[ti]!.type, (hot.columns[ti]!.view(0, 1) as I64Vector).data[0]!))
     if (b === undefined || (b.lo === last.lo && b.hi === last.hi)) this.thaw(this.cold.length - 1)
   }
 

@@ -190,3 +190,12 @@ export function nsToMicros(x: number | bigint): number | bigint {
   if (typeof x === 'number') return Math.trunc(x / 1000) + 0
   return nsScalar(x / 1000n)
 }
+
+/**
+ * A designated timestamp value in microseconds, whatever the column's unit: TIMESTAMP values as
+ * they are, TIMESTAMP_NS values floored to the microsecond (exactly). Partition bounds and names
+ * are kept in microseconds for both units.
+ */
+export function timestampMicros(type: string, x: number | bigint): number {
+  return type === 'TIMESTAMP_NS' ? nsParts(x).micros : Number(x)
+}
