@@ -313,18 +313,26 @@ export class Table {
   }
 
   /** Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches them). */
-  private thawFrom(min: number): void {
+  private thawFrom(min: number | bigint): void {
+    // partition ranges are microseconds for TIMESTAMP_NS tables too
+    const us = timestampMicros(this.tsType(), min)
     let k = this.cold.length
-    while (k > 0 && this.cold[k - 1]!.maxTs >= min) k--
+    while (k > 0 && this.cold[k - 1]!.maxTs >= us) k--
     this.thaw(k)
   }
 
   /** The newest designated timestamp, or -Infinity when there are no rows. */
-  private newest(): number {
+  private newest(): number | bigint {
     const d = this.data
     if (d.rowCount > 0) return lastTimestamp(d.columns[this.meta.timestampIndex]!, d.rowCount)
     const last = this.cold[this.cold.length - 1]
-    return last === undefined ? -Infinity : last.maxTs
+    if (last === undefined) return -Infinity
+    // a TIMESTAMP_NS partition records microseconds: its newest value is at most the microsecond's last nanosecond
+    return this.tsType() === 'TIMESTAMP_NS' ? BigInt(last.maxTs) * 1000n + 999n : last.maxTs
+  }
+
+  private tsType(): string {
+    return this.meta.columns[this.meta.timestampIndex]?.type ?? 'TIMESTAMP'
   }
 
   /** True when the new timestamps are ascending and not older than the newest row. */
@@ -332,7 +340,7 @@ export class Table {
     const d = v.data
     let prev = this.newest()
     for (let i = 0; i < length; i++) {
-      const x = Number(d[v.isConst ? 0 : i]!)
+      const x = d[v.isConst ? 0 : i]!
       if (x < prev) return false
       prev = x
     }
@@ -430,6 +438,6 @@ export class Table {
   }
 }
 
-function lastTimestamp(buf: ColumnBuffer, rowCount: number): number {
-  return Number((buf.view(rowCount - 1, rowCount) as I64Vector).data[0]!)
+function lastTimestamp(buf: ColumnBuffer, rowCount: number): number | bigint {
+  return (buf.view(rowCount - 1, rowCount) as I64Vector).data[0]!
 }

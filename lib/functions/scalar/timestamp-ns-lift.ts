@@ -85,7 +85,7 @@ export function liftToNs(base: ScalarFunctionDef, mode: LiftMode): ScalarFunctio
     ...rest,
     signatures,
     vector: (args, n, ctx, state) => {
-      const sub = nanoUnitKernel(base.name, args, n)
+      const sub = NANO_UNIT_FUNCTIONS.has(base.name) ? nanoUnitKernel(base.name, args, n) : undefined
       if (sub !== undefined) return sub
       let main: Uint16Array | undefined
       let mainConst = false
@@ -110,6 +110,8 @@ export function liftToNs(base: ScalarFunctionDef, mode: LiftMode): ScalarFunctio
     },
   }
 }
+
+const NANO_UNIT_FUNCTIONS = new Set(['dateadd', 'timestamp_floor', 'timestamp_ceil'])
 
 /** dateadd / timestamp_floor / timestamp_ceil with a constant nanosecond unit, exactly; else undefined. */
 function nanoUnitKernel(name: string, args: readonly Vector[], n: number): Vector | undefined {
