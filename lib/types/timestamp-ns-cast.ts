@@ -10,7 +10,8 @@ import { SqlError, SqlState } from '../errors.js'
 import { type ColumnType, LONG_NULL } from './column-type.js'
 import type { Scalar, Vector, I64Vector } from './vector.js'
 import { parseLongText } from './text-parse.js'
-import { joinNs, nsBig, nsScalar, nsToMicros, parseTimestampNs, splitNs } from './timestamp-ns.js'
+import { joinNs, nsBig, nsOfParts, nsScalar, nsToMicros, parseTimestampNs, splitNs } from './timestamp-ns.js'
+import { parseTimestampParts } from './timestamp.js'
 import { formatValue } from './value-format.js'
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
@@ -44,6 +45,12 @@ export function castNsScalar(value: Scalar, from: ColumnType, to: ColumnType, on
   if (to === 'TIMESTAMP_NS') {
     switch (from) {
       case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'CHAR': {
+        const parts = parseTimestampParts(String(value))
+        if (parts !== null) {
+          const ns = nsOfParts(parts)
+          if (ns !== BigInt.asIntN(64, ns) || ns === -9223372036854775808n) throw new SqlError(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, `timestamp out of range for TIMESTAMP_NS: ${String(value)}`, position)
+          return nsScalar(ns)
+        }
         const v = parseTimestampNsText(String(value))
         if (v !== undefined) return v
         if (onBadText === 'null') return null

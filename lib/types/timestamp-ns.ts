@@ -51,7 +51,10 @@ export function nsOfParts(p: TimestampParts): bigint {
  */
 export function parseTimestampNs(text: string): number | bigint | null {
   const p = parseTimestampParts(text)
-  return p === null ? null : nsScalar(nsOfParts(p))
+  if (p === null) return null
+  const ns = nsOfParts(p)
+  // outside the 64-bit range (before 1677-09-21 or after 2262-04-11): not a TIMESTAMP_NS
+  return ns === BigInt.asIntN(64, ns) && ns !== NS_NULL_BIG ? nsScalar(ns) : null
 }
 
 /**
