@@ -202,3 +202,18 @@ export function nsToMicros(x: number | bigint): number | bigint {
 export function timestampMicros(type: string, x: number | bigint): number {
   return type === 'TIMESTAMP_NS' ? nsParts(x).micros : Number(x)
 }
+
+/**
+ * Microsecond scan intervals as bounds on a TIMESTAMP_NS column's raw values, for binary searches
+ * that compare values as doubles: widened by a margin past double rounding (256 ns at today's
+ * values), so the rows found cover the intervals; the filter above the scan decides exactly.
+ */
+export function nsScanBounds(intervals: Float64Array): Float64Array {
+  const out = new Float64Array(intervals.length)
+  for (let k = 0; k < intervals.length; k += 2) {
+    const lo = intervals[k]!, hi = intervals[k + 1]!
+    out[k] = lo === -Infinity ? lo : lo * 1000 - 1024
+    out[k + 1] = hi === Infinity ? hi : hi * 1000 + 999 + 1024
+  }
+  return out
+}
