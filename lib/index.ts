@@ -43,6 +43,7 @@ export { parseStatementTimeout } from './exec/statement-timeout.js'
 export { getScalar } from './types/vector.js'
 /** QuestDB's text forms of values (timestamps, Java-style doubles, any value), for adapters' encoders. */
 export { formatTimestamp, formatDate } from './types/timestamp.js'
+export { formatTimestampNs, formatNsParts, parseTimestampNs, splitNs, nsParts, type NsSplit } from './types/timestamp-ns.js'
 export { formatDouble, formatFloat } from './types/number-format.js'
 export { formatValue } from './types/value-format.js'
 /** DOUBLE arrays: the value class, their text forms (QuestDB's `[1.0]`, PostgreSQL's `{1.0}`), type tags. */

@@ -52,6 +52,7 @@ export const PG_TYPES: Readonly<Record<ColumnType, PgType>> = {
   DOUBLE: { oid: Oid.FLOAT8, size: 8, modifier: -1, binary: true },
   DATE: { oid: Oid.TIMESTAMP, size: 8, modifier: -1, binary: true },
   TIMESTAMP: { oid: Oid.TIMESTAMP, size: 8, modifier: -1, binary: true },
+  TIMESTAMP_NS: { oid: Oid.TIMESTAMP, size: 8, modifier: -1, binary: true },
   STRING: text(Oid.VARCHAR),
   VARCHAR: text(Oid.VARCHAR),
   SYMBOL: text(Oid.VARCHAR),

@@ -4,11 +4,13 @@
  *
  * - text: BOOLEAN `t`/`f`; numbers in decimal, doubles Java-style as QuestDB prints them (NaN and
  *   infinities are null); TIMESTAMP `2024-01-01 00:00:00.000001`; DATE `2024-01-01 00:00:00.000`;
+ *   TIMESTAMP_NS as `timestamp` (OID 1114) truncated to the microsecond, text and binary alike, as
+ *   QuestDB 9 sends it (PostgreSQL's timestamp holds microseconds; psycopg2/3 refuse nine digits);
  *   BINARY as PostgreSQL's bytea hex `\x...`; everything else its QuestDB text.
  * - binary: int2/int4/int8, IEEE floats, TIMESTAMP/DATE as int8 microseconds since 2000-01-01,
  *   UUID 16 bytes, BINARY raw; STRING/SYMBOL/LONG256/IPv4/INTERVAL stay text (QuestDB's rule).
  */
-import { formatDate, formatDouble, formatFloat, formatTimestamp, formatValue, getScalar, isArrayType } from '../../lib/index.js'
+import { formatDate, formatDouble, formatFloat, formatTimestamp, formatValue, getScalar, isArrayType, nsParts } from '../../lib/index.js'
 import type { ColumnType, Vector } from '../../lib/index.js'
 import type { BufferWriter } from './buffer-writer.js'
 import type { FormatCode } from './messages.js'
@@ -41,6 +43,7 @@ function textOf(type: ColumnType): (x: NonNullable<ReturnType<typeof getScalar>>
     case 'DOUBLE': return (x) => formatDouble(x as number)
     case 'TIMESTAMP': return (x) => pgTimestampText(formatTimestamp(x as number | bigint))
     case 'DATE': return (x) => pgTimestampText(formatDate(Number(x)))
+    case 'TIMESTAMP_NS': return (x) => pgTimestampText(formatTimestamp(nsParts(x as number | bigint).micros))
     case 'BINARY': return (x) => byteaHex(x as Uint8Array)
     case 'IPV4': return (x) => formatValue('IPV4', x) ?? ''
     case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL': case 'NULL':
@@ -78,6 +81,7 @@ function binaryEncoder(type: ColumnType): CellEncoder {
     case 'DOUBLE': return (w, v, i) => scalar(w, v, i, (x) => w.int32(8).float64(x as number))
     case 'TIMESTAMP': return (w, v, i) => scalar(w, v, i, (x) => w.int32(8).int64(BigInt(x as number | bigint) - BigInt(PG_EPOCH_MICROS)))
     case 'DATE': return (w, v, i) => scalar(w, v, i, (x) => w.int32(8).int64(BigInt(Number(x) * 1000 - PG_EPOCH_MICROS)))
+    case 'TIMESTAMP_NS': return (w, v, i) => scalar(w, v, i, (x) => w.int32(8).int64(BigInt(nsParts(x as number | bigint).micros - PG_EPOCH_MICROS)))
     case 'UUID': return (w, v, i) => scalar(w, v, i, (x) => w.int32(16).bytes(uuidBytes(String(x))))
     case 'BINARY': return (w, v, i) => scalar(w, v, i, (x) => w.int32((x as Uint8Array).length).bytes(x as Uint8Array))
     case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'LONG256': case 'IPV4': case 'INTERVAL': case 'NULL':

@@ -15,6 +15,7 @@ import { parseInterval } from '../types/interval.js'
 import type { BoundExpr } from '../plan/plan-node.js'
 import { type InLookup, inLookup, LiteralList } from '../plan/literal-list.js'
 import type { ExecContext } from './context.js'
+import { compileNsInIntervals } from './ns-intervals.js'
 
 /** Computes one vector for a batch. */
 export type Evaluator = (batch: Batch) => Vector
@@ -64,6 +65,7 @@ export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
     case 'in': return compileIn(compileExpr(expr.expr, ctx), expr.values instanceof LiteralList ? expr.values.lookup : inLookup(expr.values), expr.not)
     case 'in_intervals': {
       const inner = compileExpr(expr.expr, ctx)
+      if (expr.nsIntervals !== undefined) return compileNsInIntervals(inner, expr.nsIntervals, expr.not)
       const iv = expr.tick !== undefined ? parseInterval(expr.tick.text, expr.tick.pos, ctx.now) : expr.param === undefined ? expr.intervals : paramIntervals(ctx.params[expr.param.index] ?? null, expr.param.pos, ctx.now)
       const not = expr.not
       return (b) => {

@@ -12,13 +12,14 @@ import { TABLE_FUNCTIONS } from './table/index.js'
 import { RND_FUNCTIONS } from './rnd/index.js'
 import { WINDOW_FUNCTIONS } from './window/index.js'
 import { withDecimalOverloads } from './decimal-functions.js'
+import { withTimestampNsOverloads } from './timestamp-ns-functions.js'
 
 /** Every built-in function definition. */
-export const BUILTINS: readonly FunctionDef[] = withDecimalOverloads([
+export const BUILTINS: readonly FunctionDef[] = withTimestampNsOverloads(withDecimalOverloads([
   ...OPERATOR_FUNCTIONS,
   ...SCALAR_FUNCTIONS,
   ...AGGREGATE_FUNCTIONS,
   ...TABLE_FUNCTIONS,
   ...RND_FUNCTIONS,
   ...WINDOW_FUNCTIONS,
-])
+]))

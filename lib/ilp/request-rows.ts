@@ -221,7 +221,7 @@ export class RequestRows implements LineSink {
   timestamp(micros: number): void {
     const b = this.slot('TIMESTAMP')
     if (b === undefined) return
-    if (b instanceof I64Builder && b.type === 'TIMESTAMP') b.set(this.row, micros)
+    if (b instanceof I64Builder && (b.type === 'TIMESTAMP' || b.type === 'TIMESTAMP_NS')) b.set(this.row, micros)
     else if (b instanceof I64Builder && b.type === 'DATE') b.set(this.row, Math.floor(micros / 1000))
     else if (b instanceof SymBuilder) b.setText(this.row, String(micros))
     else throw this.castError('TIMESTAMP')

@@ -19,6 +19,7 @@ import { arityError, describeArgs, resolveOverload } from './resolve-function.js
 import { functionsNamed } from '../functions/registry.js'
 import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.js'
 import { isLiteralItem, LITERAL_LIST_MIN_ITEMS, LiteralList } from './literal-list.js'
+import { bindNsInterval } from './bind-ns-interval.js'
 
 /** Hooks and environment for binding expressions. */
 export interface ExprEnv {
@@ -118,6 +119,7 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
         return { kind: 'in_query', type: 'BOOLEAN', expr: target, plan: sub, not: e.not }
       }
       const list = e.list as readonly Expr[]
+      if (target.type === 'TIMESTAMP_NS' && list.length === 1 && list[0]!.kind === 'literal' && list[0]!.type === 'string') return bindNsInterval(target, list[0]!.value, list[0]!.pos, e.not)
       if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'literal' && list[0]!.type === 'string') {
         const { value, pos } = list[0]!
         const intervals = intervalOf(value, pos)

@@ -55,6 +55,6 @@ function latestTimestamp(source: PlanNode, latest: LatestOn, scope: Scope): numb
   if (overTable || source.timestampIndex >= 0) {
     throw new SqlError(SqlState.INVALID_OBJECT_DEFINITION, 'latest by over a table requires designated TIMESTAMP', latest.pos)
   }
-  if (c.type !== 'TIMESTAMP') throw new SqlError(SqlState.DATATYPE_MISMATCH, `not a TIMESTAMP column: ${latest.timestamp}`, latest.pos)
+  if (c.type !== 'TIMESTAMP' && c.type !== 'TIMESTAMP_NS') throw new SqlError(SqlState.DATATYPE_MISMATCH, `not a TIMESTAMP column: ${latest.timestamp}`, latest.pos)
   return c.index
 }

@@ -122,7 +122,7 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
   if (ref.timestamp !== undefined) {
     const i = node.output.findIndex((c) => c.name.toLowerCase() === ref.timestamp!.toLowerCase())
     if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${ref.timestamp}`, ref.pos)
-    if (node.output[i]!.type !== 'TIMESTAMP') throw new SqlError(SqlState.DATATYPE_MISMATCH, `not a TIMESTAMP column: ${ref.timestamp}`, ref.pos)
+    if (node.output[i]!.type !== 'TIMESTAMP' && node.output[i]!.type !== 'TIMESTAMP_NS') throw new SqlError(SqlState.DATATYPE_MISMATCH, `not a TIMESTAMP column: ${ref.timestamp}`, ref.pos)
     node = { ...node, timestampIndex: i } as PlanNode
   }
   return node

@@ -13,11 +13,14 @@ import type { SampleAlign, SampleFill, SampleUnit } from './nodes/sample-by.js'
 import type { SampleByArgs } from './bind-time-series.js'
 import { type ExprEnv, bindExpr, castConstant, castTo } from './bind-expr.js'
 import { Scope } from './scope.js'
+import { bindSampleByNs } from './bind-sample-by-ns.js'
 
 const UNITS = 'nUTsmhdwMy'
 
 /** Binds SAMPLE BY into a node whose output is keys then aggregates. */
 export function bindSampleBy(a: SampleByArgs): PlanNode {
+  const ns = bindSampleByNs(a, bindSampleBy)
+  if (ns !== undefined) return ns
   const sb = a.select.sampleBy!
   const { stride, unit } = parseStride(sb)
   if (a.select.groupBy !== undefined && a.select.groupBy.length > 0) {

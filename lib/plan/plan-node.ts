@@ -30,7 +30,7 @@ export type BoundExpr =
   | { readonly kind: 'in'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly values: readonly Scalar[] | LiteralList; readonly not: boolean }
   // `param`: `ts IN $n` with a text parameter, whose value is an interval string parsed per execution (`intervals` unused)
   // `tick`: a TICK text with `$now`/`$today`..., parsed per execution against the statement's now() (`intervals` unused)
-  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly intervals: Float64Array; readonly not: boolean; readonly param?: { readonly index: number; readonly pos: number }; readonly tick?: { readonly text: string; readonly pos: number } }
+  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly intervals: Float64Array; readonly not: boolean; readonly param?: { readonly index: number; readonly pos: number }; readonly tick?: { readonly text: string; readonly pos: number }; readonly nsIntervals?: Float64Array }
   | { readonly kind: 'isnull'; readonly type: 'BOOLEAN'; readonly expr: BoundExpr; readonly not: boolean }
   | { readonly kind: 'subquery'; readonly type: ColumnType; readonly plan: PlanNode; readonly pos: number }
   | { readonly kind: 'exists'; readonly type: 'BOOLEAN'; readonly plan: PlanNode; readonly not: boolean }

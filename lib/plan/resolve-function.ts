@@ -8,6 +8,7 @@ import type { ArgType, FunctionDef, Signature } from '../functions/registry-type
 import { isArrayType } from '../types/array-type.js'
 import { isDecimal } from '../types/decimal.js'
 import { decimalConversionCost } from '../types/decimal-rules.js'
+import { nsConversionCost } from '../types/timestamp-ns-rules.js'
 
 const NUMERIC_RANK: Partial<Record<ColumnType, number>> = { BYTE: 0, SHORT: 1, INT: 2, LONG: 3, FLOAT: 4, DOUBLE: 5 }
 
@@ -18,6 +19,7 @@ const NUMERIC_RANK: Partial<Record<ColumnType, number>> = { BYTE: 0, SHORT: 1, I
 export function conversionCost(from: ColumnType, to: ArgType, literal: boolean): number {
   if (to === 'ANY') return 1
   if (to === 'DECIMAL' || isDecimal(from) || isDecimal(to)) return decimalConversionCost(from, to, literal)
+  if (from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') return to === 'TEMPORAL' ? 14 : to === 'NUMERIC' || to === 'TEXT' || to === 'ARRAY' ? (from === 'NULL' ? 2 : isText(from, true) && to === 'TEXT' ? 1 : -1) : nsConversionCost(from, to, literal)
   if (to === 'NUMERIC') return isNumeric(from) ? 1 : from === 'NULL' ? 2 : -1
   if (to === 'TEXT') return isText(from, true) ? 1 : from === 'NULL' ? 2 : -1
   if (to === 'ARRAY') return isArrayType(from) ? 1 : from === 'NULL' ? 2 : -1

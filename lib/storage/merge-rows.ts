@@ -6,10 +6,13 @@ import { type I64Vector, getScalar } from '../types/vector.js'
 import type { ColumnBuffer } from './column-buffer.js'
 import type { TableMeta } from './table.js'
 
-/** Smallest value of an i64 vector's first `length` rows. */
-export function minOf(v: I64Vector, length: number): number {
-  let min = Infinity
-  for (let i = 0; i < length; i++) { const x = Number(v.data[v.isConst ? 0 : i]!); if (x < min) min = x }
+/**
+ * Smallest value of an i64 vector's first `length` rows, exact (a bigint for a BigInt64Array:
+ * TIMESTAMP_NS values are past 2^53, and comparisons below compare them without Number()).
+ */
+export function minOf(v: I64Vector, length: number): number | bigint {
+  let min: number | bigint = Infinity
+  for (let i = 0; i < length; i++) { const x = v.data[v.isConst ? 0 : i]!; if (x < min) min = x }
   return min
 }
 
@@ -18,13 +21,13 @@ export function minOf(v: I64Vector, length: number): number {
  * `min`, can land before: the first row after `min`, or with dedup the first row at `min` (a
  * replaced row must be in the merged range).
  */
-export function firstAfter(tsBuf: ColumnBuffer, existing: number, min: number, dedup: boolean): number {
+export function firstAfter(tsBuf: ColumnBuffer, existing: number, min: number | bigint, dedup: boolean): number {
   const view = tsBuf.view(0, existing) as I64Vector
   let lo = 0
   let hi = existing
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (Number(view.data[mid]!) <= min) lo = mid + 1
+    if (view.data[mid]! <= min) lo = mid + 1
     else hi = mid
   }
   if (!dedup) return lo
@@ -32,7 +35,7 @@ export function firstAfter(tsBuf: ColumnBuffer, existing: number, min: number, d
   let h = lo
   while (l < h) {
     const mid = (l + h) >>> 1
-    if (Number(view.data[mid]!) < min) l = mid + 1
+    if (view.data[mid]! < min) l = mid + 1
     else h = mid
   }
   return l
@@ -51,12 +54,13 @@ export function timestampOrder(tsBuf: ColumnBuffer, from: number, existing: numb
   // rows [from, existing) are already in order; only the new rows need sorting (stable: by
   // timestamp, then position), then one merge of the two runs, existing rows first on ties
   const fresh = Array.from({ length: total - existing }, (_, k) => existing + k)
-  fresh.sort((a, b) => { const x = Number(d[a]!), y = Number(d[b]!); return x < y ? -1 : x > y ? 1 : a - b })
+  // values compared as they are (bigints exactly: TIMESTAMP_NS is past 2^53)
+  fresh.sort((a, b) => { const x = d[a]!, y = d[b]!; return x < y ? -1 : x > y ? 1 : a - b })
   let i = from
   let j = 0
   let o = from
   while (i < existing && j < fresh.length) {
-    if (Number(d[fresh[j]!]!) < Number(d[i]!)) order[o++] = fresh[j++]!
+    if (d[fresh[j]!]! < d[i]!) order[o++] = fresh[j++]!
     else order[o++] = i++
   }
   while (i < existing) order[o++] = i++

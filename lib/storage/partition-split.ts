@@ -6,6 +6,7 @@ import type { PartitionUnit } from '../sql/ast.js'
 import type { I64Vector } from '../types/vector.js'
 import type { TableData, TableMeta } from './table.js'
 import { partitionName, partitionOf } from './partition-key.js'
+import { timestampMicros } from '../types/timestamp-ns.js'
 
 /** One partition's rows in a snapshot. */
 export interface PartitionRange {
@@ -27,8 +28,9 @@ export function splitPartitions(meta: TableMeta, data: TableData): PartitionRang
   if (n === 0) return []
   const unit: PartitionUnit = meta.timestampIndex < 0 ? 'NONE' : meta.partitionBy
   if (meta.timestampIndex < 0) return [{ name: 'default', lo: -Infinity, hi: Infinity, start: 0, end: n, minTs: NaN, maxTs: NaN }]
-  const ts = (data.columns[meta.timestampIndex]!.view(0, n) as I64Vector).data
-  const at = (i: number) => Number(ts[i]!)
+  const col = data.columns[meta.timestampIndex]!
+  const ts = (col.view(0, n) as I64Vector).data
+  const at = (i: number) => timestampMicros(col.type, ts[i]!)
   const out: PartitionRange[] = []
   let start = 0
   while (start < n) {

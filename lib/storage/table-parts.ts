@@ -4,6 +4,7 @@
  * partition (its columns load on first read, see durable/file-part.ts) and one in-memory part
  * for rows not yet checkpointed; in-memory tables have that one part only.
  */
+import { timestampMicros } from '../types/timestamp-ns.js'
 import { type Vector, type I64Vector, sliceVector } from '../types/vector.js'
 import type { ColumnBuffer } from './column-buffer.js'
 import { type SymbolPostings, postingsOf } from './symbol-index.js'
@@ -83,8 +84,11 @@ export function memorySnapshotPart(columns: readonly ColumnSource[], rows: numbe
   let minTs = NaN
   let maxTs = NaN
   if (tsIndex >= 0 && rows > 0) {
-    minTs = Number((columns[tsIndex]!.view(0, 1) as I64Vector).data[0]!)
-    maxTs = Number((columns[tsIndex]!.view(rows - 1, rows) as I64Vector).data[0]!)
+    // microseconds for TIMESTAMP_NS too, as checkpointed partitions record them
+    const first = columns[tsIndex]!.view(0, 1) as I64Vector
+    const type = first.type
+    minTs = timestampMicros(type, first.data[0]!)
+    maxTs = timestampMicros(type, (columns[tsIndex]!.view(rows - 1, rows) as I64Vector).data[0]!)
   }
   return {
     start, rows, minTs, maxTs,

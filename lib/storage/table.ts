@@ -8,6 +8,7 @@
  * write past the snapshot's end; anything that rewrites rows (out-of-order merge, dedup, UPDATE,
  * TRUNCATE, schema change) installs a new version, so a running reader is never disturbed.
  */
+import { timestampMicros } from '../types/timestamp-ns.js'
 import type { ColumnType } from '../types/column-type.js'
 import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '../types/vector.js'
 import type { PartitionUnit } from '../sql/ast.js'
@@ -210,7 +211,7 @@ export class Table {
     if (last === undefined || hot.rowCount === 0) return
     const ti = this.meta.timestampIndex
     if (ti < 0) { this.thaw(this.cold.length - 1); return }
-    const b = partitionOfFirst(Number((hot.columns[ti]!.view(0, 1) as I64Vector).data[0]!))
+    const b = partitionOfFirst(timestampMicros(hot.columns[ti]!.type, (hot.columns[ti]!.view(0, 1) as I64Vector).data[0]!))
     if (b === undefined || (b.lo === last.lo && b.hi === last.hi)) this.thaw(this.cold.length - 1)
   }
 
@@ -312,18 +313,26 @@ export class Table {
   }
 
   /** Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches them). */
-  private thawFrom(min: number): void {
+  private thawFrom(min: number | bigint): void {
+    // partition ranges are microseconds for TIMESTAMP_NS tables too
+    const us = timestampMicros(this.tsType(), min)
     let k = this.cold.length
-    while (k > 0 && this.cold[k - 1]!.maxTs >= min) k--
+    while (k > 0 && this.cold[k - 1]!.maxTs >= us) k--
     this.thaw(k)
   }
 
   /** The newest designated timestamp, or -Infinity when there are no rows. */
-  private newest(): number {
+  private newest(): number | bigint {
     const d = this.data
     if (d.rowCount > 0) return lastTimestamp(d.columns[this.meta.timestampIndex]!, d.rowCount)
     const last = this.cold[this.cold.length - 1]
-    return last === undefined ? -Infinity : last.maxTs
+    if (last === undefined) return -Infinity
+    // a TIMESTAMP_NS partition records microseconds: its newest value is at most the microsecond's last nanosecond
+    return this.tsType() === 'TIMESTAMP_NS' ? BigInt(last.maxTs) * 1000n + 999n : last.maxTs
+  }
+
+  private tsType(): string {
+    return this.meta.columns[this.meta.timestampIndex]?.type ?? 'TIMESTAMP'
   }
 
   /** True when the new timestamps are ascending and not older than the newest row. */
@@ -331,7 +340,7 @@ export class Table {
     const d = v.data
     let prev = this.newest()
     for (let i = 0; i < length; i++) {
-      const x = Number(d[v.isConst ? 0 : i]!)
+      const x = d[v.isConst ? 0 : i]!
       if (x < prev) return false
       prev = x
     }
@@ -429,6 +438,6 @@ export class Table {
   }
 }
 
-function lastTimestamp(buf: ColumnBuffer, rowCount: number): number {
-  return Number((buf.view(rowCount - 1, rowCount) as I64Vector).data[0]!)
+function lastTimestamp(buf: ColumnBuffer, rowCount: number): number | bigint {
+  return (buf.view(rowCount - 1, rowCount) as I64Vector).data[0]!
 }

@@ -9,6 +9,7 @@ import { isArrayType } from './array-type.js'
 import { canCastArray, canImplicitlyCastArray } from './array-cast.js'
 import { isDecimal } from './decimal.js'
 import { canCastDecimal, canImplicitlyCastDecimal } from './decimal-rules.js'
+import { canCastNs, canImplicitlyCastNs } from './timestamp-ns-rules.js'
 
 const WIDENING: readonly ColumnType[] = ['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE']
 
@@ -27,6 +28,7 @@ export function canCast(from: ColumnType, to: ColumnType): boolean {
   if (from === to || from === 'NULL') return true
   if (isArrayType(from) || isArrayType(to)) return canCastArray(from, to)
   if (isDecimal(from) || isDecimal(to)) return canCastDecimal(from, to)
+  if (from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') return canCastNs(from, to)
   if (from === 'BINARY') return false
   if (to === 'BINARY') return isText(from) && from !== 'CHAR'
   if (to === 'NULL') return false
@@ -50,6 +52,7 @@ export function canImplicitlyCast(from: ColumnType, to: ColumnType): boolean {
   if (from === to || from === 'NULL') return true
   if (isArrayType(from) || isArrayType(to)) return canImplicitlyCastArray(from, to)
   if (isDecimal(from) || isDecimal(to)) return canImplicitlyCastDecimal(from, to)
+  if (from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') return canImplicitlyCastNs(from, to)
   const a = WIDENING.indexOf(from)
   const b = WIDENING.indexOf(to)
   if (a >= 0 && b >= 0) return a <= b

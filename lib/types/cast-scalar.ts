@@ -17,6 +17,7 @@ import { isArrayType } from './array-type.js'
 import { castToArray } from './array-cast.js'
 import { isDecimal } from './decimal.js'
 import { castDecimalScalar } from './decimal-cast.js'
+import { castNsScalar } from './timestamp-ns-cast.js'
 
 /** What a cast does with text that does not convert: raise 22P02, or produce null. */
 export type BadTextPolicy = 'throw' | 'null'
@@ -129,6 +130,7 @@ export function castScalar(value: Scalar, from: ColumnType, to: ColumnType, onBa
   if (value === null) return to === 'BYTE' || to === 'SHORT' ? 0 : to === 'BOOLEAN' ? false : null
   if (from === to) return value
   if (isDecimal(from) || isDecimal(to)) return castDecimalScalar(value, from, to, onBadText, position)
+  if ((from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') && !isText(to)) return castNsScalar(value, from, to, onBadText, position)
   if (isText(to)) return formatValue(from, value)
   let out: Scalar | undefined
   if (isArrayType(to) || isArrayType(from)) {

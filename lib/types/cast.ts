@@ -13,6 +13,7 @@ import { type Vector, type I64Vector, allocate, constVector, getScalar, VectorWr
 import { type BadTextPolicy, castScalar, saturateInt32 } from './cast-scalar.js'
 import { isDecimal } from './decimal.js'
 import { castDecimalVector } from './decimal-cast.js'
+import { castNsVector } from './timestamp-ns-cast.js'
 
 export { castScalar, inconvertible, type BadTextPolicy } from './cast-scalar.js'
 export { canCast, canImplicitlyCast } from './cast-rules.js'
@@ -141,6 +142,7 @@ export function castVector(v: Vector, to: ColumnType, opts: CastOptions = {}): V
   if (v.type === to) return v
   if (v.kind === 'null') return allocate(to, v.length)
   if (isDecimal(v.type) || isDecimal(to)) return castDecimalVector(v, to, opts.onBadText, opts.position)
+  if (v.type === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') { const ns = castNsVector(v, to); if (ns !== undefined) return ns }
   if (physicalOf(to) === 'sym' && v.kind === 'str' && !v.isConst) {
     // STRING/VARCHAR → SYMBOL: intern into a fresh dictionary
     const dict = new SymbolTable()

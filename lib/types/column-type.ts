@@ -10,6 +10,7 @@ import { type ArrayType, ARRAY_MAX_DIMS, ARRAY_TYPES, arrayType } from './array-
 
 import { type DecimalType, isDecimal, isNarrowDecimal, parseDecimalTypeName } from './decimal.js'
 import { decimalCommonType } from './decimal-rules.js'
+import { nsCommonType } from './timestamp-ns-rules.js'
 
 /** Every column/value type. `NULL` is the type of a bare `null` literal. */
 export const ColumnType = {
@@ -23,6 +24,7 @@ export const ColumnType = {
   DOUBLE: 'DOUBLE',
   DATE: 'DATE',
   TIMESTAMP: 'TIMESTAMP',
+  TIMESTAMP_NS: 'TIMESTAMP_NS',
   STRING: 'STRING',
   VARCHAR: 'VARCHAR',
   SYMBOL: 'SYMBOL',
@@ -39,7 +41,7 @@ export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType] | ArrayTyp
 
 /** Types a table column may have (INTERVAL and NULL are expression-only). */
 export const STORABLE_TYPES: readonly ColumnType[] = [
-  'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
+  'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'TIMESTAMP_NS',
   'STRING', 'VARCHAR', 'SYMBOL', 'UUID', 'IPV4', 'LONG256', 'BINARY', ...ARRAY_TYPES,
 ]
 
@@ -80,6 +82,7 @@ const TYPE_ALIASES: Record<string, ColumnType> = {
   double: 'DOUBLE', float8: 'DOUBLE', 'double precision': 'DOUBLE',
   date: 'DATE',
   timestamp: 'TIMESTAMP', timestamptz: 'TIMESTAMP', 'timestamp with time zone': 'TIMESTAMP', 'timestamp without time zone': 'TIMESTAMP',
+  timestamp_ns: 'TIMESTAMP_NS',
   string: 'STRING', text: 'STRING', bytea: 'STRING',
   varchar: 'VARCHAR', 'character varying': 'VARCHAR',
   symbol: 'SYMBOL',
@@ -96,7 +99,7 @@ export type Physical = 'bool' | 'i8' | 'i16' | 'u16' | 'i32' | 'i64' | 'f32' | '
 /** The physical layout of each type. */
 export const PHYSICAL: Readonly<Record<ColumnType, Physical>> = {
   BOOLEAN: 'bool', BYTE: 'i8', SHORT: 'i16', CHAR: 'u16', INT: 'i32', IPV4: 'i32',
-  LONG: 'i64', DATE: 'i64', TIMESTAMP: 'i64', FLOAT: 'f32', DOUBLE: 'f64',
+  LONG: 'i64', DATE: 'i64', TIMESTAMP: 'i64', TIMESTAMP_NS: 'i64', FLOAT: 'f32', DOUBLE: 'f64',
   SYMBOL: 'sym', STRING: 'str', VARCHAR: 'str', UUID: 'str', LONG256: 'str', INTERVAL: 'str',
   BINARY: 'bin', NULL: 'null',
   ...(Object.fromEntries(ARRAY_TYPES.map((t) => [t, 'arr'])) as Record<ArrayType, 'arr'>),
@@ -109,7 +112,7 @@ export function physicalOf(t: ColumnType): Physical {
 
 /** INT null: -2^31. */
 export const INT_NULL = -2147483648
-/** LONG / DATE / TIMESTAMP null: -2^63, exactly representable as a double. */
+/** LONG / DATE / TIMESTAMP / TIMESTAMP_NS null: -2^63, exactly representable as a double. */
 export const LONG_NULL = -9223372036854775808
 /** LONG null as a bigint. */
 export const LONG_NULL_BIG = -9223372036854775808n
@@ -162,6 +165,7 @@ export function commonType(a: ColumnType, b: ColumnType): ColumnType {
   if (b === 'NULL') return a === 'SYMBOL' ? 'STRING' : a
   if (a === b) return a === 'SYMBOL' ? 'STRING' : a
   if (isDecimal(a) || isDecimal(b)) return decimalCommonType(a, b)
+  if (a === 'TIMESTAMP_NS' || b === 'TIMESTAMP_NS') return nsCommonType(a, b)
   if (isNumeric(a) && isNumeric(b)) return widerNumeric(a, b)
   if (isText(a, true) && isText(b, true)) return a === 'VARCHAR' || b === 'VARCHAR' ? 'VARCHAR' : 'STRING'
   if ((a === 'TIMESTAMP' && (b === 'LONG' || b === 'DATE' || isIntegral(b))) || (b === 'TIMESTAMP' && (a === 'LONG' || a === 'DATE' || isIntegral(a)))) return 'TIMESTAMP'

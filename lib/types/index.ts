@@ -5,6 +5,7 @@
 export * from './column-type.js'
 export * from './vector.js'
 export { parseTimestamp, parseTimestampExact, parseTimestampPeriod, parseTimestampParts, periodOf, formatTimestamp, formatDate } from './timestamp.js'
+export { formatTimestampNs, parseTimestampNs, parseTimestampNsPeriod } from './timestamp-ns.js'
 export type { TimestampParts, TimestampPrecision } from './timestamp.js'
 export { formatDouble, formatFloat } from './number-format.js'
 export { parseUuid, isUuidNull, UUID_NULL_TEXT, uuidFromHalves, uuidToHalves } from './uuid.js'

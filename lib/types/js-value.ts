@@ -34,7 +34,7 @@ export function toJsValue(type: ColumnType, v: Scalar): JsValue {
       const x = Number(v)
       return Number.isFinite(x) ? x : null
     }
-    case 'LONG': case 'TIMESTAMP': return typeof v === 'bigint' ? v : BigInt(Number(v))
+    case 'LONG': case 'TIMESTAMP': case 'TIMESTAMP_NS': return typeof v === 'bigint' ? v : BigInt(Number(v))
     case 'DATE': return new Date(Number(v))
     case 'IPV4': { const x = Number(v); return x === 0 ? null : formatIpv4(x) }
     case 'BINARY': return v instanceof Uint8Array ? v : null

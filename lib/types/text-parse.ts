@@ -13,6 +13,7 @@ import { parseIpv4 } from './ipv4.js'
 import { parseLong256 } from './long256.js'
 import { isArrayType, arrayDims } from './array-type.js'
 import { parseArrayText } from './array.js'
+import { parseTimestampNsText } from './timestamp-ns-cast.js'
 
 const LONG_MAX = 9223372036854775807n
 const LONG_MIN = -9223372036854775808n
@@ -107,6 +108,7 @@ export function parseText(text: string, to: ColumnType): Scalar | undefined {
     case 'DOUBLE': { const v = parseDoubleText(text); return v === undefined ? undefined : Number.isFinite(v) ? v : null }
     case 'TIMESTAMP': return parseTimestampText(text)
     case 'DATE': return parseDateText(text)
+    case 'TIMESTAMP_NS': return parseTimestampNsText(text)
     case 'UUID': { const u = parseUuid(text); return u === null ? undefined : isUuidNull(u) ? null : u }
     case 'IPV4': { const a = parseIpv4(text); return a === null ? undefined : a === 0 ? null : a }
     case 'LONG256': { const h = parseLong256(text); return h === null ? undefined : h }

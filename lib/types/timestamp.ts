@@ -21,6 +21,8 @@ export interface TimestampParts {
   second: number
   /** fraction of the second in microseconds (digits past the 6th are truncated) */
   micros: number
+  /** the 7th to 9th fraction digits, in nanoseconds (0–999; TIMESTAMP_NS keeps them) */
+  nanos: number
   /** number of fraction digits written (0 when none) */
   fractionDigits: number
   precision: TimestampPrecision
@@ -50,7 +52,7 @@ export function parseTimestampParts(text: string): TimestampParts | null {
   const len = text.length
   const year = digits(text, 0, 4)
   if (year < 0) return null
-  const p: TimestampParts = { year, month: 1, day: 1, hour: 0, minute: 0, second: 0, micros: 0, fractionDigits: 0, precision: 'year', offsetMicros: 0 }
+  const p: TimestampParts = { year, month: 1, day: 1, hour: 0, minute: 0, second: 0, micros: 0, nanos: 0, fractionDigits: 0, precision: 'year', offsetMicros: 0 }
   let i = 4
   if (i < len && text.charCodeAt(i) === 45 /* - */) {
     p.month = digits(text, i + 1, 2)
@@ -82,16 +84,20 @@ export function parseTimestampParts(text: string): TimestampParts | null {
               i++
               let n = 0
               let f = 0
+              let g = 0
               while (i < len) {
                 const c = text.charCodeAt(i) - 48
                 if (c < 0 || c > 9) break
                 if (n < 6) f = f * 10 + c
+                else g = g * 10 + c
                 n++
                 i++
               }
               if (n === 0 || n > 9) return null
               for (let k = n; k < 6; k++) f *= 10
+              for (let k = Math.max(n, 6); k < 9; k++) g *= 10
               p.micros = f
+              p.nanos = g
               p.fractionDigits = n
               p.precision = 'fraction'
             }

@@ -11,6 +11,7 @@ import { formatDouble, formatFloat } from './number-format.js'
 import { formatIpv4 } from './ipv4.js'
 import { DoubleArray, formatArray } from './array.js'
 import { formatDecimal, isDecimal } from './decimal.js'
+import { formatTimestampNs } from './timestamp-ns.js'
 
 const HEX: string[] = []
 for (let k = 0; k < 256; k++) HEX.push((k < 16 ? '0' : '') + k.toString(16))
@@ -54,6 +55,7 @@ export function formatValue(type: ColumnType, v: Scalar): string | null {
     case 'DOUBLE': { const x = Number(v); return Number.isFinite(x) ? formatDouble(x) : null }
     case 'TIMESTAMP': return formatTimestamp(typeof v === 'bigint' ? v : Number(v))
     case 'DATE': return formatDate(Number(v))
+    case 'TIMESTAMP_NS': return formatTimestampNs(typeof v === 'bigint' ? v : Number(v))
     case 'IPV4': { const x = Number(v); return x === 0 ? null : formatIpv4(x) }
     case 'CHAR': return typeof v === 'number' ? (v === 0 ? null : String.fromCharCode(v)) : String(v)
     case 'BINARY': return v instanceof Uint8Array ? formatBinary(v) : String(v)

@@ -6,6 +6,7 @@
  */
 import { isDecimal } from '../../../lib/index.js'
 import { decimalCsvEncoder } from '../json/decimal-values.js'
+import { nsTextEncoder } from '../json/timestamp-ns-values.js'
 import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/index.js'
 import type { ColumnType, DoubleArray, Vector } from '../../../lib/index.js'
 
@@ -48,6 +49,7 @@ export function csvEncoder(type: ColumnType, v: Vector): CsvEncoder {
 
 function rowEncoder(type: ColumnType, v: Vector): CsvEncoder {
   if (isDecimal(type)) return decimalCsvEncoder(type, v)
+  if (type === 'TIMESTAMP_NS') return nsTextEncoder(v, '')
   switch (v.kind) {
     case 'null': case 'bin': return () => ''
     case 'arr': return (i) => { const a = getScalar(v, i) as DoubleArray | null; return a === null ? '' : '"' + formatArray(a) + '"' }

@@ -2,7 +2,7 @@
  * Text cells of an import: the type a value looks like, and parsing a value for a column type
  * (undefined when it does not parse; an empty cell is null for every type).
  */
-import { type ColumnType, type DecimalType, arrayDims, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isArrayType, parseArrayText, parseUnscaled } from '../../../lib/index.js'
+import { type ColumnType, type DecimalType, arrayDims, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isArrayType, parseArrayText, parseTimestampNs, parseUnscaled } from '../../../lib/index.js'
 
 const INT_RE = /^[-+]?\d+$/
 const NUM_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/
@@ -75,6 +75,7 @@ export function parseCell(type: ColumnType, text: string): Cell | undefined {
       return Number(text)
     }
     case 'TIMESTAMP': return parseIsoMicros(text)
+    case 'TIMESTAMP_NS': return parseTimestampNs(text) ?? undefined
     case 'DATE': { const us = parseIsoMicros(text); return us === undefined ? undefined : Math.floor(us / 1000) }
     case 'CHAR': return text.length === 1 ? text : undefined
     case 'UUID': return UUID_RE.test(text) ? text : undefined

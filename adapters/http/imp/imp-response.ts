@@ -11,7 +11,7 @@ function sizeOf(t: ColumnType): number {
     case 'BOOLEAN': case 'BYTE': return 1
     case 'SHORT': case 'CHAR': return 2
     case 'INT': case 'IPV4': case 'FLOAT': case 'SYMBOL': return 4
-    case 'LONG': case 'DOUBLE': case 'DATE': case 'TIMESTAMP': return 8
+    case 'LONG': case 'DOUBLE': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': return 8
     case 'UUID': return 16
     case 'LONG256': return 32
     case 'STRING': case 'VARCHAR': case 'BINARY': case 'INTERVAL': case 'NULL': return 0

@@ -9,6 +9,7 @@ import type { ColumnType, DoubleArray, Vector } from '../../../lib/index.js'
 import { jsonString } from './json-string.js'
 import { isDecimal } from '../../../lib/index.js'
 import { decimalJsonEncoder } from './decimal-values.js'
+import { nsTextEncoder } from './timestamp-ns-values.js'
 
 /** Encodes row `i` of one column vector as a JSON value. */
 export type JsonEncoder = (i: number) => string
@@ -30,6 +31,7 @@ export function jsonEncoder(type: ColumnType, v: Vector, quoteLargeNum: boolean)
 
 function rowEncoder(type: ColumnType, v: Vector, quoteLargeNum: boolean): JsonEncoder {
   if (isDecimal(type)) return decimalJsonEncoder(type, v)
+  if (type === 'TIMESTAMP_NS') return nsTextEncoder(v, 'null')
   switch (v.kind) {
     case 'null': return () => 'null'
     case 'bool': { const d = v.data; return (i) => (d[i] !== 0 ? 'true' : 'false') }

@@ -12,6 +12,7 @@ import type { TableSnapshot } from '../../storage/table.js'
 import { indexedRows, keysOf } from '../../storage/symbol-index.js'
 import { SqlError, SqlState } from '../../errors.js'
 import { columnsOf, conjunctsOf } from '../../plan/optimize/walk.js'
+import { nsScanBounds } from '../../types/timestamp-ns.js'
 
 /**
  * The snapshot a scan reads: the table's rows now, under the metadata the scan was planned with.
@@ -38,17 +39,19 @@ export async function* runScan(node: ScanNode, ctx: ExecContext): AsyncGenerator
   const ti = node.intervals === undefined ? -1 : snap.meta.timestampIndex
   const dict = node.symbolIndex === undefined ? undefined : node.table.dictOf(node.symbolIndex.column)
   const keys = dict === undefined ? undefined : keysOf((s) => dict.lookup(s), node.symbolIndex!.values)
+  // the intervals are microseconds; a TIMESTAMP_NS column's rows are searched with covering nanosecond bounds
+  const rowIntervals = node.intervals !== undefined && ti >= 0 && snap.meta.columns[ti]?.type === 'TIMESTAMP_NS' ? nsScanBounds(node.intervals) : node.intervals
   for (const part of snap.parts) {
     if (part.rows === 0 || (node.intervals !== undefined && !partMeets(part, node.intervals))) continue
     const postings = keys === undefined ? undefined : part.postings?.(node.symbolIndex!.column)
     if (postings !== undefined) {
-      const ranges = node.intervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), node.intervals)
+      const ranges = node.intervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), rowIntervals!)
       yield* indexedBatches(part, part.open(node.columns), node.columns.length, indexedRows(postings, keys!, ranges), ctx)
       continue
     }
     // a cold partition on disk: read just the rows in range when they are a small share of it
-    const direct = node.intervals === undefined ? undefined : part.openRanges?.(node.columns, node.intervals)
-    const ranges = direct?.ranges ?? (node.intervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), node.intervals))
+    const direct = node.intervals === undefined ? undefined : part.openRanges?.(node.columns, rowIntervals!)
+    const ranges = direct?.ranges ?? (node.intervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), rowIntervals!))
     if (ranges.length === 0) continue
     const reader = direct?.reader ?? part.open(node.columns)
     const k = node.columns.length

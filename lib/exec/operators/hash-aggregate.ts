@@ -90,7 +90,7 @@ function kernelBytes(kernels: readonly AggregateKernel[], groups: number): numbe
 
 function makeIndex(keys: readonly Vector[]): GroupIndex {
   if (keys.length === 1 && keys[0]!.kind === 'sym' && !keys[0]!.isConst) return new SymbolIndex()
-  if (keys.length === 1 && (keys[0]!.kind === 'i32' || keys[0]!.kind === 'f64' || keys[0]!.kind === 'i8' || keys[0]!.kind === 'i16' || (keys[0]!.kind === 'i64' && keys[0]!.data instanceof Float64Array))) return new NumberIndex()
+  if (keys.length === 1 && (keys[0]!.kind === 'i32' || keys[0]!.kind === 'f64' || keys[0]!.kind === 'i8' || keys[0]!.kind === 'i16' || keys[0]!.kind === 'i64')) return new NumberIndex()
   return new CompositeIndex(keys.length)
 }
 

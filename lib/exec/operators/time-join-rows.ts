@@ -2,6 +2,7 @@
  * Row access shared by the time-series operators: gathering rows that live in several retained
  * batches ("parts") into one vector, and reading a timestamp vector as doubles.
  */
+import { splitNs } from '../../types/timestamp-ns.js'
 import { internalError } from '../../errors.js'
 import { type ColumnType, LONG_NULL } from '../../types/column-type.js'
 import { type Vector, VectorWriter, allocate, getScalar, materialize } from '../../types/vector.js'
@@ -39,12 +40,24 @@ export function gatherOrNull(v: Vector, sel: Int32Array, n: number): Vector {
   return gatherParts(v.type, [v], part, sel, n)
 }
 
-/** A TIMESTAMP (or other i64) vector's values as doubles (null is -2^63). */
+/**
+ * A TIMESTAMP (or other i64) vector's values as doubles (null is -2^63). TIMESTAMP_NS values are
+ * given in microseconds (floored, exactly), so micro and nano tables join on one scale; their
+ * nanosecond remainders come from {@link nsRemaindersOf}.
+ */
 export function timestampsOf(v0: Vector): Float64Array {
   const v = materialize(v0)
   if (v.kind !== 'i64') throw internalError('timestamp vector is not i64')
+  if (v.type === 'TIMESTAMP_NS') return splitNs(v, v.length).micros
   if (v.data instanceof Float64Array) return v.data
   const out = new Float64Array(v.length)
   for (let i = 0; i < v.length; i++) { const x = v.data[i]!; out[i] = x === -9223372036854775808n ? LONG_NULL : Number(x) }
   return out
+}
+
+/** The 0-999 nanosecond remainders of a TIMESTAMP_NS vector (beside {@link timestampsOf}); undefined for other types. */
+export function nsRemaindersOf(v0: Vector): Uint16Array | undefined {
+  if (v0.type !== 'TIMESTAMP_NS') return undefined
+  const v = materialize(v0)
+  return v.kind === 'i64' ? splitNs(v, v.length).sub : undefined
 }

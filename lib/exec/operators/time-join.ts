@@ -16,7 +16,7 @@ import type { TimeJoinNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import { keyIndexFor } from './time-join-keys.js'
-import { gatherParts, timestampsOf } from './time-join-rows.js'
+import { gatherParts, nsRemaindersOf, timestampsOf } from './time-join-rows.js'
 import { runSplice } from './time-join-splice.js'
 import type { Runner } from './runner.js'
 import { MAP_ENTRY_BYTES, batchBytes } from '../memory.js'
@@ -40,6 +40,8 @@ interface RightCursor {
   batch: Batch
   ids: Int32Array
   ts: Float64Array
+  /** nanosecond remainders of a TIMESTAMP_NS right side */
+  sub: Uint16Array | undefined
   pos: number
   part: number
 }
@@ -80,7 +82,8 @@ async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): Asyn
       partBytes += bytes
       mem.resize(partBytes + index.count * KEY_BYTES)
       parts.push(batch)
-      return { batch, ids, ts: timestampsOf(batch.vectors[node.right.timestampIndex]!), pos: 0, part: parts.length - 1 }
+      const tv = batch.vectors[node.right.timestampIndex]!
+      return { batch, ids, ts: timestampsOf(tv), sub: nsRemaindersOf(tv), pos: 0, part: parts.length - 1 }
     }
   }
   /** Keeps only the right rows keys still point at, as one part. */
@@ -111,16 +114,19 @@ async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): Asyn
     index.assign(leftKeys.map((e) => e(lb)), n, leftIds)
     grow()
     const lts = timestampsOf(lb.vectors[node.left.timestampIndex]!)
+    const lsub = nsRemaindersOf(lb.vectors[node.left.timestampIndex]!)
     const outPart = new Int32Array(n)
     const outRow = new Int32Array(n)
     let from = 0
     for (let i = 0; i < n; i++) {
       const t = lts[i]!
+      const tn = lsub === undefined ? 0 : lsub[i]!
       while (cur !== undefined) {
-        const { ids, ts, part } = cur
+        const { ids, ts, part, sub } = cur
         const len = cur.batch.length
         let p = cur.pos
-        while (p < len && (strict ? ts[p]! < t : ts[p]! <= t)) {
+        // equal microseconds: TIMESTAMP_NS remainders decide (0 on a TIMESTAMP side)
+        while (p < len && (ts[p]! < t || (ts[p]! === t && (strict ? (sub === undefined ? 0 : sub[p]!) < tn : (sub === undefined ? 0 : sub[p]!) <= tn)))) {
           const g = ids[p]!
           keyPart[g] = part; keyRow[g] = p; keyTs[g] = ts[p]!
           p++

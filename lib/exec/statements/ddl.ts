@@ -42,7 +42,7 @@ export function tableMeta(name: string, namePos: number, columns: readonly Colum
   if (o.timestamp !== undefined) {
     timestampIndex = columns.findIndex((c) => c.name.toLowerCase() === o.timestamp!.name.toLowerCase())
     if (timestampIndex < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `invalid designated timestamp column [name=${o.timestamp.name}]`, o.timestamp.pos)
-    if (columns[timestampIndex]!.type !== 'TIMESTAMP') throw new SqlError(SqlState.DATATYPE_MISMATCH, `TIMESTAMP column expected [actual=${columns[timestampIndex]!.type}]`, o.timestamp.pos)
+    if (columns[timestampIndex]!.type !== 'TIMESTAMP' && columns[timestampIndex]!.type !== 'TIMESTAMP_NS') throw new SqlError(SqlState.DATATYPE_MISMATCH, `TIMESTAMP column expected [actual=${columns[timestampIndex]!.type}]`, o.timestamp.pos)
   }
   const partitionBy = o.partitionBy ?? 'NONE'
   if (partitionBy !== 'NONE' && timestampIndex < 0) throw new SqlError(SqlState.SYNTAX_ERROR, 'partitioning is possible only on tables with designated timestamps', o.partitionByPos ?? stmtPos)

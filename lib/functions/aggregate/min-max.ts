@@ -187,7 +187,7 @@ export class MinMaxKernel implements AggregateKernel {
   }
 }
 
-const TYPES: readonly ColumnType[] = ['INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'CHAR', 'IPV4', 'STRING', 'VARCHAR']
+const TYPES: readonly ColumnType[] = ['INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'TIMESTAMP_NS', 'CHAR', 'IPV4', 'STRING', 'VARCHAR']
 const SIGNATURES: readonly Signature[] = [...TYPES.map((t): Signature => ({ args: [t], returns: t })), DECIMAL_MINMAX_SIGNATURE]
 
 function minMax(name: 'min' | 'max'): FunctionDef {

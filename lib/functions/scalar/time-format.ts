@@ -36,8 +36,8 @@ function tokenize(fmt: string): Tok[] {
 
 const two = (x: number) => String(x).padStart(2, '0')
 
-/** Formats micros with a QuestDB pattern. */
-export function formatWith(fmt: string, ts: number): string {
+/** Formats micros (plus `nanos`, 0–999, of a TIMESTAMP_NS) with a QuestDB pattern. */
+export function formatWith(fmt: string, ts: number, nanos = 0): string {
   let s = ''
   for (const t of tokenize(fmt)) {
     if ('lit' in t) { s += t.lit; continue }
@@ -52,7 +52,7 @@ export function formatWith(fmt: string, ts: number): string {
       case 's': s += n === 2 ? two(secondOf(ts)) : String(secondOf(ts)); break
       case 'S': s += n === 3 ? String(millisOf(ts)).padStart(3, '0') : String(millisOf(ts)); break
       case 'U': s += t.plus ? String(millisOf(ts) * 1000 + microsOf(ts)).padStart(6, '0') : n === 3 ? String(microsOf(ts)).padStart(3, '0') : String(microsOf(ts)); break
-      case 'N': s += t.plus ? String((millisOf(ts) * 1000 + microsOf(ts)) * 1000).padStart(9, '0') : '000'; break
+      case 'N': s += t.plus ? String((millisOf(ts) * 1000 + microsOf(ts)) * 1000 + nanos).padStart(9, '0') : String(nanos).padStart(3, '0'); break
       case 'E': { const d = DAYS[dayOfWeek(ts) - 1]!; s += n >= 2 ? d : d.slice(0, 3); break }
       case 'a': s += hourOf(ts) < 12 ? 'AM' : 'PM'; break
       default: s += 'Z'

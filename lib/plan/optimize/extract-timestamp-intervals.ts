@@ -7,6 +7,7 @@
 import { type IntervalSet, ALL_TIME, intersectIntervals, normalizeIntervals } from '../../types/interval.js'
 import type { BoundExpr, FilterNode, PlanNode } from '../plan-node.js'
 import { andAll, conjunctsOf, mapChildren } from './walk.js'
+import { nsCoveringIntervals } from './ns-intervals.js'
 
 /** The interval set a conjunct restricts column `ts` to, or undefined when it is not such a conjunct. */
 function intervalOf(e: BoundExpr, ts: number): IntervalSet | undefined {
@@ -68,7 +69,9 @@ export function extractTimestampIntervals(node: PlanNode): PlanNode {
   let found = false
   for (const c of conjunctsOf(n.predicate)) {
     const iv = intervalOf(c, scan.timestampIndex)
-    if (iv === undefined) rest.push(c)
+    // TIMESTAMP_NS: a covering microsecond range narrows the scan, the conjunct stays
+    const ns = iv === undefined ? nsCoveringIntervals(c, scan.timestampIndex) : undefined
+    if (ns !== undefined) { set = intersectIntervals(set, normalizeIntervals(ns)); found = true; rest.push(c) } else if (iv === undefined) rest.push(c)
     else { set = intersectIntervals(set, normalizeIntervals(iv)); found = true }
   }
   if (!found) return n

@@ -4,8 +4,9 @@
  * partition goes to a new directory `<name>.<txn>`, and replacing `_meta` (atomic rename) is
  * the moment the change takes effect. Files no longer referenced are removed afterwards.
  */
+import { splitNs } from '../../types/timestamp-ns.js'
 import { SqlError, SqlState } from '../../errors.js'
-import { type Vector, SymbolTable } from '../../types/vector.js'
+import { type I64Vector, type Vector, SymbolTable } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
@@ -133,7 +134,8 @@ export function readColumn(tableDir: string, table: string, c: { readonly name: 
 
 /** The designated timestamps must be ascending and inside the partition's recorded range. */
 function checkTimestamps(v: Vector, p: PartitionEntry, fail: (what: string) => SqlError): void {
-  const d = v.data as Float64Array | BigInt64Array
+  // TIMESTAMP_NS: compared in microseconds, as the partition's range is recorded
+  const d = v.type === 'TIMESTAMP_NS' ? splitNs(v as I64Vector, v.length).micros : v.data as Float64Array | BigInt64Array
   let prev = -Infinity
   for (let r = 0; r < v.length; r++) {
     const x = Number(d[r]!)
