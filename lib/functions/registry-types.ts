@@ -29,8 +29,11 @@ export interface Signature {
   readonly variadic?: ArgType
   /** indexes of arguments that must be constants (QuestDB's lower-case signature letters) */
   readonly constant?: readonly number[]
-  /** the result type, fixed or computed from the (post-cast) argument types */
-  readonly returns: ColumnType | ((args: readonly ColumnType[]) => ColumnType)
+  /**
+   * the result type, fixed or computed from the (post-cast) argument types and, for scalar calls,
+   * the values of constant arguments (`round(dec, 2)`'s scale)
+   */
+  readonly returns: ColumnType | ((args: readonly ColumnType[], constants?: readonly (Scalar | undefined)[]) => ColumnType)
 }
 
 /** What a kernel can see of the query it runs in. */
