@@ -198,6 +198,11 @@ export interface TableFunctionDef extends FunctionDefBase {
   readonly open: (site: CallSite, ctx: FunctionContext, scan?: TableScan) => Iterable<Batch> | AsyncIterable<Batch>
   /** true when `open` honours {@link TableScan}: the optimizer then pushes column pruning and timestamp intervals into it */
   readonly pushdown?: boolean
+  /**
+   * true when `columns` needs only the argument types and `open` reads the constants: arguments may
+   * then be any expressions without columns (parameters, a LATERAL row's slots), evaluated when it runs
+   */
+  readonly runtimeArgs?: boolean
 }
 
 /** Any function definition. */
