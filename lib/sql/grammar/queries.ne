@@ -50,8 +50,12 @@ tablePrimary ->
     tableName        {% ([n]) => ({ kind: 'table', pos: n.pos, name: n.name }) %}
   | call             {% ([c]) => ({ kind: 'function', pos: c.pos, call: c }) %}
   | call %WITH name  {% ([c, , n], _l, reject) => AR.withOrdinality(c, n) ?? reject %}
+  # JSON UNNEST: `UNNEST(varchar COLUMNS(name TYPE, ...)) [WITH ORDINALITY]` (build/array.ts)
+  | name "(" expr name "(" jsonColumns ")" ")" {% ([f, , e, kw, , cols], _l, reject) => AR.jsonUnnest(f, e, kw, cols, null) ?? reject %}
+  | name "(" expr name "(" jsonColumns ")" ")" %WITH name {% ([f, , e, kw, , cols, , , , o], _l, reject) => AR.jsonUnnest(f, e, kw, cols, o) ?? reject %}
   | "(" query ")"    {% ([o, q]) => ({ kind: 'subquery', pos: o.offset, query: q }) %}
 timestampClause -> %TIMESTAMP "(" name ")" {% ([, , n]) => n %}
+jsonColumns -> name typeName {% ([n, t]) => L.one([n, t]) %} | jsonColumns "," name typeName {% ([l, , n, t]) => L.add(l, [n, t]) %}
 
 # Zero or more joins: `[]` or a Seq.
 joins -> null {% () => [] %} | joins join {% ([l, j]) => L.add(l.length === 0 ? null : l, j) %}
