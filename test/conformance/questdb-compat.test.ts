@@ -21,7 +21,7 @@ import { PYTHON_DRIVERS, runPython } from './questdb-compat-python.js'
 import { type DriverRun, compatMarkdown, writeCompatSection } from './questdb-compat-report.js'
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
-const suite = join(repoRoot, '..', 'shared', 'conformance', 'questdb-compat', 'test_cases.yaml')
+const suite = join(process.env['EPOCHDB_CONFORMANCE_DIR'] ?? join(repoRoot, '..', 'shared', 'conformance'), 'questdb-compat', 'test_cases.yaml')
 /** a Python driver's whole run is killed after this */
 const PYTHON_TIMEOUT_MS = 240_000
 
