@@ -346,7 +346,7 @@ const grammar: Grammar = {
     {"name": "tableRef$ebnf$2", "symbols": ["timestampClause"], "postprocess": id},
     {"name": "tableRef$ebnf$2", "symbols": [], "postprocess": () => null},
     {"name": "tableRef", "symbols": ["tablePrimary", "tableRef$ebnf$1", "tableRef$ebnf$2"], "postprocess": ([t, alias, timestamp]) => Q.tableRef(t, { alias, timestamp })},
-    {"name": "tableRef", "symbols": ["tablePrimary", "alias", {"literal":"("}, "nameList", {"literal":")"}], "postprocess": ([t, alias, , l]) => Q.tableRef({ ...t, columnAliases: L.toArray(l).map((n) => n.name) }, { alias, timestamp: null })},
+    {"name": "tableRef", "symbols": ["tablePrimary", "alias", {"literal":"("}, "nameList", {"literal":")"}], "postprocess": ([t, alias, , l]) => AR.columnAliased(t, alias, l)},
     {"name": "tableRef$ebnf$3", "symbols": ["alias"], "postprocess": id},
     {"name": "tableRef$ebnf$3", "symbols": [], "postprocess": () => null},
     {"name": "tableRef$ebnf$4", "symbols": ["alias"], "postprocess": id},

@@ -44,7 +44,7 @@ fromClause -> %FROM tableRef latestBy:? joins where:? latestOn:? sampleBy:? grou
 
 tableRef -> tablePrimary alias:? timestampClause:? {% ([t, alias, timestamp]) => Q.tableRef(t, { alias, timestamp }) %}
   # `UNNEST(...) u(a, b)`: names for the output columns (plan/bind-unnest.ts)
-  | tablePrimary alias "(" nameList ")" {% ([t, alias, , l]) => Q.tableRef({ ...t, columnAliases: L.toArray(l).map((n) => n.name) }, { alias, timestamp: null }) %}
+  | tablePrimary alias "(" nameList ")" {% ([t, alias, , l]) => AR.columnAliased(t, alias, l) %}
   | tablePrimary alias:? pivotClause alias:? {% ([t, a, c, pa]) => P.pivot(Q.tableRef(t, { alias: a, timestamp: null }), null, c, pa) %}
 tablePrimary ->
     tableName        {% ([n]) => ({ kind: 'table', pos: n.pos, name: n.name }) %}
