@@ -8,9 +8,9 @@
  * from the real database's `tables()` / `table_columns()` with the type OIDs RowDescription uses.
  * catalog-rewrite.ts turns the client's PostgreSQL SQL into SQL the engine runs there.
  */
-import { type ColumnType, Database, PG_ARRAY_TYPES, PG_SCALAR_TYPES, pgType } from '../../lib/index.js'
+import { type ColumnType, Database, PG_ARRAY_TYPES, PG_SCALAR_TYPES, decimalPrecision, isDecimal, pgType } from '../../lib/index.js'
 import type { RunContext } from './prepared.js'
-import { Oid, PG_TYPES } from './pg-types.js'
+import { Oid, PG_TYPES, pgTypeOf } from './pg-types.js'
 
 /** OID of the first table, as in psql-catalog.ts. */
 const TABLE_OID_BASE = 16384
@@ -107,11 +107,14 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
     rows['information_schema_tables']!.push(['qdb', 'public', table, 'BASE TABLE'])
     const cols = (await ctx.db.query(`select "column", type from table_columns('${table.replace(/'/g, "''")}')`, [], { session: ctx.session })).rows
     cols.forEach(([c, t], k) => {
-      const type = PG_TYPES[String(t).toUpperCase() as ColumnType] ?? PG_TYPES.STRING
+      const tag = String(t).toUpperCase() as ColumnType
+      const decimal = isDecimal(tag) // DECIMAL(p,s): numeric with its type modifier, precision in digits
+      const type = decimal ? pgTypeOf(tag) : PG_TYPES[tag] ?? PG_TYPES.STRING
       const udt = pgType(type.oid)
       rows['pg_attribute']!.push([oid, String(c), type.oid, k + 1, udt?.length ?? -1, type.modifier, false, false, false, '', '', 0])
       rows['information_schema_columns']!.push(['qdb', 'public', table, String(c), k + 1, null, 'YES', udt?.formatName ?? 'character varying',
-        'qdb', 'pg_catalog', udt?.name ?? 'varchar', type.modifier > 4 ? type.modifier - 4 : null, NUMERIC_PRECISION[type.oid] ?? null, type.oid === Oid.TIMESTAMP ? 6 : null])
+        'qdb', 'pg_catalog', udt?.name ?? 'varchar', type.modifier > 4 && !decimal ? type.modifier - 4 : null,
+        decimal ? decimalPrecision(tag) : NUMERIC_PRECISION[type.oid] ?? null, type.oid === Oid.TIMESTAMP ? 6 : null])
     })
   }
   const db = await Database.open()

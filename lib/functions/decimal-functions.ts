@@ -1,5 +1,6 @@
 /**
- * Joins the DECIMAL overloads of the operators (`scalar/decimal-operators.ts`) to the built-in
+ * Joins the DECIMAL overloads of the operators (`scalar/decimal-operators.ts`) and of the numeric
+ * functions (`scalar/decimal-math.ts`) to the built-in
  * definitions of the same name, so each name stays defined once: the merged definition has the
  * built-in's signatures followed by the DECIMAL ones, and a call site resolved to a DECIMAL
  * signature (a DECIMAL argument or result) runs the DECIMAL kernel.
@@ -10,6 +11,7 @@ import { internalError } from '../errors.js'
 import { isDecimal } from '../types/decimal.js'
 import type { CallSite, FunctionDef, ScalarFunctionDef } from './registry-types.js'
 import { DECIMAL_OPERATORS } from './scalar/decimal-operators.js'
+import { DECIMAL_MATH } from './scalar/decimal-math.js'
 
 /** The state of a merged definition's call site that runs the DECIMAL kernel. */
 class DecimalSite {
@@ -35,7 +37,7 @@ function merge(base: ScalarFunctionDef, dec: ScalarFunctionDef): ScalarFunctionD
 
 /** `defs` with the DECIMAL operator overloads joined to the definitions of their names. */
 export function withDecimalOverloads(defs: readonly FunctionDef[]): FunctionDef[] {
-  const extra = new Map(DECIMAL_OPERATORS.map((d) => [d.name, d]))
+  const extra = new Map([...DECIMAL_OPERATORS, ...DECIMAL_MATH].map((d) => [d.name, d]))
   return defs.map((d) => {
     const dec = d.kind === 'scalar' ? extra.get(d.name) : undefined
     return dec === undefined ? d : merge(d as ScalarFunctionDef, dec)

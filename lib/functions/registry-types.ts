@@ -29,8 +29,11 @@ export interface Signature {
   readonly variadic?: ArgType
   /** indexes of arguments that must be constants (QuestDB's lower-case signature letters) */
   readonly constant?: readonly number[]
-  /** the result type, fixed or computed from the (post-cast) argument types */
-  readonly returns: ColumnType | ((args: readonly ColumnType[]) => ColumnType)
+  /**
+   * the result type, fixed or computed from the (post-cast) argument types and, for scalar calls,
+   * the values of constant arguments (`round(dec, 2)`'s scale)
+   */
+  readonly returns: ColumnType | ((args: readonly ColumnType[], constants?: readonly (Scalar | undefined)[]) => ColumnType)
 }
 
 /** What a kernel can see of the query it runs in. */
@@ -195,6 +198,11 @@ export interface TableFunctionDef extends FunctionDefBase {
   readonly open: (site: CallSite, ctx: FunctionContext, scan?: TableScan) => Iterable<Batch> | AsyncIterable<Batch>
   /** true when `open` honours {@link TableScan}: the optimizer then pushes column pruning and timestamp intervals into it */
   readonly pushdown?: boolean
+  /**
+   * true when `columns` needs only the argument types and `open` reads the constants: arguments may
+   * then be any expressions without columns (parameters, a LATERAL row's slots), evaluated when it runs
+   */
+  readonly runtimeArgs?: boolean
 }
 
 /** Any function definition. */

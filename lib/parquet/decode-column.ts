@@ -7,6 +7,8 @@ import type { DecodedArray, ParquetParsers } from 'hyparquet'
 import { type ColumnType, INT_NULL, LONG_NULL } from '../types/column-type.js'
 import { long256FromBigInt } from '../types/long256.js'
 import { notSupported } from '../errors.js'
+import { decimalScale, formatUnscaled, isDecimal } from '../types/decimal.js'
+import { unscaledRaw } from './decimal-column.js'
 import { SymbolTable, type Vector, allocate } from '../types/vector.js'
 
 const decoder = new TextDecoder()
@@ -42,6 +44,7 @@ export function decodeColumn(type: ColumnType, data: DecodedArray, dict?: Symbol
       }
       return out
     case 'i64': {
+      if (isDecimal(type)) return decodeNarrowDecimal(out, data)
       let big: BigInt64Array | undefined
       const f = out.data as Float64Array
       for (let i = 0; i < n; i++) {
@@ -68,7 +71,8 @@ export function decodeColumn(type: ColumnType, data: DecodedArray, dict?: Symbol
       for (let i = 0; i < n; i++) {
         const x = data[i]
         if (x === null || x === undefined) continue
-        if (type === 'LONG256' && x instanceof Uint8Array) out.data[i] = hex256(x)
+        if (isDecimal(type)) out.data[i] = formatUnscaled(unscaledRaw(x), decimalScale(type))
+        else if (type === 'LONG256' && x instanceof Uint8Array) out.data[i] = hex256(x)
         else out.data[i] = x instanceof Uint8Array ? decoder.decode(x) : String(x)
       }
       return out
@@ -82,6 +86,26 @@ export function decodeColumn(type: ColumnType, data: DecodedArray, dict?: Symbol
     default: throw notSupported(`a ${type} column cannot be read from Parquet yet`) // DOUBLE arrays: a later change
     case 'null': return out
   }
+}
+
+/** A narrow DECIMAL (p <= 18) from raw unscaled values: doubles while safe, else BigInt64Array. */
+function decodeNarrowDecimal(out: Extract<Vector, { kind: 'i64' }>, data: DecodedArray): Vector {
+  const n = data.length
+  const f = out.data as Float64Array
+  let big: BigInt64Array | undefined
+  for (let i = 0; i < n; i++) {
+    const x = data[i]
+    if (x === null || x === undefined) { if (big !== undefined) big[i] = -9223372036854775808n; continue }
+    const u = unscaledRaw(x)
+    const num = Number(u)
+    if (big === undefined && Number.isSafeInteger(num)) { f[i] = num; continue }
+    if (big === undefined) {
+      big = new BigInt64Array(n)
+      for (let j = 0; j < i; j++) big[j] = f[j] === LONG_NULL ? -9223372036854775808n : BigInt(f[j]!)
+    }
+    big[i] = u
+  }
+  return big === undefined ? out : { ...out, data: big }
 }
 
 /** Decoded chunks (pages) of one column as one array: typed arrays stay typed. */

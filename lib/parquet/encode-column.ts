@@ -6,6 +6,7 @@
 import type { DecodedArray } from 'hyparquet'
 import { INT_NULL, LONG_NULL } from '../types/column-type.js'
 import { getScalar, isNullAt, materialize, type Vector } from '../types/vector.js'
+import { isDecimal, unscaledOf } from '../types/decimal.js'
 
 /** Hex text of a LONG256 (`0x...`) as 32 big-endian bytes. */
 export function long256Bytes(text: string): Uint8Array {
@@ -112,6 +113,7 @@ export function columnValues(parts: readonly Vector[], rows: number): DecodedArr
     for (let i = 0; i < v.length; i++) {
       const s = getScalar(v, i)
       if (s === null) { out[o++] = null; continue }
+      if (isDecimal(v.type)) { out[o++] = unscaledOf(s as string, v.type); continue } // a wide DECIMAL's exact text
       switch (v.type) {
         case 'LONG256': out[o++] = long256Bytes(s as string); break
         case 'INT': out[o++] = s === INT_NULL ? null : s; break

@@ -15,6 +15,7 @@ import type { ColumnType } from '../types/column-type.js'
 import { BATCH_SIZE, type Batch, type Vector, sliceVector } from '../types/vector.js'
 import { RAW_PARSERS, concatChunks, decodeColumn, newDictionary } from './decode-column.js'
 import { type EpochFooter, FOOTER_KEY, inferColumnType } from './schema.js'
+import { rawDecimals } from './decimal-column.js'
 
 /** A column EpochDB reads from a file. */
 export interface ParquetColumnInfo {
@@ -127,7 +128,9 @@ export class ParquetFile {
       if (metaLength + 8 > size - 4) throw corrupt(name, `footer length ${metaLength} exceeds the file`)
       const footer = readAt(fd, size - 8 - metaLength, size)
       const metadata = parquetMetadata(footer, { parsers: RAW_PARSERS })
-      return new ParquetFile(path, name, metadata, size, options)
+      const file = new ParquetFile(path, name, metadata, size, options)
+      rawDecimals(metadata) // once typed: DECIMAL values then arrive as their unscaled integers, not doubles
+      return file
     } catch (err) {
       throw damaged(name, err)
     } finally {

@@ -10,10 +10,14 @@
  * were; files from other writers are typed by inference ({@link inferColumnType}). Small and
  * unsigned integers carry only the converted type (INT_8, INT_16, UINT_16, UINT_32): hyparquet-writer's
  * INTEGER logical annotation is unreadable to DuckDB, and every reader understands the converted one.
+ * DECIMAL(p,s) is Parquet's DECIMAL over INT64 (p <= 18) or a 16/32-byte FIXED_LEN_BYTE_ARRAY
+ * (decimal-column.ts), and another writer's DECIMAL column is read as DECIMAL(p,s) exactly.
  */
 import type { SchemaElement } from 'hyparquet'
 import type { ColumnType } from '../types/column-type.js'
 import { notSupported } from '../errors.js'
+import { isDecimal } from '../types/decimal.js'
+import { decimalElement, decimalOfElement } from './decimal-column.js'
 
 /** The footer key holding {@link EpochFooter}. */
 export const FOOTER_KEY = 'epochdb'
@@ -49,7 +53,9 @@ export function parquetElement(name: string, type: ColumnType, designated: boole
     case 'UUID': return { ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, logical_type: { type: 'UUID' } }
     case 'LONG256': return { ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 32 }
     case 'NULL': return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } }
-    default: throw notSupported(`a ${type} column cannot be written to Parquet yet`) // DOUBLE arrays and DECIMAL: a later change
+    default:
+      if (isDecimal(type)) return decimalElement(base, type)
+      throw notSupported(`a ${type} column cannot be written to Parquet yet`) // DOUBLE arrays: a later change
   }
 }
 
@@ -60,6 +66,8 @@ export function parquetElement(name: string, type: ColumnType, designated: boole
 export function inferColumnType(el: SchemaElement): ColumnType | undefined {
   const lt = el.logical_type
   const ct = el.converted_type
+  const dec = decimalOfElement(el)
+  if (dec !== undefined) return dec
   switch (el.type) {
     case 'BOOLEAN': return 'BOOLEAN'
     case 'INT32':

@@ -334,7 +334,7 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
   for (const c of res.signature.constant ?? []) {
     if (args[c] !== undefined && args[c]!.kind !== 'const') throw new SqlError(SqlState.SYNTAX_ERROR, `constant expected`, positions[c]!)
   }
-  const returns = typeof res.signature.returns === 'function' ? res.signature.returns(argTypes) : res.signature.returns
+  const returns = typeof res.signature.returns === 'function' ? res.signature.returns(argTypes, constants) : res.signature.returns
   const site: CallSite = { argTypes, constants, returns, argPositions: positions, pos }
   return { kind: 'call', type: returns, def, site, args }
 }

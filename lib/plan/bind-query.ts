@@ -20,6 +20,7 @@ import { pivotQuery, withRestKeys } from './bind-pivot.js'
 import { foldConstant } from './fold-constant.js'
 import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
+import { unnestAsLateral, withColumnAliases } from './bind-unnest.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
 
 /** What binding a query needs from the database. */
@@ -119,6 +120,7 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
       break
     }
   }
+  node = withColumnAliases(node, ref)
   if (ref.timestamp !== undefined) {
     const i = node.output.findIndex((c) => c.name.toLowerCase() === ref.timestamp!.toLowerCase())
     if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${ref.timestamp}`, ref.pos)
@@ -135,7 +137,8 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
   // constant expressions are folded first: long_sequence(cast(60 * 60 * 2.5 as long))
   const args = call.args.map((a) => foldConstant(bindExpr(a, e), bc.fn))
   args.forEach((a, i) => {
-    if (a.kind !== 'const' && a.kind !== 'param') throw new SqlError(SqlState.SYNTAX_ERROR, 'constant expected', call.args[i]!.pos)
+    // a function reading its arguments when it runs takes any expression without columns (a LATERAL row's slots)
+    if (a.kind !== 'const' && a.kind !== 'param' && def.runtimeArgs !== true) throw new SqlError(SqlState.SYNTAX_ERROR, 'constant expected', call.args[i]!.pos)
   })
   // an untyped `$n` fits any type for overload resolution, then takes the declared one
   const res = resolveOverload([def], args.map((a) => (a.kind === 'param' && a.untyped === true ? 'NULL' : a.type)), call.args.map((a) => a.kind === 'literal' || a.kind === 'param'))
@@ -159,7 +162,8 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
     argPositions: call.args.map((a) => a.pos), pos: call.pos,
   }
   const output = def.columns(site, bc.fn).map((c) => ({ name: c.name, type: c.type, table: alias ?? def.name }))
-  return { kind: 'table_function', def, site, output, timestampIndex: def.timestampIndex?.(site) ?? -1 }
+  const late = def.runtimeArgs === true && site.constants.some((c) => c === undefined)
+  return { kind: 'table_function', def, site, output, timestampIndex: def.timestampIndex?.(site) ?? -1, ...(late ? { args: cast } : {}) }
 }
 
 /** The value of a table-function argument built from `$n` (possibly cast), when the value is known. */
@@ -177,6 +181,8 @@ function paramValue(bc: BindContext, e: BoundExpr): Scalar | undefined {
 
 function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   if (join.type === 'right' || join.type === 'full') throw notSupported(`${join.type.toUpperCase()} JOIN is not supported`, join.pos)
+  const unnest = unnestAsLateral(join) // `t, UNNEST(t.arr)`: per row of t
+  if (unnest !== undefined) return bindLateral(left, unnest, bc, bindQuery, (n, a) => relabel(n, a))
   if (join.lateral === true) return bindLateral(left, join, bc, bindQuery, (n, a) => relabel(n, a))
   const right = bindTableRef(join.table, bc)
   if (join.type === 'asof' || join.type === 'lt' || join.type === 'splice') return bindTimeJoin(left, right, join, bc)

@@ -3,6 +3,7 @@
  * the alignment (calendar with TIME ZONE / WITH OFFSET, or first observation) and the FILL list,
  * with QuestDB's error messages and positions.
  */
+import { isDecimal } from '../types/decimal.js'
 import { SqlError, SqlState, notSupported } from '../errors.js'
 import type { Expr, FillValue, SampleBy } from '../sql/ast.js'
 import type { ColumnType } from '../types/column-type.js'
@@ -142,7 +143,10 @@ function fillOf(f: FillValue, type: ColumnType, env: ExprEnv): SampleFill {
       if (type === 'BOOLEAN') throw new SqlError(SqlState.DATATYPE_MISMATCH, 'fill value of type NULL cannot fill column of type BOOLEAN', f.pos)
       return { kind: 'null' }
     case 'prev': return { kind: 'prev' }
-    case 'linear': return { kind: 'linear' }
+    case 'linear':
+      // QuestDB's error for a DECIMAL aggregate under FILL(LINEAR)
+      if (isDecimal(type)) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'support for LINEAR fill is not yet implemented', f.pos)
+      return { kind: 'linear' }
     case 'value': {
       if (f.value.kind === 'call' && f.value.name.toLowerCase() === 'prev') throw notSupported('FILL(PREV(column)) is not supported', f.pos)
       const b = bindExpr(f.value, env)

@@ -10,6 +10,8 @@ import { SqlError, SqlState } from '../errors.js'
 import type { Call, Expr, FrameBound, NamedWindow, OrderItem, WindowFrame, WindowSpec } from '../sql/ast.js'
 import { type ColumnType, isNumeric, typeName } from '../types/column-type.js'
 import { WINDOW_SPECS, type WindowFnSpec } from '../functions/window/specs.js'
+import { isDecimal } from '../types/decimal.js'
+import { sumResultType } from '../types/decimal-rules.js'
 import type { BoundExpr, PlanNode, SortKey } from './plan-node.js'
 import type { BoundFrame, WindowCall } from './nodes/window.js'
 import type { Scope } from './scope.js'
@@ -98,8 +100,12 @@ function resultType(spec: WindowFnSpec, name: string, args: readonly BoundExpr[]
   const bad = () => new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function for ${name}(${args.map((a) => typeName(a.type)).join(', ')})`, call.pos)
   switch (spec.result) {
     case 'LONG': case 'DOUBLE': return spec.result
-    case 'numeric': if (t === undefined || !(isNumeric(t) || t === 'NULL')) throw bad(); return 'DOUBLE'
+    case 'numeric':
+      // DECIMAL: sum as the sum aggregate types it, avg the input's type (QuestDB's decimal aggregates); ksum is DOUBLE only
+      if (t !== undefined && isDecimal(t) && name !== 'ksum') return name === 'sum' ? sumResultType(t) : t
+      if (t === undefined || !(isNumeric(t) || t === 'NULL')) throw bad(); return 'DOUBLE'
     case 'ordered':
+      if (t !== undefined && isDecimal(t)) return t
       if (t === 'TIMESTAMP' || t === 'DATE') return t
       if (t === 'FLOAT' || t === 'DOUBLE' || t === 'NULL') return 'DOUBLE'
       if (t !== undefined && isNumeric(t)) return 'LONG'

@@ -104,6 +104,8 @@ export interface TableFunctionNode extends NodeBase {
   readonly columns?: readonly number[]
   /** for a function with `pushdown`: designated-timestamp intervals (a hint for skipping; the filter stays) */
   readonly intervals?: Float64Array
+  /** for a function with `runtimeArgs` whose arguments are not all known when bound: evaluated when it runs */
+  readonly args?: readonly BoundExpr[]
 }
 
 /** Rows of constant expressions (`VALUES`, or the single empty row of `SELECT 1`). */

@@ -218,9 +218,10 @@ export interface OrderItem {
 
 /** A table reference in FROM: a table name, a function (`long_sequence(10)`), or a subquery. */
 export type TableRef =
-  | { readonly kind: 'table'; readonly pos: number; readonly name: string; readonly alias?: string; readonly timestamp?: string }
-  | { readonly kind: 'function'; readonly pos: number; readonly call: Call; readonly alias?: string; readonly timestamp?: string }
-  | { readonly kind: 'subquery'; readonly pos: number; readonly query: Query; readonly alias?: string; readonly timestamp?: string }
+  | { readonly kind: 'table'; readonly pos: number; readonly name: string; readonly alias?: string; readonly timestamp?: string; readonly columnAliases?: readonly string[] }
+  /** `columnAliases`: `UNNEST(...) u(a, b)` renames the function's output columns */
+  | { readonly kind: 'function'; readonly pos: number; readonly call: Call; readonly alias?: string; readonly timestamp?: string; readonly columnAliases?: readonly string[] }
+  | { readonly kind: 'subquery'; readonly pos: number; readonly query: Query; readonly alias?: string; readonly timestamp?: string; readonly columnAliases?: readonly string[] }
   | Pivot
 
 /** One value of a PIVOT `FOR col IN (...)` list, with its optional column name. */

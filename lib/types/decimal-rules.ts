@@ -86,9 +86,13 @@ export function mulResultType(a: DecimalType, b: DecimalType): DecimalType {
   return cappedDecimal(decimalPrecision(a) + decimalPrecision(b), decimalScale(a) + decimalScale(b))
 }
 
-/** Result type of `a / b`: QuestDB's maximum precision, the larger scale (rounded half-even). */
+/**
+ * Result type of `a / b`: QuestDB's maximum precision and the *sum* of the scales, rounded
+ * half-even — what QuestDB's DivDecimalFunctionFactory does (`1.00m / 3.00m` = `0.3333`); its
+ * documentation's "maximum scale of the operands" (`3.33`) is older than the code.
+ */
 export function divResultType(a: DecimalType, b: DecimalType): DecimalType {
-  return cappedDecimal(DECIMAL_MAX_PRECISION, Math.max(decimalScale(a), decimalScale(b)))
+  return cappedDecimal(DECIMAL_MAX_PRECISION, decimalScale(a) + decimalScale(b))
 }
 
 /** Result type of `sum(x)`: the next storage width's precision (DECIMAL64 → 38, wider → 76), same scale. */

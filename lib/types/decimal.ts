@@ -160,7 +160,7 @@ export function parseUnscaled(text: string, scale: number): bigint | undefined {
 
 /** The DECIMAL type of an `m`-suffixed literal: precision = its digits, scale = its fraction digits. */
 export function literalDecimalType(text: string, pos = -1): DecimalType {
-  const t = text.replace(/_/g, '').replace(/[mM]$/, '')
+  const t = text.replace(/_/g, '').replace(/[mM]$/, '').replace(/^[-+]/, '') // a sign is not a digit
   const dot = t.indexOf('.')
   const int = (dot < 0 ? t : t.slice(0, dot)).replace(/^0+/, '')
   const frac = dot < 0 ? '' : t.slice(dot + 1)

@@ -6,6 +6,7 @@
  * stops). Click selects a cell; Ctrl/Cmd+C copies it, Ctrl/Cmd+Shift+C copies the row.
  */
 import { exec, type ExecColumn } from './api.js'
+import { isNumericColumn, typedCellText } from './cell-format.js'
 import { binaryColumns, withBinaryHex } from './binary.js'
 import { cellText, el } from './dom.js'
 
@@ -150,9 +151,10 @@ export class ResultGrid {
       if (page === undefined) missing.add(Math.floor(i / PAGE_ROWS))
       for (let j = c0; j < c1; j++) {
         const v = page?.[i % PAGE_ROWS]?.[j]
-        const cls = page === undefined ? 'cell loading' : v === null ? 'cell null' : typeof v === 'number' ? 'cell num' : 'cell'
+        const type = d.columns[j]!.type
+        const cls = page === undefined ? 'cell loading' : v === null ? 'cell null' : typeof v === 'number' || isNumericColumn(type) ? 'cell num' : 'cell'
         const sel = this.selected !== undefined && this.selected.row === i && this.selected.col === j
-        const cell = el('div', { class: sel ? cls + ' selected' : cls, 'data-col': String(j) }, page === undefined ? '…' : cellText(v))
+        const cell = el('div', { class: sel ? cls + ' selected' : cls, 'data-col': String(j) }, page === undefined ? '…' : typedCellText(v, type))
         cell.style.left = `${this.lefts[j]}px`
         cell.style.width = `${this.widths[j]}px`
         row.append(cell)

@@ -117,7 +117,11 @@ export function rowRanges(ts: Vector, intervals: Float64Array): number[] {
 
 /** Runs a table function such as `long_sequence(n)`. */
 export async function* runTableFunction(node: TableFunctionNode, ctx: ExecContext): AsyncGenerator<Batch> {
-  for await (const b of node.def.open(node.site, ctx, { columns: node.columns, intervals: node.intervals })) {
+  // arguments not known when bound (a LATERAL row's slots): their values now
+  const one: Batch = { length: 1, vectors: [] }
+  const site = node.args === undefined ? node.site
+    : { ...node.site, constants: node.site.constants.map((c, i) => (c !== undefined ? c : getScalar(compileExpr(node.args![i]!, ctx)(one), 0))) }
+  for await (const b of node.def.open(site, ctx, { columns: node.columns, intervals: node.intervals })) {
     yield b
     await ctx.maybeYield()
   }

@@ -27,6 +27,8 @@ const CALL_ROW_BYTES = 24
 const PARTITION_BYTES = MAP_ENTRY_BYTES + 48
 import { frameBoundsSteps } from './window-frame.js'
 import { frameCountsSteps, frameExtremesSteps, frameSumsSteps, toFloat64 } from './window-aggregate.js'
+import { decimalFrameExtremes, decimalFrameSums } from './window-decimal.js'
+import { isDecimal } from '../../types/decimal.js'
 import { framePicksSteps, gatherPicks, offsetPicksSteps, rankingSteps } from './window-value.js'
 import { runSteps } from '../steps.js'
 import { SLICE_ROWS, evaluateSliced, slices } from '../evaluate-sliced.js'
@@ -104,8 +106,10 @@ async function computeCall(call: WindowCall, order: WindowOrder, keys: readonly 
       if (call.arg === undefined) return longs(await runSteps(frameCountsSteps(order, await frame()), ctx))
       return longs(await runSteps(frameSumsSteps(order, await frame(), notNullAsOne(await nulls(await argVector())), 'count'), ctx))
     case 'sum': case 'avg': case 'ksum':
+      if (isDecimal(call.type)) return decimalFrameSums(order, await frame(), await argVector(), call.fn === 'avg' ? 'avg' : 'sum', call.type)
       return numbers(await runSteps(frameSumsSteps(order, await frame(), await doubles(await argVector()), call.fn), ctx))
     case 'min': case 'max': {
+      if (isDecimal(call.type)) return decimalFrameExtremes(order, await frame(), await argVector(), call.fn === 'max', call.type)
       const r = await runSteps(frameExtremesSteps(order, await frame(), await doubles(await argVector()), call.fn === 'max'), ctx)
       if (call.type === 'DOUBLE') return numbers(r)
       for (let i = 0; i < n; i++) if (r[i] !== r[i]) r[i] = LONG_NULL

@@ -15,6 +15,7 @@ import { BINARY_FUNCTIONS } from './binary.js'
 import { SEQUENCE_FUNCTIONS } from './sequence.js'
 import { PG_CATALOG_FUNCTIONS } from './pg-catalog.js'
 import { ARRAY_FUNCTIONS } from './array-functions.js'
+import { ARRAY_BUILD } from './array-build.js'
 import { INTERVAL_FUNCTIONS } from './interval-fns.js'
 
 /** All scalar function definitions. */
@@ -30,5 +31,6 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...SEQUENCE_FUNCTIONS,
   ...PG_CATALOG_FUNCTIONS,
   ...ARRAY_FUNCTIONS,
+  ARRAY_BUILD,
   ...INTERVAL_FUNCTIONS,
 ]

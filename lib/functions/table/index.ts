@@ -9,7 +9,8 @@ import { LONG_SEQUENCE } from './long-sequence.js'
 import { TABLE_PARTITIONS } from './table-partitions.js'
 import { ALL_PERMISSIONS } from './all-permissions.js'
 import { UNNEST_FUNCTIONS } from './unnest.js'
+import { UNNEST_JSON_FUNCTIONS } from './unnest-json.js'
 import { READ_PARQUET } from './read-parquet.js'
 
 /** Every table function. */
-export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS, TABLE_PARTITIONS, ALL_PERMISSIONS, ...UNNEST_FUNCTIONS, READ_PARQUET]
+export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS, TABLE_PARTITIONS, ALL_PERMISSIONS, ...UNNEST_FUNCTIONS, ...UNNEST_JSON_FUNCTIONS, READ_PARQUET]

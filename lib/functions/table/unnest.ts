@@ -3,8 +3,8 @@
  * first dimension (a DOUBLE for a 1-D array, a sub-array for more), arrays side by side, shorter
  * ones padded with NULL; a NULL array contributes no rows. Columns: `value` (or `value1`,
  * `value2`, ... for several arrays) and, with ORDINALITY, `ordinality` (1-based LONG). The
- * arguments must be constants (literals, casts, parameters); unnesting a column of another FROM
- * item is not supported yet.
+ * arguments are read when it runs: constants, parameters, or a column of another FROM item
+ * (`FROM t, UNNEST(t.arr)`, which plan/bind-unnest.ts turns into a LATERAL join).
  */
 import { SqlError, SqlState } from '../../errors.js'
 import type { ColumnType } from '../../types/column-type.js'
@@ -22,7 +22,7 @@ function elementType(t: ColumnType): ColumnType {
 function arrays(site: CallSite): (DoubleArray | null)[] {
   return site.argTypes.map((_, i) => {
     const v = site.constants[i]
-    if (v === undefined) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'UNNEST of a column is not supported yet: its argument must be a constant array', site.argPositions[i] ?? site.pos)
+    if (v === undefined) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'UNNEST of a column must follow the FROM item that holds it: FROM t, UNNEST(t.arr)', site.argPositions[i] ?? site.pos)
     return v instanceof DoubleArray ? v : null
   })
 }
@@ -36,6 +36,7 @@ function definition(name: string, ordinality: boolean, description: string, exam
       ...(ordinality ? [{ name: 'ordinality', type: 'LONG' as ColumnType }] : []),
     ],
     timestampIndex: () => -1,
+    runtimeArgs: true,
     open: (site) => [unnest(site, arrays(site), ordinality)],
   }
 }

@@ -4,7 +4,7 @@
  * selector `lo:hi` a call of `:`; the binder (plan/bind-array.ts) turns them into array
  * constructors and accessors. Calls keep the AST closed: no visitor needs a new node kind.
  */
-import type { Call, Expr } from '../ast.js'
+import type { Call, Expr, TableRef } from '../ast.js'
 import type { Token } from '../lexer.js'
 import { type Seq, deferred, toArray } from './seq.js'
 import type { Name } from './tokens.js'
@@ -46,4 +46,23 @@ export function range(colon: Token, lo: Expr, hi: Expr | null): Expr {
 export function withOrdinality(c: Call, word: Name): { kind: 'function'; pos: number; call: Call } | null {
   if (c.name.toLowerCase() !== 'unnest' || word.name.toLowerCase() !== 'ordinality') return null
   return { kind: 'function', pos: c.pos, call: { ...c, name: 'unnest_with_ordinality' } }
+}
+
+/**
+ * JSON UNNEST, `UNNEST(json COLUMNS(name TYPE, ...)) [WITH ORDINALITY]`, as a FROM item calling
+ * `unnest_json` (or `unnest_json_with_ordinality`) with the JSON text and, per column, its name
+ * and type name as string literals; null unless the words are UNNEST, COLUMNS (and ORDINALITY).
+ */
+export function jsonUnnest(f: Name, json: Expr, kw: Name, cols: Seq<[Name, Name]>, ord: Name | null): { kind: 'function'; pos: number; call: Call } | null {
+  if (f.name.toLowerCase() !== 'unnest' || kw.name.toLowerCase() !== 'columns') return null
+  if (ord !== null && ord.name.toLowerCase() !== 'ordinality') return null
+  const str = (n: Name): Expr => ({ kind: 'literal', pos: n.pos, type: 'string', value: n.name })
+  const args: Expr[] = [json]
+  for (const [n, t] of toArray(cols)) args.push(str(n), str(t))
+  return { kind: 'function', pos: f.pos, call: { kind: 'call', pos: f.pos, name: ord === null ? 'unnest_json' : 'unnest_json_with_ordinality', args, distinct: false, star: false } }
+}
+
+/** A FROM item with a column alias list, `UNNEST(...) u(a, b)`: the names go on the item (plan/bind-unnest.ts). */
+export function columnAliased<T extends TableRef>(t: T, alias: Name, names: Seq<Name>): T {
+  return { ...t, alias: alias.name, columnAliases: toArray(names).map((n) => n.name) }
 }

@@ -49,15 +49,21 @@ fromClause -> %FROM tableRef latestBy:? joins where:? latestOn:? sampleBy:? grou
   {% ([, from, lb, joins, where, lo, sampleBy, groupBy, windows]) => ({ from, joins, ...Q.compact({ where, latestOn: Q.latest(lb, lo), sampleBy, groupBy, windows }) }) %}
 
 tableRef -> tablePrimary alias:? timestampClause:? {% ([t, alias, timestamp]) => Q.tableRef(t, { alias, timestamp }) %}
+  # `UNNEST(...) u(a, b)`: names for the output columns (plan/bind-unnest.ts)
+  | tablePrimary alias "(" nameList ")" {% ([t, alias, , l]) => AR.columnAliased(t, alias, l) %}
   | tablePrimary alias:? pivotClause alias:? {% ([t, a, c, pa]) => P.pivot(Q.tableRef(t, { alias: a, timestamp: null }), null, c, pa) %}
 tablePrimary ->
     tableName        {% ([n]) => ({ kind: 'table', pos: n.pos, name: n.name }) %}
   | call             {% ([c]) => ({ kind: 'function', pos: c.pos, call: c }) %}
   | call %WITH name  {% ([c, , n], _l, reject) => AR.withOrdinality(c, n) ?? reject %}
+  # JSON UNNEST: `UNNEST(varchar COLUMNS(name TYPE, ...)) [WITH ORDINALITY]` (build/array.ts)
+  | name "(" expr name "(" jsonColumns ")" ")" {% ([f, , e, kw, , cols], _l, reject) => AR.jsonUnnest(f, e, kw, cols, null) ?? reject %}
+  | name "(" expr name "(" jsonColumns ")" ")" %WITH name {% ([f, , e, kw, , cols, , , , o], _l, reject) => AR.jsonUnnest(f, e, kw, cols, o) ?? reject %}
   | "(" query ")"    {% ([o, q]) => ({ kind: 'subquery', pos: o.offset, query: q }) %}
   # `FROM @v`: a table name or subquery a DECLARE holds
   | %variable        {% ([v]) => V.tableVariable(v) %}
 timestampClause -> %TIMESTAMP "(" name ")" {% ([, , n]) => n %}
+jsonColumns -> name typeName {% ([n, t]) => L.one([n, t]) %} | jsonColumns "," name typeName {% ([l, , n, t]) => L.add(l, [n, t]) %}
 
 # Zero or more joins: `[]` or a Seq.
 joins -> null {% () => [] %} | joins join {% ([l, j]) => L.add(l.length === 0 ? null : l, j) %}

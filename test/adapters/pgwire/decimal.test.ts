@@ -11,6 +11,14 @@ import { Database } from '../../../lib/index.js'
 import { pgConfig, startServer } from './helpers.js'
 import { numericBinary, numericFromBinary, numericParamValue } from '../../../adapters/pgwire/encode-numeric.js'
 import { PYTHON, missingModules } from './python.js'
+import { createRequire } from 'node:module'
+
+/** PostgreSQL 15.20's `numeric_send` of each text (psql: select numeric_send('2.500'::numeric)). */
+const PG15_NUMERIC_SEND: readonly (readonly [string, string])[] = [
+  ['2.500', '000200000000000300021388'], ['-0.125', '0001ffff4000000304e2'], ['0.050', '0001ffff0000000301f4'],
+  ['10000.000', '00010001000000030001'], ['12345678901234567890.5000000000', '000600040000000a04d2162e23340d801ed21388'],
+  ['0.0001000000', '0001ffff0000000a0001'], ['-99999999999999.9999', '00050003400000040063270f270f270f270f'], ['0.0000', '0000000000000004'],
+]
 
 const db = await Database.open()
 await db.query('create table decimals (id int, temperature decimal(18, 3), wide decimal(30, 10), timestamp timestamp)')
@@ -27,6 +35,33 @@ t.test('binary numeric round-trips exact text', async (t) => {
   // binary numeric parameters: numbers while a double is exact, else the exact text
   t.equal(numericParamValue('12.34'), 12.34)
   t.equal(numericParamValue('12345678901234567890.5'), '12345678901234567890.5')
+})
+
+t.test('binary numeric is byte for byte what PostgreSQL 15 sends', async (t) => {
+  for (const [text, hex] of PG15_NUMERIC_SEND) t.equal(numericBinary(text).toString('hex'), hex, text)
+})
+
+t.test("pg with binary: true reads numeric exactly as it reads PostgreSQL's own bytes", async (t) => {
+  // pg-protocol (1.16) decodes every DataRow field as UTF-8 text and pg turns it back into bytes
+  // (node-postgres issue #3495), so any byte >= 0x80 becomes EF BF BD; and pg-types reads the
+  // weight unsigned. Both are client-side: the same query against PostgreSQL gives the same
+  // values, which is what this asserts (NaN for 0.05, 2.51 for 2.5, 10000 exact).
+  const parseNumeric = (createRequire(import.meta.url)('pg-types') as { getTypeParser(oid: number, f: string): (b: Buffer) => unknown }).getTypeParser(1700, 'binary')
+  const asPgSeesIt = (hex: string): unknown => parseNumeric(Buffer.from(Buffer.from(hex, 'hex').toString('utf8')))
+  const db2 = await Database.open()
+  await db2.query('create table nb (id int, v decimal(30,10))')
+  const values = ['2.5', '-0.125', '0.05', '10000', '0.0001']
+  await db2.query(`insert into nb values ${values.map((v, i) => `(${i}, ${v}m)`).join(', ')}`)
+  const srv2 = await startServer({}, db2)
+  const client = new pg.Client(pgConfig(srv2.port))
+  await client.connect()
+  t.teardown(async () => { await client.end(); await srv2.close() })
+  const r = await client.query({ text: 'select v from nb where id >= $1 order by id', values: [0], binary: true } as pg.QueryConfig)
+  t.equal(r.fields[0]!.format, 'binary')
+  const expected = values.map((v) => asPgSeesIt(numericBinary(Number(v).toFixed(10)).toString('hex')))
+  t.same(r.rows.map((x: { v: unknown }) => x.v), expected, 'what pg decodes from EpochDB = what it decodes from PostgreSQL bytes')
+  t.equal(r.rows[3].v, 10000, 'a value whose bytes are all below 0x80 survives pg binary mode')
+  t.equal(asPgSeesIt(PG15_NUMERIC_SEND[3]![1]), 10000)
 })
 
 t.test('pg: numeric OID, text exact', async (t) => {
