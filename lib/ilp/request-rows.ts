@@ -71,6 +71,8 @@ export class RequestRows implements LineSink {
   private pos = 0
   private col: RowsColumn | undefined
   private readonly touched: RowsColumn[] = []
+  /** a line has started (its table named) and not ended: what {@link abortLine} undoes */
+  private inLine = false
 
   constructor(private readonly catalog: Catalog, private readonly o: RowsOptions) {}
 
@@ -93,6 +95,7 @@ export class RequestRows implements LineSink {
     this.row = t.rows
     this.pos = 0
     this.touched.length = 0
+    this.inLine = true
   }
 
   private open(name: string, key: string, nameBytes: Uint8Array): TableRows {
@@ -268,10 +271,13 @@ export class RequestRows implements LineSink {
     }
     t.rows++
     this.touched.length = 0
+    this.inLine = false
   }
 
   abortLine(): void {
-    if (this.cur === undefined) return
+    // a line cut before its table name leaves the previous, complete line alone
+    if (!this.inLine) return
+    this.inLine = false
     for (const c of this.touched) { c.builder!.clear(this.row); c.builder!.lastRow = -1 }
     const ts = this.cur.ts?.builder
     if (ts !== undefined && ts.lastRow === this.row) { ts.clear(this.row); ts.lastRow = -1 }

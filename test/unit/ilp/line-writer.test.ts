@@ -51,15 +51,17 @@ t.test('a body split at every byte parses the same (incomplete lines wait for th
   nl[0] = 0x10
   nl.writeDoubleLE(Buffer.from([10, 10, 10, 10, 10, 10, 0x24, 0x40]).readDoubleLE(0), 1)
   const body = Buffer.concat([Buffer.from('s,k=v a=1i,b=="'.slice(0, -1)), v2, Buffer.from(',c=="'.slice(0, -1)), nl, Buffer.from(',d="x y" 1000t\ns,k=w a=2i\n')])
-  const whole = await Database.open()
+  // the designated timestamp too: a cut just after a complete line once cleared that line's timestamp
+  const whole = await Database.open({ clock: () => 5000 })
   await ingest(whole, body)
-  const expected = await rows(whole, 'select k, a, b, c, d from s')
+  const expected = await rows(whole, 'select k, a, b, c, d, timestamp from s')
   t.equal(expected.length, 2)
   t.equal(expected[0]![2], 10.25)
+  t.same(expected.map((r) => r[5]), [1000n, 5000n])
   for (let cut = 1; cut < body.length; cut++) {
-    const db = await Database.open()
+    const db = await Database.open({ clock: () => 5000 })
     await ingest(db, [body.subarray(0, cut), body.subarray(cut)])
-    const got = await rows(db, 'select k, a, b, c, d from s')
+    const got = await rows(db, 'select k, a, b, c, d, timestamp from s')
     if (JSON.stringify(got, (_, x) => typeof x === 'bigint' ? String(x) : x) !== JSON.stringify(expected, (_, x) => typeof x === 'bigint' ? String(x) : x)) { t.fail(`cut at ${cut}`); return }
   }
   t.pass('every cut')
