@@ -55,6 +55,11 @@ export class LineParser {
   lines = 0
   private scratch = Buffer.allocUnsafe(256)
   private esc = false
+  /** the name or value {@link scanName} / {@link scanValue} found last is ASCII (no UTF-8 check needed) */
+  private ascii = true
+  /** 8 bytes to read a little-endian double through (cheaper than Buffer.readDoubleLE's checks) */
+  private readonly f64 = new Float64Array(1)
+  private readonly f64Bytes = new Uint8Array(this.f64.buffer)
 
   constructor(private readonly sink: LineSink, private readonly unit: TimeUnit, private readonly maxLine = Infinity) {}
 
@@ -106,7 +111,7 @@ export class LineParser {
       e = this.scanValue(buf, p, end)
       if (e === INCOMPLETE) return INCOMPLETE
       if (e === p) throw new LineError('Could not parse entire line. Symbol value is missing')
-      if (this.esc) { const n = this.unescape(buf, p, e); this.checkUtf8(this.scratch, 0, n); sink.symbol(this.scratch, 0, n) } else { this.checkUtf8(buf, p, e); sink.symbol(buf, p, e) }
+      if (this.esc) { const n = this.unescape(buf, p, e); this.checkUtf8(this.scratch, 0, n); sink.symbol(this.scratch, 0, n) } else { if (!this.ascii) this.checkUtf8(buf, p, e); sink.symbol(buf, p, e) }
       p = e
       b = buf[p]!
     }
@@ -176,17 +181,20 @@ export class LineParser {
    */
   private scanName(buf: Buffer, p: number, end: number, table: boolean): number {
     this.esc = false
+    let hi = 0
     while (p < end) {
       const b = buf[p]!
+      hi |= b
       if (b === BS) {
         if (p + 1 >= end) return INCOMPLETE
         if (buf[p + 1] === BS) throw new LineError(table ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME')
         this.esc = true
+        hi |= buf[p + 1]!
         p += 2
         continue
       }
-      if (b === COMMA || b === SP || b === NL || b === CR) return p
-      if (b === EQ) { if (table) { p++; continue } return p }
+      if (b === COMMA || b === SP || b === NL || b === CR) { this.ascii = hi < 0x80; return p }
+      if (b === EQ) { if (table) { p++; continue } this.ascii = hi < 0x80; return p }
       if (b === 0) throw new LineError(table ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME')
       p++
     }
@@ -196,15 +204,18 @@ export class LineParser {
   /** The end of an unquoted value (tag value or field value) from `p`; sets {@link esc}. */
   private scanValue(buf: Buffer, p: number, end: number): number {
     this.esc = false
+    let hi = 0
     while (p < end) {
       const b = buf[p]!
+      hi |= b
       if (b === BS) {
         if (p + 1 >= end) return INCOMPLETE
         this.esc = true
+        hi |= buf[p + 1]!
         p += 2
         continue
       }
-      if (b === COMMA || b === SP || b === NL || b === CR) return p
+      if (b === COMMA || b === SP || b === NL || b === CR) { this.ascii = hi < 0x80; return p }
       p++
     }
     return INCOMPLETE
@@ -214,9 +225,7 @@ export class LineParser {
   private name(buf: Buffer, s: number, e: number, sink: LineSink, kind: number): void {
     let b: Uint8Array = buf
     if (this.esc) { e = this.unescape(buf, s, e); s = 0; b = this.scratch }
-    for (let i = s; i < e; i++) {
-      if (b[i]! >= 0x80) { if (!isUtf8(b.subarray(s, e))) throw new LineError(kind === 0 ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME'); break }
-    }
+    if (!this.ascii && !isUtf8(b.subarray(s, e))) throw new LineError(kind === 0 ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME')
     if (kind === 0) sink.table(b, s, e)
     else sink.column(b, s, e, kind === 1)
   }
@@ -287,14 +296,18 @@ export class LineParser {
     if (v + size >= end) return INCOMPLETE
     const sink = this.sink
     switch (type) {
-      case 0x10: sink.float(buf.readDoubleLE(v)); break
+      case 0x10: {
+        const d = this.f64Bytes
+        d[0] = buf[v]!; d[1] = buf[v + 1]!; d[2] = buf[v + 2]!; d[3] = buf[v + 3]!; d[4] = buf[v + 4]!; d[5] = buf[v + 5]!; d[6] = buf[v + 6]!; d[7] = buf[v + 7]!
+        sink.float(this.f64[0]!)
+        break
+      }
       case 15: { const x = buf.readBigInt64LE(v); sink.integer(x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : x); break }
       case 3: sink.integer(buf.readInt32LE(v)); break
       case 2: sink.float(buf.readFloatLE(v)); break
       case 6: sink.boolean(buf[v] !== 0); break
       case 13: {
-        const units: readonly (TimeUnit | undefined)[] = [undefined, 'n', 'u', 'ms', 's', 'm', 'h']
-        const unit = units[buf[v]!]
+        const unit = BINARY_UNITS[buf[v]!]
         if (unit === undefined) throw new LineError('UNSUPPORTED_BINARY_FORMAT')
         const raw = buf.readBigInt64LE(v + 1)
         const micros = unit === 'n' ? raw / 1000n : raw * BigInt(MICROS_PER[unit])
@@ -388,6 +401,9 @@ export class LineParser {
     return new LineError(`Could not parse entire line, field value is invalid. Field: ${buf.toString('utf8', nameStart, nameEnd)}; value: ${buf.toString('utf8', s, e)}`)
   }
 }
+
+/** Units of protocol-2 binary timestamps by their code. */
+const BINARY_UNITS: readonly (TimeUnit | undefined)[] = [undefined, 'n', 'u', 'ms', 's', 'm', 'h']
 
 const MICROS_PER: Record<Exclude<TimeUnit, 'n'>, number> = { u: 1, ms: 1000, s: 1_000_000, m: 60_000_000, h: 3_600_000_000 }
 

@@ -85,11 +85,11 @@ export function timestampToMicros(buf: Uint8Array, s: number, e: number, unit: T
   let neg = false
   if (buf[p] === 45) { neg = true; p++ }
   if (p >= e) return undefined
-  for (let i = p; i < e; i++) { const c = buf[i]!; if (c < 48 || c > 57) return undefined }
-  // nanoseconds: the last three digits are dropped
+  // nanoseconds: the last three digits are dropped (but checked)
   const stop = unit === 'n' ? Math.max(p, e - 3) : e
   let v = 0
-  for (let i = p; i < stop; i++) v = v * 10 + (buf[i]! - 48)
+  for (let i = p; i < stop; i++) { const d = buf[i]! - 48; if (d < 0 || d > 9) return undefined; v = v * 10 + d }
+  for (let i = stop; i < e; i++) { const c = buf[i]!; if (c < 48 || c > 57) return undefined }
   if (unit !== 'n' && unit !== 'u') v *= unit === 'ms' ? 1000 : unit === 's' ? 1_000_000 : unit === 'm' ? 60_000_000 : 3_600_000_000
   if (v > MAX_SAFE) return neg ? -Infinity : Infinity
   return neg ? -v : v

@@ -44,6 +44,8 @@ export interface TableRows {
   /** the designated timestamp column */
   readonly ts: RowsColumn | undefined
   rows: number
+  /** rows every builder of the table has room for (grown together, once per doubling) */
+  cap: number
 }
 
 /** What ILP may do to the catalog (QuestDB's `line.auto.create.*`). */
@@ -70,7 +72,6 @@ export class RequestRows implements LineSink {
   private row = 0
   private pos = 0
   private col: RowsColumn | undefined
-  private readonly touched: RowsColumn[] = []
   /** a line has started (its table named) and not ended: what {@link abortLine} undoes */
   private inLine = false
 
@@ -93,8 +94,8 @@ export class RequestRows implements LineSink {
     }
     this.cur = t
     this.row = t.rows
+    if (this.row >= t.cap) grow(t)
     this.pos = 0
-    this.touched.length = 0
     this.inLine = true
   }
 
@@ -107,13 +108,13 @@ export class RequestRows implements LineSink {
       if (!this.o.autoCreateColumns) throw new LineError(`table: ${name}; table does not exist, cannot create table, creating new columns is disabled`)
       const ts = column('timestamp', 'TIMESTAMP', true)
       ts.builder = builderFor('TIMESTAMP')
-      t = { name, key, nameBytes, meta: undefined, columns: [], byKey: new Map([['timestamp', ts]]), shape: [], shapeBytes: [], ts, rows: 0 }
+      t = { name, key, nameBytes, meta: undefined, columns: [], byKey: new Map([['timestamp', ts]]), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS }
     } else {
       const meta = existing.meta
       const cols = meta.columns.map((c) => column(c.name, c.type, false))
       const ts = meta.timestampIndex >= 0 ? cols[meta.timestampIndex] : undefined
       if (ts !== undefined) ts.builder = builderFor(ts.type!)
-      t = { name: meta.name, key, nameBytes, meta, columns: cols, byKey: new Map(cols.map((c) => [c.key, c])), shape: [], shapeBytes: [], ts, rows: 0 }
+      t = { name: meta.name, key, nameBytes, meta, columns: cols, byKey: new Map(cols.map((c) => [c.key, c])), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS }
     }
     this.tables.set(key, t)
     return t
@@ -149,10 +150,15 @@ export class RequestRows implements LineSink {
     const c = this.col
     if (c === undefined) return undefined
     if (c.type === undefined) c.type = NEW_TYPE[protocol]
-    const b = c.builder ??= builderFor(c.type)
-    b.reserve(this.row)
+    const b = c.builder ?? this.newBuilder(c)
     b.lastRow = this.row
-    this.touched.push(c)
+    return b
+  }
+
+  /** The builder of a column's first value, with room for the table's rows. */
+  private newBuilder(c: RowsColumn): ColumnBuilder {
+    const b = c.builder = builderFor(c.type!)
+    b.reserve(this.cur.cap - 1)
     return b
   }
 
@@ -244,11 +250,9 @@ export class RequestRows implements LineSink {
     if (v === null) { if (c.type === undefined) return; this.col = undefined; return }
     // a new column takes the incoming dimension count; an existing one must have exactly it
     if (c.type === undefined) c.type = arrayType(v.dims)
-    const b = c.builder ??= builderFor(c.type)
+    const b = c.builder ?? this.newBuilder(c)
     if (c.type !== arrayType(v.dims)) throw this.castError(`DOUBLE${'[]'.repeat(v.dims)}`)
-    b.reserve(this.row)
     b.lastRow = this.row
-    this.touched.push(c)
     ;(b as ScalarBuilder).set(this.row, v)
   }
 
@@ -261,7 +265,6 @@ export class RequestRows implements LineSink {
     const ts = t.ts
     if (ts !== undefined) {
       const b = ts.builder as I64Builder
-      b.reserve(this.row)
       if (b.lastRow === this.row) micros = b.data[this.row]!
       else if (Number.isNaN(micros)) micros = this.o.clock()
       if (micros < 0) throw new LineError(`table: ${t.name}, timestamp: ${micros}; designated timestamp before 1970-01-01 is not allowed`)
@@ -270,7 +273,6 @@ export class RequestRows implements LineSink {
       b.lastRow = this.row
     }
     t.rows++
-    this.touched.length = 0
     this.inLine = false
   }
 
@@ -278,11 +280,21 @@ export class RequestRows implements LineSink {
     // a line cut before its table name leaves the previous, complete line alone
     if (!this.inLine) return
     this.inLine = false
-    for (const c of this.touched) { c.builder!.clear(this.row); c.builder!.lastRow = -1 }
-    const ts = this.cur.ts?.builder
-    if (ts !== undefined && ts.lastRow === this.row) { ts.clear(this.row); ts.lastRow = -1 }
-    this.touched.length = 0
+    // the columns this line set are the ones whose last row is this one
+    for (const c of this.cur.byKey.values()) {
+      const b = c.builder
+      if (b !== undefined && b.lastRow === this.row) { b.clear(this.row); b.lastRow = -1 }
+    }
   }
+}
+
+/** Rows a table's builders start with room for. */
+const INITIAL_ROWS = 1024
+
+/** Doubles the room of every builder of `t`. */
+function grow(t: TableRows): void {
+  t.cap *= 2
+  for (const c of t.byKey.values()) c.builder?.reserve(t.cap - 1)
 }
 
 function column(name: string, type: ColumnType | undefined, isNew: boolean): RowsColumn {
