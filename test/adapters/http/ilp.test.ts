@@ -70,6 +70,13 @@ t.test('raw curl --data-binary @file.ilp, precision, gzip, /ping', async (t) => 
   const ping = await get(srv.port, '/ping')
   t.equal(ping.status, 204)
   t.equal(ping.headers['x-influxdb-version'], 'v2.7.4')
+  // HEAD as health checks send it (QuestDB's docs: `curl -I /ping` answers 204)
+  const head = await get(srv.port, '/ping', {}, 'HEAD')
+  t.equal(head.status, 204, 'HEAD /ping')
+  t.equal(head.headers['x-influxdb-version'], 'v2.7.4')
+  t.equal(head.body, '')
+  const { stdout: curlHead } = await promisify(execFile)('curl', ['-s', '-I', `http://127.0.0.1:${srv.port}/ping`], { encoding: 'utf8', timeout: 30_000 })
+  t.match(curlHead, /^HTTP\/1\.1 204[^]*X-Influxdb-Version: v2\.7\.4/i, 'curl -I /ping')
   t.equal((await get(srv.port, '/write')).status, 405, 'GET /write')
 })
 
