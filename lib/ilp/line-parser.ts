@@ -7,8 +7,9 @@
  *   table and column names); inside quoted strings a backslash escapes any next byte.
  * - Field values by their form: `123i` integer (`0x…i` LONG256), `123t`/`123n`/`123m` timestamp
  *   in µs/ns/ms, `t|true|f|false` (any case) boolean, `"…"` string, an empty value null,
- *   anything else a float; protocol v2's binary values after `name==` (0x10 double, and the
- *   other scalar forms QuestDB reads: int32, int64, float32, boolean, timestamp).
+ *   `1.5d` a decimal (protocol v3), anything else a float; binary values after `name==`:
+ *   protocol v2's 0x10 double and arrays, v3's decimals (0x17), and the other scalar forms
+ *   QuestDB reads (int32, int64, float32, boolean, timestamp).
  * - Lines end at `\n` or `\r`; empty lines are skipped; a line may hold only tags.
  *
  * {@link LineParser.parse} returns where the first incomplete line starts: the caller keeps
@@ -19,7 +20,7 @@
 import { isUtf8 } from 'node:buffer'
 import { DoubleArray } from '../types/array.js'
 import { LineError } from './ilp-error.js'
-import { parseFloatBytes, parseIntegerBytes, timestampToMicros, type TimeUnit } from './number-bytes.js'
+import { type DecimalValue, parseDecimalBytes, parseFloatBytes, parseIntegerBytes, timestampToMicros, twosComplementBE, type TimeUnit } from './number-bytes.js'
 
 /** Receives the parts of each line, in order. A method may throw a {@link LineError}. */
 export interface LineSink {
@@ -37,6 +38,8 @@ export interface LineSink {
   long256(hex: string): void
   /** a protocol-2 DOUBLE array (null for a null array) */
   array(v: DoubleArray | null): void
+  /** a protocol-3 decimal (null for a null decimal) */
+  decimal(v: DecimalValue | null): void
   nul(): void
   /** the line ends; `micros` is the designated timestamp, NaN when the line has none */
   endLine(micros: number): void
@@ -289,6 +292,7 @@ export class LineParser {
       case 6: size = 1; break
       case 13: size = 9; break
       case 14: return this.array(buf, p + 1, end)
+      case 23: return this.decimal(buf, p + 1, end)
       default: throw new LineError('UNSUPPORTED_BINARY_FORMAT')
     }
     const v = p + 1
@@ -362,6 +366,25 @@ export class LineParser {
     return q
   }
 
+  /**
+   * A protocol-3 binary decimal from `p` (after its type byte): scale (0..76), byte length
+   * (0 = null, at most 32), the unscaled value big-endian two's complement. Returns the position
+   * after it.
+   */
+  private decimal(buf: Buffer, p: number, end: number): number {
+    if (p + 1 >= end) return INCOMPLETE
+    const scale = buf[p]!
+    const len = buf[p + 1]!
+    if (scale > 76) throw new LineError('DECIMAL_INVALID_SCALE')
+    if (len > 32) throw new LineError('DECIMAL_OVERFLOW')
+    const q = p + 2 + len
+    if (q >= end) return INCOMPLETE
+    const after = buf[q]!
+    if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    this.sink.decimal(len === 0 ? null : { unscaled: twosComplementBE(buf, p + 2, len), scale })
+    return q
+  }
+
   /** A text field value in `buf[s, e)` (unquoted, not empty). */
   private value(buf: Buffer, s: number, e: number, nameStart: number, nameEnd: number): void {
     const sink = this.sink
@@ -379,6 +402,12 @@ export class LineParser {
         const v = parseIntegerBytes(buf, s, e - 1)
         if (v === undefined) throw this.invalid(buf, s, e, nameStart, nameEnd)
         sink.integer(v)
+        return
+      }
+      if (last === 100 /* d: a protocol-3 decimal */) {
+        const v = parseDecimalBytes(buf, s, e - 1)
+        if (v === undefined) throw this.invalid(buf, s, e, nameStart, nameEnd)
+        sink.decimal(v)
         return
       }
       if (last === 116 || last === 110 || last === 109) {

@@ -16,6 +16,8 @@ import { SqlError } from '../errors.js'
 import { type ColumnBuilder, F64Builder, I64Builder, ScalarBuilder, SymBuilder, builderFor } from './column-builder.js'
 import { LineError } from './ilp-error.js'
 import type { LineSink } from './line-parser.js'
+import { type DecimalValue, parseDecimalText } from './number-bytes.js'
+import { type DecimalType, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isDecimal, pow10n } from '../types/decimal.js'
 
 /** One column of a table in the request. */
 export interface RowsColumn {
@@ -181,6 +183,7 @@ export class RequestRows implements LineSink {
     if (b instanceof F64Builder) b.data[this.row] = v
     else if (b.type === 'FLOAT') (b as ScalarBuilder).set(this.row, v)
     else if (b instanceof SymBuilder) b.setText(this.row, String(v))
+    else if (isDecimal(b.type)) this.setDecimal(b as ScalarBuilder, parseDecimalText(String(v)) ?? null)
     else throw this.castError('FLOAT')
   }
 
@@ -192,6 +195,7 @@ export class RequestRows implements LineSink {
     else if (b instanceof SymBuilder) b.setText(this.row, String(v))
     else if (b.type === 'FLOAT') (b as ScalarBuilder).set(this.row, Number(v))
     else {
+      if (isDecimal(b.type)) { (b as ScalarBuilder).set(this.row, this.toDecimal({ unscaled: BigInt(v), scale: 0 }, b.type)); return }
       const range = INT_RANGE[b.type]
       if (range === undefined) throw this.castError('INTEGER')
       if (typeof v === 'bigint' || v < range[0] || v > range[1]) throw new LineError(`table: ${this.cur.name}, column: ${this.col!.name}; line protocol value: ${v} is out bounds of column type: ${b.type}`)
@@ -212,8 +216,50 @@ export class RequestRows implements LineSink {
       case 'UUID': case 'IPV4': case 'LONG256':
         try { (b as ScalarBuilder).set(this.row, castScalar(v, 'STRING', b.type)) } catch (e) { if (e instanceof SqlError) throw this.castError('STRING'); throw e }
         return
-      default: throw this.castError('STRING')
+      default: {
+        if (!isDecimal(b.type)) throw this.castError('STRING')
+        const d = parseDecimalText(v)
+        if (d === undefined) throw this.castError('STRING')
+        this.setDecimal(b as ScalarBuilder, d)
+      }
     }
+  }
+
+  /**
+   * A protocol-3 decimal: only into a DECIMAL column that exists (QuestDB never creates one from
+   * ILP), rescaled to the column's scale; digits lost or a value past the precision are errors.
+   */
+  decimal(v: DecimalValue | null): void {
+    const c = this.col
+    if (c === undefined) return
+    if (v === null) { this.col = undefined; return }
+    const t = this.cur
+    if (c.type === undefined) {
+      if (t.meta === undefined) throw new LineError(`table: ${t.name}; decimal columns must be created manually: ${c.name}`)
+      throw new LineError(`decimal columns cannot be created automatically [table=${t.name}, columnName=${c.name}]`, 500, 'internal error')
+    }
+    const b = c.builder ?? this.newBuilder(c)
+    b.lastRow = this.row
+    if (!isDecimal(b.type)) throw this.castError('DECIMAL')
+    this.setDecimal(b as ScalarBuilder, v)
+  }
+
+  private setDecimal(b: ScalarBuilder, v: DecimalValue | null): void {
+    b.set(this.row, v === null ? null : this.toDecimal(v, b.type as DecimalType))
+  }
+
+  /** `v` as a value of the column's DECIMAL type. */
+  private toDecimal(v: DecimalValue, type: DecimalType): number | bigint | string {
+    const s = decimalScale(type)
+    let u = v.unscaled
+    if (v.scale < s) u *= pow10n(s - v.scale)
+    else if (v.scale > s) {
+      const d = pow10n(v.scale - s)
+      if (u % d !== 0n) throw new LineError(`table: ${this.cur.name}, column: ${this.col!.name}; decimal value would lose precision in column type: ${type}`)
+      u /= d
+    }
+    if (!fitsPrecision(u, decimalPrecision(type))) throw new LineError(`table: ${this.cur.name}, column: ${this.col!.name}; decimal value does not fit column type: ${type} (DECIMAL_OVERFLOW)`)
+    return decimalScalar(u, type)
   }
 
   boolean(v: boolean): void {

@@ -168,3 +168,15 @@ t.test('ACL: CREATE TABLE, ADD COLUMN and INSERT of the writer\'s session', asyn
   await db.query('grant create table to w')
   t.equal(await ingest(db, 'g v=1.0\n', { session }), 1, 'a table it creates is its own')
 })
+
+t.test('protocol 3 binary decimals: two\'s complement big-endian, null, bad scale or length', async (t) => {
+  const db = await Database.open()
+  await db.query('create table d (v decimal(76,3), ts timestamp) timestamp(ts) partition by day wal')
+  const dec = (scale: number, bytes: number[]): Buffer => Buffer.concat([Buffer.from('d v=='), Buffer.from([0x17, scale, bytes.length, ...bytes]), Buffer.from(' 1000t\n')])
+  await ingest(db, [dec(2, [0xff, 0x85]), dec(0, [0x01, 0x00]), dec(3, []), dec(0, [0x7f, ...Array(15).fill(0xff)])])
+  t.same(await rows(db, 'select v::string from d'), [['-1.230'], ['256.000'], [null], ['170141183460469231731687303715884105727.000']])
+  t.match(await failure(db, dec(77, [1])), { reason: 'DECIMAL_INVALID_SCALE' })
+  t.match(await failure(db, dec(0, Array(33).fill(1))), { reason: 'DECIMAL_OVERFLOW' })
+  t.match(await failure(db, dec(0, [0x7f, ...Array(31).fill(0xff)])), { reason: /does not fit column type: DECIMAL\(76,3\)/ })
+  t.same(await rows(db, 'select count() from d'), [[4n]])
+})
