@@ -18,7 +18,7 @@ import { ConfigError, loadConfig, type BindAddress, type ServerConfig, type TlsF
 import { createConsoleHandler } from '../adapters/console/index.js'
 import { createPgwireServer, type PgwireServer } from '../adapters/pgwire/index.js'
 import { type OidcGuard, createOidcGuard } from '../adapters/oidc/index.js'
-import { type AuthKeys, createIlpTcpServer, parseAuthDb } from '../adapters/ilp/index.js'
+import { type AuthKeys, createIlpTcpServer, type IlpTcpServer, parseAuthDb } from '../adapters/ilp/index.js'
 
 /** At SIGINT/SIGTERM: how long cancelled statements may take to end, and answered connections to close. */
 const SHUTDOWN_GRACE_MS = 5000
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
   }
   // ---- ILP over TCP (adapters/ilp): JWK challenge, the ACL's JWK tokens with access control on,
   // else the keys of line.tcp.auth.db.path (ignored, and logged, with access control on) -------
-  let ilp: NetServer | undefined
+  let ilp: IlpTcpServer | undefined
   if (config.ilp.tcp.enabled) {
     try {
       const path = config.ilp.tcp.authDbPath
@@ -253,7 +253,8 @@ async function main(): Promise<void> {
     http?.close()
     http?.closeIdleConnections()
     pg?.close()
-    ilp?.close()
+    // rows ILP/TCP connections hold are committed before the database closes
+    await ilp?.drain()
     try {
       await db.close({ cancel: true, timeout: SHUTDOWN_GRACE_MS })
     } catch (e) {

@@ -27,11 +27,11 @@ export function handleSettings(res: ServerResponse, options: ResolvedOptions, db
   const acl = (db.aclEnabled || options.basicAuth !== undefined || options.authenticate !== undefined) && options.settings['acl.enabled'] === undefined ? ',"acl.enabled":true' : ''
   const extra = Object.entries(options.settings).map(([k, v]) => `,${jsonString(k)}:${typeof v === 'string' ? jsonString(v) : String(v)}`).join('')
   const writes = options.acceptingWrites.map(jsonString).join(', ')
-  // ILP: protocol versions 1 (text) and 2 (binary doubles); clients pick the highest listed
+  // ILP: protocol versions 1 (text), 2 (binary doubles, arrays) and 3 (decimals); clients pick the highest listed
   const ilp = options.lineProtocol.enabled !== false
   const transports = (options.lineProtocol.transports ?? (ilp ? ['http'] : [])).map(jsonString).join(', ')
   const config = `{"release.type":"OSS","release.version":${jsonString(options.releaseVersion)},"http.settings.readonly":true,` +
-    `"accepting.writes":[${writes}],"line.proto.support.versions":[${ilp ? '1,2' : ''}],"ilp.proto.transports":[${transports}],` +
+    `"accepting.writes":[${writes}],"line.proto.support.versions":[${ilp ? '1,2,3' : ''}],"ilp.proto.transports":[${transports}],` +
     `"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":${db.maxNameLength}${acl}${extra}}`
   sendJson(res, 200, `{"config":${config},"preferences.version":0,"preferences":{}}`)
 }

@@ -69,7 +69,8 @@ async function serve(db: Database, o: ResolvedOptions, route: Route, req: Incomi
     sendJson(res, 414, errorBody('', `request target is too long [length=${Buffer.byteLength(url)}, max=${o.maxQueryLength}]`, 0))
     return 0
   }
-  if (req.method !== route.method) {
+  // HEAD /ping: the health check of InfluxDB clients (QuestDB answers `curl -I /ping` with 204)
+  if (req.method !== route.method && !(req.method === 'HEAD' && route.endpoint === 'ping')) {
     sendBody(res, 405, TEXT_TYPE, `Method ${req.method ?? ''} not supported\r\n`)
     return 0
   }

@@ -12,7 +12,7 @@
  * @packageDocumentation
  */
 export { createIlpTcpServer } from './tcp-server.js'
-export type { IlpTcpOptions, IlpTcpLog } from './tcp-server.js'
+export type { IlpTcpOptions, IlpTcpLog, IlpTcpServer } from './tcp-server.js'
 export { parseAuthDb, checkSignature, newChallenge, CHALLENGE_LENGTH } from './auth-db.js'
 export type { AuthKeys } from './auth-db.js'
 export { ILP_KEYS, ilpConfig } from './server-keys.js'

@@ -47,27 +47,59 @@ export interface IlpTcpOptions extends LineWriterOptions {
   readonly onLog?: (entry: IlpTcpLog) => void
 }
 
+/** The TCP endpoint's server: a `net.Server` whose {@link IlpTcpServer.drain} commits what its connections hold. */
+export interface IlpTcpServer extends net.Server {
+  /**
+   * Shutdown: stops listening, stops reading every connection, commits the complete lines each
+   * holds (an incomplete last line is dropped and logged, as at a disconnect), then ends the
+   * connections. Resolves once every commit has ended, so the database can be closed after it.
+   * `close(callback)` does the same and calls back when the server has closed.
+   */
+  drain(): Promise<void>
+}
+
 /**
  * A `net.Server` taking ILP over TCP into `db` (not yet listening). With access control on every
- * connection logs in with a JWK token of the ACL; otherwise with `authKeys`, if given.
+ * connection logs in with a JWK token of the ACL; otherwise with `authKeys`, if given. Closing
+ * it commits the rows its connections hold ({@link IlpTcpServer.drain}).
  *
  * @example
  * ```ts
  * const server = createIlpTcpServer(db, { partitionBy: 'HOUR' })
  * server.listen(9009)
+ * process.once('SIGTERM', () => void server.drain().then(() => db.close()))
  * ```
  */
-export function createIlpTcpServer(db: Database, options: IlpTcpOptions = {}): net.Server {
+export function createIlpTcpServer(db: Database, options: IlpTcpOptions = {}): IlpTcpServer {
   if (db.aclEnabled && options.authKeys !== undefined) {
     options.onLog?.({ msg: 'ilp: access control on, line.tcp.auth.db.path ignored (JWK tokens of the ACL used)' })
   }
-  const server = net.createServer((socket) => serve(db, options, socket))
+  /** the shutdown of each open connection */
+  const open = new Set<() => Promise<void>>()
+  const server = net.createServer((socket) => serve(db, options, socket, open)) as IlpTcpServer
   const limit = options.maxConnections ?? 256
   if (limit > 0) server.maxConnections = limit
+  const close = server.close.bind(server)
+  let draining: Promise<void> | undefined
+  server.drain = () => {
+    draining ??= (async () => {
+      if (server.listening) close()
+      await Promise.all([...open].map((finish) => finish()))
+    })()
+    return draining
+  }
+  server.close = (callback?: (err?: Error) => void) => {
+    const listening = server.listening
+    void server.drain().then(() => {
+      if (!listening) callback?.(Object.assign(new Error('Server is not running.'), { code: 'ERR_SERVER_NOT_RUNNING' }))
+      else if (callback !== undefined) { if (server.listening) close(callback); else server.once('close', () => callback()) }
+    })
+    return server
+  }
   return server
 }
 
-function serve(db: Database, o: IlpTcpOptions, socket: net.Socket): void {
+function serve(db: Database, o: IlpTcpOptions, socket: net.Socket, open: Set<() => Promise<void>>): void {
   const remote = `${socket.remoteAddress ?? ''}:${socket.remotePort ?? ''}`
   const log = (entry: LogEntry): void => o.onLog?.({ ...entry, remote })
   socket.setNoDelay(true)
@@ -113,6 +145,21 @@ function serve(db: Database, o: IlpTcpOptions, socket: net.Socket): void {
     }
   }
 
+  /** Shutdown of this connection: no more reading, the complete lines committed, then the end. */
+  const finish = async (): Promise<void> => {
+    if (!closed) {
+      closed = true
+      socket.pause()
+      if (timer !== undefined) clearInterval(timer)
+      const partial = writer?.dropIncomplete() ?? 0
+      if (partial > 0) log({ msg: 'server shutting down, partial measurement dropped', bytes: partial })
+    }
+    await commit()
+    socket.end()
+    socket.destroySoon()
+  }
+  open.add(finish)
+
   if (!db.aclEnabled && o.authKeys === undefined) {
     start({ name: 'admin', groups: [], admin: true })
     socket.on('data', (chunk: Buffer) => { if (!closed) ingest(chunk) })
@@ -125,6 +172,8 @@ function serve(db: Database, o: IlpTcpOptions, socket: net.Socket): void {
   }
   socket.on('error', () => undefined)
   socket.on('close', () => {
+    open.delete(finish)
+    if (closed) return
     closed = true
     if (timer !== undefined) clearInterval(timer)
     if (writer === undefined) return

@@ -29,8 +29,9 @@ export class F64Builder extends ColumnBuilder {
   data = new Float64Array(INITIAL).fill(NaN)
   reserve(row: number): void {
     if (row < this.data.length) return
-    const next = new Float64Array(Math.max(row + 1, this.data.length * 2)).fill(NaN)
+    const next = new Float64Array(Math.max(row + 1, this.data.length * 2))
     next.set(this.data)
+    next.fill(NaN, this.data.length)
     this.data = next
   }
   clear(row: number): void { this.data[row] = NaN }
@@ -43,8 +44,9 @@ export class I64Builder extends ColumnBuilder {
   big: Map<number, bigint> | undefined
   reserve(row: number): void {
     if (row < this.data.length) return
-    const next = new Float64Array(Math.max(row + 1, this.data.length * 2)).fill(LONG_NULL)
+    const next = new Float64Array(Math.max(row + 1, this.data.length * 2))
     next.set(this.data)
+    next.fill(LONG_NULL, this.data.length)
     this.data = next
   }
   set(row: number, v: number | bigint): void {
@@ -63,46 +65,86 @@ export class I64Builder extends ColumnBuilder {
 /**
  * SYMBOL values as keys of a dictionary of the request's own (interned into the table's at the
  * end, so a failed request leaves the table's dictionary as it was). Values are recognised by
- * their bytes, without making a string for a value seen before.
+ * their bytes, without making a string for a value seen before: an open-addressing hash table of
+ * keys over one pool of the values' bytes (no object per value).
  */
 export class SymBuilder extends ColumnBuilder {
   data = new Int32Array(INITIAL).fill(SYMBOL_NULL)
   readonly values: string[] = []
   private readonly byText = new Map<string, number>()
-  private readonly byHash = new Map<number, number[]>()
-  private readonly bytes: Uint8Array[] = []
+  /** key + 1 per slot, 0 = empty; only keys whose bytes are known */
+  private slots = new Int32Array(64)
+  private hashed = 0
+  /** per key: hash, start in {@link pool}, length (-1: bytes not known, the key came from {@link setText}) */
+  private hashes = new Int32Array(16)
+  private starts = new Int32Array(16)
+  private lens = new Int32Array(16).fill(-1)
+  private pool = new Uint8Array(1024)
+  private poolLength = 0
   reserve(row: number): void {
     if (row < this.data.length) return
-    const next = new Int32Array(Math.max(row + 1, this.data.length * 2)).fill(SYMBOL_NULL)
+    const next = new Int32Array(Math.max(row + 1, this.data.length * 2))
     next.set(this.data)
+    next.fill(SYMBOL_NULL, this.data.length)
     this.data = next
   }
   /** Sets row `row` to the UTF-8 value `buf[s, e)`. */
   setBytes(row: number, buf: Uint8Array, s: number, e: number): void {
     let h = 0x811c9dc5
     for (let i = s; i < e; i++) h = Math.imul(h ^ buf[i]!, 16777619)
-    const keys = this.byHash.get(h)
-    if (keys !== undefined) {
-      for (const k of keys) {
-        const b = this.bytes[k]!
-        if (b.length !== e - s) continue
-        let i = 0
-        while (i < b.length && b[i] === buf[s + i]) i++
-        if (i === b.length) { this.data[row] = k; return }
-      }
+    const slots = this.slots
+    const mask = slots.length - 1
+    const len = e - s
+    let i = h & mask
+    for (let k1 = slots[i]!; k1 !== 0; i = (i + 1) & mask, k1 = slots[i]!) {
+      const k = k1 - 1
+      if (this.hashes[k] !== h || this.lens[k] !== len) continue
+      const pool = this.pool
+      let j = 0
+      for (let o = this.starts[k]!; j < len && pool[o + j] === buf[s + j]; j++);
+      if (j === len) { this.data[row] = k; return }
     }
-    const k = this.key(Buffer.from(buf.buffer, buf.byteOffset + s, e - s).toString('utf8'))
-    this.bytes[k] ??= buf.slice(s, e)
-    if (keys === undefined) this.byHash.set(h, [k])
-    else if (!keys.includes(k)) keys.push(k)
+    const k = this.key(Buffer.from(buf.buffer, buf.byteOffset + s, len).toString('utf8'))
     this.data[row] = k
+    if (this.lens[k]! >= 0) return
+    // remember its bytes
+    if (this.poolLength + len > this.pool.length) this.pool = grown(this.pool, this.poolLength + len)
+    this.pool.set(buf.subarray(s, e), this.poolLength)
+    this.hashes[k] = h
+    this.starts[k] = this.poolLength
+    this.lens[k] = len
+    this.poolLength += len
+    slots[i] = k + 1
+    if (++this.hashed * 2 > slots.length) this.rehash()
   }
   /** Sets row `row` to `text`. */
   setText(row: number, text: string): void { this.data[row] = this.key(text) }
   private key(text: string): number {
     let k = this.byText.get(text)
-    if (k === undefined) { k = this.values.length; this.values.push(text); this.byText.set(text, k) }
+    if (k === undefined) {
+      k = this.values.length
+      this.values.push(text)
+      this.byText.set(text, k)
+      if (k >= this.lens.length) {
+        this.hashes = grown(this.hashes, k + 1)
+        this.starts = grown(this.starts, k + 1)
+        const lens = new Int32Array(this.lens.length * 2).fill(-1)
+        lens.set(this.lens)
+        this.lens = lens
+      }
+    }
     return k
+  }
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2)
+    const mask = slots.length - 1
+    for (let k = 0; k < this.values.length; k++) {
+      if (this.lens[k]! < 0) continue
+      let i = this.hashes[k]! & mask
+      while (slots[i] !== 0) i = (i + 1) & mask
+      slots[i] = k + 1
+    }
+    this.slots = slots
   }
   clear(row: number): void { this.data[row] = SYMBOL_NULL }
   finish(length: number, dict: SymbolTable | undefined): Vector {
@@ -111,6 +153,13 @@ export class SymBuilder extends ColumnBuilder {
     for (let i = 0; i < length; i++) { const k = this.data[i]!; keys[i] = k < 0 ? SYMBOL_NULL : map[k]! }
     return vectorOf('SYMBOL', keys, length, dict)
   }
+}
+
+/** A copy of `a` with room for at least `n` elements (twice as long at least). */
+function grown<T extends Int32Array | Uint8Array>(a: T, n: number): T {
+  const next = new (a.constructor as new (n: number) => T)(Math.max(n, a.length * 2))
+  next.set(a)
+  return next
 }
 
 /** Any other type: scalars already of the column's kind. */

@@ -7,8 +7,9 @@
  *   table and column names); inside quoted strings a backslash escapes any next byte.
  * - Field values by their form: `123i` integer (`0x…i` LONG256), `123t`/`123n`/`123m` timestamp
  *   in µs/ns/ms, `t|true|f|false` (any case) boolean, `"…"` string, an empty value null,
- *   anything else a float; protocol v2's binary values after `name==` (0x10 double, and the
- *   other scalar forms QuestDB reads: int32, int64, float32, boolean, timestamp).
+ *   `1.5d` a decimal (protocol v3), anything else a float; binary values after `name==`:
+ *   protocol v2's 0x10 double and arrays, v3's decimals (0x17), and the other scalar forms
+ *   QuestDB reads (int32, int64, float32, boolean, timestamp).
  * - Lines end at `\n` or `\r`; empty lines are skipped; a line may hold only tags.
  *
  * {@link LineParser.parse} returns where the first incomplete line starts: the caller keeps
@@ -19,7 +20,7 @@
 import { isUtf8 } from 'node:buffer'
 import { DoubleArray } from '../types/array.js'
 import { LineError } from './ilp-error.js'
-import { parseFloatBytes, parseIntegerBytes, timestampToMicros, type TimeUnit } from './number-bytes.js'
+import { type DecimalValue, parseDecimalBytes, parseFloatBytes, parseIntegerBytes, timestampToMicros, twosComplementBE, type TimeUnit } from './number-bytes.js'
 
 /** Receives the parts of each line, in order. A method may throw a {@link LineError}. */
 export interface LineSink {
@@ -37,6 +38,8 @@ export interface LineSink {
   long256(hex: string): void
   /** a protocol-2 DOUBLE array (null for a null array) */
   array(v: DoubleArray | null): void
+  /** a protocol-3 decimal (null for a null decimal) */
+  decimal(v: DecimalValue | null): void
   nul(): void
   /** the line ends; `micros` is the designated timestamp, NaN when the line has none */
   endLine(micros: number): void
@@ -55,6 +58,11 @@ export class LineParser {
   lines = 0
   private scratch = Buffer.allocUnsafe(256)
   private esc = false
+  /** the name or value {@link scanName} / {@link scanValue} found last is ASCII (no UTF-8 check needed) */
+  private ascii = true
+  /** 8 bytes to read a little-endian double through (cheaper than Buffer.readDoubleLE's checks) */
+  private readonly f64 = new Float64Array(1)
+  private readonly f64Bytes = new Uint8Array(this.f64.buffer)
 
   constructor(private readonly sink: LineSink, private readonly unit: TimeUnit, private readonly maxLine = Infinity) {}
 
@@ -106,7 +114,7 @@ export class LineParser {
       e = this.scanValue(buf, p, end)
       if (e === INCOMPLETE) return INCOMPLETE
       if (e === p) throw new LineError('Could not parse entire line. Symbol value is missing')
-      if (this.esc) { const n = this.unescape(buf, p, e); this.checkUtf8(this.scratch, 0, n); sink.symbol(this.scratch, 0, n) } else { this.checkUtf8(buf, p, e); sink.symbol(buf, p, e) }
+      if (this.esc) { const n = this.unescape(buf, p, e); this.checkUtf8(this.scratch, 0, n); sink.symbol(this.scratch, 0, n) } else { if (!this.ascii) this.checkUtf8(buf, p, e); sink.symbol(buf, p, e) }
       p = e
       b = buf[p]!
     }
@@ -176,17 +184,20 @@ export class LineParser {
    */
   private scanName(buf: Buffer, p: number, end: number, table: boolean): number {
     this.esc = false
+    let hi = 0
     while (p < end) {
       const b = buf[p]!
+      hi |= b
       if (b === BS) {
         if (p + 1 >= end) return INCOMPLETE
         if (buf[p + 1] === BS) throw new LineError(table ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME')
         this.esc = true
+        hi |= buf[p + 1]!
         p += 2
         continue
       }
-      if (b === COMMA || b === SP || b === NL || b === CR) return p
-      if (b === EQ) { if (table) { p++; continue } return p }
+      if (b === COMMA || b === SP || b === NL || b === CR) { this.ascii = hi < 0x80; return p }
+      if (b === EQ) { if (table) { p++; continue } this.ascii = hi < 0x80; return p }
       if (b === 0) throw new LineError(table ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME')
       p++
     }
@@ -196,15 +207,18 @@ export class LineParser {
   /** The end of an unquoted value (tag value or field value) from `p`; sets {@link esc}. */
   private scanValue(buf: Buffer, p: number, end: number): number {
     this.esc = false
+    let hi = 0
     while (p < end) {
       const b = buf[p]!
+      hi |= b
       if (b === BS) {
         if (p + 1 >= end) return INCOMPLETE
         this.esc = true
+        hi |= buf[p + 1]!
         p += 2
         continue
       }
-      if (b === COMMA || b === SP || b === NL || b === CR) return p
+      if (b === COMMA || b === SP || b === NL || b === CR) { this.ascii = hi < 0x80; return p }
       p++
     }
     return INCOMPLETE
@@ -214,9 +228,7 @@ export class LineParser {
   private name(buf: Buffer, s: number, e: number, sink: LineSink, kind: number): void {
     let b: Uint8Array = buf
     if (this.esc) { e = this.unescape(buf, s, e); s = 0; b = this.scratch }
-    for (let i = s; i < e; i++) {
-      if (b[i]! >= 0x80) { if (!isUtf8(b.subarray(s, e))) throw new LineError(kind === 0 ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME'); break }
-    }
+    if (!this.ascii && !isUtf8(b.subarray(s, e))) throw new LineError(kind === 0 ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME')
     if (kind === 0) sink.table(b, s, e)
     else sink.column(b, s, e, kind === 1)
   }
@@ -280,6 +292,7 @@ export class LineParser {
       case 6: size = 1; break
       case 13: size = 9; break
       case 14: return this.array(buf, p + 1, end)
+      case 23: return this.decimal(buf, p + 1, end)
       default: throw new LineError('UNSUPPORTED_BINARY_FORMAT')
     }
     const v = p + 1
@@ -287,14 +300,18 @@ export class LineParser {
     if (v + size >= end) return INCOMPLETE
     const sink = this.sink
     switch (type) {
-      case 0x10: sink.float(buf.readDoubleLE(v)); break
+      case 0x10: {
+        const d = this.f64Bytes
+        d[0] = buf[v]!; d[1] = buf[v + 1]!; d[2] = buf[v + 2]!; d[3] = buf[v + 3]!; d[4] = buf[v + 4]!; d[5] = buf[v + 5]!; d[6] = buf[v + 6]!; d[7] = buf[v + 7]!
+        sink.float(this.f64[0]!)
+        break
+      }
       case 15: { const x = buf.readBigInt64LE(v); sink.integer(x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : x); break }
       case 3: sink.integer(buf.readInt32LE(v)); break
       case 2: sink.float(buf.readFloatLE(v)); break
       case 6: sink.boolean(buf[v] !== 0); break
       case 13: {
-        const units: readonly (TimeUnit | undefined)[] = [undefined, 'n', 'u', 'ms', 's', 'm', 'h']
-        const unit = units[buf[v]!]
+        const unit = BINARY_UNITS[buf[v]!]
         if (unit === undefined) throw new LineError('UNSUPPORTED_BINARY_FORMAT')
         const raw = buf.readBigInt64LE(v + 1)
         const micros = unit === 'n' ? raw / 1000n : raw * BigInt(MICROS_PER[unit])
@@ -349,6 +366,25 @@ export class LineParser {
     return q
   }
 
+  /**
+   * A protocol-3 binary decimal from `p` (after its type byte): scale (0..76), byte length
+   * (0 = null, at most 32), the unscaled value big-endian two's complement. Returns the position
+   * after it.
+   */
+  private decimal(buf: Buffer, p: number, end: number): number {
+    if (p + 1 >= end) return INCOMPLETE
+    const scale = buf[p]!
+    const len = buf[p + 1]!
+    if (scale > 76) throw new LineError('DECIMAL_INVALID_SCALE')
+    if (len > 32) throw new LineError('DECIMAL_OVERFLOW')
+    const q = p + 2 + len
+    if (q >= end) return INCOMPLETE
+    const after = buf[q]!
+    if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    this.sink.decimal(len === 0 ? null : { unscaled: twosComplementBE(buf, p + 2, len), scale })
+    return q
+  }
+
   /** A text field value in `buf[s, e)` (unquoted, not empty). */
   private value(buf: Buffer, s: number, e: number, nameStart: number, nameEnd: number): void {
     const sink = this.sink
@@ -366,6 +402,12 @@ export class LineParser {
         const v = parseIntegerBytes(buf, s, e - 1)
         if (v === undefined) throw this.invalid(buf, s, e, nameStart, nameEnd)
         sink.integer(v)
+        return
+      }
+      if (last === 100 /* d: a protocol-3 decimal */) {
+        const v = parseDecimalBytes(buf, s, e - 1)
+        if (v === undefined) throw this.invalid(buf, s, e, nameStart, nameEnd)
+        sink.decimal(v)
         return
       }
       if (last === 116 || last === 110 || last === 109) {
@@ -388,6 +430,9 @@ export class LineParser {
     return new LineError(`Could not parse entire line, field value is invalid. Field: ${buf.toString('utf8', nameStart, nameEnd)}; value: ${buf.toString('utf8', s, e)}`)
   }
 }
+
+/** Units of protocol-2 binary timestamps by their code. */
+const BINARY_UNITS: readonly (TimeUnit | undefined)[] = [undefined, 'n', 'u', 'ms', 's', 'm', 'h']
 
 const MICROS_PER: Record<Exclude<TimeUnit, 'n'>, number> = { u: 1, ms: 1000, s: 1_000_000, m: 60_000_000, h: 3_600_000_000 }
 

@@ -85,12 +85,48 @@ export function timestampToMicros(buf: Uint8Array, s: number, e: number, unit: T
   let neg = false
   if (buf[p] === 45) { neg = true; p++ }
   if (p >= e) return undefined
-  for (let i = p; i < e; i++) { const c = buf[i]!; if (c < 48 || c > 57) return undefined }
-  // nanoseconds: the last three digits are dropped
+  // nanoseconds: the last three digits are dropped (but checked)
   const stop = unit === 'n' ? Math.max(p, e - 3) : e
   let v = 0
-  for (let i = p; i < stop; i++) v = v * 10 + (buf[i]! - 48)
+  for (let i = p; i < stop; i++) { const d = buf[i]! - 48; if (d < 0 || d > 9) return undefined; v = v * 10 + d }
+  for (let i = stop; i < e; i++) { const c = buf[i]!; if (c < 48 || c > 57) return undefined }
   if (unit !== 'n' && unit !== 'u') v *= unit === 'ms' ? 1000 : unit === 's' ? 1_000_000 : unit === 'm' ? 60_000_000 : 3_600_000_000
   if (v > MAX_SAFE) return neg ? -Infinity : Infinity
   return neg ? -v : v
+}
+
+/** A decimal as QuestDB's protocol 3 sends it: the unscaled integer and its scale. */
+export interface DecimalValue {
+  readonly unscaled: bigint
+  readonly scale: number
+}
+
+/**
+ * The protocol-3 text decimal in `buf[s, e)` (without its `d` suffix): `[+-]digits[.digits]`
+ * with an optional exponent; `null` for `NaN` / `Infinity` (a null decimal); undefined when it is
+ * not a decimal.
+ */
+export function parseDecimalBytes(buf: Uint8Array, s: number, e: number): DecimalValue | null | undefined {
+  return parseDecimalText(Buffer.from(buf.buffer, buf.byteOffset + s, e - s).toString('latin1'))
+}
+
+/** {@link parseDecimalBytes} of a string (a float or string field going into a DECIMAL column). */
+export function parseDecimalText(text: string): DecimalValue | null | undefined {
+  const neg = text.startsWith('-')
+  const rest = neg || text.startsWith('+') ? text.slice(1) : text
+  if (rest === 'NaN' || rest === 'Infinity') return rest === 'Infinity' || rest === text ? null : undefined
+  const m = /^(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,3}))?$/.exec(rest)
+  if (m === null || (m[1] === '' && (m[2] ?? '') === '')) return undefined
+  const frac = m[2] ?? ''
+  let scale = frac.length - (m[3] === undefined ? 0 : Number(m[3]))
+  let unscaled = BigInt(m[1]! + frac)
+  if (scale < 0) { unscaled *= 10n ** BigInt(-scale); scale = 0 }
+  return { unscaled: neg ? -unscaled : unscaled, scale }
+}
+
+/** The big-endian two's-complement integer of `buf[s, s + len)` (protocol 3's binary decimal). */
+export function twosComplementBE(buf: Uint8Array, s: number, len: number): bigint {
+  let v = 0n
+  for (let i = 0; i < len; i++) v = (v << 8n) | BigInt(buf[s + i]!)
+  return len > 0 && buf[s]! >= 0x80 ? v - (1n << BigInt(8 * len)) : v
 }

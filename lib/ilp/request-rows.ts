@@ -16,6 +16,8 @@ import { SqlError } from '../errors.js'
 import { type ColumnBuilder, F64Builder, I64Builder, ScalarBuilder, SymBuilder, builderFor } from './column-builder.js'
 import { LineError } from './ilp-error.js'
 import type { LineSink } from './line-parser.js'
+import { type DecimalValue, parseDecimalText } from './number-bytes.js'
+import { type DecimalType, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isDecimal, pow10n } from '../types/decimal.js'
 
 /** One column of a table in the request. */
 export interface RowsColumn {
@@ -44,6 +46,8 @@ export interface TableRows {
   /** the designated timestamp column */
   readonly ts: RowsColumn | undefined
   rows: number
+  /** rows every builder of the table has room for (grown together, once per doubling) */
+  cap: number
 }
 
 /** What ILP may do to the catalog (QuestDB's `line.auto.create.*`). */
@@ -70,7 +74,8 @@ export class RequestRows implements LineSink {
   private row = 0
   private pos = 0
   private col: RowsColumn | undefined
-  private readonly touched: RowsColumn[] = []
+  /** a line has started (its table named) and not ended: what {@link abortLine} undoes */
+  private inLine = false
 
   constructor(private readonly catalog: Catalog, private readonly o: RowsOptions) {}
 
@@ -91,8 +96,9 @@ export class RequestRows implements LineSink {
     }
     this.cur = t
     this.row = t.rows
+    if (this.row >= t.cap) grow(t)
     this.pos = 0
-    this.touched.length = 0
+    this.inLine = true
   }
 
   private open(name: string, key: string, nameBytes: Uint8Array): TableRows {
@@ -104,13 +110,13 @@ export class RequestRows implements LineSink {
       if (!this.o.autoCreateColumns) throw new LineError(`table: ${name}; table does not exist, cannot create table, creating new columns is disabled`)
       const ts = column('timestamp', 'TIMESTAMP', true)
       ts.builder = builderFor('TIMESTAMP')
-      t = { name, key, nameBytes, meta: undefined, columns: [], byKey: new Map([['timestamp', ts]]), shape: [], shapeBytes: [], ts, rows: 0 }
+      t = { name, key, nameBytes, meta: undefined, columns: [], byKey: new Map([['timestamp', ts]]), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS }
     } else {
       const meta = existing.meta
       const cols = meta.columns.map((c) => column(c.name, c.type, false))
       const ts = meta.timestampIndex >= 0 ? cols[meta.timestampIndex] : undefined
       if (ts !== undefined) ts.builder = builderFor(ts.type!)
-      t = { name: meta.name, key, nameBytes, meta, columns: cols, byKey: new Map(cols.map((c) => [c.key, c])), shape: [], shapeBytes: [], ts, rows: 0 }
+      t = { name: meta.name, key, nameBytes, meta, columns: cols, byKey: new Map(cols.map((c) => [c.key, c])), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS }
     }
     this.tables.set(key, t)
     return t
@@ -146,10 +152,15 @@ export class RequestRows implements LineSink {
     const c = this.col
     if (c === undefined) return undefined
     if (c.type === undefined) c.type = NEW_TYPE[protocol]
-    const b = c.builder ??= builderFor(c.type)
-    b.reserve(this.row)
+    const b = c.builder ?? this.newBuilder(c)
     b.lastRow = this.row
-    this.touched.push(c)
+    return b
+  }
+
+  /** The builder of a column's first value, with room for the table's rows. */
+  private newBuilder(c: RowsColumn): ColumnBuilder {
+    const b = c.builder = builderFor(c.type!)
+    b.reserve(this.cur.cap - 1)
     return b
   }
 
@@ -172,6 +183,7 @@ export class RequestRows implements LineSink {
     if (b instanceof F64Builder) b.data[this.row] = v
     else if (b.type === 'FLOAT') (b as ScalarBuilder).set(this.row, v)
     else if (b instanceof SymBuilder) b.setText(this.row, String(v))
+    else if (isDecimal(b.type)) this.setDecimal(b as ScalarBuilder, parseDecimalText(String(v)) ?? null)
     else throw this.castError('FLOAT')
   }
 
@@ -183,6 +195,7 @@ export class RequestRows implements LineSink {
     else if (b instanceof SymBuilder) b.setText(this.row, String(v))
     else if (b.type === 'FLOAT') (b as ScalarBuilder).set(this.row, Number(v))
     else {
+      if (isDecimal(b.type)) { (b as ScalarBuilder).set(this.row, this.toDecimal({ unscaled: BigInt(v), scale: 0 }, b.type)); return }
       const range = INT_RANGE[b.type]
       if (range === undefined) throw this.castError('INTEGER')
       if (typeof v === 'bigint' || v < range[0] || v > range[1]) throw new LineError(`table: ${this.cur.name}, column: ${this.col!.name}; line protocol value: ${v} is out bounds of column type: ${b.type}`)
@@ -203,8 +216,50 @@ export class RequestRows implements LineSink {
       case 'UUID': case 'IPV4': case 'LONG256':
         try { (b as ScalarBuilder).set(this.row, castScalar(v, 'STRING', b.type)) } catch (e) { if (e instanceof SqlError) throw this.castError('STRING'); throw e }
         return
-      default: throw this.castError('STRING')
+      default: {
+        if (!isDecimal(b.type)) throw this.castError('STRING')
+        const d = parseDecimalText(v)
+        if (d === undefined) throw this.castError('STRING')
+        this.setDecimal(b as ScalarBuilder, d)
+      }
     }
+  }
+
+  /**
+   * A protocol-3 decimal: only into a DECIMAL column that exists (QuestDB never creates one from
+   * ILP), rescaled to the column's scale; digits lost or a value past the precision are errors.
+   */
+  decimal(v: DecimalValue | null): void {
+    const c = this.col
+    if (c === undefined) return
+    if (v === null) { this.col = undefined; return }
+    const t = this.cur
+    if (c.type === undefined) {
+      if (t.meta === undefined) throw new LineError(`table: ${t.name}; decimal columns must be created manually: ${c.name}`)
+      throw new LineError(`decimal columns cannot be created automatically [table=${t.name}, columnName=${c.name}]`, 500, 'internal error')
+    }
+    const b = c.builder ?? this.newBuilder(c)
+    b.lastRow = this.row
+    if (!isDecimal(b.type)) throw this.castError('DECIMAL')
+    this.setDecimal(b as ScalarBuilder, v)
+  }
+
+  private setDecimal(b: ScalarBuilder, v: DecimalValue | null): void {
+    b.set(this.row, v === null ? null : this.toDecimal(v, b.type as DecimalType))
+  }
+
+  /** `v` as a value of the column's DECIMAL type. */
+  private toDecimal(v: DecimalValue, type: DecimalType): number | bigint | string {
+    const s = decimalScale(type)
+    let u = v.unscaled
+    if (v.scale < s) u *= pow10n(s - v.scale)
+    else if (v.scale > s) {
+      const d = pow10n(v.scale - s)
+      if (u % d !== 0n) throw new LineError(`table: ${this.cur.name}, column: ${this.col!.name}; decimal value would lose precision in column type: ${type}`)
+      u /= d
+    }
+    if (!fitsPrecision(u, decimalPrecision(type))) throw new LineError(`table: ${this.cur.name}, column: ${this.col!.name}; decimal value does not fit column type: ${type} (DECIMAL_OVERFLOW)`)
+    return decimalScalar(u, type)
   }
 
   boolean(v: boolean): void {
@@ -241,11 +296,9 @@ export class RequestRows implements LineSink {
     if (v === null) { if (c.type === undefined) return; this.col = undefined; return }
     // a new column takes the incoming dimension count; an existing one must have exactly it
     if (c.type === undefined) c.type = arrayType(v.dims)
-    const b = c.builder ??= builderFor(c.type)
+    const b = c.builder ?? this.newBuilder(c)
     if (c.type !== arrayType(v.dims)) throw this.castError(`DOUBLE${'[]'.repeat(v.dims)}`)
-    b.reserve(this.row)
     b.lastRow = this.row
-    this.touched.push(c)
     ;(b as ScalarBuilder).set(this.row, v)
   }
 
@@ -258,7 +311,6 @@ export class RequestRows implements LineSink {
     const ts = t.ts
     if (ts !== undefined) {
       const b = ts.builder as I64Builder
-      b.reserve(this.row)
       if (b.lastRow === this.row) micros = b.data[this.row]!
       else if (Number.isNaN(micros)) micros = this.o.clock()
       if (micros < 0) throw new LineError(`table: ${t.name}, timestamp: ${micros}; designated timestamp before 1970-01-01 is not allowed`)
@@ -267,16 +319,28 @@ export class RequestRows implements LineSink {
       b.lastRow = this.row
     }
     t.rows++
-    this.touched.length = 0
+    this.inLine = false
   }
 
   abortLine(): void {
-    if (this.cur === undefined) return
-    for (const c of this.touched) { c.builder!.clear(this.row); c.builder!.lastRow = -1 }
-    const ts = this.cur.ts?.builder
-    if (ts !== undefined && ts.lastRow === this.row) { ts.clear(this.row); ts.lastRow = -1 }
-    this.touched.length = 0
+    // a line cut before its table name leaves the previous, complete line alone
+    if (!this.inLine) return
+    this.inLine = false
+    // the columns this line set are the ones whose last row is this one
+    for (const c of this.cur.byKey.values()) {
+      const b = c.builder
+      if (b !== undefined && b.lastRow === this.row) { b.clear(this.row); b.lastRow = -1 }
+    }
   }
+}
+
+/** Rows a table's builders start with room for. */
+const INITIAL_ROWS = 1024
+
+/** Doubles the room of every builder of `t`. */
+function grow(t: TableRows): void {
+  t.cap *= 2
+  for (const c of t.byKey.values()) c.builder?.reserve(t.cap - 1)
 }
 
 function column(name: string, type: ColumnType | undefined, isNew: boolean): RowsColumn {

@@ -72,9 +72,17 @@ export function columnValues(parts: readonly Vector[], rows: number): DecodedArr
       if (!nulls) {
         const out = new BigInt64Array(rows)
         let o = 0
+        // safe integers (a Float64Array) are written as two 32-bit halves, not one BigInt each
+        const halves = new Int32Array(out.buffer)
         for (const v of vs) {
           const d = v.data as Float64Array | BigInt64Array
-          if (d instanceof BigInt64Array) { out.set(d, o); o += v.length } else for (let i = 0; i < v.length; i++) out[o++] = BigInt(d[i]!)
+          if (d instanceof BigInt64Array) { out.set(d, o); o += v.length; continue }
+          for (let i = 0; i < v.length; i++, o++) {
+            const x = d[i]!
+            const hi = Math.floor(x / 4294967296)
+            halves[2 * o] = x - hi * 4294967296
+            halves[2 * o + 1] = hi
+          }
         }
         return out
       }

@@ -7,6 +7,7 @@
  * with positioned reads of an open file descriptor. Every failure is a SqlError: a missing file
  * 58030, a file that is not Parquet or is damaged XX001, both naming the file.
  */
+import { loadFlatChunkReader, readFlatVector } from './flat-chunk.js'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { type FileMetaData, type SchemaElement, parquetMetadata } from 'hyparquet'
 import { loadSyncColumnReader, readChunk, schemaTree } from './sync-column.js'
@@ -173,6 +174,7 @@ export class ParquetFile {
    */
   async *batches(projection: readonly number[], keep?: (g: RowGroupInfo) => boolean): AsyncGenerator<Batch> {
     await loadSyncColumnReader()
+    await loadFlatChunkReader()
     const fd = openFile(this.path, this.name)
     const dicts = projection.map((c) => (this.columns[c]!.type === 'SYMBOL' ? newDictionary() : undefined))
     try {
@@ -183,6 +185,9 @@ export class ParquetFile {
         if (g.rows === 0 || (keep !== undefined && !keep(g))) continue
         // column chunks are decoded synchronously once read (hyparquet's page decoder)
         const vectors: Vector[] = projection.map((c, k) => {
+          // flat DOUBLE / INT64 / dictionary strings as SYMBOL: straight into the typed array
+          const fast = readFlatVector(fd, this.metadata, tree, gi, names[k]!, this.name, this.columns[c]!.type, dicts[k])
+          if (fast !== undefined) return fast
           const data = concatChunks(readChunk(fd, this.metadata, tree, gi, names[k]!, this.name))
           if (data.length !== g.rows) throw corrupt(this.name, `column ${names[k]} has ${data.length} values in a row group of ${g.rows} rows`)
           return decodeColumn(this.columns[c]!.type, data, dicts[k])

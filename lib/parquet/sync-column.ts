@@ -12,9 +12,10 @@ import type { DecodedArray, FileMetaData } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
-import type { SymbolTable, Vector } from '../types/vector.js'
+import { type SymbolTable, type Vector, allocate } from '../types/vector.js'
 import { RAW_PARSERS, concatChunks, decodeColumn } from './decode-column.js'
 import { ParquetFile } from './reader.js'
+import { loadFlatChunkReader, readFlatVector } from './flat-chunk.js'
 
 interface Decoder {
   readColumn: typeof import('hyparquet/src/column.js').readColumn
@@ -29,7 +30,7 @@ let decoder: Decoder | undefined
 export async function loadSyncColumnReader(): Promise<void> {
   if (decoder !== undefined) return
   const [column, schema, convert, main] = await Promise.all([
-    import('hyparquet/src/column.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/convert.js'), import('hyparquet'),
+    import('hyparquet/src/column.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/convert.js'), import('hyparquet'), loadFlatChunkReader(),
   ])
   decoder = { readColumn: column.readColumn, getTreePath: schema.getTreePath, parquetSchema: main.parquetSchema, DEFAULT_PARSERS: convert.DEFAULT_PARSERS }
 }
@@ -75,10 +76,30 @@ export function readParquetColumn(path: string, name: string, type: ColumnType, 
   const tree = schemaTree(md)
   const fd = openSync(path, 'r')
   try {
+    // flat DOUBLE / INT64 / SYMBOL chunks straight into typed arrays (flat-chunk.ts), else the general path
+    const fast: Vector[] = []
+    for (let g = 0; g < md.row_groups.length; g++) {
+      const v = readFlatVector(fd, md, tree, g, name, path, type, dict)
+      if (v === undefined) break
+      fast.push(v)
+    }
+    if (fast.length === md.row_groups.length) return concatVectors(type, fast, dict)
     const parts: DecodedArray[] = []
     for (let g = 0; g < md.row_groups.length; g++) for (const x of readChunk(fd, md, tree, g, name, path)) parts.push(x)
     return decodeColumn(type, concatChunks(parts), dict)
   } finally {
     closeSync(fd)
   }
+}
+
+/** One vector of `type` holding `parts` (typed-array vectors of one column, SYMBOL keys of `dict`) in order. */
+function concatVectors(type: ColumnType, parts: readonly Vector[], dict: SymbolTable | undefined): Vector {
+  if (parts.length === 1) return parts[0]!
+  let total = 0
+  for (const p of parts) total += p.length
+  const out = allocate(type, total, dict)
+  const dst = out.data as Float64Array | Int32Array
+  let o = 0
+  for (const p of parts) { dst.set(p.data as Float64Array | Int32Array, o); o += p.length }
+  return out
 }

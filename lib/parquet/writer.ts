@@ -5,16 +5,18 @@
  * Built on hyparquet-writer (pure JS): data pages v2, dictionary encoding where it pays (always
  * for SYMBOL), min/max statistics per column chunk, `sorting_columns` marking the designated
  * timestamp ascending (as QuestDB does), and the footer's `epochdb` entry with the exact types.
- * Codecs: SNAPPY (default), GZIP, BROTLI, UNCOMPRESSED; ZSTD and LZ4_RAW are refused (no
- * compressor for them ships with Node 20; readers decode them all).
+ * Codecs: SNAPPY (default; our own compressor, `snappy-compress.ts`), GZIP, BROTLI,
+ * UNCOMPRESSED; ZSTD and LZ4_RAW are refused (no compressor for them ships with Node 20 or is
+ * installed; readers decode them all).
  */
 import type { ByteWriter, ParquetWriter } from 'hyparquet-writer'
 import type { CompressionCodec, SchemaElement } from 'hyparquet'
 import { brotliCompressSync, constants as zconst, gzipSync } from 'node:zlib'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
-import { type Batch, type Vector, sliceVector } from '../types/vector.js'
+import { type Batch, type Vector, materialize, sliceVector } from '../types/vector.js'
 import { columnValues } from './encode-column.js'
+import { snappyCompress } from './snappy-compress.js'
 import { type EpochFooter, FOOTER_KEY, parquetElement } from './schema.js'
 
 type HyparquetWriter = Pick<typeof import('hyparquet-writer'), 'ByteWriter' | 'ParquetWriter'>
@@ -63,7 +65,7 @@ export function parseCodec(name: string, position = 0): ParquetCodec {
 
 function compressorsFor(codec: ParquetCodec, level: number | undefined): { codec: CompressionCodec; compressors: Record<string, (b: Uint8Array) => Uint8Array> } {
   switch (codec) {
-    case 'snappy': return { codec: 'SNAPPY', compressors: {} }
+    case 'snappy': return { codec: 'SNAPPY', compressors: { SNAPPY: snappyCompress } }
     case 'uncompressed': return { codec: 'UNCOMPRESSED', compressors: {} }
     case 'gzip': return { codec: 'GZIP', compressors: { GZIP: (b) => gzipSync(b, level === undefined ? {} : { level }) } }
     case 'brotli': return {
@@ -158,7 +160,7 @@ export class ParquetBatchWriter {
     const own: (ChunkStats | undefined)[] = []
     const columnData = this.columns.map((c, i) => ({
       name: c.name,
-      data: withStats(columnValues(this.pending[i]!, rows), c.type, this.stats, own, i),
+      data: withStats(columnValues(this.pending[i]!, rows), c.type, this.stats, own, i, this.pending[i]!),
       // numeric statistics are computed here with typed loops (the library's generic ones cost more than encoding)
       ...(own[i] !== undefined ? { statistics: false } : {}),
       // dictionary trials on unique-ish numbers cost time and rarely pay; symbols always dictionary
@@ -195,17 +197,19 @@ export class ParquetBatchWriter {
 
 /** Min, max and null count of one column chunk. */
 interface ChunkStats {
-  min_value?: number | bigint
-  max_value?: number | bigint
+  min_value?: number | bigint | string
+  max_value?: number | bigint | string
   null_count: bigint
 }
 
 /**
  * Records in `out[i]` the statistics of `data` when it is a typed array of a numeric column
- * (no nulls: typed arrays are only used then); other columns keep the library's statistics.
+ * (no nulls: typed arrays are only used then), or of a SYMBOL column (from its distinct keys,
+ * not a string comparison per row); other columns keep the library's statistics.
  */
-function withStats<T>(data: T, type: ColumnType, enabled: boolean, out: (ChunkStats | undefined)[], i: number): T {
+function withStats<T>(data: T, type: ColumnType, enabled: boolean, out: (ChunkStats | undefined)[], i: number, parts: readonly Vector[]): T {
   if (!enabled) return data
+  if (type === 'SYMBOL') { out[i] = symbolStats(parts); return data }
   if (data instanceof Float64Array || data instanceof Float32Array || data instanceof Int32Array) {
     if (type === 'IPV4' || data.length === 0) return data
     let min = Infinity
@@ -213,10 +217,57 @@ function withStats<T>(data: T, type: ColumnType, enabled: boolean, out: (ChunkSt
     for (let k = 0; k < data.length; k++) { const x = data[k]!; if (x < min) min = x; if (x > max) max = x }
     out[i] = { min_value: min === 0 ? -0 : min, max_value: max === 0 ? 0 : max, null_count: 0n }
   } else if (data instanceof BigInt64Array && data.length > 0) {
+    // safe integers held as doubles: compared as numbers (a bigint comparison per row costs more)
+    const numbers = parts.map((v) => materialize(v).data)
+    if (numbers.every((d) => d instanceof Float64Array)) {
+      let min = Infinity
+      let max = -Infinity
+      for (const d of numbers as Float64Array[]) for (let k = 0; k < d.length; k++) { const x = d[k]!; if (x < min) min = x; if (x > max) max = x }
+      out[i] = { min_value: BigInt(min), max_value: BigInt(max), null_count: 0n }
+      return data
+    }
     let min = data[0]!
     let max = min
     for (let k = 1; k < data.length; k++) { const x = data[k]!; if (x < min) min = x; if (x > max) max = x }
     out[i] = { min_value: min, max_value: max, null_count: 0n }
   }
   return data
+}
+
+/** Min and max (UTF-8 byte order, as Parquet orders BYTE_ARRAY) and null count of SYMBOL vectors. */
+function symbolStats(parts: readonly Vector[]): ChunkStats {
+  let nulls = 0
+  let min: string | undefined
+  let max: string | undefined
+  for (const v of parts) {
+    const m = materialize(v)
+    if (m.kind !== 'sym') return { null_count: 0n }
+    const values = m.dict.values
+    const seen = new Uint8Array(values.length)
+    const d = m.data
+    for (let r = 0; r < m.length; r++) { const k = d[r]!; if (k < 0) nulls++; else seen[k] = 1 }
+    for (let k = 0; k < seen.length; k++) {
+      if (seen[k] === 0) continue
+      const x = values[k]!
+      if (min === undefined || codePointCompare(x, min) < 0) min = x
+      if (max === undefined || codePointCompare(x, max) > 0) max = x
+    }
+  }
+  return { ...(min === undefined ? {} : { min_value: min, max_value: max }), null_count: BigInt(nulls) }
+}
+
+/** Compares strings by code point (UTF-8 byte order); UTF-16 `<` misorders supplementary characters. */
+function codePointCompare(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x === y) continue
+    // a surrogate (a supplementary character) sorts above every BMP character
+    const sx = x >= 0xd800 && x <= 0xdfff
+    const sy = y >= 0xd800 && y <= 0xdfff
+    if (sx !== sy) return sx ? 1 : -1
+    return x - y
+  }
+  return a.length - b.length
 }

@@ -5,8 +5,11 @@
  * adapter over a data-directory database) runs in a child process, the client here, so each
  * has its own core.
  *
- *   node --import tsx test/bench/ilp.ts [rows=2000000]
+ *   node --import tsx test/bench/ilp.ts [rows=2000000] [only=raw,client,http,tcp,http1]
  *   node --import tsx test/bench/ilp.ts --cpu   # the engine alone, in CPU time (a loaded machine's wall time says little)
+ *
+ * `raw` POSTs prebuilt protocol-2 bodies (the server alone, no client cost); `client` builds the
+ * rows with the Node client and throws them away (the client alone, no server).
  *
  * Not a test: figures go to docs/benchmarks.md.
  */
@@ -58,12 +61,18 @@ if (process.argv[2] === '--cpu') {
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r))
   await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r))
   process.send!({ http: (http.address() as AddressInfo).port, tcp: (tcp.address() as AddressInfo).port })
-  process.on('message', () => { void db.close().then(() => process.exit(0)) })
+  process.on('message', (m) => {
+    if (m === 'cpu') { const c = process.cpuUsage(); process.send!({ cpu: (c.user + c.system) / 1e6 }); return }
+    void db.close().then(() => process.exit(0))
+  })
 } else {
   const n = Number(process.argv[2] ?? 2_000_000)
+  const only = new Set((process.argv[3] ?? 'raw,client,http,tcp,http1').split(','))
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-bench-'))
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', dir], { execArgv: ['--import', 'tsx'] })
   const ports = await new Promise<{ http: number; tcp: number }>((r) => child.once('message', (m) => r(m as { http: number; tcp: number })))
+  /** The server's CPU seconds so far. */
+  const serverCpu = (): Promise<number> => new Promise((r) => { child.once('message', (m) => r((m as { cpu: number }).cpu)); child.send('cpu') })
   const count = async (table: string): Promise<number> => {
     // a fresh connection each time (a kept-alive one may be closed by the server meanwhile)
     const r = await fetch(`http://127.0.0.1:${ports.http}/exec?query=${encodeURIComponent(`select count() from ${table}`)}`, { headers: { Connection: 'close' } }).catch(() => undefined)
@@ -74,6 +83,7 @@ if (process.argv[2] === '--cpu') {
   const run = async (name: string, conf: string, table: string): Promise<void> => {
     const sender = await Sender.fromConfig(conf)
     if (conf.startsWith('tcp')) await sender.connect()
+    const cpu0 = await serverCpu()
     const t0 = performance.now()
     const base = 1_700_000_000_000_000n
     const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
@@ -87,7 +97,8 @@ if (process.argv[2] === '--cpu') {
     await sender.close()
     while (await count(table) < n) await new Promise((r) => setTimeout(r, 20))
     const s = (performance.now() - t0) / 1000
-    console.log(`${name.padEnd(28)} ${n} rows in ${s.toFixed(2)} s = ${Math.round(n / s).toLocaleString('en-US')} rows/s`)
+    const cpu = await serverCpu() - cpu0
+    console.log(`${name.padEnd(28)} ${n} rows in ${s.toFixed(2)} s = ${Math.round(n / s).toLocaleString('en-US')} rows/s (server ${Math.round(n / cpu).toLocaleString('en-US')} rows per CPU-second)`)
   }
   /** The server alone: a 75,000-row protocol-2 body (what the client sends per auto-flush) built once, POSTed `n / 75000` times. */
   const serverOnly = async (): Promise<void> => {
@@ -104,20 +115,41 @@ if (process.argv[2] === '--cpu') {
       }
       return Buffer.concat(parts)
     })
+    const cpu0 = await serverCpu()
     const t0 = performance.now()
     for (const body of bodies) {
       const r = await fetch(`http://127.0.0.1:${ports.http}/write`, { method: 'POST', body })
       if (r.status !== 204) throw new Error(`${r.status} ${await r.text()}`)
     }
     const s = (performance.now() - t0) / 1000
+    const cpu = await serverCpu() - cpu0
     const rows = requests * per
-    console.log(`${'server only (prebuilt v2 body)'.padEnd(28)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s`)
+    console.log(`${'server only (prebuilt v2 body)'.padEnd(28)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s (${Math.round(rows / cpu).toLocaleString('en-US')} rows per server CPU-second)`)
+  }
+  /** The client alone: rows built into its buffer, which is reset every 75,000 rows instead of sent. */
+  const clientOnly = async (): Promise<void> => {
+    const sender = await Sender.fromConfig('http::addr=127.0.0.1:1;protocol_version=2;auto_flush=off;init_buf_size=16777216;max_buf_size=104857600')
+    const base = 1_700_000_000_000_000n
+    const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
+    const c0 = process.cpuUsage()
+    const t0 = performance.now()
+    for (let i = 0; i < n; i++) {
+      await sender.table('t').symbol('sym', syms[i & 7]!).symbol('venue', i & 1 ? 'X' : 'Y')
+        .floatColumn('bid', 100 + (i % 100) / 8).floatColumn('ask', 100.5 + (i % 100) / 8).floatColumn('bid_sz', i % 1000)
+        .floatColumn('ask_sz', (i * 7) % 1000).floatColumn('last', 100.25).floatColumn('vwap', 100.125)
+        .intColumn('seq', i).at(base + BigInt(i), 'us')
+      if (i % 75_000 === 74_999) sender.reset()
+    }
+    const c = process.cpuUsage(c0)
+    const s = (performance.now() - t0) / 1000
+    console.log(`${'client alone (no server)'.padEnd(28)} ${n} rows in ${s.toFixed(2)} s = ${Math.round(n / s).toLocaleString('en-US')} rows/s (${Math.round(n / ((c.user + c.system) / 1e6)).toLocaleString('en-US')} rows per CPU-second)`)
   }
   try {
-    await serverOnly()
-    await run('HTTP, protocol 2', `http::addr=127.0.0.1:${ports.http};protocol_version=2`, 'bench_http')
-    await run('TCP, protocol 2', `tcp::addr=127.0.0.1:${ports.tcp};protocol_version=2`, 'bench_tcp')
-    await run('HTTP, protocol 1 (text)', `http::addr=127.0.0.1:${ports.http};protocol_version=1`, 'bench_http_v1')
+    if (only.has('raw')) await serverOnly()
+    if (only.has('client')) await clientOnly()
+    if (only.has('http')) await run('HTTP, protocol 2', `http::addr=127.0.0.1:${ports.http};protocol_version=2`, 'bench_http')
+    if (only.has('tcp')) await run('TCP, protocol 2', `tcp::addr=127.0.0.1:${ports.tcp};protocol_version=2`, 'bench_tcp')
+    if (only.has('http1')) await run('HTTP, protocol 1 (text)', `http::addr=127.0.0.1:${ports.http};protocol_version=1`, 'bench_http_v1')
   } finally {
     child.send('stop')
     await new Promise((r) => child.once('exit', r))

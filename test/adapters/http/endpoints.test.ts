@@ -12,7 +12,7 @@ t.test('ping, settings, chk, validate, 404', async (t) => {
   t.ok(ping.headers['x-influxdb-version'])
   t.equal((await get(srv.port, '/settings')).body,
     '{"config":{"release.type":"OSS","release.version":"9.9.9","http.settings.readonly":true,"accepting.writes":["http", "pgwire"],' +
-    '"line.proto.support.versions":[1,2],"ilp.proto.transports":["http"],"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":127},' +
+    '"line.proto.support.versions":[1,2,3],"ilp.proto.transports":["http"],"posthog.enabled":false,"posthog.api.key":null,"cairo.max.file.name.length":127},' +
     '"preferences.version":0,"preferences":{}}')
   t.equal((await get(srv.port, '/chk?j=trades')).body, 'Exists\r\n')
   t.equal((await get(srv.port, '/chk?j=TRADES&f=json')).body, '{"status":"Exists"}')

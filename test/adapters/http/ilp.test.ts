@@ -28,7 +28,33 @@ t.test('@questdb/nodejs-client over HTTP: protocol 1, 2 and auto (negotiated thr
     t.same(await rows(srv.db, `select note, seen, timestamp from ${table} limit 1`), [['n "0"\n,=', 1_700_000_000_000_000n, 1_700_000_000_000_000n]], conf)
   }
   const s = await get(srv.port, '/settings')
-  t.match(s.body, /"line.proto.support.versions":\[1,2\],"ilp.proto.transports":\["http"\]/)
+  t.match(s.body, /"line.proto.support.versions":\[1,2,3\],"ilp.proto.transports":\["http"\]/)
+})
+
+t.test('protocol 3 decimals through the client (binary and text, auto-negotiated): into DECIMAL columns only, rescaled, never created', async (t) => {
+  const srv = await startServer()
+  t.teardown(() => srv.close())
+  await srv.db.query('create table px (sym symbol, p decimal(10,2), w decimal(30,4), ts timestamp) timestamp(ts) partition by day wal')
+  const sender = await Sender.fromConfig(`http::addr=127.0.0.1:${srv.port}`) // auto: /settings lists 3
+  await sender.table('px').symbol('sym', 'a').decimalColumn('p', 12345n, 2).decimalColumnText('w', '-1.5').at(1000n, 'us')
+  await sender.table('px').symbol('sym', 'b').decimalColumn('p', -7n, 0).decimalColumn('w', 123456789012345678901234n, 4).at(2000n, 'us')
+  await sender.table('px').symbol('sym', 'c').decimalColumnText('p', '0.10').decimalColumn('w', new Int8Array(0), 0).at(3000n, 'us')
+  await sender.flush()
+  t.same(await rows(srv.db, "select sym, p::string, w::string from px order by ts"), [['a', '123.45', '-1.5000'], ['b', '-7.00', '12345678901234567890.1234'], ['c', '0.10', null]])
+  // integers, floats and strings go into a DECIMAL column too
+  const more = await get(srv.port, '/write', {}, 'POST', 'px p=3i,w="2.25" 4000000\npx p=0.5 5000000\n')
+  t.equal(more.status, 204, more.body)
+  t.same(await rows(srv.db, 'select p::string, w::string from px where sym is null order by ts'), [['3.00', '2.2500'], ['0.50', null]])
+  const bad = async (body: string): Promise<{ status: number; message: string }> => { const r = await get(srv.port, '/write', {}, 'POST', body); return { status: r.status, message: String(JSON.parse(r.body || '{}').message) } }
+  t.match(await bad('px p=1.005d\n'), { status: 400, message: /column: p; decimal value would lose precision in column type: DECIMAL\(10,2\)/ })
+  t.match(await bad('px p=123456789.5d\n'), { status: 400, message: /decimal value does not fit column type: DECIMAL\(10,2\)/ })
+  t.match(await bad('px sym=1.5d\n'), { status: 400, message: /cast error from protocol type: DECIMAL to column type: SYMBOL/ })
+  t.match(await bad('px q=1.5d\n'), { status: 500, message: /decimal columns cannot be created automatically \[table=px, columnName=q\]/ })
+  t.match(await bad('newdec,k=v q=1.5d\n'), { status: 400, message: /table: newdec; decimal columns must be created manually: q/ })
+  t.match(await bad('px p=1.2.3d\n'), { status: 400, message: /field value is invalid/ })
+  t.same(await rows(srv.db, 'select count() from px'), [[5n]], 'nothing of the failed requests')
+  t.same(await rows(srv.db, "select count() from tables() where table_name = 'newdec'"), [[0n]])
+  await sender.close()
 })
 
 t.test('protocol 2 double arrays through the client: DOUBLE[] columns by dimension count, nulls, a clash', async (t) => {
@@ -70,6 +96,13 @@ t.test('raw curl --data-binary @file.ilp, precision, gzip, /ping', async (t) => 
   const ping = await get(srv.port, '/ping')
   t.equal(ping.status, 204)
   t.equal(ping.headers['x-influxdb-version'], 'v2.7.4')
+  // HEAD as health checks send it (QuestDB's docs: `curl -I /ping` answers 204)
+  const head = await get(srv.port, '/ping', {}, 'HEAD')
+  t.equal(head.status, 204, 'HEAD /ping')
+  t.equal(head.headers['x-influxdb-version'], 'v2.7.4')
+  t.equal(head.body, '')
+  const { stdout: curlHead } = await promisify(execFile)('curl', ['-s', '-I', `http://127.0.0.1:${srv.port}/ping`], { encoding: 'utf8', timeout: 30_000 })
+  t.match(curlHead, /^HTTP\/1\.1 204[^]*X-Influxdb-Version: v2\.7\.4/i, 'curl -I /ping')
   t.equal((await get(srv.port, '/write')).status, 405, 'GET /write')
 })
 

@@ -170,3 +170,27 @@ t.test('ACL on and a key file: the ACL is used, the file ignored (logged); a ser
   await sleep(300)
   t.same(await rows(db, 'select v from sa_t'), [[2]], 'the key file\'s key is refused, the ACL token writes')
 })
+
+t.test('close() commits the complete lines open connections hold (commit interval not reached); a partial line is dropped', { timeout: 30_000 }, async (t) => {
+  const db = await Database.open()
+  const logs: IlpTcpLog[] = []
+  const server = createIlpTcpServer(db, { commitInterval: 600_000, onLog: (e) => logs.push(e) })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const port = (server.address() as AddressInfo).port
+  const lines = (table: string, n: number): string => Array.from({ length: n }, (_, i) => `${table},k=a v=${i}i ${1_700_000_000_000_000 + i}t\n`).join('')
+  // two connections left open; the second ends mid-line
+  const a = net.connect(port, '127.0.0.1')
+  const b = net.connect(port, '127.0.0.1')
+  for (const s of [a, b]) { s.on('error', () => undefined); await new Promise((r) => s.once('connect', r)) }
+  const aClosed = new Promise((r) => a.once('close', r))
+  a.write(lines('held_a', 1500))
+  b.write(lines('held_b', 20) + 'held_b,k=a v=99')
+  await sleep(300) // the server has read the bytes; nothing is committed before the interval
+  t.same(await rows(db, "select count() from tables() where table_name = 'held_a'"), [[0n]], 'nothing committed yet')
+  await new Promise<void>((resolve, reject) => server.close((e) => e === undefined ? resolve() : reject(e)))
+  t.same(await rows(db, 'select count(), sum(v) from held_a'), [[1500n, 1_124_250n]], 'connection a: every line')
+  t.same(await rows(db, 'select count(), sum(v) from held_b'), [[20n, 190n]], 'connection b: the complete lines')
+  t.ok(logs.some((l) => /partial measurement dropped/.test(l.msg)), 'the partial line is logged')
+  t.equal(await Promise.race([aClosed.then(() => true), sleep(5000).then(() => false)]), true, 'the connections are ended')
+  b.destroy()
+})

@@ -51,15 +51,17 @@ t.test('a body split at every byte parses the same (incomplete lines wait for th
   nl[0] = 0x10
   nl.writeDoubleLE(Buffer.from([10, 10, 10, 10, 10, 10, 0x24, 0x40]).readDoubleLE(0), 1)
   const body = Buffer.concat([Buffer.from('s,k=v a=1i,b=="'.slice(0, -1)), v2, Buffer.from(',c=="'.slice(0, -1)), nl, Buffer.from(',d="x y" 1000t\ns,k=w a=2i\n')])
-  const whole = await Database.open()
+  // the designated timestamp too: a cut just after a complete line once cleared that line's timestamp
+  const whole = await Database.open({ clock: () => 5000 })
   await ingest(whole, body)
-  const expected = await rows(whole, 'select k, a, b, c, d from s')
+  const expected = await rows(whole, 'select k, a, b, c, d, timestamp from s')
   t.equal(expected.length, 2)
   t.equal(expected[0]![2], 10.25)
+  t.same(expected.map((r) => r[5]), [1000n, 5000n])
   for (let cut = 1; cut < body.length; cut++) {
-    const db = await Database.open()
+    const db = await Database.open({ clock: () => 5000 })
     await ingest(db, [body.subarray(0, cut), body.subarray(cut)])
-    const got = await rows(db, 'select k, a, b, c, d from s')
+    const got = await rows(db, 'select k, a, b, c, d, timestamp from s')
     if (JSON.stringify(got, (_, x) => typeof x === 'bigint' ? String(x) : x) !== JSON.stringify(expected, (_, x) => typeof x === 'bigint' ? String(x) : x)) { t.fail(`cut at ${cut}`); return }
   }
   t.pass('every cut')
@@ -165,4 +167,16 @@ t.test('ACL: CREATE TABLE, ADD COLUMN and INSERT of the writer\'s session', asyn
   t.same(await rows(db, 'select v from h'), [[2]])
   await db.query('grant create table to w')
   t.equal(await ingest(db, 'g v=1.0\n', { session }), 1, 'a table it creates is its own')
+})
+
+t.test('protocol 3 binary decimals: two\'s complement big-endian, null, bad scale or length', async (t) => {
+  const db = await Database.open()
+  await db.query('create table d (v decimal(76,3), ts timestamp) timestamp(ts) partition by day wal')
+  const dec = (scale: number, bytes: number[]): Buffer => Buffer.concat([Buffer.from('d v=='), Buffer.from([0x17, scale, bytes.length, ...bytes]), Buffer.from(' 1000t\n')])
+  await ingest(db, [dec(2, [0xff, 0x85]), dec(0, [0x01, 0x00]), dec(3, []), dec(0, [0x7f, ...Array(15).fill(0xff)])])
+  t.same(await rows(db, 'select v::string from d'), [['-1.230'], ['256.000'], [null], ['170141183460469231731687303715884105727.000']])
+  t.match(await failure(db, dec(77, [1])), { reason: 'DECIMAL_INVALID_SCALE' })
+  t.match(await failure(db, dec(0, Array(33).fill(1))), { reason: 'DECIMAL_OVERFLOW' })
+  t.match(await failure(db, dec(0, [0x7f, ...Array(31).fill(0xff)])), { reason: /does not fit column type: DECIMAL\(76,3\)/ })
+  t.same(await rows(db, 'select count() from d'), [[4n]])
 })
