@@ -2,7 +2,7 @@
  * A checkpointed partition as the table sees it: its `_meta` entry, and its columns loaded on
  * first read, one column file at a time, under the store's memory budget ({@link PartCache}).
  */
-import type { Vector, SymbolTable } from '../../types/vector.js'
+import { type Vector, type SymbolTable, sliceVector } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
 import type { ColdPart, PartReader } from '../table-parts.js'
 import { readRanges } from './range-read.js'
@@ -29,6 +29,8 @@ export class FilePart implements ColdPart, Evictable {
   private readonly cols: (Vector | undefined)[]
   private loadedCount = 0
   private retired = false
+  /** the same partition with rows appended in place (its files hold this part's rows as their prefix) */
+  private successor: FilePart | undefined
 
   constructor(readonly entry: PartitionEntry, private readonly src: PartSource) {
     this.cols = new Array<Vector | undefined>(src.columns.length).fill(undefined)
@@ -41,6 +43,18 @@ export class FilePart implements ColdPart, Evictable {
   get minTs(): number { return this.entry.minTs }
   get maxTs(): number { return this.entry.maxTs }
 
+  /** The columns its files are named and typed by. */
+  get columns(): PartSource['columns'] { return this.src.columns }
+
+  /**
+   * Rows were appended to this partition's files in place, as `next`: its columns not loaded yet
+   * read as the first {@link FilePart.rows} rows of `next`'s (which keeps them loaded if it is
+   * retired before the files go away).
+   */
+  supersede(next: FilePart): void {
+    this.successor = next
+  }
+
   /** {@inheritDoc ColdPart.column} */
   column(c: number): Vector {
     const v = this.cols[c]
@@ -48,6 +62,7 @@ export class FilePart implements ColdPart, Evictable {
       if (!this.retired) this.src.cache.touch(this, c)
       return v
     }
+    if (this.successor !== undefined) return sliceVector(this.successor.column(c), 0, this.entry.rows)
     const s = this.src
     let loaded: Vector
     try {
@@ -69,7 +84,7 @@ export class FilePart implements ColdPart, Evictable {
   readRanges(columns: readonly number[], intervals: Float64Array): { ranges: number[]; reader: PartReader } | undefined {
     const s = this.src
     // anything already in memory is cheaper to read from there; a Parquet partition loads whole columns
-    if (this.retired || this.entry.format === 'parquet' || this.cols[s.timestampIndex] !== undefined || columns.some((c) => this.cols[c] !== undefined)) return undefined
+    if (this.retired || this.successor !== undefined || this.entry.format === 'parquet' || this.cols[s.timestampIndex] !== undefined || columns.some((c) => this.cols[c] !== undefined)) return undefined
     try {
       return readRanges({ dir: `${s.tableDir}/${this.entry.dir}`, rows: this.entry.rows, columns: s.columns, timestampIndex: s.timestampIndex, dict: (c) => s.dict(c) }, columns, intervals)
     } catch (e) {
