@@ -6,7 +6,9 @@
  * partition); checkpointed partitions still cold keep their directory. Then `_meta` is replaced
  * atomically — the commit point — and files it no longer names are removed.
  */
-import type { Table } from '../table.js'
+import type { Table, TableMeta } from '../table.js'
+import { io } from './io.js'
+import { indexFileOf } from './index-file.js'
 import { splitPartitions } from '../partition-split.js'
 import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
@@ -43,6 +45,7 @@ export function metaKey(t: Table): string {
  */
 export function checkpointTable(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource): void {
   const txn = state.file.txn + 1
+  const before = state.file.meta
   const ti = t.meta.timestampIndex
   t.prepareCheckpoint(full, (ts) => partitionOf(ts, ti < 0 ? 'NONE' : t.meta.partitionBy), (p) => appendable(p, t))
   const { cold, data } = t.pending()
@@ -99,6 +102,21 @@ export function checkpointTable(state: TableState, t: Table, full: boolean, sour
   }
   t.settle([...coldNow, ...parts])
   try { removeUnreferenced(state.dir, file) } catch { /* leftovers are removed on the next open */ }
+  indexChanges(state, t, before, coldNow)
+}
+
+/**
+ * After ADD INDEX, the checkpointed partitions get their index files (built from their key
+ * columns); after DROP INDEX, theirs are removed. Both best effort: a missing file is rebuilt when
+ * the index is next used, and an unindexed column's files are never read.
+ */
+function indexChanges(state: TableState, t: Table, before: TableMeta, cold: readonly ColdPart[]): void {
+  t.meta.columns.forEach((c, i) => {
+    if (c.type !== 'SYMBOL') return
+    const was = before.columns.find((x) => x.name === c.name)?.indexed === true
+    if (c.indexed && !was) for (const p of cold) if (p instanceof FilePart) try { p.postings(i) } catch { /* see above */ }
+    if (!c.indexed && was) for (const e of state.file.partitions) try { io.rmSync(indexFileOf(`${state.dir}/${e.dir}`, c.name)) } catch { /* see above */ }
+  })
 }
 
 /**

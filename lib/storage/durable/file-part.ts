@@ -9,6 +9,8 @@ import { readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
 import { type PartitionEntry, readColumn } from './table-files.js'
 import { readParquetPartColumn } from './parquet-part.js'
+import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
+import { encodeIndexBlock, indexFileOf, readIndexFile, writeIndexFile } from './index-file.js'
 
 /** What a partition needs to read its files; shared by the partitions of one table version. */
 export interface PartSource {
@@ -78,6 +80,32 @@ export class FilePart implements ColdPart, Evictable {
     if (this.loadedCount === 0) STORAGE_STATS.partitionLoads++
     this.keep(c, loaded, bytes)
     return loaded
+  }
+
+  /**
+   * The symbol index of SYMBOL column `c` over this partition's rows: from its index file when
+   * that holds a valid index of these rows (index-file.ts), completed or rebuilt from the key
+   * column otherwise (and then written back). Undefined for a Parquet partition.
+   */
+  postings(c: number): SymbolPostings | undefined {
+    if (this.successor !== undefined) return this.successor.postings(c)
+    if (this.entry.format === 'parquet') return undefined
+    const rows = this.entry.rows
+    const have = cachedPostings(this, c)
+    if (have !== undefined && have.indexed >= rows) return have
+    const file = indexFileOf(`${this.src.tableDir}/${this.entry.dir}`, this.src.columns[c]!.name)
+    let p = this.retired ? undefined : readIndexFile(file, rows)
+    if (p !== undefined && p.indexed >= rows) STORAGE_STATS.indexReads++
+    else {
+      STORAGE_STATS.indexBuilds++
+      const keys = this.column(c).data as Int32Array
+      if (p === undefined) p = new SymbolPostings()
+      p.extend(keys, rows)
+      // best effort: the file is a cache; a retired partition's directory may be gone
+      if (!this.retired) try { writeIndexFile(file, encodeIndexBlock(keys, 0, rows)) } catch { /* rebuilt next time */ }
+    }
+    setPostings(this, c, p)
+    return p
   }
 
   /** {@inheritDoc ColdPart.readRanges} */

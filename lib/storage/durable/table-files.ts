@@ -8,7 +8,8 @@
  * referenced are removed after the change.
  */
 import { SqlError, SqlState } from '../../errors.js'
-import { type Vector, SymbolTable } from '../../types/vector.js'
+import { type Vector, SymbolTable, materialize } from '../../types/vector.js'
+import { appendIndexBlock, encodeIndexBlock, indexFileOf, writeIndexFile } from './index-file.js'
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
@@ -78,9 +79,20 @@ export function writePartition(tableDir: string, dir: string, meta: TableMeta, d
     } else if (fixedWidth(c.type) > 0) {
       bytes += writeFileDurable(`${path}/${c.name}.d`, [encodeFixed(v)])
     }
+    if (c.indexed && c.type === 'SYMBOL') writeIndex(() => writeIndexFile(indexFileOf(path, c.name), encodeIndexBlock(keysOf(v), 0, end - start)))
   })
   fsyncDir(path)
   return bytes
+}
+
+/** The symbol keys of a SYMBOL vector. */
+function keysOf(v: Vector): Int32Array {
+  return materialize(v).data as Int32Array
+}
+
+/** Writes an index file (a cache: a failure to write one leaves it to be rebuilt when read). */
+function writeIndex(f: () => void): void {
+  try { f() } catch { /* rebuilt from the key column when next read */ }
 }
 
 /** True when rows can be appended to the files of a partition with these columns (array columns cannot: their data part starts with every row's header). */
@@ -109,6 +121,7 @@ export function appendPartition(tableDir: string, p: PartitionEntry, meta: Table
       const w = fixedWidth(c.type)
       if (w > 0) bytes += appendFile(`${path}/${c.name}.d`, p.rows * w, encodeFixed(v))
     }
+    if (c.indexed && c.type === 'SYMBOL') writeIndex(() => appendIndexBlock(indexFileOf(path, c.name), p.rows, encodeIndexBlock(keysOf(v), p.rows, p.rows + end - start)))
   })
   return bytes
 }
