@@ -49,12 +49,16 @@ export class FilePart implements ColdPart, Evictable {
   get columns(): PartSource['columns'] { return this.src.columns }
 
   /**
-   * Rows were appended to this partition's files in place, as `next`: its columns not loaded yet
-   * read as the first {@link FilePart.rows} rows of `next`'s (which keeps them loaded if it is
-   * retired before the files go away).
+   * Rows were appended to this partition's files in place, as `next`: its columns are dropped
+   * from memory and read from now on as the first {@link FilePart.rows} rows of `next`'s (which
+   * keeps them loaded if it is retired before the files go away).
    */
   supersede(next: FilePart): void {
     this.successor = next
+    // its loaded columns leave the budget (statements reading them hold their own references)
+    this.src.cache.forget(this, this.cols.length)
+    this.cols.fill(undefined)
+    this.loadedCount = 0
   }
 
   /** {@inheritDoc ColdPart.column} */
