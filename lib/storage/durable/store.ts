@@ -433,12 +433,22 @@ export class DurableStore implements TableStore {
   /** Checkpoints every table with unapplied rows, then empties the WAL. */
   checkpoint(): void {
     this.commitSync()
+    // an unreadable table with rows not checkpointed keeps the WAL: they are nowhere else
+    let keep = this.keepWal
     for (const [t, s] of this.states) {
-      if (s.broken !== undefined || s.dirtyFrom === Infinity) continue
-      this.write(() => checkpointTable(s, t, false, (f) => this.source(t, s, f)))
+      if (s.dirtyFrom === Infinity) continue
+      if (s.broken !== undefined) { keep = true; continue }
+      try {
+        this.write(() => checkpointTable(s, t, false, (f) => this.source(t, s, f)))
+      } catch (e) {
+        // a damaged partition the checkpoint had to read or extend: the table becomes unreadable, the others go on
+        if (!(e instanceof SqlError) || e.code !== SqlState.DATA_CORRUPTED) throw e
+        s.broken ??= e
+        keep = true
+      }
     }
     this.writeDb()
-    if (!this.keepWal && this.wal.size > 0) this.write(() => this.wal.reset())
+    if (!keep && this.wal.size > 0) this.write(() => this.wal.reset())
   }
 
   /**

@@ -128,6 +128,8 @@ export function appendPartition(tableDir: string, p: PartitionEntry, meta: Table
 
 /** Cuts `file` to `at` bytes, writes `bytes` there and syncs it; returns the bytes written. */
 function appendFile(file: string, at: number, bytes: Uint8Array): number {
+  // a file shorter than its recorded rows is damaged: never paper over it with zeros
+  if (io.statSize(file) < at) throw new SqlError(SqlState.DATA_CORRUPTED, `could not append to ${file}: it is shorter than its recorded rows`)
   const fd = io.openSync(file, 'r+')
   try {
     io.ftruncateSync(fd, at)

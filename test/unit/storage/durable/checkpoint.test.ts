@@ -6,7 +6,7 @@
  * the rows it started with.
  */
 import t from 'tap'
-import { appendFileSync, readdirSync, statSync } from 'node:fs'
+import { appendFileSync, readdirSync, statSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../../../lib/index.js'
 import { afterReopen, tmpDir } from '../helpers.js'
@@ -109,4 +109,25 @@ t.test('a statement that started before an append in place and a rewrite of the 
   t.equal((await db.query('select count() from t')).rows[0]![0], 3011n)
   await db.close()
   t.same(await afterReopen(dir, 'select count(), sum(v) from t'), [[[3011n, expected.reduce((a, r) => a + (r[2] as number), 0) + (3000 + 3001 + 3002 + 3003 + 3004 + 3005 + 3006 + 3007 + 3008 + 3009) / 2 + 1000]]])
+})
+
+t.test('a column file shorter than its recorded rows is not extended by an append: the checkpoint fails, nothing is lost', async (t) => {
+  const dir = tmpDir(t)
+  let db = await Database.open({ path: dir })
+  await db.query(DDL)
+  await db.append('t', batch(0, 50))
+  await db.close()
+  const { tdir, parts } = partDirs(dir)
+  truncateSync(join(tdir, parts[0]!, 'v.d'), 100)
+  db = await Database.open({ path: dir })
+  await db.query('create table ok (x int)')
+  await db.query('insert into ok values (1)')
+  await db.append('t', batch(50, 10)) // acknowledged: in the WAL
+  await t.resolves(db.close(), 'the closing checkpoint marks the table damaged and goes on')
+  t.equal(statSync(join(tdir, parts[0]!, 'v.d')).size, 100, 'the damaged file was not padded')
+  t.ok(statSync(join(dir, 'wal.log')).size > 0, 'the appended rows stay in the WAL')
+  db = await Database.open({ path: dir })
+  await t.rejects(db.query('select sum(v) from t'), { code: 'XX001' }, 'the damaged partition reads as corrupted')
+  t.same((await db.query('select x from ok')).rows, [[1]], 'other tables are intact')
+  await db.close()
 })
