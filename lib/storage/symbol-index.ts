@@ -7,8 +7,8 @@
  * partition never change, and in-memory column buffers only grow (an out-of-order merge, dedup,
  * UPDATE, TRUNCATE or a dropped partition installs new buffers, see `Table`), so an index kept
  * beside its buffer is extended by the rows appended since, and one for data that was replaced
- * goes with it. Indexes are built on first use after a restart (recovery) and are not written
- * to the data directory.
+ * goes with it. A durable table's checkpointed partitions keep theirs in index files
+ * (durable/index-file.ts), read instead of rebuilt after a restart.
  */
 import { SYMBOL_NULL } from '../types/column-type.js'
 
@@ -19,6 +19,18 @@ export class SymbolPostings {
   private distinct = 0
   /** rows indexed so far */
   indexed = 0
+
+  /** Postings over rows [0, indexed) from a list of row numbers per slot (symbol key + 1), as an index file holds them. */
+  static fromLists(lists: readonly (Int32Array | undefined)[], indexed: number): SymbolPostings {
+    const p = new SymbolPostings()
+    lists.forEach((ids, slot) => {
+      if (ids === undefined || ids.length === 0) return
+      p.lists[slot] = { ids, n: ids.length }
+      p.distinct++
+    })
+    p.indexed = indexed
+    return p
+  }
 
   /** Adds rows [this.indexed, to) whose keys are `keys[row]`. */
   extend(keys: ArrayLike<number>, to: number): void {
@@ -80,6 +92,18 @@ export function postingsOf(owner: object, column: number, rows: number, keys: ()
   if (p === undefined) { p = new SymbolPostings(); byColumn.set(column, p) }
   if (p.indexed < rows) p.extend(keys(), rows)
   return p
+}
+
+/** The index of column `column` of `owner` as built so far, if any. */
+export function cachedPostings(owner: object, column: number): SymbolPostings | undefined {
+  return cache.get(owner)?.get(column)
+}
+
+/** Installs `p` as the index of column `column` of `owner` (one read from a file, or built while writing one). */
+export function setPostings(owner: object, column: number, p: SymbolPostings): void {
+  let byColumn = cache.get(owner)
+  if (byColumn === undefined) { byColumn = new Map(); cache.set(owner, byColumn) }
+  byColumn.set(column, p)
 }
 
 /**

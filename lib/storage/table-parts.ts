@@ -56,6 +56,8 @@ export interface ColdPart {
   column(c: number): Vector
   /** the part leaves the table: loads every column and keeps them for snapshots that still hold it */
   retire(): void
+  /** the symbol index of SYMBOL column `c`, when the part keeps one of its own (durable: index files) */
+  postings?(c: number): SymbolPostings | undefined
   /** see {@link SnapshotPart.openRanges} */
   readRanges?(columns: readonly number[], intervals: Float64Array): { ranges: number[]; reader: PartReader } | undefined
 }
@@ -70,6 +72,8 @@ export function coldSnapshotPart(p: ColdPart, start: number): SnapshotPart {
     },
     openRanges: (columns, intervals) => p.readRanges?.(columns, intervals),
     postings(c) {
+      const own = p.postings?.(c)
+      if (own !== undefined) return own
       const keys = keyData(p.column(c))
       return keys === undefined ? undefined : postingsOf(p, c, p.rows, () => keys)
     },

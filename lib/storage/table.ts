@@ -103,6 +103,9 @@ export interface TableStore {
   partitionBytes?(table: Table, name: string): number
 }
 
+/** Most rows the in-memory buffers are sized for after a checkpoint (they grow past it as needed). */
+const SETTLE_CAPACITY = 1 << 18
+
 /** Late rows an in-memory table keeps before it merges them, at least (see `Table.late`). */
 const LATE_LIMIT = 4096
 
@@ -202,24 +205,27 @@ export class Table {
 
   /**
    * Prepares a checkpoint: with `full` every row moves to memory; otherwise the last cold
-   * partition does when the first in-memory row belongs to it (it is then written anew). @internal
+   * partition does when the first in-memory row belongs to it (it is then written anew), unless
+   * `appendable` says the rows can be appended to its files where they are. @internal
    */
-  prepareCheckpoint(full: boolean, partitionOfFirst: (ts: number) => { lo: number; hi: number } | undefined): void {
+  prepareCheckpoint(full: boolean, partitionOfFirst: (ts: number) => { lo: number; hi: number } | undefined, appendable: (p: ColdPart) => boolean = () => false): void {
     if (full) { this.thaw(0); return }
     const last = this.cold[this.cold.length - 1]
     const hot = this.data
     if (last === undefined || hot.rowCount === 0) return
     const ti = this.meta.timestampIndex
-    if (ti < 0) { this.thaw(this.cold.length - 1); return }
+    if (ti < 0) { if (!appendable(last)) this.thaw(this.cold.length - 1); return }
     const b = partitionOfFirst(timestampMicros(hot.columns[ti]!.type, (hot.columns[ti]!.view(0, 1) as I64Vector).data[0]!))
-    if (b === undefined || (b.lo === last.lo && b.hi === last.hi)) this.thaw(this.cold.length - 1)
+    if (b === undefined || (b.lo === last.lo && b.hi === last.hi && !appendable(last))) this.thaw(this.cold.length - 1)
   }
 
   /** After a checkpoint: the in-memory rows are now the cold partitions `cold`. @internal */
   settle(cold: readonly ColdPart[]): void {
     this.cold = cold
     const d = this.current
-    if (d !== undefined) this.current = { columns: d.columns.map((b) => new ColumnBuffer(b.type, 1024, b.dict)), rowCount: 0 }
+    // sized for the rows that came since the last checkpoint (within reason), so steady appends do not regrow from 1024
+    const capacity = d === undefined ? 1024 : Math.min(Math.max(1024, d.rowCount), SETTLE_CAPACITY)
+    if (d !== undefined) this.current = { columns: d.columns.map((b) => new ColumnBuffer(b.type, capacity, b.dict)), rowCount: 0 }
   }
 
   /** Moves cold partitions [from, end) in front of the in-memory rows (retiring them). */

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const dir = process.argv[2]!
   let k = Number(process.argv[3])
   const db = await Database.open({ path: dir, checkpointBytes: 200_000, acl: { enabled: true, passwordHashIterations: 1 } })
-  await db.query('create table if not exists t (ts timestamp, id long, batch int, s symbol, v double, name string) timestamp(ts) partition by hour')
+  await db.query('create table if not exists t (ts timestamp, id long, batch int, s symbol index, v double, name string) timestamp(ts) partition by hour')
   process.stdout.write('ready\n')
   for (;;) {
     await db.append('t', batchRows(k))

@@ -2,7 +2,8 @@
  * Crash test: a writer in a child process appends batches and reports each acknowledged one;
  * it is killed with SIGKILL at random moments (checkpoints and partition writes included, as
  * they happen every few batches); then the directory is reopened and every acknowledged batch
- * must be there, intact, and no batch may be there in part.
+ * must be there, intact, and no batch may be there in part; the indexed symbol column's index
+ * (files written by checkpoints and killed writes) must answer as the rows do.
  */
 import t from 'tap'
 import { spawn } from 'node:child_process'
@@ -66,6 +67,12 @@ t.test('every acknowledged batch survives SIGKILL, no batch is there in part', a
         const ok = Number(row[1]) === ROWS && Number(row[2]) === sumId && row[3] === sumV && Number(row[4]) === names &&
           Number(row[5]) === Math.min(7, ROWS) && Number(row[6]) === b.ts[0] && Number(row[7]) === b.ts[ROWS - 1]
         if (!ok) t.fail(`round ${round}: batch ${k} is not intact: ${JSON.stringify(row, (_, x) => (typeof x === 'bigint' ? String(x) : x))}`)
+      }
+      // the symbol index (its files written at checkpoints, appended to in place, cut short by kills) answers as the rows do
+      const viaIndex = new Map((await db.query("select batch, count() from t where s = 's3' group by batch")).rows.map((row) => [Number(row[0]), Number(row[1])]))
+      for (const k of present.keys()) {
+        const want = batchRows(k).s.filter((x) => x === 's3').length
+        if ((viaIndex.get(k) ?? 0) !== want) t.fail(`round ${round}: batch ${k} has ${viaIndex.get(k) ?? 0} rows of s3 through the index, expected ${want}`)
       }
       next = Math.max(next, ...present.keys(), ...acked) + 1
       const total = await db.query('select count() from t')

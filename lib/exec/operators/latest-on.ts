@@ -21,6 +21,7 @@ import { keyIndexFor } from './time-join-keys.js'
 import { gatherParts, timestampsOf } from './time-join-rows.js'
 import type { Runner } from './runner.js'
 import { scanSnapshot } from './basic.js'
+import { latestFromIndex } from './latest-on-index.js'
 import { MAP_ENTRY_BYTES, type Reservation, batchBytes } from '../memory.js'
 
 /** Estimated bytes per key of a key index (map entry, key text or number) and of the per-key arrays. */
@@ -30,7 +31,9 @@ const KEY_BYTES = MAP_ENTRY_BYTES + 48 + 40
 export async function* runLatestOn(node: LatestOnNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const scan = node.ordered ? scanUnderFilters(node.input) : undefined
   const mem = ctx.memory.reservation('LATEST ON')
-  const rows = scan === undefined ? await forward(node, ctx, run, mem) : await backward(node, scan.scan, scan.predicates, ctx, mem)
+  const indexed = node.symbolIndex !== undefined && scan !== undefined ? latestFromIndex(node, scan.scan, node.symbolIndex) : undefined
+  if (indexed !== undefined) mem.grow(batchBytes(indexed))
+  const rows = indexed ?? (scan === undefined ? await forward(node, ctx, run, mem) : await backward(node, scan.scan, scan.predicates, ctx, mem))
   yield* emit(rows, ctx)
   mem.close()
 }

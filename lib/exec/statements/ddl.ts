@@ -171,6 +171,8 @@ export function alterTable(s: AlterTable, catalog: Catalog): void {
     case 'set_type_wal': return
     case 'column_index': {
       const i = indexOf(a.column, a.columnPos)
+      const c = meta.columns[i]!
+      if (a.add && c.type !== 'SYMBOL') throw new SqlError(SqlState.DATATYPE_MISMATCH, `column '${c.name}' is of type '${c.type}'. Index supports column type 'SYMBOL' only.`, a.columnPos)
       table.setMeta({ ...meta, columns: meta.columns.map((c, j) => (j === i ? { ...c, indexed: a.add } : c)) })
       return
     }

@@ -165,7 +165,7 @@ export function explain(plan: PlanNode): Rows {
       case 'lateral_join': lines.push(n.apply !== undefined ? `${pad}Correlated ${n.apply.mode === 'scalar' ? 'Scalar' : n.apply.mode === 'in' ? 'In' : 'Exists'} Subquery` : `${pad}Lateral ${n.type === 'left' ? 'Outer ' : ''}Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'time_join': lines.push(`${pad}${n.type === 'asof' ? 'AsOf' : n.type === 'lt' ? 'Lt' : 'Splice'} Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'sample_by': lines.push(`${pad}Sample By`); break
-      case 'latest_on': lines.push(`${pad}LatestBy`); break
+      case 'latest_on': lines.push(n.symbolIndex === undefined ? `${pad}LatestBy` : `${pad}LatestByAllIndexed`); break
       case 'window': lines.push(`${pad}Window`); break
     }
     visit(n.input, depth + 1)

@@ -14,4 +14,9 @@ export interface LatestOnNode extends NodeBase {
   readonly timestampColumn: number
   /** true when that column is the input's designated timestamp (input rows are in its order) */
   readonly ordered: boolean
+  /**
+   * Set by rule `use-symbol-index` when the input is a bare table scan and the one key is an
+   * indexed SYMBOL column: the latest row of each symbol is read from the index (the table column).
+   */
+  readonly symbolIndex?: number
 }

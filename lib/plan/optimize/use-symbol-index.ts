@@ -5,8 +5,12 @@
  * values, from the column's symbol index (storage/symbol-index.ts). The filter keeps every
  * conjunct, so the index narrows what is read and never decides an answer. Of several such
  * conjuncts the one with the fewest values is used.
+ *
+ * Also: `LATEST ON ts PARTITION BY sym` straight over a table scan (no filter, no time range),
+ * with `sym` an indexed SYMBOL column, reads each symbol's latest row from the index
+ * (`LatestByAllIndexed`, see exec/operators/latest-on-index.ts).
  */
-import type { BoundExpr, PlanNode, ScanNode } from '../plan-node.js'
+import type { BoundExpr, LatestOnNode, PlanNode, ScanNode } from '../plan-node.js'
 import { conjunctsOf, mapChildren } from './walk.js'
 import { LiteralList } from '../literal-list.js'
 
@@ -37,6 +41,7 @@ function valuesOf(e: BoundExpr): { col: number; values: (string | null)[] } | un
 /** Applies the rule everywhere in the plan. */
 export function useSymbolIndex(node: PlanNode): PlanNode {
   const n = mapChildren(node, useSymbolIndex)
+  if (n.kind === 'latest_on') return latestByIndex(n)
   if (n.kind !== 'filter' || n.input.kind !== 'scan') return n
   const scan: ScanNode = n.input
   let best: { column: number; values: (string | null)[] } | undefined
@@ -48,4 +53,14 @@ export function useSymbolIndex(node: PlanNode): PlanNode {
     if (best === undefined || v.values.length < best.values.length) best = { column, values: v.values }
   }
   return best === undefined ? n : { ...n, input: { ...scan, symbolIndex: best } }
+}
+
+/** A LATEST ON over a bare scan, keyed by one indexed SYMBOL column, marked to read the index. */
+function latestByIndex(n: LatestOnNode): PlanNode {
+  const scan = n.input
+  const key = n.partitionBy[0]
+  if (!n.ordered || n.partitionBy.length !== 1 || key?.kind !== 'column' || key.type !== 'SYMBOL' || scan.kind !== 'scan' || scan.intervals !== undefined || scan.symbolIndex !== undefined) return n
+  const column = scan.columns[key.index]
+  if (column === undefined || scan.table.meta.columns[column]?.indexed !== true) return n
+  return { ...n, symbolIndex: column }
 }

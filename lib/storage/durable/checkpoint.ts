@@ -1,15 +1,20 @@
 /**
  * Checkpoint of one table: writes its rows in memory (appends since the last checkpoint, and any
- * partition a merge or rewrite moved to memory) to new directories `<name>.<txn>`; checkpointed
- * partitions still cold keep their directory. Then `_meta` is replaced atomically — the commit point — and
- * files it no longer names are removed.
+ * partition a merge or rewrite moved to memory) to new directories `<name>.<txn>`, except rows
+ * that continue the last checkpointed partition in order, which are appended to its files in
+ * place (so a table growing within one partition costs the new rows per checkpoint, not the
+ * partition); checkpointed partitions still cold keep their directory. Then `_meta` is replaced
+ * atomically — the commit point — and files it no longer names are removed.
  */
-import type { Table } from '../table.js'
+import type { Table, TableMeta } from '../table.js'
+import { io } from './io.js'
+import { indexFileOf } from './index-file.js'
 import { splitPartitions } from '../partition-split.js'
 import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
+import type { ColdPart } from '../table-parts.js'
 import {
-  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, removeUnreferenced, writeDictionary, writePartition, writeTableMeta,
+  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartition, canAppendColumns, removeUnreferenced, writeDictionary, writePartition, writeTableMeta,
 } from './table-files.js'
 
 /** What storage remembers about one table between checkpoints. */
@@ -40,14 +45,28 @@ export function metaKey(t: Table): string {
  */
 export function checkpointTable(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource): void {
   const txn = state.file.txn + 1
+  const before = state.file.meta
   const ti = t.meta.timestampIndex
-  t.prepareCheckpoint(full, (ts) => partitionOf(ts, ti < 0 ? 'NONE' : t.meta.partitionBy))
+  t.prepareCheckpoint(full, (ts) => partitionOf(ts, ti < 0 ? 'NONE' : t.meta.partitionBy), (p) => appendable(p, t))
   const { cold, data } = t.pending()
   const kept = cold.map((p) => (p as FilePart).entry)
   let symbols = state.file.symbols
   const written: { entry: PartitionEntry; start: number; end: number }[] = []
+  let extended: { from: FilePart; entry: PartitionEntry } | undefined
   if (data.rowCount > 0 || full) {
-    for (const r of splitPartitions(t.meta, data)) {
+    const ranges = splitPartitions(t.meta, data)
+    const last = cold[cold.length - 1] as FilePart | undefined
+    const first = ranges[0]
+    // rows continuing the last checkpointed partition (prepareCheckpoint left it cold: appendable)
+    if (!full && last !== undefined && first !== undefined && first.lo === last.lo && first.hi === last.hi) {
+      const bytes = appendPartition(state.dir, last.entry, t.meta, data, first.start, first.end)
+      const e = last.entry
+      const entry: PartitionEntry = { ...e, rows: e.rows + first.end - first.start, minTs: Math.min(e.minTs, first.minTs), maxTs: Math.max(e.maxTs, first.maxTs), bytes: e.bytes + bytes }
+      kept[kept.length - 1] = entry
+      extended = { from: last, entry }
+      ranges.shift()
+    }
+    for (const r of ranges) {
       const dir = `${r.name}.${txn}`
       const bytes = writePartition(state.dir, dir, t.meta, data, r.start, r.end)
       written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes }, start: r.start, end: r.end })
@@ -74,6 +93,39 @@ export function checkpointTable(state: TableState, t: Table, full: boolean, sour
     data.columns.forEach((b, c) => fp.keep(c, b.view(w.start, w.end)))
     return fp
   })
-  t.settle([...cold, ...parts])
+  const coldNow = [...cold]
+  if (extended !== undefined) {
+    // the appended partition's columns load from its files when next read (keeping them would copy the partition)
+    const next = new FilePart(extended.entry, src)
+    extended.from.supersede(next)
+    coldNow[coldNow.length - 1] = next
+  }
+  t.settle([...coldNow, ...parts])
   try { removeUnreferenced(state.dir, file) } catch { /* leftovers are removed on the next open */ }
+  indexChanges(state, t, before, coldNow)
+}
+
+/**
+ * After ADD INDEX, the checkpointed partitions get their index files (built from their key
+ * columns); after DROP INDEX, theirs are removed. Both best effort: a missing file is rebuilt when
+ * the index is next used, and an unindexed column's files are never read.
+ */
+function indexChanges(state: TableState, t: Table, before: TableMeta, cold: readonly ColdPart[]): void {
+  t.meta.columns.forEach((c, i) => {
+    if (c.type !== 'SYMBOL') return
+    const was = before.columns.find((x) => x.name === c.name)?.indexed === true
+    if (c.indexed && !was) for (const p of cold) if (p instanceof FilePart) try { p.postings(i) } catch { /* see above */ }
+    if (!c.indexed && was) for (const e of state.file.partitions) try { io.rmSync(indexFileOf(`${state.dir}/${e.dir}`, c.name)) } catch { /* see above */ }
+  })
+}
+
+/**
+ * True when in-order rows can be appended to cold partition `p`'s files in place: column files
+ * (not Parquet) written for the table's current columns, none of them an array column.
+ */
+function appendable(p: ColdPart, t: Table): boolean {
+  if (!(p instanceof FilePart) || p.entry.format === 'parquet') return false
+  const cols = p.columns
+  const now = t.meta.columns
+  return cols.length === now.length && cols.every((c, i) => c.name === now[i]!.name && c.type === now[i]!.type) && canAppendColumns(now)
 }

@@ -1,6 +1,11 @@
 /**
- * CRC-32 (IEEE 802.3, the zlib polynomial), slicing-by-4, for WAL record checksums.
+ * CRC-32 (IEEE 802.3, the zlib polynomial) for WAL record checksums: node's native `zlib.crc32`
+ * where the runtime has it (node >= 20.15, several GB/s), else a slicing-by-4 table in JS.
+ * Both continue a running checksum, so a record written as several pieces is summed piece by
+ * piece without joining them.
  */
+import * as zlib from 'node:zlib'
+
 const T = new Int32Array(1024)
 for (let n = 0; n < 256; n++) {
   let c = n
@@ -11,9 +16,9 @@ for (let n = 0; n < 256; n++) {
   for (let s = 1; s < 4; s++) T[s * 256 + n] = (T[(s - 1) * 256 + n]! >>> 8) ^ T[T[(s - 1) * 256 + n]! & 0xff]!
 }
 
-/** The CRC-32 of `data`, as an unsigned 32-bit number (same value as zlib's crc32). */
-export function crc32(data: Uint8Array): number {
-  let c = -1
+/** The JS CRC-32 of `data` continuing from `prev` (the checksum of the bytes before it; 0 to start). */
+export function crc32Js(data: Uint8Array, prev = 0): number {
+  let c = ~prev
   let i = 0
   const n = data.length
   const end4 = n - (n & 3)
@@ -23,4 +28,14 @@ export function crc32(data: Uint8Array): number {
   }
   for (; i < n; i++) c = T[(c ^ data[i]!) & 0xff]! ^ (c >>> 8)
   return (c ^ -1) >>> 0
+}
+
+const native = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32
+
+/**
+ * The CRC-32 of `data` as an unsigned 32-bit number (zlib's value), continuing from `prev`:
+ * `crc32(b, crc32(a))` is the checksum of `a` followed by `b`.
+ */
+export function crc32(data: Uint8Array, prev = 0): number {
+  return native !== undefined ? native(data, prev) >>> 0 : crc32Js(data, prev)
 }

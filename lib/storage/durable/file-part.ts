@@ -2,13 +2,15 @@
  * A checkpointed partition as the table sees it: its `_meta` entry, and its columns loaded on
  * first read, one column file at a time, under the store's memory budget ({@link PartCache}).
  */
-import type { Vector, SymbolTable } from '../../types/vector.js'
+import { type Vector, type SymbolTable, sliceVector } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
 import type { ColdPart, PartReader } from '../table-parts.js'
 import { readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
 import { type PartitionEntry, readColumn } from './table-files.js'
 import { readParquetPartColumn } from './parquet-part.js'
+import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
+import { encodeIndexBlock, indexFileOf, readIndexFile, writeIndexFile } from './index-file.js'
 
 /** What a partition needs to read its files; shared by the partitions of one table version. */
 export interface PartSource {
@@ -29,6 +31,8 @@ export class FilePart implements ColdPart, Evictable {
   private readonly cols: (Vector | undefined)[]
   private loadedCount = 0
   private retired = false
+  /** the same partition with rows appended in place (its files hold this part's rows as their prefix) */
+  private successor: FilePart | undefined
 
   constructor(readonly entry: PartitionEntry, private readonly src: PartSource) {
     this.cols = new Array<Vector | undefined>(src.columns.length).fill(undefined)
@@ -41,6 +45,22 @@ export class FilePart implements ColdPart, Evictable {
   get minTs(): number { return this.entry.minTs }
   get maxTs(): number { return this.entry.maxTs }
 
+  /** The columns its files are named and typed by. */
+  get columns(): PartSource['columns'] { return this.src.columns }
+
+  /**
+   * Rows were appended to this partition's files in place, as `next`: its columns are dropped
+   * from memory and read from now on as the first {@link FilePart.rows} rows of `next`'s (which
+   * keeps them loaded if it is retired before the files go away).
+   */
+  supersede(next: FilePart): void {
+    this.successor = next
+    // its loaded columns leave the budget (statements reading them hold their own references)
+    this.src.cache.forget(this, this.cols.length)
+    this.cols.fill(undefined)
+    this.loadedCount = 0
+  }
+
   /** {@inheritDoc ColdPart.column} */
   column(c: number): Vector {
     const v = this.cols[c]
@@ -48,6 +68,7 @@ export class FilePart implements ColdPart, Evictable {
       if (!this.retired) this.src.cache.touch(this, c)
       return v
     }
+    if (this.successor !== undefined) return sliceVector(this.successor.column(c), 0, this.entry.rows)
     const s = this.src
     let loaded: Vector
     try {
@@ -65,11 +86,37 @@ export class FilePart implements ColdPart, Evictable {
     return loaded
   }
 
+  /**
+   * The symbol index of SYMBOL column `c` over this partition's rows: from its index file when
+   * that holds a valid index of these rows (index-file.ts), completed or rebuilt from the key
+   * column otherwise (and then written back). Undefined for a Parquet partition.
+   */
+  postings(c: number): SymbolPostings | undefined {
+    if (this.successor !== undefined) return this.successor.postings(c)
+    if (this.entry.format === 'parquet') return undefined
+    const rows = this.entry.rows
+    const have = cachedPostings(this, c)
+    if (have !== undefined && have.indexed >= rows) return have
+    const file = indexFileOf(`${this.src.tableDir}/${this.entry.dir}`, this.src.columns[c]!.name)
+    let p = this.retired ? undefined : readIndexFile(file, rows)
+    if (p !== undefined && p.indexed >= rows) STORAGE_STATS.indexReads++
+    else {
+      STORAGE_STATS.indexBuilds++
+      const keys = this.column(c).data as Int32Array
+      if (p === undefined) p = new SymbolPostings()
+      p.extend(keys, rows)
+      // best effort: the file is a cache; a retired partition's directory may be gone
+      if (!this.retired) try { writeIndexFile(file, encodeIndexBlock(keys, 0, rows)) } catch { /* rebuilt next time */ }
+    }
+    setPostings(this, c, p)
+    return p
+  }
+
   /** {@inheritDoc ColdPart.readRanges} */
   readRanges(columns: readonly number[], intervals: Float64Array): { ranges: number[]; reader: PartReader } | undefined {
     const s = this.src
     // anything already in memory is cheaper to read from there; a Parquet partition loads whole columns
-    if (this.retired || this.entry.format === 'parquet' || this.cols[s.timestampIndex] !== undefined || columns.some((c) => this.cols[c] !== undefined)) return undefined
+    if (this.retired || this.successor !== undefined || this.entry.format === 'parquet' || this.cols[s.timestampIndex] !== undefined || columns.some((c) => this.cols[c] !== undefined)) return undefined
     try {
       return readRanges({ dir: `${s.tableDir}/${this.entry.dir}`, rows: this.entry.rows, columns: s.columns, timestampIndex: s.timestampIndex, dict: (c) => s.dict(c) }, columns, intervals)
     } catch (e) {

@@ -15,6 +15,8 @@ export const io = {
   fsync: (fd: number): Promise<void> => new Promise((resolve, reject) => { fs.fdatasync(fd, (e) => { if (e === null) resolve(); else reject(e) }) }),
   ftruncateSync: (fd: number, len: number): void => fs.ftruncateSync(fd, len),
   readFileSync: (path: string): Buffer => fs.readFileSync(path),
+  /** reads up to `buf.length` bytes at `position`; returns the bytes read */
+  readSync: (fd: number, buf: Uint8Array, position: number): number => fs.readSync(fd, buf, 0, buf.length, position),
   renameSync: (from: string, to: string): void => fs.renameSync(from, to),
   mkdirSync: (path: string): void => { fs.mkdirSync(path, { recursive: true }) },
   rmSync: (path: string): void => fs.rmSync(path, { recursive: true, force: true }),
@@ -24,7 +26,7 @@ export const io = {
 }
 
 /** The {@link io} methods a fault can be injected into. */
-export type IoOp = Exclude<keyof typeof io, 'readFileSync' | 'readdirSync' | 'existsSync' | 'statSize' | 'closeSync' | 'rmSync'>
+export type IoOp = Exclude<keyof typeof io, 'readFileSync' | 'readSync' | 'readdirSync' | 'existsSync' | 'statSize' | 'closeSync' | 'rmSync'>
 
 /**
  * Test hook: makes the given {@link io} operations fail with `code` (ENOSPC, EIO, ...) when

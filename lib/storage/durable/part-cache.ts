@@ -22,6 +22,10 @@ export const STORAGE_STATS = {
   bytesLoaded: 0,
   /** partitions read from disk (a partition counts once each time its first column loads after none was loaded) */
   partitionLoads: 0,
+  /** symbol indexes of partitions read from their index files (whole) */
+  indexReads: 0,
+  /** symbol indexes of partitions built or completed from the key column */
+  indexBuilds: 0,
 }
 
 /** Zeroes {@link STORAGE_STATS}. */
@@ -29,6 +33,8 @@ export function resetStorageStats(): void {
   STORAGE_STATS.columnLoads = 0
   STORAGE_STATS.bytesLoaded = 0
   STORAGE_STATS.partitionLoads = 0
+  STORAGE_STATS.indexReads = 0
+  STORAGE_STATS.indexBuilds = 0
 }
 
 interface Entry { readonly owner: Evictable; readonly c: number; readonly bytes: number }

@@ -72,10 +72,10 @@ export function readRanges(src: RangeSource, columns: readonly number[], interva
   let selected = 0
   for (let k = 0; k < ranges.length; k += 2) selected += ranges[k + 1]! - ranges[k]!
   if (selected > src.rows * RANGE_READ_MAX_SHARE) return undefined
-  // a file of the wrong size: let the whole-column path report the corruption
+  // a file too short: let the whole-column path report the corruption (a longer one holds an interrupted append past the rows)
   for (const c of columns) {
     const col = src.columns[c]!
-    try { if (fs.statSync(`${src.dir}/${col.name}.d`).size !== src.rows * fixedWidth(col.type)) return undefined } catch { return undefined }
+    try { if (fs.statSync(`${src.dir}/${col.name}.d`).size < src.rows * fixedWidth(col.type)) return undefined } catch { return undefined }
   }
   // per range, per column: the decoded rows
   const pieces: Vector[][] = []

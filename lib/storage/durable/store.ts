@@ -10,7 +10,7 @@
  */
 import * as path from 'node:path'
 import { SqlError, SqlState } from '../../errors.js'
-import type { Vector, I64Vector, SymbolTable } from '../../types/vector.js'
+import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '../../types/vector.js'
 import type { Catalog } from '../catalog.js'
 import { Table, type TableStore, concatAppends } from '../table.js'
 import { type TableState, checkpointTable, metaKey } from './checkpoint.js'
@@ -127,9 +127,8 @@ export class DurableStore implements TableStore {
       this.adoptDir(`${this.root}/${e}`, e)
     }
     this.catalog.store = this
-    const { wal, payloads } = WalWriter.open(`${this.root}/${WAL_FILE}`)
-    this.wal = wal
-    this.replay(payloads)
+    const byId = new Map([...this.states].map(([t, s]) => [t.meta.id, { t, s }]))
+    this.wal = WalWriter.open(`${this.root}/${WAL_FILE}`, (group) => this.replay(byId, group))
     try { this.checkpoint() } catch (e) {
       // the replayed rows are in memory and still in the WAL: open without the checkpoint
       if (!isWriteFailure(e)) throw e
@@ -158,21 +157,22 @@ export class DurableStore implements TableStore {
     try { removeUnreferenced(dir, file) } catch { /* best effort */ }
   }
 
-  private replay(payloads: readonly Uint8Array[]): void {
-    const byId = new Map([...this.states].map(([t, s]) => [t.meta.id, { t, s }]))
-    for (const p of payloads) {
-      const head = packr.unpack(p) as { s: number; t: number }
-      this.seq = Math.max(this.seq, head.s)
-      const e = byId.get(head.t)
-      if (e === undefined || head.s <= e.s.file.walSeq || e.s.broken !== undefined) continue
-      try {
-        const r = decodeAppend(p, e.t.meta.columns.map((c) => c.type))
-        e.t.appendUnlogged(r.vectors, r.length)
-        this.markDirty(e.s, e.t, r.vectors, r.length, r.seq)
-      } catch (err) {
-        e.s.broken ??= err instanceof Error ? err : new Error(String(err))
-        this.keepWal = true
-      }
+  /** Applies one WAL group (one append, in one or more records) to its table, unless a checkpoint holds it already. */
+  private replay(byId: ReadonlyMap<number, { t: Table; s: TableState }>, group: readonly Uint8Array[]): void {
+    const head = packr.unpack(group[0]!) as { s: number; t: number }
+    this.seq = Math.max(this.seq, head.s)
+    const e = byId.get(head.t)
+    if (e === undefined || head.s <= e.s.file.walSeq || e.s.broken !== undefined) return
+    try {
+      const types = e.t.meta.columns.map((c) => c.type)
+      const parts = group.map((p) => decodeAppend(p, types))
+      const length = parts.reduce((n, r) => n + r.length, 0)
+      const vectors = parts.length === 1 ? parts[0]!.vectors : types.map((type, c) => concatVectors(type, parts.map((r) => r.vectors[c]!)))
+      e.t.appendUnlogged(vectors, length)
+      this.markDirty(e.s, e.t, vectors, length, head.s)
+    } catch (err) {
+      e.s.broken ??= err instanceof Error ? err : new Error(String(err))
+      this.keepWal = true
     }
   }
 
@@ -433,12 +433,22 @@ export class DurableStore implements TableStore {
   /** Checkpoints every table with unapplied rows, then empties the WAL. */
   checkpoint(): void {
     this.commitSync()
+    // an unreadable table with rows not checkpointed keeps the WAL: they are nowhere else
+    let keep = this.keepWal
     for (const [t, s] of this.states) {
-      if (s.broken !== undefined || s.dirtyFrom === Infinity) continue
-      this.write(() => checkpointTable(s, t, false, (f) => this.source(t, s, f)))
+      if (s.dirtyFrom === Infinity) continue
+      if (s.broken !== undefined) { keep = true; continue }
+      try {
+        this.write(() => checkpointTable(s, t, false, (f) => this.source(t, s, f)))
+      } catch (e) {
+        // a damaged partition the checkpoint had to read or extend: the table becomes unreadable, the others go on
+        if (!(e instanceof SqlError) || e.code !== SqlState.DATA_CORRUPTED) throw e
+        s.broken ??= e
+        keep = true
+      }
     }
     this.writeDb()
-    if (!this.keepWal && this.wal.size > 0) this.write(() => this.wal.reset())
+    if (!keep && this.wal.size > 0) this.write(() => this.wal.reset())
   }
 
   /**

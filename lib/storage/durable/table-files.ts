@@ -1,16 +1,20 @@
 /**
  * One table's files: the `_meta` file, partition directories of column files, and symbol
- * dictionaries. Writing a partition never touches a file that `_meta` refers to: a changed
- * partition goes to a new directory `<name>.<txn>`, and replacing `_meta` (atomic rename) is
- * the moment the change takes effect. Files no longer referenced are removed afterwards.
+ * dictionaries. Writing a partition never changes a byte that `_meta` refers to: a rewritten
+ * partition goes to a new directory `<name>.<txn>`, rows appended in order to the last partition
+ * go after the end of its column files ({@link appendPartition}), and replacing `_meta` (atomic
+ * rename) is the moment the change takes effect. Bytes past the end `_meta` records (an append a
+ * crash interrupted) are ignored by readers and cut before the next append; files no longer
+ * referenced are removed after the change.
  */
 import { splitNs } from '../../types/timestamp-ns.js'
 import { SqlError, SqlState } from '../../errors.js'
-import { type I64Vector, type Vector, SymbolTable } from '../../types/vector.js'
-import type { ColumnType } from '../../types/column-type.js'
+import { type I64Vector, type Vector, SymbolTable, materialize } from '../../types/vector.js'
+import { appendIndexBlock, encodeIndexBlock, indexFileOf, writeIndexFile } from './index-file.js'
+import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
-import { io, replaceFileAtomic, writeFileDurable, fsyncDir } from './io.js'
+import { io, replaceFileAtomic, writeAll, writeFileDurable, fsyncDir } from './io.js'
 import { packr } from './wal-codec.js'
 
 /** The `_meta` file's format version. */
@@ -76,9 +80,102 @@ export function writePartition(tableDir: string, dir: string, meta: TableMeta, d
     } else if (fixedWidth(c.type) > 0) {
       bytes += writeFileDurable(`${path}/${c.name}.d`, [encodeFixed(v)])
     }
+    if (c.indexed && c.type === 'SYMBOL') writeIndex(() => writeIndexFile(indexFileOf(path, c.name), encodeIndexBlock(keysOf(v), 0, end - start)))
   })
   fsyncDir(path)
   return bytes
+}
+
+/** The symbol keys of a SYMBOL vector. */
+function keysOf(v: Vector): Int32Array {
+  return materialize(v).data as Int32Array
+}
+
+/** Writes an index file (a cache: a failure to write one leaves it to be rebuilt when read). */
+function writeIndex(f: () => void): void {
+  try { f() } catch { /* rebuilt from the key column when next read */ }
+}
+
+/** True when rows can be appended to the files of a partition with these columns (array columns cannot: their data part starts with every row's header). */
+export function canAppendColumns(columns: readonly { readonly type: ColumnType }[]): boolean {
+  return columns.every((c) => !isVarSize(c.type) || physicalOf(c.type) !== 'arr')
+}
+
+/**
+ * Appends rows [start, end) of in-memory rows `data` to the column files of partition `p` (whose
+ * rows the files hold up to `p.rows`): each file is cut to its recorded end, the rows written
+ * after it, and the file synced. The partition's `_meta` entry is the caller's to replace, with
+ * the rows, timestamps and the returned bytes added. Never changes a byte before the recorded end.
+ */
+export function appendPartition(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): number {
+  const path = `${tableDir}/${p.dir}`
+  let bytes = 0
+  meta.columns.forEach((c, i) => {
+    const v = data.columns[i]!.view(start, end)
+    if (isVarSize(c.type)) {
+      const base = `${path}/${c.name}`
+      const dataEnd = varDataEnd(base, p.rows)
+      const [d, o] = encodeVar(v)
+      rebaseOffsets(o, dataEnd)
+      bytes += appendFile(`${base}.d`, dataEnd, d) + appendFile(`${base}.o`, p.rows * 8, o)
+    } else {
+      const w = fixedWidth(c.type)
+      if (w > 0) bytes += appendFile(`${path}/${c.name}.d`, p.rows * w, encodeFixed(v))
+    }
+    if (c.indexed && c.type === 'SYMBOL') writeIndex(() => appendIndexBlock(indexFileOf(path, c.name), p.rows, encodeIndexBlock(keysOf(v), p.rows, p.rows + end - start)))
+  })
+  return bytes
+}
+
+/** Cuts `file` to `at` bytes, writes `bytes` there and syncs it; returns the bytes written. */
+function appendFile(file: string, at: number, bytes: Uint8Array): number {
+  // a file shorter than its recorded rows is damaged: never paper over it with zeros
+  if (io.statSize(file) < at) throw new SqlError(SqlState.DATA_CORRUPTED, `could not append to ${file}: it is shorter than its recorded rows`)
+  const fd = io.openSync(file, 'r+')
+  try {
+    io.ftruncateSync(fd, at)
+    writeAll(fd, bytes, at)
+    io.fsyncSync(fd)
+  } finally {
+    io.closeSync(fd)
+  }
+  return bytes.length
+}
+
+/** Adds `base` to each int64 (lo, hi word pairs) offset of an offsets part. */
+function rebaseOffsets(o: Uint8Array, base: number): void {
+  const w = new Int32Array(o.buffer, o.byteOffset, o.length >> 2)
+  for (let i = 0; i < w.length; i += 2) {
+    const x = (w[i]! >>> 0) + w[i + 1]! * TWO32 + base
+    const hi = Math.floor(x / TWO32)
+    w[i] = (x - hi * TWO32) | 0
+    w[i + 1] = hi
+  }
+}
+
+const TWO32 = 4294967296
+
+/** Where the data part of a var-size column's first `rows` rows ends, from its files `<base>.o` and `<base>.d`. */
+function varDataEnd(base: string, rows: number): number {
+  if (rows === 0) return 0
+  const b = Buffer.alloc(8)
+  const read = (file: string, at: number, n: number) => {
+    const fd = io.openSync(file, 'r')
+    try { if (io.readSync(fd, b.subarray(0, n), at) !== n) throw new RangeError(`${file} is shorter than its rows`) } finally { io.closeSync(fd) }
+  }
+  read(`${base}.o`, (rows - 1) * 8, 8)
+  const last = b.readUInt32LE(0) + b.readInt32LE(4) * TWO32
+  read(`${base}.d`, last, 4)
+  return last + 4 + Math.max(0, b.readInt32LE(0))
+}
+
+/** {@link varDataEnd} over the files' bytes (a string or binary column: every row is a length then its bytes). */
+function varDataEndOf(o: Uint8Array, d: Uint8Array, rows: number): number {
+  if (rows === 0) return 0
+  const ov = Buffer.from(o.buffer, o.byteOffset, o.length)
+  const last = ov.readUInt32LE((rows - 1) * 8) + ov.readInt32LE((rows - 1) * 8 + 4) * TWO32
+  if (last + 4 > d.length) throw new RangeError('var-size data is truncated')
+  return last + 4 + Math.max(0, Buffer.from(d.buffer, d.byteOffset, d.length).readInt32LE(last))
 }
 
 /** Writes a SYMBOL column's dictionary (a msgpack array of strings, key = index). */
@@ -115,14 +212,18 @@ export function readColumn(tableDir: string, table: string, c: { readonly name: 
     try { return io.readFileSync(path) } catch (e) { throw fail(`cannot read ${path.slice(tableDir.length + 1)}`, e) }
   }
   const w = fixedWidth(c.type)
+  // files may run past the rows `_meta` records (an append a crash interrupted): only the recorded rows are read
   if (isVarSize(c.type)) {
     const o = read(`${base}.o`)
-    if (o.length !== p.rows * 8) throw fail(`offsets file has ${o.length} bytes, expected ${p.rows * 8}`)
-    try { return decodeVar(c.type, read(`${base}.d`), p.rows) } catch (e) { throw e instanceof SqlError ? e : fail(String((e as Error).message), e) }
+    if (physicalOf(c.type) === 'arr' ? o.length !== p.rows * 8 : o.length < p.rows * 8) throw fail(`offsets file has ${o.length} bytes, expected ${p.rows * 8}`)
+    try {
+      const d = read(`${base}.d`)
+      return decodeVar(c.type, physicalOf(c.type) === 'arr' ? d : d.subarray(0, varDataEndOf(o, d, p.rows)), p.rows)
+    } catch (e) { throw e instanceof SqlError ? e : fail(String((e as Error).message), e) }
   }
   if (w === 0) return { kind: 'null', type: c.type, length: p.rows, data: null } as Vector
   const bytes = read(`${base}.d`)
-  if (bytes.length !== p.rows * w) throw fail(`file has ${bytes.length} bytes, expected ${p.rows * w}`)
+  if (bytes.length < p.rows * w) throw fail(`file has ${bytes.length} bytes, expected ${p.rows * w}`)
   const v = decodeFixed(c.type, bytes, p.rows, dict)
   if (dict !== undefined) {
     const keys = v.data as Int32Array

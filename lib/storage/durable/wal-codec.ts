@@ -4,16 +4,30 @@
  *
  * `{ s: seq, t: tableId, n: rowCount, c: [column, ...] }` with one entry per table column, in
  * table order: fixed-width columns as `bin` (the column-file encoding), var-size columns as `bin`
- * (the data-part encoding), SYMBOL columns as `{ k: bin int32 keys, d: [string] }` where keys
- * index the record's own dictionary `d` (-1 = null).
+ * (the data-part encoding), SYMBOL columns as `{ k: bin int32 keys, g: bin int32 keys, d: [string] }`:
+ * `k` holds the table's keys as they were when written (-1 = null), and the record's dictionary
+ * says which string each of them stands for: key `g[i]` is `d[i]` (the keys are the table's own,
+ * but a replay rebuilds the dictionary and may number strings differently, so each record names
+ * its strings). Records written before `g` existed have keys indexing `d` directly.
+ *
+ * An append is encoded as one or more such records of at most about {@link PART_BYTES} each,
+ * consecutive rows in order, all with the append's sequence number (the WAL frames them as one
+ * group, see wal.ts). Each record is built as a list of pieces: a few header bytes, then the
+ * column bytes themselves — views of the appended vectors where their layout is already the file
+ * layout (DOUBLE, INT, ...) — so a large append is not copied into one buffer before it is written.
  */
 import { Packr } from 'msgpackr'
 import type { ColumnType } from '../../types/column-type.js'
-import { type Vector, SymbolTable, materialize, vectorOf } from '../../types/vector.js'
-import { decodeFixed, decodeVar, encodeFixed, encodeVar, isVarSize } from './column-codec.js'
+import { type Vector, type SymVector, SymbolTable, materialize, sliceVector, vectorOf } from '../../types/vector.js'
+import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
 
 /** The msgpack codec for WAL records and metadata: plain msgpack, maps as objects. */
 export const packr = new Packr({ useRecords: false, mapsAsObjects: true, variableMapSize: true })
+
+/** Bytes of column data per WAL record, about: a larger append is split into several records. */
+export const PART_BYTES = 16 << 20
+/** What a var-size value is assumed to weigh when sizing records. */
+const VAR_ESTIMATE = 64
 
 /** A decoded append record. */
 export interface AppendRecord {
@@ -23,30 +37,110 @@ export interface AppendRecord {
   readonly vectors: Vector[]
 }
 
-type SymPayload = { k: Uint8Array; d: string[] }
+type SymPayload = { k: Uint8Array; g?: Uint8Array; d: string[] }
 
-/** Encodes an append of `length` rows as a WAL payload. */
-export function encodeAppend(seq: number, tableId: number, types: readonly ColumnType[], vectors: readonly Vector[], length: number): Uint8Array {
-  const c = vectors.map((v, i) => {
-    const m = materialize(v)
-    if (m.kind === 'sym') {
-      const local = new Map<number, number>()
-      const d: string[] = []
-      const keys = new Int32Array(length)
-      for (let r = 0; r < length; r++) {
-        const k = m.data[r]!
-        if (k < 0) { keys[r] = -1; continue }
-        let l = local.get(k)
-        if (l === undefined) { l = d.length; local.set(k, l); d.push(m.dict.values[k]!) }
-        keys[r] = l
-      }
-      return { k: new Uint8Array(keys.buffer), d }
-    }
-    if (isVarSize(types[i]!)) return encodeVar(m)[0]
-    if (m.kind === 'null') return null
-    return copy(encodeFixed(m))
-  })
-  return packr.pack({ s: seq, t: tableId, n: length, c })
+const NIL = Uint8Array.of(0xc0)
+
+/** A msgpack bin header for `n` bytes (always bin 32: any reader takes it). */
+function binHeader(n: number): Uint8Array {
+  const h = new Uint8Array(5)
+  h[0] = 0xc6
+  new DataView(h.buffer).setUint32(1, n)
+  return h
+}
+
+/** A msgpack array header for `n` items. */
+function arrayHeader(n: number): Uint8Array {
+  if (n < 16) return Uint8Array.of(0x90 | n)
+  const h = new Uint8Array(5)
+  h[0] = 0xdd
+  new DataView(h.buffer).setUint32(1, n)
+  return h
+}
+
+/** Rows per record for a table with these column types. */
+export function rowsPerRecord(types: readonly ColumnType[]): number {
+  let width = 0
+  for (const t of types) width += isVarSize(t) ? VAR_ESTIMATE : fixedWidth(t)
+  return Math.max(1, Math.floor(PART_BYTES / Math.max(width, 1)))
+}
+
+/**
+ * Encodes an append of `length` rows as WAL records: one list of pieces per record (their
+ * concatenation is the record's payload). Records hold rows in order, `rowsPerRecord` at most.
+ */
+export function encodeAppend(seq: number, tableId: number, types: readonly ColumnType[], vectors: readonly Vector[], length: number, perRecord = rowsPerRecord(types)): Uint8Array[][] {
+  const out: Uint8Array[][] = []
+  // per SYMBOL column: the record number that last named each table key (so each is named once per record)
+  const seen: (Int32Array | undefined)[] = vectors.map((v) => (v.kind === 'sym' ? new Int32Array(v.dict.size).fill(-1) : undefined))
+  for (let from = 0, part = 0; from < length || (from === 0 && length === 0); from += perRecord, part++) {
+    const to = Math.min(length, from + perRecord)
+    const n = to - from
+    // the map's first three entries, then the fourth, `c`, by hand (fixmap header 0x83 -> 0x84)
+    const head = new Uint8Array(packr.pack({ s: seq, t: tableId, n }))
+    head[0] = 0x84
+    const pieces: Uint8Array[] = [head, Uint8Array.of(0xa1, 0x63), arrayHeader(vectors.length)]
+    vectors.forEach((v, i) => {
+      const m = materialize(sliceVector(v, from, to))
+      if (m.kind === 'sym') { seen[i] = encodeSymbols(m, n, seen[i]!, part, pieces); return }
+      if (isVarSize(types[i]!)) { const d = encodeVar(m)[0]; pieces.push(binHeader(d.length), d); return }
+      if (m.kind === 'null') { pieces.push(NIL); return }
+      const d = encodeFixed(m)
+      pieces.push(binHeader(d.length), d)
+    })
+    out.push(pieces)
+    if (length === 0) break
+  }
+  return out
+}
+
+/**
+ * A symbol column's record entry `{ k, g, d }`: the keys as they are (no copy), and the string of
+ * each distinct key. `seen[k] === part` marks key `k` as named in this record; returns `seen`
+ * (grown when a key was interned after it was sized).
+ */
+function encodeSymbols(m: SymVector, n: number, seen: Int32Array, part: number, pieces: Uint8Array[]): Int32Array {
+  const values = m.dict.values
+  const d: string[] = []
+  const g: number[] = []
+  const src = m.data
+  for (let r = 0; r < n; r++) {
+    const k = src[r]!
+    if (k < 0 || seen[k] === part) continue
+    if (k >= seen.length) { const grown = new Int32Array(Math.max(values.length, k + 1)).fill(-1); grown.set(seen); seen = grown }
+    seen[k] = part
+    g.push(k)
+    d.push(values[k]!)
+  }
+  const kb = new Uint8Array(src.buffer, src.byteOffset, n * 4)
+  const gb = new Uint8Array(Int32Array.from(g).buffer)
+  pieces.push(Uint8Array.of(0x83, 0xa1, 0x6b), binHeader(kb.length), kb, Uint8Array.of(0xa1, 0x67), binHeader(gb.length), gb, Uint8Array.of(0xa1, 0x64), new Uint8Array(packr.pack(d)))
+  return seen
+}
+
+/** A record's SYMBOL column as a vector over its own dictionary. */
+function decodeSymbols(p: SymPayload, n: number): Vector {
+  const dict = new SymbolTable()
+  if (p.g === undefined) {
+    for (const s of p.d) dict.intern(s)
+    return decodeFixed('SYMBOL', p.k, n, dict)
+  }
+  const v = decodeFixed('SYMBOL', p.k, n, dict)
+  const g = decodeFixed('INT', p.g, p.g.length >> 2).data as Int32Array
+  if (g.length !== p.d.length) throw new RangeError('WAL symbol keys and strings differ in number')
+  let max = -1
+  for (let i = 0; i < g.length; i++) if (g[i]! > max) max = g[i]!
+  const remap = new Int32Array(max + 1).fill(-1)
+  for (let i = 0; i < g.length; i++) remap[g[i]!] = dict.intern(p.d[i]!)
+  const keys = v.data as Int32Array
+  for (let r = 0; r < n; r++) {
+    const k = keys[r]!
+    if (k < 0) { keys[r] = -1; continue }
+    const l = k <= max ? remap[k]! : -1
+    if (l < 0) throw new RangeError(`WAL symbol key ${k} is not in the record's dictionary`)
+    keys[r] = l
+  }
+  return v
 }
 
 /** Decodes a WAL payload against the table's column types. */
@@ -55,12 +149,7 @@ export function decodeAppend(payload: Uint8Array, types: readonly ColumnType[]):
   if (r.c.length !== types.length) throw new RangeError(`WAL record has ${r.c.length} columns, table has ${types.length}`)
   const vectors = types.map((type, i) => {
     const x = r.c[i]
-    if (type === 'SYMBOL') {
-      const p = x as SymPayload
-      const dict = new SymbolTable()
-      for (const s of p.d) dict.intern(s)
-      return decodeFixed(type, p.k, r.n, dict)
-    }
+    if (type === 'SYMBOL') return decodeSymbols(x as SymPayload, r.n)
     if (isVarSize(type)) return decodeVar(type, x as Uint8Array, r.n)
     if (x === null) return vectorOf(type, null as unknown as Vector['data'], r.n)
     return decodeFixed(type, x as Uint8Array, r.n)
@@ -72,8 +161,4 @@ export function decodeAppend(payload: Uint8Array, types: readonly ColumnType[]):
 export function peekAppend(payload: Uint8Array): { seq: number; tableId: number } {
   const r = packr.unpack(payload) as { s: number; t: number }
   return { seq: r.s, tableId: r.t }
-}
-
-function copy(b: Uint8Array): Uint8Array {
-  return b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b)
 }

@@ -1,11 +1,15 @@
 /**
  * The write-ahead log: one file of length-prefixed, checksummed records.
  *
- * Frame: uint32 LE payload length, uint32 LE CRC-32 of the payload, then the payload (a msgpack
- * map, see wal-codec.ts). Records are written as they come and made durable by one sync per group
- * (group commit, see DurableStore.commit); a record is acknowledged only after a sync covered it.
- * Reading stops at the first frame whose length runs past the end of the file or whose checksum
- * does not match (a torn tail from a crash); {@link openWal} truncates it away.
+ * Frame: uint32 LE payload length (bit 31 set: "more records of this group follow"), uint32 LE
+ * CRC-32 of the payload, then the payload (a msgpack map, see wal-codec.ts). One append is one
+ * group: one record, or several consecutive records of which all but the last have bit 31 set,
+ * so that a large append is never one huge record, and a group is replayed whole or not at all.
+ * Records are written as they come and made durable by one sync per group commit (see
+ * DurableStore.commit); a record is acknowledged only after a sync covered it. Reading stops at
+ * the first frame whose length runs past the end of the file or whose checksum does not match
+ * (a torn tail from a crash), and drops a group whose last record is missing;
+ * {@link WalWriter.open} truncates both away.
  */
 import { SqlError, SqlState } from '../../errors.js'
 import { crc32 } from './crc32.js'
@@ -17,28 +21,52 @@ export const WAL_FILE = 'wal.log'
 /** Frame header bytes. */
 const HEADER = 8
 /** The largest payload a frame may claim (anything larger is a torn or corrupt header). */
-const MAX_RECORD = 1 << 30
+export const MAX_RECORD = 1 << 30
+/** Bit 31 of the length word: more records of the same group follow. */
+const MORE = 0x80000000
+/** Pieces smaller than this are copied together into one write; larger ones are written as they are. */
+const GATHER = 1 << 20
+/** Bytes read at a time when scanning the log at open. */
+const READ_CHUNK = 8 << 20
 
-/** Splits WAL bytes into payloads; `end` is where the valid prefix stops. */
-export function readRecords(bytes: Uint8Array): { payloads: Uint8Array[]; end: number } {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const payloads: Uint8Array[] = []
+/**
+ * Reads the complete groups of records of an open WAL file from its start, calling `onGroup`
+ * with each group's payloads in order; returns the offset where the valid prefix of complete
+ * groups ends. Payloads are copies: they stay valid after the call.
+ */
+function readGroups(fd: number, size: number, onGroup: (payloads: Uint8Array[]) => void): number {
+  const head = Buffer.alloc(HEADER)
   let p = 0
-  while (p + HEADER <= bytes.length) {
-    const len = dv.getUint32(p, true)
-    const sum = dv.getUint32(p + 4, true)
-    if (len === 0 || len > MAX_RECORD || p + HEADER + len > bytes.length) break
-    const payload = bytes.subarray(p + HEADER, p + HEADER + len)
-    if (crc32(payload) !== sum) break
-    payloads.push(payload)
+  let groupEnd = 0
+  let group: Uint8Array[] = []
+  while (p + HEADER <= size) {
+    if (io.readSync(fd, head, p) < HEADER) break
+    const word = head.readUInt32LE(0)
+    const more = (word & MORE) !== 0
+    const len = word & ~MORE
+    const sum = head.readUInt32LE(4)
+    if (len === 0 || len > MAX_RECORD || p + HEADER + len > size) break
+    const payload = Buffer.allocUnsafe(len)
+    let got = 0
+    while (got < len) {
+      const n = io.readSync(fd, payload.subarray(got, Math.min(len, got + READ_CHUNK)), p + HEADER + got)
+      if (n <= 0) break
+      got += n
+    }
+    if (got < len || crc32(payload) !== sum) break
+    group.push(payload)
     p += HEADER + len
+    if (more) continue
+    onGroup(group)
+    group = []
+    groupEnd = p
   }
-  return { payloads, end: p }
+  return groupEnd
 }
 
 /** An open WAL file being appended to. */
 export class WalWriter {
-  /** frames not yet written to the file: they go out in one write when the next sync starts */
+  /** pieces not yet written to the file: they go out when the next sync starts */
   private pending: Uint8Array[] = []
   /** bytes in the file (the log's size is this plus the pending frames) */
   private written: number
@@ -53,36 +81,65 @@ export class WalWriter {
   }
 
   /**
-   * Adds one record after the last and returns its offset. It is durable only after a later
-   * {@link WalWriter.sync} or {@link WalWriter.syncNow}, which write every pending record in one
-   * write and sync the file (group commit: one sync covers every record added before it).
+   * Adds one group of records after the last and returns its offset; each record is given as
+   * the pieces of its payload (they are written as they are, never joined, and must not change
+   * until written). The group is durable only after a later {@link WalWriter.sync} or
+   * {@link WalWriter.syncNow}, which write every pending record and sync the file (group commit:
+   * one sync covers every record added before it). Throws 54000 for a record over
+   * {@link MAX_RECORD} bytes, before anything is added.
    */
-  write(payload: Uint8Array): number {
-    const frame = new Uint8Array(HEADER + payload.length)
-    const dv = new DataView(frame.buffer)
-    dv.setUint32(0, payload.length, true)
-    dv.setUint32(4, crc32(payload), true)
-    frame.set(payload, HEADER)
+  write(records: readonly (readonly Uint8Array[])[]): number {
+    const frames: Uint8Array[] = []
+    let bytes = 0
+    records.forEach((pieces, i) => {
+      let len = 0
+      let sum = 0
+      for (const b of pieces) { len += b.length; sum = crc32(b, sum) }
+      if (len > MAX_RECORD) throw new SqlError(SqlState.PROGRAM_LIMIT_EXCEEDED, `a write-ahead log record of ${len} bytes is over the limit of ${MAX_RECORD}: append fewer rows at a time`)
+      const h = new Uint8Array(HEADER)
+      const dv = new DataView(h.buffer)
+      dv.setUint32(0, (len | (i < records.length - 1 ? MORE : 0)) >>> 0, true)
+      dv.setUint32(4, sum, true)
+      frames.push(h, ...pieces)
+      bytes += HEADER + len
+    })
     const at = this.pos
-    this.pending.push(frame)
-    this.pos += frame.length
+    for (const f of frames) this.pending.push(f)
+    this.pos += bytes
     return at
   }
 
   /** Writes the pending frames; on failure (ENOSPC, EIO) drops them and throws 58030, the file as it was. */
   private writePending(): void {
     if (this.pending.length === 0) return
-    const frames = this.pending
+    const pieces = this.pending
     this.pending = []
-    const bytes = frames.length === 1 ? frames[0]! : Buffer.concat(frames)
+    let at = this.written
     try {
-      writeAll(this.fd, bytes, this.written)
+      // small pieces (headers, short columns) are gathered into one write; large ones go as they are
+      let gather: Uint8Array[] = []
+      let gathered = 0
+      const flush = (): void => {
+        if (gathered === 0) return
+        const b = gather.length === 1 ? gather[0]! : Buffer.concat(gather, gathered)
+        writeAll(this.fd, b, at)
+        at += gathered
+        gather = []
+        gathered = 0
+      }
+      for (const b of pieces) {
+        if (b.length >= GATHER) { flush(); writeAll(this.fd, b, at); at += b.length; continue }
+        gather.push(b)
+        gathered += b.length
+        if (gathered >= GATHER) flush()
+      }
+      flush()
     } catch (e) {
       this.pos = this.written
       try { io.ftruncateSync(this.fd, this.written) } catch { /* the torn tail is dropped on the next open */ }
       throw ioError('write-ahead log write failed, nothing was committed', e)
     }
-    this.written += bytes.length
+    this.written = at
   }
 
   /** Makes every record added so far durable; the sync runs off the main thread. Rejects with 58030. */
@@ -129,17 +186,26 @@ export class WalWriter {
     io.closeSync(this.fd)
   }
 
-  /** Opens (creating) the log at `path`: returns the valid records and a writer after them. */
-  static open(path: string): { wal: WalWriter; payloads: Uint8Array[] } {
+  /**
+   * Opens (creating) the log at `path`: calls `onGroup` with the payloads of each complete group
+   * of valid records, in order, then truncates what follows them (a torn tail) and returns a
+   * writer after them.
+   */
+  static open(path: string, onGroup: (payloads: Uint8Array[]) => void): WalWriter {
     if (!io.existsSync(path)) io.closeSync(io.openSync(path, 'w'))
-    const bytes = io.readFileSync(path)
-    const { payloads, end } = readRecords(bytes)
     const fd = io.openSync(path, 'r+')
-    if (end < bytes.length) {
-      io.ftruncateSync(fd, end)
-      io.fsyncSync(fd)
+    try {
+      const size = io.statSize(path)
+      const end = readGroups(fd, size, onGroup)
+      if (end < size) {
+        io.ftruncateSync(fd, end)
+        io.fsyncSync(fd)
+      }
+      return new WalWriter(fd, end)
+    } catch (e) {
+      io.closeSync(fd)
+      throw e
     }
-    return { wal: new WalWriter(fd, end), payloads }
   }
 }
 
