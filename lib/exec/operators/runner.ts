@@ -13,6 +13,7 @@ import { runDistinct, runSetOp } from './set-ops.js'
 import { runJoin } from './hash-join.js'
 import { runLateralJoin } from './lateral-join.js'
 import { runLatestOn, runSampleBy, runTimeJoin, runWindow } from './time-series.js'
+import { runParallelAggregate } from '../parallel/parallel-aggregate.js'
 
 /** Runs a node. */
 export type Runner = (node: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>
@@ -36,6 +37,7 @@ const HANDLERS: Handlers = {
   time_join: runTimeJoin,
   window: runWindow,
   lateral_join: runLateralJoin,
+  parallel_aggregate: runParallelAggregate,
 }
 
 /** Runs `node` and its inputs. */

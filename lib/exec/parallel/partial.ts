@@ -1,15 +1,26 @@
 /**
  * Runs one share of a parallel aggregation: a scan of rows [start, end) of shared columns, an
- * optional filter and a (partial) GROUP BY. The same code runs in worker threads and on the
- * main thread for its own share.
+ * optional filter and the aggregation into partial groups — the group keys and the aggregate
+ * kernels' state, which the final step merges (merge.ts). The same code runs in worker threads
+ * and on the statement's thread for its own share.
  */
-import { type Batch, SymbolTable, concatVectors, vectorOf, type Vector } from '../../types/vector.js'
-import type { AggregateNode, BoundExpr, FilterNode, OutputColumn, PlanNode, SampleByNode, ScanNode } from '../../plan/plan-node.js'
+import { SymbolTable, vectorOf, type Vector } from '../../types/vector.js'
+import type { AggregateKernel } from '../../functions/registry-types.js'
+import type { BoundExpr, FilterNode, OutputColumn, PlanNode, SampleByNode, ScanNode } from '../../plan/plan-node.js'
 import type { Table } from '../../storage/table.js'
 import { memorySnapshotPart } from '../../storage/table-parts.js'
 import { ExecContext } from '../context.js'
 import { runPlan } from '../operators/runner.js'
+import { accumulateGroups } from '../operators/hash-aggregate.js'
+import { accumulateSamples, sampleGroupKeys } from '../operators/sample-by.js'
 import { type WireTask, decodeAggregate, decodeExpr, resolveFunctions } from './wire.js'
+
+/** The partial groups of one share: keys by group id (node key order) and the kernels holding their state. */
+export interface Partial {
+  readonly count: number
+  readonly keys: readonly Vector[]
+  readonly kernels: readonly AggregateKernel[]
+}
 
 /** Column views over shared memory that quack like a table snapshot for the scan operator. */
 function sharedTable(task: WireTask, dicts: (SymbolTable | undefined)[]): Table {
@@ -30,8 +41,8 @@ function dictionaries(task: WireTask): (SymbolTable | undefined)[] {
   })
 }
 
-/** Runs a task; returns the partial groups as one batch (keys, then aggregate results). */
-export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Batch> {
+/** Runs a task; returns its partial groups. */
+export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Partial> {
   const fns = resolveFunctions(task.functions)
   const dicts = dictionaries(task)
   const flag = task.cancel
@@ -47,23 +58,20 @@ export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Bat
   }
   const keys = task.keys.map((k) => decodeExpr(k, fns))
   const aggregates = task.aggregates.map((a) => decodeAggregate(a, fns))
-  const nodeOutput: OutputColumn[] = [
-    ...keys.map((k, i) => (k.kind === 'column' && dicts[k.index] !== undefined ? { name: `k${i}`, type: k.type, dict: dicts[k.index]! } : { name: `k${i}`, type: k.type })),
-    ...aggregates.map((a, i) => ({ name: `a${i}`, type: a.site.returns })),
-  ]
   const s = task.sample
+  if (s === undefined) {
+    const state = await accumulateGroups(keys, aggregates, runPlan(input, context), context)
+    state.memory.close() // the caller accounts for what it keeps
+    return { count: state.count, keys: keys.map((k, i) => state.index!.vector(i, { type: k.type })), kernels: state.kernels }
+  }
   const text = (v: string | undefined): BoundExpr | undefined => (v === undefined ? undefined : { kind: 'const', type: 'STRING', value: v })
-  const node: AggregateNode | SampleByNode = s === undefined
-    ? { kind: 'aggregate', input, keys, aggregates, timestampIndex: -1, output: nodeOutput }
-    : {
-        kind: 'sample_by', input, keys, aggregates, output: nodeOutput, timestampIndex: s.bucketKey,
-        timestampColumn: s.timestampColumn, bucketKey: s.bucketKey, stride: s.stride, unit: s.unit as SampleByNode['unit'],
-        align: { kind: 'calendar', timeZone: text(s.timeZone), offset: text(s.offset) }, from: undefined, to: undefined, fill: undefined,
-      }
-  const parts: Batch[] = []
-  for await (const b of runPlan(node, context)) parts.push(b)
-  if (parts.length === 1) return parts[0]!
-  let length = 0
-  for (const p of parts) length += p.length
-  return { length, vectors: node.output.map((c, i) => concatVectors(c.type, parts.map((p) => p.vectors[i]!))) }
+  const nodeOutput: OutputColumn[] = [...keys.map((k, i) => ({ name: `k${i}`, type: k.type })), ...aggregates.map((a, i) => ({ name: `a${i}`, type: a.site.returns }))]
+  const node: SampleByNode = {
+    kind: 'sample_by', input, keys, aggregates, output: nodeOutput, timestampIndex: s.bucketKey,
+    timestampColumn: s.timestampColumn, bucketKey: s.bucketKey, stride: s.stride, unit: s.unit as SampleByNode['unit'],
+    align: { kind: 'calendar', timeZone: text(s.timeZone), offset: text(s.offset) }, from: undefined, to: undefined, fill: undefined,
+  }
+  const state = await accumulateSamples(node, runPlan(input, context), context)
+  state.memory.close()
+  return { count: state.groups.count, keys: sampleGroupKeys(node, state), kernels: state.kernels }
 }
