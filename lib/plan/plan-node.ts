@@ -12,10 +12,10 @@ import type { SampleByNode } from './nodes/sample-by.js'
 import type { LatestOnNode } from './nodes/latest-on.js'
 import type { TimeJoinNode } from './nodes/time-join.js'
 import type { WindowNode } from './nodes/window.js'
-import type { ParallelAggregateNode } from './nodes/parallel.js'
+import type { ParallelAggregateNode, ParallelFilterNode } from './nodes/parallel.js'
 import type { LiteralList } from './literal-list.js'
 
-export type { SampleByNode, LatestOnNode, TimeJoinNode, WindowNode, ParallelAggregateNode }
+export type { SampleByNode, LatestOnNode, TimeJoinNode, WindowNode, ParallelAggregateNode, ParallelFilterNode }
 
 // ---------------------------------------------------------------------------------------------
 // Expressions
@@ -216,4 +216,4 @@ export type PlanNode =
   | SortNode | LimitNode | DistinctNode | SetOpNode | JoinNode
   | SampleByNode | LatestOnNode | TimeJoinNode | WindowNode | LateralJoinNode
   // physical nodes, chosen by plan/physical after the optimizer
-  | ParallelAggregateNode
+  | ParallelAggregateNode | ParallelFilterNode

@@ -14,6 +14,7 @@ import { runJoin } from './hash-join.js'
 import { runLateralJoin } from './lateral-join.js'
 import { runLatestOn, runSampleBy, runTimeJoin, runWindow } from './time-series.js'
 import { runParallelAggregate } from '../parallel/parallel-aggregate.js'
+import { runParallelFilter } from '../parallel/parallel-filter.js'
 
 /** Runs a node. */
 export type Runner = (node: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>
@@ -38,6 +39,7 @@ const HANDLERS: Handlers = {
   window: runWindow,
   lateral_join: runLateralJoin,
   parallel_aggregate: runParallelAggregate,
+  parallel_filter: runParallelFilter,
 }
 
 /** Runs `node` and its inputs. */

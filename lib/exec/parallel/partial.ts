@@ -1,16 +1,19 @@
 /**
  * Runs one share of a parallel aggregation: a scan of rows [start, end) of shared columns, an
  * optional filter and the aggregation into partial groups — the group keys and the aggregate
- * kernels' state, which the final step merges (merge.ts). The same code runs in worker threads
+ * kernels' state, which the final step merges (merge.ts) — or, for a parallel filter, just the
+ * row numbers the filter keeps. The same code runs in worker threads
  * and on the statement's thread for its own share.
  */
-import { SymbolTable, vectorOf, type Vector } from '../../types/vector.js'
-import type { AggregateKernel } from '../../functions/registry-types.js'
+import { BATCH_SIZE, SymbolTable, vectorOf, type Vector } from '../../types/vector.js'
+import { internalError } from '../../errors.js'
+import type { AggregateKernel, FunctionDef } from '../../functions/registry-types.js'
 import type { BoundExpr, FilterNode, OutputColumn, PlanNode, SampleByNode, ScanNode } from '../../plan/plan-node.js'
 import type { Table } from '../../storage/table.js'
 import { memorySnapshotPart } from '../../storage/table-parts.js'
 import { ExecContext } from '../context.js'
 import { runPlan } from '../operators/runner.js'
+import { filterSelector } from '../operators/basic.js'
 import { accumulateGroups } from '../operators/hash-aggregate.js'
 import { accumulateSamples, sampleGroupKeys } from '../operators/sample-by.js'
 import { type WireTask, decodeAggregate, decodeExpr, resolveFunctions } from './wire.js'
@@ -41,21 +44,49 @@ function dictionaries(task: WireTask): (SymbolTable | undefined)[] {
   })
 }
 
-/** Runs a task; returns its partial groups. */
-export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Partial> {
+/** The task's context (the caller's on this thread), its function table and its input: the shared rows under its filter. */
+function taskInput(task: WireTask, ctx: ExecContext | undefined): { context: ExecContext; fns: FunctionDef[]; input: PlanNode; table: Table } {
   const fns = resolveFunctions(task.functions)
   const dicts = dictionaries(task)
+  const table = sharedTable(task, dicts)
   const flag = task.cancel
   const signal = flag === undefined ? undefined : { get cancelled() { return Atomics.load(flag, 0) !== 0 } }
   const context = ctx ?? new ExecContext(task.now, () => Date.now() * 1000, task.user, { tableNames: () => [], table: () => undefined, partitions: () => undefined }, '', task.params, signal)
   if (ctx === undefined && task.deadline !== undefined) context.deadline = task.deadline
   const output: OutputColumn[] = task.columns.map((c, i) => (dicts[i] === undefined ? { name: `c${i}`, type: c.type } : { name: `c${i}`, type: c.type, dict: dicts[i]! }))
-  const scan: ScanNode = { kind: 'scan', table: sharedTable(task, dicts), columns: task.columns.map((_, i) => i), output, timestampIndex: -1 }
+  const scan: ScanNode = { kind: 'scan', table, columns: task.columns.map((_, i) => i), output, timestampIndex: -1 }
   let input: PlanNode = scan
   if (task.filter !== undefined) {
     const filter: FilterNode = { kind: 'filter', input, predicate: decodeExpr(task.filter, fns), output, timestampIndex: -1 }
     input = filter
   }
+  return { context, fns, input, table }
+}
+
+/** Runs a `select` task: the row numbers (of the part) in [start, end) its filter keeps, ascending. */
+export async function runSelect(task: WireTask, ctx?: ExecContext): Promise<Int32Array> {
+  if (task.filter === undefined) throw internalError('a select share without a filter')
+  const { context, fns, table } = taskInput({ ...task, filter: undefined }, ctx)
+  const keep = filterSelector(decodeExpr(task.filter, fns), context)
+  const out = new Int32Array(task.end - task.start)
+  let count = 0
+  const k = task.columns.length
+  const reader = table.snapshot().parts[0]!.open(task.columns.map((_, i) => i))
+  for (let from = 0; from < task.end - task.start; from += BATCH_SIZE) {
+    const to = Math.min(from + BATCH_SIZE, task.end - task.start)
+    const vectors: Vector[] = new Array(k)
+    for (let c = 0; c < k; c++) vectors[c] = reader.view(c, from, to)
+    const { sel, count: n } = keep({ length: to - from, vectors })
+    const base = task.start + from
+    for (let i = 0; i < n; i++) out[count++] = base + sel[i]!
+    await context.maybeYield()
+  }
+  return out.slice(0, count)
+}
+
+/** Runs a task; returns its partial groups. */
+export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Partial> {
+  const { context, fns, input } = taskInput(task, ctx)
   const keys = task.keys.map((k) => decodeExpr(k, fns))
   const aggregates = task.aggregates.map((a) => decodeAggregate(a, fns))
   const s = task.sample

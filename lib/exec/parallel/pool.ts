@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os'
 import { SqlError, SqlState, type SqlStateCode } from '../../errors.js'
 import type { WirePartial, WireTask } from './wire.js'
 
-interface Pending { resolve: (p: WirePartial) => void; reject: (e: unknown) => void }
+interface Pending { resolve: (result: unknown) => void; reject: (e: unknown) => void }
 
 /** A fixed set of workers that run shares of parallel aggregations. */
 export class WorkerPool {
@@ -25,13 +25,13 @@ export class WorkerPool {
       const w = fromSource
         ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}) })`, { eval: true })
         : new Worker(url)
-      w.on('message', (m: { id: number; partial?: WirePartial; error?: { message: string; code?: string; position?: number } }) => {
+      w.on('message', (m: { id: number; result?: unknown; error?: { message: string; code?: string; position?: number } }) => {
         const p = this.pending.get(m.id)
         if (p === undefined) return
         this.pending.delete(m.id)
         if (this.pending.size === 0) for (const x of this.workers) x.unref()
         if (m.error !== undefined) p.reject(new SqlError((m.error.code ?? SqlState.INTERNAL_ERROR) as SqlStateCode, m.error.message, m.error.position ?? -1))
-        else p.resolve(m.partial!)
+        else p.resolve(m.result)
       })
       w.on('error', (err) => {
         for (const [id, p] of this.pending) { this.pending.delete(id); p.reject(err) }
@@ -42,13 +42,13 @@ export class WorkerPool {
     }
   }
 
-  /** Runs a task on the next worker. */
-  run(task: WireTask): Promise<WirePartial> {
+  /** Runs a task on the next worker; resolves to its result (a {@link WirePartial}, or the kept row numbers of a `select` task). */
+  run<T extends WirePartial | Int32Array>(task: WireTask): Promise<T> {
     const id = this.nextId++
     const w = this.workers[this.turn++ % this.workers.length]!
-    return new Promise<WirePartial>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       if (this.pending.size === 0) for (const x of this.workers) x.ref() // busy workers keep the process alive
-      this.pending.set(id, { resolve, reject })
+      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject })
       w.postMessage({ id, task })
     })
   }

@@ -13,30 +13,44 @@ import { kernelBytes } from '../operators/hash-aggregate.js'
 import { batchBytes } from '../memory.js'
 import { fromWireBatch } from './batch-wire.js'
 import { kernelFrom } from './kernel-state.js'
+import { cut, partRanges } from './ranges.js'
+import type { SnapshotPart } from '../../storage/table-parts.js'
 import { type Partial, runPartial } from './partial.js'
 import type { WorkerPool } from './pool.js'
 import { WireEncoder, type WireColumn, type WirePartial, type WireSample, type WireTask } from './wire.js'
 
 /** Counters for tests and diagnostics. */
-export const PARALLEL_STATS = { runs: 0 }
+export const PARALLEL_STATS = { runs: 0, filters: 0 }
 
 /** Runs the shares of `node` on `pool` and this thread; returns the partial groups in row order. */
 export async function runShares(node: ParallelAggregateNode, pool: WorkerPool, ctx: ExecContext): Promise<Partial[]> {
   PARALLEL_STATS.runs++
-  const spec = encode(node, ctx)
-  // workers stop at the statement's deadline themselves, and when this thread sets `cancel`
-  // (a CancelRequest, a disconnect, or its own share failing)
-  const cancel = new Int32Array(new SharedArrayBuffer(4))
-  const base = { ...spec, params: ctx.params, now: ctx.now, user: ctx.user, deadline: ctx.deadline, cancel }
-  const watch = setInterval(() => { if (ctx.signal?.cancelled === true) Atomics.store(cancel, 0, 1) }, 20)
+  const flag = cancelFlag(ctx)
   try {
-    return await runParts(node, pool, ctx, base)
+    return await runParts(node, pool, ctx, { ...encode(node, ctx), ...taskContext(ctx), cancel: flag.cancel })
   } catch (e) {
-    Atomics.store(cancel, 0, 1)
+    flag.set()
     throw e
   } finally {
-    clearInterval(watch)
+    flag.stop()
   }
+}
+
+/** What every task of a statement carries of its context. */
+export function taskContext(ctx: ExecContext): Pick<WireTask, 'params' | 'now' | 'user' | 'deadline'> {
+  return { params: ctx.params, now: ctx.now, user: ctx.user, deadline: ctx.deadline }
+}
+
+/**
+ * The flag workers watch: they stop at the statement's deadline themselves, and when this thread
+ * sets the flag (a CancelRequest, a disconnect, its own share failing, the consumer stopping).
+ * `stop()` ends the watch of the statement's cancellation.
+ */
+export function cancelFlag(ctx: ExecContext): { readonly cancel: Int32Array; set(): void; stop(): void } {
+  const cancel = new Int32Array(new SharedArrayBuffer(4))
+  const set = () => { Atomics.store(cancel, 0, 1) }
+  const watch = setInterval(() => { if (ctx.signal?.cancelled === true) set() }, 20)
+  return { cancel, set, stop: () => clearInterval(watch) }
 }
 
 /** The share's aggregation as plain data. */
@@ -58,28 +72,33 @@ function encode(node: ParallelAggregateNode, ctx: ExecContext): Pick<WireTask, '
 async function runParts(node: ParallelAggregateNode, pool: WorkerPool, ctx: ExecContext, base: Omit<WireTask, 'columns' | 'start' | 'end'>): Promise<Partial[]> {
   const scan: ScanNode = node.scan
   const snap = scanSnapshot(scan)
-  const threads = pool.size + 1
   const out: Partial[] = []
   // the partial groups stay on this thread until merged (released when the statement ends)
   const mem = ctx.memory.reservation('parallel aggregation')
   const fromWire = (w: WirePartial): Partial => ({ count: w.count, keys: fromWireBatch(w.keys).vectors, kernels: w.states.map((s, i) => kernelFrom(node.share.aggregates[i]!, s)) })
   for (const part of snap.parts) {
-    if (part.rows === 0) continue
-    const reader = part.open(scan.columns)
-    const columns: WireColumn[] = scan.columns.map((_, i) => {
-      const v = reader.view(i, 0, part.rows)
-      const data = v.kind === 'null' || v.kind === 'str' || v.kind === 'bin' || v.kind === 'arr' ? new Float64Array(0) : (v.data as Float64Array)
-      return v.kind === 'sym' ? { type: v.type, data, dict: v.dict.values.slice() } : { type: v.type, data }
-    })
-    const per = Math.ceil(part.rows / threads)
-    const task = { ...base, columns }
-    const jobs: Promise<WirePartial>[] = []
-    for (let t = 1; t < threads; t++) if (t * per < part.rows) jobs.push(pool.run({ ...task, start: t * per, end: Math.min((t + 1) * per, part.rows) }))
-    // when this thread's share fails first, the workers' (cancelled) shares reject unobserved
-    for (const j of jobs) j.catch(() => undefined)
-    const results = [await runPartial({ ...task, start: 0, end: Math.min(per, part.rows) }, ctx), ...(await Promise.all(jobs)).map(fromWire)]
-    for (const r of results) mem.grow(batchBytes({ length: r.count, vectors: [...r.keys] }) + kernelBytes(r.kernels, r.count))
-    out.push(...results)
+    const ranges = partRanges(scan, part, snap.meta.timestampIndex)
+    if (ranges.length === 0) continue
+    const task = { ...base, columns: sharedColumns(scan, part) }
+    for (let r = 0; r < ranges.length; r += 2) {
+      const [first, ...rest] = cut(ranges[r]!, ranges[r + 1]!, pool.size + 1)
+      const jobs = rest.map(([start, end]) => pool.run<WirePartial>({ ...task, start, end }))
+      // when this thread's share fails first, the workers' (cancelled) shares reject unobserved
+      for (const j of jobs) j.catch(() => undefined)
+      const results = [await runPartial({ ...task, start: first![0], end: first![1] }, ctx), ...(await Promise.all(jobs)).map(fromWire)]
+      for (const p of results) mem.grow(batchBytes({ length: p.count, vectors: [...p.keys] }) + kernelBytes(p.kernels, p.count))
+      out.push(...results)
+    }
   }
   return out
+}
+
+/** The scan's columns of `part` as views the workers share (text, binary and array columns, which workers never read, as empty arrays). */
+export function sharedColumns(scan: ScanNode, part: SnapshotPart): WireColumn[] {
+  const reader = part.open(scan.columns)
+  return scan.columns.map((_, i) => {
+    const v = reader.view(i, 0, part.rows)
+    const data = v.kind === 'null' || v.kind === 'str' || v.kind === 'bin' || v.kind === 'arr' ? new Float64Array(0) : (v.data as Float64Array)
+    return v.kind === 'sym' ? { type: v.type, data, dict: v.dict.values.slice() } : { type: v.type, data }
+  })
 }

@@ -59,6 +59,8 @@ export interface WireTask {
   readonly cancel?: Int32Array
   /** when set, the share is a SAMPLE BY (no FILL, no FROM/TO) instead of a GROUP BY */
   readonly sample?: WireSample
+  /** when true, the share only filters: it answers the row numbers (of the part) `filter` keeps, as an Int32Array */
+  readonly select?: boolean
 }
 
 /** The SAMPLE BY parameters a worker needs (calendar alignment; constants already evaluated). */

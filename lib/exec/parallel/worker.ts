@@ -1,19 +1,23 @@
 /**
- * Worker-thread entry point: runs shares of parallel aggregations (see partial.ts) on shared
- * column memory and posts the partial groups back (keys, and the kernels' state).
+ * Worker-thread entry point: runs shares of parallel aggregations and filters (see partial.ts)
+ * on shared column memory and posts back the partial groups (keys, and the kernels' state) or
+ * the row numbers a filter keeps.
  */
 import { parentPort } from 'node:worker_threads'
-import { runPartial } from './partial.js'
+import { runPartial, runSelect } from './partial.js'
 import { toWireBatch } from './batch-wire.js'
 import { kernelState } from './kernel-state.js'
 import type { WirePartial, WireTask } from './wire.js'
 
+async function run(task: WireTask): Promise<WirePartial | Int32Array> {
+  if (task.select === true) return runSelect(task)
+  const p = await runPartial(task)
+  return { count: p.count, keys: toWireBatch({ length: p.count, vectors: [...p.keys] }), states: p.kernels.map(kernelState) }
+}
+
 parentPort?.on('message', (msg: { id: number; task: WireTask }) => {
-  runPartial(msg.task).then(
-    (p) => {
-      const partial: WirePartial = { count: p.count, keys: toWireBatch({ length: p.count, vectors: [...p.keys] }), states: p.kernels.map(kernelState) }
-      parentPort!.postMessage({ id: msg.id, partial })
-    },
+  run(msg.task).then(
+    (result) => parentPort!.postMessage({ id: msg.id, result }),
     (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? { message: err.message, code: (err as { code?: string }).code, position: (err as { position?: number }).position } : { message: String(err) } }),
   )
 })

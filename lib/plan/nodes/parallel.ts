@@ -2,7 +2,7 @@
  * Physical nodes: operators the physical-planning step (plan/physical) chooses over the logical
  * plan the binder and optimizer made. EXPLAIN prints them; the executor runs them as chosen.
  */
-import type { AggregateNode, BoundExpr, NodeBase, ScanNode } from '../plan-node.js'
+import type { AggregateNode, BoundExpr, FilterNode, NodeBase, ScanNode } from '../plan-node.js'
 import type { SampleByNode } from './sample-by.js'
 
 /**
@@ -25,6 +25,21 @@ export interface ParallelAggregateNode extends NodeBase {
   readonly scan: ScanNode
   /** the filter over the scan's columns, run by each share before aggregating */
   readonly filter: BoundExpr | undefined
+  /** worker threads besides the thread running the statement */
+  readonly workers: number
+}
+
+/**
+ * A filter over a table scan split across threads: each share evaluates the predicate over one
+ * contiguous row range (inside the scan's timestamp intervals) and hands back the row numbers
+ * it keeps; this thread gathers those rows' columns and streams them in row order. Output:
+ * `logical`'s (its projection applied).
+ */
+export interface ParallelFilterNode extends NodeBase {
+  readonly kind: 'parallel_filter'
+  /** the filter as the optimizer left it, over `scan` */
+  readonly logical: FilterNode
+  readonly scan: ScanNode
   /** worker threads besides the thread running the statement */
   readonly workers: number
 }

@@ -9,7 +9,7 @@ import type { BoundExpr, PlanNode } from '../plan-node.js'
 export function mapChildren(node: PlanNode, f: (child: PlanNode) => PlanNode): PlanNode {
   switch (node.kind) {
     // physical nodes come after the optimizer; their inputs are chosen already
-    case 'scan': case 'table_function': case 'values': case 'parallel_aggregate': return node
+    case 'scan': case 'table_function': case 'values': case 'parallel_aggregate': case 'parallel_filter': return node
     case 'filter': case 'project': case 'aggregate': case 'sort': case 'limit': case 'distinct':
     case 'sample_by': case 'latest_on': case 'window': {
       const input = f(node.input)

@@ -11,6 +11,7 @@ import type { PlanNode } from '../plan-node.js'
 import { mapChildren } from '../optimize/walk.js'
 import { type PhysicalOptions, PARALLEL_MIN_ROWS, PHYSICAL_TUNING } from './options.js'
 import { parallelAggregate } from './parallel-aggregate.js'
+import { parallelFilter } from './parallel-filter.js'
 
 export { type PhysicalOptions, PARALLEL_MIN_ROWS, PHYSICAL_TUNING }
 
@@ -23,6 +24,7 @@ export interface PhysicalRule {
 /** The rules, tried in order on each node from the root down; the first that answers wins. */
 export const PHYSICAL_RULES: readonly PhysicalRule[] = [
   { name: 'parallel-aggregate', choose: parallelAggregate },
+  { name: 'parallel-filter', choose: parallelFilter },
 ]
 
 const ENV_DISABLED = new Set(

@@ -11,5 +11,10 @@ export interface PhysicalOptions {
 /** Default {@link PhysicalOptions.minRows}. */
 export const PARALLEL_MIN_ROWS = 1_000_000
 
-/** The tunables statements plan with (tests lower `minRows` to split small tables). */
-export const PHYSICAL_TUNING = { minRows: PARALLEL_MIN_ROWS }
+const ENV_MIN_ROWS = typeof process !== 'undefined' ? Number(process.env['EPOCHDB_PARALLEL_MIN_ROWS'] ?? '') : NaN
+
+/**
+ * The tunables statements plan with: `minRows` is {@link PARALLEL_MIN_ROWS} unless the
+ * environment's `EPOCHDB_PARALLEL_MIN_ROWS` says otherwise (tests lower it to split small tables).
+ */
+export const PHYSICAL_TUNING = { minRows: Number.isFinite(ENV_MIN_ROWS) && ENV_MIN_ROWS > 0 ? ENV_MIN_ROWS : PARALLEL_MIN_ROWS }

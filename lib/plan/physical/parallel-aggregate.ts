@@ -1,6 +1,7 @@
 /**
  * Rule `parallel-aggregate`: a GROUP BY, or a SAMPLE BY without FILL and FROM/TO on calendar
- * buckets, directly over a table scan (optionally under a filter) of at least `minRows` rows
+ * buckets, directly over a table scan (optionally under a filter) that reads at least `minRows`
+ * rows (the whole table, or by estimate the rows in its timestamp intervals, {@link rowsToRead})
  * becomes a {@link ParallelAggregateNode}: every aggregate kernel merges partial states
  * (`AggregateKernel.merge`), so any aggregate qualifies; the keys, arguments and filter must be
  * expressions a worker can evaluate ({@link canShip}) over fixed-width columns (workers read the
@@ -10,6 +11,7 @@ import { physicalOf } from '../../types/column-type.js'
 import type { BoundExpr, ParallelAggregateNode, PlanNode, ScanNode } from '../plan-node.js'
 import { columnsOf, remapExpr } from '../optimize/walk.js'
 import { canShip } from './shippable.js'
+import { rowsToRead } from './scan-rows.js'
 import type { PhysicalOptions } from './options.js'
 
 /** The parallel form of `node`, or undefined when it does not qualify. */
@@ -24,9 +26,9 @@ export function parallelAggregate(node: PlanNode, options: PhysicalOptions): Par
     if (input.projection !== undefined) map = Int32Array.from(input.projection)
     input = input.input
   }
-  if (input.kind !== 'scan' || input.intervals !== undefined || input.symbolIndex !== undefined) return undefined
+  if (input.kind !== 'scan' || input.symbolIndex !== undefined) return undefined
   const scan: ScanNode = input
-  if (scan.table.rowCount < options.minRows) return undefined
+  if (rowsToRead(scan) < options.minRows) return undefined
   const remap = (e: BoundExpr): BoundExpr => (map === undefined ? e : remapExpr(e, map))
   const keys = node.keys.map(remap)
   const aggregates = node.aggregates.map((a) => ({ ...a, args: a.args.map(remap) }))
