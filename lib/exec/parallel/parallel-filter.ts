@@ -1,13 +1,14 @@
 /**
  * The parallel filter the physical planner chose ({@link ParallelFilterNode}): the scan's rows
- * (inside its timestamp intervals) go by windows of {@link WINDOW_ROWS} rows per thread; in each
- * window every thread evaluates the predicate over its contiguous piece and answers the row
- * numbers it keeps; this thread gathers those rows' columns and streams them in row order, so a
- * consumer that stops early (LIMIT) stops the scan at the next window. Without a worker pool at
+ * (inside its timestamp intervals) go by windows of {@link FILTER_WINDOW} rows per thread; in each
+ * window every thread evaluates the predicate over its contiguous piece and answers the rows it
+ * keeps with their fixed-width columns gathered (text columns are read here); this thread streams
+ * them in row order, so a consumer that stops early (LIMIT) stops the scan at the next window. Without a worker pool at
  * run time it runs the logical filter on this thread.
  */
-import { type Batch, type Vector, BATCH_SIZE, gather } from '../../types/vector.js'
-import type { ParallelFilterNode } from '../../plan/plan-node.js'
+import { type Batch, type SymbolTable, type Vector, BATCH_SIZE, gather, vectorOf } from '../../types/vector.js'
+import { physicalOf } from '../../types/column-type.js'
+import type { ParallelFilterNode, ScanNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import type { Runner } from '../operators/runner.js'
 import { scanSnapshot } from '../operators/basic.js'
@@ -16,10 +17,10 @@ import { workerPool } from './pool.js'
 import { runSelect } from './partial.js'
 import { cut, partRanges } from './ranges.js'
 import { PARALLEL_STATS, cancelFlag, sharedColumns, taskContext } from './shares.js'
-import { WireEncoder } from './wire.js'
+import { WireEncoder, type WireSelected } from './wire.js'
 
-/** Rows each thread filters per window. */
-export const WINDOW_ROWS = 1 << 17
+/** Rows each thread filters per window, `rows` (a round trip to the workers per window; a LIMIT waits for one window at most). */
+export const FILTER_WINDOW = { rows: 1 << 19 }
 
 /** Runs a parallel filter node. */
 export async function* runParallelFilter(node: ParallelFilterNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
@@ -31,8 +32,10 @@ export async function* runParallelFilter(node: ParallelFilterNode, ctx: ExecCont
   const enc = new WireEncoder()
   const filter = enc.expr(logical.predicate)
   const flag = cancelFlag(ctx)
-  const base = { keys: [], aggregates: [], functions: enc.functions, filter, select: true, ...taskContext(ctx), cancel: flag.cancel }
   const keep = logical.projection ?? scan.columns.map((_, i) => i)
+  // the shares gather the kept rows of the fixed-width output columns; text, binary and arrays are read here
+  const fixed = [...new Set(keep)].filter((c) => { const p = physicalOf(scan.output[c]!.type); return p !== 'str' && p !== 'bin' && p !== 'arr' && p !== 'null' })
+  const base = { keys: [], aggregates: [], functions: enc.functions, filter, select: true, gather: fixed, ...taskContext(ctx), cancel: flag.cancel }
   const threads = pool.size + 1
   try {
     for (const part of snap.parts) {
@@ -42,12 +45,12 @@ export async function* runParallelFilter(node: ParallelFilterNode, ctx: ExecCont
       const reader = part.open(scan.columns)
       for (let r = 0; r < ranges.length; r += 2) {
         const to = ranges[r + 1]!
-        for (let w = ranges[r]!; w < to; w += WINDOW_ROWS * threads) {
-          const [first, ...rest] = cut(w, Math.min(w + WINDOW_ROWS * threads, to), threads)
-          const jobs = rest.map(([start, end]) => pool.run<Int32Array>({ ...task, start, end }))
+        for (let w = ranges[r]!; w < to; w += FILTER_WINDOW.rows * threads) {
+          const [first, ...rest] = cut(w, Math.min(w + FILTER_WINDOW.rows * threads, to), threads)
+          const jobs = rest.map(([start, end]) => pool.run<WireSelected>({ ...task, start, end }))
           for (const j of jobs) j.catch(() => undefined)
           const kept = [await runSelect({ ...task, start: first![0], end: first![1] }, ctx), ...(await Promise.all(jobs))]
-          for (const rows of kept) yield* gatherRows(reader, keep, rows, ctx)
+          for (const selected of kept) yield* keptRows(reader, scan, keep, fixed, selected, ctx)
         }
       }
     }
@@ -61,16 +64,24 @@ export async function* runParallelFilter(node: ParallelFilterNode, ctx: ExecCont
   }
 }
 
-/** The columns `keep` of part rows `rows` (ascending), in batches. */
-async function* gatherRows(reader: PartReader, keep: readonly number[], rows: Int32Array, ctx: ExecContext): AsyncGenerator<Batch> {
+/** The columns `keep` of the rows a share kept, in batches: its gathered columns as they are, the others read here. */
+async function* keptRows(reader: PartReader, scan: ScanNode, keep: readonly number[], fixed: readonly number[], selected: WireSelected, ctx: ExecContext): AsyncGenerator<Batch> {
+  const { rows } = selected
   for (let from = 0; from < rows.length; from += BATCH_SIZE) {
-    const sel = rows.slice(from, Math.min(rows.length, from + BATCH_SIZE))
-    const n = sel.length
-    const lo = sel[0]!
-    const hi = sel[n - 1]! + 1
-    for (let i = 0; i < n; i++) sel[i] = sel[i]! - lo
-    const dense = hi - lo === n
-    const vectors: Vector[] = keep.map((c) => { const v = reader.view(c, lo, hi); return dense ? v : gather(v, sel, n) })
+    const to = Math.min(rows.length, from + BATCH_SIZE)
+    const n = to - from
+    const lo = rows[from]!
+    const hi = rows[to - 1]! + 1
+    let sel: Int32Array | undefined
+    const vectors: Vector[] = keep.map((c) => {
+      const j = fixed.indexOf(c)
+      const type = scan.output[c]!.type
+      if (j >= 0) return vectorOf(type, (selected.columns[j] as Float64Array).subarray(from, to), n, type === 'SYMBOL' ? (reader.view(c, 0, 0) as { dict?: SymbolTable }).dict : undefined)
+      const v = reader.view(c, lo, hi)
+      if (hi - lo === n) return v
+      if (sel === undefined) { sel = rows.slice(from, to); for (let i = 0; i < n; i++) sel[i] = sel[i]! - lo }
+      return gather(v, sel, n)
+    })
     yield { length: n, vectors }
     await ctx.maybeYield()
   }

@@ -5,7 +5,7 @@
  * row numbers the filter keeps. The same code runs in worker threads
  * and on the statement's thread for its own share.
  */
-import { BATCH_SIZE, SymbolTable, vectorOf, type Vector } from '../../types/vector.js'
+import { BATCH_SIZE, SymbolTable, concatVectors, gather, materialize, vectorOf, type Vector } from '../../types/vector.js'
 import { internalError } from '../../errors.js'
 import type { AggregateKernel, FunctionDef } from '../../functions/registry-types.js'
 import type { BoundExpr, FilterNode, OutputColumn, PlanNode, SampleByNode, ScanNode } from '../../plan/plan-node.js'
@@ -16,7 +16,7 @@ import { runPlan } from '../operators/runner.js'
 import { filterSelector } from '../operators/basic.js'
 import { accumulateGroups } from '../operators/hash-aggregate.js'
 import { accumulateSamples, sampleGroupKeys } from '../operators/sample-by.js'
-import { type WireTask, decodeAggregate, decodeExpr, resolveFunctions } from './wire.js'
+import { type WireSelected, type WireTask, decodeAggregate, decodeExpr, resolveFunctions } from './wire.js'
 
 /** The partial groups of one share: keys by group id (node key order) and the kernels holding their state. */
 export interface Partial {
@@ -63,25 +63,33 @@ function taskInput(task: WireTask, ctx: ExecContext | undefined): { context: Exe
   return { context, fns, input, table }
 }
 
-/** Runs a `select` task: the row numbers (of the part) in [start, end) its filter keeps, ascending. */
-export async function runSelect(task: WireTask, ctx?: ExecContext): Promise<Int32Array> {
+/**
+ * Runs a `select` task: the rows (of the part) in [start, end) its filter keeps, ascending, and
+ * the kept values of its `gather` columns.
+ */
+export async function runSelect(task: WireTask, ctx?: ExecContext): Promise<WireSelected> {
   if (task.filter === undefined) throw internalError('a select share without a filter')
   const { context, fns, table } = taskInput({ ...task, filter: undefined }, ctx)
   const keep = filterSelector(decodeExpr(task.filter, fns), context)
-  const out = new Int32Array(task.end - task.start)
+  const gathered = task.gather ?? []
+  const total = task.end - task.start
+  const rows = new Int32Array(total)
+  const parts: Vector[][] = gathered.map(() => [])
   let count = 0
   const k = task.columns.length
   const reader = table.snapshot().parts[0]!.open(task.columns.map((_, i) => i))
-  for (let from = 0; from < task.end - task.start; from += BATCH_SIZE) {
-    const to = Math.min(from + BATCH_SIZE, task.end - task.start)
+  for (let from = 0; from < total; from += BATCH_SIZE) {
+    const to = Math.min(from + BATCH_SIZE, total)
     const vectors: Vector[] = new Array(k)
     for (let c = 0; c < k; c++) vectors[c] = reader.view(c, from, to)
     const { sel, count: n } = keep({ length: to - from, vectors })
     const base = task.start + from
-    for (let i = 0; i < n; i++) out[count++] = base + sel[i]!
+    for (let i = 0; i < n; i++) rows[count++] = base + sel[i]!
+    if (n > 0) gathered.forEach((c, j) => parts[j]!.push(gather(materialize(vectors[c]!), sel, n)))
     await context.maybeYield()
   }
-  return out.slice(0, count)
+  const columns = gathered.map((c, j) => concatVectors(task.columns[c]!.type, parts[j]!).data as ArrayBufferView)
+  return { rows: rows.slice(0, count), columns }
 }
 
 /** Runs a task; returns its partial groups. */

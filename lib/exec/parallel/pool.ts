@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
 import { SqlError, SqlState, type SqlStateCode } from '../../errors.js'
-import type { WirePartial, WireTask } from './wire.js'
+import type { WirePartial, WireSelected, WireTask } from './wire.js'
 
 interface Pending { resolve: (result: unknown) => void; reject: (e: unknown) => void }
 
@@ -42,8 +42,8 @@ export class WorkerPool {
     }
   }
 
-  /** Runs a task on the next worker; resolves to its result (a {@link WirePartial}, or the kept row numbers of a `select` task). */
-  run<T extends WirePartial | Int32Array>(task: WireTask): Promise<T> {
+  /** Runs a task on the next worker; resolves to its result (a {@link WirePartial}, or a {@link WireSelected} for a `select` task). */
+  run<T extends WirePartial | WireSelected>(task: WireTask): Promise<T> {
     const id = this.nextId++
     const w = this.workers[this.turn++ % this.workers.length]!
     return new Promise<T>((resolve, reject) => {

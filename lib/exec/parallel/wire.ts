@@ -40,6 +40,12 @@ export interface WirePartial {
   readonly states: readonly object[]
 }
 
+/** What a `select` share hands back: the part rows its filter kept (ascending) and, per `gather` column, their values. */
+export interface WireSelected {
+  readonly rows: Int32Array
+  readonly columns: readonly ArrayBufferView[]
+}
+
 /** One worker's share of an aggregation. */
 export interface WireTask {
   readonly columns: readonly WireColumn[]
@@ -59,8 +65,10 @@ export interface WireTask {
   readonly cancel?: Int32Array
   /** when set, the share is a SAMPLE BY (no FILL, no FROM/TO) instead of a GROUP BY */
   readonly sample?: WireSample
-  /** when true, the share only filters: it answers the row numbers (of the part) `filter` keeps, as an Int32Array */
+  /** when true, the share only filters: it answers the rows (of the part) `filter` keeps ({@link WireSelected}) */
   readonly select?: boolean
+  /** for a `select` share: the columns (task column indexes, fixed-width ones) whose kept values it gathers */
+  readonly gather?: readonly number[]
 }
 
 /** The SAMPLE BY parameters a worker needs (calendar alignment; constants already evaluated). */

@@ -7,9 +7,9 @@ import { parentPort } from 'node:worker_threads'
 import { runPartial, runSelect } from './partial.js'
 import { toWireBatch } from './batch-wire.js'
 import { kernelState } from './kernel-state.js'
-import type { WirePartial, WireTask } from './wire.js'
+import type { WirePartial, WireSelected, WireTask } from './wire.js'
 
-async function run(task: WireTask): Promise<WirePartial | Int32Array> {
+async function run(task: WireTask): Promise<WirePartial | WireSelected> {
   if (task.select === true) return runSelect(task)
   const p = await runPartial(task)
   return { count: p.count, keys: toWireBatch({ length: p.count, vectors: [...p.keys] }), states: p.kernels.map(kernelState) }
@@ -17,7 +17,8 @@ async function run(task: WireTask): Promise<WirePartial | Int32Array> {
 
 parentPort?.on('message', (msg: { id: number; task: WireTask }) => {
   run(msg.task).then(
-    (result) => parentPort!.postMessage({ id: msg.id, result }),
+    // a select share's arrays are this thread's own: moved to the statement's thread, not copied
+    (result) => parentPort!.postMessage({ id: msg.id, result }, 'rows' in result ? [result.rows.buffer as ArrayBuffer, ...result.columns.map((c) => c.buffer as ArrayBuffer)] : []),
     (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? { message: err.message, code: (err as { code?: string }).code, position: (err as { position?: number }).position } : { message: String(err) } }),
   )
 })

@@ -9,6 +9,7 @@ import { Database } from '../../../../lib/index.js'
 import { PARALLEL_STATS } from '../../../../lib/exec/parallel/parallel-aggregate.js'
 import { PARALLELISM, workerPool } from '../../../../lib/exec/parallel/pool.js'
 import { PHYSICAL_TUNING } from '../../../../lib/plan/physical/index.js'
+import { FILTER_WINDOW } from '../../../../lib/exec/parallel/parallel-filter.js'
 
 const N = 60_000
 
@@ -25,8 +26,10 @@ function same(a: unknown[][], b: unknown[][]): boolean {
 t.test('parallel filters and range aggregations answer what one thread answers', async (t) => {
   const db = await Database.open()
   const minRows = PHYSICAL_TUNING.minRows
+  const window = FILTER_WINDOW.rows
   PHYSICAL_TUNING.minRows = 5000
-  t.teardown(async () => { PHYSICAL_TUNING.minRows = minRows; PARALLELISM.enabled = true; await db.close() })
+  FILTER_WINDOW.rows = 4096 // several windows per part
+  t.teardown(async () => { PHYSICAL_TUNING.minRows = minRows; FILTER_WINDOW.rows = window; PARALLELISM.enabled = true; await db.close() })
   await db.query('create table t (ts timestamp, host symbol, s string, v double, i int) timestamp(ts) partition by hour')
   await db.query(`insert into t select '2024-01-01'::timestamp + x * 250_000L, 'h' || (x % 9), 'row' || x,
       case when x % 17 = 0 then null else ((x * 37) % 1000) / 10.0 end, cast(x % 1000 as int) from long_sequence(${N})`)
