@@ -55,6 +55,7 @@ export interface RunEnv {
 
 /** Runs `stmt`, bound in `bc`, in `session`. */
 export async function runStatement(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext, env: RunEnv): Promise<Execution> {
+  ctx.physical = physical // for the subqueries the statement computes
   switch (stmt.kind) {
     case 'select': case 'setop': case 'with': {
       const q = env.planOf(stmt, bc)

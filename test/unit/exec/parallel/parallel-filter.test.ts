@@ -44,6 +44,14 @@ t.test('parallel filters and range aggregations answer what one thread answers',
     ["select ts, host, max(v), count() from t where ts >= '2024-01-01T01:00:00Z' and ts < '2024-01-01T03:00:00Z' sample by 5m", 'aggregate'],
     ["select host, count() from t where ts >= '2024-01-01T01:00:00Z' and ts < '2024-01-01T01:01:00Z' order by host", 'none'],
   ]
+  if (parallel) {
+    const before = { ...PARALLEL_STATS }
+    PARALLELISM.enabled = false
+    const serial = await db.query('select count() from t where v > (select avg(v) from t)')
+    PARALLELISM.enabled = true
+    t.same((await db.query('select count() from t where v > (select avg(v) from t)')).rows, serial.rows, 'a subquery: same answer')
+    t.equal(PARALLEL_STATS.runs - before.runs, 1, 'the uncorrelated subquery gets its physical plan too (a parallel aggregation)')
+  }
   for (const [q, path] of cases) {
     PARALLELISM.enabled = false
     const serial = await db.query(q)
