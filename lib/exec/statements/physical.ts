@@ -8,5 +8,5 @@ import { parallelWorkers } from '../parallel/pool.js'
 
 /** The physical plan of an optimized plan, for this execution. */
 export function physical(plan: PlanNode): PlanNode {
-  return physicalPlan(plan, { workers: parallelWorkers(), minRows: PHYSICAL_TUNING.minRows })
+  return physicalPlan(plan, { workers: parallelWorkers(), minRows: PHYSICAL_TUNING.minRows, filters: PHYSICAL_TUNING.filters })
 }

@@ -1,5 +1,5 @@
 /**
- * Rule `parallel-filter`: a filter directly over a table scan that reads at least `minRows`
+ * Rule `parallel-filter` (when {@link PhysicalOptions.filters} allows): a filter directly over a table scan that reads at least `minRows`
  * rows (the whole table, or by estimate the rows in its timestamp intervals) becomes a
  * {@link ParallelFilterNode} when a worker can evaluate its predicate ({@link canShip}) over
  * fixed-width columns. A scan through a symbol index stays on one thread (it reads few rows).
@@ -13,7 +13,7 @@ import type { PhysicalOptions } from './options.js'
 
 /** The parallel form of `node`, or undefined when it does not qualify. */
 export function parallelFilter(node: PlanNode, options: PhysicalOptions): ParallelFilterNode | undefined {
-  if (node.kind !== 'filter' || node.input.kind !== 'scan') return undefined
+  if (options.filters !== true || node.kind !== 'filter' || node.input.kind !== 'scan') return undefined
   const scan = node.input
   if (scan.symbolIndex !== undefined || !canShip(node.predicate) || rowsToRead(scan) < options.minRows) return undefined
   const used = new Set<number>()

@@ -28,8 +28,9 @@ t.test('parallel filters and range aggregations answer what one thread answers',
   const minRows = PHYSICAL_TUNING.minRows
   const window = FILTER_WINDOW.rows
   PHYSICAL_TUNING.minRows = 5000
+  PHYSICAL_TUNING.filters = true // off by default (docs/benchmarks.md)
   FILTER_WINDOW.rows = 4096 // several windows per part
-  t.teardown(async () => { PHYSICAL_TUNING.minRows = minRows; FILTER_WINDOW.rows = window; PARALLELISM.enabled = true; await db.close() })
+  t.teardown(async () => { PHYSICAL_TUNING.minRows = minRows; PHYSICAL_TUNING.filters = false; FILTER_WINDOW.rows = window; PARALLELISM.enabled = true; await db.close() })
   await db.query('create table t (ts timestamp, host symbol, s string, v double, i int) timestamp(ts) partition by hour')
   await db.query(`insert into t select '2024-01-01'::timestamp + x * 250_000L, 'h' || (x % 9), 'row' || x,
       case when x % 17 = 0 then null else ((x * 37) % 1000) / 10.0 end, cast(x % 1000 as int) from long_sequence(${N})`)
