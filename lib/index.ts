@@ -8,6 +8,7 @@
  * await db.query('create table t (ts timestamp, v double) timestamp(ts) partition by day')
  * ```
  * @packageDocumentation
+ * @module epochdb
  */
 export { Database, PreparedStatement, VERSION } from './database.js'
 export type { DatabaseOptions, CloseOptions, QueryResult, ResultBatch, ColumnInfo, Execution, ExecOptions } from './database.js'

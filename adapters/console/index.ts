@@ -11,6 +11,7 @@
  * createHttpServer(await Database.open(), { fallback: createConsoleHandler() }).listen(9000)
  * ```
  * @packageDocumentation
+ * @module epochdb/console
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type Asset, assetsDir, loadAssets } from './static-assets.js'

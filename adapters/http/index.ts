@@ -10,6 +10,7 @@
  * http.createServer(createHttpHandler(await Database.open())).listen(9000)
  * ```
  * @packageDocumentation
+ * @module epochdb/http
  */
 export { createHttpHandler } from './handler.js'
 export type { HttpHandler } from './handler.js'
@@ -18,3 +19,4 @@ export type { KoaLikeContext } from './koa.js'
 export { createHttpServer } from './http-server.js'
 export type { HttpServerOptions } from './http-server.js'
 export type { HttpHandlerOptions, Authenticate, RequestLog } from './options.js'
+export type { LineHttpOptions } from './ilp-write.js'

@@ -10,6 +10,7 @@
  * createIlpTcpServer(await Database.open({ path: './data' })).listen(9009)
  * ```
  * @packageDocumentation
+ * @module epochdb/ilp
  */
 export { createIlpTcpServer } from './tcp-server.js'
 export type { IlpTcpOptions, IlpTcpLog, IlpTcpServer } from './tcp-server.js'

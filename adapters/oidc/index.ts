@@ -19,6 +19,7 @@
  * createPgwireServer(db, { authenticate: guard.pgwire, cleartextUser: guard.cleartextUser }).listen(8812)
  * ```
  * @packageDocumentation
+ * @module epochdb/oidc
  */
 export { createOidcGuard, SSO_USER, MAX_TOKEN_LENGTH } from './guard.js'
 export type { OidcGuard } from './guard.js'
@@ -26,7 +27,7 @@ export { OidcConfigError, resolveOidcOptions } from './options.js'
 /** The standalone server's `acl.oidc.*` keys and their reading into {@link OidcOptions}. */
 export { OIDC_KEYS, oidcConfig } from './server-keys.js'
 export type { KeyReader } from './server-keys.js'
-export type { OidcOptions, ResolvedOidcOptions, Endpoints, PgCredentials, OidcLogEntry } from './options.js'
+export type { OidcOptions, ResolvedOidcOptions, Endpoints, PgCredentials, OidcLogEntry, TlsTrust } from './options.js'
 export { OidcError } from './errors.js'
 export type { OidcFailure } from './errors.js'
 export type { Identity, IdentityCacheStats } from './identity-cache.js'

@@ -1,6 +1,6 @@
 /**
  * EpochDB's PostgreSQL wire protocol adapter: psql, JDBC, node `pg` / `postgres`, psycopg and
- * asyncpg connect to an EpochDB {@link Database} as they would to QuestDB on port 8812.
+ * asyncpg connect to an EpochDB `Database` as they would to QuestDB on port 8812.
  *
  * @example
  * ```ts
@@ -10,6 +10,7 @@
  * createPgwireServer(db, { user: 'admin', password: 'quest' }).listen(8812, '127.0.0.1')
  * ```
  * @packageDocumentation
+ * @module epochdb/pgwire
  */
 export { createPgwireServer, createPgwireHandler } from './server.js'
 export type { PgwireHandler, PgwireServer } from './server.js'

@@ -20,9 +20,9 @@ export type PgwireHandler = ((socket: Socket) => void) & {
   readonly terminate: () => void
 }
 
-/** A `net.Server` speaking pgwire, with its handler's {@link PgwireHandler.terminate}. */
+/** A `net.Server` speaking pgwire, with its handler's `terminate`. */
 export type PgwireServer = Server & {
-  /** {@link PgwireHandler.terminate} of this server's connections */
+  /** the handler's `terminate`, for this server's connections */
   readonly terminateConnections: () => void
 }
 

@@ -3,6 +3,7 @@
  * generator), parameter values, results of uncorrelated subqueries, cancellation and the
  * cooperative scheduler that yields to the event loop between batches.
  */
+import type { PlanNode } from '../plan/plan-node.js'
 import { SqlError, SqlState } from '../errors.js'
 import type { CatalogView, FunctionContext, ParquetAccess } from '../functions/registry-types.js'
 import { Rnd } from '../functions/rnd/rnd.js'
@@ -42,6 +43,11 @@ export class ExecContext implements FunctionContext {
    * timeout costs nothing per row.
    */
   deadline = Infinity
+  /**
+   * The physical-planning step for plans run inside the statement (uncorrelated subqueries), set
+   * by the statement runner; identity when unset.
+   */
+  physical: (plan: PlanNode) => PlanNode = (plan) => plan
 
   /** `flush_identity_cache()`: empties the database's external identity caches (permission checked) */
   flushIdentities: ((subject: string | undefined) => number) | undefined

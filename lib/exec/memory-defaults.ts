@@ -22,7 +22,7 @@ export function heapCap(): number {
 
 /**
  * The shared budget of all running statements: `bytes` when positive, else `percent` of physical
- * memory capped by {@link heapCap}; `Infinity` when both are 0 (no limit, as in QuestDB).
+ * memory capped by the V8 heap limit (`heapCap`); `Infinity` when both are 0 (no limit, as in QuestDB).
  */
 export function resolveTotalQueryMemory(bytes = 0, percent = DEFAULT_RAM_PERCENT): number {
   if (bytes > 0) return bytes

@@ -36,7 +36,7 @@ export async function computeSubqueries(pending: readonly BoundExpr[], ctx: Exec
       await prepareSubqueries(e.plan, ctx)
       let value: Scalar = null
       let rows = 0
-      for await (const b of runPlan(e.plan, ctx)) {
+      for await (const b of runPlan(ctx.physical(e.plan), ctx)) {
         if (b.length === 0) continue
         rows += b.length
         if (rows > 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'more than one row returned by a subquery used as an expression', e.pos)
@@ -46,7 +46,7 @@ export async function computeSubqueries(pending: readonly BoundExpr[], ctx: Exec
     } else if (e.kind === 'exists') {
       await prepareSubqueries(e.plan, ctx)
       let any = false
-      for await (const b of runPlan(e.plan, ctx)) if (b.length > 0) { any = true; break }
+      for await (const b of runPlan(ctx.physical(e.plan), ctx)) if (b.length > 0) { any = true; break }
       ctx.subqueryValues.set(e, any !== e.not)
     } else if (e.kind === 'in' && e.values instanceof LiteralList) {
       await e.values.prepare(() => ctx.maybeYield())
@@ -55,7 +55,7 @@ export async function computeSubqueries(pending: readonly BoundExpr[], ctx: Exec
       const values: Scalar[] = []
       // held for the whole statement: released when it ends
       const mem = ctx.memory.reservation('IN (SELECT ...) values')
-      for await (const b of runPlan(e.plan, ctx)) {
+      for await (const b of runPlan(ctx.physical(e.plan), ctx)) {
         mem.grow(8 * b.length + batchBytes(b))
         for (let i = 0; i < b.length; i++) values.push(getScalar(b.vectors[0]!, i))
       }
@@ -84,6 +84,7 @@ function collect(x: PlanNode | BoundExpr, out: BoundExpr[]): void {
     case 'setop': collect(x.left, out); collect(x.right, out); return
     case 'sample_by': case 'latest_on': case 'window': collect(x.input, out); return
     case 'time_join': collect(x.left, out); collect(x.right, out); return
+    case 'parallel_aggregate': case 'parallel_filter': collect(x.logical, out); return
     case 'lateral_join':
       collect(x.left, out); collect(x.right, out); x.outerRefs.forEach((e) => collect(e, out))
       if (x.residual !== undefined) collect(x.residual, out)

@@ -160,6 +160,12 @@ export interface ScalarFunctionDef extends FunctionDefBase {
  * Accumulator of an aggregate over groups identified by dense ids 0..n-1. Group ids are assigned
  * by the group-by operator; the kernel keeps typed arrays indexed by group id and grows them in
  * {@link AggregateKernel.resize}.
+ *
+ * Parallel aggregation relies on two more promises: the state lives in the kernel's own fields,
+ * as structured-cloneable values (typed arrays, arrays, Maps, Sets, strings, numbers, bigints;
+ * no functions or class instances), so a worker thread's kernel travels by structured clone into
+ * a fresh kernel of the same call site; and {@link AggregateKernel.merge} folds partial states
+ * in row order (the merged-in kernel saw the later rows).
  */
 export interface AggregateKernel {
   /** makes room for groups 0..count-1 (count only grows) */
@@ -168,7 +174,7 @@ export interface AggregateKernel {
   update(groups: Int32Array, args: readonly Vector[], length: number): void
   /** adds rows 0..length-1, all to group `group` (the non-keyed fast path) */
   updateOne(group: number, args: readonly Vector[], length: number): void
-  /** folds `other`'s group `from[i]` into this kernel's group `to[i]` (parallel partial aggregation) */
+  /** folds `other`'s group `from[i]` into this kernel's group `to[i]`; `other` saw rows after this kernel's (parallel aggregation) */
   merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void
   /** the results of groups 0..count-1 */
   result(count: number): Vector

@@ -12,9 +12,10 @@ import type { SampleByNode } from './nodes/sample-by.js'
 import type { LatestOnNode } from './nodes/latest-on.js'
 import type { TimeJoinNode } from './nodes/time-join.js'
 import type { WindowNode } from './nodes/window.js'
+import type { ParallelAggregateNode, ParallelFilterNode } from './nodes/parallel.js'
 import type { LiteralList } from './literal-list.js'
 
-export type { SampleByNode, LatestOnNode, TimeJoinNode, WindowNode }
+export type { SampleByNode, LatestOnNode, TimeJoinNode, WindowNode, ParallelAggregateNode, ParallelFilterNode }
 
 // ---------------------------------------------------------------------------------------------
 // Expressions
@@ -216,3 +217,5 @@ export type PlanNode =
   | ScanNode | TableFunctionNode | ValuesNode | FilterNode | ProjectNode | AggregateNode
   | SortNode | LimitNode | DistinctNode | SetOpNode | JoinNode
   | SampleByNode | LatestOnNode | TimeJoinNode | WindowNode | LateralJoinNode
+  // physical nodes, chosen by plan/physical after the optimizer
+  | ParallelAggregateNode | ParallelFilterNode

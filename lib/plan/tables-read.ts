@@ -127,6 +127,7 @@ function need(node: PlanNode, required: ReadonlySet<number>, out: TablesRead): v
       need(node.right, r, out)
       return
     }
+    case 'parallel_aggregate': case 'parallel_filter': need(node.logical, required, out); return
     case 'lateral_join': {
       // LATERAL joins and correlated subqueries (apply): the subquery side reads what it reads
       const width = node.left.output.length

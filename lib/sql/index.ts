@@ -1,6 +1,9 @@
 /**
  * The SQL front end: lexer, grammar, parser and AST of EpochDB's QuestDB dialect.
  * Browser-safe (the Web Console uses it for completion and error marks).
+ *
+ * @packageDocumentation
+ * @module epochdb/sql
  */
 export { parseScript, parseStatement, parseStatements, expectedTokensAt } from './parse.js'
 export type { ParsedStatement } from './parse.js'

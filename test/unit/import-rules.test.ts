@@ -50,3 +50,21 @@ t.test('no adapter imports another adapter\'s files', async (t) => {
   const allowed = (e: { from: string; to: string }) => e.from.startsWith('adapters/http/server/') && e.to === `adapters/${adapterOf(e.to)}/index.ts`
   t.same(edges.filter((e) => e.from.startsWith('adapters/') && e.to.startsWith('adapters/') && adapterOf(e.from) !== adapterOf(e.to) && !allowed(e)), [])
 })
+
+t.test('execution uses plans, it does not make them', async (t) => {
+  // operators, parallel execution and expression evaluation take plan nodes as data: outside
+  // exec/statements (which binds the queries a statement runs), exec imports from plan only the
+  // node definitions and their pure walkers — never the binder or the planners (issue #15)
+  const nodeModules = (p: string) => p === 'lib/plan/plan-node.ts' || p.startsWith('lib/plan/nodes/') || p === 'lib/plan/literal-list.ts' || p === 'lib/plan/optimize/walk.ts'
+  const bad: string[] = []
+  for (const f of sources(join(root, 'lib/exec'))) {
+    const from = relative(root, f)
+    if (from.startsWith('lib/exec/statements/')) continue
+    const text = readFileSync(f, 'utf8')
+    for (const m of text.matchAll(/^import\s+(type\s+)?[^'"]*from\s*['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+      const to = relative(root, resolve(dirname(f), m[2]!)).replace(/\.js$/, '.ts')
+      if (m[1] === undefined && to.startsWith('lib/plan/') && !nodeModules(to)) bad.push(`${from} -> ${to}`)
+    }
+  }
+  t.same(bad, [])
+})

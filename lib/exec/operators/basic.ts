@@ -147,8 +147,7 @@ export async function* runValues(node: ValuesNode, ctx: ExecContext): AsyncGener
  * ones before it kept (a row is kept when every conjunct is true, so NULL and false alike end it).
  */
 export async function* runFilter(node: FilterNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const conjuncts = conjunctsOf(node.predicate)
-  const pred = conjuncts.length > 1 ? shortCircuitAnd(conjuncts, ctx) : selectionOf(compileExpr(node.predicate, ctx))
+  const pred = filterSelector(node.predicate, ctx)
   const keep = node.projection
   for await (const b of run(node.input, ctx)) {
     const { sel, count } = pred(b)
@@ -160,7 +159,13 @@ export async function* runFilter(node: FilterNode, ctx: ExecContext, run: Runner
 }
 
 /** The rows of a batch a predicate keeps. */
-type Selector = (b: Batch) => { sel: Int32Array; count: number }
+export type Selector = (b: Batch) => { sel: Int32Array; count: number }
+
+/** The rows of each batch `predicate` keeps (a conjunction evaluates each conjunct on the rows the earlier ones kept). */
+export function filterSelector(predicate: BoundExpr, ctx: ExecContext): Selector {
+  const conjuncts = conjunctsOf(predicate)
+  return conjuncts.length > 1 ? shortCircuitAnd(conjuncts, ctx) : selectionOf(compileExpr(predicate, ctx))
+}
 
 function selectionOf(pred: Evaluator): Selector {
   return (b) => selection(pred(b), b.length)

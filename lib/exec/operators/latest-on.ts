@@ -17,7 +17,7 @@ import type { ExecContext } from '../context.js'
 import { type Evaluator, compileExpr, selection } from '../evaluate.js'
 import type { PartReader, SnapshotPart } from '../../storage/table-parts.js'
 import { concatBatches, emit } from './sort.js'
-import { keyIndexFor } from './time-join-keys.js'
+import { KeyIndex } from '../keys/key-index.js'
 import { gatherParts, timestampsOf } from './time-join-rows.js'
 import type { Runner } from './runner.js'
 import { scanSnapshot } from './basic.js'
@@ -56,7 +56,7 @@ async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly
   const k0 = node.partitionBy[0]
   const symCol = node.partitionBy.length === 1 && k0!.kind === 'column' && dicts[k0.index] !== undefined ? k0.index : -1
   const dictSize = symCol >= 0 ? dicts[symCol]!.size : 0
-  const index = keyIndexFor(node.partitionBy.map((k) => k.type))
+  const index = new KeyIndex(node.partitionBy.length, false)
   let seen = new Uint8Array(symCol >= 0 ? dictSize + 1 : 64)
   let ids = new Int32Array(0)
   let found = 0
@@ -164,7 +164,7 @@ function pick(b: Batch, sel: Int32Array, n: number): Batch {
 /** Forward pass for any input: per key the row with the greatest timestamp (ties: the later). */
 async function forward(node: LatestOnNode, ctx: ExecContext, run: Runner, mem: Reservation): Promise<Batch> {
   const keyEvals = node.partitionBy.map((k) => compileExpr(k, ctx))
-  const index = keyIndexFor(node.partitionBy.map((k) => k.type))
+  const index = new KeyIndex(node.partitionBy.length, false)
   let bestTs = new Float64Array(64)
   let bestSeq = new Float64Array(64)
   let partOf = new Int32Array(64)

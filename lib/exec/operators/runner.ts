@@ -13,6 +13,8 @@ import { runDistinct, runSetOp } from './set-ops.js'
 import { runJoin } from './hash-join.js'
 import { runLateralJoin } from './lateral-join.js'
 import { runLatestOn, runSampleBy, runTimeJoin, runWindow } from './time-series.js'
+import { runParallelAggregate } from '../parallel/parallel-aggregate.js'
+import { runParallelFilter } from '../parallel/parallel-filter.js'
 
 /** Runs a node. */
 export type Runner = (node: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>
@@ -36,6 +38,8 @@ const HANDLERS: Handlers = {
   time_join: runTimeJoin,
   window: runWindow,
   lateral_join: runLateralJoin,
+  parallel_aggregate: runParallelAggregate,
+  parallel_filter: runParallelFilter,
 }
 
 /** Runs `node` and its inputs. */

@@ -20,16 +20,65 @@ import type { ExecContext } from '../context.js'
 import { compileExpr, evalConstant } from '../evaluate.js'
 import type { Runner } from './runner.js'
 import { BucketTable, type SamplerSpec, makeSampler } from './sample-by-buckets.js'
-import { GroupTable, KeyIndex } from './sample-by-keys.js'
+import { GroupTable } from './sample-by-keys.js'
+import { KeyIndex } from '../keys/key-index.js'
 import { type Groups, fillColumn, filledLayout, plainLayout } from './sample-by-fill.js'
 import { clipBatch, timestamps } from './sample-by-clip.js'
-import { parallelSampleBy } from '../parallel/parallel-sample-by.js'
-import { MAP_ENTRY_BYTES } from '../memory.js'
+import { MAP_ENTRY_BYTES, type Reservation } from '../memory.js'
+
+/** What SAMPLE BY gathered from its input: buckets, keys, (bucket, key) groups and the kernels' state. */
+export interface SampleState {
+  readonly spec: SamplerSpec
+  /** FROM / TO as UTC bounds */
+  readonly lo: number | undefined
+  readonly hi: number | undefined
+  readonly buckets: BucketTable | undefined
+  /** the non-timestamp keys' index; undefined without such keys (the bucket is the group) */
+  readonly keyIndex: KeyIndex | undefined
+  readonly groups: Groups
+  readonly kernels: readonly AggregateKernel[]
+  readonly memory: Reservation
+}
 
 /** Runs a SAMPLE BY node. */
 export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const parallel = parallelSampleBy(node, ctx)
-  if (parallel !== undefined) { yield* parallel; return }
+  const state = await accumulateSamples(node, run(node.input, ctx), ctx)
+  const { spec, lo, hi, keyIndex, groups, kernels, memory } = state
+  let buckets = state.buckets
+  const keyCount = keyIndex?.count ?? 1
+  if (node.fill !== undefined && buckets === undefined && lo !== undefined && hi !== undefined && keyIndex === undefined) {
+    buckets = new BucketTable(makeSampler(spec, lo))
+  }
+  const rows = node.fill === undefined
+    ? plainLayout(groups)
+    : await filledLayout(groups, keyIndex === undefined ? 1 : keyCount, buckets?.sampler, lo, hi, -1, ctx)
+  if (rows.length === 0) return
+  memory.grow(rows.length * (16 + 8 * node.output.length))
+  const vectors: Vector[] = []
+  let other = 0
+  for (let k = 0; k < node.keys.length; k++) {
+    const col = node.output[k]!
+    if (k === node.bucketKey) { vectors.push(vectorOf('TIMESTAMP', rows.start, rows.length)); continue }
+    vectors.push(gather(keyIndex!.vector(other++, col), rows.key, rows.length))
+  }
+  for (let a = 0; a < kernels.length; a++) {
+    kernels[a]!.resize(groups.count)
+    vectors.push(await fillColumn(kernels[a]!.result(groups.count), node.fill?.[a], rows, keyIndex === undefined ? 1 : keyCount, ctx))
+  }
+  memory.close()
+  // in batches: a FILL over a wide range makes up to 50M rows, which no consumer should get at once
+  for (let from = 0; from < rows.length; from += BATCH_SIZE) {
+    const to = Math.min(from + BATCH_SIZE, rows.length)
+    yield from === 0 && to === rows.length ? { length: rows.length, vectors } : { length: to - from, vectors: vectors.map((v) => sliceVector(v, from, to)) }
+    await ctx.maybeYield()
+  }
+}
+
+/**
+ * Folds the batches of `input` (the node's input rows, or one share's rows of a parallel SAMPLE
+ * BY) into buckets and (bucket, key) groups with the node's aggregate kernels.
+ */
+export async function accumulateSamples(node: SampleByNode, input: AsyncIterable<Batch>, ctx: ExecContext): Promise<SampleState> {
   const spec = samplerSpec(node, ctx)
   const tz = spec.timeZone
   const lo = spec.from === undefined ? undefined : tz === undefined ? spec.from : localToUtc(tz, spec.from)
@@ -46,9 +95,9 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
   let keyIds = new Int32Array(0)
   let groupIds = new Int32Array(0)
   // buckets, keys, (bucket, key) pairs and the kernels' state; then the output layout
-  const mem = ctx.memory.reservation('SAMPLE BY')
-  for await (const input of run(node.input, ctx)) {
-    const b = clipBatch(input, node.timestampColumn, lo, hi)
+  const memory = ctx.memory.reservation('SAMPLE BY')
+  for await (const batch of input) {
+    const b = clipBatch(batch, node.timestampColumn, lo, hi)
     const n = b.length
     if (n === 0) continue
     const ts = timestamps(b.vectors[node.timestampColumn]!)
@@ -70,37 +119,23 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
       if (single) kernels[a]!.updateOne(groups[0]!, args, n)
       else kernels[a]!.update(groups, args, n)
     }
-    mem.resize(stateBytes(buckets.count, keyIndex?.count ?? 0, count, kernels))
+    memory.resize(stateBytes(buckets.count, keyIndex?.count ?? 0, count, kernels))
     await ctx.maybeYield()
   }
-  const groups = groupsOf(buckets, pairs)
-  const keyCount = keyIndex?.count ?? 1
-  if (node.fill !== undefined && buckets === undefined && lo !== undefined && hi !== undefined && keyIndex === undefined) {
-    buckets = new BucketTable(makeSampler(spec, lo))
-  }
-  const rows = node.fill === undefined
-    ? plainLayout(groups)
-    : await filledLayout(groups, keyIndex === undefined ? 1 : keyCount, buckets?.sampler, lo, hi, -1, ctx)
-  if (rows.length === 0) return
-  mem.grow(rows.length * (16 + 8 * node.output.length))
-  const vectors: Vector[] = []
+  return { spec, lo, hi, buckets, keyIndex, groups: groupsOf(buckets, pairs), kernels, memory }
+}
+
+/**
+ * The keys of each group of `state`, by group id, in the node's key order (the bucket key as the
+ * bucket's start): what one share of a parallel SAMPLE BY hands to the merge.
+ */
+export function sampleGroupKeys(node: SampleByNode, state: SampleState): Vector[] {
+  const { groups, keyIndex } = state
+  const n = groups.count
+  const starts = new Float64Array(n)
+  for (let g = 0; g < n; g++) starts[g] = groups.starts[groups.bucketOf[g]!]!
   let other = 0
-  for (let k = 0; k < node.keys.length; k++) {
-    const col = node.output[k]!
-    if (k === node.bucketKey) { vectors.push(vectorOf('TIMESTAMP', rows.start, rows.length)); continue }
-    vectors.push(gather(keyIndex!.vector(other++, col), rows.key, rows.length))
-  }
-  for (let a = 0; a < kernels.length; a++) {
-    kernels[a]!.resize(groups.count)
-    vectors.push(await fillColumn(kernels[a]!.result(groups.count), node.fill?.[a], rows, keyIndex === undefined ? 1 : keyCount, ctx))
-  }
-  mem.close()
-  // in batches: a FILL over a wide range makes up to 50M rows, which no consumer should get at once
-  for (let from = 0; from < rows.length; from += BATCH_SIZE) {
-    const to = Math.min(from + BATCH_SIZE, rows.length)
-    yield from === 0 && to === rows.length ? { length: rows.length, vectors } : { length: to - from, vectors: vectors.map((v) => sliceVector(v, from, to)) }
-    await ctx.maybeYield()
-  }
+  return node.keys.map((_, k) => (k === node.bucketKey ? vectorOf('TIMESTAMP', starts, n) : gather(keyIndex!.vector(other++, node.output[k]!), groups.keyOf, n)))
 }
 
 /** Estimated bytes of SAMPLE BY's state: bucket and key maps, (bucket, key) pairs, kernels. */

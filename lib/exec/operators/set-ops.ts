@@ -5,7 +5,8 @@
 import { type Batch, gather } from '../../types/vector.js'
 import type { DistinctNode, SetOpNode } from '../../plan/plan-node.js'
 import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
-import { collect, rowKey } from './sort.js'
+import { collect } from './sort.js'
+import { rowKey } from '../keys/row-key.js'
 import type { Runner } from './runner.js'
 import { MAP_ENTRY_BYTES, type Reservation, STRING_OVERHEAD_BYTES } from '../memory.js'
 

@@ -5,7 +5,7 @@
  */
 import { isDecimal } from '../../types/decimal.js'
 import { wideDecimalCompare } from './decimal-sort.js'
-import { type Batch, type Vector, BATCH_SIZE, concatVectors, gather, getScalar, isNullAt, materialize } from '../../types/vector.js'
+import { type Batch, type Vector, BATCH_SIZE, concatVectors, gather, isNullAt, materialize } from '../../types/vector.js'
 import type { OutputColumn, SortNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import type { Runner } from './runner.js'
@@ -134,13 +134,3 @@ export async function* emitSelected(all: Batch, sel: Int32Array, ctx: ExecContex
   }
 }
 
-/** A text key of row i across vectors (for DISTINCT, set operations and hash joins). */
-export function rowKey(vs: readonly Vector[], i: number): string {
-  let key = ''
-  for (const v of vs) {
-    const s = getScalar(v, i)
-    key += s === null ? '\u0001' : s instanceof Uint8Array ? `\u0002${Array.from(s).join(',')}` : `\u0000${typeof s === 'bigint' ? 'number' : typeof s}:${String(s)}`
-    key += '\u0003'
-  }
-  return key
-}

@@ -18,7 +18,7 @@ import type { ExecContext } from '../context.js'
 import type { BoundExpr } from '../../plan/plan-node.js'
 import { evaluateSliced, slices } from '../evaluate-sliced.js'
 import { collect } from './sort.js'
-import { type KeyIndex, keyIndexFor } from './time-join-keys.js'
+import { KeyIndex } from '../keys/key-index.js'
 import { gatherOrNull, timestampsOf } from './time-join-rows.js'
 import type { Runner } from './runner.js'
 
@@ -29,7 +29,7 @@ export async function* runSplice(node: TimeJoinNode, ctx: ExecContext, run: Runn
   const right = await collect(run, node.right, ctx, node.right.output, mem)
   // key ids, and at most one output pair per input row (two JS arrays of numbers)
   mem.grow(4 * (left.length + right.length) + 16 * (left.length + right.length))
-  const index = keyIndexFor(node.leftKeys.map((k) => k.type))
+  const index = new KeyIndex(node.leftKeys.length, false)
   const lk = new Int32Array(left.length)
   const rk = new Int32Array(right.length)
   // key values and ids slice by slice: composite keys cost a text key per row

@@ -15,7 +15,7 @@ import { type Batch, type Vector, sliceVector } from '../../types/vector.js'
 import type { TimeJoinNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
-import { keyIndexFor } from './time-join-keys.js'
+import { KeyIndex } from '../keys/key-index.js'
 import { gatherParts, nsRemaindersOf, timestampsOf } from './time-join-rows.js'
 import { runSplice } from './time-join-splice.js'
 import type { Runner } from './runner.js'
@@ -49,7 +49,7 @@ interface RightCursor {
 async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const strict = node.type === 'lt'
   const tolerance = node.tolerance ?? Infinity
-  const index = keyIndexFor(node.leftKeys.map((k) => k.type))
+  const index = new KeyIndex(node.leftKeys.length, false)
   const leftKeys = node.leftKeys.map((k) => compileExpr(k, ctx))
   const rightKeys = node.rightKeys.map((k) => compileExpr(k, ctx))
   const rightCols = node.right.output

@@ -1,11 +1,10 @@
 /**
- * The row order a window computes in: a dense partition id per row (symbol keys through an
- * array, one numeric key through a Map, anything else through a composite text key), then row
+ * The row order a window computes in: a dense partition id per row (the shared KeyIndex), then row
  * indexes sorted by (partition, ORDER BY keys, input position), the partition boundaries in that
  * order, and where each peer group (rows equal on every ORDER BY key) starts.
  */
-import { LONG_NULL } from '../../types/column-type.js'
-import { type Vector, getScalar, materialize } from '../../types/vector.js'
+import { type Vector, sliceVector } from '../../types/vector.js'
+import { KeyIndex } from '../keys/key-index.js'
 import type { SortKey } from '../../plan/plan-node.js'
 import { comparator } from './sort.js'
 import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
@@ -32,58 +31,12 @@ interface PartitionMapper {
   count(): number
 }
 
-/** The mapper for `keys` (at least one). */
+/** The mapper for `keys` (at least one): the shared {@link KeyIndex} over row ranges. */
 function partitionMapper(keys: readonly Vector[]): PartitionMapper {
-  const vs = keys.map(materialize)
-  const v = vs[0]!
-  if (vs.length === 1 && v.kind === 'sym') {
-    const remap = new Int32Array(v.dict.size + 1).fill(-1)
-    let count = 0
-    const d = v.data
-    return {
-      assign: (ids, from, to) => {
-        for (let i = from; i < to; i++) {
-          const k = d[i]! + 1
-          let g = remap[k]!
-          if (g < 0) g = remap[k] = count++
-          ids[i] = g
-        }
-      },
-      count: () => count,
-    }
-  }
-  if (vs.length === 1 && (v.kind === 'i32' || v.kind === 'f64' || v.kind === 'f32' || v.kind === 'i16' || v.kind === 'i8' || (v.kind === 'i64' && v.data instanceof Float64Array))) {
-    const map = new Map<number, number>()
-    const d = v.data as Float64Array
-    return {
-      assign: (ids, from, to) => {
-        for (let i = from; i < to; i++) {
-          let x = d[i]!
-          if (x !== x) x = LONG_NULL
-          let g = map.get(x)
-          if (g === undefined) { g = map.size; map.set(x, g) }
-          ids[i] = g
-        }
-      },
-      count: () => map.size,
-    }
-  }
-  const map = new Map<string, number>()
+  const index = new KeyIndex(keys.length, false)
   return {
-    assign: (ids, from, to) => {
-      for (let i = from; i < to; i++) {
-        let key = ''
-        for (const kv of vs) {
-          const s = getScalar(kv, i)
-          key += s === null ? '\u0001' : s instanceof Uint8Array ? `\u0002${Array.from(s).join(',')}` : `\u0000${typeof s === 'bigint' ? 'number' : typeof s}:${String(s)}`
-          key += '\u0003'
-        }
-        let g = map.get(key)
-        if (g === undefined) { g = map.size; map.set(key, g) }
-        ids[i] = g
-      }
-    },
-    count: () => map.size,
+    assign: (ids, from, to) => index.assign(keys.map((k) => sliceVector(k, from, to)), to - from, ids.subarray(from, to)),
+    count: () => index.count,
   }
 }
 

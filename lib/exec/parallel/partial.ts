@@ -1,15 +1,29 @@
 /**
  * Runs one share of a parallel aggregation: a scan of rows [start, end) of shared columns, an
- * optional filter and a (partial) GROUP BY. The same code runs in worker threads and on the
- * main thread for its own share.
+ * optional filter and the aggregation into partial groups — the group keys and the aggregate
+ * kernels' state, which the final step merges (merge.ts) — or, for a parallel filter, just the
+ * row numbers the filter keeps. The same code runs in worker threads
+ * and on the statement's thread for its own share.
  */
-import { type Batch, SymbolTable, concatVectors, vectorOf, type Vector } from '../../types/vector.js'
-import type { AggregateNode, BoundExpr, FilterNode, OutputColumn, PlanNode, SampleByNode, ScanNode } from '../../plan/plan-node.js'
+import { BATCH_SIZE, SymbolTable, concatVectors, gather, materialize, vectorOf, type Vector } from '../../types/vector.js'
+import { internalError } from '../../errors.js'
+import type { AggregateKernel, FunctionDef } from '../../functions/registry-types.js'
+import type { BoundExpr, FilterNode, OutputColumn, PlanNode, SampleByNode, ScanNode } from '../../plan/plan-node.js'
 import type { Table } from '../../storage/table.js'
 import { memorySnapshotPart } from '../../storage/table-parts.js'
 import { ExecContext } from '../context.js'
 import { runPlan } from '../operators/runner.js'
-import { type WireTask, decodeAggregate, decodeExpr, resolveFunctions } from './wire.js'
+import { filterSelector } from '../operators/basic.js'
+import { accumulateGroups } from '../operators/hash-aggregate.js'
+import { accumulateSamples, sampleGroupKeys } from '../operators/sample-by.js'
+import { type WireSelected, type WireTask, decodeAggregate, decodeExpr, resolveFunctions } from './wire.js'
+
+/** The partial groups of one share: keys by group id (node key order) and the kernels holding their state. */
+export interface Partial {
+  readonly count: number
+  readonly keys: readonly Vector[]
+  readonly kernels: readonly AggregateKernel[]
+}
 
 /** Column views over shared memory that quack like a table snapshot for the scan operator. */
 function sharedTable(task: WireTask, dicts: (SymbolTable | undefined)[]): Table {
@@ -30,40 +44,73 @@ function dictionaries(task: WireTask): (SymbolTable | undefined)[] {
   })
 }
 
-/** Runs a task; returns the partial groups as one batch (keys, then aggregate results). */
-export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Batch> {
+/** The task's context (the caller's on this thread), its function table and its input: the shared rows under its filter. */
+function taskInput(task: WireTask, ctx: ExecContext | undefined): { context: ExecContext; fns: FunctionDef[]; input: PlanNode; table: Table } {
   const fns = resolveFunctions(task.functions)
   const dicts = dictionaries(task)
+  const table = sharedTable(task, dicts)
   const flag = task.cancel
   const signal = flag === undefined ? undefined : { get cancelled() { return Atomics.load(flag, 0) !== 0 } }
   const context = ctx ?? new ExecContext(task.now, () => Date.now() * 1000, task.user, { tableNames: () => [], table: () => undefined, partitions: () => undefined }, '', task.params, signal)
   if (ctx === undefined && task.deadline !== undefined) context.deadline = task.deadline
   const output: OutputColumn[] = task.columns.map((c, i) => (dicts[i] === undefined ? { name: `c${i}`, type: c.type } : { name: `c${i}`, type: c.type, dict: dicts[i]! }))
-  const scan: ScanNode = { kind: 'scan', table: sharedTable(task, dicts), columns: task.columns.map((_, i) => i), output, timestampIndex: -1 }
+  const scan: ScanNode = { kind: 'scan', table, columns: task.columns.map((_, i) => i), output, timestampIndex: -1 }
   let input: PlanNode = scan
   if (task.filter !== undefined) {
     const filter: FilterNode = { kind: 'filter', input, predicate: decodeExpr(task.filter, fns), output, timestampIndex: -1 }
     input = filter
   }
+  return { context, fns, input, table }
+}
+
+/**
+ * Runs a `select` task: the rows (of the part) in [start, end) its filter keeps, ascending, and
+ * the kept values of its `gather` columns.
+ */
+export async function runSelect(task: WireTask, ctx?: ExecContext): Promise<WireSelected> {
+  if (task.filter === undefined) throw internalError('a select share without a filter')
+  const { context, fns, table } = taskInput({ ...task, filter: undefined }, ctx)
+  const keep = filterSelector(decodeExpr(task.filter, fns), context)
+  const gathered = task.gather ?? []
+  const total = task.end - task.start
+  const rows = new Int32Array(total)
+  const parts: Vector[][] = gathered.map(() => [])
+  let count = 0
+  const k = task.columns.length
+  const reader = table.snapshot().parts[0]!.open(task.columns.map((_, i) => i))
+  for (let from = 0; from < total; from += BATCH_SIZE) {
+    const to = Math.min(from + BATCH_SIZE, total)
+    const vectors: Vector[] = new Array(k)
+    for (let c = 0; c < k; c++) vectors[c] = reader.view(c, from, to)
+    const { sel, count: n } = keep({ length: to - from, vectors })
+    const base = task.start + from
+    for (let i = 0; i < n; i++) rows[count++] = base + sel[i]!
+    if (n > 0) gathered.forEach((c, j) => parts[j]!.push(gather(materialize(vectors[c]!), sel, n)))
+    await context.maybeYield()
+  }
+  const columns = gathered.map((c, j) => concatVectors(task.columns[c]!.type, parts[j]!).data as ArrayBufferView)
+  return { rows: rows.slice(0, count), columns }
+}
+
+/** Runs a task; returns its partial groups. */
+export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Partial> {
+  const { context, fns, input } = taskInput(task, ctx)
   const keys = task.keys.map((k) => decodeExpr(k, fns))
   const aggregates = task.aggregates.map((a) => decodeAggregate(a, fns))
-  const nodeOutput: OutputColumn[] = [
-    ...keys.map((k, i) => (k.kind === 'column' && dicts[k.index] !== undefined ? { name: `k${i}`, type: k.type, dict: dicts[k.index]! } : { name: `k${i}`, type: k.type })),
-    ...aggregates.map((a, i) => ({ name: `a${i}`, type: a.site.returns })),
-  ]
   const s = task.sample
+  if (s === undefined) {
+    const state = await accumulateGroups(keys, aggregates, runPlan(input, context), context)
+    state.memory.close() // the caller accounts for what it keeps
+    return { count: state.count, keys: keys.map((k, i) => state.index!.vector(i, { type: k.type })), kernels: state.kernels }
+  }
   const text = (v: string | undefined): BoundExpr | undefined => (v === undefined ? undefined : { kind: 'const', type: 'STRING', value: v })
-  const node: AggregateNode | SampleByNode = s === undefined
-    ? { kind: 'aggregate', input, keys, aggregates, timestampIndex: -1, output: nodeOutput }
-    : {
-        kind: 'sample_by', input, keys, aggregates, output: nodeOutput, timestampIndex: s.bucketKey,
-        timestampColumn: s.timestampColumn, bucketKey: s.bucketKey, stride: s.stride, unit: s.unit as SampleByNode['unit'],
-        align: { kind: 'calendar', timeZone: text(s.timeZone), offset: text(s.offset) }, from: undefined, to: undefined, fill: undefined,
-      }
-  const parts: Batch[] = []
-  for await (const b of runPlan(node, context)) parts.push(b)
-  if (parts.length === 1) return parts[0]!
-  let length = 0
-  for (const p of parts) length += p.length
-  return { length, vectors: node.output.map((c, i) => concatVectors(c.type, parts.map((p) => p.vectors[i]!))) }
+  const nodeOutput: OutputColumn[] = [...keys.map((k, i) => ({ name: `k${i}`, type: k.type })), ...aggregates.map((a, i) => ({ name: `a${i}`, type: a.site.returns }))]
+  const node: SampleByNode = {
+    kind: 'sample_by', input, keys, aggregates, output: nodeOutput, timestampIndex: s.bucketKey,
+    timestampColumn: s.timestampColumn, bucketKey: s.bucketKey, stride: s.stride, unit: s.unit as SampleByNode['unit'],
+    align: { kind: 'calendar', timeZone: text(s.timeZone), offset: text(s.offset) }, from: undefined, to: undefined, fill: undefined,
+  }
+  const state = await accumulateSamples(node, runPlan(input, context), context)
+  state.memory.close()
+  return { count: state.groups.count, keys: sampleGroupKeys(node, state), kernels: state.kernels }
 }

@@ -6,13 +6,11 @@
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
 import { SqlError, SqlState, type SqlStateCode } from '../../errors.js'
-import type { Batch } from '../../types/vector.js'
-import { type WireBatch, fromWireBatch } from './batch-wire.js'
-import type { WireTask } from './wire.js'
+import type { WirePartial, WireSelected, WireTask } from './wire.js'
 
-interface Pending { resolve: (b: Batch) => void; reject: (e: unknown) => void }
+interface Pending { resolve: (result: unknown) => void; reject: (e: unknown) => void }
 
-/** A fixed set of workers that run partial aggregations. */
+/** A fixed set of workers that run shares of parallel aggregations. */
 export class WorkerPool {
   private readonly workers: Worker[] = []
   private readonly pending = new Map<number, Pending>()
@@ -27,13 +25,13 @@ export class WorkerPool {
       const w = fromSource
         ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}) })`, { eval: true })
         : new Worker(url)
-      w.on('message', (m: { id: number; batch?: WireBatch; error?: { message: string; code?: string; position?: number } }) => {
+      w.on('message', (m: { id: number; result?: unknown; error?: { message: string; code?: string; position?: number } }) => {
         const p = this.pending.get(m.id)
         if (p === undefined) return
         this.pending.delete(m.id)
         if (this.pending.size === 0) for (const x of this.workers) x.unref()
         if (m.error !== undefined) p.reject(new SqlError((m.error.code ?? SqlState.INTERNAL_ERROR) as SqlStateCode, m.error.message, m.error.position ?? -1))
-        else p.resolve(fromWireBatch(m.batch!))
+        else p.resolve(m.result)
       })
       w.on('error', (err) => {
         for (const [id, p] of this.pending) { this.pending.delete(id); p.reject(err) }
@@ -44,13 +42,13 @@ export class WorkerPool {
     }
   }
 
-  /** Runs a task on the next worker. */
-  run(task: WireTask): Promise<Batch> {
+  /** Runs a task on the next worker; resolves to its result (a {@link WirePartial}, or a {@link WireSelected} for a `select` task). */
+  run<T extends WirePartial | WireSelected>(task: WireTask): Promise<T> {
     const id = this.nextId++
     const w = this.workers[this.turn++ % this.workers.length]!
-    return new Promise<Batch>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       if (this.pending.size === 0) for (const x of this.workers) x.ref() // busy workers keep the process alive
-      this.pending.set(id, { resolve, reject })
+      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject })
       w.postMessage({ id, task })
     })
   }
@@ -58,16 +56,27 @@ export class WorkerPool {
 
 let pool: WorkerPool | null | undefined
 
+/** At most this many workers, whatever the machine. */
+const MAX_WORKERS = 16
+
 /** Turns parallel execution off and on at run time (tests compare both paths' results). */
 export const PARALLELISM = { enabled: true }
+
+/** The worker threads parallel operators can use now (0: none), without starting them. */
+export function parallelWorkers(): number {
+  if (!PARALLELISM.enabled) return 0
+  if (pool !== undefined) return pool?.size ?? 0
+  const env = typeof process !== 'undefined' ? process.env['EPOCHDB_WORKERS'] : undefined
+  const n = env !== undefined && env !== '' ? Number(env) : availableParallelism() - 1
+  return Number.isFinite(n) && n > 0 ? Math.min(n, MAX_WORKERS) : 0
+}
 
 /** The shared pool, or undefined when parallelism is off (one core, EPOCHDB_WORKERS=0, or PARALLELISM.enabled false). */
 export function workerPool(): WorkerPool | undefined {
   if (!PARALLELISM.enabled) return undefined
   if (pool === undefined) {
-    const env = typeof process !== 'undefined' ? process.env['EPOCHDB_WORKERS'] : undefined
-    const n = env !== undefined && env !== '' ? Number(env) : availableParallelism() - 1
-    pool = Number.isFinite(n) && n > 0 ? new WorkerPool(Math.min(n, 16)) : null
+    const n = parallelWorkers()
+    pool = n > 0 ? new WorkerPool(n) : null
   }
   return pool ?? undefined
 }

@@ -1,7 +1,8 @@
 /**
  * The wire form of a parallel aggregation task: plain, structured-cloneable data that a worker
  * thread turns back into plan nodes. Function definitions travel by name and kind; column memory
- * travels as SharedArrayBuffer-backed typed arrays (no copy).
+ * travels as SharedArrayBuffer-backed typed arrays (no copy); partial groups come back as key
+ * vectors and the aggregate kernels' state.
  */
 import { internalError } from '../../errors.js'
 import type { ColumnType } from '../../types/column-type.js'
@@ -10,6 +11,7 @@ import type { AggregateFunctionDef, CallSite, FunctionDef, ScalarFunctionDef } f
 import type { BoundExpr } from '../../plan/plan-node.js'
 import { functionsNamed } from '../../functions/registry.js'
 import { inValues } from '../evaluate.js'
+import type { WireBatch } from './batch-wire.js'
 
 /** A bound expression without function objects. */
 export type WireExpr =
@@ -31,6 +33,19 @@ export interface WireColumn {
   readonly dict?: readonly string[]
 }
 
+/** What a share hands back: its groups' keys and its kernels' state (`kernelState`). */
+export interface WirePartial {
+  readonly count: number
+  readonly keys: WireBatch
+  readonly states: readonly object[]
+}
+
+/** What a `select` share hands back: the part rows its filter kept (ascending) and, per `gather` column, their values. */
+export interface WireSelected {
+  readonly rows: Int32Array
+  readonly columns: readonly ArrayBufferView[]
+}
+
 /** One worker's share of an aggregation. */
 export interface WireTask {
   readonly columns: readonly WireColumn[]
@@ -50,6 +65,10 @@ export interface WireTask {
   readonly cancel?: Int32Array
   /** when set, the share is a SAMPLE BY (no FILL, no FROM/TO) instead of a GROUP BY */
   readonly sample?: WireSample
+  /** when true, the share only filters: it answers the rows (of the part) `filter` keeps ({@link WireSelected}) */
+  readonly select?: boolean
+  /** for a `select` share: the columns (task column indexes, fixed-width ones) whose kept values it gathers */
+  readonly gather?: readonly number[]
 }
 
 /** The SAMPLE BY parameters a worker needs (calendar alignment; constants already evaluated). */
@@ -62,7 +81,10 @@ export interface WireSample {
   readonly offset: string | undefined
 }
 
-/** Encodes expressions, collecting the functions they use. Returns undefined for what cannot travel. */
+/**
+ * Encodes expressions, collecting the functions they use. The physical planner took only
+ * expressions that travel (plan/physical/shippable.ts); anything else is an invariant failure.
+ */
 export class WireEncoder {
   readonly functions: { name: string; kind: FunctionDef['kind'] }[] = []
   private readonly index = new Map<FunctionDef, number>()
@@ -77,44 +99,22 @@ export class WireEncoder {
     return i
   }
 
-  expr(e: BoundExpr): WireExpr | undefined {
+  expr(e: BoundExpr): WireExpr {
     switch (e.kind) {
       case 'column': return { kind: 'column', type: e.type, index: e.index }
       case 'const': return e
-      case 'call': {
-        if (e.def.deterministic === false) return undefined
-        const args = this.all(e.args)
-        return args === undefined ? undefined : { kind: 'call', type: e.type, fn: this.fn(e.def), site: e.site, args }
-      }
-      case 'cast': { const x = this.expr(e.expr); return x === undefined ? undefined : { kind: 'cast', type: e.type, expr: x, pos: e.pos } }
-      case 'case': {
-        const whens: { when: WireExpr; then: WireExpr }[] = []
-        for (const w of e.whens) {
-          const when = this.expr(w.when)
-          const then = this.expr(w.then)
-          if (when === undefined || then === undefined) return undefined
-          whens.push({ when, then })
-        }
-        const other = this.expr(e.else)
-        return other === undefined ? undefined : { kind: 'case', type: e.type, whens, else: other }
-      }
-      case 'in': {
-        const x = this.expr(e.expr)
-        return x === undefined ? undefined : { kind: 'in', type: e.type, expr: x, values: inValues(e.values), not: e.not }
-      }
-      case 'in_intervals': case 'isnull': {
-        if (e.kind === 'in_intervals' && (e.param !== undefined || e.tick !== undefined)) return undefined
-        const x = this.expr(e.expr)
-        return x === undefined ? undefined : { ...e, expr: x } as WireExpr
-      }
-      case 'param': case 'subquery': case 'exists': case 'in_query': return undefined
+      case 'call': return { kind: 'call', type: e.type, fn: this.fn(e.def), site: e.site, args: this.all(e.args) }
+      case 'cast': return { kind: 'cast', type: e.type, expr: this.expr(e.expr), pos: e.pos }
+      case 'case': return { kind: 'case', type: e.type, whens: e.whens.map((w) => ({ when: this.expr(w.when), then: this.expr(w.then) })), else: this.expr(e.else) }
+      case 'in': return { kind: 'in', type: e.type, expr: this.expr(e.expr), values: inValues(e.values), not: e.not }
+      case 'in_intervals': return { kind: 'in_intervals', type: e.type, expr: this.expr(e.expr), intervals: e.intervals, not: e.not }
+      case 'isnull': return { kind: 'isnull', type: e.type, expr: this.expr(e.expr), not: e.not }
+      case 'param': case 'subquery': case 'exists': case 'in_query': throw internalError(`a ${e.kind} cannot run on a worker thread`)
     }
   }
 
-  all(es: readonly BoundExpr[]): WireExpr[] | undefined {
-    const out: WireExpr[] = []
-    for (const e of es) { const x = this.expr(e); if (x === undefined) return undefined; out.push(x) }
-    return out
+  all(es: readonly BoundExpr[]): WireExpr[] {
+    return es.map((e) => this.expr(e))
   }
 }
 

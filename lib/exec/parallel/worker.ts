@@ -1,15 +1,24 @@
 /**
- * Worker-thread entry point: runs partial aggregations (see partial.ts) on shared column memory
- * and posts the partial groups back.
+ * Worker-thread entry point: runs shares of parallel aggregations and filters (see partial.ts)
+ * on shared column memory and posts back the partial groups (keys, and the kernels' state) or
+ * the row numbers a filter keeps.
  */
 import { parentPort } from 'node:worker_threads'
-import { runPartial } from './partial.js'
+import { runPartial, runSelect } from './partial.js'
 import { toWireBatch } from './batch-wire.js'
-import type { WireTask } from './wire.js'
+import { kernelState } from './kernel-state.js'
+import type { WirePartial, WireSelected, WireTask } from './wire.js'
+
+async function run(task: WireTask): Promise<WirePartial | WireSelected> {
+  if (task.select === true) return runSelect(task)
+  const p = await runPartial(task)
+  return { count: p.count, keys: toWireBatch({ length: p.count, vectors: [...p.keys] }), states: p.kernels.map(kernelState) }
+}
 
 parentPort?.on('message', (msg: { id: number; task: WireTask }) => {
-  runPartial(msg.task).then(
-    (batch) => parentPort!.postMessage({ id: msg.id, batch: toWireBatch(batch) }),
+  run(msg.task).then(
+    // a select share's arrays are this thread's own: moved to the statement's thread, not copied
+    (result) => parentPort!.postMessage({ id: msg.id, result }, 'rows' in result ? [result.rows.buffer as ArrayBuffer, ...result.columns.map((c) => c.buffer as ArrayBuffer)] : []),
     (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? { message: err.message, code: (err as { code?: string }).code, position: (err as { position?: number }).position } : { message: String(err) } }),
   )
 })

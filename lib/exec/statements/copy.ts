@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { CopyTo } from '../../sql/ast.js'
 import { bindQuery, type BindContext } from '../../plan/bind-query.js'
 import { optimize } from '../../plan/optimize/index.js'
+import { physical } from './physical.js'
 import { runPlan } from '../operators/runner.js'
 import type { ExecContext } from '../context.js'
 import { type Execution, rowsExecution } from '../../result.js'
@@ -26,7 +27,7 @@ export async function copyTo(stmt: CopyTo, bc: BindContext, ctx: ExecContext, ro
   const plan = optimize(bindQuery(stmt.query, bc))
   const ex: Execution = {
     columns: infoOf(plan.output), types: plan.output.map((c) => c.type), timestampIndex: plan.timestampIndex,
-    command: 'select', affected: -1, batches: runPlan(plan, ctx),
+    command: 'select', affected: -1, batches: runPlan(physical(plan), ctx),
   }
   await writeParquetFile(ex, path, options)
   const id = randomBytes(8).toString('hex')

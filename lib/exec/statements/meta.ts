@@ -167,6 +167,13 @@ export function explain(plan: PlanNode): Rows {
       case 'sample_by': lines.push(`${pad}Sample By`); break
       case 'latest_on': lines.push(n.symbolIndex === undefined ? `${pad}LatestBy` : `${pad}LatestByAllIndexed`); break
       case 'window': lines.push(`${pad}Window`); break
+      case 'parallel_filter': lines.push(`${pad}Async Filter workers: ${n.workers}`); visit(n.scan, depth + 1); return
+      case 'parallel_aggregate': {
+        const l = n.logical
+        lines.push(`${pad}Async ${l.kind === 'sample_by' ? 'Sample By' : 'Group By'} workers: ${n.workers}${l.kind === 'aggregate' ? ` keys: ${l.keys.length}` : ''} values: ${l.aggregates.map((a) => a.def.name).join(',')}`)
+        visit(l.input, depth + 1)
+        return
+      }
     }
     visit(n.input, depth + 1)
   }

@@ -13,6 +13,7 @@ import type { BoundExpr, PlanNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { runPlan } from '../operators/runner.js'
 import { optimize } from '../../plan/optimize/index.js'
+import { physical } from './physical.js'
 import { computeSubqueries } from '../subqueries.js'
 import { alterTable, columnType, createTable, createTableLike, dropTable, renameTable, tableMeta, truncateTable, checkName } from './ddl.js'
 import { castVector } from '../../types/cast.js'
@@ -54,11 +55,12 @@ export interface RunEnv {
 
 /** Runs `stmt`, bound in `bc`, in `session`. */
 export async function runStatement(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext, env: RunEnv): Promise<Execution> {
+  ctx.physical = physical // for the subqueries the statement computes
   switch (stmt.kind) {
     case 'select': case 'setop': case 'with': {
       const q = env.planOf(stmt, bc)
       if (q.subqueries.length > 0) await computeSubqueries(q.subqueries, ctx)
-      return { columns: q.columns, types: q.types, timestampIndex: q.plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(q.plan, ctx) }
+      return { columns: q.columns, types: q.types, timestampIndex: q.plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(physical(q.plan), ctx) }
     }
     case 'create_table': return ddl(env, () => createTable(stmt, env.catalog), done('create_table'))
     case 'create_table_like': return ddl(env, () => createTableLike(stmt, env.catalog), done('create_table'))
@@ -68,7 +70,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
         throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${stmt.name}]`, stmt.namePos)
       }
       const plan = optimize(bindQuery(stmt.query, bc))
-      const data = await collectAll(plan, ctx)
+      const data = await collectAll(physical(plan), ctx)
       const columns: ColumnMeta[] = plan.output.map((c) => {
         checkName(c.name, stmt.pos, 'column', env.catalog.maxNameLength)
         const cast = stmt.casts.find((x) => x.column.toLowerCase() === c.name.toLowerCase())
@@ -115,7 +117,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
     case 'explain': {
       const inner = stmt.statement
       if (inner.kind !== 'select' && inner.kind !== 'setop' && inner.kind !== 'with') throw notSupported('EXPLAIN supports queries only', stmt.pos)
-      return rowsExecution(explain(optimize(bindQuery(inner, bc))))
+      return rowsExecution(explain(physical(optimize(bindQuery(inner, bc)))))
     }
     case 'transaction': {
       const writes = session.pending.take()

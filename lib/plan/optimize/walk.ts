@@ -8,7 +8,8 @@ import type { BoundExpr, PlanNode } from '../plan-node.js'
 /** `node` with each child replaced by `f(child)` (unchanged children keep their identity). */
 export function mapChildren(node: PlanNode, f: (child: PlanNode) => PlanNode): PlanNode {
   switch (node.kind) {
-    case 'scan': case 'table_function': case 'values': return node
+    // physical nodes come after the optimizer; their inputs are chosen already
+    case 'scan': case 'table_function': case 'values': case 'parallel_aggregate': case 'parallel_filter': return node
     case 'filter': case 'project': case 'aggregate': case 'sort': case 'limit': case 'distinct':
     case 'sample_by': case 'latest_on': case 'window': {
       const input = f(node.input)

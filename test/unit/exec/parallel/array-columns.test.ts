@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { Database } from '../../../../lib/index.js'
-import { PARALLEL_MIN_ROWS } from '../../../../lib/exec/parallel/decompose.js'
+import { PARALLEL_MIN_ROWS } from '../../../../lib/plan/physical/index.js'
 
 t.test('sum(array_sum(a)) over PARALLEL_MIN_ROWS rows', async (t) => {
   const db = await Database.open()

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { Database } from '../../../../lib/index.js'
-import { PARALLEL_MIN_ROWS, PARALLEL_STATS } from '../../../../lib/exec/parallel/parallel-aggregate.js'
+import { PARALLEL_STATS } from '../../../../lib/exec/parallel/parallel-aggregate.js'
+import { PARALLEL_MIN_ROWS } from '../../../../lib/plan/physical/index.js'
 import { workerPool } from '../../../../lib/exec/parallel/pool.js'
 
 // A table just over the parallel threshold; expected values are computed here in plain JS.

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { Database } from '../../../../lib/index.js'
-import { PARALLEL_MIN_ROWS, PARALLEL_STATS } from '../../../../lib/exec/parallel/parallel-aggregate.js'
+import { PARALLEL_STATS } from '../../../../lib/exec/parallel/parallel-aggregate.js'
+import { PARALLEL_MIN_ROWS } from '../../../../lib/plan/physical/index.js'
 import { runPartial } from '../../../../lib/exec/parallel/partial.js'
 
 const N = PARALLEL_MIN_ROWS + 1000

@@ -1,0 +1,130 @@
+/**
+ * Dense ids for key tuples — the one owner of "which group / which key is this row" for GROUP BY,
+ * SAMPLE BY, LATEST ON, the time joins (ASOF / LT / SPLICE) and the merge of parallel partial
+ * aggregations. Ids are handed out 0, 1, 2, ... in order of first appearance, and the same index
+ * can serve several inputs (both sides of a join, the shares of a parallel aggregation): equal
+ * values get the same id whatever vector carries them. Nulls are a key of their own.
+ *
+ * Fast paths, chosen per batch from the key vectors:
+ * - no keys: every row is key 0 (count is 1 from the start);
+ * - one text key: a SYMBOL vector maps through a remap array per dictionary (no string work per
+ *   row, {@link TextIds}); STRING / VARCHAR values go through the same ids by value;
+ * - one numeric key: a Map on the number (a LONG beyond 2^53 as a bigint; safe ones stay numbers);
+ * - anything else: a composite text key per row ({@link rowKey}).
+ */
+import { LONG_NULL } from '../../types/column-type.js'
+import { type Scalar, type SymbolTable, type Vector, VectorWriter, getScalar, materialize } from '../../types/vector.js'
+import type { OutputColumn } from '../../plan/plan-node.js'
+import { BOXED_BYTES, MAP_ENTRY_BYTES } from '../memory.js'
+import { TextIds } from './text-ids.js'
+import { keyPart } from './row-key.js'
+
+/** Dense ids for key tuples in order of first appearance, and (optionally) their values. */
+export class KeyIndex {
+  private readonly byText = new Map<string, number>()
+  private readonly byNumber = new Map<number | bigint, number>()
+  /** ids of a single text key (this index then holds only text keys) */
+  private readonly textIds = new TextIds()
+  private readonly values: Scalar[][] | undefined
+  /** characters of the composite text keys, for {@link bytes} */
+  private chars = 0
+  /** number of ids handed out (ids are 0 .. count-1) */
+  count: number
+
+  /**
+   * @param width the number of key columns
+   * @param keepValues whether to keep each id's key values (for {@link vector}); the time
+   *   operators only need the ids
+   */
+  constructor(private readonly width: number, keepValues = true) {
+    this.values = keepValues ? Array.from({ length: width }, () => []) : undefined
+    this.count = width === 0 ? 1 : 0
+  }
+
+  /** Writes the key id of rows 0..length-1 of `keys` to `out`. */
+  assign(keys: readonly Vector[], length: number, out: Int32Array): void {
+    if (this.width === 0) { out.fill(0, 0, length); return }
+    const vs = keys.map(materialize)
+    const v = vs[0]!
+    if (this.width === 1 && v.kind === 'sym') return this.assignSymbol(v.data, v.dict, length, out)
+    if (this.width === 1 && v.kind === 'str') {
+      for (let i = 0; i < length; i++) out[i] = this.textId(v.data[i] ?? null)
+      return
+    }
+    if (this.width === 1 && v.kind === 'i64' && v.data instanceof BigInt64Array) {
+      // 64-bit keys beyond 2^53 in this batch: exact keys (safe ones stay numbers, as in other batches)
+      for (let i = 0; i < length; i++) {
+        const s = getScalar(v, i)
+        const x = s === null ? LONG_NULL : (s as number | bigint)
+        let id = this.byNumber.get(x)
+        if (id === undefined) id = this.add(this.byNumber, x, [s])
+        out[i] = id
+      }
+      return
+    }
+    if (this.width === 1 && (v.kind === 'f64' || v.kind === 'i32' || v.kind === 'i16' || v.kind === 'i8' || v.kind === 'i64')) {
+      const d = v.data as Float64Array
+      for (let i = 0; i < length; i++) {
+        let x = d[i]!
+        if (x !== x) x = LONG_NULL
+        let id = this.byNumber.get(x)
+        if (id === undefined) id = this.add(this.byNumber, x, [getScalar(v, i)])
+        out[i] = id
+      }
+      return
+    }
+    const parts: Scalar[] = new Array(this.width)
+    for (let i = 0; i < length; i++) {
+      let text = ''
+      for (let k = 0; k < this.width; k++) {
+        const s = getScalar(vs[k]!, i)
+        parts[k] = s
+        text += keyPart(s)
+      }
+      let id = this.byText.get(text)
+      if (id === undefined) { id = this.add(this.byText, text, parts); this.chars += text.length }
+      out[i] = id
+    }
+  }
+
+  private assignSymbol(d: Int32Array, dict: SymbolTable, length: number, out: Int32Array): void {
+    const ids = this.textIds
+    const before = ids.count
+    ids.assignSymbols(d, dict, length, out)
+    this.tookTextIds(before)
+  }
+
+  private textId(s: string | null): number {
+    const before = this.textIds.count
+    const id = this.textIds.idOf(s)
+    if (this.textIds.count !== before) this.tookTextIds(before)
+    return id
+  }
+
+  /** Records the values of text ids handed out since `before`. */
+  private tookTextIds(before: number): void {
+    const ids = this.textIds
+    if (this.values !== undefined) for (let id = before; id < ids.count; id++) this.values[0]!.push(ids.values[id]!)
+    this.count = ids.count
+  }
+
+  private add<K>(map: Map<K, number>, key: K, parts: readonly Scalar[]): number {
+    const id = this.count++
+    map.set(key, id)
+    if (this.values !== undefined) for (let k = 0; k < this.width; k++) this.values[k]!.push(parts[k]!)
+    return id
+  }
+
+  /** Key column `k` as a vector indexed by key id (needs `keepValues`). */
+  vector(k: number, col: Pick<OutputColumn, 'type' | 'dict'>): Vector {
+    const w = new VectorWriter(col.type, this.count, col.dict)
+    const vs = this.values?.[k] ?? []
+    for (let i = 0; i < this.count; i++) w.set(i, vs[i] ?? null)
+    return w.finish()
+  }
+
+  /** Estimated bytes the index holds: its map entries, the key values, the composite keys' text. */
+  get bytes(): number {
+    return this.count * (MAP_ENTRY_BYTES + 8 + this.width * (8 + BOXED_BYTES)) + this.chars * 2
+  }
+}
