@@ -44,7 +44,7 @@ export const CHUNK_BYTES = 64 * 1024
  */
 export class ChunkWriter {
   /** the body bytes not yet written */
-  readonly out = new ByteWriter(CHUNK_BYTES + 16 * 1024)
+  readonly out = new ByteWriter(16 * 1024)
   /** bytes written so far (after headers) */
   written = 0
 

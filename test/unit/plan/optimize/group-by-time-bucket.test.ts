@@ -78,3 +78,21 @@ t.test('forms with no SAMPLE BY equivalent stay GROUP BY', async (t) => {
   ]) t.match(await plan(db, sql), /GroupBy/, sql)
   await db.close()
 })
+
+t.test('on a table large enough for worker threads, the rewritten GROUP BY still answers the hash aggregate\'s rows', async (t) => {
+  const { PARALLEL_MIN_ROWS, PARALLEL_STATS } = await import('../../../../lib/exec/parallel/parallel-aggregate.js')
+  const n = PARALLEL_MIN_ROWS + 4321
+  const db = await Database.open()
+  await db.query('create table t (ts timestamp, sym symbol, v double) timestamp(ts) partition by day')
+  const ts = new Float64Array(n)
+  const v = new Float64Array(n)
+  const sym: string[] = []
+  for (let k = 0; k < n; k++) { ts[k] = 1704067200000000 + k * 997_000; v[k] = ((k * 31) % 1000) / 10; sym.push(`s${(k * 7) % 5}`) }
+  await db.append('t', { ts, sym, v })
+  const before = PARALLEL_STATS.runs
+  const fast = "select timestamp_floor('h', ts) b, sym, max(v), min(v), count() from t group by b, sym"
+  t.match(await plan(db, fast), /^Sample By/)
+  t.same(await rows(db, fast), await rows(db, "select b, sym, max(v), min(v), count() from (select timestamp_floor('h', ts) b, sym, v from t) group by b, sym"))
+  t.comment(`parallel runs: ${PARALLEL_STATS.runs - before}`)
+  await db.close()
+})
