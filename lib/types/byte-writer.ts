@@ -32,7 +32,7 @@ export class ByteWriter {
   /** Makes room for `n` more bytes. */
   ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return
-    let size = this.buf.length * 2
+    let size = Math.max(64, this.buf.length * 2)
     while (size < this.pos + n) size *= 2
     const next = this.alloc(size)
     next.set(this.buf.subarray(0, this.pos))
