@@ -6,8 +6,8 @@ import type { Statement } from './sql/ast.js'
 import { parseScriptAsync, parseStatements } from './sql/parse.js'
 import { parseLimits, type ParseLimits } from './sql/limits.js'
 import type { ColumnType } from './types/column-type.js'
-import { getScalar } from './types/vector.js'
-import { type JsValue, toJsValue } from './types/js-value.js'
+import type { JsValue } from './types/js-value.js'
+import { batchRows } from './types/js-rows.js'
 import { Catalog } from './storage/catalog.js'
 import { DurableStore } from './storage/durable/store.js'
 import { catalogView } from './exec/statements/meta.js'
@@ -506,7 +506,7 @@ export class Database {
     const mem = this.executionMemory.get(ex)?.reservation('the query result (Database.query collects every row; use Database.stream for large results)')
     for await (const b of ex.batches) {
       mem?.grow(rowsBytes(b))
-      for (let i = 0; i < b.length; i++) rows.push(b.vectors.map((v, k) => toJsValue(ex.types[k]!, getScalar(v, i))))
+      for (const row of batchRows(ex.types, b)) rows.push(row)
     }
     return { columns: ex.columns, rows, rowCount: ex.affected >= 0 ? ex.affected : rows.length, timestampIndex: ex.timestampIndex, command: ex.command }
   }
@@ -570,7 +570,7 @@ export class PreparedStatement {
   async query(params: readonly unknown[] = [], options: ExecOptions = {}): Promise<QueryResult> {
     const ex = await this.db.execute(this.statement, params, options)
     const rows: JsValue[][] = []
-    for await (const b of ex.batches) for (let i = 0; i < b.length; i++) rows.push(b.vectors.map((v, k) => toJsValue(ex.types[k]!, getScalar(v, i))))
+    for await (const b of ex.batches) for (const row of batchRows(ex.types, b)) rows.push(row)
     return { columns: ex.columns, rows, rowCount: ex.affected >= 0 ? ex.affected : rows.length, timestampIndex: ex.timestampIndex, command: ex.command }
   }
 

@@ -8,7 +8,7 @@ import { HttpError, describe, statusOf } from './http-error.js'
 import { isTrue, parseLimit } from './request.js'
 import { ChunkWriter, JSON_TYPE, errorBody, sendJson } from './response.js'
 import { jsonString } from './json/json-string.js'
-import { type JsonEncoder, jsonEncoder } from './json/json-values.js'
+import { type JsonCell, jsonColumn } from './json/json-rows.js'
 import { parseCols, selectColumns } from './cols-param.js'
 import { isWrite, parseOne } from './statement.js'
 import { requestTimeout } from './timeout-param.js'
@@ -97,17 +97,23 @@ async function streamRows(ctx: RequestContext, r: ExecRequest, ex: Execution, in
   let row = 0
   let sent = 0
   let countStart = 0n
+  const out = w.out
+  const columns = indices.map((c) => jsonColumn(ex.types[c]!, out, r.quoteLargeNum))
   try {
     for await (const batch of ex.batches) {
       if (row + batch.length > r.skip && row < r.stop) {
-        const enc: JsonEncoder[] = indices.map((c) => jsonEncoder(ex.types[c]!, batch.vectors[c]!, r.quoteLargeNum))
+        const cells: JsonCell[] = indices.map((c, k) => columns[k]!(batch.vectors[c]!))
         const from = Math.max(0, r.skip - row)
         const to = Math.min(batch.length, r.stop - row)
-        const n = enc.length
+        const n = cells.length
         for (let i = from; i < to; i++) {
-          let line = sent === 0 ? '[' : ',['
-          for (let c = 0; c < n; c++) line += c === 0 ? enc[c]!(i) : ',' + enc[c]!(i)
-          w.push(line + ']')
+          if (sent > 0) out.byte(44) // ,
+          out.byte(91) // [
+          for (let c = 0; c < n; c++) {
+            if (c > 0) out.byte(44)
+            cells[c]!(i)
+          }
+          out.byte(93) // ]
           sent++
           if (w.full) await w.flush()
         }

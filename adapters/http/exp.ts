@@ -8,7 +8,8 @@ import { type RequestContext, KNOWN_PARAMS, checkParams } from './context.js'
 import { HttpError, describe, statusOf } from './http-error.js'
 import { isTrue, parseLimit } from './request.js'
 import { CSV_TYPE, ChunkWriter, errorBody, sendJson } from './response.js'
-import { type CsvEncoder, csvEncoder, csvQuote } from './csv/csv-values.js'
+import { csvQuote } from './csv/csv-values.js'
+import { type CsvCell, csvColumn } from './csv/csv-rows.js'
 import { parseOne, returnsRows } from './statement.js'
 import { requestTimeout } from './timeout-param.js'
 import { PARQUET_PARAMS, sendParquet } from './exp-parquet.js'
@@ -69,17 +70,23 @@ export async function handleExp(ctx: RequestContext): Promise<number> {
   if (!isTrue(p.get('nm'))) w.push(ex.columns.map((c) => csvQuote(c.name)).join(delimiter) + '\r\n')
   let row = 0
   let sent = 0
+  const out = w.out
+  const columns = ex.columns.map((_, c) => csvColumn(ex.types[c]!, out))
+  const sep = Buffer.from(delimiter, 'utf8')
   try {
     for await (const batch of ex.batches) {
       if (row + batch.length > skip && row < stop) {
-        const enc: CsvEncoder[] = ex.columns.map((_, c) => csvEncoder(ex.types[c]!, batch.vectors[c]!))
-        const n = enc.length
+        const cells: CsvCell[] = columns.map((bind, c) => bind(batch.vectors[c]!))
+        const n = cells.length
         const from = Math.max(0, skip - row)
         const to = Math.min(batch.length, stop - row)
         for (let i = from; i < to; i++) {
-          let line = enc[0]!(i)
-          for (let c = 1; c < n; c++) line += delimiter + enc[c]!(i)
-          w.push(line + '\r\n')
+          for (let c = 0; c < n; c++) {
+            if (c > 0) out.bytes(sep)
+            cells[c]!(i)
+          }
+          out.byte(13)
+          out.byte(10)
           sent++
           if (w.full) await w.flush()
         }

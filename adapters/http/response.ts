@@ -3,6 +3,7 @@
  * streamed bodies with back-pressure.
  */
 import type { ServerResponse } from 'node:http'
+import { ByteWriter } from '../../lib/index.js'
 import { jsonString } from './json/json-string.js'
 
 /** `Content-Type` of JSON answers. */
@@ -32,17 +33,19 @@ export function errorBody(query: string, message: string, position: number | und
   return `{"query":${jsonString(query)},"error":${jsonString(message)}${pos}}`
 }
 
-/** Characters buffered before a streamed response writes a chunk. */
-export const CHUNK_CHARS = 64 * 1024
+/** Bytes buffered before a streamed response writes a chunk. */
+export const CHUNK_BYTES = 64 * 1024
 
 /**
  * Buffers a streamed body and writes it in chunks, waiting for 'drain' when the socket is
  * full. Headers go out with the first chunk, so an error before that can still be answered
- * with a proper status.
+ * with a proper status. Rows are encoded straight into {@link ChunkWriter.out} (a reused
+ * buffer, see `json/json-rows.ts` and `csv/csv-rows.ts`); each chunk written is a copy.
  */
 export class ChunkWriter {
-  private buf = ''
-  /** characters written so far (after headers) */
+  /** the body bytes not yet written */
+  readonly out = new ByteWriter(16 * 1024)
+  /** bytes written so far (after headers) */
   written = 0
 
   constructor(
@@ -63,20 +66,19 @@ export class ChunkWriter {
 
   /** Appends text to the body. */
   push(s: string): void {
-    this.buf += s
+    this.out.text(s)
   }
 
   /** True when enough is buffered for a chunk. */
   get full(): boolean {
-    return this.buf.length >= CHUNK_CHARS
+    return this.out.pos >= CHUNK_BYTES
   }
 
   /** Writes the buffer as one chunk; resolves when the socket can take more (or closed). */
   async flush(): Promise<void> {
-    if (this.buf.length === 0 || this.closed) return
+    if (this.out.pos === 0 || this.closed) return
     if (!this.res.headersSent) this.res.writeHead(this.status, this.headers)
-    const chunk = this.buf
-    this.buf = ''
+    const chunk = this.out.take()
     this.written += chunk.length
     if (!this.res.write(chunk)) await drained(this.res)
   }
@@ -84,16 +86,16 @@ export class ChunkWriter {
   /** Ends the response with what is buffered (a single-chunk body gets a Content-Length). */
   end(): void {
     if (this.closed) return
+    const body = this.out.take()
     if (!this.res.headersSent) {
-      this.res.writeHead(this.status, { ...this.headers, 'Content-Length': String(Buffer.byteLength(this.buf)) })
+      this.res.writeHead(this.status, { ...this.headers, 'Content-Length': String(body.length) })
     }
-    this.res.end(this.buf)
-    this.buf = ''
+    this.res.end(body)
   }
 
   /** Drops what is buffered (before an error answer replaces it). */
   discard(): void {
-    this.buf = ''
+    this.out.pos = 0
   }
 }
 

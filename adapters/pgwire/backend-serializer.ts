@@ -1,7 +1,7 @@
 /**
  * Serializes backend messages (server → client) into a {@link BufferWriter}. Mirror image of
  * node-postgres's `pg-protocol/src/serializer.ts`, which writes the frontend side. DataRows
- * are written by `data-row.ts`, next to the value encoders.
+ * are written by `data-row-writer.ts`.
  */
 import type { BufferWriter } from './buffer-writer.js'
 import type { FormatCode, TxStatus } from './messages.js'

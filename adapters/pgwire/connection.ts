@@ -30,6 +30,14 @@ const INPUT_HIGH_WATER = 4 * 1024 * 1024
  */
 const PIPELINE_HOLD = 16 * 1024
 
+/**
+ * Output the socket may hold unsent before a flush waits for 'drain'. A large result is written
+ * in 256 KB flushes; waiting for the socket to empty after each one left the server idle while
+ * the client parsed the previous chunk, so producing and parsing never overlapped. A bounded
+ * amount queued ahead keeps both busy and memory per connection still bounded.
+ */
+const WRITE_AHEAD = 1024 * 1024
+
 /** How long a closing socket may take to deliver its last output before it is cut. */
 const CLOSE_GRACE_MS = 1000
 
@@ -182,7 +190,7 @@ export class PgConnection {
     const buf = this.w.flush()
     const s = this.socket
     if (this.phase === 'closed' || s.destroyed || buf.length === 0) return undefined
-    if (s.write(buf)) return undefined
+    if (s.write(buf) || s.writableLength <= WRITE_AHEAD) return undefined
     this.draining = true
     return new Promise<void>((resolve) => {
       const done = (): void => { s.off('drain', done); s.off('close', done); this.draining = false; this.lastActive = Date.now(); resolve() }

@@ -12,7 +12,8 @@ import { PgError } from './errors.js'
 import type { FormatCode } from './messages.js'
 import { pgTypeOf } from './pg-types.js'
 import type { Prepared } from './prepared.js'
-import { type CellEncoder, cellEncoder, effectiveFormat, writeDataRows } from './value-encoders.js'
+import { type CellWriter, type ColumnWriter, columnWriter, writeRows } from './data-row-writer.js'
+import { effectiveFormat } from './value-encoders.js'
 
 /** Bytes of buffered output after which rows are flushed to the socket (and back-pressure applies). */
 export const FLUSH_THRESHOLD = 256 * 1024
@@ -47,7 +48,11 @@ export class Portal {
   private batch: Batch | undefined
   private offset = 0
   private sent = 0
-  private encoders: CellEncoder[] = []
+  /** the column writers, made for the output buffer {@link writersFor} */
+  private writers: ColumnWriter[] = []
+  private writersFor: BufferWriter | undefined
+  /** the writers bound to the current batch */
+  private cells: CellWriter[] = []
   private finished = false
 
   /**
@@ -62,7 +67,6 @@ export class Portal {
     if (this.execution === undefined) {
       const ex = await this.prepared.start(this.params, this.signal, this.paramTypes)
       this.execution = ex
-      this.encoders = ex.types.map((t, k) => cellEncoder(t, formatOf(this.resultFormats, k)))
     }
     return this.execution
   }
@@ -107,13 +111,23 @@ export class Portal {
         }
         this.batch = next.value
         this.offset = 0
+        this.cells = []
         continue
+      }
+      if (this.writersFor !== sink.w) {
+        this.writersFor = sink.w
+        this.writers = ex.types.map((t, k) => columnWriter(t, formatOf(this.resultFormats, k), sink.w))
+        this.cells = []
+      }
+      if (this.cells.length !== this.writers.length) {
+        const vectors = this.batch.vectors
+        this.cells = this.writers.map((bind, k) => bind(vectors[k]!))
       }
       const end = Math.min(this.batch.length, this.offset + budget)
       const step = 4096
       for (let from = this.offset; from < end; from += step) {
         const to = Math.min(end, from + step)
-        writeDataRows(sink.w, this.batch.vectors, this.encoders, from, to)
+        writeRows(sink.w, this.cells, from, to)
         if (sink.w.length >= FLUSH_THRESHOLD) await sink.flush()
         if (this.signal.cancelled) throw cancelled()
       }

@@ -9,6 +9,10 @@
  *   BINARY as PostgreSQL's bytea hex `\x...`; everything else its QuestDB text.
  * - binary: int2/int4/int8, IEEE floats, TIMESTAMP/DATE as int8 microseconds since 2000-01-01,
  *   UUID 16 bytes, BINARY raw; STRING/SYMBOL/LONG256/IPv4/INTERVAL stay text (QuestDB's rule).
+ *
+ * These per-value encoders are the reference: results are sent by `data-row-writer.ts`, whose
+ * fast writers must produce the same bytes (its test compares them) and which falls back to these
+ * for the types it has no case for.
  */
 import { formatDate, formatDouble, formatFloat, formatTimestamp, formatValue, getScalar, isArrayType, nsParts } from '../../lib/index.js'
 import type { ColumnType, Vector } from '../../lib/index.js'
@@ -102,7 +106,7 @@ export function effectiveFormat(type: ColumnType, requested: FormatCode): Format
   return requested === 1 && pgTypeOf(type).binary ? 1 : 0
 }
 
-/** Writes DataRows for rows [from, to) of `vectors`, one encoder per column. */
+/** Writes DataRows for rows [from, to) of `vectors`, one encoder per column (the reference of `data-row-writer.ts`'s `writeRows`). */
 export function writeDataRows(w: BufferWriter, vectors: readonly Vector[], encoders: readonly CellEncoder[], from: number, to: number): void {
   const n = vectors.length
   for (let i = from; i < to; i++) {

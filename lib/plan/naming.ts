@@ -122,13 +122,21 @@ export function uniqueNames(names: readonly string[]): string[] {
   })
 }
 
+/** Keys computed so far (an AST is never changed once parsed, and binding asks for the same nodes' keys again and again). */
+const astKeys = new WeakMap<Expr, string>()
+
 /** A structural key of an expression: equal for the same expression written at different places. */
 export function astKey(e: Expr): string {
-  return JSON.stringify(e, (k, v: unknown) => {
-    if (k === 'pos' || k === 'typePos' || k === 'aliasPos') return undefined
-    if ((k === 'name' || k === 'table') && typeof v === 'string') return v.toLowerCase()
-    return v
-  })
+  let key = astKeys.get(e)
+  if (key === undefined) {
+    key = JSON.stringify(e, (k, v: unknown) => {
+      if (k === 'pos' || k === 'typePos' || k === 'aliasPos') return undefined
+      if ((k === 'name' || k === 'table') && typeof v === 'string') return v.toLowerCase()
+      return v
+    })
+    astKeys.set(e, key)
+  }
+  return key
 }
 
 /** True when the call names an aggregate function. */

@@ -17,6 +17,7 @@ import { finishAst, finishAstAsync } from './build/seq.js'
 import type { ParseLimits } from './limits.js'
 import { checkLength, checkTokens, checkTokenSteps, DEFAULT_PARSE_LIMITS } from './limits.js'
 import { shrinkLists, shrinkSteps } from './fast-lists.js'
+import { TemplateCache, shapeOf } from './parse-templates.js'
 
 const compiled = nearley.Grammar.fromCompiled(grammar as unknown as nearley.CompiledRules)
 
@@ -128,6 +129,28 @@ async function runSliced(tokens: readonly Token[], pause: () => Promise<void>): 
  * and every syntax error, comes from the grammar reading all the tokens.
  */
 function parseTokens(tokens: readonly Token[], end: number): Statement {
+  const shape = shapeOf(tokens)
+  if (shape === undefined) return parseGrammar(tokens, end)
+  const hit = templates.lookup(shape, tokens)
+  if (hit !== undefined) return hit
+  const stmt = parseGrammar(tokens, end)
+  if (!templates.known(shape)) templates.remember(shape, tokens, stmt, (other) => parseGrammar(other, end))
+  return stmt
+}
+
+/** Statement shapes parsed before (parse-templates.ts). */
+const templates = new TemplateCache()
+
+/**
+ * The statements of `sql` parsed by the grammar alone, never from a template (the reference the
+ * template cache is tested against).
+ */
+export function parseByGrammar(sql: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Statement[] {
+  return lexChecked(sql, limits).map(({ tokens, end }) => parseGrammar(tokens, end))
+}
+
+/** {@link parseTokens} by the grammar (with the fast path for long lists). */
+function parseGrammar(tokens: readonly Token[], end: number): Statement {
   const shrunk = shrinkLists(tokens)
   if (shrunk !== undefined) {
     const r = run(shrunk.tokens)

@@ -3,6 +3,9 @@
  * dates and timestamps quoted; numbers, booleans, UUID, IPv4 and LONG256 bare; null an empty
  * field; BINARY always empty. Inside quotes `"` is doubled, `\` is doubled and control
  * characters use JSON-style escapes (Utf8Sink.escapeCsvStr), which is not RFC 4180.
+ *
+ * The reference of `csv-rows.ts`, which writes `/exp` rows straight into bytes and falls back to
+ * these for the types it has no case for.
  */
 import { isDecimal } from '../../../lib/index.js'
 import { decimalCsvEncoder } from '../json/decimal-values.js'

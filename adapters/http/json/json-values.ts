@@ -3,6 +3,9 @@
  * put*Value): TIMESTAMP/DATE as quoted ISO text, DOUBLE/FLOAT Java-style with NaN/Infinity
  * null, LONG exact past 2^53 (digits written from the integer, never a float), LONG256 `""`
  * when null, CHAR `""` when 0, BINARY always `[]`, DOUBLE arrays nested (`[[1.0,2.0]]`, null elements `null`).
+ *
+ * The reference of `json-rows.ts`, which writes `/exec` rows straight into bytes and falls back
+ * to these for the types it has no case for.
  */
 import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/index.js'
 import type { ColumnType, DoubleArray, Vector } from '../../../lib/index.js'

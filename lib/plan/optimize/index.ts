@@ -7,6 +7,7 @@ import type { PlanNode } from '../plan-node.js'
 import { extractTimestampIntervals } from './extract-timestamp-intervals.js'
 import { pruneColumns } from './prune-columns.js'
 import { useSymbolIndex } from './use-symbol-index.js'
+import { groupByTimeBucket } from './group-by-time-bucket.js'
 
 /** A named rewrite. */
 export interface Rule {
@@ -18,6 +19,7 @@ export interface Rule {
 export const RULES: readonly Rule[] = [
   { name: 'extract-timestamp-intervals', apply: extractTimestampIntervals },
   { name: 'use-symbol-index', apply: useSymbolIndex },
+  { name: 'group-by-time-bucket', apply: groupByTimeBucket },
   { name: 'prune-columns', apply: pruneColumns },
 ]
 

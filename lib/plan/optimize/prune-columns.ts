@@ -1,8 +1,8 @@
 /**
  * Rule `prune-columns`: scans read only the columns something above them uses, and filters pass
  * on only the columns their parent needs, so a filter over a wide table gathers one or two
- * columns instead of all of them. Pruning runs through projections, aggregates, filters and
- * scans; other nodes keep their full inputs (their children are pruned afresh below them).
+ * columns instead of all of them. Pruning runs through projections, aggregates, SAMPLE BY, filters
+ * and scans; other nodes keep their full inputs (their children are pruned afresh below them).
  */
 import type { OutputColumn, PlanNode } from '../plan-node.js'
 import { columnsOf, mapChildren, remapExpr } from './walk.js'
@@ -74,6 +74,20 @@ function prune(node: PlanNode, required: ReadonlySet<number>): Pruned {
       return {
         node: {
           ...node, input: child.node, keys: node.keys.map((e) => remapExpr(e, child.map)),
+          aggregates: node.aggregates.map((a) => ({ ...a, args: a.args.map((e) => remapExpr(e, child.map)) })),
+        },
+        map: identity(node.output.length),
+      }
+    }
+    case 'sample_by': {
+      // keys, aggregate arguments and the sampled timestamp; FROM / TO / FILL are constants
+      const needed = new Set<number>([node.timestampColumn])
+      for (const e of node.keys) columnsOf(e, needed)
+      for (const a of node.aggregates) for (const e of a.args) columnsOf(e, needed)
+      const child = prune(node.input, needed)
+      return {
+        node: {
+          ...node, input: child.node, keys: node.keys.map((e) => remapExpr(e, child.map)), timestampColumn: child.map[node.timestampColumn]!,
           aggregates: node.aggregates.map((a) => ({ ...a, args: a.args.map((e) => remapExpr(e, child.map)) })),
         },
         map: identity(node.output.length),

@@ -94,5 +94,13 @@ export function tsbsQueries(shape: Shape): TsbsQuery[] {
       `SELECT ${bucketDuck('minute')} AS ts, max(usage_user) AS max_usage_user FROM cpu WHERE ts < TIMESTAMP '${sqlTs(hi)}' GROUP BY 1 ORDER BY 1 DESC LIMIT 5`,
       `SELECT ${bucketPg('minute')} AS ts, max(usage_user) AS max_usage_user FROM cpu WHERE ts < TIMESTAMP '${sqlTs(hi)}' GROUP BY 1 ORDER BY 1 DESC LIMIT 5`)
   }
+  // the same questions written as GROUP BY timestamp_floor(...) / date_trunc(...) (issue #16 part 6)
+  const byName = (n: string): TsbsQuery => qs.find((q) => q.name === n)!
+  for (const [name, bucket] of [['double-groupby-all', "timestamp_floor('h', ts)"], ['single-groupby-5-8-1', "date_trunc('minute', ts)"]] as const) {
+    const q = byName(name)
+    const sample = /^SELECT ts, (.*) FROM cpu WHERE (.*) SAMPLE BY 1[mh]$/.exec(q.epoch)!
+    const keyed = sample[1]!.startsWith('hostname, ')
+    qs.push({ ...q, name: `${name} (GROUP BY ${bucket.slice(0, bucket.indexOf('('))})`, epoch: `SELECT ${bucket} AS ts, ${sample[1]} FROM cpu WHERE ${sample[2]} GROUP BY 1${keyed ? ', 2' : ''}` })
+  }
   return qs
 }

@@ -17,6 +17,9 @@
  * default /usr/lib/postgresql/15/bin, Debian's `postgresql-15`).
  */
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { cpus, loadavg, totalmem, platform, release, arch } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -32,6 +35,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     runs: { type: 'string', default: '5' },
     index: { type: 'boolean', default: false },
+    wire: { type: 'boolean', default: false },
     'skip-pg': { type: 'boolean', default: false },
     'skip-duckdb': { type: 'boolean', default: false },
     query: { type: 'string' },
@@ -48,6 +52,8 @@ interface Engine {
   /** runs the query once, returns the rows it produced */
   run(q: TsbsQuery): Promise<number>
   close(): Promise<void>
+  /** CPU time (user + system, ms) of the process that answers, when it is another one */
+  cpuMs?(): number
 }
 
 const fmtMs = (ms: number): string => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0))
@@ -82,6 +88,45 @@ async function epochEngine(shape: Shape, indexed: boolean): Promise<Engine> {
     async answer(q) { return (await db.query(q.epoch)).rows.map((r) => r.map(norm).join('|')) },
     async run(q) { let n = 0; for await (const b of db.stream(q.epoch)) n += b.length; return n },
     close: () => db.close(),
+  }
+}
+
+/** A `timestamp` text (`2016-01-01 00:00:10`, with or without a fraction) as microseconds, for both pg clients. */
+function pgTimestampMicros(s: string): string {
+  const dot = s.indexOf('.')
+  const micros = dot < 0 ? 0 : Number(s.slice(dot + 1).padEnd(6, '0'))
+  return String(Date.parse(`${(dot < 0 ? s : s.slice(0, dot)).replace(' ', 'T')}Z`) * 1000 + micros)
+}
+
+/** user + system CPU ms of process `pid` (Linux /proc; clock ticks at 100 Hz). */
+function procCpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(f[11]) + Number(f[12])) * 10
+}
+
+/** EpochDB's pgwire server in a child process holding the same rows, queried through node `pg`. */
+async function wireEngine(shape: Shape): Promise<Engine> {
+  const t0 = performance.now()
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./server-child.ts', import.meta.url)), '--tsbs', `${shape.hosts},${shape.days}`],
+    { stdio: ['ignore', 'pipe', 'inherit'] })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve)
+    void exited.then(() => reject(new Error('the server exited before listening')))
+  })
+  const { pgwire } = JSON.parse(line) as { pgwire: number }
+  console.log(`  EpochDB pgwire server (child process, db.append, in memory): ${fmtMs(performance.now() - t0)} ms`)
+  const pg = (await import('pg')).default
+  const client = new pg.Client({ host: '127.0.0.1', port: pgwire, user: 'admin', password: 'quest', database: 'qdb' })
+  await client.connect()
+  client.setTypeParser(1114, pgTimestampMicros)
+  client.setTypeParser(701, (s: string) => Number(s))
+  return {
+    name: 'EpochDB pgwire',
+    async answer(q) { return (await client.query({ text: q.epoch, rowMode: 'array' })).rows.map((r: unknown[]) => r.map(norm).join('|')) },
+    async run(q) { return (await client.query({ text: q.epoch, rowMode: 'array' })).rowCount ?? 0 },
+    cpuMs: () => procCpuMs(child.pid!),
+    close: async () => { await client.end(); child.kill('SIGTERM'); await exited },
   }
 }
 
@@ -127,7 +172,7 @@ async function pgEngine(shape: Shape, pgServer: Postgres): Promise<Engine> {
   const pg = (await import('pg')).default
   const client = new pg.Client({ host: '127.0.0.1', port: pgServer.port, user: pgServer.user, database: pgServer.database })
   await client.connect()
-  client.setTypeParser(1114, (s: string) => String(Date.parse(`${s.replace(' ', 'T')}Z`) * 1000))
+  client.setTypeParser(1114, pgTimestampMicros)
   client.setTypeParser(701, (s: string) => Number(s))
   await client.query('DROP TABLE IF EXISTS cpu')
   const cols = [...TAGS.map((t) => `${t} TEXT`), ...METRICS.map((m) => `${m} DOUBLE PRECISION`), 'ts TIMESTAMP NOT NULL']
@@ -177,11 +222,14 @@ async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<bool
   if (args.index) engines.push(await epochEngine(shape, true))
   if (!args['skip-duckdb']) engines.push(await duckEngine(shape))
   if (pgServer !== undefined) engines.push(await pgEngine(shape, pgServer))
+  // last: its connection must not sit idle past the server's idle timeout while the others load
+  if (args.wire) engines.push(await wireEngine(shape))
   const queries = tsbsQueries(shape).filter((q) => args.query === undefined || q.name.includes(args.query))
   const names = engines.map((e) => e.name)
   console.log(`\n| query | rows | ${names.map((n) => `${n} ms`).join(' | ')} | ${names.slice(1).map((n) => `${names[0]!} / ${n}`).join(' | ')} | answers |`)
   console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ${names.slice(1).map(() => '---:').join(' | ')} | --- |`)
   let allEqual = true
+  const cpuNotes: string[] = []
   for (const q of queries) {
     const answers: string[][] = []
     for (const e of engines) answers.push(await e.answer(q))
@@ -192,16 +240,26 @@ async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<bool
     }
     if (problems.length > 0) allEqual = false
     const best = engines.map(() => Infinity)
+    const cpu = engines.map(() => 0)
     for (let r = 0; r < RUNS; r++) {
       for (let k = 0; k < engines.length; k++) {
+        const e = engines[k]!
+        const c0 = e.cpuMs?.() ?? 0
         const t0 = performance.now()
-        await engines[k]!.run(q)
+        await e.run(q)
         best[k] = Math.min(best[k]!, performance.now() - t0)
+        cpu[k]! += (e.cpuMs?.() ?? 0) - c0
       }
     }
+    engines.forEach((e, k) => {
+      if (e.cpuMs === undefined) return
+      const rows = Math.max(1, answers[0]!.length)
+      cpuNotes.push(`${q.name}: ${e.name} server CPU ${fmtMs(cpu[k]! / RUNS)} ms per run, ${(cpu[k]! / RUNS / rows * 1e6).toFixed(0)} ns per row`)
+    })
     const ratios = best.slice(1).map((b) => `${(best[0]! / b).toFixed(2)}x`)
     console.log(`| ${q.name} | ${fmtN(answers[0]!.length)} | ${best.map(fmtMs).join(' | ')} | ${ratios.join(' | ')} | ${problems.length === 0 ? 'equal' : problems.join('; ')} |`)
   }
+  if (cpuNotes.length > 0) console.log(`\n${cpuNotes.join('\n')}`)
   for (const e of engines) await e.close()
   return allEqual
 }
