@@ -49,7 +49,7 @@ export { formatDouble, formatFloat } from './types/number-format.js'
 export { formatValue } from './types/value-format.js'
 /** Value text written straight into reused byte buffers (the adapters' result encoders). */
 export { ByteWriter } from './types/byte-writer.js'
-export { TimestampText, writeDouble, writeFloat64BE, writeInt, writeInt64BE } from './types/write-values.js'
+export { SymbolCells, TimestampText, writeDouble, writeFloat64BE, writeInt, writeInt64BE } from './types/write-values.js'
 /** DOUBLE arrays: the value class, their text forms (QuestDB's `[1.0]`, PostgreSQL's `{1.0}`), type tags. */
 export { DoubleArray, formatArray, formatPgArray, parseArrayText, arrayFromNested, arrayToNested } from './types/array.js'
 export { ARRAY_MAX_DIMS, arrayDims, arrayType, isArrayType, type ArrayType } from './types/array-type.js'

@@ -11,7 +11,7 @@
  * (test/unit/adapters/pgwire/data-row-writer.test.ts compares them over random values).
  */
 import type { ColumnType, Vector } from '../../lib/index.js'
-import { TimestampText, writeDouble, writeFloat64BE, writeInt, writeInt64BE } from '../../lib/index.js'
+import { SymbolCells, TimestampText, writeDouble, writeFloat64BE, writeInt, writeInt64BE } from '../../lib/index.js'
 import type { BufferWriter } from './buffer-writer.js'
 import type { FormatCode } from './messages.js'
 import { pgTypeOf } from './pg-types.js'
@@ -89,25 +89,21 @@ function textColumn(type: ColumnType, w: BufferWriter): Fast | undefined {
 
 /** SYMBOL cells: each key's cell (length and UTF-8 bytes) encoded once per dictionary. */
 function symbolColumn(w: BufferWriter): Fast {
-  let dict: readonly string[] | undefined
-  let cache: (Uint8Array | undefined)[] = []
+  const cells = new SymbolCells((s) => {
+    const body = Buffer.from(s, 'utf8')
+    const c = Buffer.allocUnsafe(body.length + 4)
+    c.writeInt32BE(body.length, 0)
+    body.copy(c, 4)
+    return c
+  })
   return on('sym', (v) => {
     if (v.kind !== 'sym') return undefined
     const d = v.data
-    if (v.dict.values !== dict) { dict = v.dict.values; cache = [] }
-    const values = v.dict.values
+    cells.use(v.dict.values)
     return (i) => {
       const k = d[i]!
-      if (k < 0) { w.int32(-1); return }
-      let cell = cache[k]
-      if (cell === undefined) {
-        const body = Buffer.from(values[k]!, 'utf8')
-        const c = Buffer.allocUnsafe(body.length + 4)
-        c.writeInt32BE(body.length, 0)
-        body.copy(c, 4)
-        cell = cache[k] = c
-      }
-      w.bytes(cell)
+      if (k < 0) w.int32(-1)
+      else w.bytes(cells.cell(k))
     }
   })
 }

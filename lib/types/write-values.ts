@@ -187,3 +187,26 @@ export class TimestampText {
     s.pos = p
   }
 }
+
+/**
+ * The encoded cell of each symbol key, made once per dictionary: result encoders (pgwire
+ * DataRows, REST JSON and CSV) write a repeated symbol as a copy of bytes, not by encoding its
+ * string again. A vector with another dictionary starts a new cache.
+ */
+export class SymbolCells {
+  private dict: readonly string[] | undefined
+  private cache: (Uint8Array | undefined)[] = []
+
+  /** @param encode the cell of one symbol string, in the encoder's format */
+  constructor(private readonly encode: (s: string) => Uint8Array) {}
+
+  /** Switches to the dictionary `values` (a vector's `dict.values`); a new one empties the cache. */
+  use(values: readonly string[]): void {
+    if (values !== this.dict) { this.dict = values; this.cache = [] }
+  }
+
+  /** The cell of key `k` (0 or more) of the current dictionary. */
+  cell(k: number): Uint8Array {
+    return this.cache[k] ??= this.encode(this.dict![k]!)
+  }
+}

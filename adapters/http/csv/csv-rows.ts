@@ -6,7 +6,7 @@
  * the per-value encoders of `csv-values.ts`, the reference these writers must match byte for
  * byte (test/adapters/http/csv-rows.test.ts).
  */
-import { type ColumnType, type Vector, ByteWriter, TimestampText, writeDouble, writeInt } from '../../../lib/index.js'
+import { type ColumnType, type Vector, ByteWriter, SymbolCells, TimestampText, writeDouble, writeInt } from '../../../lib/index.js'
 import { csvEncoder, csvQuote } from './csv-values.js'
 
 /** Writes the field of row `i` of the vector it was bound to. */
@@ -59,21 +59,13 @@ function fast(type: ColumnType, w: ByteWriter): Fast | undefined {
       return (i) => { const x = d[i]!; if (x !== LONG_NULL) { w.byte(34); ts.write(w, x); w.byte(34) } }
     })
     case 'SYMBOL': {
-      let dict: readonly string[] | undefined
-      let cache: (Uint8Array | undefined)[] = []
       const scratch = new ByteWriter(64)
+      const cells = new SymbolCells((s) => { writeQuoted(scratch, s); return scratch.take() })
       return on('sym', (v) => {
         if (v.kind !== 'sym') return undefined
         const d = v.data
-        if (v.dict.values !== dict) { dict = v.dict.values; cache = [] }
-        const values = v.dict.values
-        return (i) => {
-          const k = d[i]!
-          if (k < 0) return
-          let b = cache[k]
-          if (b === undefined) { writeQuoted(scratch, values[k]!); b = cache[k] = scratch.take() }
-          w.bytes(b)
-        }
+        cells.use(v.dict.values)
+        return (i) => { const k = d[i]!; if (k >= 0) w.bytes(cells.cell(k)) }
       })
     }
     case 'STRING': case 'VARCHAR': return on('str', (v) => {

@@ -6,7 +6,7 @@
  * of its own is written by the per-value encoders of `json-values.ts`, which stay the reference
  * these writers must match byte for byte (test/adapters/http/json-rows.test.ts).
  */
-import { type ColumnType, type Vector, ByteWriter, TimestampText, writeDouble, writeInt } from '../../../lib/index.js'
+import { type ColumnType, type Vector, ByteWriter, SymbolCells, TimestampText, writeDouble, writeInt } from '../../../lib/index.js'
 import { jsonEncoder } from './json-values.js'
 
 /** Writes the value of row `i` of the vector it was bound to. */
@@ -66,20 +66,15 @@ function fast(type: ColumnType, w: ByteWriter, quoteLargeNum: boolean): Fast | u
       return (i) => { const x = d[i]!; if (x === LONG_NULL) w.bytes(NULL); else { w.byte(34); ts.write(w, x); w.byte(34) } }
     })
     case 'SYMBOL': {
-      let dict: readonly string[] | undefined
-      let cache: (Uint8Array | undefined)[] = []
       const scratch = new ByteWriter(64)
+      const cells = new SymbolCells((s) => { writeJsonString(scratch, s); return scratch.take() })
       return on('sym', (v) => {
         if (v.kind !== 'sym') return undefined
         const d = v.data
-        if (v.dict.values !== dict) { dict = v.dict.values; cache = [] }
-        const values = v.dict.values
+        cells.use(v.dict.values)
         return (i) => {
           const k = d[i]!
-          if (k < 0) { w.bytes(NULL); return }
-          let b = cache[k]
-          if (b === undefined) { writeJsonString(scratch, values[k]!); b = cache[k] = scratch.take() }
-          w.bytes(b)
+          w.bytes(k < 0 ? NULL : cells.cell(k))
         }
       })
     }
