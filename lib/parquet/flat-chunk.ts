@@ -155,13 +155,13 @@ function int64Numbers(v: BigInt64Array): Float64Array | undefined {
  */
 function place(dst: Float64Array | Int32Array, row: number, rows: number, def: number[] | undefined, data: ArrayLike<unknown>, dictionary: Dictionary | undefined, int64: boolean): number {
   const n = def !== undefined && def.length > 0 ? def.length : data.length
-  if (row + n > rows) throw new Error(`page of ${n} values past the row group's ${rows} rows`)
+  if (row + n > rows) throw pageError(`page of ${n} values past the row group's ${rows} rows`)
   let values: ArrayLike<number>
   if (dictionary !== undefined) {
     const idx = data as ArrayLike<number>
     const d = dictionary
     const mapped = new (d.constructor as new (n: number) => Float64Array | Int32Array)(idx.length)
-    for (let i = 0; i < idx.length; i++) { const k = idx[i]!; if (k >= d.length) throw new Error(`dictionary index ${k} out of range`); mapped[i] = d[k]! }
+    for (let i = 0; i < idx.length; i++) { const k = idx[i]!; if (k >= d.length) throw pageError(`dictionary index ${k} out of range`); mapped[i] = d[k]! }
     values = mapped
   } else if (int64) {
     if (!(data instanceof BigInt64Array)) return -1
@@ -178,8 +178,13 @@ function place(dst: Float64Array | Int32Array, row: number, rows: number, def: n
   }
   let v = 0
   for (let i = 0; i < n; i++) if (def![i] !== 0) dst[row + i] = values[v++]!
-  if (v !== values.length) throw new Error('definition levels do not match the page\'s values')
+  if (v !== values.length) throw pageError('definition levels do not match the page\'s values')
   return row + n
+}
+
+/** A page that contradicts its metadata (the caller adds the file's name: {@link corrupt}). */
+function pageError(why: string): SqlError {
+  return new SqlError(SqlState.DATA_CORRUPTED, why, -1)
 }
 
 function corrupt(label: string, why: string): SqlError {

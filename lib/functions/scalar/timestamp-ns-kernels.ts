@@ -6,6 +6,7 @@
  * Browser-safe: imports nothing from `node:*`.
  */
 import { LONG_NULL } from '../../types/column-type.js'
+import { internalError } from '../../errors.js'
 import type { BoolVector, I64Vector, Vector } from '../../types/vector.js'
 import { compactI64 } from '../../types/vector.js'
 import type { CmpOp } from './compare-kernels.js'
@@ -16,7 +17,7 @@ const NULL_HI = -2147483648
 
 /** The halves (lo, hi per value; lo unsigned, hi signed) of the first `m` values of an i64 vector. */
 export function halvesOf(v: Vector, m: number): { lo: Uint32Array; hi: Int32Array } {
-  if (v.kind !== 'i64') throw new Error(`halvesOf(${v.kind})`)
+  if (v.kind !== 'i64') throw internalError(`halvesOf(${v.kind})`)
   const d = v.data
   if (d instanceof BigInt64Array) {
     const buf = d.buffer, off = d.byteOffset
