@@ -52,6 +52,11 @@ const NL = 10, CR = 13, SP = 32, COMMA = 44, EQ = 61, BS = 92, QUOTE = 34
 /** Sentinel: the line does not end in this buffer. */
 const INCOMPLETE = -1
 
+/** Throws unless `b`, the byte after a field value, ends it (`,`, space or end of line). */
+function checkFieldEnd(b: number): void {
+  if (b !== COMMA && b !== SP && b !== NL && b !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+}
+
 /** Byte parser of one stream of lines (an HTTP body or a TCP connection). */
 export class LineParser {
   /** non-empty lines started so far (the failing line's number in errors) */
@@ -276,8 +281,7 @@ export class LineParser {
     this.sink.string(text)
     q++
     if (q >= end) return INCOMPLETE
-    const after = buf[q]!
-    if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    checkFieldEnd(buf[q]!)
     return q
   }
 
@@ -320,8 +324,7 @@ export class LineParser {
       }
     }
     const q = v + size
-    const after = buf[q]!
-    if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    checkFieldEnd(buf[q]!)
     return q
   }
 
@@ -360,8 +363,7 @@ export class LineParser {
       q += size * 8
     }
     if (q >= end) return INCOMPLETE
-    const after = buf[q]!
-    if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    checkFieldEnd(buf[q]!)
     this.sink.array(value)
     return q
   }
@@ -379,8 +381,7 @@ export class LineParser {
     if (len > 32) throw new LineError('DECIMAL_OVERFLOW')
     const q = p + 2 + len
     if (q >= end) return INCOMPLETE
-    const after = buf[q]!
-    if (after !== COMMA && after !== SP && after !== NL && after !== CR) throw new LineError('INVALID_FIELD_SEPARATOR')
+    checkFieldEnd(buf[q]!)
     this.sink.decimal(len === 0 ? null : { unscaled: twosComplementBE(buf, p + 2, len), scale })
     return q
   }
