@@ -5,6 +5,7 @@
  */
 import type { AddressInfo, Socket } from 'node:net'
 import type { Server } from 'node:http'
+import type { Test } from 'tap'
 import pg from 'pg'
 import { Database, type DatabaseOptions } from '../../lib/index.js'
 import { createHttpServer } from '../../adapters/http/index.js'
@@ -94,3 +95,22 @@ export async function lateness(other: { query(sql: string): Promise<unknown> }, 
 
 /** Resolves after `ms`. */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * The isolation check of the execution fault tests: `sql` runs on one connection while another
+ * connection's `select 1`, due `wait` ms later, must be answered within 2 s of being due; then a
+ * CancelRequest must end `sql` with 57014 within `cancelWithinMs`.
+ */
+export async function servedThenCancelled(t: Test, port: number, sql: string, wait: number, cancelWithinMs = 2000): Promise<void> {
+  const attacker = await pgClient(port)
+  const other = await pgClient(port)
+  t.teardown(async () => { await attacker.end().catch(() => {}); await other.end().catch(() => {}) })
+  const running = failure(attacker.query(sql))
+  const late = await lateness(other, wait)
+  t.ok(late < 2000, `select 1 answered ${late} ms after it was due`)
+  const sent = Date.now()
+  cancelRequest(port, attacker)
+  const err = await running
+  t.equal(err?.code, '57014', `ended with 57014 (${err?.message})`)
+  t.ok(Date.now() - sent < cancelWithinMs, `${Date.now() - sent} ms after the CancelRequest`)
+}

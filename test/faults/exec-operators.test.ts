@@ -5,8 +5,7 @@
  * answered meanwhile, and CancelRequest and statement_timeout stop it.
  */
 import t from 'tap'
-import pg from 'pg'
-import { cancelRequest, failure, lateness, pgClient, startServers } from './exec-helpers.js'
+import { failure, pgClient, servedThenCancelled, startServers } from './exec-helpers.js'
 
 const srv = await startServers()
 t.teardown(() => srv.close())
@@ -18,22 +17,8 @@ const WIDE_FILL = "select count() from (select ts, avg(v) from one sample by 1s 
 /** 2M rows in 1,000 partitions of 2,000 rows: a sort per partition. */
 const MANY_PARTITIONS = 'select count(), max(s) from (select x, sum(x) over (partition by x % 1000 order by x desc) s from long_sequence(2000000))'
 
-function cancel(victim: pg.Client): void {
-  cancelRequest(srv.pgPort, victim)
-}
-
 t.test('SAMPLE BY FILL over a wide range: others are served, CancelRequest ends it', { timeout: 120_000 }, async (t) => {
-  const attacker = await pgClient(srv.pgPort)
-  const other = await pgClient(srv.pgPort)
-  t.teardown(async () => { await attacker.end().catch(() => {}); await other.end().catch(() => {}) })
-  const running = failure(attacker.query(WIDE_FILL))
-  const late = await lateness(other, 300)
-  t.ok(late < 2000, `select 1 answered ${late} ms after it was due`)
-  const sent = Date.now()
-  cancel(attacker)
-  const err = await running
-  t.equal(err?.code, '57014', `ended by CancelRequest (${err?.message})`)
-  t.ok(Date.now() - sent < 3000, `${Date.now() - sent} ms after the CancelRequest`)
+  await servedThenCancelled(t, srv.pgPort, WIDE_FILL, 300, 3000)
 })
 
 t.test('SAMPLE BY FILL over a wide range ends at statement_timeout', { timeout: 120_000 }, async (t) => {
