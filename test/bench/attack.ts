@@ -110,7 +110,7 @@ function quantile(sorted: readonly number[], q: number): number {
 
 async function measure(attack: { readonly name: string; readonly what: string }): Promise<string> {
   const s = await startServer()
-  const attack_ = await attacker(attack.name, s)
+  const sender = await attacker(attack.name, s)
   const probe = client(s)
   await probe.connect()
   const latencies: number[] = []
@@ -131,12 +131,12 @@ async function measure(attack: { readonly name: string; readonly what: string })
   let outcome: string
   const cap = new Promise<string>((r) => setTimeout(() => r(`> cap (${CAP_MS / 1000} s)`), CAP_MS).unref())
   try {
-    outcome = await Promise.race([attack_.go(), cap])
+    outcome = await Promise.race([sender.go(), cap])
   } catch (e) {
     outcome = `client error: ${(e as Error).message.slice(0, 80)}`
   }
   const took = performance.now() - t0
-  attack_.kill()
+  sender.kill()
   attacking = false
   if (inFlightSince >= 0) latencies.push(performance.now() - inFlightSince)
   clearInterval(sampler)
