@@ -64,7 +64,8 @@ t.test('kill -9 the standalone server while it ingests, restart, count', async (
       t.ok(count! % BATCH === 0, `round ${round}: only whole batches (${count} rows)`)
       t.ok(count! >= acked * BATCH && count! <= (acked + maybe) * BATCH, `round ${round}: acknowledged rows are there (${count} rows, ${acked} acked)`)
       t.equal(batches! * BATCH, count!, 'each batch complete')
-      t.equal(sum, (count! * (BATCH - 1)) / 2, 'values intact')
+      // sum() over no rows is NULL (a kill before the first batch was acknowledged)
+      t.equal(count === 0 ? 0 : sum, (count! * (BATCH - 1)) / 2, 'values intact')
       acked = count! / BATCH
       next = acked
       maybe = 0
