@@ -1,6 +1,6 @@
 /**
- * Rule `parallel-aggregate`: a GROUP BY, or a SAMPLE BY without FILL and FROM/TO on calendar
- * buckets, directly over a table scan (optionally under a filter) that reads at least `minRows`
+ * Rule `parallel-aggregate`: a GROUP BY, or a SAMPLE BY without FILL and FROM/TO (aligned to
+ * the calendar or to the first observation, which execution reads before the shares start), directly over a table scan (optionally under a filter) that reads at least `minRows`
  * rows (the whole table, or by estimate the rows in its timestamp intervals, {@link rowsToRead}),
  * unless a symbol index reads few enough of them ({@link parallelScan}),
  * becomes a {@link ParallelAggregateNode}: every aggregate kernel merges partial states
@@ -19,7 +19,7 @@ import type { PhysicalOptions } from './options.js'
 /** The parallel form of `node`, or undefined when it does not qualify. */
 export function parallelAggregate(node: PlanNode, options: PhysicalOptions): ParallelAggregateNode | undefined {
   if (node.kind !== 'aggregate' && node.kind !== 'sample_by') return undefined
-  if (node.kind === 'sample_by' && (node.fill !== undefined || node.from !== undefined || node.to !== undefined || node.align.kind !== 'calendar' || node.bucketKey < 0)) return undefined
+  if (node.kind === 'sample_by' && (node.fill !== undefined || node.from !== undefined || node.to !== undefined || node.bucketKey < 0)) return undefined
   let input = node.input
   let filter: BoundExpr | undefined
   let map: Int32Array | undefined
