@@ -75,13 +75,14 @@ t.test('npm pack ships a working package', { timeout: 600_000 }, async (t) => {
 
   writeFileSync(join(app, 'consumer.ts'), `
     import { Database, SqlError, type QueryResult } from 'epochdb'
-    import { createHttpServer } from 'epochdb/http'
+    import { createHttpServer, loadConfig, type ServerConfig } from 'epochdb/http'
     import { createPgwireServer } from 'epochdb/pgwire'
     import { parseStatement } from 'epochdb/sql'
     const db: Database = await Database.open()
     const r: QueryResult = await db.query('select 1')
     const e: SqlError | undefined = undefined
-    void [r, e, createHttpServer, createPgwireServer, parseStatement]
+    const config: ServerConfig = loadConfig('http.bind.to=127.0.0.1:0', {}, () => undefined)
+    void [r, e, config, createHttpServer, createPgwireServer, parseStatement]
   `)
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['consumer.ts'] }))
   let tsc = ''

@@ -55,8 +55,7 @@ t.test('the examples import only public entries', async (t) => {
   const publicEntry = (p: string) => p === 'lib/index.ts' || p === 'lib/sql/index.ts' || /^adapters\/[^/]+\/index\.ts$/.test(p)
   const bad = [...sources(join(root, 'examples'))].flatMap((f) => importsOf(f).map((to) => ({ from: relative(root, f), to })))
     .filter((e) => (e.to.startsWith('lib/') || e.to.startsWith('adapters/')) && !publicEntry(e.to))
-  // the standalone server's configuration loader is not a package export yet (issue #15)
-  t.same(bad.filter((e) => e.to !== 'adapters/http/server/config.ts'), [])
+  t.same(bad, [])
 })
 
 t.test('no adapter imports another adapter\'s files', async (t) => {
