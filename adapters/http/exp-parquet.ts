@@ -6,7 +6,8 @@
  * `partition_by` (refused unless NONE, as QuestDB), `filename`, `limit`, `rmode` (ignored).
  */
 import type { ServerResponse } from 'node:http'
-import { type Execution, type ParquetWriteOptions, writeParquet } from '../../lib/index.js'
+import type { Execution, ParquetWriteOptions } from '../../lib/index.js'
+import { writeParquet } from '../../lib/internal.js'
 import type { Batch } from '../../lib/index.js'
 
 /** The query parameters that configure a Parquet export. */

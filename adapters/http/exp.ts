@@ -13,7 +13,8 @@ import { type CsvCell, csvColumn } from './csv/csv-rows.js'
 import { parseOne, returnsRows } from './statement.js'
 import { requestTimeout } from './timeout-param.js'
 import { PARQUET_PARAMS, sendParquet } from './exp-parquet.js'
-import { type ParquetWriteOptions, parseParquetOptions } from '../../lib/index.js'
+import type { ParquetWriteOptions } from '../../lib/index.js'
+import { parseParquetOptions } from '../../lib/internal.js'
 
 /** The Parquet options among `/exp`'s parameters (QuestDB's names). */
 function parquetOptions(p: ReadonlyMap<string, string>): ParquetWriteOptions {

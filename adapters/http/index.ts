@@ -20,3 +20,10 @@ export { createHttpServer } from './http-server.js'
 export type { HttpServerOptions } from './http-server.js'
 export type { HttpHandlerOptions, Authenticate, RequestLog } from './options.js'
 export type { LineHttpOptions } from './ilp-write.js'
+/**
+ * The standalone server's configuration (`examples/server.ts`, docs/server.md): defaults, a
+ * `server.conf` properties text, then `QDB_*` environment overrides, with QuestDB's key names;
+ * for hosts that embed the adapters and want the same keys.
+ */
+export { loadConfig, ConfigError } from './server/config.js'
+export type { ServerConfig, BindAddress, AclConfig, TlsFiles } from './server/config.js'

@@ -3,7 +3,7 @@
  * streamed bodies with back-pressure.
  */
 import type { ServerResponse } from 'node:http'
-import { ByteWriter } from '../../lib/index.js'
+import { ByteWriter } from '../../lib/internal.js'
 import { jsonString } from './json/json-string.js'
 
 /** `Content-Type` of JSON answers. */

@@ -6,7 +6,7 @@
  * table: one row per requested OID it knows (element types are asyncpg's built-ins, so the
  * recursion adds nothing). `$1` is described as oid[], for which asyncpg has a built-in codec.
  */
-import { pgType } from '../../lib/index.js'
+import { pgType } from '../../lib/internal.js'
 import { OID_ARRAY } from './params.js'
 import type { Prepared } from './prepared.js'
 import { type SyntheticColumn, resultExecution } from './synthetic.js'

@@ -5,7 +5,7 @@
  * same writer and flushed to the socket with one `write`. It is a {@link ByteWriter}, so the
  * DataRow writer (`data-row-writer.ts`) encodes values straight into it.
  */
-import { ByteWriter } from '../../lib/index.js'
+import { ByteWriter } from '../../lib/internal.js'
 
 const INITIAL_SIZE = 16 * 1024
 

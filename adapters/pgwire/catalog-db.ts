@@ -8,7 +8,8 @@
  * from the real database's `tables()` / `table_columns()` with the type OIDs RowDescription uses.
  * catalog-rewrite.ts turns the client's PostgreSQL SQL into SQL the engine runs there.
  */
-import { type ColumnType, Database, PG_ARRAY_TYPES, PG_SCALAR_TYPES, decimalPrecision, isDecimal, pgType } from '../../lib/index.js'
+import { type ColumnType, Database } from '../../lib/index.js'
+import { PG_ARRAY_TYPES, PG_SCALAR_TYPES, decimalPrecision, isDecimal, pgType } from '../../lib/internal.js'
 import type { RunContext } from './prepared.js'
 import { Oid, PG_TYPES, pgTypeOf } from './pg-types.js'
 

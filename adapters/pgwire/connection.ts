@@ -10,7 +10,8 @@
  */
 import type { Socket } from 'node:net'
 import { TLSSocket } from 'node:tls'
-import { type Database, parseStatementTimeout } from '../../lib/index.js'
+import type { Database } from '../../lib/index.js'
+import { parseStatementTimeout } from '../../lib/internal.js'
 import { Authenticator, lockedOut } from './auth.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'

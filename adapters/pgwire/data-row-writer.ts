@@ -11,7 +11,7 @@
  * (test/unit/adapters/pgwire/data-row-writer.test.ts compares them over random values).
  */
 import type { ColumnType, Vector } from '../../lib/index.js'
-import { SymbolCells, TimestampText, writeDouble, writeFloat64BE, writeInt, writeInt64BE } from '../../lib/index.js'
+import { SymbolCells, TimestampText, writeDouble, writeFloat64BE, writeInt, writeInt64BE } from '../../lib/internal.js'
 import type { BufferWriter } from './buffer-writer.js'
 import type { FormatCode } from './messages.js'
 import { pgTypeOf } from './pg-types.js'

@@ -9,7 +9,8 @@
  * And the way back, for parameters: text in either form, binary as above (psycopg, asyncpg,
  * pgJDBC `createArrayOf("float8", ...)` send it).
  */
-import { DoubleArray, arrayToNested, formatPgArray, getScalar, parseArrayText } from '../../lib/index.js'
+import { DoubleArray } from '../../lib/index.js'
+import { arrayToNested, formatPgArray, getScalar, parseArrayText } from '../../lib/internal.js'
 import type { Vector } from '../../lib/index.js'
 import type { BufferWriter } from './buffer-writer.js'
 import { ParamError } from './params.js'

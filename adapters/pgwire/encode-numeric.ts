@@ -4,7 +4,8 @@
  * int16 ndigits, int16 weight, int16 sign (0x0000 +, 0x4000 -, 0xC000 NaN), int16 dscale, then
  * ndigits base-10000 digits, most significant first. The text form is the exact decimal text.
  */
-import { type ColumnType, type DecimalType, decimalPrecision, decimalScale, formatDecimal } from '../../lib/index.js'
+import type { ColumnType, DecimalType } from '../../lib/index.js'
+import { decimalPrecision, decimalScale, formatDecimal } from '../../lib/internal.js'
 import { Oid, type PgType } from './pg-types.js'
 
 /** The RowDescription type of a DECIMAL(p,s) column. */

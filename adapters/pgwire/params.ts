@@ -6,7 +6,7 @@
  * the context needs — and lossless text for timestamps (microseconds survive, unlike `Date`).
  */
 import { numericParamValue } from './encode-numeric.js'
-import { formatTimestamp } from '../../lib/index.js'
+import { formatTimestamp } from '../../lib/internal.js'
 import { Oid } from './pg-types.js'
 import type { FormatCode } from './messages.js'
 import { PG_EPOCH_MICROS } from './value-encoders.js'

@@ -2,7 +2,8 @@
  * PostgreSQL type OIDs and sizes for the engine's column types, as QuestDB's PGWire reports them
  * (reference §4.5), and the engine type that a parameter OID maps to.
  */
-import { type ArrayType, type ColumnType, type DecimalType, ARRAY_MAX_DIMS, PG_ARRAY_TYPES, PG_SCALAR_TYPES, arrayType } from '../../lib/index.js'
+import type { ArrayType, ColumnType, DecimalType } from '../../lib/index.js'
+import { ARRAY_MAX_DIMS, PG_ARRAY_TYPES, PG_SCALAR_TYPES, arrayType } from '../../lib/internal.js'
 import { numericPgType } from './encode-numeric.js'
 
 const ARRAY_TYPES: readonly ArrayType[] = Array.from({ length: ARRAY_MAX_DIMS }, (_, i) => arrayType(i + 1))

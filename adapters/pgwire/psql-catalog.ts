@@ -6,7 +6,8 @@
  * `tables()` and `table_columns()`. Catalogs of things EpochDB does not have (indexes, constraints,
  * policies, publications, inheritance, triggers) are answered as empty, which is the truth.
  */
-import { type Execution, type JsValue, PG_ARRAY_TYPES } from '../../lib/index.js'
+import type { Execution, JsValue } from '../../lib/index.js'
+import { PG_ARRAY_TYPES } from '../../lib/internal.js'
 import { emptyCatalogAnswer, selectListNames } from './catalog-empty.js'
 import type { Prepared, RunContext } from './prepared.js'
 import { type SyntheticColumn, type SyntheticValue, resultExecution } from './synthetic.js'

@@ -3,7 +3,8 @@
  * handler to attach to a server the host application already owns.
  */
 import { type Server, type Socket, createServer } from 'node:net'
-import { AddressSlots, type Database } from '../../lib/index.js'
+import type { Database } from '../../lib/index.js'
+import { AddressSlots } from '../../lib/internal.js'
 import { CancelRegistry } from './cancel-registry.js'
 import { PgConnection } from './connection.js'
 import { type PgwireOptions, resolveOptions } from './options.js'

@@ -7,7 +7,7 @@
 import type { Database, StatementInfo } from '../../lib/index.js'
 
 /** The `n` of every `$n` that is the whole list of an IN (`x IN ($n)`): the engine's answer. */
-export { inListParams } from '../../lib/index.js'
+export { inListParams } from '../../lib/internal.js'
 
 /** A parsed statement, as `Database.parse` returns it. */
 export type Statement = ReturnType<Database['parse']>[number]

@@ -14,7 +14,7 @@
  * fast writers must produce the same bytes (its test compares them) and which falls back to these
  * for the types it has no case for.
  */
-import { formatDate, formatDouble, formatFloat, formatTimestamp, formatValue, getScalar, isArrayType, nsParts } from '../../lib/index.js'
+import { formatDate, formatDouble, formatFloat, formatTimestamp, formatValue, getScalar, isArrayType, nsParts } from '../../lib/internal.js'
 import type { ColumnType, Vector } from '../../lib/index.js'
 import type { BufferWriter } from './buffer-writer.js'
 import type { FormatCode } from './messages.js'

@@ -44,7 +44,7 @@ export interface LoginThrottleOptions {
 /** A lock-out that just started. */
 export interface LockoutEvent {
   readonly scope: 'address' | 'user'
-  /** the address as counted ({@link addressKey}) or the user name */
+  /** the address as counted (IPv4 as is, IPv6 by its /64 prefix, a Unix socket as `local`) or the user name */
   readonly key: string
   readonly failures: number
   readonly lockoutMs: number

@@ -7,7 +7,8 @@
  * test/adapters/http/json-rows.test.ts, csv-rows.test.ts).
  */
 import { performance } from 'node:perf_hooks'
-import { type ColumnType, type Vector, ByteWriter } from '../../lib/index.js'
+import type { ColumnType, Vector } from '../../lib/index.js'
+import { ByteWriter } from '../../lib/internal.js'
 import { SymbolTable, vectorOf } from '../../lib/types/vector.js'
 import { BufferWriter } from '../../adapters/pgwire/buffer-writer.js'
 import { columnWriter, writeRows } from '../../adapters/pgwire/data-row-writer.js'

@@ -61,21 +61,28 @@ t.test('npm pack ships a working package', { timeout: 600_000 }, async (t) => {
     const db = await Database.open()
     const r = await db.query('select 1 + 1 two')
     await db.close()
-    console.log(JSON.stringify({ names, two: r.rows[0][0] }))
+    let internal = 'importable'
+    try { await import('epochdb/internal') } catch (e) { internal = e.code }
+    console.log(JSON.stringify({ names, two: r.rows[0][0], internal, getScalar: typeof (await import('epochdb')).getScalar }))
   `)
-  const ran = JSON.parse(execFileSync(process.execPath, ['imports.mjs'], { cwd: app, encoding: 'utf8' })) as { names: Record<string, number>; two: number }
+  const ran = JSON.parse(execFileSync(process.execPath, ['imports.mjs'], { cwd: app, encoding: 'utf8' })) as { names: Record<string, number>; two: number; internal: string; getScalar: string }
   for (const s of subpaths) t.ok((ran.names[s] ?? 0) > 0, `import '${s}' gives exports`)
   t.equal(ran.two, 2, 'the packed engine answers a query')
+  // the adapters' helpers ship (the adapters import them by relative path) but are not API
+  t.ok(paths.includes('dist/lib/internal.js'), 'the adapters\' internal entry ships')
+  t.equal(ran.internal, 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'users cannot import epochdb/internal')
+  t.equal(ran.getScalar, 'undefined', 'adapter helpers are not exported from epochdb')
 
   writeFileSync(join(app, 'consumer.ts'), `
     import { Database, SqlError, type QueryResult } from 'epochdb'
-    import { createHttpServer } from 'epochdb/http'
+    import { createHttpServer, loadConfig, type ServerConfig } from 'epochdb/http'
     import { createPgwireServer } from 'epochdb/pgwire'
     import { parseStatement } from 'epochdb/sql'
     const db: Database = await Database.open()
     const r: QueryResult = await db.query('select 1')
     const e: SqlError | undefined = undefined
-    void [r, e, createHttpServer, createPgwireServer, parseStatement]
+    const config: ServerConfig = loadConfig('http.bind.to=127.0.0.1:0', {}, () => undefined)
+    void [r, e, config, createHttpServer, createPgwireServer, parseStatement]
   `)
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['consumer.ts'] }))
   let tsc = ''

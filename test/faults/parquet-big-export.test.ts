@@ -4,7 +4,8 @@
 // far below what holding 1M rows of (ts, sym, 3 doubles) as JavaScript values would take.
 import '../unit/parquet/resolve-hook.js'
 import t from 'tap'
-import { Database, type Execution, writeParquet } from '../../lib/index.js'
+import { Database, type Execution } from '../../lib/index.js'
+import { writeParquet } from '../../lib/internal.js'
 
 const ROWS = 1_000_000
 const GROUP = 50_000

@@ -4,9 +4,10 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 // The house rules, read from the import graph (docs/architecture.md): the engine never imports
-// an adapter; an adapter reaches the engine only through its public entry `lib/index.ts` (the
-// console's browser app through `lib/sql/index.ts`, the `epochdb/sql` entry); no adapter imports
-// another adapter's files.
+// an adapter; an adapter reaches the engine only through its public entry `lib/index.ts` and the
+// adapters' internal entry `lib/internal.ts` (the console's browser app through `lib/sql/index.ts`,
+// the `epochdb/sql` entry); no adapter imports another adapter's files; the examples, written as
+// users write, import only the public entries.
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
 function* sources(dir: string): Generator<string> {
@@ -39,8 +40,22 @@ t.test('the engine never imports an adapter', async (t) => {
 
 t.test('adapters reach the engine only through its public entries', async (t) => {
   const allowed = (e: { from: string; to: string }) =>
-    e.to === 'lib/index.ts' || (e.from.startsWith('adapters/console/') && e.to === 'lib/sql/index.ts')
+    e.to === 'lib/index.ts' || e.to === 'lib/internal.ts' || (e.from.startsWith('adapters/console/') && e.to === 'lib/sql/index.ts')
   t.same(edges.filter((e) => e.from.startsWith('adapters/') && e.to.startsWith('lib/') && !allowed(e)), [])
+})
+
+t.test('only the adapters import the internal entry', async (t) => {
+  // lib/internal.ts is what the shipped adapters need and users must not (no package.json export
+  // names it); the engine's own modules import each other directly
+  t.same(edges.filter((e) => e.to === 'lib/internal.ts' && !e.from.startsWith('adapters/')), [])
+})
+
+t.test('the examples import only public entries', async (t) => {
+  // examples/ is user code: `epochdb` (lib/index.ts) and the adapters' entries (`epochdb/http`, ...)
+  const publicEntry = (p: string) => p === 'lib/index.ts' || p === 'lib/sql/index.ts' || /^adapters\/[^/]+\/index\.ts$/.test(p)
+  const bad = [...sources(join(root, 'examples'))].flatMap((f) => importsOf(f).map((to) => ({ from: relative(root, f), to })))
+    .filter((e) => (e.to.startsWith('lib/') || e.to.startsWith('adapters/')) && !publicEntry(e.to))
+  t.same(bad, [])
 })
 
 t.test('no adapter imports another adapter\'s files', async (t) => {

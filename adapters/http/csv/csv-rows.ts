@@ -6,7 +6,8 @@
  * the per-value encoders of `csv-values.ts`, the reference these writers must match byte for
  * byte (test/adapters/http/csv-rows.test.ts).
  */
-import { type ColumnType, type Vector, ByteWriter, SymbolCells, TimestampText, writeDouble, writeInt } from '../../../lib/index.js'
+import type { ColumnType, Vector } from '../../../lib/index.js'
+import { ByteWriter, SymbolCells, TimestampText, writeDouble, writeInt } from '../../../lib/internal.js'
 import { csvEncoder, csvQuote } from './csv-values.js'
 
 /** Writes the field of row `i` of the vector it was bound to. */

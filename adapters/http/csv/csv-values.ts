@@ -7,10 +7,10 @@
  * The reference of `csv-rows.ts`, which writes `/exp` rows straight into bytes and falls back to
  * these for the types it has no case for.
  */
-import { isDecimal } from '../../../lib/index.js'
+import { isDecimal } from '../../../lib/internal.js'
 import { decimalCsvEncoder } from '../json/decimal-values.js'
 import { nsTextEncoder } from '../json/timestamp-ns-values.js'
-import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/index.js'
+import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/internal.js'
 import type { ColumnType, DoubleArray, Vector } from '../../../lib/index.js'
 
 /** Encodes row `i` of one column vector as a CSV field. */

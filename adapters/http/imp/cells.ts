@@ -2,7 +2,8 @@
  * Text cells of an import: the type a value looks like, and parsing a value for a column type
  * (undefined when it does not parse; an empty cell is null for every type).
  */
-import { type ColumnType, type DecimalType, arrayDims, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isArrayType, parseArrayText, parseTimestampNs, parseUnscaled } from '../../../lib/index.js'
+import type { ColumnType, DecimalType } from '../../../lib/index.js'
+import { arrayDims, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isArrayType, parseArrayText, parseTimestampNs, parseUnscaled } from '../../../lib/internal.js'
 
 const INT_RE = /^[-+]?\d+$/
 const NUM_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/

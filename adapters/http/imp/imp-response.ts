@@ -1,7 +1,8 @@
 /**
  * /imp answers as QuestDB writes them: a text table (default) or JSON (`fmt=json`).
  */
-import { type ColumnType, decimalPrecision, isArrayType } from '../../../lib/index.js'
+import type { ColumnType } from '../../../lib/index.js'
+import { decimalPrecision, isArrayType } from '../../../lib/internal.js'
 import { jsonString } from '../json/json-string.js'
 import type { ImportResult } from './importer.js'
 

@@ -3,7 +3,8 @@
  * `/exec` writes them, so no client reads them through a double; CSV as the bare exact text
  * (null an empty field).
  */
-import { type DecimalType, type Vector, formatDecimal, getScalar } from '../../../lib/index.js'
+import type { DecimalType, Vector } from '../../../lib/index.js'
+import { formatDecimal, getScalar } from '../../../lib/internal.js'
 
 /** The JSON encoder of a DECIMAL column vector. */
 export function decimalJsonEncoder(type: DecimalType, v: Vector): (i: number) => string {

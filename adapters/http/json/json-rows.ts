@@ -6,7 +6,8 @@
  * of its own is written by the per-value encoders of `json-values.ts`, which stay the reference
  * these writers must match byte for byte (test/adapters/http/json-rows.test.ts).
  */
-import { type ColumnType, type Vector, ByteWriter, SymbolCells, TimestampText, writeDouble, writeInt } from '../../../lib/index.js'
+import type { ColumnType, Vector } from '../../../lib/index.js'
+import { ByteWriter, SymbolCells, TimestampText, writeDouble, writeInt } from '../../../lib/internal.js'
 import { jsonEncoder } from './json-values.js'
 
 /** Writes the value of row `i` of the vector it was bound to. */

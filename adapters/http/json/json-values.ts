@@ -7,10 +7,10 @@
  * The reference of `json-rows.ts`, which writes `/exec` rows straight into bytes and falls back
  * to these for the types it has no case for.
  */
-import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/index.js'
+import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/internal.js'
 import type { ColumnType, DoubleArray, Vector } from '../../../lib/index.js'
 import { jsonString } from './json-string.js'
-import { isDecimal } from '../../../lib/index.js'
+import { isDecimal } from '../../../lib/internal.js'
 import { decimalJsonEncoder } from './decimal-values.js'
 import { nsTextEncoder } from './timestamp-ns-values.js'
 

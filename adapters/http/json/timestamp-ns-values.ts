@@ -3,7 +3,7 @@
  * prints them as quoted ISO text with nine fraction digits (`"2024-01-01T00:00:00.123456789Z"`).
  * The vector is split into microseconds and remainders once per batch, so no BigInt is made per row.
  */
-import { formatNsParts, splitNs } from '../../../lib/index.js'
+import { formatNsParts, splitNs } from '../../../lib/internal.js'
 import type { Vector } from '../../../lib/index.js'
 
 const NULL_MICROS = -9223372036854775808

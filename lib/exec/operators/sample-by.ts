@@ -76,9 +76,11 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
 
 /**
  * Folds the batches of `input` (the node's input rows, or one share's rows of a parallel SAMPLE
- * BY) into buckets and (bucket, key) groups with the node's aggregate kernels.
+ * BY) into buckets and (bucket, key) groups with the node's aggregate kernels. `first` is the
+ * first observation when `input` does not start with it (a share of a parallel SAMPLE BY
+ * aligned to the first observation: every share buckets from the whole input's first row).
  */
-export async function accumulateSamples(node: SampleByNode, input: AsyncIterable<Batch>, ctx: ExecContext): Promise<SampleState> {
+export async function accumulateSamples(node: SampleByNode, input: AsyncIterable<Batch>, ctx: ExecContext, first?: number): Promise<SampleState> {
   const spec = samplerSpec(node, ctx)
   const tz = spec.timeZone
   const lo = spec.from === undefined ? undefined : tz === undefined ? spec.from : localToUtc(tz, spec.from)
@@ -101,7 +103,7 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
     const n = b.length
     if (n === 0) continue
     const ts = timestamps(b.vectors[node.timestampColumn]!)
-    buckets ??= new BucketTable(makeSampler(spec, ts[0]!))
+    buckets ??= new BucketTable(makeSampler(spec, first ?? ts[0]!))
     if (bucketIds.length < n) { bucketIds = new Int32Array(n); keyIds = new Int32Array(n); groupIds = new Int32Array(n) }
     buckets.assign(ts, n, bucketIds)
     let groups = bucketIds

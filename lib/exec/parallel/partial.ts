@@ -108,9 +108,10 @@ export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Par
   const node: SampleByNode = {
     kind: 'sample_by', input, keys, aggregates, output: nodeOutput, timestampIndex: s.bucketKey,
     timestampColumn: s.timestampColumn, bucketKey: s.bucketKey, stride: s.stride, unit: s.unit as SampleByNode['unit'],
-    align: { kind: 'calendar', timeZone: text(s.timeZone), offset: text(s.offset) }, from: undefined, to: undefined, fill: undefined,
+    align: s.anchor === undefined ? { kind: 'calendar', timeZone: text(s.timeZone), offset: text(s.offset) } : { kind: 'first observation' },
+    from: undefined, to: undefined, fill: undefined,
   }
-  const state = await accumulateSamples(node, runPlan(input, context), context)
+  const state = await accumulateSamples(node, runPlan(input, context), context, s.anchor)
   state.memory.close()
   return { count: state.groups.count, keys: sampleGroupKeys(node, state), kernels: state.kernels }
 }

@@ -23,11 +23,11 @@ import { WireEncoder, type WireColumn, type WirePartial, type WireSample, type W
 export const PARALLEL_STATS = { runs: 0, filters: 0 }
 
 /** Runs the shares of `node` on `pool` and this thread; returns the partial groups in row order. */
-export async function runShares(node: ParallelAggregateNode, pool: WorkerPool, ctx: ExecContext): Promise<Partial[]> {
+export async function runShares(node: ParallelAggregateNode, pool: WorkerPool, ctx: ExecContext, anchor?: number): Promise<Partial[]> {
   PARALLEL_STATS.runs++
   const flag = cancelFlag(ctx)
   try {
-    return await runParts(node, pool, ctx, { ...encode(node, ctx), ...taskContext(ctx), cancel: flag.cancel })
+    return await runParts(node, pool, ctx, { ...encode(node, ctx, anchor), ...taskContext(ctx), cancel: flag.cancel })
   } catch (e) {
     flag.set()
     throw e
@@ -53,8 +53,8 @@ export function cancelFlag(ctx: ExecContext): { readonly cancel: Int32Array; set
   return { cancel, set, stop: () => clearInterval(watch) }
 }
 
-/** The share's aggregation as plain data. */
-function encode(node: ParallelAggregateNode, ctx: ExecContext): Pick<WireTask, 'keys' | 'filter' | 'aggregates' | 'functions' | 'sample'> {
+/** The share's aggregation as plain data (`anchor`: a SAMPLE BY's first observation, when aligned to it). */
+function encode(node: ParallelAggregateNode, ctx: ExecContext, anchor: number | undefined): Pick<WireTask, 'keys' | 'filter' | 'aggregates' | 'functions' | 'sample'> {
   const enc = new WireEncoder()
   const share = node.share
   const keys = enc.all(share.keys)
@@ -62,9 +62,11 @@ function encode(node: ParallelAggregateNode, ctx: ExecContext): Pick<WireTask, '
   const aggregates = share.aggregates.map((a) => ({ fn: enc.fn(a.def), site: a.site, args: enc.all(a.args) }))
   let sample: WireSample | undefined
   if (share.kind === 'sample_by') {
-    if (share.align.kind !== 'calendar') throw internalError('parallel SAMPLE BY aligned to the first observation')
     const text = (e: BoundExpr | undefined) => { const v = e === undefined ? null : evalConstant(e, ctx); return v === null ? undefined : String(v) }
-    sample = { timestampColumn: share.timestampColumn, bucketKey: share.bucketKey, stride: share.stride, unit: share.unit, timeZone: text(share.align.timeZone), offset: text(share.align.offset) }
+    const where = { timestampColumn: share.timestampColumn, bucketKey: share.bucketKey, stride: share.stride, unit: share.unit }
+    if (share.align.kind === 'calendar') sample = { ...where, timeZone: text(share.align.timeZone), offset: text(share.align.offset) }
+    else if (anchor !== undefined) sample = { ...where, anchor, timeZone: undefined, offset: undefined }
+    else throw internalError('parallel SAMPLE BY aligned to the first observation without it')
   }
   return { keys, filter, aggregates, functions: enc.functions, ...(sample === undefined ? {} : { sample }) }
 }

@@ -71,8 +71,10 @@ export interface WireTask {
   readonly gather?: readonly number[]
 }
 
-/** The SAMPLE BY parameters a worker needs (calendar alignment; constants already evaluated). */
+/** The SAMPLE BY parameters a worker needs (constants already evaluated). */
 export interface WireSample {
+  /** aligned to the first observation: its timestamp (the whole input's first row); else calendar alignment */
+  readonly anchor?: number
   readonly timestampColumn: number
   readonly bucketKey: number
   readonly stride: number

@@ -171,7 +171,8 @@ export function explain(plan: PlanNode): Rows {
       case 'parallel_aggregate': {
         const l = n.logical
         lines.push(`${pad}Async ${l.kind === 'sample_by' ? 'Sample By' : 'Group By'} workers: ${n.workers}${l.kind === 'aggregate' ? ` keys: ${l.keys.length}` : ''} values: ${l.aggregates.map((a) => a.def.name).join(',')}`)
-        visit(l.input, depth + 1)
+        // the scan the shares read (without the symbol index when the planner chose the split)
+        visit(l.input.kind === 'filter' ? { ...l.input, input: n.scan } : n.scan, depth + 1)
         return
       }
     }

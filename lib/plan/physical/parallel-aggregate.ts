@@ -1,7 +1,8 @@
 /**
- * Rule `parallel-aggregate`: a GROUP BY, or a SAMPLE BY without FILL and FROM/TO on calendar
- * buckets, directly over a table scan (optionally under a filter) that reads at least `minRows`
- * rows (the whole table, or by estimate the rows in its timestamp intervals, {@link rowsToRead})
+ * Rule `parallel-aggregate`: a GROUP BY, or a SAMPLE BY without FILL and FROM/TO (aligned to
+ * the calendar or to the first observation, which execution reads before the shares start), directly over a table scan (optionally under a filter) that reads at least `minRows`
+ * rows (the whole table, or by estimate the rows in its timestamp intervals, {@link rowsToRead}),
+ * unless a symbol index reads few enough of them ({@link parallelScan}),
  * becomes a {@link ParallelAggregateNode}: every aggregate kernel merges partial states
  * (`AggregateKernel.merge`), so any aggregate qualifies; the keys, arguments and filter must be
  * expressions a worker can evaluate ({@link canShip}) over fixed-width columns (workers read the
@@ -12,12 +13,13 @@ import type { BoundExpr, ParallelAggregateNode, PlanNode, ScanNode } from '../pl
 import { columnsOf, remapExpr } from '../optimize/walk.js'
 import { canShip } from './shippable.js'
 import { rowsToRead } from './scan-rows.js'
+import { parallelScan } from './index-choice.js'
 import type { PhysicalOptions } from './options.js'
 
 /** The parallel form of `node`, or undefined when it does not qualify. */
 export function parallelAggregate(node: PlanNode, options: PhysicalOptions): ParallelAggregateNode | undefined {
   if (node.kind !== 'aggregate' && node.kind !== 'sample_by') return undefined
-  if (node.kind === 'sample_by' && (node.fill !== undefined || node.from !== undefined || node.to !== undefined || node.align.kind !== 'calendar' || node.bucketKey < 0)) return undefined
+  if (node.kind === 'sample_by' && (node.fill !== undefined || node.from !== undefined || node.to !== undefined || node.bucketKey < 0)) return undefined
   let input = node.input
   let filter: BoundExpr | undefined
   let map: Int32Array | undefined
@@ -26,9 +28,9 @@ export function parallelAggregate(node: PlanNode, options: PhysicalOptions): Par
     if (input.projection !== undefined) map = Int32Array.from(input.projection)
     input = input.input
   }
-  if (input.kind !== 'scan' || input.symbolIndex !== undefined) return undefined
-  const scan: ScanNode = input
-  if (rowsToRead(scan) < options.minRows) return undefined
+  if (input.kind !== 'scan' || rowsToRead(input) < options.minRows) return undefined
+  const scan: ScanNode | undefined = parallelScan(input, options.workers)
+  if (scan === undefined) return undefined
   const remap = (e: BoundExpr): BoundExpr => (map === undefined ? e : remapExpr(e, map))
   const keys = node.keys.map(remap)
   const aggregates = node.aggregates.map((a) => ({ ...a, args: a.args.map(remap) }))

@@ -1,7 +1,7 @@
 // The fast /exp CSV field writers against the per-value reference encoders (csv-values.ts):
 // the same bytes over random values of every type.
 import t from 'tap'
-import { ByteWriter } from '../../../lib/index.js'
+import { ByteWriter } from '../../../lib/internal.js'
 import { csvColumn } from '../../../adapters/http/csv/csv-rows.js'
 import { csvEncoder } from '../../../adapters/http/csv/csv-values.js'
 import { Rng, randomColumns } from '../random-vectors.js'

@@ -1,7 +1,7 @@
 // The fast /exec JSON cell writers against the per-value reference encoders (json-values.ts):
 // the same bytes over random values of every type, with and without quoteLargeNum.
 import t from 'tap'
-import { ByteWriter } from '../../../lib/index.js'
+import { ByteWriter } from '../../../lib/internal.js'
 import { jsonColumn } from '../../../adapters/http/json/json-rows.js'
 import { jsonEncoder } from '../../../adapters/http/json/json-values.js'
 import { Rng, randomColumns } from '../random-vectors.js'

@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { Oid } from '../../../adapters/pgwire/pg-types.js'
-import { pgType } from '../../../lib/index.js'
+import { pgType } from '../../../lib/internal.js'
 
 t.test("each named OID is PostgreSQL's and is listed in the engine's pg_type", async (t) => {
   t.same(

@@ -4,7 +4,8 @@
  * refuse by it.
  */
 import t from 'tap'
-import { Database, isWriteStatement } from '../../../lib/index.js'
+import { Database } from '../../../lib/index.js'
+import { isWriteStatement } from '../../../lib/internal.js'
 
 const db = await Database.open()
 await db.query('create table t (ts timestamp, x int) timestamp(ts)')

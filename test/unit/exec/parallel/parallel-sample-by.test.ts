@@ -37,6 +37,11 @@ t.test('parallel SAMPLE BY returns exactly what the single-threaded operator ret
     "select ts, count(), sum(i) from t sample by 1d align to calendar time zone 'Europe/Berlin'",
     "select ts, sym, max(i) from t sample by 2h align to calendar with offset '00:30'",
     'select ts, first(v) from t sample by 1h',
+    // aligned to the first observation (#15): every share buckets from the input's first row,
+    // which a filter can move (row 0 has v null)
+    'select ts, avg(v), count() from t sample by 7m align to first observation',
+    'select ts, sym, max(i), first(v) from t where v > 50 sample by 1d align to first observation',
+    "select ts, count() from t where i > 98 and ts > '2024-01-01T00:07:11.5Z' sample by 13m align to first observation",
   ]
   for (const q of queries) {
     PARALLELISM.enabled = false
@@ -49,6 +54,7 @@ t.test('parallel SAMPLE BY returns exactly what the single-threaded operator ret
     t.equal(parallel.timestampIndex, serial.timestampIndex)
     const expectParallel = workerPool() !== undefined
     t.equal(PARALLEL_STATS.runs - before, expectParallel ? 1 : 0, `${q}: ${expectParallel ? 'parallel' : 'single-threaded'} path`)
+    if (expectParallel) t.match((await db.query(`explain ${q}`)).rows[0]![0], /^Async Sample By/, `${q}: EXPLAIN shows it`)
   }
   await db.close()
 })
