@@ -9,7 +9,7 @@ import type { CatalogView, TableInfo } from '../../functions/registry-types.js'
 import type { Catalog } from '../../storage/catalog.js'
 import type { Table } from '../../storage/table.js'
 import { PARTITION_COLUMNS, partitionRows } from '../../storage/partition-info.js'
-import type { OutputColumn, PlanNode } from '../../plan/plan-node.js'
+import type { LateralJoinNode, OutputColumn, PlanNode } from '../../plan/plan-node.js'
 import type { Session } from '../../session.js'
 
 /** A small result built row by row. */
@@ -141,6 +141,21 @@ const TABLE_COLUMNS: { name: string; type: ColumnType }[] = [
   { name: 'symbolTableSize', type: 'INT' }, { name: 'designated', type: 'BOOLEAN' }, { name: 'upsertKey', type: 'BOOLEAN' },
 ]
 
+/**
+ * A LATERAL node's EXPLAIN name: a join, a per-row correlated subquery, or a decorrelated one's
+ * hash join (semi / anti under a WHERE, mark when its value is used otherwise, left for a scalar).
+ */
+function lateralName(n: LateralJoinNode): string {
+  const a = n.apply
+  if (a === undefined) return `Lateral ${n.type === 'left' ? 'Outer ' : ''}Join`
+  const what = a.mode === 'scalar' ? 'Scalar' : a.mode === 'in' ? 'In' : 'Exists'
+  if (n.hash === undefined) return `Correlated ${what} Subquery`
+  const keys = `keys: ${n.hash.leftKeys.length}`
+  if (a.mode === 'scalar') return `Hash Left Join (scalar subquery) ${keys}`
+  if (n.hash.semi !== true) return `Hash Mark Join (${a.not ? 'NOT ' : ''}${what === 'In' ? 'IN' : 'EXISTS'}) ${keys}`
+  return `Hash ${a.not ? 'Anti' : 'Semi'} Join (${what === 'In' ? 'IN' : 'EXISTS'}) ${keys}`
+}
+
 /** EXPLAIN: one line per plan node, indented by depth. */
 export function explain(plan: PlanNode): Rows {
   const lines: string[] = []
@@ -162,7 +177,7 @@ export function explain(plan: PlanNode): Rows {
       case 'distinct': lines.push(`${pad}Distinct`); break
       case 'setop': lines.push(`${pad}${n.op === 'union' ? 'Union' : n.op === 'except' ? 'Except' : 'Intersect'}${n.all ? ' All' : ''}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'join': lines.push(`${pad}Hash ${n.type === 'left' ? 'Outer ' : ''}Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
-      case 'lateral_join': lines.push(n.apply !== undefined ? `${pad}Correlated ${n.apply.mode === 'scalar' ? 'Scalar' : n.apply.mode === 'in' ? 'In' : 'Exists'} Subquery` : `${pad}Lateral ${n.type === 'left' ? 'Outer ' : ''}Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
+      case 'lateral_join': lines.push(`${pad}${lateralName(n)}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'time_join': lines.push(`${pad}${n.type === 'asof' ? 'AsOf' : n.type === 'lt' ? 'Lt' : 'Splice'} Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'sample_by': lines.push(`${pad}Sample By`); break
       case 'latest_on': lines.push(n.symbolIndex === undefined ? `${pad}LatestBy` : `${pad}LatestByAllIndexed`); break
