@@ -58,7 +58,9 @@ export async function* runHashApply(node: LateralJoinNode, ctx: ExecContext, run
     }
     mem.grow(pending)
 
-    let empty: Outcome | undefined = hash.empty === undefined ? noRows(apply.mode) : undefined
+    // a scalar's outcome of no rows is null: `computed` says whether `empty` holds it yet
+    let empty: Outcome = hash.empty === undefined ? noRows(apply.mode) : null
+    let computed = hash.empty === undefined
     const leftKeys = hash.leftKeys.map((e) => compileExpr(e, ctx))
     const probe = apply.mode === 'in' ? compileExpr(apply.probe, ctx) : undefined
     const type = node.output[node.output.length - 1]!.type
@@ -67,9 +69,13 @@ export async function* runHashApply(node: LateralJoinNode, ctx: ExecContext, run
       const probeVector = probe === undefined ? undefined : materialize(probe(b))
       const out = new VectorWriter(type, b.length)
       for (let i = 0; i < b.length; i++) {
-        let got = table.get(keyOf(keys, i))
+        const key = keyOf(keys, i)
+        let got = table.get(key)
         if (got === MANY) throw new SqlError(SqlState.SYNTAX_ERROR, 'more than one row returned by a subquery used as an expression', apply.mode === 'scalar' ? apply.pos : 0)
-        if (got === undefined && !table.has(keyOf(keys, i))) got = empty ??= await outcomeOf(apply, run(hash.empty!, ctx))
+        if (got === undefined && !table.has(key)) {
+          if (!computed) { empty = await outcomeOf(apply, run(hash.empty!, ctx)); computed = true }
+          got = empty
+        }
         setOutcome(out, i, apply, got as Outcome, probeVector)
       }
       const column = out.finish()
