@@ -12,6 +12,9 @@ import { PARTITION_COLUMNS, partitionRows } from '../../storage/partition-info.j
 import type { LateralJoinNode, OutputColumn, PlanNode } from '../../plan/plan-node.js'
 import type { Session } from '../../session.js'
 
+/** QuestDB's default index value block capacity, shown for a column without `INDEX CAPACITY n`. */
+const INDEX_BLOCK_CAPACITY = 256
+
 /** A small result built row by row. */
 export interface Rows {
   readonly output: readonly OutputColumn[]
@@ -30,7 +33,7 @@ export function createSql(t: Table): string {
   const m = t.meta
   const cols = m.columns.map((c) => {
     let s = `\t${c.name} ${typeName(c.type)}`
-    if (c.type === 'SYMBOL') s += ` CAPACITY ${c.symbolCapacity} ${c.symbolCached ? 'CACHE' : 'NOCACHE'}${c.indexed ? ' INDEX' : ''}`
+    if (c.type === 'SYMBOL') s += ` CAPACITY ${c.symbolCapacity} ${c.symbolCached ? 'CACHE' : 'NOCACHE'}${c.indexed ? ` INDEX CAPACITY ${c.indexCapacity ?? INDEX_BLOCK_CAPACITY}` : ''}`
     return s
   })
   let sql = `CREATE TABLE '${m.name}' ( \n${cols.join(',\n')}\n)`
@@ -50,7 +53,7 @@ export function tableInfo(t: Table): TableInfo {
   return {
     id: m.id, name: m.name,
     columns: m.columns.map((c, i) => ({
-      name: c.name, type: c.type, indexed: c.indexed, symbolCapacity: c.symbolCapacity, symbolCached: c.symbolCached,
+      name: c.name, type: c.type, indexed: c.indexed, ...(c.indexCapacity === undefined ? {} : { indexCapacity: c.indexCapacity }), symbolCapacity: c.symbolCapacity, symbolCached: c.symbolCached,
       symbolTableSize: t.dictOf(i)?.size ?? 0,
     })),
     timestampIndex: m.timestampIndex, partitionBy: m.partitionBy, wal: m.wal, dedupKeys: m.dedupKeys,
@@ -118,7 +121,7 @@ export function show(s: Show, catalog: Catalog, session: Session, canSee?: (tabl
       const t = visibleTable(catalog, s.table, s.tablePos, canSee)
       const info = tableInfo(t)
       return rowsOf(TABLE_COLUMNS, info.columns.map((c, i) => [
-        c.name, typeName(c.type), c.indexed, 256, c.symbolCached, c.type === 'SYMBOL' ? c.symbolCapacity : 0,
+        c.name, typeName(c.type), c.indexed, c.indexCapacity ?? INDEX_BLOCK_CAPACITY, c.type === 'SYMBOL' && c.symbolCached, c.type === 'SYMBOL' ? c.symbolCapacity : 0,
         c.symbolTableSize, i === info.timestampIndex, info.dedupKeys.some((k) => k.toLowerCase() === c.name.toLowerCase()),
       ]))
     }
