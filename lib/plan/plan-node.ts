@@ -181,6 +181,8 @@ export interface JoinNode extends NodeBase {
   readonly rightKeys: readonly BoundExpr[]
   /** remaining join condition over the joined row (left columns then right columns) */
   readonly residual: BoundExpr | undefined
+  /** NULL keys match NULL keys (a decorrelated LATERAL join, whose `=` says NULL = NULL); else they match nothing */
+  readonly nullsEqual?: boolean
 }
 
 /**

@@ -14,6 +14,9 @@
  * compare with a tolerance). Under a WHERE whose conjunct is the subquery's value, the join
  * emits only the rows it keeps (a semi or anti join).
  *
+ * A LATERAL join of the same shape (without an aggregate lacking GROUP BY, whose one row over no
+ * input a join cannot give) becomes an INNER / LEFT hash join whose NULL keys match.
+ *
  * Why the result is the same: below the outermost aggregate every node maps the rows of one
  * outer key to the rows the subquery would give for that key, since `u.k = $outer` keeps exactly
  * the rows whose `u.k` equals it (`NULL = NULL` being true, nulls are a key of their own). A key
@@ -32,6 +35,7 @@ export function decorrelateSubqueries(plan: PlanNode): PlanNode {
   const visit = (n: PlanNode): PlanNode => {
     const m = mapChildren(n, visit)
     if (m.kind === 'lateral_join' && m.apply !== undefined && m.hash === undefined) return decorrelate(m) ?? m
+    if (m.kind === 'lateral_join' && m.apply === undefined) return decorrelateLateral(m) ?? m
     if (m.kind === 'filter') return semiJoins(m)
     return m
   }
@@ -52,8 +56,31 @@ interface Decorrelated {
 type Walked = Decorrelated | 'free' | undefined
 
 function decorrelate(node: LateralJoinNode): LateralJoinNode | undefined {
-  const lo = node.paramBase
-  const hi = lo + node.outerRefs.length
+  const r = decorrelatePlan(node.right, node.paramBase, node.outerRefs)
+  if (r === undefined) return undefined
+  const hash: HashApply = { leftKeys: r.outer, rightKeys: r.keys, ...(r.empty === undefined ? {} : { empty: r.empty }) }
+  return { ...node, right: r.plan, outerRefs: [], hash }
+}
+
+/**
+ * A LATERAL join whose subquery names the left row only in WHERE equalities, and has no
+ * aggregate without GROUP BY (whose one row over no input a hash join cannot give), becomes a hash
+ * join on those equalities (NULL keys matching, as `NULL = NULL` is true), then a projection
+ * dropping the key columns the subquery gained.
+ */
+function decorrelateLateral(node: LateralJoinNode): PlanNode | undefined {
+  const r = decorrelatePlan(node.right, node.paramBase, node.outerRefs)
+  if (r === undefined || r.empty !== undefined) return undefined
+  const join: PlanNode = {
+    kind: 'join', type: node.type, left: node.left, right: r.plan, leftKeys: r.outer, rightKeys: r.keys, residual: node.residual, nullsEqual: true,
+    output: [...node.output, ...r.keys.map(keyColumn)], timestampIndex: node.timestampIndex,
+  }
+  return { kind: 'project', input: join, exprs: node.output.map((_, i) => columnOf(join.output, i)), output: node.output, timestampIndex: node.timestampIndex }
+}
+
+/** `right` rewritten so that it names no parameter slot in [lo, lo + outerRefs.length), or undefined when it cannot be. */
+function decorrelatePlan(right: PlanNode, lo: number, outerRefs: readonly BoundExpr[]): Decorrelated | undefined {
+  const hi = lo + outerRefs.length
   const uses = (e: BoundExpr): boolean => exprUses(e, lo, hi)
   const walk = (n: PlanNode): Walked => {
     if (!planUses(n, lo, hi)) return 'free'
@@ -66,7 +93,7 @@ function decorrelate(node: LateralJoinNode): LateralJoinNode | undefined {
         const outer = child === 'free' ? [] : [...child.outer]
         for (const c of conjunctsOf(n.predicate)) {
           if (!uses(c)) { rest.push(c); continue }
-          const pair = keyPair(c, uses, lo, node.outerRefs)
+          const pair = keyPair(c, uses, lo, outerRefs)
           if (pair === undefined) return undefined
           keys.push(pair.inner)
           outer.push(pair.outer)
@@ -115,10 +142,8 @@ function decorrelate(node: LateralJoinNode): LateralJoinNode | undefined {
       default: return undefined
     }
   }
-  const r = walk(node.right)
-  if (r === undefined || r === 'free' || r.keys.length === 0) return undefined
-  const hash: HashApply = { leftKeys: r.outer, rightKeys: r.keys, ...(r.empty === undefined ? {} : { empty: r.empty }) }
-  return { ...node, right: r.plan, outerRefs: [], hash }
+  const r = walk(right)
+  return r === undefined || r === 'free' || r.keys.length === 0 ? undefined : r
 }
 
 /** `{ empty }` for `n` over its decorrelated child, when the child has one. */
