@@ -54,4 +54,7 @@ t.test('decorrelated: a 100k x 100k correlated EXISTS, NOT EXISTS and scalar max
   t.same((await db.query('SELECT count() FROM o WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.k = o.k)', [], { timeout: 60_000 })).rows, [[50000n]])
   // s.v = s.k / 2, so the sum of max(v) over even k in 2..100000 is 1 + ... + 50000
   t.same((await db.query('SELECT sum(m) FROM (SELECT (SELECT max(v) FROM s WHERE s.k = o.k) m FROM o)', [], { timeout: 60_000 })).rows, [[1250025000n]])
+  // correlated inside an uncorrelated IN subquery (its plan is decorrelated too): o.k even and, as
+  // s.v = s.k / 2, s.k = 2 * o'.k for an o' with o'.k <= 50000 -> the even k up to 100000
+  t.same((await db.query('SELECT count() FROM o WHERE k IN (SELECT k FROM s WHERE EXISTS (SELECT 1 FROM o o2 WHERE o2.k = s.v))', [], { timeout: 60_000 })).rows, [[50000n]])
 })

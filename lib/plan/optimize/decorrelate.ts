@@ -30,16 +30,56 @@ import { andAll, conjunctsOf, mapChildren } from './walk.js'
 const KEY_TYPES = new Set(['BOOLEAN', 'BYTE', 'SHORT', 'INT', 'LONG', 'CHAR', 'DATE', 'TIMESTAMP', 'IPV4', 'UUID', 'SYMBOL', 'STRING', 'VARCHAR'])
 const TEXT = new Set(['SYMBOL', 'STRING', 'VARCHAR'])
 
-/** Rewrites every apply step that can be decorrelated (innermost first). */
+/**
+ * Rewrites every apply step and LATERAL join that can be decorrelated (innermost first), also in
+ * the plans of uncorrelated subqueries in WHERE and select lists (`x IN (SELECT k FROM u WHERE
+ * EXISTS (SELECT 1 FROM w WHERE w.s = u.s))`).
+ */
 export function decorrelateSubqueries(plan: PlanNode): PlanNode {
   const visit = (n: PlanNode): PlanNode => {
-    const m = mapChildren(n, visit)
+    let m = mapChildren(n, visit)
+    if (m.kind === 'filter') {
+      const predicate = inSubplans(m.predicate, visit)
+      if (predicate !== m.predicate) m = { ...m, predicate }
+    } else if (m.kind === 'project') {
+      const exprs = m.exprs.map((e) => inSubplans(e, visit))
+      if (exprs.some((e, i) => e !== (m as { exprs: readonly BoundExpr[] }).exprs[i])) m = { ...m, exprs }
+    }
     if (m.kind === 'lateral_join' && m.apply !== undefined && m.hash === undefined) return decorrelate(m) ?? m
     if (m.kind === 'lateral_join' && m.apply === undefined) return decorrelateLateral(m) ?? m
     if (m.kind === 'filter') return semiJoins(m)
     return m
   }
   return visit(plan)
+}
+
+/** `e` with the plan of each subquery in it replaced by `f(plan)` (unchanged parts keep their identity). */
+function inSubplans(e: BoundExpr, f: (p: PlanNode) => PlanNode): BoundExpr {
+  switch (e.kind) {
+    case 'subquery': case 'exists': {
+      const plan = f(e.plan)
+      return plan === e.plan ? e : { ...e, plan }
+    }
+    case 'in_query': {
+      const plan = f(e.plan)
+      const expr = inSubplans(e.expr, f)
+      return plan === e.plan && expr === e.expr ? e : { ...e, plan, expr }
+    }
+    case 'call': {
+      const args = e.args.map((a) => inSubplans(a, f))
+      return args.every((a, i) => a === e.args[i]) ? e : { ...e, args }
+    }
+    case 'cast': case 'isnull': case 'in': case 'in_intervals': {
+      const expr = inSubplans(e.expr, f)
+      return expr === e.expr ? e : ({ ...e, expr } as BoundExpr)
+    }
+    case 'case': {
+      const whens = e.whens.map((w) => ({ when: inSubplans(w.when, f), then: inSubplans(w.then, f) }))
+      const otherwise = inSubplans(e.else, f)
+      return otherwise === e.else && whens.every((w, i) => w.when === e.whens[i]!.when && w.then === e.whens[i]!.then) ? e : { ...e, whens, else: otherwise }
+    }
+    default: return e
+  }
 }
 
 /** The subquery rewritten so that it no longer names outer columns: its output then its key columns. */
