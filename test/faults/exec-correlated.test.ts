@@ -49,7 +49,7 @@ t.test('decorrelated: a 100k x 100k correlated EXISTS, NOT EXISTS and scalar max
   await db.query('CREATE TABLE s AS (SELECT x * 2 k, x v FROM long_sequence(100000))')
   const exists = 'SELECT count() FROM o WHERE EXISTS (SELECT 1 FROM s WHERE s.k = o.k)'
   t.match(await plan(db, exists), /Hash Semi Join/)
-  // per row this is 100,000 runs over 100,000 rows (about 40 minutes here): the timeout proves the rewrite
+  // per row this is 100,000 runs over 100,000 rows (about 16 minutes here, from 9.7 s at 10k x 10k): the timeout proves the rewrite
   t.same((await db.query(exists, [], { timeout: 60_000 })).rows, [[50000n]])
   t.same((await db.query('SELECT count() FROM o WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.k = o.k)', [], { timeout: 60_000 })).rows, [[50000n]])
   // s.v = s.k / 2, so the sum of max(v) over even k in 2..100000 is 1 + ... + 50000
