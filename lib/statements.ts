@@ -18,6 +18,7 @@ import type { CatalogView } from './functions/registry-types.js'
 import { ExecContext } from './exec/context.js'
 import { optimize } from './plan/optimize/index.js'
 import { findSubqueries } from './exec/subqueries.js'
+import { evalConstant } from './exec/evaluate.js'
 import { expandArrayParams } from './plan/array-params.js'
 import { describe } from './exec/statements/describe.js'
 import { visibleCatalog } from './exec/statements/meta.js'
@@ -187,7 +188,8 @@ export class Statements {
    * and the rest of its {@link StatementInfo}. Throws the statement's error when it does not bind.
    */
   describe(stmt: Statement, paramTypes: readonly (ColumnType | undefined)[]): StatementInfo {
-    const d = describe(stmt, { catalog: this.catalog, paramTypes, ctes: new Map(), fn: this.neutralContext(), naming: this.env.naming })
+    const fn = this.neutralContext()
+    const d = describe(stmt, { catalog: this.catalog, paramTypes, ctes: new Map(), fn, constant: (e) => evalConstant(e, fn), naming: this.env.naming })
     const info = this.info(stmt)
     return {
       params: d.params, columns: d.columns === undefined ? undefined : infoOf(d.columns),
@@ -225,7 +227,7 @@ export class Statements {
     const declared = params.map((p, i) => typed?.[i] ?? (typeof p === 'string' ? undefined : paramType(p)))
     const paramTypes: ColumnType[] = declared.some((t) => t === undefined) ? this.inferParamTypes(stmt, declared, ctx) : (declared as ColumnType[])
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
-    const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, params: values, naming: this.env.naming }
+    const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, constant: (e) => evalConstant(e, ctx), params: values, naming: this.env.naming }
     const { acl } = this.env
     const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, files: this.env.files.roots, ...(acl.enabled ? { canSee: this.visibility(session.principal).canSee } : {}) }
     if (!DDL_KINDS.has(stmt.kind)) return runStatement(stmt, session, ctx, bc, runEnv)
@@ -301,7 +303,7 @@ export class Statements {
     const byKey = this.cacheOf(stmt).paramTypes
     let types = byKey.get(key)
     if (types === undefined) {
-      types = describe(stmt, { catalog: this.catalog, paramTypes: declared, ctes: new Map(), fn: ctx, naming: this.env.naming }).params
+      types = describe(stmt, { catalog: this.catalog, paramTypes: declared, ctes: new Map(), fn: ctx, constant: (e) => evalConstant(e, ctx), naming: this.env.naming }).params
       if (byKey.size >= 16) byKey.clear()
       byKey.set(key, types)
     }

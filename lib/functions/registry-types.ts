@@ -92,7 +92,7 @@ export interface CatalogView {
 export interface TableInfo {
   readonly id: number
   readonly name: string
-  readonly columns: readonly { readonly name: string; readonly type: ColumnType; readonly indexed: boolean; readonly symbolCapacity: number; readonly symbolCached: boolean; readonly symbolTableSize: number }[]
+  readonly columns: readonly { readonly name: string; readonly type: ColumnType; readonly indexed: boolean; readonly indexCapacity?: number; readonly symbolCapacity: number; readonly symbolCached: boolean; readonly symbolTableSize: number }[]
   /** index in columns, or -1 */
   readonly timestampIndex: number
   readonly partitionBy: string

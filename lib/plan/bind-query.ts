@@ -17,7 +17,7 @@ import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
 import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
 import { pivotQuery, withRestKeys } from './bind-pivot.js'
-import { foldConstant } from './fold-constant.js'
+import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
 import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
 import { unnestAsLateral, withColumnAliases } from './bind-unnest.js'
@@ -34,6 +34,11 @@ export interface BindContext {
   readonly ctes: ReadonlyMap<string, PlanNode>
   /** for table functions whose schema depends on the catalog */
   readonly fn: FunctionContext
+  /**
+   * evaluates a constant expression (the statement's evaluator, given by the layer that runs
+   * it: plan/ does not import exec/); without it, constants are not folded when bound
+   */
+  readonly constant?: ConstantEvaluator
   /** parameter values, when known at bind time (table-function arguments need them) */
   readonly params?: readonly Scalar[]
   /** columns of the FROM items before a LATERAL subquery, as parameters (bind-lateral.ts) */
@@ -135,7 +140,7 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
   if (def === undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${call.name}`, call.pos)
   const e = env(new Scope([]), bc, { clause: 'FROM' })
   // constant expressions are folded first: long_sequence(cast(60 * 60 * 2.5 as long))
-  const args = call.args.map((a) => foldConstant(bindExpr(a, e), bc.fn))
+  const args = call.args.map((a) => foldConstant(bindExpr(a, e), bc.constant))
   args.forEach((a, i) => {
     // a function reading its arguments when it runs takes any expression without columns (a LATERAL row's slots)
     if (a.kind !== 'const' && a.kind !== 'param' && def.runtimeArgs !== true) throw new SqlError(SqlState.SYNTAX_ERROR, 'constant expected', call.args[i]!.pos)

@@ -2,19 +2,25 @@
  * Folds a constant bound expression (no columns, parameters, subqueries or non-deterministic
  * calls: `60 * 60 * 2.5`, `cast(60 * 60 * 2.5 as long)`) to its value, for the places that need
  * a constant when the statement is bound, as QuestDB folds constant functions when it compiles:
- * table-function arguments (`long_sequence(cast(60 * 60 * 2.5 as long))`).
+ * table-function arguments (`long_sequence(cast(60 * 60 * 2.5 as long))`). The evaluation itself
+ * is the executor's (exec/evaluate.ts `evalConstant`), handed in through the
+ * {@link BindContext} by the layer that binds and runs statements, so that plan/ never imports
+ * exec/.
  */
-import type { FunctionContext } from '../functions/registry-types.js'
+import type { Scalar } from '../types/vector.js'
 import type { BoundExpr } from './plan-node.js'
-import { evalConstant } from '../exec/evaluate.js'
-import type { ExecContext } from '../exec/context.js'
 
-/** `e` as a constant when it is one and evaluates without error; otherwise `e` unchanged. */
-export function foldConstant(e: BoundExpr, fn: FunctionContext): BoundExpr {
-  if (e.kind === 'const' || !isConstant(e)) return e
+/** Evaluates a constant expression to its value (throws as the evaluator would). */
+export type ConstantEvaluator = (e: BoundExpr) => Scalar
+
+/**
+ * `e` as a constant when it is one and `evaluate` gives its value without error; otherwise `e`
+ * unchanged (also without an evaluator).
+ */
+export function foldConstant(e: BoundExpr, evaluate: ConstantEvaluator | undefined): BoundExpr {
+  if (evaluate === undefined || e.kind === 'const' || !isConstant(e)) return e
   try {
-    // the binder's function context is the statement's ExecContext (lib/statements.ts)
-    return { kind: 'const', type: e.type, value: evalConstant(e, fn as ExecContext) }
+    return { kind: 'const', type: e.type, value: evaluate(e) }
   } catch {
     return e
   }

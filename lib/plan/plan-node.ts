@@ -181,6 +181,8 @@ export interface JoinNode extends NodeBase {
   readonly rightKeys: readonly BoundExpr[]
   /** remaining join condition over the joined row (left columns then right columns) */
   readonly residual: BoundExpr | undefined
+  /** NULL keys match NULL keys (a decorrelated LATERAL join, whose `=` says NULL = NULL); else they match nothing */
+  readonly nullsEqual?: boolean
 }
 
 /**
@@ -201,6 +203,26 @@ export interface LateralJoinNode extends NodeBase {
    * column is added, the subquery's value for it, instead of joining with the right rows
    */
   readonly apply?: CorrelatedApply
+  /**
+   * set (with `apply`) when the optimizer decorrelated the subquery (optimize/decorrelate.ts):
+   * `right` names no outer column any more and runs once; its rows are matched to each left row
+   * by hash on `leftKeys` (over the left row) = `rightKeys` (over the right row), as NULL = NULL
+   * is true; `outerRefs` is empty
+   */
+  readonly hash?: HashApply
+}
+
+/** How a decorrelated subquery (a {@link LateralJoinNode} with `hash`) is matched to left rows. */
+export interface HashApply {
+  readonly leftKeys: readonly BoundExpr[]
+  readonly rightKeys: readonly BoundExpr[]
+  /**
+   * what a left row without matching right rows gets: the outcome of this plan (the subquery's
+   * aggregate over no rows, e.g. `count(*)` 0); absent: the outcome of no rows
+   */
+  readonly empty?: PlanNode
+  /** emit only the left rows whose computed value is true (a semi or anti join under a WHERE) */
+  readonly semi?: boolean
 }
 
 /** What a correlated subquery computes per outer row. */

@@ -132,7 +132,7 @@ function need(node: PlanNode, required: ReadonlySet<number>, out: TablesRead): v
       // LATERAL joins and correlated subqueries (apply): the subquery side reads what it reads
       const width = node.left.output.length
       const [l] = split(new Set(required), width)
-      uses([...node.outerRefs, node.apply?.mode === 'in' ? node.apply.probe : undefined], l, out)
+      uses([...node.outerRefs, ...(node.hash?.leftKeys ?? []), node.apply?.mode === 'in' ? node.apply.probe : undefined], l, out)
       const joined = new Set<number>()
       uses([node.residual], joined, out)
       for (const c of joined) if (c < width) l.add(c)

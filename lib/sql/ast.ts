@@ -381,6 +381,7 @@ export interface ColumnDef {
   readonly symbolCapacity?: number
   readonly symbolCache?: boolean
   readonly indexed?: boolean
+  /** `INDEX CAPACITY n`, rounded up to a power of 2 (checked: 4 to 8,388,608) */
   readonly indexCapacity?: number
 }
 
@@ -484,7 +485,7 @@ export type AlterAction =
   | { readonly kind: 'set_ttl'; readonly pos: number; readonly count: number; readonly unit: Exclude<PartitionUnit, 'NONE'> }
   | { readonly kind: 'set_param'; readonly pos: number; readonly name: string; readonly value: string }
   | { readonly kind: 'set_type_wal'; readonly pos: number; readonly wal: boolean }
-  | { readonly kind: 'column_index'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly add: boolean }
+  | { readonly kind: 'column_index'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly add: boolean; readonly capacity?: number }
   | { readonly kind: 'column_cache'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly cache: boolean }
   | ConvertPartition
 

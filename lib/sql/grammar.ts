@@ -613,7 +613,7 @@ const grammar: Grammar = {
     {"name": "alterAction$ebnf$3$subexpression$1", "symbols": [{type: "CAPACITY"}, {type: "integer"}]},
     {"name": "alterAction$ebnf$3", "symbols": ["alterAction$ebnf$3$subexpression$1"], "postprocess": id},
     {"name": "alterAction$ebnf$3", "symbols": [], "postprocess": () => null},
-    {"name": "alterAction", "symbols": [{type: "ALTER"}, {type: "COLUMN"}, "name", {type: "ADD"}, {type: "INDEX"}, "alterAction$ebnf$3"], "postprocess": ([a, , c]) => ({ kind: 'column_index', pos: a.offset, column: c.name, columnPos: c.pos, add: true })},
+    {"name": "alterAction", "symbols": [{type: "ALTER"}, {type: "COLUMN"}, "name", {type: "ADD"}, {type: "INDEX"}, "alterAction$ebnf$3"], "postprocess": ([a, , c, , , cap]) => ({ kind: 'column_index', pos: a.offset, column: c.name, columnPos: c.pos, add: true, ...(cap === null ? {} : { capacity: D.indexCapacity(cap[1]) }) })},
     {"name": "alterAction", "symbols": [{type: "ALTER"}, {type: "COLUMN"}, "name", {type: "DROP"}, {type: "INDEX"}], "postprocess": ([a, , c]) => ({ kind: 'column_index', pos: a.offset, column: c.name, columnPos: c.pos, add: false })},
     {"name": "alterAction", "symbols": [{type: "ALTER"}, {type: "COLUMN"}, "name", "cacheOpt"], "postprocess": ([a, , c, k]) => ({ kind: 'column_cache', pos: a.offset, column: c.name, columnPos: c.pos, cache: k.type === 'CACHE' })},
     {"name": "alterAction", "symbols": [{type: "DROP"}, {type: "PARTITION"}, {type: "LIST"}, "partitionNames"], "postprocess": ([d, , , list]) => ({ kind: 'drop_partition', pos: d.offset, list })},

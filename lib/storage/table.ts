@@ -23,6 +23,8 @@ export interface ColumnMeta {
   readonly name: string
   readonly type: ColumnType
   readonly indexed: boolean
+  /** the index's value block capacity (`INDEX CAPACITY n`, a power of 2); absent: QuestDB's default, 256 */
+  readonly indexCapacity?: number
   readonly symbolCapacity: number
   readonly symbolCached: boolean
 }

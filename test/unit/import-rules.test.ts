@@ -83,3 +83,9 @@ t.test('execution uses plans, it does not make them', async (t) => {
   }
   t.same(bad, [])
 })
+
+t.test('planning never imports execution', async (t) => {
+  // plan/ binds and optimizes; what it needs evaluated when it binds (constant folding) is handed
+  // in by the layer that runs statements (BindContext.constant), so plan/ stays below exec/
+  t.same(edges.filter((e) => e.from.startsWith('lib/plan/') && e.to.startsWith('lib/exec/')), [])
+})

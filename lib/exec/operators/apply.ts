@@ -7,8 +7,8 @@
  * once per key. Rows stream through; cancellation and the timeout are checked per run.
  */
 import { SqlError, SqlState } from '../../errors.js'
-import { type Batch, type Scalar, VectorWriter, getScalar, materialize } from '../../types/vector.js'
-import type { LateralJoinNode } from '../../plan/plan-node.js'
+import { type Batch, type Scalar, type Vector, VectorWriter, getScalar, materialize } from '../../types/vector.js'
+import type { CorrelatedApply, LateralJoinNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
@@ -16,8 +16,11 @@ import type { Runner } from './runner.js'
 /** Distinct outer values whose results are kept; the memo starts afresh past it. */
 const MEMO_LIMIT = 65_536
 
-/** What one run of the subquery gave, per mode. */
-type Outcome = Scalar | { readonly set: Set<unknown>; readonly hasNull: boolean }
+/** What one run of the subquery gave, per mode: EXISTS a boolean, scalar its value, IN its values. */
+export type Outcome = Scalar | InValues
+
+/** The values of an IN subquery's one column (bigints as text), and whether one was NULL. */
+export interface InValues { readonly set: Set<unknown>; hasNull: boolean }
 
 /** Runs a LATERAL node with `apply` set. */
 export async function* runApply(node: LateralJoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
@@ -32,32 +35,7 @@ export async function* runApply(node: LateralJoinNode, ctx: ExecContext, run: Ru
     for (let k = params.length; k < node.paramBase; k++) params.push(null)
     values.forEach((v, k) => { params[node.paramBase + k] = v })
     const child = Object.create(ctx, { params: { value: params } }) as ExecContext
-    if (apply.mode === 'exists') {
-      for await (const r of run(node.right, child)) if (r.length > 0) return true
-      return false
-    }
-    if (apply.mode === 'scalar') {
-      let value: Scalar = null
-      let rows = 0
-      for await (const r of run(node.right, child)) {
-        if (r.length === 0) continue
-        rows += r.length
-        if (rows > 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'more than one row returned by a subquery used as an expression', apply.pos)
-        value = getScalar(r.vectors[0]!, 0)
-      }
-      return value
-    }
-    const set = new Set<unknown>()
-    let hasNull = false
-    for await (const r of run(node.right, child)) {
-      const v = materialize(r.vectors[0]!)
-      for (let i = 0; i < r.length; i++) {
-        const s = getScalar(v, i)
-        if (s === null) hasNull = true
-        else set.add(typeof s === 'bigint' ? s.toString() : s)
-      }
-    }
-    return { set, hasNull }
+    return outcomeOf(apply, run(node.right, child))
   }
   for await (const b of run(node.left, ctx)) {
     const refVectors = refs.map((f) => materialize(f(b)))
@@ -72,14 +50,7 @@ export async function* runApply(node: LateralJoinNode, ctx: ExecContext, run: Ru
         if (memo.size >= MEMO_LIMIT) memo.clear()
         memo.set(key, got)
       }
-      if (apply.mode === 'exists') out.set(i, (got === true) !== apply.not)
-      else if (apply.mode === 'scalar') out.set(i, (got ?? null) as Scalar)
-      else {
-        const { set, hasNull } = got as { set: Set<unknown>; hasNull: boolean }
-        const s = getScalar(probeVector!, i)
-        const hit = s === null ? hasNull : set.has(typeof s === 'bigint' ? s.toString() : s)
-        out.set(i, hit !== apply.not)
-      }
+      setOutcome(out, i, apply, got!, probeVector)
     }
     yield { length: b.length, vectors: [...b.vectors, out.finish()] }
   }
@@ -93,4 +64,51 @@ function memoKey(values: readonly Scalar[]): unknown {
     if (typeof v === 'string') return `s${v}`
   }
   return JSON.stringify(values, (_, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? Array.from(x) : x))
+}
+
+/** What the rows of one run of a correlated subquery give in `apply`'s mode. */
+export async function outcomeOf(apply: CorrelatedApply, rows: AsyncIterable<Batch>): Promise<Outcome> {
+  if (apply.mode === 'exists') {
+    for await (const r of rows) if (r.length > 0) return true
+    return false
+  }
+  if (apply.mode === 'scalar') {
+    let value: Scalar = null
+    let n = 0
+    for await (const r of rows) {
+      if (r.length === 0) continue
+      n += r.length
+      if (n > 1) throw new SqlError(SqlState.SYNTAX_ERROR, 'more than one row returned by a subquery used as an expression', apply.pos)
+      value = getScalar(r.vectors[0]!, 0)
+    }
+    return value
+  }
+  const values: InValues = { set: new Set<unknown>(), hasNull: false }
+  for await (const r of rows) addInValues(values, materialize(r.vectors[0]!), 0, r.length)
+  return values
+}
+
+/** Adds rows [from, to) of `v` to an IN subquery's values. */
+export function addInValues(values: InValues, v: Vector, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const s = getScalar(v, i)
+    if (s === null) values.hasNull = true
+    else values.set.add(typeof s === 'bigint' ? s.toString() : s)
+  }
+}
+
+/**
+ * Writes row `i` of the apply step's column from the subquery's outcome for that row: EXISTS
+ * (negated by NOT), the scalar value, or whether the row's probe value is among the IN values
+ * (a NULL probe is when one of them is NULL, as NULL = NULL is true; negated by NOT).
+ */
+export function setOutcome(out: VectorWriter, i: number, apply: CorrelatedApply, got: Outcome, probe: Vector | undefined): void {
+  if (apply.mode === 'exists') out.set(i, (got === true) !== apply.not)
+  else if (apply.mode === 'scalar') out.set(i, got as Scalar)
+  else {
+    const { set, hasNull } = got as InValues
+    const s = getScalar(probe!, i)
+    const hit = s === null ? hasNull : set.has(typeof s === 'bigint' ? s.toString() : s)
+    out.set(i, hit !== apply.not)
+  }
 }

@@ -50,7 +50,7 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
     let pending = 0
     for (let j = 0; j < right.length; j++) {
       if ((j & (YIELD_CHECK_WORK - 1)) === 0) await ctx.maybeYield()
-      if (keys.some((v) => getScalar(v, j) === null)) continue
+      if (node.nullsEqual !== true && keys.some((v) => getScalar(v, j) === null)) continue
       const k = rowKey(keys, j)
       const list = table.get(k)
       if (list === undefined) { table.set(k, [j]); pending += MAP_ENTRY_BYTES + STRING_OVERHEAD_BYTES + 2 * k.length + 32 }
@@ -83,7 +83,7 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
       if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
       let matches: number[] | undefined
       if (table === undefined) matches = allRight
-      else if (!lk.some((v) => getScalar(v, i) === null)) matches = table.get(rowKey(lk, i))
+      else if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.get(rowKey(lk, i))
       if (matches === undefined || matches.length === 0) {
         if (outer) { ls.push(i); rs.push(-1) }
         continue

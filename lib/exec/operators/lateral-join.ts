@@ -10,10 +10,12 @@ import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
 import { runApply } from './apply.js'
+import { runHashApply } from './apply-hash.js'
 import { lateralTableFunction, runLateralTableFunction } from './lateral-unnest.js'
 
 /** Runs a LATERAL join. */
 export async function* runLateralJoin(node: LateralJoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  if (node.hash !== undefined) { yield* runHashApply(node, ctx, run); return }
   if (node.apply !== undefined) { yield* runApply(node, ctx, run); return }
   const fn = lateralTableFunction(node)
   if (fn !== undefined) { yield* runLateralTableFunction(node, fn, ctx, run); return }

@@ -27,7 +27,8 @@ export function checkName(name: string, pos: number, what: 'column' | 'table', m
 
 function columnMeta(d: ColumnDef, maxLength: number): ColumnMeta {
   checkColumnName(d.name, d.pos, maxLength)
-  return { name: d.name, type: columnType(d.type, d.typePos), indexed: d.indexed === true, symbolCapacity: d.symbolCapacity ?? 256, symbolCached: d.symbolCache !== false }
+  const capacity = d.indexed === true && d.indexCapacity !== undefined ? { indexCapacity: d.indexCapacity } : {}
+  return { name: d.name, type: columnType(d.type, d.typePos), indexed: d.indexed === true, ...capacity, symbolCapacity: d.symbolCapacity ?? 256, symbolCached: d.symbolCache !== false }
 }
 
 /** Table metadata from columns and options, validated. */
@@ -173,7 +174,12 @@ export function alterTable(s: AlterTable, catalog: Catalog): void {
       const i = indexOf(a.column, a.columnPos)
       const c = meta.columns[i]!
       if (a.add && c.type !== 'SYMBOL') throw new SqlError(SqlState.DATATYPE_MISMATCH, `column '${c.name}' is of type '${c.type}'. Index supports column type 'SYMBOL' only.`, a.columnPos)
-      table.setMeta({ ...meta, columns: meta.columns.map((c, j) => (j === i ? { ...c, indexed: a.add } : c)) })
+      // the capacity goes with the index: given or the default when added, gone when dropped
+      const indexed = (c: ColumnMeta): ColumnMeta => {
+        const { indexCapacity: _, ...rest } = c
+        return { ...rest, indexed: a.add, ...(a.add && a.capacity !== undefined ? { indexCapacity: a.capacity } : {}) }
+      }
+      table.setMeta({ ...meta, columns: meta.columns.map((c, j) => (j === i ? indexed(c) : c)) })
       return
     }
     case 'column_cache': {

@@ -9,8 +9,11 @@ import type { CatalogView, TableInfo } from '../../functions/registry-types.js'
 import type { Catalog } from '../../storage/catalog.js'
 import type { Table } from '../../storage/table.js'
 import { PARTITION_COLUMNS, partitionRows } from '../../storage/partition-info.js'
-import type { OutputColumn, PlanNode } from '../../plan/plan-node.js'
+import type { LateralJoinNode, OutputColumn, PlanNode } from '../../plan/plan-node.js'
 import type { Session } from '../../session.js'
+
+/** QuestDB's default index value block capacity, shown for a column without `INDEX CAPACITY n`. */
+const INDEX_BLOCK_CAPACITY = 256
 
 /** A small result built row by row. */
 export interface Rows {
@@ -30,7 +33,7 @@ export function createSql(t: Table): string {
   const m = t.meta
   const cols = m.columns.map((c) => {
     let s = `\t${c.name} ${typeName(c.type)}`
-    if (c.type === 'SYMBOL') s += ` CAPACITY ${c.symbolCapacity} ${c.symbolCached ? 'CACHE' : 'NOCACHE'}${c.indexed ? ' INDEX' : ''}`
+    if (c.type === 'SYMBOL') s += ` CAPACITY ${c.symbolCapacity} ${c.symbolCached ? 'CACHE' : 'NOCACHE'}${c.indexed ? ` INDEX CAPACITY ${c.indexCapacity ?? INDEX_BLOCK_CAPACITY}` : ''}`
     return s
   })
   let sql = `CREATE TABLE '${m.name}' ( \n${cols.join(',\n')}\n)`
@@ -50,7 +53,7 @@ export function tableInfo(t: Table): TableInfo {
   return {
     id: m.id, name: m.name,
     columns: m.columns.map((c, i) => ({
-      name: c.name, type: c.type, indexed: c.indexed, symbolCapacity: c.symbolCapacity, symbolCached: c.symbolCached,
+      name: c.name, type: c.type, indexed: c.indexed, ...(c.indexCapacity === undefined ? {} : { indexCapacity: c.indexCapacity }), symbolCapacity: c.symbolCapacity, symbolCached: c.symbolCached,
       symbolTableSize: t.dictOf(i)?.size ?? 0,
     })),
     timestampIndex: m.timestampIndex, partitionBy: m.partitionBy, wal: m.wal, dedupKeys: m.dedupKeys,
@@ -118,7 +121,7 @@ export function show(s: Show, catalog: Catalog, session: Session, canSee?: (tabl
       const t = visibleTable(catalog, s.table, s.tablePos, canSee)
       const info = tableInfo(t)
       return rowsOf(TABLE_COLUMNS, info.columns.map((c, i) => [
-        c.name, typeName(c.type), c.indexed, 256, c.symbolCached, c.type === 'SYMBOL' ? c.symbolCapacity : 0,
+        c.name, typeName(c.type), c.indexed, c.indexCapacity ?? INDEX_BLOCK_CAPACITY, c.type === 'SYMBOL' && c.symbolCached, c.type === 'SYMBOL' ? c.symbolCapacity : 0,
         c.symbolTableSize, i === info.timestampIndex, info.dedupKeys.some((k) => k.toLowerCase() === c.name.toLowerCase()),
       ]))
     }
@@ -141,6 +144,21 @@ const TABLE_COLUMNS: { name: string; type: ColumnType }[] = [
   { name: 'symbolTableSize', type: 'INT' }, { name: 'designated', type: 'BOOLEAN' }, { name: 'upsertKey', type: 'BOOLEAN' },
 ]
 
+/**
+ * A LATERAL node's EXPLAIN name: a join, a per-row correlated subquery, or a decorrelated one's
+ * hash join (semi / anti under a WHERE, mark when its value is used otherwise, left for a scalar).
+ */
+function lateralName(n: LateralJoinNode): string {
+  const a = n.apply
+  if (a === undefined) return `Lateral ${n.type === 'left' ? 'Outer ' : ''}Join`
+  const what = a.mode === 'scalar' ? 'Scalar' : a.mode === 'in' ? 'In' : 'Exists'
+  if (n.hash === undefined) return `Correlated ${what} Subquery`
+  const keys = `keys: ${n.hash.leftKeys.length}`
+  if (a.mode === 'scalar') return `Hash Left Join (scalar subquery) ${keys}`
+  if (n.hash.semi !== true) return `Hash Mark Join (${a.not ? 'NOT ' : ''}${what === 'In' ? 'IN' : 'EXISTS'}) ${keys}`
+  return `Hash ${a.not ? 'Anti' : 'Semi'} Join (${what === 'In' ? 'IN' : 'EXISTS'}) ${keys}`
+}
+
 /** EXPLAIN: one line per plan node, indented by depth. */
 export function explain(plan: PlanNode): Rows {
   const lines: string[] = []
@@ -162,7 +180,7 @@ export function explain(plan: PlanNode): Rows {
       case 'distinct': lines.push(`${pad}Distinct`); break
       case 'setop': lines.push(`${pad}${n.op === 'union' ? 'Union' : n.op === 'except' ? 'Except' : 'Intersect'}${n.all ? ' All' : ''}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'join': lines.push(`${pad}Hash ${n.type === 'left' ? 'Outer ' : ''}Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
-      case 'lateral_join': lines.push(n.apply !== undefined ? `${pad}Correlated ${n.apply.mode === 'scalar' ? 'Scalar' : n.apply.mode === 'in' ? 'In' : 'Exists'} Subquery` : `${pad}Lateral ${n.type === 'left' ? 'Outer ' : ''}Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
+      case 'lateral_join': lines.push(`${pad}${lateralName(n)}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'time_join': lines.push(`${pad}${n.type === 'asof' ? 'AsOf' : n.type === 'lt' ? 'Lt' : 'Splice'} Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'sample_by': lines.push(`${pad}Sample By`); break
       case 'latest_on': lines.push(n.symbolIndex === undefined ? `${pad}LatestBy` : `${pad}LatestByAllIndexed`); break

@@ -37,6 +37,7 @@ import { bindQuery, type BindContext } from '../../plan/bind-query.js'
 import { type TablesRead, tablesRead } from '../../plan/tables-read.js'
 import { aclStatementPermissions } from '../../security/acl/statement-permissions.js'
 import { ExecContext } from '../context.js'
+import { evalConstant } from '../evaluate.js'
 import { catalogView } from './meta.js'
 import { targetColumns } from './dml.js'
 import { SqlError } from '../../errors.js'
@@ -46,7 +47,9 @@ import { SqlError } from '../../errors.js'
  * functions bind in (a neutral one when absent).
  */
 export function requiredPermissions(stmt: Statement, catalog: Catalog, fn?: FunctionContext): RequiredPermission[] {
-  const bc: BindContext = { catalog, paramTypes: [], ctes: new Map(), fn: fn ?? neutralContext(catalog) }
+  const context = fn ?? neutralContext(catalog)
+  // the binder's function context is the statement's ExecContext (lib/statements.ts)
+  const bc: BindContext = { catalog, paramTypes: [], ctes: new Map(), fn: context, constant: (e) => evalConstant(e, context as ExecContext) }
   try {
     return dedupe(permissionsOf(stmt, bc))
   } catch (e) {

@@ -89,7 +89,7 @@ const TABLE_COLUMNS: FunctionDef = {
     const rows = info.columns.map((c, i): Scalar[] => {
       const sym = c.type === 'SYMBOL'
       return [
-        c.name, typeName(c.type), c.indexed, INDEX_BLOCK_CAPACITY, sym ? c.symbolCached : false,
+        c.name, typeName(c.type), c.indexed, c.indexCapacity ?? INDEX_BLOCK_CAPACITY, sym ? c.symbolCached : false,
         sym ? c.symbolCapacity : 0, sym ? c.symbolTableSize : 0, i === info.timestampIndex, keys.has(c.name.toLowerCase()),
       ]
     })

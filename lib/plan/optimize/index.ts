@@ -8,6 +8,7 @@ import { extractTimestampIntervals } from './extract-timestamp-intervals.js'
 import { pruneColumns } from './prune-columns.js'
 import { useSymbolIndex } from './use-symbol-index.js'
 import { groupByTimeBucket } from './group-by-time-bucket.js'
+import { decorrelateSubqueries } from './decorrelate.js'
 
 /** A named rewrite. */
 export interface Rule {
@@ -17,6 +18,7 @@ export interface Rule {
 
 /** The rules, in the order they run. */
 export const RULES: readonly Rule[] = [
+  { name: 'decorrelate-subqueries', apply: decorrelateSubqueries },
   { name: 'extract-timestamp-intervals', apply: extractTimestampIntervals },
   { name: 'use-symbol-index', apply: useSymbolIndex },
   { name: 'group-by-time-bucket', apply: groupByTimeBucket },

@@ -2,7 +2,7 @@
  * AST builders for DDL: type names, column definitions, table options, TTL.
  */
 import type { ColumnDef, CreateTable, PartitionUnit, TableOptions } from '../ast.js'
-import { syntaxError } from '../../errors.js'
+import { SqlError, SqlState, syntaxError } from '../../errors.js'
 import type { Token } from '../lexer.js'
 import { unquoteString } from '../lexer.js'
 import type { Name } from './tokens.js'
@@ -22,8 +22,23 @@ export function columnDef(n: Name, type: Name, cap: [Token, Token] | null, cache
     ...(cap === null ? {} : { symbolCapacity: Number(cap[1].text.replace(/_/g, '')) }),
     ...(cache === null ? {} : { symbolCache: cache.type === 'CACHE' }),
     ...(idx === null ? {} : { indexed: true }),
-    ...(idx?.[1] ? { indexCapacity: Number(idx[1][1].text.replace(/_/g, '')) } : {}),
+    ...(idx?.[1] ? { indexCapacity: indexCapacity(idx[1][1]) } : {}),
   }
+}
+
+/** QuestDB's bounds of an index's value block capacity (TableUtils.MIN/MAX_INDEX_VALUE_BLOCK_SIZE). */
+const MIN_INDEX_CAPACITY = 4
+const MAX_INDEX_CAPACITY = 8 * 1024 * 1024
+
+/**
+ * The capacity of `INDEX CAPACITY n`: checked as QuestDB does (22023 `min index block capacity
+ * is 4` / `max index block capacity is 8388608` at the number) and rounded up to a power of 2.
+ */
+export function indexCapacity(tok: Token): number {
+  const n = Number(tok.text.replace(/_/g, ''))
+  if (n < MIN_INDEX_CAPACITY) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `min index block capacity is ${MIN_INDEX_CAPACITY}`, tok.offset)
+  if (n > MAX_INDEX_CAPACITY) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `max index block capacity is ${MAX_INDEX_CAPACITY}`, tok.offset)
+  return 2 ** Math.ceil(Math.log2(n))
 }
 
 /** `CREATE TABLE`; `, INDEX(col [CAPACITY n])` clauses mark their columns indexed. */
@@ -31,7 +46,7 @@ export function createTable(tok: Token, ine: unknown, n: Name, cols: ColumnDef[]
   const columns = cols.map((c) => {
     const i = idx.find((x) => x.name.name.toLowerCase() === c.name.toLowerCase())
     if (i === undefined) return c
-    return { ...c, indexed: true, ...(i.capacity === null ? {} : { indexCapacity: Number(i.capacity.text) }) }
+    return { ...c, indexed: true, ...(i.capacity === null ? {} : { indexCapacity: indexCapacity(i.capacity) }) }
   })
   for (const i of idx) {
     if (!cols.some((c) => c.name.toLowerCase() === i.name.name.toLowerCase())) throw syntaxError(`INDEX names an unknown column '${i.name.name}'`, i.name.pos)

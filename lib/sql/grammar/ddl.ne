@@ -55,7 +55,7 @@ alterAction ->
   | %DROP %COLUMN nameList                {% ([d, , names]) => ({ kind: 'drop_column', pos: d.offset, names }) %}
   | %RENAME %COLUMN name %TO name         {% ([r, , a, , b]) => ({ kind: 'rename_column', pos: r.offset, from: a.name, fromPos: a.pos, to: b.name, toPos: b.pos }) %}
   | %ALTER %COLUMN name %TYPE typeName    {% ([a, , c, , t]) => ({ kind: 'alter_column_type', pos: a.offset, column: c.name, columnPos: c.pos, type: t.name, typePos: t.pos }) %}
-  | %ALTER %COLUMN name %ADD %INDEX (%CAPACITY %integer):? {% ([a, , c]) => ({ kind: 'column_index', pos: a.offset, column: c.name, columnPos: c.pos, add: true }) %}
+  | %ALTER %COLUMN name %ADD %INDEX (%CAPACITY %integer):? {% ([a, , c, , , cap]) => ({ kind: 'column_index', pos: a.offset, column: c.name, columnPos: c.pos, add: true, ...(cap === null ? {} : { capacity: D.indexCapacity(cap[1]) }) }) %}
   | %ALTER %COLUMN name %DROP %INDEX      {% ([a, , c]) => ({ kind: 'column_index', pos: a.offset, column: c.name, columnPos: c.pos, add: false }) %}
   | %ALTER %COLUMN name cacheOpt          {% ([a, , c, k]) => ({ kind: 'column_cache', pos: a.offset, column: c.name, columnPos: c.pos, cache: k.type === 'CACHE' }) %}
   | %DROP %PARTITION %LIST partitionNames {% ([d, , , list]) => ({ kind: 'drop_partition', pos: d.offset, list }) %}
