@@ -84,12 +84,13 @@ const NS_ONLY: ScalarFunctionDef[] = [
     row: (a) => { const p = nsParts(a[0] as number | bigint); return formatWith(String(a[1]), p.micros, p.sub) },
   },
   {
-    kind: 'scalar', name: 'now_ns', family: 'time', description: 'The statement\'s start time in nanoseconds; the same for every row.', example: 'SELECT now_ns()',
-    signatures: [{ args: [], returns: NS }], row: (_a, ctx) => nsOf(ctx.now),
+    kind: 'scalar', name: 'now_ns', family: 'time', description: 'The statement\'s start time in nanoseconds (the clock\'s full resolution; `now()` is it floored to the microsecond); the same for every row.', example: 'SELECT now_ns()',
+    signatures: [{ args: [], returns: NS }], row: (_a, ctx) => nsOf(ctx.now, ctx.nowSub ?? 0),
   },
   {
     kind: 'scalar', name: 'systimestamp_ns', family: 'time', description: 'The current time in nanoseconds, read on every call.', example: 'SELECT systimestamp_ns()',
-    signatures: [{ args: [], returns: NS }], deterministic: false, row: (_a, ctx) => { const us = ctx.clock(); const m = Math.floor(us); return nsOf(m, Math.min(999, Math.floor((us - m) * 1000))) },
+    signatures: [{ args: [], returns: NS }], deterministic: false,
+    row: (_a, ctx) => { if (ctx.clockNs !== undefined) return nsScalar(ctx.clockNs()); const us = ctx.clock(); const m = Math.floor(us); return nsOf(m, Math.min(999, Math.floor((us - m) * 1000))) },
   },
   {
     kind: 'scalar', name: 'timestamp_sequence_ns', family: 'time',
