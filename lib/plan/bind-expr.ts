@@ -129,7 +129,7 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
       }
       // `ts IN $1` with a text (or untyped) parameter: its value is an interval string, as a
       // literal would be (QuestDB's InTimestampTimestampTest); a TIMESTAMP parameter is equality
-      if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'param') {
+      if ((isTemporal(target.type) || target.type === 'TIMESTAMP_NS') && list.length === 1 && list[0]!.kind === 'param') {
         const p = bindExpr(list[0]!, env)
         if (p.kind === 'param' && (p.untyped === true || isText(p.type))) {
           if (p.untyped === true) env.onInfer?.(p.index, 'VARCHAR')
