@@ -20,6 +20,7 @@ import { functionsNamed } from '../functions/registry.js'
 import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.js'
 import { isLiteralItem, LITERAL_LIST_MIN_ITEMS, LiteralList } from './literal-list.js'
 import { bindNsInterval } from './bind-ns-interval.js'
+import { widenNsLiterals } from './ns-literal-args.js'
 
 /** Hooks and environment for binding expressions. */
 export interface ExprEnv {
@@ -299,7 +300,7 @@ function bindCall(e: Call, env: ExprEnv): BoundExpr {
 
 /** Binds a call of scalar function `name` with argument expressions. */
 export function bindFunction(name: string, args: readonly Expr[], pos: number, env: ExprEnv): BoundExpr {
-  const bound = args.map((a) => bindExpr(a, env))
+  const bound = widenNsLiterals(name, args.map((a) => bindExpr(a, env)), args.map((a) => a.pos))
   return callWith(name, bound, args.map((a) => a.kind === 'literal' || a.kind === 'param'), args.map((a) => a.pos), pos, env)
 }
 
