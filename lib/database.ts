@@ -21,6 +21,7 @@ import { hasPivotSubquery, resolvePivotValues } from './plan/pivot-values.js'
 import { Rnd } from './functions/rnd/rnd.js'
 import { MemoryPool, QueryMemory, batchBytes } from './exec/memory.js'
 import { defaultQueryMemory, resolveTotalQueryMemory } from './exec/memory-defaults.js'
+import { nanoClockOf, wallClockMicros } from './exec/wall-clock.js'
 import { EMPTY, type ExecOptions, type Execution, type QueryResult, type ResultBatch, resultBatch } from './result.js'
 import { RunningStatements, asSqlError, releasing } from './running.js'
 import { Statements } from './statements.js'
@@ -173,7 +174,7 @@ export class Database {
   private readonly acl: AccessControl
 
   private constructor(options: DatabaseOptions) {
-    this.clock = options.clock ?? (() => Date.now() * 1000)
+    this.clock = options.clock ?? wallClockMicros
     this.parseLimits = parseLimits(options.parseLimits)
     const total = options.totalQueryMemoryLimit === 0 ? Infinity : options.totalQueryMemoryLimit ?? resolveTotalQueryMemory()
     this.memoryPool = new MemoryPool(total)
@@ -183,7 +184,7 @@ export class Database {
     this.acl = new AccessControl(options.acl, { tables: tableLookup(this.catalog), clock: this.clock })
     this.defaultSession = new Session(this.adminPrincipal())
     this.statements = new Statements({
-      catalog: this.catalog, version: VERSION, clock: this.clock, catalogView: this.catalogView, rndFactory: this.rndFactory, identityCaches: this.identityCaches,
+      catalog: this.catalog, version: VERSION, clock: this.clock, clockNs: nanoClockOf(options.clock), catalogView: this.catalogView, rndFactory: this.rndFactory, identityCaches: this.identityCaches,
       defaultSession: this.defaultSession, queryTimeout: this.queryTimeout, maxQueryTimeout: options.maxQueryTimeout ?? 0, acl: this.acl,
       files: new ParquetFiles({ copyRoot: options.copyRoot, exportRoot: options.exportRoot }),
       naming: { expression: options.columnAliasExpression === true, maxLength: options.columnAliasMaxLength ?? DEFAULT_ALIAS_MAX_LENGTH },

@@ -69,6 +69,8 @@ export interface StatementsEnv {
   readonly version: string
   /** the clock, in microseconds since the epoch */
   readonly clock: () => number
+  /** the same clock in nanoseconds (`now_ns()`, `systimestamp_ns()`); absent: the microseconds widened */
+  readonly clockNs?: () => bigint
   /** what meta functions see of the catalog */
   readonly catalogView: CatalogView
   /** makes a statement's random generator when it first draws */
@@ -110,7 +112,10 @@ export class Statements {
   private context(principal: Principal, values: Scalar[], options: ExecOptions): ExecContext {
     const { clock, catalogView, version, rndFactory, acl, identityCaches } = this.env
     const view = acl.enabled ? this.visibility(principal).view : catalogView
-    const ctx = new ExecContext(clock(), clock, principal.name, view, version, values, options.signal, rndFactory)
+    const start = startOf(this.env.clockNs, clock)
+    const ctx = new ExecContext(start.micros, clock, principal.name, view, version, values, options.signal, rndFactory)
+    ctx.nowSub = start.sub
+    if (this.env.clockNs !== undefined) ctx.clockNs = this.env.clockNs
     // flush_identity_cache(): cutting users off needs the permission to disable them
     ctx.flushIdentities = (subject) => {
       if (acl.enabled) acl.authorize(principal, [{ permission: 'DISABLE USER' }])
@@ -356,4 +361,13 @@ function paramType(v: unknown): ColumnType {
       if (Array.isArray(v) || v instanceof Float64Array || v instanceof DoubleArray) { const a = arrayFromNested(v); if (a !== undefined) return arrayType(a.dims) }
       return 'NULL'
   }
+}
+
+/** A statement's start time: whole microseconds (`now()`) and the nanoseconds past them (`now_ns()`). */
+function startOf(clockNs: (() => bigint) | undefined, clock: () => number): { micros: number; sub: number } {
+  if (clockNs === undefined) return { micros: clock(), sub: 0 }
+  const ns = clockNs()
+  let q = ns / 1000n
+  if (q * 1000n > ns) q -= 1n
+  return { micros: Number(q), sub: Number(ns - q * 1000n) }
 }

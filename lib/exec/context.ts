@@ -78,6 +78,11 @@ export class ExecContext implements FunctionContext {
     return this.clockFn()
   }
 
+  /** The nanoseconds of the statement's start past {@link ExecContext.now} (0-999): `now_ns()` is `now * 1000 + nowSub`. */
+  nowSub = 0
+  /** Nanoseconds since the epoch, changing on each call (`systimestamp_ns()`); unset: the microsecond clock widened. */
+  clockNs: (() => bigint) | undefined
+
   /** Ends the statement after `ms` milliseconds from now (0 or less: no timeout). */
   setTimeout(ms: number | undefined): void {
     this.deadline = ms === undefined || !(ms > 0) ? Infinity : Date.now() + ms

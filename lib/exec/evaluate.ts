@@ -16,6 +16,8 @@ import type { BoundExpr } from '../plan/plan-node.js'
 import { type InLookup, inLookup, LiteralList } from '../plan/literal-list.js'
 import type { ExecContext } from './context.js'
 import { compileNsInIntervals } from './ns-intervals.js'
+import { nsIntervalsOf } from '../types/timestamp-ns-interval.js'
+import { nsParts } from '../types/timestamp-ns.js'
 
 /** Computes one vector for a batch. */
 export type Evaluator = (batch: Batch) => Vector
@@ -66,6 +68,8 @@ export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
     case 'in_intervals': {
       const inner = compileExpr(expr.expr, ctx)
       if (expr.nsIntervals !== undefined) return compileNsInIntervals(inner, expr.nsIntervals, expr.not)
+      // `ts_ns IN $1`: the parameter's interval string read to the nanosecond
+      if (expr.param !== undefined && expr.expr.type === 'TIMESTAMP_NS') return compileNsInIntervals(inner, nsParamIntervals(ctx.params[expr.param.index] ?? null, expr.param.pos, ctx.now), expr.not)
       const iv = expr.tick !== undefined ? parseInterval(expr.tick.text, expr.tick.pos, ctx.now) : expr.param === undefined ? expr.intervals : paramIntervals(ctx.params[expr.param.index] ?? null, expr.param.pos, ctx.now)
       const not = expr.not
       return (b) => {
@@ -105,6 +109,13 @@ function paramIntervals(value: Scalar, pos: number, now: number): Float64Array {
   if (value === null) return new Float64Array(0)
   if (typeof value === 'number' || typeof value === 'bigint') return Float64Array.of(Number(value), Number(value))
   return parseInterval(String(value), pos, now)
+}
+
+/** {@link paramIntervals} for a TIMESTAMP_NS value: four numbers per interval (types/timestamp-ns-interval.ts). */
+function nsParamIntervals(value: Scalar, pos: number, now: number): Float64Array {
+  if (value === null) return new Float64Array(0)
+  if (typeof value === 'number' || typeof value === 'bigint') { const p = nsParts(value); return Float64Array.of(p.micros, p.sub, p.micros, p.sub) }
+  return nsIntervalsOf(String(value), pos, now)
 }
 
 /** True when `x` lies in one of the inclusive [lo, hi] pairs of `iv` (sorted, disjoint). */

@@ -42,6 +42,10 @@ export interface FunctionContext {
   readonly now: number
   /** the clock, for `systimestamp()` (microseconds, may be fractional-free float) */
   clock(): number
+  /** nanoseconds of the statement's start past `now` (0-999), for `now_ns()`; absent: 0 */
+  readonly nowSub?: number
+  /** the clock in nanoseconds, for `systimestamp_ns()`; absent: `clock()` widened */
+  readonly clockNs?: (() => bigint) | undefined
   /** the random generator shared by `rnd_*` within a statement (seeded by `long_sequence(n, s0, s1)`) */
   readonly rnd: Rnd
   /** the session's user name (`current_user()`) */

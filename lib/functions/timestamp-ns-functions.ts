@@ -16,7 +16,7 @@ import { internalError } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
 import { type I64Vector, type Vector, VectorWriter, getScalar, materialize } from '../types/vector.js'
 import { nsBig, nsOf, nsParts, nsScalar, splitNs } from '../types/timestamp-ns.js'
-import { type TimeUnit, UNIT_MICROS } from '../types/calendar.js'
+import { type TimeUnit, UNIT_MICROS, addMonths } from '../types/calendar.js'
 import type { CallSite, FunctionDef, ScalarFunctionDef, Signature } from './registry-types.js'
 import { textAt } from './kernel-helpers.js'
 import type { CmpOp } from './scalar/compare-kernels.js'
@@ -41,9 +41,11 @@ function dateDiffNs(unit: TimeUnit, a: bigint, b: bigint): bigint {
   const d = a > b ? a - b : b - a
   if (unit === 'n') return d
   if (unit === 'M' || unit === 'y') {
-    const pa = nsParts(a), pb = nsParts(b)
-    // a month is reached when its day and time are: the remainder only matters at equal micros
-    return BigInt(dateDiff(unit, pa.micros, pb.micros))
+    const lo = nsParts(a < b ? a : b), hi = nsParts(a < b ? b : a)
+    let k = dateDiff(unit, lo.micros, hi.micros)
+    // a month is reached when its day and time are: at equal microseconds the nanoseconds decide
+    if (k > 0 && addMonths(lo.micros, unit === 'y' ? 12 * k : k) === hi.micros && lo.sub > hi.sub) k--
+    return BigInt(k)
   }
   return d / (BigInt(UNIT_MICROS[unit]) * 1000n)
 }
@@ -84,12 +86,13 @@ const NS_ONLY: ScalarFunctionDef[] = [
     row: (a) => { const p = nsParts(a[0] as number | bigint); return formatWith(String(a[1]), p.micros, p.sub) },
   },
   {
-    kind: 'scalar', name: 'now_ns', family: 'time', description: 'The statement\'s start time in nanoseconds; the same for every row.', example: 'SELECT now_ns()',
-    signatures: [{ args: [], returns: NS }], row: (_a, ctx) => nsOf(ctx.now),
+    kind: 'scalar', name: 'now_ns', family: 'time', description: 'The statement\'s start time in nanoseconds (the clock\'s full resolution; `now()` is it floored to the microsecond); the same for every row.', example: 'SELECT now_ns()',
+    signatures: [{ args: [], returns: NS }], row: (_a, ctx) => nsOf(ctx.now, ctx.nowSub ?? 0),
   },
   {
     kind: 'scalar', name: 'systimestamp_ns', family: 'time', description: 'The current time in nanoseconds, read on every call.', example: 'SELECT systimestamp_ns()',
-    signatures: [{ args: [], returns: NS }], deterministic: false, row: (_a, ctx) => { const us = ctx.clock(); const m = Math.floor(us); return nsOf(m, Math.min(999, Math.floor((us - m) * 1000))) },
+    signatures: [{ args: [], returns: NS }], deterministic: false,
+    row: (_a, ctx) => { if (ctx.clockNs !== undefined) return nsScalar(ctx.clockNs()); const us = ctx.clock(); const m = Math.floor(us); return nsOf(m, Math.min(999, Math.floor((us - m) * 1000))) },
   },
   {
     kind: 'scalar', name: 'timestamp_sequence_ns', family: 'time',

@@ -191,13 +191,21 @@ export function builderFor(type: ColumnType): ColumnBuilder {
 
 /**
  * A TIMESTAMP_NS column (an existing table's column or designated timestamp): the line parser
- * reads timestamps as microseconds, so they are gathered as microseconds and widened to
- * nanoseconds (× 1000, no BigInt per row) when the vector is made; digits past the microsecond of
- * an `n`-suffixed value are not kept yet.
+ * reads timestamps as microseconds plus the nanoseconds past them (`n` values), gathered side by
+ * side and joined to nanoseconds when the vector is made (no BigInt per row).
  */
 export class NsFromMicrosBuilder extends I64Builder {
+  sub = new Uint16Array(INITIAL)
+  override reserve(row: number): void {
+    super.reserve(row)
+    if (row < this.sub.length) return
+    const next = new Uint16Array(this.data.length)
+    next.set(this.sub)
+    this.sub = next
+  }
+  override clear(row: number): void { super.clear(row); this.sub[row] = 0 }
   override finish(length: number): Vector {
     const v = super.finish(length)
-    return v.kind === 'i64' && v.data instanceof Float64Array ? joinNs(v.data, undefined, length) : v
+    return v.kind === 'i64' && v.data instanceof Float64Array ? joinNs(v.data, this.sub.subarray(0, length), length) : v
   }
 }

@@ -20,7 +20,7 @@
 import { isUtf8 } from 'node:buffer'
 import { DoubleArray } from '../types/array.js'
 import { LineError } from './ilp-error.js'
-import { type DecimalValue, parseDecimalBytes, parseFloatBytes, parseIntegerBytes, timestampToMicros, twosComplementBE, type TimeUnit } from './number-bytes.js'
+import { type DecimalValue, LAST_SUB_MICROS, parseDecimalBytes, parseFloatBytes, parseIntegerBytes, timestampToMicros, twosComplementBE, type TimeUnit } from './number-bytes.js'
 
 /** Receives the parts of each line, in order. A method may throw a {@link LineError}. */
 export interface LineSink {
@@ -319,6 +319,7 @@ export class LineParser {
         if (unit === undefined) throw new LineError('UNSUPPORTED_BINARY_FORMAT')
         const raw = buf.readBigInt64LE(v + 1)
         const micros = unit === 'n' ? raw / 1000n : raw * BigInt(MICROS_PER[unit])
+        LAST_SUB_MICROS.nanos = unit === 'n' && raw > 0n ? Number(raw % 1000n) : 0
         sink.timestamp(Number(micros))
         break
       }

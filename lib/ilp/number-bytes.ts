@@ -76,6 +76,13 @@ export function parseFloatBytes(buf: Uint8Array, s: number, e: number): number |
 }
 
 /**
+ * The nanoseconds past the microsecond of the last timestamp read ({@link timestampToMicros}, the
+ * binary timestamps): what a TIMESTAMP_NS column keeps of an `n` value (0 for other units and
+ * negative values).
+ */
+export const LAST_SUB_MICROS = { nanos: 0 }
+
+/**
  * The integer in `buf[s, e)`, given in `unit`, as microseconds (nanoseconds truncated toward
  * zero, as QuestDB's integer division). Undefined when it is not an integer; ±Infinity when it
  * is beyond ±2^53 µs (year 2255).
@@ -83,13 +90,16 @@ export function parseFloatBytes(buf: Uint8Array, s: number, e: number): number |
 export function timestampToMicros(buf: Uint8Array, s: number, e: number, unit: TimeUnit): number | undefined {
   let p = s
   let neg = false
+  LAST_SUB_MICROS.nanos = 0
   if (buf[p] === 45) { neg = true; p++ }
   if (p >= e) return undefined
-  // nanoseconds: the last three digits are dropped (but checked)
+  // nanoseconds: the last three digits are dropped (but checked), and kept aside for TIMESTAMP_NS columns
   const stop = unit === 'n' ? Math.max(p, e - 3) : e
   let v = 0
   for (let i = p; i < stop; i++) { const d = buf[i]! - 48; if (d < 0 || d > 9) return undefined; v = v * 10 + d }
-  for (let i = stop; i < e; i++) { const c = buf[i]!; if (c < 48 || c > 57) return undefined }
+  let sub = 0
+  for (let i = stop; i < e; i++) { const c = buf[i]!; if (c < 48 || c > 57) return undefined; sub = sub * 10 + c - 48 }
+  if (!neg) LAST_SUB_MICROS.nanos = sub
   if (unit !== 'n' && unit !== 'u') v *= unit === 'ms' ? 1000 : unit === 's' ? 1_000_000 : unit === 'm' ? 60_000_000 : 3_600_000_000
   if (v > MAX_SAFE) return neg ? -Infinity : Infinity
   return neg ? -v : v

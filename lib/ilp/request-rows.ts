@@ -13,10 +13,10 @@ import { arrayType } from '../types/array-type.js'
 import type { DoubleArray } from '../types/array.js'
 import { castScalar } from '../types/cast-scalar.js'
 import { SqlError } from '../errors.js'
-import { type ColumnBuilder, F64Builder, I64Builder, ScalarBuilder, SymBuilder, builderFor } from './column-builder.js'
+import { type ColumnBuilder, F64Builder, I64Builder, NsFromMicrosBuilder, ScalarBuilder, SymBuilder, builderFor } from './column-builder.js'
 import { LineError } from './ilp-error.js'
 import type { LineSink } from './line-parser.js'
-import { type DecimalValue, parseDecimalText } from './number-bytes.js'
+import { type DecimalValue, LAST_SUB_MICROS, parseDecimalText } from './number-bytes.js'
 import { type DecimalType, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isDecimal, pow10n } from '../types/decimal.js'
 
 /** One column of a table in the request. */
@@ -276,7 +276,7 @@ export class RequestRows implements LineSink {
   timestamp(micros: number): void {
     const b = this.slot('TIMESTAMP')
     if (b === undefined) return
-    if (b instanceof I64Builder && (b.type === 'TIMESTAMP' || b.type === 'TIMESTAMP_NS')) b.set(this.row, micros)
+    if (b instanceof NsFromMicrosBuilder) { b.set(this.row, micros); b.sub[this.row] = LAST_SUB_MICROS.nanos } else if (b instanceof I64Builder && b.type === 'TIMESTAMP') b.set(this.row, micros)
     else if (b instanceof I64Builder && b.type === 'DATE') b.set(this.row, Math.floor(micros / 1000))
     else if (b instanceof SymBuilder) b.setText(this.row, String(micros))
     else throw this.castError('TIMESTAMP')
@@ -311,6 +311,8 @@ export class RequestRows implements LineSink {
     const ts = t.ts
     if (ts !== undefined) {
       const b = ts.builder as I64Builder
+      // a TIMESTAMP_NS designated timestamp keeps the nanoseconds of the line's `n` timestamp
+      if (b instanceof NsFromMicrosBuilder && b.lastRow !== this.row) b.sub[this.row] = Number.isNaN(micros) ? 0 : LAST_SUB_MICROS.nanos
       if (b.lastRow === this.row) micros = b.data[this.row]!
       else if (Number.isNaN(micros)) micros = this.o.clock()
       if (micros < 0) throw new LineError(`table: ${t.name}, timestamp: ${micros}; designated timestamp before 1970-01-01 is not allowed`)

@@ -20,6 +20,7 @@ import { functionsNamed } from '../functions/registry.js'
 import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.js'
 import { isLiteralItem, LITERAL_LIST_MIN_ITEMS, LiteralList } from './literal-list.js'
 import { bindNsInterval } from './bind-ns-interval.js'
+import { widenNsLiterals } from './ns-literal-args.js'
 
 /** Hooks and environment for binding expressions. */
 export interface ExprEnv {
@@ -129,7 +130,7 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
       }
       // `ts IN $1` with a text (or untyped) parameter: its value is an interval string, as a
       // literal would be (QuestDB's InTimestampTimestampTest); a TIMESTAMP parameter is equality
-      if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'param') {
+      if ((isTemporal(target.type) || target.type === 'TIMESTAMP_NS') && list.length === 1 && list[0]!.kind === 'param') {
         const p = bindExpr(list[0]!, env)
         if (p.kind === 'param' && (p.untyped === true || isText(p.type))) {
           if (p.untyped === true) env.onInfer?.(p.index, 'VARCHAR')
@@ -299,7 +300,7 @@ function bindCall(e: Call, env: ExprEnv): BoundExpr {
 
 /** Binds a call of scalar function `name` with argument expressions. */
 export function bindFunction(name: string, args: readonly Expr[], pos: number, env: ExprEnv): BoundExpr {
-  const bound = args.map((a) => bindExpr(a, env))
+  const bound = widenNsLiterals(name, args.map((a) => bindExpr(a, env)), args.map((a) => a.pos))
   return callWith(name, bound, args.map((a) => a.kind === 'literal' || a.kind === 'param'), args.map((a) => a.pos), pos, env)
 }
 

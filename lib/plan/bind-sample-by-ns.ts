@@ -4,7 +4,8 @@
  * column, the designated timestamp floored to the microsecond, which the sampling runs on (the
  * rows stay in order); aggregates keep reading the nanosecond column, so `first(ts)` stays
  * exact; the bucket key, a microsecond boundary, is widened back to TIMESTAMP_NS on the way out.
- * Units below a microsecond (`SAMPLE BY 100n`) are not supported.
+ * Units below a microsecond (`SAMPLE BY 100n`) sample the nanosecond column directly
+ * (`exec/operators/sample-by-ns.ts`); FROM-TO and TIME ZONE are refused with them.
  */
 import { notSupported } from '../errors.js'
 import type { BoundExpr, PlanNode } from './plan-node.js'
@@ -18,7 +19,12 @@ export function bindSampleByNs(a: SampleByArgs, bind: (a: SampleByArgs) => PlanN
   const ts = a.source.timestampIndex
   if (ts < 0 || a.source.output[ts]!.type !== 'TIMESTAMP_NS') return undefined
   const sb = a.select.sampleBy!
-  if (/n$/.test(sb.interval.trim())) throw notSupported('SAMPLE BY in nanosecond units is not supported', sb.intervalPos)
+  if (/n$/.test(sb.interval.trim())) {
+    // nanosecond strides run on the nanosecond column itself (exec/operators/sample-by-ns.ts)
+    if (sb.from !== undefined || sb.to !== undefined) throw notSupported('SAMPLE BY in nanosecond units with FROM-TO is not supported', (sb.from ?? sb.to)!.pos)
+    if (sb.align.kind === 'calendar' && sb.align.timeZone !== undefined) throw notSupported('SAMPLE BY in nanosecond units with TIME ZONE is not supported', sb.align.timeZone.pos)
+    return bind({ ...a, nanoseconds: true })
+  }
   const n = a.source.output.length
   const exprs: BoundExpr[] = a.source.output.map((c, i) => (c.dict === undefined ? { kind: 'column', type: c.type, index: i } : { kind: 'column', type: c.type, index: i, dict: c.dict }))
   exprs.push({ kind: 'cast', type: 'TIMESTAMP', expr: { kind: 'column', type: 'TIMESTAMP_NS', index: ts }, pos: sb.pos })

@@ -20,7 +20,7 @@ const UNITS = 'nUTsmhdwMy'
 
 /** Binds SAMPLE BY into a node whose output is keys then aggregates. */
 export function bindSampleBy(a: SampleByArgs): PlanNode {
-  const ns = bindSampleByNs(a, bindSampleBy)
+  const ns = a.nanoseconds === true ? undefined : bindSampleByNs(a, bindSampleBy)
   if (ns !== undefined) return ns
   const sb = a.select.sampleBy!
   const { stride, unit } = parseStride(sb)

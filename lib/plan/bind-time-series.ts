@@ -16,6 +16,8 @@ export interface SampleByArgs {
   readonly keys: readonly BoundExpr[]
   readonly aggregates: readonly BoundAggregate[]
   readonly bc: BindContext
+  /** set for a nanosecond stride over a TIMESTAMP_NS designated timestamp (already checked) */
+  readonly nanoseconds?: boolean
 }
 
 /** Binds SAMPLE BY into a node whose output is keys then aggregates. */

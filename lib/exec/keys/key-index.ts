@@ -9,7 +9,9 @@
  * - no keys: every row is key 0 (count is 1 from the start);
  * - one text key: a SYMBOL vector maps through a remap array per dictionary (no string work per
  *   row, {@link TextIds}); STRING / VARCHAR values go through the same ids by value;
- * - one numeric key: a Map on the number (a LONG beyond 2^53 as a bigint; safe ones stay numbers);
+ * - one numeric key: a Map on the number; a 64-bit key whose first batch is a TIMESTAMP_NS or holds
+ *   values past 2^53 goes to {@link I64Ids} (a hash table over the values' 32-bit halves, no
+ *   BigInt per row) for every batch after;
  * - anything else: a composite text key per row ({@link rowKey}).
  */
 import { LONG_NULL } from '../../types/column-type.js'
@@ -17,6 +19,7 @@ import { type Scalar, type SymbolTable, type Vector, VectorWriter, getScalar, ma
 import type { OutputColumn } from '../../plan/plan-node.js'
 import { BOXED_BYTES, MAP_ENTRY_BYTES } from '../memory.js'
 import { TextIds } from './text-ids.js'
+import { I64Ids } from './i64-ids.js'
 import { keyPart } from './row-key.js'
 
 /** Dense ids for key tuples in order of first appearance, and (optionally) their values. */
@@ -25,6 +28,8 @@ export class KeyIndex {
   private readonly byNumber = new Map<number | bigint, number>()
   /** ids of a single text key (this index then holds only text keys) */
   private readonly textIds = new TextIds()
+  /** ids of a single 64-bit key, once chosen (this index then holds only those) */
+  private i64: I64Ids | undefined
   private readonly values: Scalar[][] | undefined
   /** characters of the composite text keys, for {@link bytes} */
   private chars = 0
@@ -49,6 +54,12 @@ export class KeyIndex {
     if (this.width === 1 && v.kind === 'sym') return this.assignSymbol(v.data, v.dict, length, out)
     if (this.width === 1 && v.kind === 'str') {
       for (let i = 0; i < length; i++) out[i] = this.textId(v.data[i] ?? null)
+      return
+    }
+    if (this.width === 1 && v.kind === 'i64' && (this.i64 !== undefined || (this.count === 0 && (v.type === 'TIMESTAMP_NS' || v.data instanceof BigInt64Array)))) {
+      this.i64 ??= new I64Ids()
+      this.i64.assign(v, length, out)
+      this.count = this.i64.count
       return
     }
     if (this.width === 1 && v.kind === 'i64' && v.data instanceof BigInt64Array) {
@@ -117,6 +128,7 @@ export class KeyIndex {
 
   /** Key column `k` as a vector indexed by key id (needs `keepValues`). */
   vector(k: number, col: Pick<OutputColumn, 'type' | 'dict'>): Vector {
+    if (this.i64 !== undefined && this.values !== undefined) return this.i64.vector(col.type)
     const w = new VectorWriter(col.type, this.count, col.dict)
     const vs = this.values?.[k] ?? []
     for (let i = 0; i < this.count; i++) w.set(i, vs[i] ?? null)
@@ -125,6 +137,7 @@ export class KeyIndex {
 
   /** Estimated bytes the index holds: its map entries, the key values, the composite keys' text. */
   get bytes(): number {
+    if (this.i64 !== undefined) return this.i64.bytes
     return this.count * (MAP_ENTRY_BYTES + 8 + this.width * (8 + BOXED_BYTES)) + this.chars * 2
   }
 }

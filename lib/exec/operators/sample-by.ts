@@ -24,6 +24,7 @@ import { GroupTable } from './sample-by-keys.js'
 import { KeyIndex } from '../keys/key-index.js'
 import { type Groups, fillColumn, filledLayout, plainLayout } from './sample-by-fill.js'
 import { clipBatch, timestamps } from './sample-by-clip.js'
+import { NsShift } from './sample-by-ns.js'
 import { MAP_ENTRY_BYTES, type Reservation } from '../memory.js'
 
 /** What SAMPLE BY gathered from its input: buckets, keys, (bucket, key) groups and the kernels' state. */
@@ -38,12 +39,14 @@ export interface SampleState {
   readonly groups: Groups
   readonly kernels: readonly AggregateKernel[]
   readonly memory: Reservation
+  /** a nanosecond stride's shift (bucket starts are then nanoseconds past its origin) */
+  readonly shift?: NsShift | undefined
 }
 
 /** Runs a SAMPLE BY node. */
 export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const state = await accumulateSamples(node, run(node.input, ctx), ctx)
-  const { spec, lo, hi, keyIndex, groups, kernels, memory } = state
+  const { spec, lo, hi, keyIndex, groups, kernels, memory, shift } = state
   let buckets = state.buckets
   const keyCount = keyIndex?.count ?? 1
   if (node.fill !== undefined && buckets === undefined && lo !== undefined && hi !== undefined && keyIndex === undefined) {
@@ -58,7 +61,7 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
   let other = 0
   for (let k = 0; k < node.keys.length; k++) {
     const col = node.output[k]!
-    if (k === node.bucketKey) { vectors.push(vectorOf('TIMESTAMP', rows.start, rows.length)); continue }
+    if (k === node.bucketKey) { vectors.push(shift === undefined ? vectorOf('TIMESTAMP', rows.start, rows.length) : shift.starts(rows.start, rows.length)); continue }
     vectors.push(gather(keyIndex!.vector(other++, col), rows.key, rows.length))
   }
   for (let a = 0; a < kernels.length; a++) {
@@ -81,7 +84,10 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
  * aligned to the first observation: every share buckets from the whole input's first row).
  */
 export async function accumulateSamples(node: SampleByNode, input: AsyncIterable<Batch>, ctx: ExecContext, first?: number): Promise<SampleState> {
-  const spec = samplerSpec(node, ctx)
+  const nodeSpec = samplerSpec(node, ctx)
+  // SAMPLE BY 100n: buckets on nanoseconds past an origin (sample-by-ns.ts)
+  const shift = node.unit === 'n' ? new NsShift(node.stride, nodeSpec.offset * 1000, nodeSpec.firstObservation) : undefined
+  const spec = shift === undefined ? nodeSpec : shift.spec(nodeSpec)
   const tz = spec.timeZone
   const lo = spec.from === undefined ? undefined : tz === undefined ? spec.from : localToUtc(tz, spec.from)
   const toValue = node.to === undefined ? null : evalConstant(node.to, ctx)
@@ -102,7 +108,7 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
     const b = clipBatch(batch, node.timestampColumn, lo, hi)
     const n = b.length
     if (n === 0) continue
-    const ts = timestamps(b.vectors[node.timestampColumn]!)
+    const ts = shift === undefined ? timestamps(b.vectors[node.timestampColumn]!) : shift.shifted(b.vectors[node.timestampColumn]!, n)
     buckets ??= new BucketTable(makeSampler(spec, first ?? ts[0]!))
     if (bucketIds.length < n) { bucketIds = new Int32Array(n); keyIds = new Int32Array(n); groupIds = new Int32Array(n) }
     buckets.assign(ts, n, bucketIds)
@@ -124,7 +130,7 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
     memory.resize(stateBytes(buckets.count, keyIndex?.count ?? 0, count, kernels))
     await ctx.maybeYield()
   }
-  return { spec, lo, hi, buckets, keyIndex, groups: groupsOf(buckets, pairs), kernels, memory }
+  return { spec, lo, hi, buckets, keyIndex, groups: groupsOf(buckets, pairs), kernels, memory, shift }
 }
 
 /**

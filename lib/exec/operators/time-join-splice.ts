@@ -19,7 +19,7 @@ import type { BoundExpr } from '../../plan/plan-node.js'
 import { evaluateSliced, slices } from '../evaluate-sliced.js'
 import { collect } from './sort.js'
 import { KeyIndex } from '../keys/key-index.js'
-import { gatherOrNull, timestampsOf } from './time-join-rows.js'
+import { gatherOrNull, nsRemaindersOf, timestampsOf } from './time-join-rows.js'
 import type { Runner } from './runner.js'
 
 /** Runs a SPLICE join. */
@@ -37,6 +37,9 @@ export async function* runSplice(node: TimeJoinNode, ctx: ExecContext, run: Runn
   await assignSliced(index, node.rightKeys, right, rk, ctx)
   const lts = left.length > 0 ? timestampsOf(left.vectors[node.left.timestampIndex]!) : new Float64Array(0)
   const rts = right.length > 0 ? timestampsOf(right.vectors[node.right.timestampIndex]!) : new Float64Array(0)
+  // TIMESTAMP_NS sides: the nanoseconds past each microsecond order rows within one microsecond
+  const lsub = left.length > 0 ? nsRemaindersOf(left.vectors[node.left.timestampIndex]!) : undefined
+  const rsub = right.length > 0 ? nsRemaindersOf(right.vectors[node.right.timestampIndex]!) : undefined
   const keys = Math.max(index.count, 1)
   const mPrev = new Int32Array(keys).fill(-1)
   const mNext = new Int32Array(keys).fill(-1)
@@ -48,6 +51,7 @@ export async function* runSplice(node: TimeJoinNode, ctx: ExecContext, run: Runn
   let m = -1, s = -1
   let hasM = false, hasS = false
   let mTs = 0, sTs = 0
+  let mSub = 0, sSub = 0
   let fetchM = true, fetchS = true
   for (;;) {
     if (fetchM) {
@@ -58,7 +62,8 @@ export async function* runSplice(node: TimeJoinNode, ctx: ExecContext, run: Runn
         mPrev[g] = mNext[g]!
         mNext[g] = m
         mTs = lts[m]!
-      } else mTs = Infinity
+        mSub = lsub === undefined ? 0 : lsub[m]!
+      } else { mTs = Infinity; mSub = 0 }
     }
     if (fetchS) {
       hasS = si < right.length
@@ -68,13 +73,14 @@ export async function* runSplice(node: TimeJoinNode, ctx: ExecContext, run: Runn
         sPrev[g] = sNext[g]!
         sNext[g] = s
         sTs = rts[s]!
-      } else sTs = Infinity
+        sSub = rsub === undefined ? 0 : rsub[s]!
+      } else { sTs = Infinity; sSub = 0 }
     }
-    if (mTs < sTs) {
+    if (mTs < sTs || (mTs === sTs && mSub < sSub)) {
       const g = lk[m]!
       outL.push(m); outR.push(hasS ? sPrev[g]! : sNext[g]!)
       fetchM = true; fetchS = false
-    } else if (mTs > sTs) {
+    } else if (mTs > sTs || mSub > sSub) {
       const g = rk[s]!
       outL.push(hasM ? mPrev[g]! : mNext[g]!); outR.push(s)
       fetchM = false; fetchS = true

@@ -53,6 +53,7 @@ function taskInput(task: WireTask, ctx: ExecContext | undefined): { context: Exe
   const signal = flag === undefined ? undefined : { get cancelled() { return Atomics.load(flag, 0) !== 0 } }
   const context = ctx ?? new ExecContext(task.now, () => Date.now() * 1000, task.user, { tableNames: () => [], table: () => undefined, partitions: () => undefined }, '', task.params, signal)
   if (ctx === undefined && task.deadline !== undefined) context.deadline = task.deadline
+  if (ctx === undefined) context.nowSub = task.nowSub ?? 0
   const output: OutputColumn[] = task.columns.map((c, i) => (dicts[i] === undefined ? { name: `c${i}`, type: c.type } : { name: `c${i}`, type: c.type, dict: dicts[i]! }))
   const scan: ScanNode = { kind: 'scan', table, columns: task.columns.map((_, i) => i), output, timestampIndex: -1 }
   let input: PlanNode = scan

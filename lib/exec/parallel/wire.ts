@@ -58,6 +58,8 @@ export interface WireTask {
   readonly functions: readonly { readonly name: string; readonly kind: FunctionDef['kind'] }[]
   readonly params: readonly Scalar[]
   readonly now: number
+  /** nanoseconds of the statement's start past `now` (`now_ns()`) */
+  readonly nowSub?: number
   readonly user: string
   /** the statement's deadline (ms since the epoch, Infinity for none): a share past it ends with 57014 */
   readonly deadline?: number

@@ -87,6 +87,8 @@ export function liftToNs(base: ScalarFunctionDef, mode: LiftMode): ScalarFunctio
     vector: (args, n, ctx, state) => {
       const sub = NANO_UNIT_FUNCTIONS.has(base.name) ? nanoUnitKernel(base.name, args, n) : undefined
       if (sub !== undefined) return sub
+      const exact = exactKernel(base.name, args, n)
+      if (exact !== undefined) return exact
       let main: Uint16Array | undefined
       let mainConst = false
       const micro = args.map((a) => {
@@ -112,6 +114,41 @@ export function liftToNs(base: ScalarFunctionDef, mode: LiftMode): ScalarFunctio
 }
 
 const NANO_UNIT_FUNCTIONS = new Set(['dateadd', 'timestamp_floor', 'timestamp_ceil'])
+
+/** Nanoseconds in one of each fixed-length unit. */
+const UNIT_NANOS: Readonly<Record<string, bigint>> = { n: 1n, u: 1000n, T: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n, d: 86_400_000_000_000n, w: 604_800_000_000_000n }
+
+/**
+ * Calls whose result depends on the nanoseconds in a way the microsecond kernel cannot see:
+ * `extract(nanoseconds FROM ts)` (the nanoseconds of the second), `date_trunc('nanosecond', ts)`
+ * (the value itself) and `timestamp_floor(unit, ts, offset)` with a fixed-length unit (buckets
+ * from the offset's nanosecond). Undefined for every other call.
+ */
+function exactKernel(name: string, args: readonly Vector[], n: number): Vector | undefined {
+  if (name !== 'extract' && name !== 'date_trunc' && name !== 'timestamp_floor') return undefined
+  const u = constUnit(args[0])
+  if (u === undefined) return undefined
+  if (name === 'extract' && u.toLowerCase() === 'nanoseconds' && args[1]?.type === 'TIMESTAMP_NS') {
+    return exactNs(args[1], n, (ns) => { let r = ns % 1_000_000_000n; if (r < 0n) r += 1_000_000_000n; return r }, 'INT')
+  }
+  if (name === 'date_trunc' && u.toLowerCase() === 'nanosecond' && args[1]?.type === 'TIMESTAMP_NS') return args[1]
+  if (name === 'timestamp_floor' && args.length === 3 && args[2]!.type === 'TIMESTAMP_NS') {
+    const p = parseUnit(u, -1)
+    const unit = UNIT_NANOS[p.unit]
+    if (unit === undefined) return undefined
+    const stride = unit * BigInt(p.stride)
+    const off = args[2]!
+    return exactNs(args[1]!, n, (ns, i) => {
+      const o = getScalar(off, i)
+      if (o === null) return null
+      const base = nsBig(o as number | bigint)
+      let q = (ns - base) / stride
+      if (q * stride > ns - base) q -= 1n
+      return base + q * stride
+    })
+  }
+  return undefined
+}
 
 /** dateadd / timestamp_floor / timestamp_ceil with a constant nanosecond unit, exactly; else undefined. */
 function nanoUnitKernel(name: string, args: readonly Vector[], n: number): Vector | undefined {

@@ -19,7 +19,7 @@ import type { PhysicalOptions } from './options.js'
 /** The parallel form of `node`, or undefined when it does not qualify. */
 export function parallelAggregate(node: PlanNode, options: PhysicalOptions): ParallelAggregateNode | undefined {
   if (node.kind !== 'aggregate' && node.kind !== 'sample_by') return undefined
-  if (node.kind === 'sample_by' && (node.fill !== undefined || node.from !== undefined || node.to !== undefined || node.bucketKey < 0)) return undefined
+  if (node.kind === 'sample_by' && (node.fill !== undefined || node.from !== undefined || node.to !== undefined || node.bucketKey < 0 || node.unit === 'n')) return undefined
   let input = node.input
   let filter: BoundExpr | undefined
   let map: Int32Array | undefined

@@ -1,0 +1,25 @@
+/**
+ * QuestDB 9's rule for `timestamp_floor`, `timestamp_ceil`, `date_trunc`, `to_timezone` and
+ * `to_utc` given a timestamp as a string literal: the result is a TIMESTAMP_NS when the literal
+ * has nanosecond resolution (more than six fraction digits), else a TIMESTAMP. Such a literal is
+ * bound as a TIMESTAMP_NS, so the nanosecond overload runs.
+ */
+import type { BoundExpr } from './plan-node.js'
+import { parseTimestampParts } from '../types/timestamp.js'
+import { castTo } from './bind-expr.js'
+
+/** The position of the timestamp argument of each function the rule covers. */
+const TIMESTAMP_ARG: Readonly<Record<string, number>> = { timestamp_floor: 1, timestamp_ceil: 1, date_trunc: 1, to_timezone: 0, to_utc: 0 }
+
+/** `bound` with a nanosecond-resolution string literal in `name`'s timestamp argument cast to TIMESTAMP_NS. */
+export function widenNsLiterals(name: string, bound: BoundExpr[], positions: readonly number[]): BoundExpr[] {
+  const k = TIMESTAMP_ARG[name.toLowerCase()]
+  if (k === undefined) return bound
+  const b = bound[k]
+  if (b === undefined || b.kind !== 'const' || typeof b.value !== 'string') return bound
+  const p = parseTimestampParts(b.value.trim())
+  if (p === null || p.precision !== 'fraction' || p.fractionDigits <= 6) return bound
+  const out = [...bound]
+  out[k] = castTo(b, 'TIMESTAMP_NS', positions[k]!, true)
+  return out
+}
