@@ -105,7 +105,9 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
     case 'cast': {
       const to = parseTypeName(e.type, e.typePos)
       if (to === undefined || to === 'NULL') throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported cast type: ${e.type}`, e.typePos)
-      return castTo(bindExpr(e.expr, env), to, e.pos, true)
+      // `cast($1 AS DECIMAL(p,s))` reports $1 as that DECIMAL, so Describe says numeric and asyncpg
+      // sends its Decimal (other explicit casts leave the parameter text, whatever the target)
+      return castTo(bindExpr(e.expr, env), to, e.pos, true, isDecimal(to) ? env.onInfer : undefined)
     }
     case 'case': return bindCase(e, env)
     case 'in': {

@@ -32,6 +32,7 @@ else {
   t.same(c.get('apg_rows'), [[1, 'decimal:-1234.5678', 'decimal:12345678901234567890123.123456789012'], [2, 'decimal:0.0001', null], [3, 'decimal:7.0000', null]],
     'asyncpg binary numeric parameters (Describe says numeric; was text, which asyncpg refused)')
   t.same(c.get('apg_where'), [2, 3])
+  t.same(c.get('apg_cast'), 'decimal:2.10', 'cast($1 AS DECIMAL(10,2)) is described as numeric')
   t.same(c.get('reflect'), [['id', 'INTEGER()'], ['price', 'NUMERIC(precision=18, scale=4)'], ['wide', 'NUMERIC(precision=40, scale=12)']], 'SQLAlchemy reflects DECIMAL(p,s) as NUMERIC(p, s)')
   if (c.get('pandas') === 'present') {
     t.same(c.get('read_sql'), ['float64', ['float:12.34', 'float:-0.05', 'float:0.0', 'float:100000000000000.0'],

@@ -59,6 +59,8 @@ async def with_asyncpg():
         await c.executemany("insert into dec_apg (id, price) values ($1, $2)", [(2, D("0.0001")), (3, D("7"))])
         check("apg_rows", [list(r) for r in await c.fetch("select id, price, wide from dec_apg order by id")])
         check("apg_where", [r[0] for r in await c.fetch("select id from dec_apg where price > $1 order by id", D("0"))])
+        # a parameter cast to DECIMAL is described as numeric too (QuestDB's compat suite does this)
+        check("apg_cast", await c.fetchval("select cast($1 as decimal(10,2)) + 1m", D("1.10")))
     finally:
         await c.close()
 
