@@ -31,6 +31,9 @@ function sameShape(a: ArrVector, i: number, b: ArrVector, j: number): boolean {
   return true
 }
 
+/** QuestDB's cap on an array's element count (`Integer.MAX_VALUE >> 3`), checked before a broadcast result is allocated. */
+export const ARRAY_MAX_ELEMENTS = 268_435_455
+
 function shapeText(v: ArrVector, i: number): string {
   return `[${Array.from(v.shapes.subarray(i * v.dims, (i + 1) * v.dims)).join(',')}]`
 }
@@ -103,6 +106,9 @@ export function arrayArith(op: ArrayArith, type: ColumnType, left: Vector, right
       }
       let n = 1
       for (const len of shape) n *= len
+      if (n > ARRAY_MAX_ELEMENTS) {
+        throw new SqlError(SqlState.PROGRAM_LIMIT_EXCEEDED, `array element count exceeds max [max=${ARRAY_MAX_ELEMENTS}, shape=[${shape.join(',')}]]`, leftPos)
+      }
       if (buf.length < n) buf = new Float64Array(n * 2)
       applyBroadcast(f, la, li, ra, ri, shape, buf, n)
       b.pushRaw(shape, buf, 0, n)
