@@ -10,7 +10,9 @@ import { type Statement, inListParams } from './statement-info.js'
 
 /** The OID of engine type `type` on the wire (as in RowDescription; DATE is a timestamp there). */
 export function oidOfEngineType(type: string): number {
-  return PG_TYPES[type.toUpperCase() as ColumnType]?.oid ?? Oid.VARCHAR
+  const t = type.toUpperCase()
+  // DECIMAL(p,s) is numeric, so asyncpg and postgres.js encode a Decimal parameter as one
+  return PG_TYPES[t as ColumnType]?.oid ?? (t.startsWith('DECIMAL(') ? Oid.NUMERIC : Oid.VARCHAR)
 }
 
 /**

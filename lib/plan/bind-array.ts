@@ -87,8 +87,8 @@ function bindSubscript(e: Call, env: ExprEnv, bind: (e: Expr, env: ExprEnv) => B
 const ARRAY_OPERATORS = new Set(['+', '-', '*', '/', '=', '!=', '<', '<=', '>', '>=', '%', 'neg'])
 
 /**
- * Binds an operator whose arguments include an array: `+ - * /` with a number or an array of the
- * same dimension count, `=` and `!=` between arrays. Undefined when no argument is an array.
+ * Binds an operator whose arguments include an array: `+ - * /` with a number or an array
+ * (broadcast), `=` and `!=` between arrays. Undefined when no argument is an array.
  */
 export function bindArrayOperator(name: string, bound: readonly BoundExpr[], positions: readonly number[], pos: number, env: ExprEnv): BoundExpr | undefined {
   if (!ARRAY_OPERATORS.has(name) || !bound.some((b) => arrayDims(b.type) > 0)) return undefined
@@ -102,15 +102,16 @@ export function bindArrayOperator(name: string, bound: readonly BoundExpr[], pos
   if (ld > 0 && untyped(r!)) return bindArrayOperator(name, [l!, castTo(r!, l!.type, positions[1]!, false, env.onInfer)], positions, pos, env)
   if (rd > 0 && untyped(l!)) return bindArrayOperator(name, [castTo(l!, r!.type, positions[0]!, false, env.onInfer), r!], positions, pos, env)
   if (name === '+' || name === '-' || name === '*' || name === '/') {
-    if (ld > 0 && rd > 0 && ld !== rd) throw mismatch()
     const other = ld > 0 ? r! : l!
     if ((ld === 0 || rd === 0) && !isNumeric(other.type) && other.type !== 'NULL' && !(other.kind === 'param' && other.untyped === true)) throw mismatch()
-    const type = ld > 0 ? l!.type : r!.type
+    // two arrays broadcast (QuestDB 9): the result has the larger dimension count
+    const type = ld >= rd ? l!.type : r!.type
     const args = [ld > 0 ? l! : castTo(l!, 'DOUBLE', positions[0]!, false, env.onInfer), rd > 0 ? r! : castTo(r!, 'DOUBLE', positions[1]!, false, env.onInfer)]
-    return made(name, type, args, [...positions], pos, (v, n) => arrayArith(name as ArrayArith, type, v[0]!, v[1]!, n, pos))
+    return made(name, type, args, [...positions], pos, (v, n) => arrayArith(name as ArrayArith, type, v[0]!, v[1]!, n, pos, positions[0]))
   }
   if (name === '=' || name === '!=') {
-    if (ld !== rd) throw mismatch()
+    // arrays of different dimension counts are unequal, as QuestDB compares them
+    if (ld === 0 || rd === 0) throw mismatch()
     return made(name, 'BOOLEAN', [l!, r!], [...positions], pos, (v, n) => arrayEquals(v[0] as ArrVector, v[1] as ArrVector, n, name === '!='))
   }
   throw mismatch()

@@ -9,7 +9,7 @@ import { type ColumnType, commonType, parseTypeName, typeName, isTemporal, isTex
 import type { Scalar } from '../types/vector.js'
 import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
 import { parseInterval } from '../types/interval.js'
-import { decimalLiteralConst } from '../types/decimal.js'
+import { decimalLiteralConst, isDecimal } from '../types/decimal.js'
 import { isTick } from '../types/tick.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../functions/registry-types.js'
 import type { BoundExpr, CorrelatedApply, PlanNode } from './plan-node.js'
@@ -106,7 +106,9 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
     case 'cast': {
       const to = parseTypeName(e.type, e.typePos)
       if (to === undefined || to === 'NULL') throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported cast type: ${e.type}`, e.typePos)
-      return castTo(bindExpr(e.expr, env), to, e.pos, true)
+      // `cast($1 AS DECIMAL(p,s))` reports $1 as that DECIMAL, so Describe says numeric and asyncpg
+      // sends its Decimal (other explicit casts leave the parameter text, whatever the target)
+      return castTo(bindExpr(e.expr, env), to, e.pos, true, isDecimal(to) ? env.onInfer : undefined)
     }
     case 'case': return bindCase(e, env)
     case 'in': {
@@ -232,7 +234,7 @@ export function bindLiteral(e: Literal): BoundExpr {
       return longLiteral(text, e.pos)
     }
     case 'long': return longLiteral(e.text.replace(/_/g, '').replace(/[lL]$/, ''), e.pos)
-    case 'double': return { kind: 'const', type: 'DOUBLE', value: Number(e.text.replace(/_/g, '')) }
+    case 'double': { const text = e.text.replace(/_/g, ''); return { kind: 'const', type: 'DOUBLE', value: Number(text), text } }
     case 'decimal': return decimalLiteralConst(e.text, e.pos)
     case 'string': return { kind: 'const', type: 'STRING', value: e.value }
     case 'boolean': return { kind: 'const', type: 'BOOLEAN', value: e.value }
@@ -260,6 +262,10 @@ export function castTo(b: BoundExpr, to: ColumnType, pos: number, explicit: bool
     return { kind: 'param', type: to, index: b.index }
   }
   if (b.type === to) return b
+  // a DOUBLE literal assigned to a DECIMAL converts from its text, exactly (PostgreSQL's numeric literal)
+  if (b.kind === 'const' && b.text !== undefined && b.type === 'DOUBLE' && isDecimal(to)) {
+    return { kind: 'const', type: to, value: castConstant({ kind: 'const', type: 'STRING', value: b.text }, to, pos) }
+  }
   if (explicit ? !canCast(b.type, to) : !canImplicitlyCast(b.type, to)) {
     throw new SqlError(SqlState.DATATYPE_MISMATCH, `inconvertible types: ${typeName(b.type)} -> ${typeName(to)}`, pos)
   }

@@ -22,7 +22,9 @@ export type { SampleByNode, LatestOnNode, TimeJoinNode, WindowNode, ParallelAggr
 
 export type BoundExpr =
   | { readonly kind: 'column'; readonly type: ColumnType; readonly index: number; readonly dict?: SymbolTable }
-  | { readonly kind: 'const'; readonly type: ColumnType; readonly value: Scalar }
+  // `text`: a DOUBLE literal's source text, so that where a DECIMAL is expected it converts exactly, as
+  // PostgreSQL's numeric literals do (psycopg2 inlines a Python Decimal as a bare `1.05`)
+  | { readonly kind: 'const'; readonly type: ColumnType; readonly value: Scalar; readonly text?: string }
   | { readonly kind: 'param'; readonly type: ColumnType; readonly index: number; readonly untyped?: boolean } // untyped: STRING until its use says otherwise
   | { readonly kind: 'call'; readonly type: ColumnType; readonly def: ScalarFunctionDef; readonly site: CallSite; readonly args: readonly BoundExpr[] }
   | { readonly kind: 'cast'; readonly type: ColumnType; readonly expr: BoundExpr; readonly pos: number }

@@ -19,6 +19,7 @@ import { type Scalar, type Vector, VectorWriter, getScalar } from './vector.js'
 
 const TEXT = new Set(['STRING', 'VARCHAR', 'SYMBOL', 'CHAR'])
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
+const NOT_A_NUMBER = /^\s*[+-]?(?:nan|inf|infinity)\s*$/i
 
 function badText(value: string, from: ColumnType, to: ColumnType, pos: number): SqlError {
   return new SqlError(SqlState.INVALID_TEXT_REPRESENTATION, `inconvertible value: \`${value}\` [${from} -> ${to}]`, pos)
@@ -65,6 +66,9 @@ function toUnscaled(value: Scalar, from: ColumnType, to: DecimalType, onBadText:
   if (TEXT.has(from)) {
     const u = parseUnscaled(String(value), s)
     if (u !== undefined) return u
+    // NaN and the infinities have no DECIMAL value: NULL, as QuestDB 9 casts them (psycopg2
+    // inlines a Python Decimal('NaN') as 'NaN'::numeric)
+    if (NOT_A_NUMBER.test(String(value))) return null
     if (onBadText === 'null') return null
     throw badText(String(value), from, to, pos)
   }

@@ -56,8 +56,11 @@ export function canImplicitlyCastDecimal(from: string, to: string): boolean {
  * -1 when it does not convert.
  */
 export function decimalConversionCost(from: string, to: string, literal: boolean): number {
-  // integers cost more than any numeric widening, so `avg(INT)` stays DOUBLE while `dec + 1` is DECIMAL
-  if (to === 'DECIMAL') return isDecimal(from) ? 1 : INTEGRAL.has(from) ? 9 : from === 'NULL' ? 2 : -1
+  // integers cost more than any numeric widening, so `avg(INT)` and `avg(LONG)` stay DOUBLE, but an
+  // integer beside a decimal (8 + 1) beats both going to DOUBLE (LONG 4 + DECIMAL 6): `long * dec`
+  // is DECIMAL, as in QuestDB, whose overload table puts DECIMAL among every integer's targets
+  // and DOUBLE among no decimal's
+  if (to === 'DECIMAL') return isDecimal(from) ? 1 : INTEGRAL.has(from) ? 8 : from === 'NULL' ? 2 : -1
   if (isDecimal(to)) {
     if (from === to) return 0
     if (isDecimal(from)) return 2
@@ -93,6 +96,13 @@ export function mulResultType(a: DecimalType, b: DecimalType): DecimalType {
  */
 export function divResultType(a: DecimalType, b: DecimalType): DecimalType {
   return cappedDecimal(DECIMAL_MAX_PRECISION, decimalScale(a) + decimalScale(b))
+}
+
+/** Result type of `a % b`: the larger scale and the larger integer part (QuestDB's RemDecimalFunctionFactory). */
+export function remResultType(a: DecimalType, b: DecimalType): DecimalType {
+  const s = Math.max(decimalScale(a), decimalScale(b))
+  const i = Math.max(decimalPrecision(a) - decimalScale(a), decimalPrecision(b) - decimalScale(b))
+  return cappedDecimal(i + s, s)
 }
 
 /** Result type of `sum(x)`: the next storage width's precision (DECIMAL64 → 38, wider → 76), same scale. */

@@ -34,9 +34,11 @@ export function compatMarkdown(runs: readonly DriverRun[], tests: readonly strin
   lines.push('', `| test | ${runs.map((r) => r.driver).join(' | ')} |`, `| --- |${runs.map(() => ' :---: |').join('')}`)
   for (const t of tests) lines.push(`| ${esc(t)} | ${runs.map((r) => cell(r.outcomes?.find((o) => o.test === t))).join(' | ')} |`)
   lines.push('', '### First failure per test and driver', '')
+  const before = lines.length
   for (const r of runs) {
     for (const o of r.outcomes ?? []) if (o.status === 'fail') lines.push(`- ${r.driver} / ${esc(o.test)}: ${esc(o.message ?? '').slice(0, 300)}`)
   }
+  if (lines.length === before) lines.push('None: every test that ran passed.')
   return lines.join('\n') + '\n'
 }
 

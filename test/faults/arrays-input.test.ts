@@ -1,7 +1,8 @@
 /**
  * Hostile array input fails with a SqlError and a position, never a crash or a hang: text nested
  * far past the dimension limit (no stack overflow), a literal nested past 32 dimensions, ragged
- * text, a huge index, a subscript of a non-array, and malformed pgwire binary arrays.
+ * text, a huge index, a subscript of a non-array, malformed pgwire binary arrays, and a
+ * broadcast whose result would pass QuestDB's element cap (refused before anything is allocated).
  */
 import t, { type Test } from 'tap'
 import { Database, SqlError } from '../../lib/index.js'
@@ -35,6 +36,16 @@ t.test('ragged text, huge and zero indexes, subscripts of scalars', async (t) =>
   t.same(r.rows, [[null]], 'an index past the end is null')
   await fails(t, 'select ARRAY[1.0][0]', '22003', /must be positive/)
   await fails(t, 'select (1.5)[1]', '42804', /no subscript for DOUBLE/)
+})
+
+t.test('a broadcast past the element cap', async (t) => {
+  const started = Date.now()
+  // [20000,1] + [20000] broadcasts to [20000,20000]: 4e8 elements, 3.2 GB of doubles
+  await fails(t, 'select transpose(ARRAY[array_build(1, 20000, 0)]) + array_build(1, 20000, 0) x', '54000',
+    /array element count exceeds max \[max=268435455, shape=\[20000,20000\]\]/)
+  t.ok(Date.now() - started < 30_000, 'did not freeze')
+  const r = await db.query('select array_count(transpose(ARRAY[array_build(1, 3000, 1)]) * array_build(1, 3000, 2)) n')
+  t.same(r.rows, [[9_000_000]], 'a large broadcast under the cap runs')
 })
 
 t.test('malformed binary float8[] parameters', async (t) => {

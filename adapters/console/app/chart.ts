@@ -13,7 +13,9 @@ export const CHART_ROWS = 20_000
 /** Series per chart at most (key values × y columns). */
 const MAX_SERIES = 24
 const PALETTE = ['#4fa3ff', '#ff7b72', '#7ee787', '#d2a8ff', '#ffa657', '#79c0ff', '#f778ba', '#e3b341', '#56d4dd', '#a5d6ff']
-const NUMERIC = new Set(['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DECIMAL'])
+const NUMERIC = new Set(['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE'])
+/** A column to plot: the number types and DECIMAL(p,s) (its exact text converts with Number); not arrays. */
+const isNumeric = (type: string): boolean => NUMERIC.has(type) || type.startsWith('DECIMAL')
 const TEMPORAL = new Set(['TIMESTAMP', 'DATE', 'TIMESTAMP_NS'])
 
 /** Chart kinds. */
@@ -48,7 +50,7 @@ export class ChartPanel {
     this.rows = r.kind === 'rows' ? r.dataset : []
     this.x = timestamp >= 0 ? timestamp : columns.findIndex((c) => TEMPORAL.has(c.type))
     if (this.x < 0) this.x = 0
-    this.ys = columns.map((_, j) => j).filter((j) => j !== this.x && NUMERIC.has(columns[j]!.type)).slice(0, 4)
+    this.ys = columns.map((_, j) => j).filter((j) => j !== this.x && isNumeric(columns[j]!.type)).slice(0, 4)
     this.key = -1
     this.renderControls()
     this.draw()
@@ -64,7 +66,7 @@ export class ChartPanel {
     const cols = this.columns.map((c, j): [number, string] => [j, c.name])
     const keys = this.columns.map((c, j): [number, string] => [j, c.name]).filter(([j]) => ['SYMBOL', 'STRING', 'VARCHAR', 'BOOLEAN', 'CHAR'].includes(this.columns[j]!.type))
     const ys = el('span', { class: 'chart-ys' }, 'y ', ...this.columns.flatMap((c, j) => {
-      if (!NUMERIC.has(c.type)) return []
+      if (!isNumeric(c.type)) return []
       const box = el('input', { type: 'checkbox' })
       box.checked = this.ys.includes(j)
       box.onchange = () => { this.ys = box.checked ? [...this.ys, j] : this.ys.filter((y) => y !== j); this.draw() }

@@ -220,14 +220,26 @@ export const ARRAY_FUNCTIONS: readonly ScalarFunctionDef[] = [
     description: 'Sum of the products of matching elements of two arrays of the same shape.',
     example: 'SELECT dot_product(ARRAY[[3.0, 4.0], [2.0, 5.0]], ARRAY[[3.0, 4.0], [2.0, 5.0]])',
     signatures: [{ args: ['ARRAY', 'ARRAY'], returns: 'DOUBLE' }],
-    vector: ([l, r], n) => {
+    // QuestDB does not broadcast here: the dimension counts and then the shapes must be equal
+    init: (site) => {
+      const [a, b] = site.argTypes.map((t) => (t.match(/\[\]/g) ?? []).length)
+      if (a !== b && a! > 0 && b! > 0) {
+        throw new SqlError(SqlState.DATATYPE_MISMATCH, `arrays have different number of dimensions [nDimsLeft=${a}, nDimsRight=${b}]`, site.argPositions[0] ?? site.pos)
+      }
+      return site
+    },
+    vector: ([l, r], n, _ctx, state) => {
       const out = new Float64Array(n).fill(NaN)
       if (l!.kind !== 'arr' || r!.kind !== 'arr') return { kind: 'f64', type: 'DOUBLE', length: n, data: out }
       for (let i = 0; i < n; i++) {
         const a = range(l!, i)
         const b = range(r!, i)
         if (a === undefined || b === undefined) continue
-        if (!sameShape(l!, i, r!, i)) throw new SqlError(SqlState.DATATYPE_MISMATCH, 'arrays have different shapes')
+        if (!sameShape(l!, i, r!, i)) {
+          const site = state as { argPositions: readonly number[]; pos: number }
+          const shape = (v: ArrVector, j: number) => `[${Array.from(v.shapes.subarray(j * v.dims, (j + 1) * v.dims)).join(',')}]`
+          throw new SqlError(SqlState.DATATYPE_MISMATCH, `arrays have different shapes [leftShape=${shape(l!, i)}, rightShape=${shape(r!, i)}]`, site.argPositions[0] ?? site.pos)
+        }
         let s = 0
         for (let k = 0; k < a[1] - a[0]; k++) { const x = l!.data[a[0] + k]! * r!.data[b[0] + k]!; if (Number.isFinite(x)) s += x }
         out[i] = s

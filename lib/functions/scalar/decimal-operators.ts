@@ -1,5 +1,5 @@
 /**
- * DECIMAL operators: exact `+ - * /`, unary minus and the comparisons, with QuestDB's result
+ * DECIMAL operators: exact `+ - * / %`, unary minus and the comparisons, with QuestDB's result
  * types (`decimal-rules.ts`). Integers mix in as DECIMAL(n,0). Narrow results (p <= 18) run as
  * Float64Array loops over unscaled safe integers, with no BigInt per row; a batch falls back to
  * exact BigInt arithmetic when a value or a result leaves the safe range. A result that does not
@@ -13,7 +13,7 @@ import { LONG_NULL } from '../../types/column-type.js'
 import {
   type DecimalType, POW10_NUM, checkFits, decimalOverflow, decimalPrecision, decimalScale, divHalfEven, isNarrowDecimal, pow10n,
 } from '../../types/decimal.js'
-import { addResultType, divResultType, mulResultType } from '../../types/decimal-rules.js'
+import { addResultType, divResultType, mulResultType, remResultType } from '../../types/decimal-rules.js'
 import type { Vector } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef, VectorKernel } from '../registry-types.js'
 import { boolOut } from '../kernel-helpers.js'
@@ -22,7 +22,7 @@ import { DecimalWriter, decimalView, scaledDoubles, unscaledAt, up } from '../de
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
 
-type Op = 'add' | 'sub' | 'mul' | 'div'
+type Op = 'add' | 'sub' | 'mul' | 'div' | 'rem'
 
 function constResult(out: Vector, a: Vector, b: Vector, n: number): Vector {
   return a.isConst === true && b.isConst === true ? ({ ...out, length: n, isConst: true } as Vector) : out
@@ -42,7 +42,8 @@ function fastArith(op: Op, a: Vector, b: Vector, len: number, rt: DecimalType, p
   for (let i = 0; i < len; i++) {
     const p = x[i * sa]!, q = y[i * sb]!
     if (p === LONG_NULL || q === LONG_NULL) { out[i] = LONG_NULL; continue }
-    const r = op === 'add' ? p + q : op === 'sub' ? p - q : p * q
+    if (op === 'rem' && q === 0) throw new SqlError(SqlState.DIVISION_BY_ZERO, 'division by zero', pos)
+    const r = op === 'add' ? p + q : op === 'sub' ? p - q : op === 'mul' ? p * q : (p % q) + 0
     if (r > MAX_SAFE || r < -MAX_SAFE) return undefined
     if (!(r < lim && r > -lim)) throw decimalOverflow(rt, pos)
     out[i] = r
@@ -68,6 +69,12 @@ function exactArith(op: Op, a: Vector, b: Vector, len: number, rt: DecimalType, 
         if (q === 0n) throw new SqlError(SqlState.DIVISION_BY_ZERO, 'division by zero', pos)
         r = divHalfEven(p * divShift, q)
         break
+      case 'rem': {
+        const d = up(q, s2, S)
+        if (d === 0n) throw new SqlError(SqlState.DIVISION_BY_ZERO, 'division by zero', pos)
+        r = up(p, s1, S) % d
+        break
+      }
     }
     w.set(i, checkFits(r, rt, pos))
   }
@@ -85,7 +92,7 @@ function arithKernel(op: Op): VectorKernel {
   }
 }
 
-const RULES: Record<Op, (a: DecimalType, b: DecimalType) => DecimalType> = { add: addResultType, sub: addResultType, mul: mulResultType, div: divResultType }
+const RULES: Record<Op, (a: DecimalType, b: DecimalType) => DecimalType> = { add: addResultType, sub: addResultType, mul: mulResultType, div: divResultType, rem: remResultType }
 
 function arith(name: string, op: Op, description: string, example: string): ScalarFunctionDef {
   return {
@@ -149,12 +156,13 @@ const NEG: ScalarFunctionDef = {
   },
 }
 
-/** The DECIMAL operator definitions (overloads of `+ - * /`, `neg` and the comparisons). */
+/** The DECIMAL operator definitions (overloads of `+ - * / %`, `neg` and the comparisons). */
 export const DECIMAL_OPERATORS: readonly ScalarFunctionDef[] = [
   arith('+', 'add', 'Adds two DECIMALs exactly: the larger scale, one more integer digit.', 'SELECT 10.5m + 1.234m'),
   arith('-', 'sub', 'Subtracts two DECIMALs exactly: the larger scale, one more integer digit.', 'SELECT 10.5m - 1.234m'),
   arith('*', 'mul', 'Multiplies two DECIMALs exactly: precisions and scales add.', 'SELECT 10.50m * 1.25m'),
   arith('/', 'div', 'Divides two DECIMALs: the larger scale, rounded half to even; division by zero is an error.', 'SELECT 10.00m / 3.00m'),
+  arith('%', 'rem', 'Remainder of two DECIMALs, exact, with the sign of the dividend: the larger scale and integer part; a zero divisor is an error.', 'SELECT 10.5m % 3m'),
   NEG,
   compare('=', 'eq'), compare('!=', 'ne'), compare('<', 'lt'), compare('<=', 'le'), compare('>', 'gt'), compare('>=', 'ge'),
 ]
