@@ -17,7 +17,8 @@ import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
 import { type SymbolTable, type Vector, allocate } from '../types/vector.js'
 
-interface Lib {
+/** hyparquet's page-level decoder functions (internal modules, loaded by {@link loadFlatChunkReader}). */
+export interface PageLib {
   parquetHeader: typeof import('hyparquet/src/column.js').parquetHeader
   readDataPage: typeof import('hyparquet/src/datapage.js').readDataPage
   readDataPageV2: typeof import('hyparquet/src/datapage.js').readDataPageV2
@@ -26,7 +27,12 @@ interface Lib {
   getTreePath: typeof import('hyparquet/src/schema.js').getTreePath
 }
 
-let lib: Lib | undefined
+let lib: PageLib | undefined
+
+/** The page decoder once {@link loadFlatChunkReader} has run, else undefined. */
+export function pageLib(): PageLib | undefined {
+  return lib
+}
 
 /** Loads the page decoder's modules (idempotent); until then {@link readFlatVector} answers undefined. */
 export async function loadFlatChunkReader(): Promise<void> {

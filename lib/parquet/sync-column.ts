@@ -16,6 +16,9 @@ import { type SymbolTable, type Vector, allocate } from '../types/vector.js'
 import { RAW_PARSERS, concatChunks, decodeColumn } from './decode-column.js'
 import { ParquetFile } from './reader.js'
 import { loadFlatChunkReader, readFlatVector } from './flat-chunk.js'
+import { readArrayVector } from './array-column.js'
+import { isArrayType } from '../types/array-type.js'
+import { arrConcat } from '../types/array-vector.js'
 
 interface Decoder {
   readColumn: typeof import('hyparquet/src/column.js').readColumn
@@ -76,6 +79,7 @@ export function readParquetColumn(path: string, name: string, type: ColumnType, 
   const tree = schemaTree(md)
   const fd = openSync(path, 'r')
   try {
+    if (isArrayType(type)) return arrConcat(type, md.row_groups.map((_, g) => readArrayVector(fd, md, tree, g, name, path, type)))
     // flat DOUBLE / INT64 / SYMBOL chunks straight into typed arrays (flat-chunk.ts), else the general path
     const fast: Vector[] = []
     for (let g = 0; g < md.row_groups.length; g++) {

@@ -17,7 +17,7 @@ import type { ColumnType } from '../types/column-type.js'
 import { type Batch, type Vector, materialize, sliceVector } from '../types/vector.js'
 import { columnValues } from './encode-column.js'
 import { snappyCompress } from './snappy-compress.js'
-import { type EpochFooter, FOOTER_KEY, parquetElement } from './schema.js'
+import { type EpochFooter, FOOTER_KEY, parquetElements } from './schema.js'
 
 type HyparquetWriter = Pick<typeof import('hyparquet-writer'), 'ByteWriter' | 'ParquetWriter'>
 
@@ -116,7 +116,9 @@ export class ParquetBatchWriter {
     this.stats = options.statisticsEnabled ?? true
     const schema: SchemaElement[] = [{ name: 'schema', num_children: columns.length }]
     columns.forEach((c, i) => {
-      const el = parquetElement(c.name, c.type, i === timestampIndex)
+      const els = parquetElements(c.name, c.type, i === timestampIndex)
+      const el = els[0]!
+      if (els.length > 1) { schema.push(...els); return }
       // hyparquet-writer maps every value of an annotated TIMESTAMP through BigInt(); the values are
       // already int64, so the columns are written bare and annotated before the footer
       if (el.logical_type?.type === 'TIMESTAMP') {
