@@ -6,8 +6,8 @@
  * for SYMBOL), min/max statistics per column chunk, `sorting_columns` marking the designated
  * timestamp ascending (as QuestDB does), and the footer's `epochdb` entry with the exact types.
  * Codecs: SNAPPY (default; our own compressor, `snappy-compress.ts`), GZIP, BROTLI,
- * UNCOMPRESSED; ZSTD and LZ4_RAW are refused (no compressor for them ships with Node 20 or is
- * installed; readers decode them all).
+ * UNCOMPRESSED, ZSTD when the optional `@hpcc-js/wasm-zstd` is installed (zstd.ts; else refused
+ * with 0A000); LZ4_RAW is refused (no compressor for it; readers decode them all).
  */
 import type { ByteWriter, ParquetWriter } from 'hyparquet-writer'
 import type { ColumnChunk, CompressionCodec, RowGroup, SchemaElement } from 'hyparquet'
@@ -17,6 +17,7 @@ import type { ColumnType } from '../types/column-type.js'
 import { type Batch, type Vector, materialize, sliceVector } from '../types/vector.js'
 import { columnValues } from './encode-column.js'
 import { snappyCompress } from './snappy-compress.js'
+import { zstdCompressor } from './zstd.js'
 import { type ChunkColumn, codePointCompare, writePlainChunk, writeSymbolChunk } from './plain-chunk.js'
 import { type EpochFooter, FOOTER_KEY, parquetElements } from './schema.js'
 
@@ -31,7 +32,7 @@ export type ParquetCodec = (typeof CODECS)[number]
 export interface ParquetWriteOptions {
   /** default `snappy` */
   readonly compressionCodec?: ParquetCodec
-  /** gzip 0-9, brotli 0-11; ignored by the others */
+  /** gzip 0-9, brotli 0-11, zstd 1-22 (default 3); ignored by the others */
   readonly compressionLevel?: number
   /** rows per row group (default 100,000) */
   readonly rowGroupSize?: number
@@ -64,7 +65,7 @@ export function parseCodec(name: string, position = 0): ParquetCodec {
   throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid compression codec[${name}], expected one of: ${CODECS.join(', ')}`, position)
 }
 
-function compressorsFor(codec: ParquetCodec, level: number | undefined): { codec: CompressionCodec; compressors: Record<string, (b: Uint8Array) => Uint8Array> } {
+function compressorsFor(codec: ParquetCodec, level: number | undefined, zstd: ((b: Uint8Array, level: number) => Uint8Array) | undefined): { codec: CompressionCodec; compressors: Record<string, (b: Uint8Array) => Uint8Array> } {
   switch (codec) {
     case 'snappy': return { codec: 'SNAPPY', compressors: { SNAPPY: snappyCompress } }
     case 'uncompressed': return { codec: 'UNCOMPRESSED', compressors: {} }
@@ -73,8 +74,14 @@ function compressorsFor(codec: ParquetCodec, level: number | undefined): { codec
       codec: 'BROTLI',
       compressors: { BROTLI: (b) => brotliCompressSync(b, { params: { [zconst.BROTLI_PARAM_QUALITY]: level ?? 4, [zconst.BROTLI_PARAM_SIZE_HINT]: b.length } }) },
     }
-    case 'zstd': case 'lz4_raw':
-      throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `compression codec ${codec} is not supported for writing; use snappy, gzip, brotli or uncompressed`, 0)
+    case 'zstd': {
+      if (zstd === undefined) throw new SqlError(SqlState.INTERNAL_ERROR, 'the zstd compressor is not loaded', 0)
+      const z = zstd
+      const l = level === undefined || level < 1 ? 3 : level
+      return { codec: 'ZSTD', compressors: { ZSTD: (b) => z(b, l) } }
+    }
+    case 'lz4_raw':
+      throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `compression codec ${codec} is not supported for writing; use snappy, gzip, brotli, zstd or uncompressed`, 0)
   }
 }
 
@@ -104,13 +111,16 @@ export class ParquetBatchWriter {
    * hyparquet-writer is loaded on first use, so opening a database never loads it.
    */
   static async open(columns: readonly ParquetColumn[], timestampIndex: number, sink: ByteSink, options: ParquetWriteOptions = {}): Promise<ParquetBatchWriter> {
+    // zstd comes from an optional package (zstd.ts): refused with 0A000 before anything is written when absent
+    const zstd = options.compressionCodec === 'zstd' ? await zstdCompressor() : undefined
     const lib = await import('hyparquet-writer')
-    return new ParquetBatchWriter(lib, columns, timestampIndex, sink, options)
+    return new ParquetBatchWriter(lib, columns, timestampIndex, sink, options, zstd)
   }
 
-  private constructor(lib: HyparquetWriter, private readonly columns: readonly ParquetColumn[], private readonly timestampIndex: number, private readonly sink: ByteSink, options: ParquetWriteOptions) {
+  private constructor(lib: HyparquetWriter, private readonly columns: readonly ParquetColumn[], private readonly timestampIndex: number, private readonly sink: ByteSink, options: ParquetWriteOptions,
+    zstd: ((b: Uint8Array, level: number) => Uint8Array) | undefined) {
     this.bytes = new lib.ByteWriter(1 << 20)
-    const { codec, compressors } = compressorsFor(options.compressionCodec ?? 'snappy', options.compressionLevel)
+    const { codec, compressors } = compressorsFor(options.compressionCodec ?? 'snappy', options.compressionLevel, zstd)
     this.codec = { name: codec, compress: compressors[codec] }
     this.rowGroupSize = Math.max(1, options.rowGroupSize ?? 100_000)
     this.pageSize = Math.max(1024, options.dataPageSize ?? 1 << 20)
