@@ -8,9 +8,9 @@
  * inner list is refused with 22P02 naming the column. A null array (the top list null) is NULL, an
  * empty one (or one whose inner lists are all empty) is an empty array, a null element is NaN.
  */
-import { readSync } from 'node:fs'
 import type { FileMetaData, SchemaElement } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
+import { checkPage, readChunkBytes } from './chunk-bytes.js'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
 import { ArrBuilder, type ArrVector } from '../types/array-vector.js'
@@ -131,11 +131,7 @@ export function readArrayVector(fd: number, md: FileMetaData, tree: unknown, g: 
   const lv = levelsOf(path)
   const start = Number(chunk.dictionary_page_offset ?? chunk.data_page_offset)
   const length = Number(chunk.total_compressed_size)
-  if (!(length >= 0) || length > 2 ** 31 - 1) throw corrupt(label, `column ${name}: chunk size ${length}`)
-  const buf = Buffer.allocUnsafe(length)
-  let got = 0
-  while (got < length) { const n = readSync(fd, buf, got, length - got, start + got); if (n === 0) break; got += n }
-  if (got < length) throw corrupt(label, 'column chunk past the end of the file')
+  const buf = readChunkBytes(fd, start, length, label)
   const rows = Number(group.num_rows)
   const out = new RowAssembler(type, lv, name, rows)
   const decoder = { pathInSchema: chunk.path_in_schema, type: chunk.type, element, schemaPath, codec: chunk.codec, compressors, parsers: {} as never, utf8: false }
@@ -144,6 +140,7 @@ export function readArrayVector(fd: number, md: FileMetaData, tree: unknown, g: 
   try {
     while (reader.offset < length - 1) {
       const header = l.parquetHeader(reader)
+      checkPage(header, label)
       const bytes = new Uint8Array(buf.buffer, buf.byteOffset + reader.offset, header.compressed_page_size)
       reader.offset += header.compressed_page_size
       if (header.type === 'DICTIONARY_PAGE') {

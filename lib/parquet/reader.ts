@@ -18,6 +18,7 @@ import { RAW_PARSERS, concatChunks, decodeColumn, newDictionary } from './decode
 import { type EpochFooter, FOOTER_KEY, inferColumnType } from './schema.js'
 import { rawDecimals } from './decimal-column.js'
 import { readArrayVector } from './array-column.js'
+import { checkGroupRows } from './chunk-bytes.js'
 import { arrayType, isArrayType } from '../types/array-type.js'
 import { doubleListDims } from './schema.js'
 
@@ -139,6 +140,7 @@ export class ParquetFile {
     let start = 0
     for (const g of metadata.row_groups) {
       const rows = Number(g.num_rows)
+      checkGroupRows(rows, byteLength, name)
       const chunk = tsLeaf === undefined ? undefined : g.columns.find((c) => c.meta_data?.path_in_schema[0] === tsLeaf)
       const st = chunk?.meta_data?.statistics
       const lo = st?.min_value ?? st?.min
