@@ -11,7 +11,7 @@
  * unsigned integers carry only the converted type (INT_8, INT_16, UINT_16, UINT_32): hyparquet-writer's
  * INTEGER logical annotation is unreadable to DuckDB, and every reader understands the converted one.
  * TIMESTAMP_NS is INT64 TIMESTAMP(NANOS, UTC); DOUBLE[]..[] nested LISTs of DOUBLE ({@link parquetElements}).
- * DECIMAL(p,s) is Parquet's DECIMAL over INT64 (p <= 18) or a 16/32-byte FIXED_LEN_BYTE_ARRAY
+ * DECIMAL(p,s) is Parquet's DECIMAL over INT32 (p <= 9), INT64 (p <= 18) or a 16/32-byte FIXED_LEN_BYTE_ARRAY
  * (decimal-column.ts), and another writer's DECIMAL column is read as DECIMAL(p,s) exactly.
  */
 import type { SchemaElement } from 'hyparquet'
