@@ -46,6 +46,7 @@ export async function loadFlatChunkReader(): Promise<void> {
 
 const utf8 = new TextDecoder()
 const TWO32 = 4294967296
+const NS_NULL = -9223372036854775808n
 
 /** A dictionary page's values as the vector's own: numbers, interned SYMBOL keys, or strings. */
 type Dictionary = Float64Array | Int32Array | readonly string[]
@@ -55,6 +56,10 @@ function unsupported(type: ColumnType, chunk: ColumnChunk['meta_data'], element:
   if (chunk === undefined || depth !== 2 || element.repetition_type === 'REPEATED') return true
   switch (type) {
     case 'DOUBLE': return chunk.type !== 'DOUBLE'
+    case 'TIMESTAMP_NS': {
+      const lt = element.logical_type
+      return chunk.type !== 'INT64' || lt?.type !== 'TIMESTAMP' || lt.unit !== 'NANOS'
+    }
     case 'LONG': case 'TIMESTAMP': {
       if (chunk.type !== 'INT64') return true
       const lt = element.logical_type
@@ -85,7 +90,8 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
   const length = Number(chunk.total_compressed_size)
   const buf = readChunkBytes(fd, start, length, label)
   const rows = Number(group.num_rows)
-  const out = allocate(type, rows, dict)
+  // TIMESTAMP_NS values are past 2^53: their vector is a BigInt64Array (the null sentinel -2^63)
+  const out: Vector = type === 'TIMESTAMP_NS' ? { kind: 'i64', type, length: rows, data: new BigInt64Array(rows).fill(NS_NULL) } : allocate(type, rows, dict)
   const maxDef = element.repetition_type === 'REQUIRED' ? 0 : 1
   const strings = type === 'VARCHAR' || type === 'STRING'
   const reader = { view: new DataView(buf.buffer, buf.byteOffset, length), offset: 0 }
@@ -193,6 +199,23 @@ function place(out: Vector, row: number, rows: number, page: FlatPage, dictionar
     values = view(plain, 8, k, (b, o, c) => new Float64Array(b, o, c))
   } else if (physical === 'INT32' && out.data instanceof Int32Array) {
     values = view(plain, 4, k, (b, o, c) => new Int32Array(b, o, c))
+  } else if (physical === 'INT64' && out.data instanceof BigInt64Array) {
+    // 64-bit values kept as they are: bytes copied, nulls placed as 32-bit halves (no BigInt per row)
+    if (plain.length < k * 8) throw pageError('page shorter than its values')
+    if (def === undefined) {
+      new Uint8Array(out.data.buffer, out.data.byteOffset + row * 8, k * 8).set(plain.subarray(0, k * 8))
+      return row + n
+    }
+    const src = view(plain, 8, k, (b, o, c) => new Int32Array(b, o, c * 2))
+    const dst = new Int32Array(out.data.buffer, out.data.byteOffset, out.data.length * 2)
+    let v = 0
+    for (let i = 0; i < n; i++) {
+      if (def[i] === 0) continue
+      dst[2 * (row + i)] = src[2 * v]!
+      dst[2 * (row + i) + 1] = src[2 * v + 1]!
+      v++
+    }
+    return row + n
   } else if (physical === 'INT64' && out.data instanceof Float64Array) {
     const halves = view(plain, 8, k, (b, o, c) => new Int32Array(b, o, c * 2))
     const nums = new Float64Array(k)

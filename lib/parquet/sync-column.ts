@@ -117,7 +117,8 @@ function concatVectors(type: ColumnType, parts: readonly Vector[], dict: SymbolT
   if (parts.length === 1) return parts[0]!
   let total = 0
   for (const p of parts) total += p.length
-  const out = allocate(type, total, dict)
+  // TIMESTAMP_NS parts are BigInt64Arrays
+  const out: Vector = parts[0]!.data instanceof BigInt64Array ? { kind: 'i64', type, length: total, data: new BigInt64Array(total) } : allocate(type, total, dict)
   const dst = out.data as Float64Array | Int32Array
   let o = 0
   for (const p of parts) { dst.set(p.data as Float64Array | Int32Array, o); o += p.length }
