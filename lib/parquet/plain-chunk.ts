@@ -74,7 +74,8 @@ function flatNumbers(parts: readonly Vector[], rows: number, phys: Physical): Fl
   let o = 0
   const int = phys === 'INT32'
   for (const v of parts) {
-    const d = v.data as Float64Array | Float32Array | Int32Array
+    // a vector's array may be longer than the vector (a builder's capacity): only its rows count
+    const d = (v.data as Float64Array | Float32Array | Int32Array).subarray(0, v.length)
     out.set(d, o)
     for (let i = 0; i < d.length; i++, o++) {
       const x = d[i]!
@@ -110,7 +111,7 @@ function flatInt64(parts: readonly Vector[], rows: number): Flat {
     nulls++
   }
   for (const v of parts) {
-    const d = v.data as Float64Array | BigInt64Array
+    const d = (v.data as Float64Array | BigInt64Array).subarray(0, v.length)
     if (d instanceof BigInt64Array) halves.set(new Int32Array(d.buffer, d.byteOffset, d.length * 2), o * 2)
     for (let i = 0; i < d.length; i++, o++) {
       let hi: number
@@ -254,7 +255,7 @@ export function writeSymbolChunk(sink: ChunkSink, col: ChunkColumn, parts: reado
       local = grown
       locals.set(table, local)
     }
-    const d = v.data as Int32Array
+    const d = (v.data as Int32Array).subarray(0, v.length)
     for (let i = 0; i < d.length; i++, o++) {
       const k = d[i]!
       if (k < 0) {
