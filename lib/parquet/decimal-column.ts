@@ -1,5 +1,6 @@
 /**
- * DECIMAL in Parquet, as QuestDB 9 maps it: the DECIMAL(p, s) logical type over INT64 for p <= 18,
+ * DECIMAL in Parquet: the DECIMAL(p, s) logical type over INT32 for p <= 9, INT64 for p <= 18 (the
+ * smallest integer the format's spec recommends, as DuckDB and Arrow write it),
  * over FIXED_LEN_BYTE_ARRAY (16 bytes for p <= 38, 32 above; big-endian two's complement) for
  * wider ones. Reading keeps every digit: hyparquet would turn a DECIMAL into a double, so the
  * annotation is taken off the schema element once the footer is read (its precision and scale
@@ -12,6 +13,7 @@ import { type DecimalType, decimalPrecision, decimalScale, decimalType, DECIMAL_
 export function decimalElement(base: { name: string; repetition_type: 'REQUIRED' | 'OPTIONAL' }, type: DecimalType): SchemaElement {
   const precision = decimalPrecision(type), scale = decimalScale(type)
   const ann = { converted_type: 'DECIMAL', precision, scale, logical_type: { type: 'DECIMAL', precision, scale } } as const
+  if (precision <= 9) return { ...base, type: 'INT32', ...ann }
   if (precision <= 18) return { ...base, type: 'INT64', ...ann }
   return { ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: precision <= 38 ? 16 : 32, ...ann }
 }

@@ -17,7 +17,8 @@ const decoder = new TextDecoder()
 export const RAW_PARSERS: Partial<ParquetParsers> = {
   timestampFromMilliseconds: (v: bigint) => v,
   timestampFromMicroseconds: (v: bigint) => v,
-  timestampFromNanoseconds: (v: bigint) => (v < 0n ? (v - 999n) / 1000n : v / 1000n),
+  // kept in nanoseconds: a TIMESTAMP_NS column takes them as they are, a TIMESTAMP one is floored by the reader
+  timestampFromNanoseconds: (v: bigint) => v,
   dateFromDays: (d: number) => BigInt(d) * 86_400_000n,
   stringFromBytes: (b: Uint8Array) => (b === undefined || b === null ? b : decoder.decode(b)),
 }

@@ -7,6 +7,7 @@ import type { DecodedArray } from 'hyparquet'
 import { INT_NULL, LONG_NULL } from '../types/column-type.js'
 import { getScalar, isNullAt, materialize, type Vector } from '../types/vector.js'
 import { isDecimal, unscaledOf } from '../types/decimal.js'
+import { type ArrVector, arrIsNull } from '../types/array-vector.js'
 
 /** Hex text of a LONG256 (`0x...`) as 32 big-endian bytes. */
 export function long256Bytes(text: string): Uint8Array {
@@ -36,6 +37,28 @@ function hasNull(v: Vector): boolean {
   }
   for (let i = 0; i < n; i++) if (isNullAt(v, i)) return true
   return false
+}
+
+/** One array row as the nested lists hyparquet-writer's Dremel encoder takes (NaN elements as null). */
+type NestedDoubles = (number | null | NestedDoubles)[]
+
+function nestedRow(v: ArrVector, i: number): NestedDoubles | null {
+  if (arrIsNull(v, i)) return null
+  const j = v.isConst === true ? 0 : i
+  const d = v.dims
+  const base = v.offsets[j]!
+  if (v.offsets[j + 1]! === base) return []
+  const shape = v.shapes.subarray(j * d, j * d + d)
+  const data = v.data
+  let at = base
+  const level = (k: number): NestedDoubles => {
+    const n = shape[k]!
+    const out: NestedDoubles = new Array(n)
+    if (k === d - 1) for (let e = 0; e < n; e++) { const x = data[at++]!; out[e] = Number.isFinite(x) ? x : null }
+    else for (let e = 0; e < n; e++) out[e] = level(k + 1)
+    return out
+  }
+  return level(0)
 }
 
 /** The values of `parts` (vectors of one column, `rows` values in all) as one writer array. */
@@ -112,6 +135,12 @@ export function columnValues(parts: readonly Vector[], rows: number): DecodedArr
       let o = 0
       for (const v of vs) for (let i = 0; i < v.length; i++) { const c = (v.data as Uint16Array)[i]!; out[o++] = c === 0 ? null : c }
       return out
+    }
+    case 'arr': {
+      const out: (NestedDoubles | null)[] = new Array(rows)
+      let o = 0
+      for (const v of vs) for (let i = 0; i < v.length; i++) out[o++] = nestedRow(v as ArrVector, i)
+      return out as DecodedArray
     }
     default: break
   }

@@ -10,14 +10,16 @@
  * Anything else (nested columns, other types, plain strings, values beyond 2^53) answers
  * `undefined` and takes the general path ({@link readChunk} + {@link decodeColumn}).
  */
-import { readSync } from 'node:fs'
 import type { ColumnChunk, FileMetaData, SchemaElement } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
+import { checkPage, readChunkBytes } from './chunk-bytes.js'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
 import { type SymbolTable, type Vector, allocate } from '../types/vector.js'
+import { type FlatPage, decodeFlatPage } from './page-decode.js'
 
-interface Lib {
+/** hyparquet's page-level decoder functions (internal modules, loaded by {@link loadFlatChunkReader}). */
+export interface PageLib {
   parquetHeader: typeof import('hyparquet/src/column.js').parquetHeader
   readDataPage: typeof import('hyparquet/src/datapage.js').readDataPage
   readDataPageV2: typeof import('hyparquet/src/datapage.js').readDataPageV2
@@ -26,7 +28,12 @@ interface Lib {
   getTreePath: typeof import('hyparquet/src/schema.js').getTreePath
 }
 
-let lib: Lib | undefined
+let lib: PageLib | undefined
+
+/** The page decoder once {@link loadFlatChunkReader} has run, else undefined. */
+export function pageLib(): PageLib | undefined {
+  return lib
+}
 
 /** Loads the page decoder's modules (idempotent); until then {@link readFlatVector} answers undefined. */
 export async function loadFlatChunkReader(): Promise<void> {
@@ -39,15 +46,20 @@ export async function loadFlatChunkReader(): Promise<void> {
 
 const utf8 = new TextDecoder()
 const TWO32 = 4294967296
+const NS_NULL = -9223372036854775808n
 
-/** A dictionary page's values as the vector's own: numbers, or interned SYMBOL keys. */
-type Dictionary = Float64Array | Int32Array
+/** A dictionary page's values as the vector's own: numbers, interned SYMBOL keys, or strings. */
+type Dictionary = Float64Array | Int32Array | readonly string[]
 
 /** True when the fast path does not apply to the chunk. */
 function unsupported(type: ColumnType, chunk: ColumnChunk['meta_data'], element: SchemaElement, depth: number): boolean {
   if (chunk === undefined || depth !== 2 || element.repetition_type === 'REPEATED') return true
   switch (type) {
     case 'DOUBLE': return chunk.type !== 'DOUBLE'
+    case 'TIMESTAMP_NS': {
+      const lt = element.logical_type
+      return chunk.type !== 'INT64' || lt?.type !== 'TIMESTAMP' || lt.unit !== 'NANOS'
+    }
     case 'LONG': case 'TIMESTAMP': {
       if (chunk.type !== 'INT64') return true
       const lt = element.logical_type
@@ -55,7 +67,8 @@ function unsupported(type: ColumnType, chunk: ColumnChunk['meta_data'], element:
       if (lt.type === 'TIMESTAMP') return lt.unit !== 'MICROS'
       return lt.type !== 'INTEGER'
     }
-    case 'SYMBOL': return chunk.type !== 'BYTE_ARRAY'
+    case 'SYMBOL': case 'VARCHAR': case 'STRING': return chunk.type !== 'BYTE_ARRAY'
+    case 'INT': return chunk.type !== 'INT32' || (element.converted_type !== undefined && element.converted_type !== 'INT_32') || (element.logical_type !== undefined && element.logical_type.type !== 'INTEGER')
     default: return true
   }
 }
@@ -75,20 +88,19 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
   if (unsupported(type, chunk, element, schemaPath.length)) return undefined
   const start = Number(chunk.dictionary_page_offset ?? chunk.data_page_offset)
   const length = Number(chunk.total_compressed_size)
-  const buf = Buffer.allocUnsafe(length)
-  let got = 0
-  while (got < length) { const n = readSync(fd, buf, got, length - got, start + got); if (n === 0) break; got += n }
-  if (got < length) throw corrupt(label, 'column chunk past the end of the file')
+  const buf = readChunkBytes(fd, start, length, label)
   const rows = Number(group.num_rows)
-  const out = allocate(type, rows, dict)
-  const dst = out.data as Float64Array | Int32Array
-  const decoder = { pathInSchema: chunk.path_in_schema, type: chunk.type, element, schemaPath, codec: chunk.codec, compressors, parsers: {} as never, utf8: false }
+  // TIMESTAMP_NS values are past 2^53: their vector is a BigInt64Array (the null sentinel -2^63)
+  const out: Vector = type === 'TIMESTAMP_NS' ? { kind: 'i64', type, length: rows, data: new BigInt64Array(rows).fill(NS_NULL) } : allocate(type, rows, dict)
+  const maxDef = element.repetition_type === 'REQUIRED' ? 0 : 1
+  const strings = type === 'VARCHAR' || type === 'STRING'
   const reader = { view: new DataView(buf.buffer, buf.byteOffset, length), offset: 0 }
   let dictionary: Dictionary | undefined
   let row = 0
   try {
     while (row < rows && reader.offset < length - 1) {
       const header = l.parquetHeader(reader)
+      checkPage(header, label)
       const bytes = new Uint8Array(buf.buffer, buf.byteOffset + reader.offset, header.compressed_page_size)
       reader.offset += header.compressed_page_size
       if (header.type === 'DICTIONARY_PAGE') {
@@ -98,20 +110,11 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
         if (dictionary === undefined) return undefined
         continue
       }
-      let page: { definitionLevels: number[] | undefined; dataPage: ArrayLike<unknown> }
-      let encoding: string
-      if (header.type === 'DATA_PAGE_V2') {
-        page = l.readDataPageV2(bytes, header, decoder) as never
-        encoding = header.data_page_header_v2!.encoding
-      } else if (header.type === 'DATA_PAGE') {
-        const raw = l.decompressPage(bytes, header.uncompressed_page_size, chunk.codec, compressors)
-        page = l.readDataPage(raw, header.data_page_header!, decoder) as never
-        encoding = header.data_page_header!.encoding
-      } else continue
-      const keyed = encoding === 'RLE_DICTIONARY' || encoding === 'PLAIN_DICTIONARY'
-      if (keyed && dictionary === undefined) throw corrupt(label, `column ${name}: dictionary-encoded page without a dictionary`)
-      if (!keyed && type === 'SYMBOL') return undefined
-      const next = place(dst, row, rows, page.definitionLevels, page.dataPage, keyed ? dictionary : undefined, type === 'LONG' || type === 'TIMESTAMP')
+      const page = decodeFlatPage(header, bytes, maxDef, (b, size) => l.decompressPage(b, size, chunk.codec, compressors))
+      if (page === undefined) return undefined
+      if (page.keys !== undefined && dictionary === undefined) throw corrupt(label, `column ${name}: dictionary-encoded page without a dictionary`)
+      if (page.keys === undefined && (type === 'SYMBOL' || strings)) return undefined
+      const next = place(out, row, rows, page, dictionary, chunk.type)
       if (next < 0) return undefined
       row = next
     }
@@ -125,6 +128,11 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
 
 /** The dictionary's values for `type`: numbers, or keys of `out`'s symbol table; undefined to give up. */
 function dictionaryOf(type: ColumnType, values: ArrayLike<unknown>, out: Vector): Dictionary | undefined {
+  if (type === 'VARCHAR' || type === 'STRING') {
+    const strs: string[] = new Array(values.length)
+    for (let i = 0; i < values.length; i++) { const v = values[i]; strs[i] = v instanceof Uint8Array ? utf8.decode(v) : String(v) }
+    return strs
+  }
   if (type === 'SYMBOL') {
     const table = (out as { dict: SymbolTable }).dict
     const keys = new Int32Array(values.length)
@@ -132,6 +140,7 @@ function dictionaryOf(type: ColumnType, values: ArrayLike<unknown>, out: Vector)
     return keys
   }
   if (values instanceof Float64Array) return values
+  if (values instanceof Int32Array) return values
   if (values instanceof BigInt64Array) return int64Numbers(values) ?? undefined
   return undefined
 }
@@ -148,37 +157,79 @@ function int64Numbers(v: BigInt64Array): Float64Array | undefined {
   return out
 }
 
+/** `plain`'s bytes as an array of `T` (a view when aligned, else an aligned copy). */
+function view<T>(plain: Uint8Array, width: number, count: number, make: (b: ArrayBuffer, off: number, n: number) => T): T {
+  if (plain.length < count * width) throw pageError(`page holds ${plain.length} bytes for ${count} values of ${width}`)
+  if (plain.byteOffset % width === 0) return make(plain.buffer as ArrayBuffer, plain.byteOffset, count)
+  return make(plain.slice(0, count * width).buffer as ArrayBuffer, 0, count)
+}
+
 /**
- * Places one page's values at `row` of `dst` (nulls, where the definition level is 0, keep the
- * sentinel `allocate` filled in); values are dictionary indexes when `dictionary` is given.
- * Returns the next row, or -1 to give up (an INT64 beyond 2^53).
+ * Places one page's values at `row` of `out` (nulls keep the sentinel `allocate` filled in);
+ * dictionary keys are looked up in `dictionary`. Returns the next row, or -1 to give up (an
+ * INT64 beyond 2^53, a physical type the vector does not take).
  */
-function place(dst: Float64Array | Int32Array, row: number, rows: number, def: number[] | undefined, data: ArrayLike<unknown>, dictionary: Dictionary | undefined, int64: boolean): number {
-  const n = def !== undefined && def.length > 0 ? def.length : data.length
+function place(out: Vector, row: number, rows: number, page: FlatPage, dictionary: Dictionary | undefined, physical: string): number {
+  const n = page.rows
+  const k = page.count
   if (row + n > rows) throw pageError(`page of ${n} values past the row group's ${rows} rows`)
-  let values: ArrayLike<number>
-  if (dictionary !== undefined) {
-    const idx = data as ArrayLike<number>
-    const d = dictionary
-    const mapped = new (d.constructor as new (n: number) => Float64Array | Int32Array)(idx.length)
-    for (let i = 0; i < idx.length; i++) { const k = idx[i]!; if (k >= d.length) throw pageError(`dictionary index ${k} out of range`); mapped[i] = d[k]! }
-    values = mapped
-  } else if (int64) {
-    if (!(data instanceof BigInt64Array)) return -1
-    const nums = int64Numbers(data)
-    if (nums === undefined) return -1
-    values = nums
-  } else {
-    if (!(data instanceof Float64Array)) return -1
-    values = data
-  }
-  if (values.length === n) {
-    dst.set(values as Float64Array, row)
+  const def = page.defined
+  if (page.keys !== undefined) {
+    const d = dictionary!
+    const keys = page.keys
+    const dst = out.data as unknown as { [i: number]: unknown }
+    let v = 0
+    for (let i = 0; i < n; i++) {
+      if (def !== undefined && def[i] === 0) continue
+      const key = keys[v++]!
+      if (!(key >= 0 && key < d.length)) throw pageError(`dictionary index ${key} out of range`)
+      dst[row + i] = d[key]!
+    }
     return row + n
   }
+  const plain = page.plain!
+  let values: Float64Array | Int32Array
+  if (physical === 'DOUBLE' && out.data instanceof Float64Array) {
+    if (def === undefined) {
+      // no null: the page's bytes are the typed array's bytes
+      if (plain.length < k * 8) throw pageError('page shorter than its values')
+      new Uint8Array(out.data.buffer, out.data.byteOffset + row * 8, k * 8).set(plain.subarray(0, k * 8))
+      return row + n
+    }
+    values = view(plain, 8, k, (b, o, c) => new Float64Array(b, o, c))
+  } else if (physical === 'INT32' && out.data instanceof Int32Array) {
+    values = view(plain, 4, k, (b, o, c) => new Int32Array(b, o, c))
+  } else if (physical === 'INT64' && out.data instanceof BigInt64Array) {
+    // 64-bit values kept as they are: bytes copied, nulls placed as 32-bit halves (no BigInt per row)
+    if (plain.length < k * 8) throw pageError('page shorter than its values')
+    if (def === undefined) {
+      new Uint8Array(out.data.buffer, out.data.byteOffset + row * 8, k * 8).set(plain.subarray(0, k * 8))
+      return row + n
+    }
+    const src = view(plain, 8, k, (b, o, c) => new Int32Array(b, o, c * 2))
+    const dst = new Int32Array(out.data.buffer, out.data.byteOffset, out.data.length * 2)
+    let v = 0
+    for (let i = 0; i < n; i++) {
+      if (def[i] === 0) continue
+      dst[2 * (row + i)] = src[2 * v]!
+      dst[2 * (row + i) + 1] = src[2 * v + 1]!
+      v++
+    }
+    return row + n
+  } else if (physical === 'INT64' && out.data instanceof Float64Array) {
+    const halves = view(plain, 8, k, (b, o, c) => new Int32Array(b, o, c * 2))
+    const nums = new Float64Array(k)
+    for (let i = 0; i < k; i++) {
+      const hi = halves[2 * i + 1]!
+      if (hi >= 0x200000 || hi < -0x200000) return -1
+      nums[i] = hi * TWO32 + (halves[2 * i]! >>> 0)
+    }
+    values = nums
+  } else return -1
+  const dst = out.data as Float64Array | Int32Array
+  if (def === undefined) { dst.set(values.subarray(0, n), row); return row + n }
   let v = 0
-  for (let i = 0; i < n; i++) if (def![i] !== 0) dst[row + i] = values[v++]!
-  if (v !== values.length) throw pageError('definition levels do not match the page\'s values')
+  for (let i = 0; i < n; i++) if (def[i] !== 0) dst[row + i] = values[v++]!
   return row + n
 }
 

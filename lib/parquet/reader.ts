@@ -9,7 +9,7 @@
  */
 import { loadFlatChunkReader, readFlatVector } from './flat-chunk.js'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { type FileMetaData, type SchemaElement, parquetMetadata } from 'hyparquet'
+import { type DecodedArray, type FileMetaData, type SchemaElement, parquetMetadata } from 'hyparquet'
 import { loadSyncColumnReader, readChunk, schemaTree } from './sync-column.js'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
@@ -17,6 +17,10 @@ import { BATCH_SIZE, type Batch, type Vector, sliceVector } from '../types/vecto
 import { RAW_PARSERS, concatChunks, decodeColumn, newDictionary } from './decode-column.js'
 import { type EpochFooter, FOOTER_KEY, inferColumnType } from './schema.js'
 import { rawDecimals } from './decimal-column.js'
+import { readArrayVector } from './array-column.js'
+import { checkGroupRows } from './chunk-bytes.js'
+import { arrayType, isArrayType } from '../types/array-type.js'
+import { doubleListDims } from './schema.js'
 
 /** A column EpochDB reads from a file. */
 export interface ParquetColumnInfo {
@@ -70,6 +74,20 @@ function readAt(fd: number, start: number, end: number): ArrayBuffer {
   return buf.buffer.slice(buf.byteOffset, buf.byteOffset + got) as ArrayBuffer
 }
 
+function isTimestamp(t: ColumnType): boolean {
+  return t === 'TIMESTAMP' || t === 'TIMESTAMP_NS'
+}
+
+/** Nanosecond values (bigints, or null) floored to microseconds. */
+function nanosToMicros(data: DecodedArray): DecodedArray {
+  const out: (bigint | null)[] = new Array(data.length)
+  for (let i = 0; i < data.length; i++) {
+    const x = data[i] as bigint | null | undefined
+    out[i] = typeof x === 'bigint' ? (x < 0n ? (x - 999n) / 1000n : x / 1000n) : null
+  }
+  return out as DecodedArray
+}
+
 /** A Parquet file's schema and row groups, read from its footer. */
 export class ParquetFile {
   readonly columns: ParquetColumnInfo[] = []
@@ -79,6 +97,8 @@ export class ParquetFile {
   readonly rowCount: number
   /** the file's own column name of each of {@link ParquetFile.columns} */
   readonly leaves: string[] = []
+  /** per column: values arrive in nanoseconds but the column is TIMESTAMP (µs) */
+  private readonly fromNanos: boolean[] = []
 
   private constructor(readonly path: string, private readonly name: string, /** the parsed footer */ readonly metadata: FileMetaData, /** the file's size in bytes */ readonly byteLength: number, options: ParquetReadOptions) {
     const footer = this.footer()
@@ -87,15 +107,29 @@ export class ParquetFile {
     // top-level leaves only: nested groups (structs, lists, maps) are skipped, as QuestDB does
     let i = 1
     const skip = (k: number): number => { let end = k + 1; for (let c = 0; c < (schema[k]!.num_children ?? 0); c++) end = skip(end); return end }
+    const types: (ColumnType | undefined)[] = []
     while (i < schema.length) {
       const el = schema[i]!
-      if ((el.num_children ?? 0) > 0 || el.repetition_type === 'REPEATED') { i = skip(i); continue }
+      if ((el.num_children ?? 0) > 0 || el.repetition_type === 'REPEATED') {
+        // lists of lists .. of DOUBLE are DOUBLE arrays; other nested columns are skipped
+        const dims = el.repetition_type === 'REPEATED' ? 0 : doubleListDims(schema, i)
+        if (dims > 0) { elements.push(el); types.push(arrayType(dims)) }
+        i = skip(i)
+        continue
+      }
       elements.push(el)
+      types.push(undefined)
       i++
     }
-    for (const el of elements) {
-      let type = footer?.columns.find((c) => c.name === el.name)?.type ?? inferColumnType(el)
+    for (let e = 0; e < elements.length; e++) {
+      const el = elements[e]!
+      const inferred = types[e] ?? inferColumnType(el)
+      const declared = footer?.columns.find((c) => c.name === el.name)?.type
+      // the footer's type when the file agrees on its kind (an array for an array)
+      let type = declared !== undefined && (types[e] === undefined) === !isArrayType(declared) ? declared : inferred
       if (type === undefined) continue
+      // INT96 and TIMESTAMP(NANOS) leaves read as TIMESTAMP are converted from nanoseconds
+      this.fromNanos.push(type === 'TIMESTAMP' && (el.type === 'INT96' || el.logical_type?.type === 'TIMESTAMP' && el.logical_type.unit === 'NANOS'))
       if (type === 'SYMBOL' && options.symbols !== 'SYMBOL') type = 'VARCHAR'
       this.columns.push({ name: el.name, type })
       this.leaves.push(el.name)
@@ -106,11 +140,15 @@ export class ParquetFile {
     let start = 0
     for (const g of metadata.row_groups) {
       const rows = Number(g.num_rows)
+      checkGroupRows(rows, byteLength, name)
       const chunk = tsLeaf === undefined ? undefined : g.columns.find((c) => c.meta_data?.path_in_schema[0] === tsLeaf)
       const st = chunk?.meta_data?.statistics
       const lo = st?.min_value ?? st?.min
       const hi = st?.max_value ?? st?.max
-      this.rowGroups.push({ start, rows, tsMin: typeof lo === 'bigint' ? Number(lo) : undefined, tsMax: typeof hi === 'bigint' ? Number(hi) : undefined })
+      // bounds in microseconds; a TIMESTAMP_NS file's are floored (exactly, as bigints)
+      const ns = this.timestampIndex >= 0 && this.columns[this.timestampIndex]!.type === 'TIMESTAMP_NS'
+      const micros = (x: unknown): number | undefined => (typeof x !== 'bigint' ? undefined : Number(ns ? (x < 0n ? (x - 999n) / 1000n : x / 1000n) : x))
+      this.rowGroups.push({ start, rows, tsMin: micros(lo), tsMax: micros(hi) })
       start += rows
     }
     this.rowCount = start
@@ -154,7 +192,7 @@ export class ParquetFile {
     if (footer !== undefined && footer.timestamp >= 0) {
       const name = footer.columns[footer.timestamp]?.name
       const k = this.columns.findIndex((c) => c.name === name)
-      if (k >= 0 && this.columns[k]!.type === 'TIMESTAMP') return k
+      if (k >= 0 && isTimestamp(this.columns[k]!.type)) return k
     }
     // as QuestDB: every row group sorted ascending on one REQUIRED TIMESTAMP column
     const groups = this.metadata.row_groups
@@ -165,7 +203,7 @@ export class ParquetFile {
     const el = elements[idx.column_idx]
     if (el === undefined || el.repetition_type !== 'REQUIRED') return -1
     const k = this.columns.findIndex((c) => c.name === el.name)
-    return k >= 0 && this.columns[k]!.type === 'TIMESTAMP' ? k : -1
+    return k >= 0 && isTimestamp(this.columns[k]!.type) ? k : -1
   }
 
   /**
@@ -186,11 +224,13 @@ export class ParquetFile {
         // column chunks are decoded synchronously once read (hyparquet's page decoder)
         const vectors: Vector[] = projection.map((c, k) => {
           // flat DOUBLE / INT64 / dictionary strings as SYMBOL: straight into the typed array
-          const fast = readFlatVector(fd, this.metadata, tree, gi, names[k]!, this.name, this.columns[c]!.type, dicts[k])
+          const type = this.columns[c]!.type
+          if (isArrayType(type)) return readArrayVector(fd, this.metadata, tree, gi, names[k]!, this.name, type)
+          const fast = this.fromNanos[c] === true ? undefined : readFlatVector(fd, this.metadata, tree, gi, names[k]!, this.name, type, dicts[k])
           if (fast !== undefined) return fast
           const data = concatChunks(readChunk(fd, this.metadata, tree, gi, names[k]!, this.name))
           if (data.length !== g.rows) throw corrupt(this.name, `column ${names[k]} has ${data.length} values in a row group of ${g.rows} rows`)
-          return decodeColumn(this.columns[c]!.type, data, dicts[k])
+          return decodeColumn(type, this.fromNanos[c] === true ? nanosToMicros(data) : data, dicts[k])
         })
         // operators expect batches of about BATCH_SIZE rows; other writers make far larger row groups
         for (let at = 0; at < g.rows; at += BATCH_SIZE) {

@@ -10,7 +10,8 @@
  * were; files from other writers are typed by inference ({@link inferColumnType}). Small and
  * unsigned integers carry only the converted type (INT_8, INT_16, UINT_16, UINT_32): hyparquet-writer's
  * INTEGER logical annotation is unreadable to DuckDB, and every reader understands the converted one.
- * DECIMAL(p,s) is Parquet's DECIMAL over INT64 (p <= 18) or a 16/32-byte FIXED_LEN_BYTE_ARRAY
+ * TIMESTAMP_NS is INT64 TIMESTAMP(NANOS, UTC); DOUBLE[]..[] nested LISTs of DOUBLE ({@link parquetElements}).
+ * DECIMAL(p,s) is Parquet's DECIMAL over INT32 (p <= 9), INT64 (p <= 18) or a 16/32-byte FIXED_LEN_BYTE_ARRAY
  * (decimal-column.ts), and another writer's DECIMAL column is read as DECIMAL(p,s) exactly.
  */
 import type { SchemaElement } from 'hyparquet'
@@ -18,6 +19,7 @@ import type { ColumnType } from '../types/column-type.js'
 import { notSupported } from '../errors.js'
 import { isDecimal } from '../types/decimal.js'
 import { decimalElement, decimalOfElement } from './decimal-column.js'
+import { ARRAY_MAX_DIMS, arrayDims } from '../types/array-type.js'
 
 /** The footer key holding {@link EpochFooter}. */
 export const FOOTER_KEY = 'epochdb'
@@ -45,6 +47,8 @@ export function parquetElement(name: string, type: ColumnType, designated: boole
     case 'LONG': return { ...base, type: 'INT64' }
     case 'DATE': return { ...base, type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } }
     case 'TIMESTAMP': return { ...base, type: 'INT64', converted_type: 'TIMESTAMP_MICROS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' } }
+    // no converted type exists for nanoseconds: the logical type alone (as DuckDB and Arrow write it)
+    case 'TIMESTAMP_NS': return { ...base, type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'NANOS' } }
     case 'FLOAT': return { ...base, type: 'FLOAT' }
     case 'DOUBLE': return { ...base, type: 'DOUBLE' }
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'INTERVAL':
@@ -55,7 +59,45 @@ export function parquetElement(name: string, type: ColumnType, designated: boole
     case 'NULL': return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } }
     default:
       if (isDecimal(type)) return decimalElement(base, type)
-      throw notSupported(`a ${type} column cannot be written to Parquet yet`) // DOUBLE arrays: a later change
+      throw notSupported(`a ${type} column cannot be written to Parquet yet`)
+  }
+}
+
+/**
+ * The schema elements of an EpochDB column, in Parquet's depth-first order: one for a scalar
+ * column ({@link parquetElement}); for `DOUBLE[]..[]` of n dimensions, n nested three-level
+ * LISTs (`<name> (LIST) > repeated list > element`) whose innermost element is an OPTIONAL
+ * DOUBLE (a null element is a NaN, as in EpochDB). The array itself is OPTIONAL (a null array),
+ * the inner lists OPTIONAL too, as DuckDB and Arrow write them.
+ */
+export function parquetElements(name: string, type: ColumnType, designated: boolean): SchemaElement[] {
+  const dims = arrayDims(type)
+  if (dims === 0) return [parquetElement(name, type, designated)]
+  const out: SchemaElement[] = []
+  for (let d = 0; d < dims; d++) {
+    out.push({ name: d === 0 ? name : 'element', repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST', logical_type: { type: 'LIST' } })
+    out.push({ name: 'list', repetition_type: 'REPEATED', num_children: 1 })
+  }
+  out.push({ name: 'element', repetition_type: 'OPTIONAL', type: 'DOUBLE' })
+  return out
+}
+
+/**
+ * The dimension count of the nested column at `schema[index]` when it is a list of lists ... of
+ * DOUBLE that EpochDB reads as `DOUBLE[]..[]` (each group having one child, at least one REPEATED
+ * node, a DOUBLE leaf), else 0.
+ */
+export function doubleListDims(schema: readonly SchemaElement[], index: number): number {
+  let dims = 0
+  let i = index
+  for (;;) {
+    const el = schema[i]
+    if (el === undefined) return 0
+    if (el.repetition_type === 'REPEATED') dims++
+    const kids = el.num_children ?? 0
+    if (kids === 0) return el.type === 'DOUBLE' && dims > 0 && dims <= ARRAY_MAX_DIMS ? dims : 0
+    if (kids !== 1) return 0
+    i++
   }
 }
 
@@ -79,7 +121,7 @@ export function inferColumnType(el: SchemaElement): ColumnType | undefined {
       if (ct === 'DECIMAL' || lt?.type === 'DECIMAL') return 'DOUBLE'
       return 'INT'
     case 'INT64':
-      if (lt?.type === 'TIMESTAMP') return lt.unit === 'MILLIS' ? 'DATE' : 'TIMESTAMP'
+      if (lt?.type === 'TIMESTAMP') return lt.unit === 'MILLIS' ? 'DATE' : lt.unit === 'NANOS' ? 'TIMESTAMP_NS' : 'TIMESTAMP'
       if (ct === 'TIMESTAMP_MICROS') return 'TIMESTAMP'
       if (ct === 'TIMESTAMP_MILLIS') return 'DATE'
       if (ct === 'DECIMAL' || lt?.type === 'DECIMAL') return 'DOUBLE'

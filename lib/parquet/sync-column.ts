@@ -7,7 +7,7 @@
  * The decoder modules are loaded by {@link loadSyncColumnReader} (async, once) before the first
  * read; the store loads them when it opens a table with a Parquet partition or converts one.
  */
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync, openSync } from 'node:fs'
 import type { DecodedArray, FileMetaData } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { SqlError, SqlState } from '../errors.js'
@@ -15,7 +15,11 @@ import type { ColumnType } from '../types/column-type.js'
 import { type SymbolTable, type Vector, allocate } from '../types/vector.js'
 import { RAW_PARSERS, concatChunks, decodeColumn } from './decode-column.js'
 import { ParquetFile } from './reader.js'
-import { loadFlatChunkReader, readFlatVector } from './flat-chunk.js'
+import { loadFlatChunkReader, pageLib, readFlatVector } from './flat-chunk.js'
+import { checkPage, readChunkBytes } from './chunk-bytes.js'
+import { readArrayVector } from './array-column.js'
+import { isArrayType } from '../types/array-type.js'
+import { arrConcat } from '../types/array-vector.js'
 
 interface Decoder {
   readColumn: typeof import('hyparquet/src/column.js').readColumn
@@ -47,10 +51,8 @@ export function readChunk(fd: number, md: FileMetaData, tree: unknown, g: number
   if (chunk === undefined) throw new SqlError(SqlState.DATA_CORRUPTED, `failed to read parquet file: ${label}: no column ${name}`, -1)
   const start = Number(chunk.dictionary_page_offset ?? chunk.data_page_offset)
   const length = Number(chunk.total_compressed_size)
-  const buf = Buffer.allocUnsafe(length)
-  let got = 0
-  while (got < length) { const n = readSync(fd, buf, got, length - got, start + got); if (n === 0) break; got += n }
-  if (got < length) throw new SqlError(SqlState.DATA_CORRUPTED, `failed to read parquet file: ${label}: column chunk past the end of the file`, -1)
+  const buf = readChunkBytes(fd, start, length, label)
+  checkPages(buf, label)
   const schemaPath = d.getTreePath(tree as never, chunk.path_in_schema)
   const rows = Number(group.num_rows)
   try {
@@ -59,6 +61,23 @@ export function readChunk(fd: number, md: FileMetaData, tree: unknown, g: number
       parsers: { ...d.DEFAULT_PARSERS, ...RAW_PARSERS }, compressors, utf8: false,
     }).data
   } catch (err) {
+    throw new SqlError(SqlState.DATA_CORRUPTED, `failed to read parquet file: ${label}: ${(err as Error).message}`, -1)
+  }
+}
+
+/** Walks a chunk's page headers before hyparquet decodes it: a page past the size limit is refused first. */
+function checkPages(buf: Buffer, label: string): void {
+  const l = pageLib()
+  if (l === undefined) return
+  const reader = { view: new DataView(buf.buffer, buf.byteOffset, buf.length), offset: 0 }
+  try {
+    while (reader.offset < buf.length - 1) {
+      const h = l.parquetHeader(reader)
+      checkPage(h, label)
+      reader.offset += h.compressed_page_size
+    }
+  } catch (err) {
+    if (err instanceof SqlError) throw err
     throw new SqlError(SqlState.DATA_CORRUPTED, `failed to read parquet file: ${label}: ${(err as Error).message}`, -1)
   }
 }
@@ -76,6 +95,7 @@ export function readParquetColumn(path: string, name: string, type: ColumnType, 
   const tree = schemaTree(md)
   const fd = openSync(path, 'r')
   try {
+    if (isArrayType(type)) return arrConcat(type, md.row_groups.map((_, g) => readArrayVector(fd, md, tree, g, name, path, type)))
     // flat DOUBLE / INT64 / SYMBOL chunks straight into typed arrays (flat-chunk.ts), else the general path
     const fast: Vector[] = []
     for (let g = 0; g < md.row_groups.length; g++) {
@@ -97,7 +117,8 @@ function concatVectors(type: ColumnType, parts: readonly Vector[], dict: SymbolT
   if (parts.length === 1) return parts[0]!
   let total = 0
   for (const p of parts) total += p.length
-  const out = allocate(type, total, dict)
+  // TIMESTAMP_NS parts are BigInt64Arrays
+  const out: Vector = parts[0]!.data instanceof BigInt64Array ? { kind: 'i64', type, length: total, data: new BigInt64Array(total) } : allocate(type, total, dict)
   const dst = out.data as Float64Array | Int32Array
   let o = 0
   for (const p of parts) { dst.set(p.data as Float64Array | Int32Array, o); o += p.length }

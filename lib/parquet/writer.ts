@@ -6,18 +6,20 @@
  * for SYMBOL), min/max statistics per column chunk, `sorting_columns` marking the designated
  * timestamp ascending (as QuestDB does), and the footer's `epochdb` entry with the exact types.
  * Codecs: SNAPPY (default; our own compressor, `snappy-compress.ts`), GZIP, BROTLI,
- * UNCOMPRESSED; ZSTD and LZ4_RAW are refused (no compressor for them ships with Node 20 or is
- * installed; readers decode them all).
+ * UNCOMPRESSED, ZSTD when the optional `@hpcc-js/wasm-zstd` is installed (zstd.ts; else refused
+ * with 0A000); LZ4_RAW is refused (no compressor for it; readers decode them all).
  */
 import type { ByteWriter, ParquetWriter } from 'hyparquet-writer'
-import type { CompressionCodec, SchemaElement } from 'hyparquet'
+import type { ColumnChunk, CompressionCodec, RowGroup, SchemaElement } from 'hyparquet'
 import { brotliCompressSync, constants as zconst, gzipSync } from 'node:zlib'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
 import { type Batch, type Vector, materialize, sliceVector } from '../types/vector.js'
 import { columnValues } from './encode-column.js'
 import { snappyCompress } from './snappy-compress.js'
-import { type EpochFooter, FOOTER_KEY, parquetElement } from './schema.js'
+import { zstdCompressor } from './zstd.js'
+import { type ChunkColumn, codePointCompare, writePlainChunk, writeSymbolChunk } from './plain-chunk.js'
+import { type EpochFooter, FOOTER_KEY, parquetElements } from './schema.js'
 
 type HyparquetWriter = Pick<typeof import('hyparquet-writer'), 'ByteWriter' | 'ParquetWriter'>
 
@@ -30,7 +32,7 @@ export type ParquetCodec = (typeof CODECS)[number]
 export interface ParquetWriteOptions {
   /** default `snappy` */
   readonly compressionCodec?: ParquetCodec
-  /** gzip 0-9, brotli 0-11; ignored by the others */
+  /** gzip 0-9, brotli 0-11, zstd 1-22 (default 3); ignored by the others */
   readonly compressionLevel?: number
   /** rows per row group (default 100,000) */
   readonly rowGroupSize?: number
@@ -63,7 +65,7 @@ export function parseCodec(name: string, position = 0): ParquetCodec {
   throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid compression codec[${name}], expected one of: ${CODECS.join(', ')}`, position)
 }
 
-function compressorsFor(codec: ParquetCodec, level: number | undefined): { codec: CompressionCodec; compressors: Record<string, (b: Uint8Array) => Uint8Array> } {
+function compressorsFor(codec: ParquetCodec, level: number | undefined, zstd: ((b: Uint8Array, level: number) => Uint8Array) | undefined): { codec: CompressionCodec; compressors: Record<string, (b: Uint8Array) => Uint8Array> } {
   switch (codec) {
     case 'snappy': return { codec: 'SNAPPY', compressors: { SNAPPY: snappyCompress } }
     case 'uncompressed': return { codec: 'UNCOMPRESSED', compressors: {} }
@@ -72,8 +74,14 @@ function compressorsFor(codec: ParquetCodec, level: number | undefined): { codec
       codec: 'BROTLI',
       compressors: { BROTLI: (b) => brotliCompressSync(b, { params: { [zconst.BROTLI_PARAM_QUALITY]: level ?? 4, [zconst.BROTLI_PARAM_SIZE_HINT]: b.length } }) },
     }
-    case 'zstd': case 'lz4_raw':
-      throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `compression codec ${codec} is not supported for writing; use snappy, gzip, brotli or uncompressed`, 0)
+    case 'zstd': {
+      if (zstd === undefined) throw new SqlError(SqlState.INTERNAL_ERROR, 'the zstd compressor is not loaded', 0)
+      const z = zstd
+      const l = level === undefined || level < 1 ? 3 : level
+      return { codec: 'ZSTD', compressors: { ZSTD: (b) => z(b, l) } }
+    }
+    case 'lz4_raw':
+      throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `compression codec ${codec} is not supported for writing; use snappy, gzip, brotli, zstd or uncompressed`, 0)
   }
 }
 
@@ -88,6 +96,10 @@ export class ParquetBatchWriter {
   private readonly annotate: (() => void)[] = []
   private readonly stats: boolean
   private readonly fpp: number
+  /** the codec's name and compressor, for the chunks encoded here (plain-chunk.ts) */
+  private readonly codec: { name: string; compress: ((b: Uint8Array) => Uint8Array) | undefined }
+  /** per column: may go through the fast path (plain-chunk.ts) */
+  private readonly fast: boolean[]
   private pending: Vector[][]
   private pendingRows = 0
   private chunks: Uint8Array[] = []
@@ -99,13 +111,17 @@ export class ParquetBatchWriter {
    * hyparquet-writer is loaded on first use, so opening a database never loads it.
    */
   static async open(columns: readonly ParquetColumn[], timestampIndex: number, sink: ByteSink, options: ParquetWriteOptions = {}): Promise<ParquetBatchWriter> {
+    // zstd comes from an optional package (zstd.ts): refused with 0A000 before anything is written when absent
+    const zstd = options.compressionCodec === 'zstd' ? await zstdCompressor() : undefined
     const lib = await import('hyparquet-writer')
-    return new ParquetBatchWriter(lib, columns, timestampIndex, sink, options)
+    return new ParquetBatchWriter(lib, columns, timestampIndex, sink, options, zstd)
   }
 
-  private constructor(lib: HyparquetWriter, private readonly columns: readonly ParquetColumn[], private readonly timestampIndex: number, private readonly sink: ByteSink, options: ParquetWriteOptions) {
+  private constructor(lib: HyparquetWriter, private readonly columns: readonly ParquetColumn[], private readonly timestampIndex: number, private readonly sink: ByteSink, options: ParquetWriteOptions,
+    zstd: ((b: Uint8Array, level: number) => Uint8Array) | undefined) {
     this.bytes = new lib.ByteWriter(1 << 20)
-    const { codec, compressors } = compressorsFor(options.compressionCodec ?? 'snappy', options.compressionLevel)
+    const { codec, compressors } = compressorsFor(options.compressionCodec ?? 'snappy', options.compressionLevel, zstd)
+    this.codec = { name: codec, compress: compressors[codec] }
     this.rowGroupSize = Math.max(1, options.rowGroupSize ?? 100_000)
     this.pageSize = Math.max(1024, options.dataPageSize ?? 1 << 20)
     this.blooms = new Set((options.bloomFilterColumns ?? []).map((c) => c.toLowerCase()))
@@ -116,7 +132,9 @@ export class ParquetBatchWriter {
     this.stats = options.statisticsEnabled ?? true
     const schema: SchemaElement[] = [{ name: 'schema', num_children: columns.length }]
     columns.forEach((c, i) => {
-      const el = parquetElement(c.name, c.type, i === timestampIndex)
+      const els = parquetElements(c.name, c.type, i === timestampIndex)
+      const el = els[0]!
+      if (els.length > 1) { schema.push(...els); return }
       // hyparquet-writer maps every value of an annotated TIMESTAMP through BigInt(); the values are
       // already int64, so the columns are written bare and annotated before the footer
       if (el.logical_type?.type === 'TIMESTAMP') {
@@ -137,6 +155,7 @@ export class ParquetBatchWriter {
       kvMetadata: [{ key: FOOTER_KEY, value: JSON.stringify(footer) }], createdBy: 'EpochDB',
     })
     this.pending = columns.map(() => [])
+    this.fast = columns.map((c) => !this.blooms.has(c.name.toLowerCase()))
   }
 
   /** Adds a batch; writes a row group whenever enough rows are pending. */
@@ -157,24 +176,55 @@ export class ParquetBatchWriter {
   private async flushGroup(): Promise<void> {
     if (this.pendingRows === 0) return
     const rows = this.pendingRows
+    const start = this.bytes.offset
+    // fixed-width and SYMBOL columns are encoded here, straight from their typed arrays; the rest
+    // (and any column the fast path refuses) by hyparquet-writer, as one row group of those columns
+    const chunks: (ColumnChunk | undefined)[] = this.columns.map((c, i) => {
+      if (!this.fast[i]) return undefined
+      const col: ChunkColumn = { name: c.name, required: i === this.timestampIndex, codec: this.codec.name, compress: this.codec.compress, pageSize: this.pageSize, statistics: this.stats }
+      return c.type === 'SYMBOL' ? writeSymbolChunk(this.bytes, col, this.pending[i]!, rows) : writePlainChunk(this.bytes, col, this.pending[i]!, rows)
+    })
+    const slow = this.columns.map((_, i) => i).filter((i) => chunks[i] === undefined)
     const own: (ChunkStats | undefined)[] = []
-    const columnData = this.columns.map((c, i) => ({
-      name: c.name,
-      data: withStats(columnValues(this.pending[i]!, rows), c.type, this.stats, own, i, this.pending[i]!),
-      // numeric statistics are computed here with typed loops (the library's generic ones cost more than encoding)
-      ...(own[i] !== undefined ? { statistics: false } : {}),
-      // dictionary trials on unique-ish numbers cost time and rarely pay; symbols always dictionary
-      ...(this.blooms.has(c.name.toLowerCase()) ? { bloomFilter: { fpp: this.fpp } } : {}),
-      ...(c.type === 'SYMBOL' ? { encoding: 'RLE_DICTIONARY' as const } : c.type === 'DOUBLE' || c.type === 'TIMESTAMP' || c.type === 'LONG' ? { encoding: 'PLAIN' as const } : {}),
-    }))
+    const columnData = slow.map((i) => {
+      const c = this.columns[i]!
+      return {
+        name: c.name,
+        data: withStats(columnValues(this.pending[i]!, rows), c.type, this.stats, own, i, this.pending[i]!),
+        // numeric statistics are computed here with typed loops (the library's generic ones cost more than encoding)
+        ...(own[i] !== undefined ? { statistics: false } : {}),
+        ...(this.blooms.has(c.name.toLowerCase()) ? { bloomFilter: { fpp: this.fpp } } : {}),
+        ...(c.type === 'SYMBOL' ? { encoding: 'RLE_DICTIONARY' as const } : c.type === 'DOUBLE' || c.type === 'TIMESTAMP' || c.type === 'LONG' ? { encoding: 'PLAIN' as const } : {}),
+      }
+    })
     this.pending = this.columns.map(() => [])
     this.pendingRows = 0
-    this.writer.write({ columnData, rowGroupSize: rows, pageSize: this.pageSize })
-    const g = this.writer.row_groups[this.writer.row_groups.length - 1]
-    if (g !== undefined) {
-      if (this.timestampIndex >= 0) g.sorting_columns = [{ column_idx: this.timestampIndex, descending: false, nulls_first: false }]
-      own.forEach((st, i) => { const md = g.columns[i]?.meta_data; if (st !== undefined && md !== undefined) md.statistics = st })
+    if (slow.length > 0) {
+      this.writer.write({ columnData, rowGroupSize: rows, pageSize: this.pageSize })
+      const g = this.writer.row_groups[this.writer.row_groups.length - 1]!
+      slow.forEach((i, k) => {
+        const chunk = g.columns[k]!
+        const st = own[i]
+        if (st !== undefined && chunk.meta_data !== undefined) chunk.meta_data.statistics = st
+        chunks[i] = chunk
+      })
+      // the row group holds every column, in schema order; its bytes start with the fast chunks
+      g.columns = chunks as ColumnChunk[]
+      g.total_compressed_size = BigInt(this.bytes.offset - start)
+      let total = 0n
+      for (const c of g.columns) total += c.meta_data?.total_uncompressed_size ?? 0n
+      g.total_byte_size = total
+      g.file_offset = BigInt(start)
+    } else {
+      let total = 0n
+      for (const c of chunks) total += c!.meta_data?.total_uncompressed_size ?? 0n
+      const w = this.writer as unknown as { num_rows: bigint; row_groups: RowGroup[] }
+      w.num_rows += BigInt(rows)
+      w.row_groups.push({ columns: chunks as ColumnChunk[], total_byte_size: total, num_rows: BigInt(rows), total_compressed_size: BigInt(this.bytes.offset - start), file_offset: BigInt(start) })
+      this.bytes.flush!()
     }
+    const g = this.writer.row_groups[this.writer.row_groups.length - 1]
+    if (g !== undefined && this.timestampIndex >= 0) g.sorting_columns = [{ column_idx: this.timestampIndex, descending: false, nulls_first: false }]
     this.rows += rows
     await this.drain()
   }
@@ -254,20 +304,4 @@ function symbolStats(parts: readonly Vector[]): ChunkStats {
     }
   }
   return { ...(min === undefined ? {} : { min_value: min, max_value: max }), null_count: BigInt(nulls) }
-}
-
-/** Compares strings by code point (UTF-8 byte order); UTF-16 `<` misorders supplementary characters. */
-function codePointCompare(a: string, b: string): number {
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x === y) continue
-    // a surrogate (a supplementary character) sorts above every BMP character
-    const sx = x >= 0xd800 && x <= 0xdfff
-    const sy = y >= 0xd800 && y <= 0xdfff
-    if (sx !== sy) return sx ? 1 : -1
-    return x - y
-  }
-  return a.length - b.length
 }

@@ -4,7 +4,8 @@
  * Prints, in one run: EpochDB's export (db.exportParquet, snappy, 100k-row groups) vs DuckDB's
  * `COPY ... TO (FORMAT PARQUET)` (snappy, same row groups); then a scan of each engine's file by
  * both readers (EpochDB read_parquet: count, sum of a double; DuckDB read_parquet: the same), and
- * EpochDB's peak RSS during its export.
+ * EpochDB's peak RSS during its export. CPU time is printed beside wall time (DuckDB runs in this
+ * process, so its threads count too): on a loaded machine it is the steadier figure.
  * Environment: EPOCHDB_BENCH_ROWS.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
@@ -18,6 +19,8 @@ const ROWS = Number(process.env['EPOCHDB_BENCH_ROWS'] ?? 10_000_000)
 const dir = mkdtempSync(join(tmpdir(), 'epochdb-bench-parquet-'))
 const ms = (t: number): string => `${t.toFixed(0)} ms`
 const rate = (t: number): string => `${(ROWS / t / 1000).toFixed(2)} M rows/s`
+/** CPU time (user + system, every thread of the process: DuckDB's too) since `c0`. */
+const cpuMs = (c0: NodeJS.CpuUsage): number => { const c = process.cpuUsage(c0); return (c.user + c.system) / 1000 }
 const mb = (b: number): string => `${(b / 1048576).toFixed(0)} MB`
 
 async function main(): Promise<void> {
@@ -41,26 +44,34 @@ async function main(): Promise<void> {
   const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 50)
   const rss0 = process.memoryUsage().rss
   let t0 = performance.now()
+  let c0 = process.cpuUsage()
   const r = await db.exportParquet('SELECT * FROM t', join(dir, 'epoch.parquet'), { compressionCodec: 'snappy', rowGroupSize: 100_000 })
   const epochExport = performance.now() - t0
+  const epochCpu = cpuMs(c0)
   clearInterval(sampler)
   t0 = performance.now()
+  c0 = process.cpuUsage()
   await duck.run(`COPY t TO '${join(dir, 'duck.parquet')}' (FORMAT PARQUET, COMPRESSION SNAPPY, ROW_GROUP_SIZE 100000)`)
   const duckExport = performance.now() - t0
+  const duckCpu = cpuMs(c0)
   console.log(`rows ${ROWS}`)
-  console.log(`export   EpochDB ${ms(epochExport)} (${rate(epochExport)}, ${mb(statSync(join(dir, 'epoch.parquet')).size)}, RSS ${mb(rss0)} -> peak ${mb(peak)})   DuckDB ${ms(duckExport)} (${rate(duckExport)}, ${mb(statSync(join(dir, 'duck.parquet')).size)})   ratio ${(epochExport / duckExport).toFixed(1)}x`)
+  console.log(`export   EpochDB ${ms(epochExport)} (${rate(epochExport)}, ${mb(statSync(join(dir, 'epoch.parquet')).size)}, RSS ${mb(rss0)} -> peak ${mb(peak)})   DuckDB ${ms(duckExport)} (${rate(duckExport)}, ${mb(statSync(join(dir, 'duck.parquet')).size)})   ratio ${(epochExport / duckExport).toFixed(1)}x   CPU ${ms(epochCpu)} vs ${ms(duckCpu)} (${(epochCpu / duckCpu).toFixed(1)}x)`)
   if (r.rows !== ROWS) throw new Error(`exported ${r.rows} rows`)
   for (const f of ['epoch.parquet', 'duck.parquet']) {
     t0 = performance.now()
+    c0 = process.cpuUsage()
     const e = await db.query(`SELECT count(), sum(a) FROM read_parquet('${f}')`)
     const epochScan = performance.now() - t0
+    const epochScanCpu = cpuMs(c0)
     t0 = performance.now()
+    c0 = process.cpuUsage()
     const d = (await duck.runAndReadAll(`SELECT count(*), sum(a) FROM read_parquet('${join(dir, f)}')`)).getRows()
     const duckScan = performance.now() - t0
+    const duckScanCpu = cpuMs(c0)
     t0 = performance.now()
     await db.query(`SELECT count() FROM read_parquet('${f}') WHERE ts IN '2024-01-02T03'`)
     const epochPruned = performance.now() - t0
-    console.log(`scan ${f.padEnd(13)} EpochDB ${ms(epochScan)} (${rate(epochScan)})   DuckDB ${ms(duckScan)} (${rate(duckScan)})   ratio ${(epochScan / duckScan).toFixed(1)}x   EpochDB one hour (pruned) ${ms(epochPruned)}   sums ${String(e.rows[0]![1])} / ${String(d[0]![1])}`)
+    console.log(`scan ${f.padEnd(13)} EpochDB ${ms(epochScan)} (${rate(epochScan)})   DuckDB ${ms(duckScan)} (${rate(duckScan)})   ratio ${(epochScan / duckScan).toFixed(1)}x   CPU ${ms(epochScanCpu)} vs ${ms(duckScanCpu)}   EpochDB one hour (pruned) ${ms(epochPruned)}   sums ${String(e.rows[0]![1])} / ${String(d[0]![1])}`)
   }
   duck.closeSync()
   inst.closeSync()

@@ -56,3 +56,16 @@ t.test("DuckDB's DECIMAL files are read exactly as DECIMAL(p,s)", async (t) => {
   const sum = await db.query(`SELECT sum(a), sum(b) FROM read_parquet('${path}')`)
   t.same(sum.rows, [['12345678901234.5678', '1.24']], 'and aggregate exactly')
 })
+
+t.test('DECIMAL(p,s) with p <= 9 is INT32 DECIMAL, read back exactly by EpochDB and DuckDB', async (t) => {
+  await db.query('CREATE TABLE d9 (id INT, a DECIMAL(9,2), b DECIMAL(5,0), c DECIMAL(1,1))')
+  await db.query("INSERT INTO d9 VALUES (1, '9999999.99', '-99999', '0.9'), (2, NULL, '0', NULL), (3, '-9999999.99', '12345', '-0.9')")
+  await db.query("COPY d9 TO 'd9' WITH FORMAT PARQUET")
+  const path = join(dir, 'd9.parquet')
+  const phys = await duckRows(`SELECT path_in_schema, type, stats_min_value, stats_max_value FROM parquet_metadata('${path}') WHERE path_in_schema <> 'id' ORDER BY path_in_schema`)
+  t.same(phys, [['a', 'INT32', '-9999999.99', '9999999.99'], ['b', 'INT32', '-99999', '12345'], ['c', 'INT32', '-.9', '.9']])
+  const back = await db.query(`SELECT id, a, b, c, typeOf(a), typeOf(c) FROM read_parquet('${path}') ORDER BY id`)
+  t.same(back.rows, [[1, '9999999.99', '-99999', '0.9', 'DECIMAL(9,2)', 'DECIMAL(1,1)'], [2, null, '0', null, 'DECIMAL(9,2)', 'DECIMAL(1,1)'], [3, '-9999999.99', '12345', '-0.9', 'DECIMAL(9,2)', 'DECIMAL(1,1)']])
+  const duck = await duckRows(`SELECT id, a::VARCHAR, b::VARCHAR, c::VARCHAR FROM read_parquet('${path}') ORDER BY id`)
+  t.same(duck, [[1, '9999999.99', '-99999', '.9'], [2, null, '0', null], [3, '-9999999.99', '12345', '-.9']])
+})

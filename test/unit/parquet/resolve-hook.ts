@@ -11,8 +11,11 @@ import { pathToFileURL } from 'node:url'
 
 // the package's main file is src/node.js: its directory is hyparquet/src/
 const src = pathToFileURL(dirname(createRequire(import.meta.url).resolve('hyparquet')) + '/').href
+// hyparquet-writer's main file is src/index.js (tests that build hostile footers use its src/ modules)
+const writerSrc = pathToFileURL(dirname(createRequire(import.meta.url).resolve('hyparquet-writer')) + '/').href
 const hook = `export async function resolve(specifier, context, next) {
   if (specifier.startsWith('hyparquet/src/')) return { url: ${JSON.stringify(src)} + specifier.slice('hyparquet/src/'.length), format: 'module', shortCircuit: true }
+  if (specifier.startsWith('hyparquet-writer/src/')) return { url: ${JSON.stringify(writerSrc)} + specifier.slice('hyparquet-writer/src/'.length), format: 'module', shortCircuit: true }
   return next(specifier, context)
 }`
 register(`data:text/javascript,${encodeURIComponent(hook)}`)
