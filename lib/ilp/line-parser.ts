@@ -24,10 +24,17 @@ import { type DecimalValue, LAST_SUB_MICROS, parseDecimalBytes, parseFloatBytes,
 
 /** Receives the parts of each line, in order. A method may throw a {@link LineError}. */
 export interface LineSink {
-  /** a line starts: its table name */
-  table(buf: Uint8Array, s: number, e: number): void
-  /** the name of the next tag (`tag` true) or field; its value follows */
-  column(buf: Uint8Array, s: number, e: number, tag: boolean): void
+  /**
+   * a line starts: its table name; `same`: the previous line named the same table (its bytes
+   * equal, so the sink may skip comparing them)
+   */
+  table(buf: Uint8Array, s: number, e: number, same: boolean): void
+  /**
+   * the name of the next tag (`tag` true) or field; its value follows. `same`: this line so far
+   * (table and names) is the previous line's, and this name is the previous line's name at the
+   * same position
+   */
+  column(buf: Uint8Array, s: number, e: number, tag: boolean, same: boolean): void
   symbol(buf: Uint8Array, s: number, e: number): void
   float(v: number): void
   integer(v: number | bigint): void
@@ -51,6 +58,11 @@ const NL = 10, CR = 13, SP = 32, COMMA = 44, EQ = 61, BS = 92, QUOTE = 34
 
 /** Sentinel: the line does not end in this buffer. */
 const INCOMPLETE = -1
+/** Sentinel: what follows the tags is not a field but the timestamp of a line without fields. */
+const TAG_ONLY = -2
+
+/** Names (table first) remembered per position of the previous line. */
+const MAX_REMEMBERED = 64
 
 /** Throws unless `b`, the byte after a field value, ends it (`,`, space or end of line). */
 function checkFieldEnd(b: number): void {
@@ -65,17 +77,64 @@ export class LineParser {
   private esc = false
   /** the name or value {@link scanName} / {@link scanValue} found last is ASCII (no UTF-8 check needed) */
   private ascii = true
-  /** 8 bytes to read a little-endian double through (cheaper than Buffer.readDoubleLE's checks) */
-  private readonly f64 = new Float64Array(1)
-  private readonly f64Bytes = new Uint8Array(this.f64.buffer)
+  /** a view of the buffer being parsed, to read little-endian binary values (cheaper than Buffer.readDoubleLE's checks) */
+  private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0))
+
+  /**
+   * The raw bytes of the previous line's names by position (table name at 0), when they held no
+   * escape ({@link prevLen} -1 otherwise): a line of the same shape as the last is matched
+   * against them byte for byte instead of being scanned for separators.
+   */
+  private prev = new Uint8Array(1024)
+  private readonly prevAt = new Int32Array(MAX_REMEMBERED)
+  private readonly prevLen = new Int32Array(MAX_REMEMBERED).fill(-1)
+  /** the previous line's names up to the position being parsed all matched */
+  private same = false
 
   constructor(private readonly sink: LineSink, private readonly unit: TimeUnit, private readonly maxLine = Infinity) {}
+
+  /**
+   * Where the name at position `pos` ends when its bytes from `p` are the previous line's name at
+   * that position followed by a byte that ends a name (`,` space `\n` `\r`, and `=` unless it is
+   * the table name), else -1. Such a name scans the same as before: no escape, no separator
+   * inside, valid UTF-8.
+   */
+  private again(buf: Buffer, p: number, end: number, pos: number): number {
+    if (pos >= MAX_REMEMBERED) return -1
+    const len = this.prevLen[pos]!
+    if (len < 0 || p + len >= end) return -1
+    const prev = this.prev
+    const at = this.prevAt[pos]!
+    for (let i = 0; i < len; i++) if (buf[p + i] !== prev[at + i]) return -1
+    const b = buf[p + len]!
+    return b === COMMA || b === SP || b === NL || b === CR || (b === EQ && pos > 0) ? p + len : -1
+  }
+
+  /** Remembers the name `buf[s, e)` at position `pos` (unless it held escapes). */
+  private remember(buf: Buffer, s: number, e: number, pos: number): void {
+    if (pos >= MAX_REMEMBERED) return
+    if (this.esc) { this.prevLen[pos] = -1; return }
+    const at = pos === 0 ? 0 : this.prevLen[pos - 1]! < 0 ? this.prevEnd(pos - 1) : this.prevAt[pos - 1]! + this.prevLen[pos - 1]!
+    if (at + e - s > this.prev.length) { const next = new Uint8Array(Math.max(2 * this.prev.length, at + e - s)); next.set(this.prev); this.prev = next }
+    this.prev.set(buf.subarray(s, e), at)
+    this.prevAt[pos] = at
+    this.prevLen[pos] = e - s
+    // the positions after it belong to another name now
+    if (pos + 1 < MAX_REMEMBERED) this.prevLen[pos + 1] = -1
+  }
+
+  /** Where the remembered bytes up to position `pos` end. */
+  private prevEnd(pos: number): number {
+    for (let k = pos; k >= 0; k--) if (this.prevLen[k]! >= 0) return this.prevAt[k]! + this.prevLen[k]!
+    return 0
+  }
 
   /**
    * Parses the complete lines of `buf[start, end)`; returns where the first incomplete line
    * starts (`end` when every line was complete).
    */
   parse(buf: Buffer, start: number, end: number): number {
+    if (this.view.buffer !== buf.buffer || this.view.byteOffset !== buf.byteOffset || this.view.byteLength !== buf.length) this.view = new DataView(buf.buffer, buf.byteOffset, buf.length)
     let p = start
     while (p < end) {
       const b = buf[p]!
@@ -98,10 +157,16 @@ export class LineParser {
   private line(buf: Buffer, p: number, end: number): number {
     const sink = this.sink
     // table name
-    let e = this.scanName(buf, p, end, true)
-    if (e === INCOMPLETE) return INCOMPLETE
-    if (e === p) throw new LineError('INVALID_TABLE_NAME')
-    this.name(buf, p, e, sink, 0)
+    let pos = 0
+    let e = this.again(buf, p, end, 0)
+    if (e >= 0) { this.same = true; sink.table(buf, p, e, true) } else {
+      this.same = false
+      e = this.scanName(buf, p, end, true)
+      if (e === INCOMPLETE) return INCOMPLETE
+      if (e === p) throw new LineError('INVALID_TABLE_NAME')
+      this.name(buf, p, e, sink, 0)
+      this.remember(buf, p, e, 0)
+    }
     p = e
     let b = buf[p]!
     if (b === NL || b === CR) throw new LineError('No fields were provided')
@@ -110,11 +175,8 @@ export class LineParser {
     while (b === COMMA) {
       tags = true
       p++
-      e = this.scanName(buf, p, end, false)
+      e = this.nameAt(buf, p, end, ++pos, 1)
       if (e === INCOMPLETE) return INCOMPLETE
-      if (buf[e] !== EQ) throw new LineError(e === p ? 'Could not parse entire line. Symbol value is missing' : 'INVALID_FIELD_SEPARATOR')
-      if (e === p) throw new LineError('INVALID_COLUMN_NAME')
-      this.name(buf, p, e, sink, 1)
       p = e + 1
       e = this.scanValue(buf, p, end)
       if (e === INCOMPLETE) return INCOMPLETE
@@ -130,14 +192,11 @@ export class LineParser {
     b = buf[p]!
     if (b !== SP && b !== NL && b !== CR) {
       for (let first = true; ; first = false) {
-        e = this.scanName(buf, p, end, false)
+        e = this.nameAt(buf, p, end, ++pos, first && tags ? 3 : 2)
         if (e === INCOMPLETE) return INCOMPLETE
         // a tag-only line with a timestamp: `t,a=b 123`
-        if (first && tags && (buf[e] === NL || buf[e] === CR)) break
-        if (buf[e] !== EQ) throw new LineError(e === p ? 'INVALID_COLUMN_NAME' : `Could not parse entire line. Field value is missing: ${buf.toString('utf8', p, e)}`)
-        if (e === p) throw new LineError('INVALID_COLUMN_NAME')
+        if (e === TAG_ONLY) break
         const nameStart = p, nameEnd = e
-        this.name(buf, p, e, sink, 2)
         p = e + 1
         if (p >= end) return INCOMPLETE
         b = buf[p]!
@@ -229,13 +288,43 @@ export class LineParser {
     return INCOMPLETE
   }
 
+  /**
+   * The tag (kind 1) or field (2; 3: the first after tags, which may be the timestamp of a line
+   * without fields) name at position `pos` of the line, from `p`: matched against the previous
+   * line's or scanned, checked, handed to the sink, remembered. Returns where it ends (at its
+   * `=`), INCOMPLETE, or TAG_ONLY.
+   */
+  private nameAt(buf: Buffer, p: number, end: number, pos: number, kind: number): number {
+    if (this.same) {
+      const e = this.again(buf, p, end, pos)
+      if (e >= 0 && buf[e] === EQ) { this.sink.column(buf, p, e, kind === 1, true); return e }
+      this.same = false
+    }
+    const e = this.scanName(buf, p, end, false)
+    if (e === INCOMPLETE) return INCOMPLETE
+    if (kind === 3) {
+      if (buf[e] === NL || buf[e] === CR) return TAG_ONLY
+      kind = 2
+    }
+    if (kind === 1) {
+      if (buf[e] !== EQ) throw new LineError(e === p ? 'Could not parse entire line. Symbol value is missing' : 'INVALID_FIELD_SEPARATOR')
+      if (e === p) throw new LineError('INVALID_COLUMN_NAME')
+    } else {
+      if (buf[e] !== EQ) throw new LineError(e === p ? 'INVALID_COLUMN_NAME' : `Could not parse entire line. Field value is missing: ${buf.toString('utf8', p, e)}`)
+      if (e === p) throw new LineError('INVALID_COLUMN_NAME')
+    }
+    this.name(buf, p, e, this.sink, kind)
+    this.remember(buf, p, e, pos)
+    return e
+  }
+
   /** Hands a table (kind 0), tag (1) or field (2) name to the sink, unescaped. */
   private name(buf: Buffer, s: number, e: number, sink: LineSink, kind: number): void {
     let b: Uint8Array = buf
     if (this.esc) { e = this.unescape(buf, s, e); s = 0; b = this.scratch }
     if (!this.ascii && !isUtf8(b.subarray(s, e))) throw new LineError(kind === 0 ? 'INVALID_TABLE_NAME' : 'INVALID_COLUMN_NAME')
-    if (kind === 0) sink.table(b, s, e)
-    else sink.column(b, s, e, kind === 1)
+    if (kind === 0) sink.table(b, s, e, false)
+    else sink.column(b, s, e, kind === 1, false)
   }
 
   /** Copies `buf[s, e)` into the scratch buffer without its escaping backslashes; returns the length. */
@@ -304,12 +393,7 @@ export class LineParser {
     if (v + size >= end) return INCOMPLETE
     const sink = this.sink
     switch (type) {
-      case 0x10: {
-        const d = this.f64Bytes
-        d[0] = buf[v]!; d[1] = buf[v + 1]!; d[2] = buf[v + 2]!; d[3] = buf[v + 3]!; d[4] = buf[v + 4]!; d[5] = buf[v + 5]!; d[6] = buf[v + 6]!; d[7] = buf[v + 7]!
-        sink.float(this.f64[0]!)
-        break
-      }
+      case 0x10: sink.float(this.view.getFloat64(v, true)); break
       case 15: { const x = buf.readBigInt64LE(v); sink.integer(x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : x); break }
       case 3: sink.integer(buf.readInt32LE(v)); break
       case 2: sink.float(buf.readFloatLE(v)); break

@@ -86,9 +86,9 @@ export class RequestRows implements LineSink {
     return n
   }
 
-  table(buf: Uint8Array, s: number, e: number): void {
+  table(buf: Uint8Array, s: number, e: number, same: boolean): void {
     let t = this.last
-    if (t === undefined || !sameBytes(t.nameBytes, buf, s, e)) {
+    if (t === undefined || (!same && !sameBytes(t.nameBytes, buf, s, e))) {
       const name = text(buf, s, e)
       const key = name.toLowerCase()
       t = this.tables.get(key) ?? this.open(name, key, buf.slice(s, e))
@@ -122,11 +122,11 @@ export class RequestRows implements LineSink {
     return t
   }
 
-  column(buf: Uint8Array, s: number, e: number, _tag: boolean): void {
+  column(buf: Uint8Array, s: number, e: number, _tag: boolean, same: boolean): void {
     const t = this.cur
     const pos = this.pos++
     let c = t.shape[pos]
-    if (c === undefined || !sameBytes(t.shapeBytes[pos]!, buf, s, e)) {
+    if (c === undefined || (!same && !sameBytes(t.shapeBytes[pos]!, buf, s, e))) {
       const name = text(buf, s, e)
       const key = name.toLowerCase()
       c = t.byKey.get(key) ?? this.addColumn(t, name, key)

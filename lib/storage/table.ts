@@ -103,6 +103,11 @@ export interface TableStore {
   persistRewrite(table: Table, full: boolean): void
   /** bytes on disk of the partition named `name` (SHOW PARTITIONS) */
   partitionBytes?(table: Table, name: string): number
+  /**
+   * Called before the table's rows or metadata change: a checkpoint running in steps in the
+   * background finishes first (it must write the state it started from)
+   */
+  quiesce?(): void
 }
 
 /** Most rows the in-memory buffers are sized for after a checkpoint (they grow past it as needed). */
@@ -150,6 +155,7 @@ export class Table {
    * object they hold. The caller persists it (the store compares `_meta` after each DDL statement).
    */
   setMeta(next: TableMeta): void {
+    this.store?.quiesce?.()
     this.currentMeta = frozen(next)
   }
 
@@ -196,6 +202,7 @@ export class Table {
    * The version's identity changes whenever the rows do.
    */
   materialized(): TableData {
+    this.store?.quiesce?.()
     this.thaw(0)
     return this.data
   }
@@ -232,6 +239,7 @@ export class Table {
 
   /** Moves cold partitions [from, end) in front of the in-memory rows (retiring them). */
   private thaw(from: number): void {
+    this.store?.quiesce?.()
     if (from >= this.cold.length) return
     const moving = this.cold.slice(from)
     const hot = this.data
@@ -270,6 +278,7 @@ export class Table {
 
   /** Applies an append without logging it (WAL replay). @internal */
   appendUnlogged(vectors: readonly Vector[], length: number): void {
+    this.store?.quiesce?.()
     if (length === 0) return
     if (this.late !== undefined) { this.addLate(vectors, length); return }
     const ts = this.meta.timestampIndex
@@ -357,6 +366,7 @@ export class Table {
 
   /** Replaces every row with `columns` (used by UPDATE): a new version, every partition rewritten. */
   replace(columns: ColumnBuffer[], rowCount: number): void {
+    this.store?.quiesce?.()
     this.rewrite(true, () => { this.cold = []; this.data = { columns, rowCount } })
   }
 
@@ -366,6 +376,7 @@ export class Table {
    * in-memory rows) are filtered out.
    */
   dropRanges(drop: (lo: number, hi: number) => boolean, inMemory: readonly { lo: number; hi: number; start: number; end: number }[]): void {
+    this.store?.quiesce?.()
     const gone = this.cold.filter((p) => drop(p.lo, p.hi))
     const hot = this.data
     const dropHot = inMemory.filter((r) => drop(r.lo, r.hi))
@@ -384,6 +395,7 @@ export class Table {
 
   /** Applies a rewrite and persists it; on failure restores the rows and columns as they were. */
   private rewrite(full: boolean, change: () => void): void {
+    this.store?.quiesce?.()
     const data = this.data
     const cold = this.cold
     const meta = this.meta
@@ -403,6 +415,7 @@ export class Table {
 
   /** Swaps cold partitions for equivalent ones (same rows, another file format: CONVERT PARTITION). @internal */
   replaceCold(cold: readonly ColdPart[]): void {
+    this.store?.quiesce?.()
     this.cold = cold
   }
 
@@ -413,6 +426,7 @@ export class Table {
 
   /** Adds columns (all nulls for existing rows), in one rewrite. */
   addColumns(metas: readonly ColumnMeta[]): void {
+    this.store?.quiesce?.()
     const d = this.materialized()
     this.rewrite(true, () => {
       this.setMeta({ ...this.meta, columns: [...this.meta.columns, ...metas] })
@@ -422,6 +436,7 @@ export class Table {
 
   /** Drops the columns at `indexes`, in one rewrite. */
   dropColumns(indexes: readonly number[]): void {
+    this.store?.quiesce?.()
     const d = this.materialized()
     const gone = new Set(indexes)
     this.rewrite(true, () => {
@@ -437,6 +452,7 @@ export class Table {
 
   /** Removes every row. */
   truncate(): void {
+    this.store?.quiesce?.()
     const d = this.data
     this.rewrite(false, () => {
       for (const p of this.cold) p.retire()

@@ -40,9 +40,15 @@ if (process.argv[2] === '--server') {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-mem-'))
   const child = fork(fileURLToPath(import.meta.url), ['--server', dir, ...(process.argv[3] === undefined ? [] : [process.argv[3]])], { execArgv: ['--import', 'tsx'] })
   const samples: Sample[] = []
+  const mb = (n: number): string => (n / 1048576).toFixed(0).padStart(6)
+  let rows = 0
+  console.log('     s  heap MB  external MB  rss MB  rows')
   const port = await new Promise<number>((r) => child.on('message', (m) => {
-    if ('port' in (m as object)) r((m as { port: number }).port)
-    else samples.push(m as Sample)
+    if ('port' in (m as object)) { r((m as { port: number }).port); return }
+    // printed as they come, so a long run interrupted still leaves its curve
+    const x = m as Sample
+    samples.push(x)
+    console.log(`${String(x.s).padStart(6)} ${mb(x.heap)}   ${mb(x.external)}      ${mb(x.rss)}  ${rows}`)
   }))
   const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
   const per = 75_000
@@ -62,7 +68,6 @@ if (process.argv[2] === '--server') {
   }
   const body = Buffer.concat(parts)
   let ts = 1_700_000_000_000_000
-  let rows = 0
   const end = performance.now() + minutes * 60_000
   const t0 = performance.now()
   while (performance.now() < end) {
@@ -73,10 +78,12 @@ if (process.argv[2] === '--server') {
   }
   const s = (performance.now() - t0) / 1000
   await new Promise((r) => setTimeout(r, 10_500))
-  const mb = (n: number): string => (n / 1048576).toFixed(0).padStart(6)
   console.log(`${rows.toLocaleString('en-US')} rows in ${s.toFixed(0)} s (${Math.round(rows / s).toLocaleString('en-US')} rows/s)`)
-  console.log('     s  heap MB  external MB  rss MB')
-  for (const x of samples) console.log(`${String(x.s).padStart(6)} ${mb(x.heap)}   ${mb(x.external)}      ${mb(x.rss)}`)
+  const after = (from: number): Sample[] => samples.filter((x) => x.s >= from)
+  const range = (xs: Sample[], k: keyof Sample): string => xs.length === 0 ? '-' : `${mb(Math.min(...xs.map((x) => x[k])))}-${mb(Math.max(...xs.map((x) => x[k]))).trim()}`
+  for (const [label, xs] of [['first minute', samples.filter((x) => x.s < 60)], ['after 2 min', after(120)], ['last 3 min', after(s - 180)]] as const) {
+    console.log(`${label.padEnd(13)} heap ${range(xs, 'heap')} MB, external ${range(xs, 'external')} MB, rss ${range(xs, 'rss')} MB`)
+  }
   child.send('stop')
   await new Promise((r) => child.once('exit', r))
   rmSync(dir, { recursive: true, force: true })

@@ -5,10 +5,12 @@
  * adapter over a data-directory database) runs in a child process, the client here, so each
  * has its own core.
  *
- *   node --import tsx test/bench/ilp.ts [rows=2000000] [only=raw,client,http,tcp,http1]
+ *   node --import tsx test/bench/ilp.ts [rows=2000000] [only=raw,rawtcp,client,http,tcp,http1]
+ *   EPOCHDB_BENCH_PROF=/tmp/prof node --import tsx test/bench/ilp.ts 1500000 raw   # and a CPU profile of the server
  *   node --import tsx test/bench/ilp.ts --cpu   # the engine alone, in CPU time (a loaded machine's wall time says little)
  *
- * `raw` POSTs prebuilt protocol-2 bodies (the server alone, no client cost); `client` builds the
+ * `raw` POSTs prebuilt protocol-2 bodies (the server alone, no client cost), `rawtcp` writes them to
+ * one TCP connection; `client` builds the
  * rows with the Node client and throws them away (the client alone, no server).
  *
  * Not a test: figures go to docs/benchmarks.md.
@@ -17,26 +19,21 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { Sender } from '@questdb/nodejs-client'
+import { ilpBody } from './ilp-body.js'
 
 if (process.argv[2] === '--cpu') {
   // parse + commit of 5 prebuilt 75,000-row protocol-2 bodies into a durable table, in this process's CPU time
   const { Database } = await import('../../lib/index.js')
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-cpu-'))
   const db = await Database.open({ path: dir })
-  const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
-  const dbl = (name: string, v: number): Buffer => { const b = Buffer.alloc(name.length + 11); b.write(`${name}==`); b[name.length + 2] = 0x10; b.writeDoubleLE(v, name.length + 3); return b }
+  const per = 75_000
+  const bodies = Array.from({ length: 6 }, (_, r) => ilpBody('cpu', r * per, per))
   let parse = 0, commit = 0
   for (let r = 0; r < 6; r++) {
-    const parts: Buffer[] = []
-    for (let k = 0; k < 75_000; k++) {
-      const i = r * 75_000 + k
-      parts.push(Buffer.from(`cpu,sym=${syms[i & 7]},venue=${i & 1 ? 'X' : 'Y'} `), dbl('bid', 100 + i), Buffer.from(','), dbl('ask', 101), Buffer.from(','), dbl('bid_sz', 3), Buffer.from(','),
-        dbl('ask_sz', 4), Buffer.from(','), dbl('last', 5), Buffer.from(','), dbl('vwap', 6), Buffer.from(`,seq=${i}i ${1_700_000_000_000_000 + i}t\n`))
-    }
-    const body = Buffer.concat(parts)
+    const body = bodies[r]!
     const c0 = process.cpuUsage()
     const w = db.lineWriter()
     for (let o = 0; o < body.length; o += 65536) w.write(body.subarray(o, Math.min(body.length, o + 65536)))
@@ -47,8 +44,8 @@ if (process.argv[2] === '--cpu') {
     parse += (c1.user + c1.system) / 1e6
     commit += (c2.user + c2.system - c1.user - c1.system) / 1e6
   }
-  const rows = 5 * 75_000
-  console.log(`engine: ${rows} rows, parse ${parse.toFixed(2)} CPU-s, commit ${commit.toFixed(2)} CPU-s = ${Math.round(rows / (parse + commit)).toLocaleString('en-US')} rows per CPU-second`)
+  const rows = 5 * per
+  console.log(`engine: ${rows} rows, parse ${parse.toFixed(2)} CPU-s, commit ${commit.toFixed(2)} CPU-s = ${Math.round(rows / (parse + commit)).toLocaleString('en-US')} rows per CPU-second (${(1e6 * (parse + commit) / rows).toFixed(2)} µs/row)`)
   await db.close()
   rmSync(dir, { recursive: true, force: true })
 } else if (process.argv[2] === '--server') {
@@ -67,9 +64,11 @@ if (process.argv[2] === '--cpu') {
   })
 } else {
   const n = Number(process.argv[2] ?? 2_000_000)
-  const only = new Set((process.argv[3] ?? 'raw,client,http,tcp,http1').split(','))
+  const only = new Set((process.argv[3] ?? 'raw,rawtcp,client,http,tcp,http1').split(','))
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-bench-'))
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', dir], { execArgv: ['--import', 'tsx'] })
+  // EPOCHDB_BENCH_PROF=<dir>: the server writes a CPU profile there (node --cpu-prof)
+  const prof = process.env.EPOCHDB_BENCH_PROF
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', dir], { execArgv: ['--import', 'tsx', ...(prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`])] })
   const ports = await new Promise<{ http: number; tcp: number }>((r) => child.once('message', (m) => r(m as { http: number; tcp: number })))
   /** The server's CPU seconds so far. */
   const serverCpu = (): Promise<number> => new Promise((r) => { child.once('message', (m) => r((m as { cpu: number }).cpu)); child.send('cpu') })
@@ -96,35 +95,39 @@ if (process.argv[2] === '--cpu') {
     await sender.flush()
     await sender.close()
     while (await count(table) < n) await new Promise((r) => setTimeout(r, 20))
-    const s = (performance.now() - t0) / 1000
-    const cpu = await serverCpu() - cpu0
-    console.log(`${name.padEnd(28)} ${n} rows in ${s.toFixed(2)} s = ${Math.round(n / s).toLocaleString('en-US')} rows/s (server ${Math.round(n / cpu).toLocaleString('en-US')} rows per CPU-second)`)
+    report(name, n, t0, await serverCpu() - cpu0)
   }
-  /** The server alone: a 75,000-row protocol-2 body (what the client sends per auto-flush) built once, POSTed `n / 75000` times. */
+  /** The server alone: 75,000-row protocol-2 bodies (what the client sends per auto-flush) built beforehand, POSTed back to back. */
   const serverOnly = async (): Promise<void> => {
-    const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
-    const dbl = (name: string, v: number): Buffer => { const b = Buffer.alloc(name.length + 11); b.write(`${name}==`); b[name.length + 2] = 0x10; b.writeDoubleLE(v, name.length + 3); return b }
     const per = 75_000
     const requests = Math.max(1, Math.round(n / per))
-    const bodies = Array.from({ length: requests }, (_, r) => {
-      const parts: Buffer[] = []
-      for (let k = 0; k < per; k++) {
-        const i = r * per + k
-        parts.push(Buffer.from(`bench_raw,sym=${syms[i & 7]},venue=${i & 1 ? 'X' : 'Y'} `), dbl('bid', 100 + (i % 100) / 8), Buffer.from(','), dbl('ask', 100.5), Buffer.from(','),
-          dbl('bid_sz', i % 1000), Buffer.from(','), dbl('ask_sz', 3), Buffer.from(','), dbl('last', 100.25), Buffer.from(','), dbl('vwap', 100.125), Buffer.from(`,seq=${i}i ${1_700_000_000_000_000 + i}t\n`))
-      }
-      return Buffer.concat(parts)
-    })
+    const bodies = Array.from({ length: requests }, (_, r) => ilpBody('bench_raw', r * per, per))
     const cpu0 = await serverCpu()
     const t0 = performance.now()
     for (const body of bodies) {
       const r = await fetch(`http://127.0.0.1:${ports.http}/write`, { method: 'POST', body })
       if (r.status !== 204) throw new Error(`${r.status} ${await r.text()}`)
     }
-    const s = (performance.now() - t0) / 1000
-    const cpu = await serverCpu() - cpu0
+    report('server only, HTTP (prebuilt)', requests * per, t0, await serverCpu() - cpu0)
+  }
+  /** The server alone over TCP: the same bodies written to one connection, timed until every row is counted. */
+  const serverOnlyTcp = async (): Promise<void> => {
+    const per = 75_000
+    const requests = Math.max(1, Math.round(n / per))
+    const bodies = Array.from({ length: requests }, (_, r) => ilpBody('bench_raw_tcp', r * per, per))
+    const cpu0 = await serverCpu()
+    const t0 = performance.now()
+    const socket = connect(ports.tcp, '127.0.0.1')
+    await new Promise((r) => socket.once('connect', r))
+    for (const body of bodies) if (!socket.write(body)) await new Promise((r) => socket.once('drain', r))
+    await new Promise<void>((r) => socket.end(r))
     const rows = requests * per
-    console.log(`${'server only (prebuilt v2 body)'.padEnd(28)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s (${Math.round(rows / cpu).toLocaleString('en-US')} rows per server CPU-second)`)
+    while (await count('bench_raw_tcp') < rows) await new Promise((r) => setTimeout(r, 20))
+    report('server only, TCP (prebuilt)', rows, t0, await serverCpu() - cpu0)
+  }
+  const report = (name: string, rows: number, t0: number, cpu: number): void => {
+    const s = (performance.now() - t0) / 1000
+    console.log(`${name.padEnd(30)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s (${Math.round(rows / cpu).toLocaleString('en-US')} rows per server CPU-second, ${(1e6 * cpu / rows).toFixed(2)} µs/row)`)
   }
   /** The client alone: rows built into its buffer, which is reset every 75,000 rows instead of sent. */
   const clientOnly = async (): Promise<void> => {
@@ -146,6 +149,7 @@ if (process.argv[2] === '--cpu') {
   }
   try {
     if (only.has('raw')) await serverOnly()
+    if (only.has('rawtcp')) await serverOnlyTcp()
     if (only.has('client')) await clientOnly()
     if (only.has('http')) await run('HTTP, protocol 2', `http::addr=127.0.0.1:${ports.http};protocol_version=2`, 'bench_http')
     if (only.has('tcp')) await run('TCP, protocol 2', `tcp::addr=127.0.0.1:${ports.tcp};protocol_version=2`, 'bench_tcp')

@@ -14,8 +14,9 @@ import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
 import type { ColdPart } from '../table-parts.js'
 import {
-  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartition, canAppendColumns, removeUnreferenced, writeDictionary, writePartition, writeTableMeta,
+  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeUnreferenced, writeDictionary, writePartitionSteps, writeTableMeta,
 } from './table-files.js'
+import { type Steps, runSteps } from './steps.js'
 
 /** What storage remembers about one table between checkpoints. */
 export interface TableState {
@@ -44,6 +45,16 @@ export function metaKey(t: Table): string {
  * Throws on a write failure; the previous `_meta` and its files are then still intact.
  */
 export function checkpointTable(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource): void {
+  runSteps(checkpointSteps(state, t, full, source))
+}
+
+/**
+ * {@link checkpointTable} in steps (a column file each): between steps the table's rows and
+ * metadata must not change — the store finishes the remaining steps at once before anything
+ * changes them (`DurableStore.quiesce`). `_meta` is replaced in the last step, so a crash between
+ * steps leaves the previous checkpoint in force, as a crash inside one does.
+ */
+export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource): Steps<void> {
   const txn = state.file.txn + 1
   const before = state.file.meta
   const ti = t.meta.timestampIndex
@@ -59,7 +70,8 @@ export function checkpointTable(state: TableState, t: Table, full: boolean, sour
     const first = ranges[0]
     // rows continuing the last checkpointed partition (prepareCheckpoint left it cold: appendable)
     if (!full && last !== undefined && first !== undefined && first.lo === last.lo && first.hi === last.hi) {
-      const bytes = appendPartition(state.dir, last.entry, t.meta, data, first.start, first.end)
+      const bytes = yield* appendPartitionSteps(state.dir, last.entry, t.meta, data, first.start, first.end)
+      yield
       const e = last.entry
       const entry: PartitionEntry = { ...e, rows: e.rows + first.end - first.start, minTs: Math.min(e.minTs, first.minTs), maxTs: Math.max(e.maxTs, first.maxTs), bytes: e.bytes + bytes }
       kept[kept.length - 1] = entry
@@ -68,17 +80,19 @@ export function checkpointTable(state: TableState, t: Table, full: boolean, sour
     }
     for (const r of ranges) {
       const dir = `${r.name}.${txn}`
-      const bytes = writePartition(state.dir, dir, t.meta, data, r.start, r.end)
+      const bytes = yield* writePartitionSteps(state.dir, dir, t.meta, data, r.start, r.end)
+      yield
       written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes }, start: r.start, end: r.end })
     }
     symbols = {}
-    t.meta.columns.forEach((c, i) => {
+    for (let i = 0; i < t.meta.columns.length; i++) {
+      const c = t.meta.columns[i]!
       const dict = data.columns[i]!.dict
-      if (c.type !== 'SYMBOL' || dict === undefined) return
+      if (c.type !== 'SYMBOL' || dict === undefined) continue
       const file = `${c.name}.${txn}.sym`
       writeDictionary(state.dir, file, dict)
       symbols[c.name] = file
-    })
+    }
   }
   const file: TableFileMeta = {
     version: FORMAT_VERSION, meta: structuredClone(t.meta), walSeq: Math.max(state.file.walSeq, state.appliedSeq), txn,

@@ -13,7 +13,8 @@ import { SqlError, SqlState } from '../../errors.js'
 import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '../../types/vector.js'
 import type { Catalog } from '../catalog.js'
 import { Table, type TableStore, concatAppends } from '../table.js'
-import { type TableState, checkpointTable, metaKey } from './checkpoint.js'
+import { type TableState, checkpointSteps, checkpointTable, metaKey } from './checkpoint.js'
+import { type Steps, runSteps } from './steps.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
 import { DirLock } from './lock.js'
 import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
@@ -82,6 +83,13 @@ export class DurableStore implements TableStore {
   /** recent failed syncs: the arrival numbers they dropped */
   private readonly failures: { from: number; to: number; error: SqlError }[] = []
   private keepWal = false
+  /**
+   * The checkpoint running in the background, one step per turn of the event loop (after a
+   * commit took the WAL past {@link checkpointBytes}); `done` resolves when it has ended
+   */
+  private job: { readonly steps: Steps<void>; readonly done: Promise<void>; readonly end: () => void } | undefined
+  /** a step of {@link job} is running (a change it makes itself does not wait for it) */
+  private inStep = false
   /** the `nextId` last written to `_db` */
   private savedNextId = -1
   /** loaded partition columns under the memory budget */
@@ -223,6 +231,8 @@ export class DurableStore implements TableStore {
   async commit(): Promise<void> {
     const target = this.arrived
     while (this.resolved < target) {
+      // no WAL record is written while a background checkpoint runs: its end empties the WAL
+      if (this.job !== undefined && this.syncing === undefined) { await this.job.done; continue }
       this.syncing ??= this.syncStaged().finally(() => { this.syncing = undefined })
       await this.syncing
     }
@@ -232,6 +242,7 @@ export class DurableStore implements TableStore {
 
   /** {@link DurableStore.commit}, blocking: before checkpoints and rewrites, which need every append applied. */
   commitSync(): void {
+    this.quiesce()
     if (this.staged.length === 0) return
     const upto = this.arrived
     try {
@@ -433,22 +444,75 @@ export class DurableStore implements TableStore {
   /** Checkpoints every table with unapplied rows, then empties the WAL. */
   checkpoint(): void {
     this.commitSync()
+    runSteps(this.checkpointAll())
+  }
+
+  /**
+   * {@link checkpoint} in steps (a column file each, see checkpoint.ts): the tables dirty when it
+   * starts, then `_db`, then the WAL emptied — unless something was written to it meanwhile.
+   */
+  private *checkpointAll(): Steps<void> {
     // an unreadable table with rows not checkpointed keeps the WAL: they are nowhere else
     let keep = this.keepWal
-    for (const [t, s] of this.states) {
-      if (s.dirtyFrom === Infinity) continue
+    const walSize = this.wal.size
+    const dirty = [...this.states].filter(([, s]) => s.dirtyFrom !== Infinity)
+    for (const [t, s] of dirty) {
       if (s.broken !== undefined) { keep = true; continue }
       try {
-        this.write(() => checkpointTable(s, t, false, (f) => this.source(t, s, f)))
+        yield* this.writeSteps(checkpointSteps(s, t, false, (f) => this.source(t, s, f)))
       } catch (e) {
         // a damaged partition the checkpoint had to read or extend: the table becomes unreadable, the others go on
         if (!(e instanceof SqlError) || e.code !== SqlState.DATA_CORRUPTED) throw e
         s.broken ??= e
         keep = true
       }
+      yield
     }
     this.writeDb()
-    if (!keep && this.wal.size > 0) this.write(() => this.wal.reset())
+    if (!keep && this.wal.size > 0 && this.wal.size === walSize) this.write(() => this.wal.reset())
+  }
+
+  /** Each step of `steps` as a {@link write}. */
+  private *writeSteps<T>(steps: Steps<T>): Steps<T> {
+    for (;;) {
+      this.lock.check()
+      let r: IteratorResult<void, T>
+      try { r = steps.next() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
+      if (r.done === true) return r.value
+      yield
+    }
+  }
+
+  /**
+   * Finishes the background checkpoint now, if one is running: before anything changes a
+   * table's rows or metadata, or writes the WAL, so the checkpoint writes the state it started
+   * from (its steps never interleave with a change). Called by tables ({@link TableStore.quiesce})
+   * and before every synchronous write here. A failure ends it as in the background: the WAL still
+   * holds every row, the next checkpoint retries.
+   */
+  quiesce(): void {
+    const job = this.job
+    if (job === undefined || this.inStep) return
+    this.inStep = true
+    try { runSteps(job.steps) } catch { /* see above */ } finally { this.inStep = false; job.end() }
+  }
+
+  /** Starts the background checkpoint (unless one runs): its first step on the next turn of the loop. */
+  private startCheckpoint(): void {
+    if (this.job !== undefined) return
+    let end!: () => void
+    const done = new Promise<void>((r) => { end = r })
+    const job = { steps: this.checkpointAll(), done, end: () => { if (this.job === job) this.job = undefined; end() } }
+    this.job = job
+    const step = (): void => {
+      if (this.job !== job) return
+      this.inStep = true
+      let finished = true
+      try { finished = job.steps.next().done === true } catch { /* see quiesce */ } finally { this.inStep = false }
+      if (finished) job.end()
+      else setImmediate(step)
+    }
+    setImmediate(step)
   }
 
   /**
@@ -463,6 +527,8 @@ export class DurableStore implements TableStore {
     } catch (e) {
       if (!isWriteFailure(e)) throw e
     } finally {
+      // a background checkpoint the lost lock stopped is dropped: the WAL holds its rows
+      this.job?.end()
       try { this.wal.close() } catch { /* closing anyway */ }
       this.lock.release()
     }
@@ -472,9 +538,9 @@ export class DurableStore implements TableStore {
     this.checkpointQueued = false
     // not under a running UPDATE: a checkpoint would swap the rows it read; the next commit tries again
     if (this.catalog.all().some((t) => t.writers.heldAlone)) return
-    try {
-      if (this.wal.size >= this.checkpointBytes) this.checkpoint()
-    } catch { /* the WAL still holds every acknowledged row; the next checkpoint retries */ }
+    // in the background, in steps: queries are answered while it writes (commits wait for it);
+    // a failure leaves every acknowledged row in the WAL, and the next checkpoint retries
+    if (this.wal.size >= this.checkpointBytes) this.startCheckpoint()
   }
 
   private markDirty(s: TableState, t: Table, vectors: readonly Vector[], length: number, seq: number): void {

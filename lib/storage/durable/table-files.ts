@@ -16,6 +16,7 @@ import type { TableData, TableMeta } from '../table.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
 import { io, replaceFileAtomic, writeAll, writeFileDurable, fsyncDir } from './io.js'
 import { packr } from './wal-codec.js'
+import { type Steps, runSteps } from './steps.js'
 
 /** The `_meta` file's format version. */
 export const FORMAT_VERSION = 1
@@ -68,11 +69,18 @@ export function writeTableMeta(dir: string, m: TableFileMeta): void {
 
 /** Writes rows [start, end) of in-memory rows `data` as partition directory `dir`; returns the bytes written. */
 export function writePartition(tableDir: string, dir: string, meta: TableMeta, data: TableData, start: number, end: number): number {
+  return runSteps(writePartitionSteps(tableDir, dir, meta, data, start, end))
+}
+
+/** {@link writePartition} in steps: one column file (and its index) per step. */
+export function* writePartitionSteps(tableDir: string, dir: string, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
   const path = `${tableDir}/${dir}`
   io.rmSync(path)
   io.mkdirSync(path)
   let bytes = 0
-  meta.columns.forEach((c, i) => {
+  for (let i = 0; i < meta.columns.length; i++) {
+    if (i > 0) yield
+    const c = meta.columns[i]!
     const v = data.columns[i]!.view(start, end)
     if (isVarSize(c.type)) {
       const [d, o] = encodeVar(v)
@@ -81,7 +89,7 @@ export function writePartition(tableDir: string, dir: string, meta: TableMeta, d
       bytes += writeFileDurable(`${path}/${c.name}.d`, [encodeFixed(v)])
     }
     if (c.indexed && c.type === 'SYMBOL') writeIndex(() => writeIndexFile(indexFileOf(path, c.name), encodeIndexBlock(keysOf(v), 0, end - start)))
-  })
+  }
   fsyncDir(path)
   return bytes
 }
@@ -108,9 +116,16 @@ export function canAppendColumns(columns: readonly { readonly type: ColumnType }
  * the rows, timestamps and the returned bytes added. Never changes a byte before the recorded end.
  */
 export function appendPartition(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): number {
+  return runSteps(appendPartitionSteps(tableDir, p, meta, data, start, end))
+}
+
+/** {@link appendPartition} in steps: one column's files (and its index) per step. */
+export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
   const path = `${tableDir}/${p.dir}`
   let bytes = 0
-  meta.columns.forEach((c, i) => {
+  for (let i = 0; i < meta.columns.length; i++) {
+    if (i > 0) yield
+    const c = meta.columns[i]!
     const v = data.columns[i]!.view(start, end)
     if (isVarSize(c.type)) {
       const base = `${path}/${c.name}`
@@ -123,7 +138,7 @@ export function appendPartition(tableDir: string, p: PartitionEntry, meta: Table
       if (w > 0) bytes += appendFile(`${path}/${c.name}.d`, p.rows * w, encodeFixed(v))
     }
     if (c.indexed && c.type === 'SYMBOL') writeIndex(() => appendIndexBlock(indexFileOf(path, c.name), p.rows, encodeIndexBlock(keysOf(v), p.rows, p.rows + end - start)))
-  })
+  }
   return bytes
 }
 

@@ -9,7 +9,7 @@ import t from 'tap'
 import { appendFileSync, readdirSync, statSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../../../lib/index.js'
-import { afterReopen, tmpDir } from '../helpers.js'
+import { afterReopen, checkpointed, tmpDir } from '../helpers.js'
 
 const BASE = Date.UTC(2024, 0, 1) * 1000
 const DDL = 'create table t (ts timestamp, s symbol, v double, n long, note string) timestamp(ts) partition by day'
@@ -44,12 +44,12 @@ t.test('rows continuing the last partition are appended to its files across chec
   const db = await Database.open({ path: dir, checkpointBytes: 1 })
   await db.query(DDL)
   await db.append('t', batch(0, 100))
-  await db.query('select count() from t') // the checkpoint queued after the commit has run
+  await checkpointed(dir) // the checkpoint the commit started (in the background) has ended
   const first = partDirs(dir).parts
   t.same(first.length, 1)
   const size0 = statSync(join(partDirs(dir).tdir, first[0]!, 'v.d')).size
   for (let k = 1; k < 6; k++) await db.append('t', batch(k * 100, 100))
-  await db.query('select count() from t')
+  await checkpointed(dir)
   t.same(partDirs(dir).parts, first, 'the partition keeps its directory')
   t.equal(statSync(join(partDirs(dir).tdir, first[0]!, 'v.d')).size, size0 * 6, 'its files grew by the appended rows')
   const expect = (await db.query(SUMMARY)).rows
@@ -99,11 +99,11 @@ t.test('a statement that started before an append in place and a rewrite of the 
   for (let i = 0; i < first.value!.length; i++) rows.push(first.value!.row(i))
   // an in-order append to the last partition (in place), then an out-of-order one into it (a rewrite)
   await db.append('t', batch(3000, 10))
-  await db.query('select count() from t')
+  await checkpointed(dir)
   const late = batch(2000, 1)
   late.ts[0]! += 30_000_000
   await db.append('t', late)
-  await db.query('select count() from t')
+  await checkpointed(dir)
   for (let r = await it.next(); !r.done; r = await it.next()) for (let i = 0; i < r.value.length; i++) rows.push(r.value.row(i))
   t.same(rows, expected, 'the statement saw its snapshot')
   t.equal((await db.query('select count() from t')).rows[0]![0], 3011n)
