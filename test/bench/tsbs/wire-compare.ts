@@ -144,7 +144,8 @@ async function capture(s: Server, sql: string): Promise<void> {
   await c.connect()
   const got: Buffer[] = []
   const stream = (c as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream
-  const onData = (b: Buffer): void => { got.push(b) }
+  // a copy: pg-protocol's parser keeps a received chunk as its buffer and may write the next one into it
+  const onData = (b: Buffer): void => { got.push(Buffer.from(b)) }
   stream.on('data', onData)
   await c.query({ text: sql, rowMode: 'array' })
   stream.off('data', onData)
