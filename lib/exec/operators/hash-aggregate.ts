@@ -13,6 +13,7 @@ import type { Reservation } from '../memory.js'
 import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
 import { KeyIndex } from '../keys/key-index.js'
+import { fuseDoubleSums } from '../../functions/aggregate/fused-double-sums.js'
 
 /** Bytes per group an aggregate kernel's fixed-width state takes (typed arrays grown by doubling). */
 const KERNEL_GROUP_BYTES = 16
@@ -40,6 +41,8 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
   const keyEvals = keyExprs.map((k) => compileExpr(k, ctx))
   const argEvals = aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
   const kernels: AggregateKernel[] = aggregates.map((a) => a.def.create(a.site))
+  // several avg/sum(double) fold in one pass over the rows; the others one kernel each
+  const { fused, rest } = fuseDoubleSums(kernels)
   const index = keyExprs.length > 0 ? new KeyIndex(keyExprs.length) : undefined
   let groups = new Int32Array(0)
   // given back when the groups are emitted; on failure or an early stop, when the statement ends
@@ -47,19 +50,25 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
   if (index === undefined) for (const k of kernels) k.resize(1)
   for await (const b of input) {
     if (index === undefined) {
-      for (let a = 0; a < kernels.length; a++) kernels[a]!.updateOne(0, argEvals[a]!.map((e) => e(b)), b.length)
+      for (const a of rest) kernels[a]!.updateOne(0, argEvals[a]!.map((e) => e(b)), b.length)
+      for (const f of fused) f.sums.updateOne(0, f.of.map((a) => argEvals[a]![0]!(b)), b.length)
       memory.resize(kernelBytes(kernels, 1))
       continue
     }
     if (groups.length < b.length) groups = new Int32Array(b.length)
     index.assign(keyEvals.map((e) => e(b)), b.length, groups)
-    for (let a = 0; a < kernels.length; a++) {
+    for (const a of rest) {
       kernels[a]!.resize(index.count)
       kernels[a]!.update(groups, argEvals[a]!.map((e) => e(b)), b.length)
+    }
+    for (const f of fused) {
+      f.sums.resize(index.count)
+      f.sums.update(groups, f.of.map((a) => argEvals[a]![0]!(b)), b.length)
     }
     memory.resize(index.bytes + kernelBytes(kernels, index.count))
     await ctx.maybeYield()
   }
+  for (const f of fused) f.sums.settle()
   return { index, kernels, count: index?.count ?? 1, memory }
 }
 

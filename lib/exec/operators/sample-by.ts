@@ -26,6 +26,7 @@ import { type Groups, fillColumn, filledLayout, plainLayout } from './sample-by-
 import { clipBatch, timestamps } from './sample-by-clip.js'
 import { NsShift } from './sample-by-ns.js'
 import { MAP_ENTRY_BYTES, type Reservation } from '../memory.js'
+import { fuseDoubleSums } from '../../functions/aggregate/fused-double-sums.js'
 
 /** What SAMPLE BY gathered from its input: buckets, keys, (bucket, key) groups and the kernels' state. */
 export interface SampleState {
@@ -96,6 +97,8 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
   const keyEvals = otherKeys.map((i) => compileExpr(node.keys[i]!, ctx))
   const argEvals = node.aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
   const kernels: AggregateKernel[] = node.aggregates.map((a) => a.def.create(a.site))
+  // several avg/sum(double) fold in one pass over the rows; the others one kernel each
+  const { fused, rest } = fuseDoubleSums(kernels)
   const keyIndex = otherKeys.length > 0 ? new KeyIndex(otherKeys.length) : undefined
   const pairs = keyIndex === undefined ? undefined : new GroupTable()
   let buckets: BucketTable | undefined
@@ -121,15 +124,22 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
       count = pairs.count
     }
     const single = keyIndex === undefined && groups[0] === groups[n - 1] && buckets.ordered
-    for (let a = 0; a < kernels.length; a++) {
+    for (const a of rest) {
       kernels[a]!.resize(count)
       const args = argEvals[a]!.map((e) => e(b))
       if (single) kernels[a]!.updateOne(groups[0]!, args, n)
       else kernels[a]!.update(groups, args, n)
     }
+    for (const f of fused) {
+      f.sums.resize(count)
+      const args = f.of.map((a) => argEvals[a]![0]!(b))
+      if (single) f.sums.updateOne(groups[0]!, args, n)
+      else f.sums.update(groups, args, n)
+    }
     memory.resize(stateBytes(buckets.count, keyIndex?.count ?? 0, count, kernels))
     await ctx.maybeYield()
   }
+  for (const f of fused) f.sums.settle()
   return { spec, lo, hi, buckets, keyIndex, groups: groupsOf(buckets, pairs), kernels, memory, shift }
 }
 
