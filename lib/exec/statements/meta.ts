@@ -123,6 +123,9 @@ export function show(s: Show, catalog: Catalog, session: Session, canSee?: (tabl
       return rowsOf(TABLE_COLUMNS, info.columns.map((c, i) => [
         c.name, typeName(c.type), c.indexed, c.indexCapacity ?? INDEX_BLOCK_CAPACITY, c.type === 'SYMBOL' && c.symbolCached, c.type === 'SYMBOL' ? c.symbolCapacity : 0,
         c.symbolTableSize, i === info.timestampIndex, info.dedupKeys.some((k) => k.toLowerCase() === c.name.toLowerCase()),
+        // QuestDB 9 names the index kind (its bitmap index is 'SYMBOL'; no posting index here, so
+        // no covering INCLUDE columns) and appends both after upsertKey to keep older ordinals
+        c.indexed ? 'SYMBOL' : '', '',
       ]))
     }
     case 'create_table': return rowsOf([{ name: 'ddl', type: 'STRING' }], [[createSql(visibleTable(catalog, s.table, s.tablePos, canSee))]])
@@ -142,6 +145,7 @@ const TABLE_COLUMNS: { name: string; type: ColumnType }[] = [
   { name: 'column', type: 'STRING' }, { name: 'type', type: 'STRING' }, { name: 'indexed', type: 'BOOLEAN' },
   { name: 'indexBlockCapacity', type: 'INT' }, { name: 'symbolCached', type: 'BOOLEAN' }, { name: 'symbolCapacity', type: 'INT' },
   { name: 'symbolTableSize', type: 'INT' }, { name: 'designated', type: 'BOOLEAN' }, { name: 'upsertKey', type: 'BOOLEAN' },
+  { name: 'indexType', type: 'STRING' }, { name: 'indexInclude', type: 'STRING' },
 ]
 
 /**
