@@ -226,8 +226,12 @@ async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<bool
   if (args.wire) engines.push(await wireEngine(shape))
   const queries = tsbsQueries(shape).filter((q) => args.query === undefined || q.name.includes(args.query))
   const names = engines.map((e) => e.name)
-  console.log(`\n| query | rows | ${names.map((n) => `${n} ms`).join(' | ')} | ${names.slice(1).map((n) => `${names[0]!} / ${n}`).join(' | ')} | answers |`)
-  console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ${names.slice(1).map(() => '---:').join(' | ')} | --- |`)
+  // ratios: the first engine over each other one, then with --index the indexed EpochDB over the peers
+  const pairs: [number, number][] = names.slice(1).map((_, k) => [0, k + 1])
+  const ix = names.indexOf('EpochDB+index')
+  if (ix > 0) names.forEach((n, k) => { if (!n.startsWith('EpochDB')) pairs.push([ix, k]) })
+  console.log(`\n| query | rows | ${names.map((n) => `${n} ms`).join(' | ')} | ${pairs.map(([a, b]) => `${names[a]!} / ${names[b]!}`).join(' | ')} | answers |`)
+  console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ${pairs.map(() => '---:').join(' | ')} | --- |`)
   let allEqual = true
   const cpuNotes: string[] = []
   for (const q of queries) {
@@ -256,7 +260,7 @@ async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<bool
       const rows = Math.max(1, answers[0]!.length)
       cpuNotes.push(`${q.name}: ${e.name} server CPU ${fmtMs(cpu[k]! / RUNS)} ms per run, ${(cpu[k]! / RUNS / rows * 1e6).toFixed(0)} ns per row`)
     })
-    const ratios = best.slice(1).map((b) => `${(best[0]! / b).toFixed(2)}x`)
+    const ratios = pairs.map(([a, b]) => `${(best[a]! / best[b]!).toFixed(2)}x`)
     console.log(`| ${q.name} | ${fmtN(answers[0]!.length)} | ${best.map(fmtMs).join(' | ')} | ${ratios.join(' | ')} | ${problems.length === 0 ? 'equal' : problems.join('; ')} |`)
   }
   if (cpuNotes.length > 0) console.log(`\n${cpuNotes.join('\n')}`)
@@ -265,7 +269,7 @@ async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<bool
 }
 
 console.log(`TSBS cpu-only, ${new Date().toISOString()}; ${platform()} ${release()} ${arch()}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-console.log(`best of ${RUNS} after one warm-up; ratios are the first engine's time over each other's`)
+console.log(`best of ${RUNS} after one warm-up; ratios are the first engine's time over each other's (and with --index the indexed EpochDB's over the peers')`)
 const shapes: { label: string; shape: Shape }[] = [
   { label: '100x3', shape: { hosts: Math.max(1, Math.round(100 * SCALE)), days: 3 } },
   { label: '1000x1', shape: { hosts: Math.max(1, Math.round(1000 * SCALE)), days: 1 } },
