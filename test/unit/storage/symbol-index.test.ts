@@ -222,28 +222,3 @@ t.test('postings grow with appended rows and answer ranges', async (t) => {
   t.same([...indexedRows(p, [1, 2], [0, 2, 3, 6])], [1, 3, 5])
   t.equal(p.keys, 3)
 })
-
-t.test('a filter over the index gathers the predicate\'s columns at the indexed rows, the others only at the rows it keeps', async (t) => {
-  const db = await Database.open()
-  await db.query('create table t (s symbol index, a double, b double, c double, d double, w varchar, ts timestamp) timestamp(ts) partition by day')
-  const n = 4000
-  await db.append('t', {
-    s: Array.from({ length: n }, (_, i) => `h${i % 4}`),
-    a: Float64Array.from({ length: n }, (_, i) => i),
-    b: Float64Array.from({ length: n }, (_, i) => -i),
-    c: Float64Array.from({ length: n }, (_, i) => i % 10),
-    d: Float64Array.from({ length: n }, (_, i) => i / 2),
-    w: Array.from({ length: n }, (_, i) => `w${i}`),
-    ts: Float64Array.from({ length: n }, (_, i) => START + i * 60_000_000),
-  })
-  t.match((await db.query("explain select * from t where s = 'h1' and a > 3990")).rows.flat().join('\n'), /Index forward scan on: s/)
-  const { INDEXED_FILTER_STATS } = await import('../../../lib/exec/operators/indexed-filter.js')
-  const before = INDEXED_FILTER_STATS.gathered
-  const rows = (await db.query("select * from t where s = 'h1' and a > 3990")).rows
-  t.same(rows.map((r) => r[1]), [3993, 3997])
-  t.same(rows.map((r) => r[5]), ['w3993', 'w3997'])
-  const gathered = INDEXED_FILTER_STATS.gathered - before
-  // s and a at the host's 1,000 rows, the 5 other columns at the 2 rows kept (every column at every row: 7,000)
-  t.equal(gathered, 2 * 1000 + 5 * 2)
-  await db.close()
-})
