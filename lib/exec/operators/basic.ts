@@ -74,8 +74,9 @@ export function indexKeys(node: ScanNode): number[] | undefined {
 
 /** The scan's intervals as the timestamp column's units: a TIMESTAMP_NS column's rows are searched with covering nanosecond bounds. */
 export function scanRowIntervals(node: ScanNode, snap: TableSnapshot): Float64Array | undefined {
+  if (node.intervals === undefined) return undefined
   const ti = snap.meta.timestampIndex
-  return node.intervals !== undefined && ti >= 0 && snap.meta.columns[ti]?.type === 'TIMESTAMP_NS' ? nsScanBounds(node.intervals) : node.intervals
+  return ti >= 0 && snap.meta.columns[ti]?.type === 'TIMESTAMP_NS' ? nsScanBounds(node.intervals) : node.intervals
 }
 
 /**

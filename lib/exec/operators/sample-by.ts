@@ -25,6 +25,7 @@ import { KeyIndex } from '../keys/key-index.js'
 import { type Groups, fillColumn, filledLayout, plainLayout } from './sample-by-fill.js'
 import { clipBatch, timestamps } from './sample-by-clip.js'
 import { MAP_ENTRY_BYTES, type Reservation } from '../memory.js'
+import { addDoubleSums, fusableSums } from './sample-by-sums.js'
 
 /** What SAMPLE BY gathered from its input: buckets, keys, (bucket, key) groups and the kernels' state. */
 export interface SampleState {
@@ -88,6 +89,7 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
   const keyEvals = otherKeys.map((i) => compileExpr(node.keys[i]!, ctx))
   const argEvals = node.aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
   const kernels: AggregateKernel[] = node.aggregates.map((a) => a.def.create(a.site))
+  const sums = fusableSums(kernels)
   const keyIndex = otherKeys.length > 0 ? new KeyIndex(otherKeys.length) : undefined
   const pairs = keyIndex === undefined ? undefined : new GroupTable()
   let buckets: BucketTable | undefined
@@ -113,11 +115,14 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
       count = pairs.count
     }
     const single = keyIndex === undefined && groups[0] === groups[n - 1] && buckets.ordered
+    for (const k of kernels) k.resize(count)
+    const args = argEvals.map((ev) => ev.map((e) => e(b)))
+    // several DOUBLE sums/avgs: one pass per four columns (sample-by-sums.ts)
+    const fused = sums === undefined || single ? undefined : addDoubleSums(kernels, sums, args, groups, n)
     for (let a = 0; a < kernels.length; a++) {
-      kernels[a]!.resize(count)
-      const args = argEvals[a]!.map((e) => e(b))
-      if (single) kernels[a]!.updateOne(groups[0]!, args, n)
-      else kernels[a]!.update(groups, args, n)
+      if (fused?.has(a) === true) continue
+      if (single) kernels[a]!.updateOne(groups[0]!, args[a]!, n)
+      else kernels[a]!.update(groups, args[a]!, n)
     }
     memory.resize(stateBytes(buckets.count, keyIndex?.count ?? 0, count, kernels))
     await ctx.maybeYield()

@@ -4,7 +4,7 @@
  *
  * Loads the TSBS cpu-only rows (`generate.ts`) into an in-memory EpochDB (hostname indexed with
  * `--index`), runs each named query (`queries.ts`, exact names, comma-separated) once to warm up, then `--n` times,
- * and prints the mean and best time per run. `--explain` prints the plan first. Under
+ * and prints the mean and best time per run and the process's CPU time per run (all threads; steadier than wall time on a loaded machine). `--explain` prints the plan first. Under
  * `--cpu-prof` the profile is dominated by the loop, not the load, when `--n` is large enough.
  */
 import { performance } from 'node:perf_hooks'
@@ -46,12 +46,14 @@ for (const q of picked) {
   const rowsOf = async (): Promise<number> => { let k = 0; for await (const b of db.stream(q.epoch)) k += b.length; return k }
   const rows = await rowsOf()
   let best = Infinity
+  const c0 = process.cpuUsage()
   const t0 = performance.now()
   for (let i = 0; i < n; i++) {
     const t = performance.now()
     await rowsOf()
     best = Math.min(best, performance.now() - t)
   }
-  console.log(`${q.name}: ${rows} rows, mean ${((performance.now() - t0) / n).toFixed(3)} ms, best ${best.toFixed(3)} ms over ${n} runs`)
+  const cpu = process.cpuUsage(c0)
+  console.log(`${q.name}: ${rows} rows, mean ${((performance.now() - t0) / n).toFixed(3)} ms, best ${best.toFixed(3)} ms over ${n} runs; process CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms per run`)
 }
 await db.close()

@@ -15,6 +15,7 @@
  * EpochDB whose hostname column has a symbol index, `EpochDB+index`, beside the plain one), `--skip-pg`, `--skip-duckdb`, `--query substring`,
  * `--baseline dir` (one more EpochDB, `EpochDB@baseline`, from the `lib/` of another checkout in `dir`, e.g. `git archive <commit> lib | tar -x -C dir` with
  * `dir/node_modules` a link to this one's: before and after in one run; indexed with `--index`).
+ * `--index-only`: the indexed EpochDB alone, without the plain one (a shorter run; queries over all hosts read the same way in both).
  * An engine that fails (a peer's server stopped from outside) is reported and left out of the later queries.
  * PostgreSQL is skipped with a message when its binaries are missing (`EPOCHDB_BENCH_PG_BIN`,
  * default /usr/lib/postgresql/15/bin, Debian's `postgresql-15`).
@@ -43,6 +44,7 @@ const { values: args } = parseArgs({
     'skip-duckdb': { type: 'boolean', default: false },
     query: { type: 'string' },
     baseline: { type: 'string' },
+    'index-only': { type: 'boolean', default: false },
   },
 })
 const SCALE = Number(args.scale)
@@ -226,9 +228,9 @@ function diff(a: string[], b: string[]): string | undefined {
 
 async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<boolean> {
   console.log(`\n## ${shape.hosts} hosts x ${shape.days} day(s): ${fmtN(rowCount(shape))} rows x 21 columns`)
-  const engines: Engine[] = [await epochEngine(shape, false)]
-  if (args.index) engines.push(await epochEngine(shape, true))
-  if (args.baseline !== undefined) engines.push(await epochEngine(shape, args.index, args.baseline))
+  const engines: Engine[] = [await epochEngine(shape, args['index-only'])]
+  if (args.index && !args['index-only']) engines.push(await epochEngine(shape, true))
+  if (args.baseline !== undefined) engines.push(await epochEngine(shape, args.index || args['index-only'], args.baseline))
   if (!args['skip-duckdb']) engines.push(await duckEngine(shape))
   if (pgServer !== undefined) engines.push(await pgEngine(shape, pgServer))
   // last: its connection must not sit idle past the server's idle timeout while the others load
