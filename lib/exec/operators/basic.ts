@@ -37,16 +37,13 @@ export function scanSnapshot(node: ScanNode): TableSnapshot {
 export async function* runScan(node: ScanNode, ctx: ExecContext): AsyncGenerator<Batch> {
   const snap = scanSnapshot(node)
   const ti = node.intervals === undefined ? -1 : snap.meta.timestampIndex
-  const dict = node.symbolIndex === undefined ? undefined : node.table.dictOf(node.symbolIndex.column)
-  const keys = dict === undefined ? undefined : keysOf((s) => dict.lookup(s), node.symbolIndex!.values)
-  // the intervals are microseconds; a TIMESTAMP_NS column's rows are searched with covering nanosecond bounds
-  const rowIntervals = node.intervals !== undefined && ti >= 0 && snap.meta.columns[ti]?.type === 'TIMESTAMP_NS' ? nsScanBounds(node.intervals) : node.intervals
+  const keys = indexKeys(node)
+  const rowIntervals = scanRowIntervals(node, snap)
   for (const part of snap.parts) {
     if (part.rows === 0 || (node.intervals !== undefined && !partMeets(part, node.intervals))) continue
-    const postings = keys === undefined ? undefined : part.postings?.(node.symbolIndex!.column)
-    if (postings !== undefined) {
-      const ranges = node.intervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), rowIntervals!)
-      yield* indexedBatches(part, part.open(node.columns), node.columns.length, indexedRows(postings, keys!, ranges), ctx)
+    const rows = keys === undefined ? undefined : indexedPartRows(node, part, keys, ti, rowIntervals)
+    if (rows !== undefined) {
+      yield* indexedBatches(part, part.open(node.columns), node.columns.length, rows, ctx)
       continue
     }
     // a cold partition on disk: read just the rows in range when they are a small share of it
@@ -68,27 +65,64 @@ export async function* runScan(node: ScanNode, ctx: ExecContext): AsyncGenerator
   }
 }
 
-/** The rows `rows` (ascending part-local row numbers) of a part, in batches. */
-async function* indexedBatches(part: SnapshotPart, reader: PartReader, k: number, rows: Int32Array, ctx: ExecContext): AsyncGenerator<Batch> {
-  if (rows.length === 0) return
-  // fixed-width columns: one view of the whole part (no copy), gathered by row number; text
-  // and binary columns (whose views copy) row by row
+/** The symbol keys an indexed scan reads (`node.symbolIndex`'s values in the column's dictionary), or undefined for a plain scan. */
+export function indexKeys(node: ScanNode): number[] | undefined {
+  if (node.symbolIndex === undefined) return undefined
+  const dict = node.table.dictOf(node.symbolIndex.column)
+  return dict === undefined ? undefined : keysOf((s) => dict.lookup(s), node.symbolIndex.values)
+}
+
+/** The scan's intervals as the timestamp column's units: a TIMESTAMP_NS column's rows are searched with covering nanosecond bounds. */
+export function scanRowIntervals(node: ScanNode, snap: TableSnapshot): Float64Array | undefined {
+  if (node.intervals === undefined) return undefined
+  const ti = snap.meta.timestampIndex
+  return ti >= 0 && snap.meta.columns[ti]?.type === 'TIMESTAMP_NS' ? nsScanBounds(node.intervals) : node.intervals
+}
+
+/**
+ * The part-local rows (ascending) of an indexed scan in `part`: the index's rows of `keys`
+ * inside the row ranges of the scan's intervals (found by binary search on the timestamp
+ * column); undefined when the part has no index for the column (then it is scanned).
+ */
+export function indexedPartRows(node: ScanNode, part: SnapshotPart, keys: readonly number[], ti: number, rowIntervals: Float64Array | undefined): Int32Array | undefined {
+  const postings = part.postings?.(node.symbolIndex!.column)
+  if (postings === undefined) return undefined
+  const ranges = rowIntervals === undefined ? [0, part.rows] : rowRanges(part.open([ti]).view(0, 0, part.rows), rowIntervals)
+  return indexedRows(postings, keys, ranges)
+}
+
+/**
+ * Whole-part sources of a reader's `k` columns for gathering by row number: fixed-width columns
+ * as one view of the whole part (no copy); text and binary columns (whose views copy) undefined,
+ * read row by row by {@link gatherPartRows}.
+ */
+export function wholeColumns(part: SnapshotPart, reader: PartReader, k: number): (Vector | undefined)[] {
   const whole: (Vector | undefined)[] = new Array(k)
   for (let c = 0; c < k; c++) {
     const probe = reader.view(c, 0, 0)
     whole[c] = probe.kind === 'str' || probe.kind === 'bin' ? undefined : reader.view(c, 0, part.rows)
   }
+  return whole
+}
+
+/** Column `c` of a part at rows `rows` (part-local row numbers), `n` of them. */
+export function gatherPartRows(whole: readonly (Vector | undefined)[], reader: PartReader, c: number, rows: Int32Array, n: number): Vector {
+  const w = whole[c]
+  if (w !== undefined) return gather(w, rows, n)
+  const out = new VectorWriter(reader.view(c, 0, 0).type, n)
+  for (let i = 0; i < n; i++) out.set(i, getScalar(reader.view(c, rows[i]!, rows[i]! + 1), 0))
+  return out.finish()
+}
+
+/** The rows `rows` (ascending part-local row numbers) of a part, in batches. */
+async function* indexedBatches(part: SnapshotPart, reader: PartReader, k: number, rows: Int32Array, ctx: ExecContext): AsyncGenerator<Batch> {
+  if (rows.length === 0) return
+  const whole = wholeColumns(part, reader, k)
   for (let from = 0; from < rows.length; from += BATCH_SIZE) {
     const sel = rows.subarray(from, Math.min(rows.length, from + BATCH_SIZE))
     const n = sel.length
     const vectors: Vector[] = new Array(k)
-    for (let c = 0; c < k; c++) {
-      const w = whole[c]
-      if (w !== undefined) { vectors[c] = gather(w, sel, n); continue }
-      const out = new VectorWriter(reader.view(c, 0, 0).type, n)
-      for (let i = 0; i < n; i++) out.set(i, getScalar(reader.view(c, sel[i]!, sel[i]! + 1), 0))
-      vectors[c] = out.finish()
-    }
+    for (let c = 0; c < k; c++) vectors[c] = gatherPartRows(whole, reader, c, sel, n)
     yield { length: n, vectors }
     await ctx.maybeYield()
   }

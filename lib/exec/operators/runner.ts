@@ -15,6 +15,7 @@ import { runLateralJoin } from './lateral-join.js'
 import { runLatestOn, runSampleBy, runTimeJoin, runWindow } from './time-series.js'
 import { runParallelAggregate } from '../parallel/parallel-aggregate.js'
 import { runParallelFilter } from '../parallel/parallel-filter.js'
+import { isIndexedFilter, runIndexedFilter } from './indexed-filter.js'
 
 /** Runs a node. */
 export type Runner = (node: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>
@@ -25,7 +26,7 @@ const HANDLERS: Handlers = {
   scan: (n, ctx) => runScan(n, ctx),
   table_function: (n, ctx) => runTableFunction(n, ctx),
   values: (n, ctx) => runValues(n, ctx),
-  filter: runFilter,
+  filter: (n, ctx, run) => (isIndexedFilter(n) ? runIndexedFilter(n, ctx) : runFilter(n, ctx, run)),
   project: runProject,
   aggregate: runAggregate,
   sort: runSort,

@@ -12,14 +12,18 @@
  * through node `pg` (rows as arrays). Ratios are EpochDB's time over each peer's.
  *
  * Options: `--scale f` (hosts x f), `--only 100x3|1000x1`, `--runs n`, `--index` (a second
- * EpochDB whose hostname column has a symbol index, `EpochDB+index`, beside the plain one), `--skip-pg`, `--skip-duckdb`, `--query substring`.
+ * EpochDB whose hostname column has a symbol index, `EpochDB+index`, beside the plain one), `--skip-pg`, `--skip-duckdb`, `--query substring`,
+ * `--baseline dir` (one more EpochDB, `EpochDB@baseline`, from the `lib/` of another checkout in `dir`, e.g. `git archive <commit> lib | tar -x -C dir` with
+ * `dir/node_modules` a link to this one's: before and after in one run; indexed with `--index`).
+ * `--index-only`: the indexed EpochDB alone, without the plain one (a shorter run; queries over all hosts read the same way in both).
+ * An engine that fails (a peer's server stopped from outside) is reported and left out of the later queries.
  * PostgreSQL is skipped with a message when its binaries are missing (`EPOCHDB_BENCH_PG_BIN`,
  * default /usr/lib/postgresql/15/bin, Debian's `postgresql-15`).
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { cpus, loadavg, totalmem, platform, release, arch } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -39,6 +43,8 @@ const { values: args } = parseArgs({
     'skip-pg': { type: 'boolean', default: false },
     'skip-duckdb': { type: 'boolean', default: false },
     query: { type: 'string' },
+    baseline: { type: 'string' },
+    'index-only': { type: 'boolean', default: false },
   },
 })
 const SCALE = Number(args.scale)
@@ -56,7 +62,7 @@ interface Engine {
   cpuMs?(): number
 }
 
-const fmtMs = (ms: number): string => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0))
+const fmtMs = (ms: number): string => (Number.isNaN(ms) ? '—' : ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0))
 const fmtN = (n: number): string => Math.round(n).toLocaleString('en-US')
 
 /** One value as comparable text: numbers to 10 significant digits, timestamps as microseconds. */
@@ -69,8 +75,10 @@ function norm(v: unknown): string {
   return String(v)
 }
 
-async function epochEngine(shape: Shape, indexed: boolean): Promise<Engine> {
-  const db = await Database.open()
+async function epochEngine(shape: Shape, indexed: boolean, baseline?: string): Promise<Engine> {
+  // --baseline: the same engine from another checkout's lib/ (before / after in one run, against the same peers)
+  const Db: typeof Database = baseline === undefined ? Database : (await import(pathToFileURL(join(baseline, 'lib/index.ts')).href) as { Database: typeof Database }).Database
+  const db = await Db.open()
   const cols = [...TAGS.map((t) => `${t} SYMBOL${indexed && t === 'hostname' ? ' INDEX' : ''}`), ...METRICS.map((m) => `${m} DOUBLE`), 'ts TIMESTAMP']
   await db.query(`CREATE TABLE cpu (${cols.join(', ')}) TIMESTAMP(ts) PARTITION BY DAY`)
   const t0 = performance.now()
@@ -81,7 +89,7 @@ async function epochEngine(shape: Shape, indexed: boolean): Promise<Engine> {
     await db.append('cpu', data)
   }
   const ms = performance.now() - t0
-  const name = indexed ? 'EpochDB+index' : 'EpochDB'
+  const name = `EpochDB${baseline === undefined ? '' : '@baseline'}${indexed ? '+index' : ''}`
   console.log(`  ${name} load (db.append, in memory): ${fmtMs(ms)} ms, ${fmtN(rowCount(shape) / (ms / 1000))} rows/s`)
   return {
     name,
@@ -172,6 +180,8 @@ async function pgEngine(shape: Shape, pgServer: Postgres): Promise<Engine> {
   const pg = (await import('pg')).default
   const client = new pg.Client({ host: '127.0.0.1', port: pgServer.port, user: pgServer.user, database: pgServer.database })
   await client.connect()
+  // a server that goes away (stopped from outside) fails the engine's queries, not the process
+  client.on('error', (e: Error) => { console.log(`  PostgreSQL connection lost: ${e.message}`) })
   client.setTypeParser(1114, pgTimestampMicros)
   client.setTypeParser(701, (s: string) => Number(s))
   await client.query('DROP TABLE IF EXISTS cpu')
@@ -218,23 +228,36 @@ function diff(a: string[], b: string[]): string | undefined {
 
 async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<boolean> {
   console.log(`\n## ${shape.hosts} hosts x ${shape.days} day(s): ${fmtN(rowCount(shape))} rows x 21 columns`)
-  const engines: Engine[] = [await epochEngine(shape, false)]
-  if (args.index) engines.push(await epochEngine(shape, true))
+  const engines: Engine[] = [await epochEngine(shape, args['index-only'])]
+  if (args.index && !args['index-only']) engines.push(await epochEngine(shape, true))
+  if (args.baseline !== undefined) engines.push(await epochEngine(shape, args.index || args['index-only'], args.baseline))
   if (!args['skip-duckdb']) engines.push(await duckEngine(shape))
   if (pgServer !== undefined) engines.push(await pgEngine(shape, pgServer))
   // last: its connection must not sit idle past the server's idle timeout while the others load
   if (args.wire) engines.push(await wireEngine(shape))
   const queries = tsbsQueries(shape).filter((q) => args.query === undefined || q.name.includes(args.query))
   const names = engines.map((e) => e.name)
-  console.log(`\n| query | rows | ${names.map((n) => `${n} ms`).join(' | ')} | ${names.slice(1).map((n) => `${names[0]!} / ${n}`).join(' | ')} | answers |`)
-  console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ${names.slice(1).map(() => '---:').join(' | ')} | --- |`)
+  // ratios: the first engine over each other one, every other EpochDB over the peers, and the indexed EpochDB over the baseline
+  const pairs: [number, number][] = names.slice(1).map((_, k) => [0, k + 1])
+  names.forEach((n, e) => {
+    if (e === 0 || !n.startsWith('EpochDB')) return
+    names.forEach((m, k) => { if (!m.startsWith('EpochDB')) pairs.push([e, k]) })
+  })
+  const ix = names.indexOf('EpochDB+index')
+  const bx = names.findIndex((n) => n.startsWith('EpochDB@baseline'))
+  if (ix > 0 && bx > 0) pairs.push([ix, bx])
+  console.log(`\n| query | rows | ${names.map((n) => `${n} ms`).join(' | ')} | ${pairs.map(([a, b]) => `${names[a]!} / ${names[b]!}`).join(' | ')} | answers |`)
+  console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ${pairs.map(() => '---:').join(' | ')} | --- |`)
   let allEqual = true
   const cpuNotes: string[] = []
+  const dead = new Set<Engine>()
   for (const q of queries) {
     const answers: string[][] = []
-    for (const e of engines) answers.push(await e.answer(q))
+    // an engine that fails (a peer's server stopped from outside) is reported and left out from then on
+    for (const e of engines) answers.push(dead.has(e) ? [] : await e.answer(q).catch((err: Error) => { dead.add(e); console.log(`  ${e.name} failed: ${err.message}`); return [] }))
     const problems: string[] = []
     for (let k = 1; k < engines.length; k++) {
+      if (dead.has(engines[k]!)) continue
       const d = diff(answers[0]!, answers[k]!)
       if (d !== undefined) problems.push(`${engines[k]!.name}: ${d}`)
     }
@@ -244,9 +267,10 @@ async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<bool
     for (let r = 0; r < RUNS; r++) {
       for (let k = 0; k < engines.length; k++) {
         const e = engines[k]!
+        if (dead.has(e)) { best[k] = NaN; continue }
         const c0 = e.cpuMs?.() ?? 0
         const t0 = performance.now()
-        await e.run(q)
+        try { await e.run(q) } catch (err) { dead.add(e); best[k] = NaN; console.log(`  ${e.name} failed: ${(err as Error).message}`); continue }
         best[k] = Math.min(best[k]!, performance.now() - t0)
         cpu[k]! += (e.cpuMs?.() ?? 0) - c0
       }
@@ -256,16 +280,16 @@ async function bench(shape: Shape, pgServer: Postgres | undefined): Promise<bool
       const rows = Math.max(1, answers[0]!.length)
       cpuNotes.push(`${q.name}: ${e.name} server CPU ${fmtMs(cpu[k]! / RUNS)} ms per run, ${(cpu[k]! / RUNS / rows * 1e6).toFixed(0)} ns per row`)
     })
-    const ratios = best.slice(1).map((b) => `${(best[0]! / b).toFixed(2)}x`)
+    const ratios = pairs.map(([a, b]) => `${(best[a]! / best[b]!).toFixed(2)}x`)
     console.log(`| ${q.name} | ${fmtN(answers[0]!.length)} | ${best.map(fmtMs).join(' | ')} | ${ratios.join(' | ')} | ${problems.length === 0 ? 'equal' : problems.join('; ')} |`)
   }
   if (cpuNotes.length > 0) console.log(`\n${cpuNotes.join('\n')}`)
-  for (const e of engines) await e.close()
+  for (const e of engines) await e.close().catch(() => undefined)
   return allEqual
 }
 
 console.log(`TSBS cpu-only, ${new Date().toISOString()}; ${platform()} ${release()} ${arch()}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-console.log(`best of ${RUNS} after one warm-up; ratios are the first engine's time over each other's`)
+console.log(`best of ${RUNS} after one warm-up; ratios are the first engine's time over each other's (and with --index the indexed EpochDB's over the peers')`)
 const shapes: { label: string; shape: Shape }[] = [
   { label: '100x3', shape: { hosts: Math.max(1, Math.round(100 * SCALE)), days: 3 } },
   { label: '1000x1', shape: { hosts: Math.max(1, Math.round(1000 * SCALE)), days: 1 } },

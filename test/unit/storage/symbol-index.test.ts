@@ -31,7 +31,7 @@ async function scenario(t: Test, label: string, open: () => Promise<Database>, r
   const r = rng(seed)
   let db = await open()
   const ddl = (name: string, idx: boolean): string =>
-    `create table ${name} (s symbol${idx ? ' index capacity 64' : ''}, k symbol, v double, ts timestamp) timestamp(ts) partition by day${dedup ? ' wal dedup upsert keys(ts, s)' : ''}`
+    `create table ${name} (s symbol${idx ? ' index capacity 64' : ''}, k symbol, v double, ts timestamp, w varchar) timestamp(ts) partition by day${dedup ? ' wal dedup upsert keys(ts, s)' : ''}`
   await db.query(ddl('ti', true))
   await db.query(ddl('tu', false))
   const both = async (sql: string): Promise<void> => { await db.query(sql.replaceAll('$T', 'ti')); await db.query(sql.replaceAll('$T', 'tu')) }
@@ -53,6 +53,14 @@ async function scenario(t: Test, label: string, open: () => Promise<Database>, r
       `select s, v from $T latest on ts partition by s`,
       `select ts, s, max(v), count() from $T where s in ('${s1}', null) sample by 1d`,
       `select count() from $T where s = 'never-seen'`,
+      // a filter over the index reads the predicate's columns first, the others at the rows it keeps
+      `select k, ts from $T where s in ('${s1}', '${s2}') and v < 0.5`,
+      `select v, s, w from $T where s = '${s1}' and (k = 'a' or v > 0.8)`,
+      `select w, k from $T where s = '${s2}' and w in ('w1', 'w3') and ts < '${hi}'`,
+      `select count(), round(sum(v), 6) from $T where s in ('${s1}', null) and k != 'b'`, // (a sum's last digit depends on how rows are batched)
+      `select * from $T where s in ('${s1}', '${s2}') and v between 0.2 and 0.7 and ts >= '${lo}'`,
+      `select ts, s, max(v) from $T where s = '${s1}' and v > 0.1 sample by 1d`,
+      `select * from $T where s = '${s2}' and v > 2`,
     ]
     for (const q of queries) {
       const a = (await db.query(q.replaceAll('$T', 'ti'))).rows
@@ -71,7 +79,7 @@ async function scenario(t: Test, label: string, open: () => Promise<Database>, r
       for (let i = 0; i < n; i++) {
         const ts = late ? START + Math.floor(r() * (newest - START + DAY)) : (newest += Math.floor(r() * 3_600_000_000))
         // a few exact repeats of a timestamp, for DEDUP to upsert
-        rows.push(`(${sym()}, '${SYMS[i % 3]!}', ${r().toFixed(3)}, '${iso(i % 7 === 0 && late ? START + DAY : ts)}')`)
+        rows.push(`(${sym()}, '${SYMS[i % 3]!}', ${r().toFixed(3)}, '${iso(i % 7 === 0 && late ? START + DAY : ts)}', ${i % 6 === 5 ? 'null' : `'w${i % 5}'`})`)
       }
       await both(`insert into $T values ${rows.join(', ')}`)
     } else if (op < 0.7) {
