@@ -10,11 +10,11 @@
  */
 import type { FileMetaData, SchemaElement } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
-import { checkPage, readChunkBytes } from './chunk-bytes.js'
+import { readChunkBytes } from './chunk-bytes.js'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
 import { ArrBuilder, type ArrVector } from '../types/array-vector.js'
-import { pageLib } from './flat-chunk.js'
+import { chunkPages, dictionaryValues, pageLib } from './flat-chunk.js'
 
 /** Definition-level thresholds of a nested DOUBLE list column. */
 interface Levels {
@@ -135,17 +135,11 @@ export function readArrayVector(fd: number, md: FileMetaData, tree: unknown, g: 
   const rows = Number(group.num_rows)
   const out = new RowAssembler(type, lv, name, rows)
   const decoder = { pathInSchema: chunk.path_in_schema, type: chunk.type, element, schemaPath, codec: chunk.codec, compressors, parsers: {} as never, utf8: false }
-  const reader = { view: new DataView(buf.buffer, buf.byteOffset, length), offset: 0 }
   let dictionary: Float64Array | undefined
   try {
-    while (reader.offset < length - 1) {
-      const header = l.parquetHeader(reader)
-      checkPage(header, label)
-      const bytes = new Uint8Array(buf.buffer, buf.byteOffset + reader.offset, header.compressed_page_size)
-      reader.offset += header.compressed_page_size
+    for (const { header, bytes } of chunkPages(l, buf, length, label)) {
       if (header.type === 'DICTIONARY_PAGE') {
-        const page = l.decompressPage(bytes, header.uncompressed_page_size, chunk.codec, compressors)
-        const values = l.readPlain({ view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 }, chunk.type, header.dictionary_page_header!.num_values, element.type_length)
+        const values = dictionaryValues(l, header, bytes, chunk, element)
         if (!(values instanceof Float64Array)) throw corrupt(label, `column ${name}: dictionary of ${chunk.type}`)
         dictionary = values
         continue

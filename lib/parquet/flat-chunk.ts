@@ -10,7 +10,7 @@
  * Anything else (nested columns, other types, plain strings, values beyond 2^53) answers
  * `undefined` and takes the general path ({@link readChunk} + {@link decodeColumn}).
  */
-import type { ColumnChunk, FileMetaData, SchemaElement } from 'hyparquet'
+import type { ColumnChunk, FileMetaData, PageHeader, SchemaElement } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { checkPage, readChunkBytes } from './chunk-bytes.js'
 import { SqlError, SqlState } from '../errors.js'
@@ -94,19 +94,12 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
   const out: Vector = type === 'TIMESTAMP_NS' ? { kind: 'i64', type, length: rows, data: new BigInt64Array(rows).fill(NS_NULL) } : allocate(type, rows, dict)
   const maxDef = element.repetition_type === 'REQUIRED' ? 0 : 1
   const strings = type === 'VARCHAR' || type === 'STRING'
-  const reader = { view: new DataView(buf.buffer, buf.byteOffset, length), offset: 0 }
   let dictionary: Dictionary | undefined
   let row = 0
   try {
-    while (row < rows && reader.offset < length - 1) {
-      const header = l.parquetHeader(reader)
-      checkPage(header, label)
-      const bytes = new Uint8Array(buf.buffer, buf.byteOffset + reader.offset, header.compressed_page_size)
-      reader.offset += header.compressed_page_size
+    for (const { header, bytes } of rows === 0 ? [] : chunkPages(l, buf, length, label)) {
       if (header.type === 'DICTIONARY_PAGE') {
-        const page = l.decompressPage(bytes, header.uncompressed_page_size, chunk.codec, compressors)
-        const values = l.readPlain({ view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 }, chunk.type, header.dictionary_page_header!.num_values, element.type_length)
-        dictionary = dictionaryOf(type, values as ArrayLike<unknown>, out)
+        dictionary = dictionaryOf(type, dictionaryValues(l, header, bytes, chunk, element), out)
         if (dictionary === undefined) return undefined
         continue
       }
@@ -117,6 +110,7 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
       const next = place(out, row, rows, page, dictionary, chunk.type)
       if (next < 0) return undefined
       row = next
+      if (row >= rows) break
     }
   } catch (err) {
     if (err instanceof SqlError) throw err
@@ -124,6 +118,27 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
   }
   if (row !== rows) throw corrupt(label, `column ${name} has ${row} values in a row group of ${rows} rows`)
   return out
+}
+
+/**
+ * A column chunk's pages in file order, each header checked against the reader's limits
+ * ({@link checkPage}) before its bytes are sliced; `bytes` is still compressed.
+ */
+export function* chunkPages(l: PageLib, buf: Uint8Array, length: number, label: string): Generator<{ header: PageHeader; bytes: Uint8Array }> {
+  const reader = { view: new DataView(buf.buffer, buf.byteOffset, length), offset: 0 }
+  while (reader.offset < length - 1) {
+    const header = l.parquetHeader(reader)
+    checkPage(header, label)
+    const bytes = new Uint8Array(buf.buffer, buf.byteOffset + reader.offset, header.compressed_page_size)
+    reader.offset += header.compressed_page_size
+    yield { header, bytes }
+  }
+}
+
+/** A dictionary page's values: decompressed and read as plain values of the chunk's physical type. */
+export function dictionaryValues(l: PageLib, header: PageHeader, bytes: Uint8Array, chunk: ColumnChunk['meta_data'] & object, element: SchemaElement): ArrayLike<unknown> {
+  const page = l.decompressPage(bytes, header.uncompressed_page_size, chunk.codec, compressors)
+  return l.readPlain({ view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 }, chunk.type, header.dictionary_page_header!.num_values, element.type_length) as ArrayLike<unknown>
 }
 
 /** The dictionary's values for `type`: numbers, or keys of `out`'s symbol table; undefined to give up. */
