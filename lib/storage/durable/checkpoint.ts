@@ -17,6 +17,10 @@ import {
   FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeUnreferenced, writeDictionary, writePartitionSteps, writeTableMeta,
 } from './table-files.js'
 import { type Steps, runSteps } from './steps.js'
+import { compactVector, retainedBytes } from './compact-vector.js'
+import { vectorBytes } from './part-cache.js'
+import type { ColumnBuffer } from '../column-buffer.js'
+import type { Vector } from '../../types/vector.js'
 
 /** What storage remembers about one table between checkpoints. */
 export interface TableState {
@@ -41,7 +45,8 @@ export function metaKey(t: Table): string {
  * Writes table `t`'s in-memory rows as partitions and its metadata; checkpointed partitions the
  * rows do not touch keep their directory. `full` first moves every row to memory and rewrites
  * every partition (schema changes, UPDATE). Afterwards the written partitions become the table's
- * cold partitions, their columns kept loaded (under the budget) from the rows just written.
+ * cold partitions; the newest of them, as many as the memory budget holds, keep their columns
+ * loaded from the rows just written (copied to their own size), the others read their files.
  * Throws on a write failure; the previous `_meta` and its files are then still intact.
  */
 export function checkpointTable(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource): void {
@@ -62,7 +67,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   const { cold, data } = t.pending()
   const kept = cold.map((p) => (p as FilePart).entry)
   let symbols = state.file.symbols
-  const written: { entry: PartitionEntry; start: number; end: number }[] = []
+  const written: { entry: PartitionEntry; views: readonly Vector[] | undefined }[] = []
   let extended: { from: FilePart; entry: PartitionEntry } | undefined
   if (data.rowCount > 0 || full) {
     const ranges = splitPartitions(t.meta, data)
@@ -78,11 +83,20 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       extended = { from: last, entry }
       ranges.shift()
     }
-    for (const r of ranges) {
+    const cache = source(state.file).cache
+    // the rows in memory reached this size (their buffers, whole) since the last checkpoint and will again by the next:
+    // they take their share of the budget (a full rewrite's are the whole table: it keeps the last share)
+    if (!full) cache.reserve(t, retainedBytes(data.columns.map((b) => b.view(0, 0))))
+    const keep = keptViews(ranges, data, cache.room)
+    for (let i = 0; i < ranges.length; i++) {
+      const r = ranges[i]!
       const dir = `${r.name}.${txn}`
       const bytes = yield* writePartitionSteps(state.dir, dir, t.meta, data, r.start, r.end)
       yield
-      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes }, start: r.start, end: r.end })
+      // kept columns copied out of the table's buffers (a view would keep them whole: compact-vector.ts)
+      const views = keep[i]?.map(compactVector)
+      if (views !== undefined) yield
+      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes }, views })
     }
     symbols = {}
     for (let i = 0; i < t.meta.columns.length; i++) {
@@ -104,7 +118,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   const src = source(file)
   const parts = written.map((w) => {
     const fp = new FilePart(w.entry, src)
-    data.columns.forEach((b, c) => fp.keep(c, b.view(w.start, w.end)))
+    w.views?.forEach((v, c) => fp.keep(c, v))
     return fp
   })
   const coldNow = [...cold]
@@ -117,6 +131,25 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   t.settle([...coldNow, ...parts])
   try { removeUnreferenced(state.dir, file) } catch { /* leftovers are removed on the next open */ }
   indexChanges(state, t, before, coldNow)
+}
+
+/**
+ * The columns of the partitions a checkpoint keeps loaded, by index into `ranges`: the newest
+ * ones whose rows fit in `budget` together (views into the table's buffers, still to be copied
+ * out). Older ones are not kept: the cache would evict them at once, and while kept as views
+ * they would hold the buffers their newer neighbours were cut from.
+ */
+function keptViews(ranges: readonly { start: number; end: number }[], data: { columns: readonly ColumnBuffer[] }, budget: number): (Vector[] | undefined)[] {
+  const out: (Vector[] | undefined)[] = new Array<Vector[] | undefined>(ranges.length).fill(undefined)
+  let total = 0
+  for (let i = ranges.length - 1; i >= 0; i--) {
+    const r = ranges[i]!
+    const views = data.columns.map((b) => b.view(r.start, r.end))
+    total += views.reduce((n, v) => n + vectorBytes(v), 0)
+    if (total > budget) break
+    out[i] = views
+  }
+  return out
 }
 
 /**

@@ -131,6 +131,11 @@ export class FilePart implements ColdPart, Evictable {
     if (!this.retired) this.src.cache.add(this, c, bytes)
   }
 
+  /** {@inheritDoc Evictable.loaded} */
+  loaded(c: number): Vector | undefined {
+    return this.cols[c]
+  }
+
   /** {@inheritDoc Evictable.evict} */
   evict(c: number): void {
     if (this.retired || this.cols[c] === undefined) return

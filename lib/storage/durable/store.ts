@@ -437,6 +437,7 @@ export class DurableStore implements TableStore {
     for (const [t] of dead) {
       this.states.delete(t)
       this.metaKeys.delete(t)
+      this.cache.reserve(t, 0)
     }
     for (const m of moved) try { io.rmSync(m.to) } catch { /* emptied on the next open */ }
   }
