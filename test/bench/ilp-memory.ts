@@ -3,7 +3,9 @@
  * child process) takes protocol-2 bodies of 75,000 10-column rows (what the Node client sends
  * per auto-flush) back to back for `minutes`, with rising timestamps (each request spans about
  * half a day, so DAY partitions roll over and older ones are checkpointed); every 10 s it reports
- * its heap, external memory (typed arrays) and RSS. Flat means: after the first minutes the
+ * its heap, external memory (typed arrays and Buffers; `arrayBuffers` is the part of it in
+ * (Shared)ArrayBuffers, where column data lives), RSS, and the store's memory budget: the bytes
+ * it counts and the bytes the counted columns keep alive (their whole buffers). Flat means: after the first minutes the
  * figures stop rising with the rows written. The table's in-memory data is bounded by the
  * database's memory budget (`budgetMB`, default the library's 1 GiB).
  *
@@ -18,7 +20,27 @@ import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 
-type Sample = { s: number; heap: number; external: number; rss: number }
+type Sample = { s: number; heap: number; external: number; arrayBuffers: number; rss: number; counted: number; retained: number }
+
+/**
+ * What the store's memory budget counts (bytes of loaded columns) and what those columns really
+ * keep alive: the distinct ArrayBuffers behind them, whole (a view keeps its entire buffer).
+ * Reads the cache's internals: a bench, not an API.
+ */
+function budgetFigures(db: object): { counted: number; retained: number } {
+  type Cache = { bytes: number; entries: Map<string, { owner: { cols: ({ data: unknown } | undefined)[] }; c: number }> }
+  const cache = (db as { store?: { cache: Cache } }).store?.cache
+  if (cache === undefined) return { counted: 0, retained: 0 }
+  const seen = new Set<ArrayBufferLike>()
+  let retained = 0
+  for (const e of cache.entries.values()) {
+    const d = e.owner.cols[e.c]?.data as { buffer?: ArrayBufferLike } | undefined
+    if (d?.buffer === undefined || seen.has(d.buffer)) continue
+    seen.add(d.buffer)
+    retained += d.buffer.byteLength
+  }
+  return { counted: cache.bytes, retained }
+}
 
 if (process.argv[2] === '--server') {
   const { Database } = await import('../../lib/index.js')
@@ -30,7 +52,7 @@ if (process.argv[2] === '--server') {
   const t0 = performance.now()
   const sample = (): void => {
     const m = process.memoryUsage()
-    process.send!({ s: Math.round((performance.now() - t0) / 1000), heap: m.heapUsed, external: m.external + m.arrayBuffers, rss: m.rss } satisfies Sample)
+    process.send!({ s: Math.round((performance.now() - t0) / 1000), heap: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, rss: m.rss, ...budgetFigures(db) } satisfies Sample)
   }
   setInterval(sample, 10_000).unref()
   process.send!({ port: (http.address() as AddressInfo).port })
@@ -42,13 +64,13 @@ if (process.argv[2] === '--server') {
   const samples: Sample[] = []
   const mb = (n: number): string => (n / 1048576).toFixed(0).padStart(6)
   let rows = 0
-  console.log('     s  heap MB  external MB  rss MB  rows')
+  console.log('     s  heap MB  external MB  arrayBuffers MB  rss MB  counted MB  retained MB  rows')
   const port = await new Promise<number>((r) => child.on('message', (m) => {
     if ('port' in (m as object)) { r((m as { port: number }).port); return }
     // printed as they come, so a long run interrupted still leaves its curve
     const x = m as Sample
     samples.push(x)
-    console.log(`${String(x.s).padStart(6)} ${mb(x.heap)}   ${mb(x.external)}      ${mb(x.rss)}  ${rows}`)
+    console.log(`${String(x.s).padStart(6)} ${mb(x.heap)}   ${mb(x.external)}       ${mb(x.arrayBuffers)}        ${mb(x.rss)}    ${mb(x.counted)}     ${mb(x.retained)}  ${rows}`)
   }))
   const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
   const per = 75_000
@@ -82,7 +104,7 @@ if (process.argv[2] === '--server') {
   const after = (from: number): Sample[] => samples.filter((x) => x.s >= from)
   const range = (xs: Sample[], k: keyof Sample): string => xs.length === 0 ? '-' : `${mb(Math.min(...xs.map((x) => x[k])))}-${mb(Math.max(...xs.map((x) => x[k]))).trim()}`
   for (const [label, xs] of [['first minute', samples.filter((x) => x.s < 60)], ['after 2 min', after(120)], ['last 3 min', after(s - 180)]] as const) {
-    console.log(`${label.padEnd(13)} heap ${range(xs, 'heap')} MB, external ${range(xs, 'external')} MB, rss ${range(xs, 'rss')} MB`)
+    console.log(`${label.padEnd(13)} heap ${range(xs, 'heap')} MB, external ${range(xs, 'external')} MB, rss ${range(xs, 'rss')} MB, budget counted ${range(xs, 'counted')} MB, retained ${range(xs, 'retained')} MB`)
   }
   child.send('stop')
   await new Promise((r) => child.once('exit', r))
