@@ -33,7 +33,7 @@ const LEGACY_TRASH = /^_dropped_\d+$/
 
 /** Options of durable storage. */
 export interface StoreOptions {
-  /** bytes of checkpointed column data to keep in memory; beyond it loaded columns are evicted, least recently used first */
+  /** bytes of table data to keep in memory: loaded columns, and a reservation for the rows awaiting a checkpoint; beyond it loaded columns are evicted, least recently used first */
   readonly memoryBudget?: number
   /** WAL bytes after which the tables are checkpointed */
   readonly checkpointBytes?: number
