@@ -104,7 +104,7 @@ if (process.argv[2] === '--server') {
   const after = (from: number): Sample[] => samples.filter((x) => x.s >= from)
   const range = (xs: Sample[], k: keyof Sample): string => xs.length === 0 ? '-' : `${mb(Math.min(...xs.map((x) => x[k])))}-${mb(Math.max(...xs.map((x) => x[k]))).trim()}`
   for (const [label, xs] of [['first minute', samples.filter((x) => x.s < 60)], ['after 2 min', after(120)], ['last 3 min', after(s - 180)]] as const) {
-    console.log(`${label.padEnd(13)} heap ${range(xs, 'heap')} MB, external ${range(xs, 'external')} MB, rss ${range(xs, 'rss')} MB, budget counted ${range(xs, 'counted')} MB, retained ${range(xs, 'retained')} MB`)
+    console.log(`${label.padEnd(13)} heap ${range(xs, 'heap')} MB, external ${range(xs, 'external')} MB, arrayBuffers ${range(xs, 'arrayBuffers')} MB, rss ${range(xs, 'rss')} MB, budget counted ${range(xs, 'counted')} MB, retained ${range(xs, 'retained')} MB`)
   }
   child.send('stop')
   await new Promise((r) => child.once('exit', r))
