@@ -93,9 +93,9 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       const dir = `${r.name}.${txn}`
       const bytes = yield* writePartitionSteps(state.dir, dir, t.meta, data, r.start, r.end)
       yield
-      // kept columns copied out of the table's buffers (a view would keep them whole: compact-vector.ts)
-      const views = keep[i]?.map(compactVector)
-      if (views !== undefined) yield
+      // kept columns copied out of the table's buffers (a view would keep them whole: compact-vector.ts), a column a step
+      let views: Vector[] | undefined
+      for (const v of keep[i] ?? []) { (views ??= []).push(compactVector(v)); yield }
       written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes }, views })
     }
     symbols = {}
