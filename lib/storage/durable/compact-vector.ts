@@ -4,7 +4,7 @@
  * A table's in-memory rows live in growable buffers (column-buffer.ts) whose capacity runs past
  * the rows, and a checkpoint splits them into partitions as views. A view keeps its whole buffer
  * alive, so partitions kept loaded as views would hold far more memory than the memory budget
- * counts ({@link vectorBytes} counts the view): one partition of a buffer still loaded keeps the
+ * counts (`vectorBytes` in part-cache.ts counts the view): one partition of a buffer still loaded keeps the
  * rows of all the others, and the spare capacity. Kept columns are therefore copied into buffers
  * of their own size, and the budget's figure is what they really hold.
  */

@@ -70,7 +70,7 @@ export class PartCache {
 
   /**
    * Reserves `bytes` of the budget for `owner` (replacing its previous reservation; 0 removes it)
-   * and evicts loaded columns, least recently used first, until they fit in the {@link room} left.
+   * and evicts loaded columns, least recently used first, until they fit in the {@link PartCache.room} left.
    */
   reserve(owner: object, bytes: number): void {
     this.reservedBytes += bytes - (this.reservations.get(owner) ?? 0)
@@ -96,7 +96,7 @@ export class PartCache {
     return `${id}:${c}`
   }
 
-  /** Records a loaded column, then evicts others (least recently used first) while over the {@link room}. */
+  /** Records a loaded column, then evicts others (least recently used first) while over the {@link PartCache.room}. */
   add(owner: Evictable, c: number, bytes: number): void {
     const k = this.key(owner, c)
     const old = this.entries.get(k)
