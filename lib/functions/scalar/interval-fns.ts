@@ -103,3 +103,9 @@ export const INTERVAL_BOUNDS: Readonly<Record<'interval_start' | 'interval_end',
   interval_start: bound('interval_start', 0),
   interval_end: bound('interval_end', 1),
 }
+
+/**
+ * The definitions the binder calls that are not built-ins (not callable by name): a parallel
+ * task names them apart from the built-ins of the same name (exec/parallel/wire.ts).
+ */
+export const INTERNAL_FUNCTIONS: readonly ScalarFunctionDef[] = [INTERVAL_BOUNDS.interval_start, INTERVAL_BOUNDS.interval_end]
