@@ -69,7 +69,9 @@ export function compileExpr(expr: BoundExpr, ctx: ExecContext): Evaluator {
       const inner = compileExpr(expr.expr, ctx)
       if (expr.nsIntervals !== undefined) return compileNsInIntervals(inner, expr.nsIntervals, expr.not)
       // `ts_ns IN $1`: the parameter's interval string read to the nanosecond
-      if (expr.param !== undefined && expr.expr.type === 'TIMESTAMP_NS') return compileNsInIntervals(inner, nsParamIntervals(ctx.params[expr.param.index] ?? null, expr.param.pos, ctx.now), expr.not)
+      if (expr.param !== undefined && expr.expr.type === 'TIMESTAMP_NS') return compileNsInIntervals(inner, nsParamIntervals(ctx.params[expr.param.index] ?? null, expr.param.pos, ctx.now, ctx.nowSub), expr.not)
+      // `ts_ns IN '$now - 1h..$now'`: read against this execution's start, to the nanosecond
+      if (expr.tick !== undefined && expr.expr.type === 'TIMESTAMP_NS') return compileNsInIntervals(inner, nsIntervalsOf(expr.tick.text, expr.tick.pos, ctx.now, ctx.nowSub), expr.not)
       const iv = expr.tick !== undefined ? parseInterval(expr.tick.text, expr.tick.pos, ctx.now) : expr.param === undefined ? expr.intervals : paramIntervals(ctx.params[expr.param.index] ?? null, expr.param.pos, ctx.now)
       const not = expr.not
       return (b) => {
@@ -112,10 +114,10 @@ function paramIntervals(value: Scalar, pos: number, now: number): Float64Array {
 }
 
 /** {@link paramIntervals} for a TIMESTAMP_NS value: four numbers per interval (types/timestamp-ns-interval.ts). */
-function nsParamIntervals(value: Scalar, pos: number, now: number): Float64Array {
+function nsParamIntervals(value: Scalar, pos: number, now: number, nowSub: number): Float64Array {
   if (value === null) return new Float64Array(0)
   if (typeof value === 'number' || typeof value === 'bigint') { const p = nsParts(value); return Float64Array.of(p.micros, p.sub, p.micros, p.sub) }
-  return nsIntervalsOf(String(value), pos, now)
+  return nsIntervalsOf(String(value), pos, now, nowSub)
 }
 
 /** True when `x` lies in one of the inclusive [lo, hi] pairs of `iv` (sorted, disjoint). */

@@ -20,6 +20,7 @@ import { functionsNamed } from '../functions/registry.js'
 import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.js'
 import { isLiteralItem, LITERAL_LIST_MIN_ITEMS, LiteralList } from './literal-list.js'
 import { bindNsInterval } from './bind-ns-interval.js'
+import { bindIntervalBound } from './bind-interval-bounds.js'
 import { widenNsLiterals } from './ns-literal-args.js'
 
 /** Hooks and environment for binding expressions. */
@@ -140,7 +141,7 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
         }
       }
       // `ts IN interval(lo, hi)`: between its bounds
-      if (isTemporal(target.type) && list.length === 1 && list[0]!.kind === 'call') {
+      if ((isTemporal(target.type) || target.type === 'TIMESTAMP_NS') && list.length === 1 && list[0]!.kind === 'call') {
         const b = bindExpr(list[0]!, env)
         if (b.type === 'INTERVAL') {
           const c = list[0]!
@@ -307,6 +308,8 @@ function bindCall(e: Call, env: ExprEnv): BoundExpr {
 /** Binds a call of scalar function `name` with argument expressions. */
 export function bindFunction(name: string, args: readonly Expr[], pos: number, env: ExprEnv): BoundExpr {
   const bound = widenNsLiterals(name, args.map((a) => bindExpr(a, env)), args.map((a) => a.pos))
+  const intervalBound = bindIntervalBound(name, bound)
+  if (intervalBound !== undefined) return intervalBound
   return callWith(name, bound, args.map((a) => a.kind === 'literal' || a.kind === 'param'), args.map((a) => a.pos), pos, env)
 }
 

@@ -52,6 +52,7 @@ export function bindTimeJoin(left: PlanNode, right: PlanNode, join: Join, bc: Bi
   }
   const node: TimeJoinNode = {
     kind: 'time_join', type, left, right, leftKeys, rightKeys, tolerance,
+    ...(join.tolerance === undefined ? {} : { toleranceSub: toleranceSubOf(join.tolerance.value) }),
     output: [...left.output, ...right.output],
     // SPLICE rows led by the right side carry an older (or null) left timestamp: no order to promise
     timestampIndex: type === 'splice' ? -1 : left.timestampIndex,
@@ -76,6 +77,12 @@ export function parseTolerance(text: string, pos: number): number {
       : undefined
   if (micros === undefined) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `unsupported TOLERANCE unit [unit=${unit}]`, pos)
   return unit === 'n' ? Math.floor(n / 1000) : n * micros
+}
+
+/** The nanoseconds past the microseconds of a TOLERANCE in `n` (`1500n`: 500); 0 for the other units. */
+export function toleranceSubOf(text: string): number {
+  const m = /^(\d+)n$/.exec(text)
+  return m === null ? 0 : Number(m[1]!) % 1000
 }
 
 function isDesignated(e: BoundExpr, n: PlanNode): boolean {

@@ -189,7 +189,9 @@ function boundOffset(b: FrameBound, units: 'rows' | 'range', specPos: number): n
       if (units !== 'range') throw syntax('time units are only valid with RANGE frames, not ROWS or GROUPS', e.pos)
       const per = UNIT_MICROS[b.unit.replace(/s$/, '')]
       if (per === undefined) throw syntax(`unsupported time unit: ${b.unit}`, e.pos ?? specPos)
-      return sign * Math.floor(n * per)
+      // nanoseconds stay a fraction of a microsecond: a TIMESTAMP_NS key compares them exactly,
+      // a TIMESTAMP key truncates them (exec/operators/window-frame.ts)
+      return sign * (per < 1 ? n * per : Math.floor(n * per))
     }
   }
 }

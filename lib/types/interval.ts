@@ -20,10 +20,10 @@
  * Browser-safe: imports nothing from `node:*`.
  */
 import { SqlError, SqlState } from '../errors.js'
-import { parseTimestampParts, periodOf } from './timestamp.js'
+import { parseTimestampParts, periodOf, periodSubs } from './timestamp.js'
 import { addUnits, isTimeUnit, type TimeUnit } from './calendar.js'
 import { type IntervalSet, normalizeIntervals } from './interval-set.js'
-import { isTick, parseTick } from './tick.js'
+import { isTick, microPairs, tickQuads } from './tick.js'
 
 export * from './interval-set.js'
 
@@ -68,28 +68,45 @@ export function addDuration(ts: number, d: Duration, times = 1): number {
  * ```
  */
 export function parseInterval(text: string, position = -1, nowMicros = Date.now() * 1000): IntervalSet {
-  if (isTick(text)) return parseTick(text, position, nowMicros)
+  return normalizeIntervals(microPairs(intervalQuads(text, position, nowMicros, 0)))
+}
+
+/**
+ * The intervals of a QuestDB interval string before merging, four numbers each (low
+ * microseconds, low nanoseconds past them, high microseconds, high nanoseconds; see
+ * `timestamp-ns-interval.ts`): {@link parseInterval} reads the microseconds, a TIMESTAMP_NS
+ * column all four. A literal with more than six fraction digits starts at its nanosecond, and an
+ * end a duration moves keeps the nanoseconds of the bound it moved.
+ * @throws SqlError 22007 at `position` when the text is not an interval
+ */
+export function intervalQuads(text: string, position: number, nowMicros: number, nowSub: number): Float64Array {
+  if (isTick(text)) return Float64Array.from(tickQuads(text, position, nowMicros, nowSub))
   const parts = text.split(';')
   if (parts.length !== 1 && parts.length !== 2 && parts.length !== 4) throw invalid(position)
   const p = parseTimestampParts(parts[0]!.trim())
   if (p === null) throw invalid(position)
   const period = periodOf(p)
-  if (parts.length === 1) return Float64Array.of(period.lo, period.hi)
+  const { loSub, hiSub } = periodSubs(p)
+  if (parts.length === 1) return Float64Array.of(period.lo, loSub, period.hi, hiSub)
   const dur = parseDuration(parts[1]!.trim())
   if (dur === null || dur.length === 0) throw invalid(position)
-  const end = p.precision === 'fraction' ? period.lo : period.hi
+  const instant = p.precision === 'fraction'
+  const end = instant ? period.lo : period.hi
+  const endSub = instant ? loSub : hiSub
   const first = [period.lo, addDuration(end, dur)]
-  if (parts.length === 2) return normalizeIntervals(first)
+  if (parts.length === 2) return Float64Array.of(first[0]!, loSub, first[1]!, endSub)
   const step = parseDuration(parts[2]!.trim())
   const countText = parts[3]!.trim()
   if (step === null || step.length === 0 || !/^[+-]?\d+$/.test(countText)) throw invalid(position)
   const count = Number(countText)
   if (count === 0 || Math.abs(count) > MAX_INTERVAL_REPEATS) throw invalid(position)
-  const out = new Float64Array(2 * Math.abs(count))
+  const out = new Float64Array(4 * Math.abs(count))
   const dir = count < 0 ? -1 : 1
   for (let k = 0; k < Math.abs(count); k++) {
-    out[2 * k] = addDuration(first[0]!, step, k * dir)
-    out[2 * k + 1] = addDuration(first[1]!, step, k * dir)
+    out[4 * k] = addDuration(first[0]!, step, k * dir)
+    out[4 * k + 1] = loSub
+    out[4 * k + 2] = addDuration(first[1]!, step, k * dir)
+    out[4 * k + 3] = endSub
   }
-  return normalizeIntervals(out)
+  return out
 }

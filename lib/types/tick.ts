@@ -19,7 +19,7 @@
  * Browser-safe: imports nothing from `node:*`.
  */
 import { SqlError, SqlState } from '../errors.js'
-import { parseTimestampParts, periodOf } from './timestamp.js'
+import { parseTimestampParts, periodOf, periodSubs } from './timestamp.js'
 import { addUnits, isTimeUnit } from './calendar.js'
 import { localToUtc } from './time-zone.js'
 import { type IntervalSet, normalizeIntervals } from './interval-set.js'
@@ -34,8 +34,12 @@ export function isTick(text: string): boolean {
   return /[[$@#]/.test(text) || /^\s*\d{4}-W/i.test(text)
 }
 
-/** A period before the duration: local [lo, hi] and whether it is an instant (a duration extends `lo`). */
-interface Period { lo: number; hi: number; instant: boolean; zone: string | undefined }
+/**
+ * A period before the duration: local [lo, hi] in microseconds, the nanoseconds past each bound's
+ * microsecond (`loSub`, `hiSub`, 0-999: what a TIMESTAMP_NS column compares to), and whether it is
+ * an instant (a duration extends `lo`).
+ */
+interface Period { lo: number; hi: number; loSub: number; hiSub: number; instant: boolean; zone: string | undefined }
 
 function fail(position: number, message: string): SqlError {
   return new SqlError(SqlState.INVALID_DATETIME_FORMAT, message, position)
@@ -72,6 +76,24 @@ function splitTop(s: string, ch: string, position: number): string[] {
  * `Invalid day name: xyz`) or `Invalid date`.
  */
 export function parseTick(text: string, position: number, nowMicros: number): IntervalSet {
+  return normalizeIntervals(microPairs(tickQuads(text, position, nowMicros, 0)))
+}
+
+/** Each quad's microsecond bounds, as pairs. */
+export function microPairs(quads: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(quads.length / 2)
+  for (let k = 0, j = 0; k < quads.length; k += 4, j += 2) { out[j] = quads[k]!; out[j + 1] = quads[k + 2]! }
+  return out
+}
+
+/**
+ * The intervals of a TICK expression before merging, four numbers each: low microseconds, low
+ * nanoseconds past it (0-999), high microseconds, high nanoseconds (see
+ * `timestamp-ns-interval.ts`). `$now` is `nowMicros` and `nowSub` nanoseconds; a literal with
+ * more than six fraction digits starts at its nanosecond; a period's end covers its last
+ * microsecond (999); a duration moves an end by whole units and keeps its nanoseconds.
+ */
+export function tickQuads(text: string, position: number, nowMicros: number, nowSub: number): number[] {
   let head = text.trim()
   let duration: Array<[number, string]> | undefined
   const semi = findTop(head, ';', position)
@@ -86,22 +108,28 @@ export function parseTick(text: string, position: number, nowMicros: number): In
     head = head.slice(0, hash).trim()
   }
   const periods: Period[] = []
-  for (const el of elements(head, position)) expandElement(el, position, nowMicros, periods)
+  const now: Now = { micros: nowMicros, sub: nowSub }
+  for (const el of elements(head, position)) expandElement(el, position, now, periods)
   const out: number[] = []
   for (const p of periods) {
     if (days !== undefined && !days.has(weekday(p.lo))) continue
     let lo = p.lo
     let hi = p.hi
+    let hiSub = p.hiSub
     if (p.zone !== undefined) { lo = localToUtc(p.zone, lo); hi = localToUtc(p.zone, hi + 1) - 1 }
     if (duration !== undefined) {
       let end = p.instant ? lo : hi
+      if (p.instant) hiSub = p.loSub
       for (const [n, u] of duration) end = addUnits(end, u as never, n)
       hi = end
     }
-    out.push(lo, hi)
+    out.push(lo, p.loSub, hi, hiSub)
   }
-  return normalizeIntervals(out)
+  return out
 }
+
+/** `$now`: microseconds and the nanoseconds past them. */
+interface Now { readonly micros: number; readonly sub: number }
 
 /** The element strings of a head: a date list's items each with the common suffix, or the head. */
 function elements(head: string, position: number): string[] {
@@ -149,7 +177,7 @@ function daysOf(item: string, suffix: string): string[] {
 const SUFFIX = '\u0001'
 
 /** Expands one element (numeric brackets, zone, variable or literal) into periods. */
-function expandElement(el: string, position: number, now: number, out: Period[]): void {
+function expandElement(el: string, position: number, now: Now, out: Period[]): void {
   const cut = el.indexOf(SUFFIX)
   if (cut >= 0) {
     // `$var` from a date list, with the list's suffix: `T09:30`, `@zone`, both
@@ -222,17 +250,17 @@ function literalPeriod(body: string, position: number): Omit<Period, 'zone'> {
     const monday = jan4 - weekdayIndex(jan4) * DAY + (w - 1) * 7 * DAY
     if (week[3] === undefined) {
       if (week[4] !== undefined) throw fail(position, 'Invalid date')
-      return { lo: monday, hi: monday + 7 * DAY - 1, instant: false }
+      return { lo: monday, hi: monday + 7 * DAY - 1, loSub: 0, hiSub: 999, instant: false }
     }
     const d = Number(week[3])
     if (d < 1 || d > 7) throw fail(position, 'Invalid date')
     const day = monday + (d - 1) * DAY
-    return week[4] === undefined ? { lo: day, hi: day + DAY - 1, instant: false } : timeOnDay(day, week[4].slice(1), position)
+    return week[4] === undefined ? { lo: day, hi: day + DAY - 1, loSub: 0, hiSub: 999, instant: false } : timeOnDay(day, week[4].slice(1), position)
   }
   const p = parseTimestampParts(body)
   if (p === null) throw fail(position, 'Invalid date')
   const period = periodOf(p)
-  return { lo: period.lo, hi: period.hi, instant: p.precision === 'fraction' }
+  return { lo: period.lo, hi: period.hi, ...periodSubs(p), instant: p.precision === 'fraction' }
 }
 
 /** `HH:mm[:ss[.fff]]` on the day starting at `day`. */
@@ -242,7 +270,7 @@ function timeOnDay(day: number, time: string, position: number): Omit<Period, 'z
 }
 
 /** `$today`, `$now - 2h`, `$todayT09:30`, `$a..$b`. */
-function variablePeriods(body: string, position: number, now: number, zone: string | undefined, out: Period[], time?: string): void {
+function variablePeriods(body: string, position: number, now: Now, zone: string | undefined, out: Period[], time?: string): void {
   const dots = body.indexOf('..')
   if (dots >= 0) {
     const a = variable(body.slice(0, dots).trim(), position, now)
@@ -257,14 +285,14 @@ function variablePeriods(body: string, position: number, now: number, zone: stri
       return
     }
     if (a.instant || b.instant || a.time !== undefined || b.time !== undefined) {
-      out.push({ lo: a.lo, hi: b.instant ? b.lo : b.hi, instant: false, zone })
+      out.push({ lo: a.lo, loSub: a.loSub, hi: b.instant ? b.lo : b.hi, hiSub: b.instant ? b.loSub : 999, instant: false, zone })
       return
     }
     // whole days from a to b, one period each (merged unless a suffix splits them)
     const skipWeekends = a.businessDays || b.businessDays
     for (let d = a.lo; d <= b.lo; d += DAY) {
       if (skipWeekends && weekday(d) >= 6) continue
-      out.push({ lo: d, hi: d + DAY - 1, instant: false, zone })
+      out.push({ lo: d, hi: d + DAY - 1, loSub: 0, hiSub: 999, instant: false, zone })
       if (out.length >= MAX_TICK_INTERVALS) throw fail(position, `interval expands to more than ${MAX_TICK_INTERVALS} intervals`)
     }
     return
@@ -272,12 +300,13 @@ function variablePeriods(body: string, position: number, now: number, zone: stri
   const v = variable(body, position, now)
   if (time !== undefined && !v.instant) out.push({ ...timeOnDay(v.lo, time, position), zone })
   else if (v.time !== undefined) out.push({ ...timeOnDay(v.lo, v.time, position), zone })
-  else out.push({ lo: v.lo, hi: v.hi, instant: v.instant, zone })
+  else out.push({ lo: v.lo, hi: v.hi, loSub: v.loSub, hiSub: v.instant ? v.loSub : 999, instant: v.instant, zone })
 }
 
-interface Variable { lo: number; hi: number; instant: boolean; businessDays: boolean; time: string | undefined }
+interface Variable { lo: number; hi: number; loSub: number; instant: boolean; businessDays: boolean; time: string | undefined }
 
-function variable(text: string, position: number, now: number): Variable {
+function variable(text: string, position: number, nowAt: Now): Variable {
+  const now = nowAt.micros
   const m = /^\$(today|yesterday|tomorrow|now)(?:T(\d[\d:.]*))?\s*(.*)$/i.exec(text)
   if (m === null) throw fail(position, `Unknown date variable: ${/^\$[a-zA-Z]*/.exec(text)?.[0] ?? text}`)
   const name = m[1]!.toLowerCase()
@@ -296,7 +325,7 @@ function variable(text: string, position: number, now: number): Variable {
   for (const [n, u] of terms) {
     if (u === 'bd') { businessDays = true; lo = addBusinessDays(lo, n) } else lo = addUnits(lo, u as never, n)
   }
-  return { lo, hi: instant ? lo : lo + DAY - 1, instant, businessDays, time: m[2] }
+  return { lo, hi: instant ? lo : lo + DAY - 1, loSub: instant ? nowAt.sub : 0, instant, businessDays, time: m[2] }
 }
 
 /** `+5d-2h`, `6h30m`, `-3d`: signed terms (arithmetic: each term may carry its own sign). */

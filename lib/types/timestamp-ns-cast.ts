@@ -102,5 +102,17 @@ export function castNsVector(v: Vector, to: ColumnType): Vector | undefined {
     for (let i = 0; i < n; i++) if (sub[i]! !== 0 && micros[i]! < 0 && micros[i] !== LONG_NULL) micros[i]! += 1
     return { kind: 'i64', type: 'TIMESTAMP', length: v.length, isConst: v.isConst, data: micros }
   }
+  if (v.type === 'TIMESTAMP_NS' && to === 'DATE') {
+    // milliseconds truncated toward zero, as QuestDB's NanosTimestampDriver.toDate divides
+    const { micros, sub } = splitNs(v as I64Vector, n)
+    const out = new Float64Array(n)
+    for (let i = 0; i < n; i++) {
+      const m = micros[i]!
+      if (m === LONG_NULL) { out[i] = LONG_NULL; continue }
+      const f = Math.floor(m / 1000)
+      out[i] = m < 0 && (sub[i]! !== 0 || f * 1000 !== m) ? f + 1 : f
+    }
+    return { kind: 'i64', type: 'DATE', length: v.length, isConst: v.isConst, data: out }
+  }
   return undefined
 }

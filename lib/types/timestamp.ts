@@ -174,6 +174,17 @@ export function periodOf(p: TimestampParts): { lo: number; hi: number } {
 }
 
 /**
+ * The nanoseconds past the microseconds of {@link periodOf}'s bounds (0-999), for a
+ * TIMESTAMP_NS column: a literal with seven to nine fraction digits starts at its nanosecond and
+ * ends at the last nanosecond its digits cover (`.123456789` is one nanosecond, `.1234567` a
+ * hundred); any other period ends with its last microsecond's last nanosecond.
+ */
+export function periodSubs(p: TimestampParts): { loSub: number; hiSub: number } {
+  if (p.precision !== 'fraction' || p.fractionDigits <= 6) return { loSub: 0, hiSub: 999 }
+  return { loSub: p.nanos, hiSub: p.nanos + 10 ** (9 - Math.min(9, p.fractionDigits)) - 1 }
+}
+
+/**
  * The period a timestamp literal stands for in `ts IN '...'`: `'2020-01-01'` is
  * [2020-01-01T00:00:00.000000, 2020-01-01T23:59:59.999999], `'2020'` the whole year,
  * `'...T10'` the hour, a full-precision literal a single microsecond. Null when unparseable.

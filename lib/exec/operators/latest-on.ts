@@ -18,7 +18,7 @@ import { type Evaluator, compileExpr, selection } from '../evaluate.js'
 import type { PartReader, SnapshotPart } from '../../storage/table-parts.js'
 import { concatBatches, emit } from './sort.js'
 import { KeyIndex } from '../keys/key-index.js'
-import { gatherParts, timestampsOf } from './time-join-rows.js'
+import { gatherParts, nsRemaindersOf, timestampsOf } from './time-join-rows.js'
 import type { Runner } from './runner.js'
 import { scanSnapshot } from './basic.js'
 import { latestFromIndex } from './latest-on-index.js'
@@ -166,6 +166,8 @@ async function forward(node: LatestOnNode, ctx: ExecContext, run: Runner, mem: R
   const keyEvals = node.partitionBy.map((k) => compileExpr(k, ctx))
   const index = new KeyIndex(node.partitionBy.length, false)
   let bestTs = new Float64Array(64)
+  // the nanoseconds past bestTs of a TIMESTAMP_NS column (ties within a microsecond)
+  let bestSub = new Uint16Array(64)
   let bestSeq = new Float64Array(64)
   let partOf = new Int32Array(64)
   let rowOf = new Int32Array(64)
@@ -181,7 +183,7 @@ async function forward(node: LatestOnNode, ctx: ExecContext, run: Runner, mem: R
     const cap = Math.max(n, bestTs.length * 2)
     const f = (a: Float64Array) => { const x = new Float64Array(cap); x.set(a); return x }
     const i32 = (a: Int32Array, fill = 0) => { const x = new Int32Array(cap).fill(fill); x.set(a); return x }
-    bestTs = f(bestTs); bestSeq = f(bestSeq); partOf = i32(partOf); rowOf = i32(rowOf); stamp = i32(stamp, -1); lastRow = i32(lastRow)
+    bestTs = f(bestTs); bestSeq = f(bestSeq); { const x = new Uint16Array(cap); x.set(bestSub); bestSub = x } partOf = i32(partOf); rowOf = i32(rowOf); stamp = i32(stamp, -1); lastRow = i32(lastRow)
   }
   for await (const b of run(node.input, ctx)) {
     if (b.length === 0) continue
@@ -191,12 +193,15 @@ async function forward(node: LatestOnNode, ctx: ExecContext, run: Runner, mem: R
     grow(index.count)
     bestTs.fill(-Infinity, before, index.count)
     const ts = timestampsOf(b.vectors[node.timestampColumn]!)
+    const sub = nsRemaindersOf(b.vectors[node.timestampColumn]!)
     const touched: number[] = []
     for (let i = 0; i < b.length; i++) {
       const g = ids[i]!
       const t = ts[i]!
-      if (t < bestTs[g]!) continue
+      const u = sub === undefined ? 0 : sub[i]!
+      if (t < bestTs[g]! || (t === bestTs[g]! && u < bestSub[g]!)) continue
       bestTs[g] = t
+      bestSub[g] = u
       bestSeq[g] = seq + i
       lastRow[g] = i
       if (stamp[g] !== batchNo) { stamp[g] = batchNo; touched.push(g) }

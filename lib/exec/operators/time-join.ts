@@ -27,6 +27,15 @@ const KEY_BYTES = MAP_ENTRY_BYTES + 48 + 16
 /** Retained right batches before the referenced rows are compacted. */
 const MAX_PARTS = 16
 
+/**
+ * True when a difference of `dMicros` microseconds plus `dSub` nanoseconds (-999..999) is at most
+ * the tolerance of `tolMicros` microseconds plus `tolSub` nanoseconds (0-999).
+ */
+function withinTolerance(dMicros: number, dSub: number, tolMicros: number, tolSub: number): boolean {
+  if (dSub < 0) { dMicros -= 1; dSub += 1000 }
+  return dMicros < tolMicros || (dMicros === tolMicros && dSub <= tolSub)
+}
+
 /** Runs an ASOF / LT / SPLICE join. */
 export async function* runTimeJoin(node: TimeJoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   switch (node.type) {
@@ -49,6 +58,7 @@ interface RightCursor {
 async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const strict = node.type === 'lt'
   const tolerance = node.tolerance ?? Infinity
+  const toleranceSub = node.toleranceSub ?? 0
   const index = new KeyIndex(node.leftKeys.length, false)
   const leftKeys = node.leftKeys.map((k) => compileExpr(k, ctx))
   const rightKeys = node.rightKeys.map((k) => compileExpr(k, ctx))
@@ -58,6 +68,8 @@ async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): Asyn
   let keyPart = new Int32Array(64).fill(-1)
   let keyRow = new Int32Array(64)
   let keyTs = new Float64Array(64)
+  // the nanoseconds past keyTs of a TIMESTAMP_NS right side, for a TOLERANCE to the nanosecond
+  let keySub = new Uint16Array(64)
   // the retained right batches and the per-key state (ASOF/LT keep the latest right row per key)
   const mem = ctx.memory.reservation(`${node.type.toUpperCase()} JOIN`)
   let partBytes = 0
@@ -68,6 +80,7 @@ async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): Asyn
     const p = new Int32Array(cap).fill(-1); p.set(keyPart); keyPart = p
     const r = new Int32Array(cap); r.set(keyRow); keyRow = r
     const t = new Float64Array(cap); t.set(keyTs); keyTs = t
+    const u = new Uint16Array(cap); u.set(keySub); keySub = u
   }
   const nextRight = async (): Promise<RightCursor | undefined> => {
     for (;;) {
@@ -128,7 +141,7 @@ async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): Asyn
         // equal microseconds: TIMESTAMP_NS remainders decide (0 on a TIMESTAMP side)
         while (p < len && (ts[p]! < t || (ts[p]! === t && (strict ? (sub === undefined ? 0 : sub[p]!) < tn : (sub === undefined ? 0 : sub[p]!) <= tn)))) {
           const g = ids[p]!
-          keyPart[g] = part; keyRow[g] = p; keyTs[g] = ts[p]!
+          keyPart[g] = part; keyRow[g] = p; keyTs[g] = ts[p]!; keySub[g] = sub === undefined ? 0 : sub[p]!
           p++
         }
         cur.pos = p
@@ -142,7 +155,7 @@ async function* runAsOf(node: TimeJoinNode, ctx: ExecContext, run: Runner): Asyn
       }
       const g = leftIds[i]!
       const kp = keyPart[g]!
-      if (kp >= 0 && t - keyTs[g]! <= tolerance) { outPart[i] = kp; outRow[i] = keyRow[g]! } else outPart[i] = -1
+      if (kp >= 0 && withinTolerance(t - keyTs[g]!, tn - keySub[g]!, tolerance, toleranceSub)) { outPart[i] = kp; outRow[i] = keyRow[g]! } else outPart[i] = -1
     }
     yield joined(lb, from, n, outPart, outRow)
     await ctx.maybeYield()

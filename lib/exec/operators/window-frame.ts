@@ -4,7 +4,9 @@
  * partition, which lets the aggregates slide a window over them with two pointers.
  *
  * ROWS frames count positions; RANGE frames compare the order key (the designated timestamp,
- * in microseconds) with two pointers, and `CURRENT ROW` reaches the row's peers.
+ * in microseconds) with two pointers, and `CURRENT ROW` reaches the row's peers. A TIMESTAMP_NS
+ * key comes as whole microseconds plus 0-999 nanosecond remainders, compared to the nanosecond
+ * (the difference of two rows in nanoseconds is exact up to about 104 days apart).
  */
 import type { BoundFrame } from '../../plan/nodes/window.js'
 import type { WindowOrder } from './window-sort.js'
@@ -19,14 +21,15 @@ export interface FrameBounds {
 /**
  * Computes the frame of every sorted position. `key` holds the order key by input row (only
  * read for RANGE frames with offsets) and `desc` its direction; `ordered` is false without ORDER
- * BY, where every row of a partition is a peer of every other.
+ * BY, where every row of a partition is a peer of every other. `sub`, for a TIMESTAMP_NS key,
+ * holds the nanoseconds past each `key` microsecond.
  */
-export function frameBounds(o: WindowOrder, frame: BoundFrame, ordered: boolean, key: Float64Array | undefined, desc: boolean): FrameBounds {
-  return runNow(frameBoundsSteps(o, frame, ordered, key, desc))
+export function frameBounds(o: WindowOrder, frame: BoundFrame, ordered: boolean, key: Float64Array | undefined, desc: boolean, sub?: Uint16Array): FrameBounds {
+  return runNow(frameBoundsSteps(o, frame, ordered, key, desc, sub))
 }
 
 /** {@link frameBounds} in steps of about {@link STEP_WORK} positions (see exec/steps.ts). */
-export function* frameBoundsSteps(o: WindowOrder, frame: BoundFrame, ordered: boolean, key: Float64Array | undefined, desc: boolean): Steps<FrameBounds> {
+export function* frameBoundsSteps(o: WindowOrder, frame: BoundFrame, ordered: boolean, key: Float64Array | undefined, desc: boolean, sub?: Uint16Array): Steps<FrameBounds> {
   const n = o.rows.length
   const start = new Int32Array(n)
   const end = new Int32Array(n)
@@ -54,6 +57,14 @@ export function* frameBoundsSteps(o: WindowOrder, frame: BoundFrame, ordered: bo
   }
   const sign = desc ? -1 : 1
   const rows = o.rows
+  // offsets are microseconds, a nanosecond offset a fraction of one: a TIMESTAMP_NS key compares
+  // in whole nanoseconds, a TIMESTAMP key in whole microseconds (the fraction truncated, as
+  // QuestDB converts a nanosecond offset for a microsecond timestamp)
+  const loK = lo === -Infinity ? lo : sub === undefined ? Math.trunc(lo) : Math.round(lo * 1000)
+  const hiK = hi === Infinity ? hi : sub === undefined ? Math.trunc(hi) : Math.round(hi * 1000)
+  const diff = sub === undefined
+    ? (r: number, kp: number) => key[r]! - kp
+    : (r: number, kp: number, sp: number) => (key[r]! - kp) * 1000 + (sub[r]! - sp)
   let a = 0
   let b = 0
   // the pointers move at most n each: work counts positions and pointer moves
@@ -65,10 +76,11 @@ export function* frameBoundsSteps(o: WindowOrder, frame: BoundFrame, ordered: bo
     const e = partEnd[p]!
     if (p === s) { a = s; b = s }
     const kp = key[rows[p]!]!
+    const sp = sub === undefined ? 0 : sub[rows[p]!]!
     if (lo === -Infinity) a = s
-    else while (a < e && sign * (key[rows[a]!]! - kp) < lo) a++
+    else while (a < e && sign * diff(rows[a]!, kp, sp) < loK) a++
     if (hi === Infinity) b = e
-    else while (b < e && sign * (key[rows[b]!]! - kp) <= hi) b++
+    else while (b < e && sign * diff(rows[b]!, kp, sp) <= hiK) b++
     start[p] = a
     end[p] = b
     work += a + b

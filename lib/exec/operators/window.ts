@@ -8,7 +8,8 @@
  *
  * Contract: output rows = input rows in input order (the designated timestamp order survives).
  */
-import { type Batch, type Vector, concatVectors, materialize, sliceVector } from '../../types/vector.js'
+import { type Batch, type I64Vector, type Vector, concatVectors, materialize, sliceVector } from '../../types/vector.js'
+import { splitNs } from '../../types/timestamp-ns.js'
 import type { WindowNode } from '../../plan/plan-node.js'
 import type { WindowCall } from '../../plan/nodes/window.js'
 import { LONG_NULL } from '../../types/column-type.js'
@@ -80,7 +81,13 @@ async function computeCall(call: WindowCall, order: WindowOrder, keys: readonly 
   const n = all.length
   const argVector = async (): Promise<Vector> => materialize(await evaluateSliced(call.arg!, all, ctx))
   const frame = async () => {
-    const key = call.frame.units === 'range' && keys.length === 1 ? await mapSliced(keys[0]!, n, Float64Array, toFloat64, ctx) : undefined
+    const range = call.frame.units === 'range' && keys.length === 1
+    if (range && keys[0]!.type === 'TIMESTAMP_NS' && keys[0]!.kind === 'i64') {
+      // to the nanosecond: whole microseconds and the remainders (a double of the value drops digits)
+      const { micros, sub } = splitNs(materialize(keys[0]!) as I64Vector, n)
+      return await runSteps(frameBoundsSteps(order, call.frame, true, micros, call.orderBy[0]?.desc === true, sub), ctx)
+    }
+    const key = range ? await mapSliced(keys[0]!, n, Float64Array, toFloat64, ctx) : undefined
     return await runSteps(frameBoundsSteps(order, call.frame, keys.length > 0, key, call.orderBy[0]?.desc === true), ctx)
   }
   const numbers = (data: Float64Array): Vector => ({ kind: 'f64', type: 'DOUBLE', length: n, data })

@@ -10,6 +10,7 @@ import type { Scalar } from '../../types/vector.js'
 import type { AggregateFunctionDef, CallSite, FunctionDef, ScalarFunctionDef } from '../../functions/registry-types.js'
 import type { BoundExpr } from '../../plan/plan-node.js'
 import { functionsNamed } from '../../functions/registry.js'
+import { INTERNAL_FUNCTIONS } from '../../functions/scalar/interval-fns.js'
 import { inValues } from '../evaluate.js'
 import type { WireBatch } from './batch-wire.js'
 
@@ -21,7 +22,7 @@ export type WireExpr =
   | { readonly kind: 'cast'; readonly type: ColumnType; readonly expr: WireExpr; readonly pos: number }
   | { readonly kind: 'case'; readonly type: ColumnType; readonly whens: readonly { readonly when: WireExpr; readonly then: WireExpr }[]; readonly else: WireExpr }
   | { readonly kind: 'in'; readonly type: 'BOOLEAN'; readonly expr: WireExpr; readonly values: readonly Scalar[]; readonly not: boolean }
-  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: WireExpr; readonly intervals: Float64Array; readonly not: boolean }
+  | { readonly kind: 'in_intervals'; readonly type: 'BOOLEAN'; readonly expr: WireExpr; readonly intervals: Float64Array; readonly not: boolean; readonly nsIntervals?: Float64Array }
   | { readonly kind: 'isnull'; readonly type: 'BOOLEAN'; readonly expr: WireExpr; readonly not: boolean }
 
 /** A column shared with the worker. */
@@ -54,8 +55,11 @@ export interface WireTask {
   readonly filter?: WireExpr
   readonly keys: readonly WireExpr[]
   readonly aggregates: readonly { readonly fn: number; readonly site: CallSite; readonly args: readonly WireExpr[] }[]
-  /** the (name, kind) of every function the task uses, indexed by `fn` */
-  readonly functions: readonly { readonly name: string; readonly kind: FunctionDef['kind'] }[]
+  /**
+   * the (name, kind) of every function the task uses, indexed by `fn`; `internal`: one of the
+   * definitions the binder uses that are not built-ins (`INTERNAL_FUNCTIONS`)
+   */
+  readonly functions: readonly { readonly name: string; readonly kind: FunctionDef['kind']; readonly internal?: boolean }[]
   readonly params: readonly Scalar[]
   readonly now: number
   /** nanoseconds of the statement's start past `now` (`now_ns()`) */
@@ -90,14 +94,14 @@ export interface WireSample {
  * expressions that travel (plan/physical/shippable.ts); anything else is an invariant failure.
  */
 export class WireEncoder {
-  readonly functions: { name: string; kind: FunctionDef['kind'] }[] = []
+  readonly functions: { name: string; kind: FunctionDef['kind']; internal?: boolean }[] = []
   private readonly index = new Map<FunctionDef, number>()
 
   fn(def: FunctionDef): number {
     let i = this.index.get(def)
     if (i === undefined) {
       i = this.functions.length
-      this.functions.push({ name: def.name, kind: def.kind })
+      this.functions.push(INTERNAL_FUNCTIONS.includes(def as ScalarFunctionDef) ? { name: def.name, kind: def.kind, internal: true } : { name: def.name, kind: def.kind })
       this.index.set(def, i)
     }
     return i
@@ -111,7 +115,8 @@ export class WireEncoder {
       case 'cast': return { kind: 'cast', type: e.type, expr: this.expr(e.expr), pos: e.pos }
       case 'case': return { kind: 'case', type: e.type, whens: e.whens.map((w) => ({ when: this.expr(w.when), then: this.expr(w.then) })), else: this.expr(e.else) }
       case 'in': return { kind: 'in', type: e.type, expr: this.expr(e.expr), values: inValues(e.values), not: e.not }
-      case 'in_intervals': return { kind: 'in_intervals', type: e.type, expr: this.expr(e.expr), intervals: e.intervals, not: e.not }
+      // a TIMESTAMP_NS column's intervals travel to the nanosecond (exec/ns-intervals.ts)
+      case 'in_intervals': return { kind: 'in_intervals', type: e.type, expr: this.expr(e.expr), intervals: e.intervals, not: e.not, ...(e.nsIntervals === undefined ? {} : { nsIntervals: e.nsIntervals }) }
       case 'isnull': return { kind: 'isnull', type: e.type, expr: this.expr(e.expr), not: e.not }
       case 'param': case 'subquery': case 'exists': case 'in_query': throw internalError(`a ${e.kind} cannot run on a worker thread`)
     }
@@ -125,7 +130,7 @@ export class WireEncoder {
 /** Resolves the task's function table back to definitions. */
 export function resolveFunctions(fns: WireTask['functions']): FunctionDef[] {
   return fns.map((f) => {
-    const def = functionsNamed(f.name).find((d) => d.kind === f.kind && d.name === f.name)
+    const def = f.internal === true ? INTERNAL_FUNCTIONS.find((d) => d.name === f.name) : functionsNamed(f.name).find((d) => d.kind === f.kind && d.name === f.name)
     if (def === undefined) throw internalError(`worker: unknown function ${f.name}`)
     return def
   })

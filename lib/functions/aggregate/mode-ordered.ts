@@ -65,7 +65,8 @@ export class ModeKernel implements AggregateKernel {
 
 /** Per group: ordered so far, and the first and last non-null values. */
 export class IsOrderedKernel implements AggregateKernel {
-  state: ({ ordered: boolean; first: number; last: number } | null)[] = []
+  // values as read (a bigint past 2^53): JavaScript compares a bigint and a number exactly
+  state: ({ ordered: boolean; first: number | bigint; last: number | bigint } | null)[] = []
 
   resize(count: number): void {
     growArray(this.state, count, null)
@@ -76,7 +77,7 @@ export class IsOrderedKernel implements AggregateKernel {
     for (let i = 0; i < length; i++) {
       const x = getScalar(v, i)
       if (x === null) continue
-      const n = Number(x)
+      const n = typeof x === 'bigint' ? x : Number(x)
       const g = groups[i]!
       const s = this.state[g]
       if (s === null || s === undefined) this.state[g] = { ordered: true, first: n, last: n }
@@ -110,8 +111,8 @@ export class IsOrderedKernel implements AggregateKernel {
   }
 }
 
-const MODE_TYPES: readonly ColumnType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'CHAR', 'STRING', 'VARCHAR', 'DATE', 'TIMESTAMP']
-const ORDERED_TYPES: readonly ColumnType[] = ['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP']
+const MODE_TYPES: readonly ColumnType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'CHAR', 'STRING', 'VARCHAR', 'DATE', 'TIMESTAMP', 'TIMESTAMP_NS']
+const ORDERED_TYPES: readonly ColumnType[] = ['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'TIMESTAMP_NS']
 
 /** mode and isOrdered. */
 export const MODE_ORDERED_FUNCTIONS: readonly FunctionDef[] = [

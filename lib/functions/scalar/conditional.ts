@@ -48,7 +48,7 @@ function nullWhere(a: Vector, mask: Uint8Array, maskConst: boolean, n: number): 
   return w.finish()
 }
 
-const NULLIF_TYPES: readonly ArgType[] = ['INT', 'LONG', 'DOUBLE', 'FLOAT', 'SHORT', 'BYTE', 'TIMESTAMP', 'DATE', 'BOOLEAN', 'CHAR', 'IPV4', 'UUID', 'LONG256', 'TEXT']
+const NULLIF_TYPES: readonly ArgType[] = ['INT', 'LONG', 'DOUBLE', 'FLOAT', 'SHORT', 'BYTE', 'TIMESTAMP', 'TIMESTAMP_NS', 'DATE', 'BOOLEAN', 'CHAR', 'IPV4', 'UUID', 'LONG256', 'TEXT']
 
 /** The conditional functions. */
 export const CONDITIONAL_FUNCTIONS: readonly ScalarFunctionDef[] = [

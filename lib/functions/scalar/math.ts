@@ -9,10 +9,10 @@
 import { internalError } from '../../errors.js'
 import { INT_NULL, LONG_NULL, LONG_NULL_BIG } from '../../types/column-type.js'
 import type { ColumnType } from '../../types/column-type.js'
-import { allocate } from '../../types/vector.js'
+import { VectorWriter, allocate, getScalar } from '../../types/vector.js'
 import type { Vector } from '../../types/vector.js'
 import type { ScalarFunctionDef, Signature } from '../registry-types.js'
-import { i64FromBig, stride, toF64 } from '../kernel-helpers.js'
+import { i64FromBig, isBigI64, stride, toF64 } from '../kernel-helpers.js'
 import { type RoundMode, roundScaled } from './math-rounding.js'
 
 /** Applies `f` to every row of a numeric vector read as doubles, giving DOUBLE (or FLOAT). */
@@ -99,13 +99,22 @@ function rounding(name: string, mode: RoundMode, description: string, example: s
   }
 }
 
-/** greatest / least over LONGs or DOUBLEs, skipping nulls (null only when every argument is null). */
+/**
+ * greatest / least over LONGs, TIMESTAMPs, TIMESTAMP_NSs or DOUBLEs, skipping nulls (null only
+ * when every argument is null). Timestamps keep their type (QuestDB's
+ * GreatestNumericFunctionFactory: a TIMESTAMP_NS among them makes the result one); 64-bit values
+ * past 2^53 compare exactly, as integers.
+ */
 function extreme(name: string, greatest: boolean, description: string): ScalarFunctionDef {
   return {
     kind: 'scalar', name, family: 'math', description, example: `SELECT ${name}(11, 3, 8, 15)`,
-    signatures: [{ args: ['LONG'], variadic: 'LONG', returns: 'LONG' }, { args: ['DOUBLE'], variadic: 'DOUBLE', returns: 'DOUBLE' }],
+    signatures: [
+      { args: ['LONG'], variadic: 'LONG', returns: 'LONG' }, { args: ['DOUBLE'], variadic: 'DOUBLE', returns: 'DOUBLE' },
+      { args: ['TIMESTAMP'], variadic: 'TIMESTAMP', returns: 'TIMESTAMP' }, { args: ['TIMESTAMP_NS'], variadic: 'TIMESTAMP_NS', returns: 'TIMESTAMP_NS' },
+    ],
     vector: (args, n) => {
-      const ret: ColumnType = args.every((a) => a.kind === 'i64') ? 'LONG' : 'DOUBLE'
+      const ret: ColumnType = args.every((a) => a.kind === 'i64') ? (args[0]!.type === 'TIMESTAMP' || args[0]!.type === 'TIMESTAMP_NS' ? args[0]!.type : 'LONG') : 'DOUBLE'
+      if (ret !== 'DOUBLE' && args.some(isBigI64)) return extremeBig(args, n, greatest, ret)
       const views = args.map(toF64)
       const out = new Float64Array(n).fill(NaN)
       for (const v of views) {
@@ -119,9 +128,25 @@ function extreme(name: string, greatest: boolean, description: string): ScalarFu
       }
       if (ret === 'DOUBLE') return { kind: 'f64', type: 'DOUBLE', length: n, data: out }
       for (let i = 0; i < n; i++) if (out[i] !== out[i]) out[i] = LONG_NULL
-      return { kind: 'i64', type: 'LONG', length: n, data: out }
+      return { kind: 'i64', type: ret, length: n, data: out }
     },
   }
+}
+
+/** {@link extreme} over 64-bit vectors some of which hold values past 2^53: exact, as bigints. */
+function extremeBig(args: readonly Vector[], n: number, greatest: boolean, ret: ColumnType): Vector {
+  const w = new VectorWriter(ret, n)
+  for (let i = 0; i < n; i++) {
+    let best: bigint | undefined
+    for (const a of args) {
+      const x = getScalar(a, i)
+      if (x === null) continue
+      const b = BigInt(x as number | bigint)
+      if (best === undefined || (greatest ? b > best : b < best)) best = b
+    }
+    w.set(i, best === undefined ? null : best >= -9007199254740991n && best <= 9007199254740991n ? Number(best) : best)
+  }
+  return w.finish()
 }
 
 const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB']

@@ -17,6 +17,7 @@ import { joinNs, nsBig, nsScalar, splitNs } from '../../types/timestamp-ns.js'
 import type { FunctionContext, ScalarFunctionDef, Signature } from '../registry-types.js'
 import { textAt } from '../kernel-helpers.js'
 import { parseUnit } from './time-helpers.js'
+import { floorTo } from '../../types/calendar.js'
 
 /** How a lifted function's TIMESTAMP result becomes nanoseconds. */
 export type LiftMode = 'field' | 'keep' | 'floor' | 'ceil'
@@ -121,8 +122,8 @@ const UNIT_NANOS: Readonly<Record<string, bigint>> = { n: 1n, u: 1000n, T: 1_000
 /**
  * Calls whose result depends on the nanoseconds in a way the microsecond kernel cannot see:
  * `extract(nanoseconds FROM ts)` (the nanoseconds of the second), `date_trunc('nanosecond', ts)`
- * (the value itself) and `timestamp_floor(unit, ts, offset)` with a fixed-length unit (buckets
- * from the offset's nanosecond). Undefined for every other call.
+ * (the value itself) and `timestamp_floor(unit, ts, offset)` (buckets from the offset's
+ * nanosecond, calendar months and years too). Undefined for every other call.
  */
 function exactKernel(name: string, args: readonly Vector[], n: number): Vector | undefined {
   if (name !== 'extract' && name !== 'date_trunc' && name !== 'timestamp_floor') return undefined
@@ -134,10 +135,23 @@ function exactKernel(name: string, args: readonly Vector[], n: number): Vector |
   if (name === 'date_trunc' && u.toLowerCase() === 'nanosecond' && args[1]?.type === 'TIMESTAMP_NS') return args[1]
   if (name === 'timestamp_floor' && args.length === 3 && args[2]!.type === 'TIMESTAMP_NS') {
     const p = parseUnit(u, -1)
+    const off = args[2]!
+    if (p.unit === 'M' || p.unit === 'y') {
+      // months from the offset: the calendar floor of (ts - offset), moved back by the offset; a
+      // month starts on a whole microsecond, so the floor of the microseconds below is it
+      return exactNs(args[1]!, n, (ns, i) => {
+        const o = getScalar(off, i)
+        if (o === null) return null
+        const base = nsBig(o as number | bigint)
+        const t = ns - base
+        let q = t / 1000n
+        if (q * 1000n > t) q -= 1n
+        return BigInt(floorTo(Number(q), p.unit, p.stride, 0)) * 1000n + base
+      })
+    }
     const unit = UNIT_NANOS[p.unit]
     if (unit === undefined) return undefined
     const stride = unit * BigInt(p.stride)
-    const off = args[2]!
     return exactNs(args[1]!, n, (ns, i) => {
       const o = getScalar(off, i)
       if (o === null) return null

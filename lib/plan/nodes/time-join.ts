@@ -16,4 +16,9 @@ export interface TimeJoinNode extends NodeBase {
   readonly rightKeys: readonly BoundExpr[]
   /** ASOF/LT TOLERANCE in microseconds (a match needs left.ts - right.ts <= tolerance) */
   readonly tolerance: number | undefined
+  /**
+   * nanoseconds past `tolerance`'s microseconds (0-999) of a TOLERANCE in `n`: TIMESTAMP_NS sides
+   * compare to the nanosecond (`500n` is 0 µs + 500); absent: 0
+   */
+  readonly toleranceSub?: number
 }

@@ -83,3 +83,15 @@ t.test('comparison and addition on halves', async (t) => {
   t.same([0, 1, 3].map((i) => getScalar(diff, i)), [0, 0, 0])
   t.equal(getScalar(diff, 2), null)
 })
+
+t.test('TIMESTAMP_NS vectors to TIMESTAMP and DATE divide toward zero, as the scalar casts do', async (t) => {
+  const values = [-2_000_000, -1_500, -1, 0, 999, 1_500_000, 1_000_001, -1_000_001]
+  for (const data of [Float64Array.from(values), BigInt64Array.from(values.map(BigInt))]) {
+    const v = { kind: 'i64', type: 'TIMESTAMP_NS', length: values.length, data } as I64Vector
+    const us = castNsVector(v, 'TIMESTAMP')!, ms = castNsVector(v, 'DATE')!
+    t.same(values.map((_, i) => Number(getScalar(us, i))), values.map((x) => Number(castScalar(x, 'TIMESTAMP_NS', 'TIMESTAMP'))), `${data.constructor.name} to TIMESTAMP`)
+    t.same(values.map((_, i) => Number(getScalar(ms, i))), [-2, 0, 0, 0, 0, 1, 1, -1], `${data.constructor.name} to DATE`)
+  }
+  t.same(values.map((x) => Number(castScalar(x, 'TIMESTAMP_NS', 'DATE'))), [-2, 0, 0, 0, 0, 1, 1, -1], 'scalar DATE')
+  t.same(values.map((x) => Number(castScalar(x, 'TIMESTAMP_NS', 'TIMESTAMP'))), [-2000, -1, 0, 0, 0, 1500, 1000, -1000], 'scalar TIMESTAMP (-1 ns is 0 µs, as QuestDB)')
+})

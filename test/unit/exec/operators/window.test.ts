@@ -56,6 +56,24 @@ t.test('frame bounds: ROWS offsets clamp to the partition, RANGE follows the key
   t.same(Array.from(whole.end), [5, 5, 5, 5, 5])
 })
 
+t.test('frame bounds: a TIMESTAMP_NS key (microseconds + remainders) compares to the nanosecond', async (t) => {
+  // 1.000001, 1.000003, 1.001002 µs as micros [1, 1, 2] + remainders [1, 3, 2]... in sorted order
+  const o = windowOrder(new Int32Array(3), 1, [vec('LONG', [1001, 1003, 2002])], [asc], true)
+  const micros = Float64Array.of(1, 1, 2), sub = Uint16Array.of(1, 3, 2)
+  // 2 ns preceding: 1003 reaches 1001, 2002 reaches nothing else
+  const two = frameBounds(o, { units: 'range', lo: -0.002, hi: 0 }, true, micros, false, sub)
+  t.same(Array.from(two.start), [0, 0, 2])
+  t.same(Array.from(two.end), [1, 2, 3])
+  // 1001 ns preceding to 1 ns preceding: 2002 reaches 1001 and 1003
+  const back = frameBounds(o, { units: 'range', lo: -1.001, hi: -0.001 }, true, micros, false, sub)
+  t.same(Array.from(back.start), [0, 0, 0])
+  t.same(Array.from(back.end), [0, 1, 2])
+  // without remainders (a TIMESTAMP key) the fractions truncate: -0.002 is 0 µs
+  const us = frameBounds(o, { units: 'range', lo: -0.002, hi: 0 }, true, micros, false)
+  t.same(Array.from(us.start), [0, 0, 2])
+  t.same(Array.from(us.end), [2, 2, 3])
+})
+
 /** A deterministic generator (xorshift), so failures reproduce. */
 function rng(seed: number): () => number {
   let s = seed >>> 0 || 1

@@ -57,6 +57,9 @@ t.test('kernels', async (t) => {
   t.same(run('exp', [vec('DOUBLE', [0])]), [1])
   t.same(run('greatest', [vec('LONG', [11, null, null]), vec('LONG', [3, 5, null]), cst('LONG', null, 3)]), [11, 5, null])
   t.same(run('least', [vec('DOUBLE', [11, NaN]), cst('DOUBLE', 3, 2)], 'DOUBLE'), [3, 3])
+  // past 2^53: compared as integers, not as doubles
+  t.same(run('greatest', [vec('LONG', [9007199254740993n, null]), cst('LONG', 9007199254740992, 2)]), [9007199254740993n, 9007199254740992])
+  t.same(run('least', [vec('TIMESTAMP_NS', [1704067200000000001n, null]), cst('TIMESTAMP_NS', 1704067200000000002n, 2)], 'TIMESTAMP_NS'), [1704067200000000001n, 1704067200000000002n])
 })
 
 t.test('size_pretty', async (t) => {
