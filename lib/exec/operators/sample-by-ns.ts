@@ -11,7 +11,11 @@
  *
  * The division is done on each value's split microseconds and remainder (no BigInt per row), so any
  * span works as long as bucket numbers stay below 2^53 (with `1n` about 104 days, with `1000n`
- * longer than TIMESTAMP_NS's range). FROM-TO clipping compares the split values, exactly.
+ * longer than TIMESTAMP_NS's range). Past that (strides below ~2 µs over long spans) a query
+ * without FILL goes on with dense bucket numbers: each new bucket, met in time order, takes the
+ * next number after every earlier one and its start is kept in a table; FILL, which needs the
+ * gaps, and input out of time order are refused there (0A000). FROM-TO clipping compares the split
+ * values, exactly.
  */
 import { SqlError, SqlState } from '../../errors.js'
 import { type Batch, type I64Vector, type Scalar, type Vector, materialize } from '../../types/vector.js'
@@ -34,6 +38,8 @@ export interface NsSampleArgs {
   readonly from: Scalar
   /** TO as TIMESTAMP_NS (local time under TIME ZONE), or null */
   readonly to: Scalar
+  /** whether the query fills (bucket numbers must then keep the gaps) */
+  readonly fill: boolean
 }
 
 /** A split nanosecond value: whole microseconds and the 0–999 remainder. */
@@ -52,6 +58,12 @@ export class NsShift {
   private readonly hi: Split | undefined
   /** the remainder of the last {@link divide} */
   private rem = 0
+  /** the largest bucket number given so far */
+  private maxK = -Infinity
+  /** past 2^53 buckets: the first dense bucket number, and the dense buckets' starts */
+  private denseBase = Infinity
+  private readonly denseMicros: number[] = []
+  private readonly denseSub: number[] = []
 
   constructor(private readonly args: NsSampleArgs) {
     this.stride = args.stride
@@ -106,24 +118,70 @@ export class NsShift {
     if (!this.found && n > 0) this.anchor(micros[0]!, sub[0]!)
     const out = new Float64Array(n)
     const om = this.originMicros, os = this.originSub, s = this.stride
+    let maxK = this.maxK
     for (let i = 0; i < n; i++) {
+      if (this.denseBase !== Infinity) { out[i] = this.dense(micros[i]!, sub[i]!); continue }
       const d = micros[i]! - om
+      let q: number
       if (d < FAST && d > -FAST) {
         // exact: |x| < 4e15, and q * s stays within a stride of x
         const x = d * 1000 + (sub[i]! - os)
-        let q = Math.floor(x / s)
+        q = Math.floor(x / s)
         const r = x - q * s
         if (r < 0) q--
         else if (r >= s) q++
-        out[i] = q
-      } else out[i] = this.divide(micros[i]!, sub[i]!)
+      } else {
+        q = this.divide(micros[i]!, sub[i]!)
+        if (Number.isNaN(q)) { this.maxK = maxK; out[i] = this.dense(micros[i]!, sub[i]!); continue }
+      }
+      if (q > maxK) maxK = q
+      out[i] = q
     }
+    if (this.denseBase === Infinity) this.maxK = maxK
     return out
   }
 
   /**
+   * The dense bucket number of a row past 2^53 buckets from the origin: the current dense bucket,
+   * or a new one after every number given so far (rows must come in time order).
+   */
+  private dense(m: number, s: number): number {
+    const count = this.denseMicros.length
+    if (count > 0) {
+      const cm = this.denseMicros[count - 1]!, cs = this.denseSub[count - 1]!
+      // ns - start, exact: the micros differ by little when it is within a bucket (stride < 2048 here)
+      const dm = m - cm
+      if (dm >= -1 && dm <= 4) {
+        const x = dm * 1000 + s - cs
+        if (x >= 0 && x < this.stride) return this.denseBase + count - 1
+        if (x < 0) throw this.unordered()
+      } else if (dm < 0) throw this.unordered()
+    } else {
+      this.denseBase = Math.max(this.maxK, -1) + 1
+    }
+    // the bucket start: ns - ((ns - origin) mod stride), from split parts (the stride is below 2048)
+    const st = this.stride
+    const d = m - this.originMicros
+    let dq = Math.floor(d / st)
+    let dr = d - dq * st
+    if (dr < 0) { dq--; dr += st } else if (dr >= st) { dq++; dr -= st }
+    let r = (dr * (1000 % st) + s - this.originSub) % st
+    if (r < 0) r += st
+    let sm = m, ss = s - r
+    while (ss < 0) { ss += 1000; sm-- }
+    this.denseMicros.push(sm)
+    this.denseSub.push(ss)
+    return this.denseBase + count
+  }
+
+  private unordered(): SqlError {
+    return new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `SAMPLE BY ${this.stride}n over more than 2^53 buckets needs its rows in time order`)
+  }
+
+  /**
    * floor((ns - origin) / stride) of `micros * 1000 + sub`, exactly, from split parts; the
-   * remainder is left in `rem`. Throws 0A000 when the bucket number is past 2^53.
+   * remainder is left in `rem`. Past 2^53 buckets: NaN without FILL (the caller goes dense), else
+   * 0A000.
    */
   private divide(micros: number, sub: number): number {
     const s = this.stride, sh = this.sh, sl = this.sl
@@ -131,7 +189,10 @@ export class NsShift {
     const e = sub - this.originSub
     let q = Math.floor((d * 1000 + e) / s)
     if (!(Math.abs(q) < MAX_SAFE - 16)) {
-      throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `SAMPLE BY ${s}n spans more than 2^53 buckets; use a larger stride or a narrower time range`)
+      // past 2^53 buckets after the origin: dense numbers go on (before it: input out of order)
+      if (!this.args.fill && q > 0) return NaN
+      if (!this.args.fill) throw this.unordered()
+      throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `SAMPLE BY ${s}n with FILL spans more than 2^53 buckets; use a larger stride or a narrower time range`)
     }
     // q * s = (q * sh + qh * sl) * 1000 + ql * sl with every product below 2^53
     const qh = Math.floor(q / 1000), ql = q - qh * 1000
@@ -169,8 +230,9 @@ export class NsShift {
     const sub = new Uint16Array(length)
     const om = this.originMicros, os = this.originSub, sh = this.sh, sl = this.sl
     for (let i = 0; i < length; i++) {
-      // origin + k * stride = om + k * sh + kh * sl (µs) + os + kl * sl (ns), k = kh * 1000 + kl
       const k = shifted[i]!
+      if (k >= this.denseBase) { micros[i] = this.denseMicros[k - this.denseBase]!; sub[i] = this.denseSub[k - this.denseBase]!; continue }
+      // origin + k * stride = om + k * sh + kh * sl (µs) + os + kl * sl (ns), k = kh * 1000 + kl
       const kh = Math.floor(k / 1000), kl = k - kh * 1000
       const t = os + kl * sl
       const c = Math.floor(t / 1000)

@@ -89,7 +89,7 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
   const toValue = node.to === undefined ? null : evalConstant(node.to, ctx)
   // SAMPLE BY 100n: buckets numbered from an origin (sample-by-ns.ts); FROM / TO are TIMESTAMP_NS
   const shift = node.unit === 'n'
-    ? new NsShift({ stride: node.stride, spec: nodeSpec, from: node.from === undefined ? null : evalConstant(node.from, ctx), to: toValue })
+    ? new NsShift({ stride: node.stride, spec: nodeSpec, from: node.from === undefined ? null : evalConstant(node.from, ctx), to: toValue, fill: node.fill !== undefined })
     : undefined
   const spec = shift === undefined ? nodeSpec : shift.spec(nodeSpec)
   const tz = spec.timeZone
@@ -142,7 +142,8 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
     await ctx.maybeYield()
   }
   for (const f of fused) f.sums.settle()
-  if (shift !== undefined) ({ lo, hi } = shift.bounds())
+  // FROM / TO as bucket numbers matter only to a FILL (a far TO need not fit in 2^53 buckets otherwise)
+  if (shift !== undefined && node.fill !== undefined) ({ lo, hi } = shift.bounds())
   return { spec, lo, hi, buckets, keyIndex, groups: groupsOf(buckets, pairs), kernels, memory, shift }
 }
 
