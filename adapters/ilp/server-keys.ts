@@ -23,6 +23,7 @@ export const ILP_KEYS: Readonly<Record<string, { kind: Kind; def: string | undef
   'line.default.partition.by': { kind: 'string', def: 'DAY' },
   'line.auto.create.new.tables': { kind: 'bool', def: 'true' },
   'line.auto.create.new.columns': { kind: 'bool', def: 'true' },
+  'line.timestamp.default.column.type': { kind: 'string', def: 'TIMESTAMP' },
   'cairo.max.uncommitted.rows': { kind: 'int', def: '500000' },
 }
 
@@ -44,6 +45,7 @@ export interface IlpConfig {
     readonly autoCreateTables: boolean
     readonly autoCreateColumns: boolean
     readonly partitionBy: LinePartitionBy
+    readonly defaultTimestampType: 'TIMESTAMP' | 'TIMESTAMP_NS'
   }
   readonly tcp: {
     readonly enabled: boolean
@@ -56,6 +58,7 @@ export interface IlpConfig {
     readonly autoCreateTables: boolean
     readonly autoCreateColumns: boolean
     readonly partitionBy: LinePartitionBy
+    readonly defaultTimestampType: 'TIMESTAMP' | 'TIMESTAMP_NS'
   }
 }
 
@@ -66,7 +69,9 @@ const UNITS: Readonly<Record<string, TimeUnit>> = { n: 'n', ns: 'n', u: 'u', us:
 export function ilpConfig(r: IlpKeyReader): IlpConfig {
   const p = (r.str('line.default.partition.by') ?? 'DAY').toUpperCase() as LinePartitionBy
   const partitionBy = PARTITIONS.includes(p) ? p : 'DAY'
-  const common = { autoCreateTables: r.bool('line.auto.create.new.tables'), autoCreateColumns: r.bool('line.auto.create.new.columns'), partitionBy }
+  // TIMESTAMP or TIMESTAMP_NS in any case; anything else is TIMESTAMP, as in QuestDB
+  const defaultTimestampType = (r.str('line.timestamp.default.column.type') ?? '').toUpperCase() === 'TIMESTAMP_NS' ? 'TIMESTAMP_NS' : 'TIMESTAMP'
+  const common = { autoCreateTables: r.bool('line.auto.create.new.tables'), autoCreateColumns: r.bool('line.auto.create.new.columns'), partitionBy, defaultTimestampType } as const
   return {
     http: {
       enabled: r.bool('line.http.enabled'), pingVersion: r.str('line.http.ping.version')!,

@@ -40,16 +40,19 @@ export interface LineSink {
   integer(v: number | bigint): void
   string(v: string): void
   boolean(v: boolean): void
-  /** a timestamp field, in microseconds */
-  timestamp(micros: number): void
+  /** a timestamp field, in microseconds; `unit` is the unit it was sent in (its suffix or binary unit) */
+  timestamp(micros: number, unit: TimeUnit): void
   long256(hex: string): void
   /** a protocol-2 DOUBLE array (null for a null array) */
   array(v: DoubleArray | null): void
   /** a protocol-3 decimal (null for a null decimal) */
   decimal(v: DecimalValue | null): void
   nul(): void
-  /** the line ends; `micros` is the designated timestamp, NaN when the line has none */
-  endLine(micros: number): void
+  /**
+   * the line ends; `micros` is the designated timestamp, NaN when the line has none; `unit` is the
+   * unit its suffix named (`n`, `t`, `m`), undefined for a bare number or no timestamp
+   */
+  endLine(micros: number, unit?: TimeUnit): void
   /** the line started last is incomplete: forget its values */
   abortLine(): void
 }
@@ -238,7 +241,7 @@ export class LineParser {
     if (last === 110 /* n */) { unit = 'n'; te-- } else if (last === 116 /* t */) { unit = 'u'; te-- } else if (last === 109 /* m */) { unit = 'ms'; te-- }
     const micros = timestampToMicros(buf, p, te, unit)
     if (micros === undefined) throw new LineError(`Could not parse timestamp: ${buf.toString('utf8', p, q)}`)
-    sink.endLine(micros)
+    sink.endLine(micros, te === q ? undefined : unit)
     return q + 1
   }
 
@@ -404,7 +407,7 @@ export class LineParser {
         const raw = buf.readBigInt64LE(v + 1)
         const micros = unit === 'n' ? raw / 1000n : raw * BigInt(MICROS_PER[unit])
         LAST_SUB_MICROS.nanos = unit === 'n' && raw > 0n ? Number(raw % 1000n) : 0
-        sink.timestamp(Number(micros))
+        sink.timestamp(Number(micros), unit)
         break
       }
     }
@@ -497,9 +500,10 @@ export class LineParser {
         return
       }
       if (last === 116 || last === 110 || last === 109) {
-        const v = timestampToMicros(buf, s, e - 1, last === 116 ? 'u' : last === 110 ? 'n' : 'ms')
+        const unit = last === 116 ? 'u' : last === 110 ? 'n' : 'ms'
+        const v = timestampToMicros(buf, s, e - 1, unit)
         if (v === undefined) throw this.invalid(buf, s, e, nameStart, nameEnd)
-        sink.timestamp(v)
+        sink.timestamp(v, unit)
         return
       }
     } else if (e - s <= 5) {

@@ -35,6 +35,12 @@ export interface LineWriterOptions {
   readonly partitionBy?: LinePartitionBy
   /** the longest line, in bytes; a longer one fails with 413 `request too large` (default 64 MiB) */
   readonly maxLineBytes?: number
+  /**
+   * the designated timestamp type of a table created by a line whose timestamp has no unit suffix
+   * (or no timestamp): `line.timestamp.default.column.type`, default TIMESTAMP. A suffixed
+   * timestamp (`n`, or `t` / `m`) always creates TIMESTAMP_NS, or TIMESTAMP, as QuestDB 9.1.1+.
+   */
+  readonly defaultTimestampType?: 'TIMESTAMP' | 'TIMESTAMP_NS'
 }
 
 /** What the writer needs of the database. @internal */
@@ -73,7 +79,7 @@ export class LineWriter {
   private newRows(): RequestRows {
     return new RequestRows(this.ctx.catalog, {
       autoCreateTables: this.options.autoCreateTables ?? true, autoCreateColumns: this.options.autoCreateColumns ?? true,
-      maxNameLength: this.ctx.maxNameLength, clock: this.ctx.clock,
+      maxNameLength: this.ctx.maxNameLength, clock: this.ctx.clock, defaultTimestampType: this.options.defaultTimestampType ?? 'TIMESTAMP',
     })
   }
 

@@ -16,7 +16,7 @@ import { SqlError } from '../errors.js'
 import { type ColumnBuilder, F64Builder, I64Builder, NsFromMicrosBuilder, ScalarBuilder, SymBuilder, builderFor } from './column-builder.js'
 import { LineError } from './ilp-error.js'
 import type { LineSink } from './line-parser.js'
-import { type DecimalValue, LAST_SUB_MICROS, parseDecimalText } from './number-bytes.js'
+import { type DecimalValue, LAST_SUB_MICROS, parseDecimalText, type TimeUnit } from './number-bytes.js'
 import { type DecimalType, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isDecimal, pow10n } from '../types/decimal.js'
 
 /** One column of a table in the request. */
@@ -57,6 +57,23 @@ export interface RowsOptions {
   readonly maxNameLength: number
   /** the server clock in microseconds (rows without a timestamp) */
   readonly clock: () => number
+  /**
+   * the type of a created table's designated timestamp when its first line does not say the unit
+   * (`line.timestamp.default.column.type`; default TIMESTAMP)
+   */
+  readonly defaultTimestampType?: TimestampType
+}
+
+/** The column types a timestamp gets when ILP creates its column. */
+export type TimestampType = 'TIMESTAMP' | 'TIMESTAMP_NS'
+
+/**
+ * The type of a timestamp column ILP creates, as QuestDB 9.1.1+ does: the precision the client
+ * sent when the line says it (`n` is TIMESTAMP_NS; `t`, `m` and the binary coarser units are
+ * TIMESTAMP), else (a designated timestamp as a bare number, or none) the configured default.
+ */
+export function newTimestampType(unit: TimeUnit | undefined, fallback: TimestampType): TimestampType {
+  return unit === undefined ? fallback : unit === 'n' ? 'TIMESTAMP_NS' : 'TIMESTAMP'
 }
 
 /** Column types of new columns by the protocol type of their first value (QuestDB's defaults). */
@@ -273,7 +290,12 @@ export class RequestRows implements LineSink {
     else throw this.castError('BOOLEAN')
   }
 
-  timestamp(micros: number): void {
+  timestamp(micros: number, unit?: TimeUnit): void {
+    const c = this.col
+    if (c === undefined) return
+    // a column ILP creates takes the precision the value was sent in
+    if (c.type === undefined) c.type = newTimestampType(unit, 'TIMESTAMP')
+    else if (c === this.cur.ts) this.typeNewTs(newTimestampType(unit, 'TIMESTAMP'))
     const b = this.slot('TIMESTAMP')
     if (b === undefined) return
     if (b instanceof NsFromMicrosBuilder) { b.set(this.row, micros); b.sub[this.row] = LAST_SUB_MICROS.nanos } else if (b instanceof I64Builder && b.type === 'TIMESTAMP') b.set(this.row, micros)
@@ -306,10 +328,11 @@ export class RequestRows implements LineSink {
     this.col = undefined
   }
 
-  endLine(micros: number): void {
+  endLine(micros: number, unit?: TimeUnit): void {
     const t = this.cur
     const ts = t.ts
     if (ts !== undefined) {
+      if (ts.builder!.lastRow !== this.row) this.typeNewTs(newTimestampType(Number.isNaN(micros) ? undefined : unit, this.o.defaultTimestampType ?? 'TIMESTAMP'))
       const b = ts.builder as I64Builder
       // a TIMESTAMP_NS designated timestamp keeps the nanoseconds of the line's `n` timestamp
       if (b instanceof NsFromMicrosBuilder && b.lastRow !== this.row) b.sub[this.row] = Number.isNaN(micros) ? 0 : LAST_SUB_MICROS.nanos
@@ -322,6 +345,19 @@ export class RequestRows implements LineSink {
     }
     t.rows++
     this.inLine = false
+  }
+
+  /**
+   * Gives the designated timestamp of a table this request creates the type its first line asks
+   * for (before any row is in its builder; later lines do not change it).
+   */
+  private typeNewTs(type: TimestampType): void {
+    const t = this.cur
+    const ts = t.ts!
+    if (t.meta !== undefined || t.rows > 0 || ts.type === type) return
+    ts.type = type
+    ts.builder = builderFor(type)
+    ts.builder.reserve(t.cap - 1)
   }
 
   abortLine(): void {

@@ -5,9 +5,8 @@
  * rows stay in order); aggregates keep reading the nanosecond column, so `first(ts)` stays
  * exact; the bucket key, a microsecond boundary, is widened back to TIMESTAMP_NS on the way out.
  * Units below a microsecond (`SAMPLE BY 100n`) sample the nanosecond column directly
- * (`exec/operators/sample-by-ns.ts`); FROM-TO and TIME ZONE are refused with them.
+ * (`exec/operators/sample-by-ns.ts`), with FROM / TO at nanosecond precision.
  */
-import { notSupported } from '../errors.js'
 import type { BoundExpr, PlanNode } from './plan-node.js'
 import type { SampleByArgs } from './bind-time-series.js'
 
@@ -20,9 +19,8 @@ export function bindSampleByNs(a: SampleByArgs, bind: (a: SampleByArgs) => PlanN
   if (ts < 0 || a.source.output[ts]!.type !== 'TIMESTAMP_NS') return undefined
   const sb = a.select.sampleBy!
   if (/n$/.test(sb.interval.trim())) {
-    // nanosecond strides run on the nanosecond column itself (exec/operators/sample-by-ns.ts)
-    if (sb.from !== undefined || sb.to !== undefined) throw notSupported('SAMPLE BY in nanosecond units with FROM-TO is not supported', (sb.from ?? sb.to)!.pos)
-    if (sb.align.kind === 'calendar' && sb.align.timeZone !== undefined) throw notSupported('SAMPLE BY in nanosecond units with TIME ZONE is not supported', sb.align.timeZone.pos)
+    // nanosecond strides run on the nanosecond column itself, FROM / TO bound as TIMESTAMP_NS
+    // (exec/operators/sample-by-ns.ts)
     return bind({ ...a, nanoseconds: true })
   }
   const n = a.source.output.length

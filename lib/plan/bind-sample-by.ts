@@ -43,8 +43,10 @@ export function bindSampleBy(a: SampleByArgs): PlanNode {
   if (sb.align.kind === 'first observation' && (sb.from !== undefined || sb.to !== undefined)) {
     throw new SqlError(SqlState.SYNTAX_ERROR, 'ALIGN TO FIRST OBSERVATION is incompatible with FROM-TO', (sb.from ?? sb.to)!.pos)
   }
-  const from = sb.from === undefined ? undefined : bindBound(sb.from, env, 'from lower bound')
-  const to = sb.to === undefined ? undefined : bindBound(sb.to, env, 'to upper bound')
+  // nanosecond strides keep FROM / TO's nanoseconds (exec/operators/sample-by-ns.ts)
+  const boundType = a.nanoseconds === true ? 'TIMESTAMP_NS' : 'TIMESTAMP'
+  const from = sb.from === undefined ? undefined : bindBound(sb.from, env, 'from lower bound', boundType)
+  const to = sb.to === undefined ? undefined : bindBound(sb.to, env, 'to upper bound', boundType)
   const align: SampleAlign = sb.align.kind === 'first observation'
     ? { kind: 'first observation' }
     : {
@@ -85,10 +87,10 @@ function isConstant(b: BoundExpr): boolean {
   return b.kind === 'const' || b.kind === 'param' || (b.kind === 'cast' && isConstant(b.expr))
 }
 
-function bindBound(e: Expr, env: ExprEnv, what: string): BoundExpr {
+function bindBound(e: Expr, env: ExprEnv, what: string, type: 'TIMESTAMP' | 'TIMESTAMP_NS'): BoundExpr {
   const b = bindExpr(e, env)
   if (!isConstant(b)) throw new SqlError(SqlState.SYNTAX_ERROR, `${what} must be a constant expression convertible to a TIMESTAMP`, e.pos)
-  return castTo(b, 'TIMESTAMP', e.pos, true)
+  return castTo(b, type, e.pos, true)
 }
 
 function bindText(e: Expr, env: ExprEnv, what: string): BoundExpr {

@@ -21,23 +21,28 @@ export function clipBatch(b: Batch, tsColumn: number, lo: number | undefined, hi
   const ts = timestamps(b.vectors[tsColumn]!)
   const min = lo ?? -Infinity
   const max = hi ?? Infinity
+  return clipWhere(b, (i) => ts[i]! >= min && ts[i]! < max)
+}
+
+/** Rows `i` of `b` for which `inside(i)`; a slice when they form one run (ordered input), else a gather. */
+export function clipWhere(b: Batch, inside: (i: number) => boolean): Batch {
   const n = b.length
   let start = 0
-  while (start < n && ts[start]! >= min && ts[start]! < max) start++
+  while (start < n && inside(start)) start++
   if (start === n) return b
   // ordered input: the rows in range form one run
   let first = 0
-  while (first < n && ts[first]! < min) first++
+  while (first < n && !inside(first)) first++
   let end = first
-  while (end < n && ts[end]! >= min && ts[end]! < max) end++
+  while (end < n && inside(end)) end++
   let rest = end
-  while (rest < n && !(ts[rest]! >= min && ts[rest]! < max)) rest++
+  while (rest < n && !inside(rest)) rest++
   if (rest === n) {
     if (first === end) return { length: 0, vectors: b.vectors.map((v) => sliceVector(v, 0, 0)) }
     return { length: end - first, vectors: b.vectors.map((v) => sliceVector(v, first, end)) }
   }
   const sel = new Int32Array(n)
   let count = 0
-  for (let i = 0; i < n; i++) if (ts[i]! >= min && ts[i]! < max) sel[count++] = i
+  for (let i = 0; i < n; i++) if (inside(i)) sel[count++] = i
   return { length: count, vectors: b.vectors.map((v) => gather(v, sel, count)) }
 }

@@ -86,13 +86,15 @@ export async function* runSampleBy(node: SampleByNode, ctx: ExecContext, run: Ru
  */
 export async function accumulateSamples(node: SampleByNode, input: AsyncIterable<Batch>, ctx: ExecContext, first?: number): Promise<SampleState> {
   const nodeSpec = samplerSpec(node, ctx)
-  // SAMPLE BY 100n: buckets on nanoseconds past an origin (sample-by-ns.ts)
-  const shift = node.unit === 'n' ? new NsShift(node.stride, nodeSpec.offset * 1000, nodeSpec.firstObservation) : undefined
+  const toValue = node.to === undefined ? null : evalConstant(node.to, ctx)
+  // SAMPLE BY 100n: buckets numbered from an origin (sample-by-ns.ts); FROM / TO are TIMESTAMP_NS
+  const shift = node.unit === 'n'
+    ? new NsShift({ stride: node.stride, spec: nodeSpec, from: node.from === undefined ? null : evalConstant(node.from, ctx), to: toValue, fill: node.fill !== undefined })
+    : undefined
   const spec = shift === undefined ? nodeSpec : shift.spec(nodeSpec)
   const tz = spec.timeZone
-  const lo = spec.from === undefined ? undefined : tz === undefined ? spec.from : localToUtc(tz, spec.from)
-  const toValue = node.to === undefined ? null : evalConstant(node.to, ctx)
-  const hi = toValue === null ? undefined : tz === undefined ? Number(toValue) : localToUtc(tz, Number(toValue))
+  let lo = spec.from === undefined ? undefined : tz === undefined ? spec.from : localToUtc(tz, spec.from)
+  let hi = toValue === null || shift !== undefined ? undefined : tz === undefined ? Number(toValue) : localToUtc(tz, Number(toValue))
   const otherKeys = node.keys.map((_, i) => i).filter((i) => i !== node.bucketKey)
   const keyEvals = otherKeys.map((i) => compileExpr(node.keys[i]!, ctx))
   const argEvals = node.aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
@@ -108,7 +110,7 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
   // buckets, keys, (bucket, key) pairs and the kernels' state; then the output layout
   const memory = ctx.memory.reservation('SAMPLE BY')
   for await (const batch of input) {
-    const b = clipBatch(batch, node.timestampColumn, lo, hi)
+    const b = shift === undefined ? clipBatch(batch, node.timestampColumn, lo, hi) : shift.clip(batch, node.timestampColumn)
     const n = b.length
     if (n === 0) continue
     const ts = shift === undefined ? timestamps(b.vectors[node.timestampColumn]!) : shift.shifted(b.vectors[node.timestampColumn]!, n)
@@ -140,6 +142,8 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
     await ctx.maybeYield()
   }
   for (const f of fused) f.sums.settle()
+  // FROM / TO as bucket numbers matter only to a FILL (a far TO need not fit in 2^53 buckets otherwise)
+  if (shift !== undefined && node.fill !== undefined) ({ lo, hi } = shift.bounds())
   return { spec, lo, hi, buckets, keyIndex, groups: groupsOf(buckets, pairs), kernels, memory, shift }
 }
 

@@ -52,7 +52,9 @@ t.test('@questdb/nodejs-client over TCP, protocol 1 and 2', async (t) => {
     await sender.flush()
     await sender.close()
     t.equal(await until(db, `select count() from tcp${pv}`, 2000n), 2000n, `protocol ${pv}`)
-    t.same(await rows(db, `select sum(v), sum(n), count_distinct(sym), min(timestamp) from tcp${pv}`), [[499750, 1999000n, 4n, 1_700_000_000_000_000n]])
+    // protocol 2 sends `at(..., 'ns')` with an n suffix: the table is created with TIMESTAMP_NS (QuestDB 9.1.1+)
+    t.same(await rows(db, `select sum(v), sum(n), count_distinct(sym), min(timestamp) from tcp${pv}`), [[499750, 1999000n, 4n, pv === '1' ? 1_700_000_000_000_000n : 1_700_000_000_000_000_000n]])
+    t.same(await rows(db, `select type from table_columns('tcp${pv}') where designated`), [[pv === '1' ? 'TIMESTAMP' : 'TIMESTAMP_NS']])
   }
 })
 
