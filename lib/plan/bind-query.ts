@@ -153,6 +153,8 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
     const sig = def.signatures.find((g) => g.args.length === args.length)
     const bad = sig === undefined ? -1 : types.findIndex((_, i) => resolveOverload([def], types.map((t, j) => (j === i ? sig.args[i] as ColumnType : t)), call.args.map((a) => a.kind === 'literal' || a.kind === 'param')) !== undefined)
     if (bad >= 0) throw new SqlError(SqlState.DATATYPE_MISMATCH, `argument type ${typeName(types[bad]!)} is not supported`, call.args[bad]!.pos)
+    // QuestDB's UNNEST page: "COLUMNS requires VARCHAR ... using it with a typed array produces an error"
+    if (def.name.startsWith('unnest_json') && types[0] !== undefined) throw new SqlError(SqlState.DATATYPE_MISMATCH, `UNNEST with COLUMNS(...) expands a JSON array held as VARCHAR, not ${typeName(types[0])}`, call.args[0]!.pos)
     throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function for ${describeArgs(def.name, args.map((a) => typeName(a.type)) as ColumnType[])}`, call.pos)
   }
   const cast = args.map((a, i) => {
