@@ -44,6 +44,8 @@ export const SqlState = {
   NUMERIC_VALUE_OUT_OF_RANGE: '22003',
   /** bad datetime format */
   INVALID_DATETIME_FORMAT: '22007',
+  /** a datetime out of the allowed range (a designated timestamp before 1970-01-01) */
+  DATETIME_FIELD_OVERFLOW: '22008',
   /** division by zero (only where QuestDB raises it; arithmetic normally yields null) */
   DIVISION_BY_ZERO: '22012',
   /** invalid parameter value (e.g. a negative LIMIT where it is not allowed) */

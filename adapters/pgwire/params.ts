@@ -196,13 +196,19 @@ function decodeBinary(b: Buffer, oid: number, index: number): unknown {
 
 /** PostgreSQL's binary numeric (base-10000 digits) as decimal text, then a number. */
 function decodeNumeric(b: Buffer, index: number): unknown {
+  const text = numericBinaryText(b, index)
+  return text === 'NaN' ? Number.NaN : numericParamValue(text)
+}
+
+/** PostgreSQL's binary numeric (base-10000 digits) as exact decimal text (`NaN` for NaN). */
+export function numericBinaryText(b: Buffer, index: number): string {
   if (b.length < 8) throw new ParamError(`invalid binary numeric for parameter $${index + 1}`)
   const ndigits = b.readInt16BE(0)
   const weight = b.readInt16BE(2)
   const sign = b.readUInt16BE(4)
   const dscale = b.readInt16BE(6)
   if (b.length !== 8 + ndigits * 2) throw new ParamError(`invalid binary numeric for parameter $${index + 1}`)
-  if (sign === 0xc000) return Number.NaN
+  if (sign === 0xc000) return 'NaN'
   let int = ''
   let frac = ''
   for (let i = 0; i < ndigits; i++) {
@@ -212,6 +218,5 @@ function decodeNumeric(b: Buffer, index: number): unknown {
   }
   for (let i = ndigits; i <= weight; i++) int += '0000'
   if (weight < -1) frac = '0000'.repeat(-weight - 1) + frac
-  const text = `${sign === 0x4000 ? '-' : ''}${int.replace(/^0+(?=\d)/, '') || '0'}${dscale > 0 ? '.' + frac.padEnd(dscale, '0').slice(0, dscale) : ''}`
-  return numericParamValue(text)
+  return `${sign === 0x4000 ? '-' : ''}${int.replace(/^0+(?=\d)/, '') || '0'}${dscale > 0 ? '.' + frac.padEnd(dscale, '0').slice(0, dscale) : ''}`
 }

@@ -72,15 +72,23 @@ export function pgTypeOf(t: ColumnType): PgType {
 }
 
 /**
- * The engine types a Parse's declared parameter OIDs give the parameters, or undefined when none
- * does. Only timestamps: their values arrive as text (lossless to the microsecond), and without
- * the declared type `select $1` would answer text where PostgreSQL answers a timestamp. Numbers
- * and booleans already carry their type in their decoded value, and text is left to the use.
+ * The engine type each declared parameter OID defines, as QuestDB's defineBindVariableType does:
+ * int2/int4/int8 → SHORT/INT/LONG, float4/float8 → FLOAT/DOUBLE, bool → BOOLEAN, timestamp(tz)
+ * and date → TIMESTAMP (their values arrive as lossless text). Describe of a statement has no
+ * values to type the parameters by, so without these `select $1` with postgres.js's int8 or
+ * bool parameter was described as varchar. Text, numeric (typed by its value at Bind,
+ * numeric-param.ts) and unspecified OIDs are left to the use; undefined when none is defined.
  */
 export function declaredEngineTypes(oids: readonly number[]): (ColumnType | undefined)[] | undefined {
   let out: (ColumnType | undefined)[] | undefined
   oids.forEach((oid, i) => {
-    if (oid === Oid.TIMESTAMP || oid === Oid.TIMESTAMPTZ || oid === Oid.DATE) (out ??= new Array<ColumnType | undefined>(oids.length))[i] = 'TIMESTAMP'
+    const t = DECLARED[oid]
+    if (t !== undefined) (out ??= new Array<ColumnType | undefined>(oids.length))[i] = t
   })
   return out
+}
+
+const DECLARED: Readonly<Record<number, ColumnType>> = {
+  [Oid.INT2]: 'SHORT', [Oid.INT4]: 'INT', [Oid.INT8]: 'LONG', [Oid.FLOAT4]: 'FLOAT', [Oid.FLOAT8]: 'DOUBLE', [Oid.BOOL]: 'BOOLEAN',
+  [Oid.TIMESTAMP]: 'TIMESTAMP', [Oid.TIMESTAMPTZ]: 'TIMESTAMP', [Oid.DATE]: 'TIMESTAMP',
 }

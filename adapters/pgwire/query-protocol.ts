@@ -10,7 +10,8 @@ import type { FrontendMessage, TxStatus } from './messages.js'
 import * as be from './backend-serializer.js'
 import { BufferWriter } from './buffer-writer.js'
 import { PgError, errorFields } from './errors.js'
-import { decodeInferred, parseArrayText } from './params.js'
+import { decodeInferred, numericBinaryText, parseArrayText } from './params.js'
+import { DESCRIBED_NUMERIC, typedNumeric } from './numeric-param.js'
 import { inferParamOids } from './param-types.js'
 import { Oid, declaredEngineTypes } from './pg-types.js'
 import { Portal, type PortalSink } from './portal.js'
@@ -26,8 +27,10 @@ interface ParsedStatement {
   readonly paramOids: readonly number[]
   /** the declared OIDs with the inferred ones where the client declared 0 (computed on first need) */
   effective?: readonly number[]
-  /** the engine types of the declared OIDs that carry one the value alone does not (timestamps) */
+  /** the engine types the declared OIDs define (pg-types.ts declaredEngineTypes) */
   readonly engineTypes: readonly (ColumnType | undefined)[] | undefined
+  /** the parameters declared numeric that nothing in the statement types: typed by their value at Bind (with {@link effective}) */
+  numericAlone?: readonly number[]
 }
 
 /** Per-connection query state. */
@@ -103,8 +106,10 @@ export class QueryProtocol {
     if (s.effective !== undefined) return s.effective
     const n = s.prepared.paramCount
     const declared = Array.from({ length: n }, (_, i) => s.paramOids[i] || (s.prepared.paramOids?.[i] ?? 0))
-    if (declared.every((o) => o !== 0) || s.prepared.statement === undefined) return (s.effective = declared)
+    s.numericAlone = []
+    if (declared.every((o) => o !== 0 && o !== Oid.NUMERIC) || s.prepared.statement === undefined) return (s.effective = declared)
     const inferred = await inferParamOids(this.ctx, s.prepared.statement, n)
+    s.numericAlone = declared.flatMap((o, i) => (o === Oid.NUMERIC && inferred[i] === 0 ? [i] : []))
     return (s.effective = declared.map((o, i) => o || inferred[i]!))
   }
 
@@ -262,7 +267,18 @@ export class QueryProtocol {
     }
     if (m.portal !== '' && this.portals.has(m.portal)) throw new PgError('42P03', `portal "${m.portal}" already exists`)
     if (m.portal === '') this.unnamed?.close()
-    this.setPortal(m.portal, new Portal(s.prepared, values, m.resultFormats, s.engineTypes))
+    let types: (ColumnType | undefined)[] | undefined
+    for (const i of s.numericAlone ?? []) {
+      const data = m.params[i]
+      if (data === null || data === undefined) continue
+      const format = nf === 0 ? 0 : nf === 1 ? m.paramFormats[0]! : m.paramFormats[i]!
+      const typed = typedNumeric(typeof data === 'string' ? data : format === 1 ? numericBinaryText(data, i) : data.toString('utf8'))
+      if (typed === undefined) continue
+      types ??= s.engineTypes === undefined ? new Array<ColumnType | undefined>(values.length) : [...s.engineTypes]
+      types[i] = typed.type
+      values[i] = typed.text
+    }
+    this.setPortal(m.portal, new Portal(s.prepared, values, m.resultFormats, types ?? s.engineTypes))
     be.empty(this.sink.w, '2')
   }
 
@@ -290,7 +306,13 @@ export class QueryProtocol {
     const oids = (await this.effectiveOids(s)).map((o) => o || Oid.VARCHAR)
     be.parameterDescription(w, oids)
     if (!s.prepared.returnsRows) { be.empty(w, 'n'); return }
-    const probe = new Portal(s.prepared, oids.map(() => null), [], s.engineTypes)
+    let types = s.engineTypes
+    if ((s.numericAlone ?? []).length > 0) {
+      const t = types === undefined ? new Array<ColumnType | undefined>(oids.length) : [...types]
+      for (const i of s.numericAlone!) t[i] = DESCRIBED_NUMERIC
+      types = t
+    }
+    const probe = new Portal(s.prepared, oids.map(() => null), [], types)
     try {
       await probe.open()
       be.rowDescription(w, probe.fields())

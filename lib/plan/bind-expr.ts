@@ -21,6 +21,7 @@ import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.
 import { isLiteralItem, LITERAL_LIST_MIN_ITEMS, LiteralList } from './literal-list.js'
 import { bindNsInterval } from './bind-ns-interval.js'
 import { bindIntervalBound } from './bind-interval-bounds.js'
+import { decimalBesideDouble } from './decimal-double-mix.js'
 import { widenNsLiterals } from './ns-literal-args.js'
 
 /** Hooks and environment for binding expressions. */
@@ -316,6 +317,7 @@ export function bindFunction(name: string, args: readonly Expr[], pos: number, e
 function callWith(name: string, bound: BoundExpr[], literals: boolean[], positions: number[], pos: number, env: ExprEnv): BoundExpr {
   const arrayOp = bindArrayOperator(name, bound, positions, pos, env)
   if (arrayOp !== undefined) return arrayOp
+  bound = decimalBesideDouble(name, bound, positions)
   const defs = functionsNamed(name).filter((d) => d.kind === 'scalar') as ScalarFunctionDef[]
   if (defs.length === 0) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${name}`, pos)
   // an untyped parameter fits any type for overload resolution, then takes the chosen one

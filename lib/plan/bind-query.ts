@@ -21,6 +21,7 @@ import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
 import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
 import { unnestAsLateral, withColumnAliases } from './bind-unnest.js'
+import { widenNsSeriesBounds } from './ns-literal-args.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
 
 /** What binding a query needs from the database. */
@@ -140,7 +141,7 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
   if (def === undefined) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${call.name}`, call.pos)
   const e = env(new Scope([]), bc, { clause: 'FROM' })
   // constant expressions are folded first: long_sequence(cast(60 * 60 * 2.5 as long))
-  const args = call.args.map((a) => foldConstant(bindExpr(a, e), bc.constant))
+  const args = widenNsSeriesBounds(call.name, call.args.map((a) => foldConstant(bindExpr(a, e), bc.constant)), call.args.map((a) => a.pos))
   args.forEach((a, i) => {
     // a function reading its arguments when it runs takes any expression without columns (a LATERAL row's slots)
     if (a.kind !== 'const' && a.kind !== 'param' && def.runtimeArgs !== true) throw new SqlError(SqlState.SYNTAX_ERROR, 'constant expected', call.args[i]!.pos)
@@ -153,6 +154,8 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
     const sig = def.signatures.find((g) => g.args.length === args.length)
     const bad = sig === undefined ? -1 : types.findIndex((_, i) => resolveOverload([def], types.map((t, j) => (j === i ? sig.args[i] as ColumnType : t)), call.args.map((a) => a.kind === 'literal' || a.kind === 'param')) !== undefined)
     if (bad >= 0) throw new SqlError(SqlState.DATATYPE_MISMATCH, `argument type ${typeName(types[bad]!)} is not supported`, call.args[bad]!.pos)
+    // QuestDB's UNNEST page: "COLUMNS requires VARCHAR ... using it with a typed array produces an error"
+    if (def.name.startsWith('unnest_json') && types[0] !== undefined) throw new SqlError(SqlState.DATATYPE_MISMATCH, `UNNEST with COLUMNS(...) expands a JSON array held as VARCHAR, not ${typeName(types[0])}`, call.args[0]!.pos)
     throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching function for ${describeArgs(def.name, args.map((a) => typeName(a.type)) as ColumnType[])}`, call.pos)
   }
   const cast = args.map((a, i) => {

@@ -65,7 +65,10 @@ function tableVectors(table: Table, targets: readonly number[], given: readonly 
   if (ts >= 0) {
     const v = out[ts]!
     for (let i = 0; i < length; i++) {
-      if (getScalar(v, i) === null) throw new SqlError(SqlState.NOT_NULL_VIOLATION, 'designated timestamp column cannot be NULL', pos)
+      const x = getScalar(v, i)
+      if (x === null) throw new SqlError(SqlState.NOT_NULL_VIOLATION, 'designated timestamp column cannot be NULL', pos)
+      // QuestDB: "you cannot set it to any value before the Unix epoch" (date-time.md)
+      if ((x as number | bigint) < 0) throw new SqlError(SqlState.DATETIME_FIELD_OVERFLOW, 'designated timestamp before 1970-01-01 is not allowed', pos)
     }
   }
   return out

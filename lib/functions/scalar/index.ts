@@ -17,6 +17,7 @@ import { PG_CATALOG_FUNCTIONS } from './pg-catalog.js'
 import { ARRAY_FUNCTIONS } from './array-functions.js'
 import { ARRAY_BUILD } from './array-build.js'
 import { INTERVAL_FUNCTIONS } from './interval-fns.js'
+import { JSON_FUNCTIONS } from './json-extract.js'
 
 /** All scalar function definitions. */
 export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
@@ -33,4 +34,5 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...ARRAY_FUNCTIONS,
   ARRAY_BUILD,
   ...INTERVAL_FUNCTIONS,
+  ...JSON_FUNCTIONS,
 ]

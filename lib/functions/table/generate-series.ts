@@ -1,5 +1,6 @@
 /**
- * `generate_series(start, end [, step])` for LONG, DOUBLE and TIMESTAMP (step in microseconds
+ * `generate_series(start, end [, step])` for LONG, DOUBLE, TIMESTAMP and TIMESTAMP_NS
+ * (generate-series-ns.ts) (step in microseconds
  * or a string such as '5d', '-1h', '1M'), one column named `generate_series`. Both ends are
  * inclusive; the order of start and end does not matter: a positive step counts up from the
  * smaller bound, a negative step counts down from the larger one
@@ -10,6 +11,7 @@ import type { ColumnType } from '../../types/column-type.js'
 import { civilFromDays, daysFromCivil, daysInMonth, floorDiv, MICROS_PER_DAY } from '../../types/civil.js'
 import { BATCH_SIZE, type Batch } from '../../types/vector.js'
 import type { CallSite, FunctionDef } from '../registry-types.js'
+import { nsSeries } from './generate-series-ns.js'
 
 const UNIT_MICROS: Record<string, number> = { u: 1, U: 1, T: 1000, s: 1e6, m: 6e7, h: 3.6e9, d: 8.64e10, w: 6.048e11 }
 
@@ -98,6 +100,10 @@ export const GENERATE_SERIES: FunctionDef = {
     { args: ['TIMESTAMP', 'TIMESTAMP', 'STRING'], constant: [0, 1, 2], returns: 'TIMESTAMP' },
     { args: ['TIMESTAMP', 'TIMESTAMP', 'LONG'], constant: [0, 1, 2], returns: 'TIMESTAMP' },
     { args: ['TIMESTAMP', 'TIMESTAMP'], constant: [0, 1], returns: 'TIMESTAMP' },
+    // chosen when a bound is TIMESTAMP_NS (bind-query widens the other bound, ns-literal-args.ts)
+    { args: ['TIMESTAMP_NS', 'TIMESTAMP_NS', 'STRING'], constant: [0, 1, 2], returns: 'TIMESTAMP_NS' },
+    { args: ['TIMESTAMP_NS', 'TIMESTAMP_NS', 'LONG'], constant: [0, 1, 2], returns: 'TIMESTAMP_NS' },
+    { args: ['TIMESTAMP_NS', 'TIMESTAMP_NS'], constant: [0, 1], returns: 'TIMESTAMP_NS' },
   ],
   description: "Values from start to end inclusive, by step (default 1, or 1 day for timestamps; a string step such as '5d' or '-1M' for timestamps); a negative step counts down from the larger bound.",
   example: "SELECT * FROM generate_series('2025-01-01', '2025-02-01', '5d')",
@@ -105,6 +111,7 @@ export const GENERATE_SERIES: FunctionDef = {
   timestampIndex: () => -1,
   open: (site) => {
     const type = seriesType(site)
+    if (type === 'TIMESTAMP_NS') return nsSeries(site)
     const a = bound(site, 0)
     const b = bound(site, 1)
     const step = stepOf(site, type)
@@ -114,5 +121,5 @@ export const GENERATE_SERIES: FunctionDef = {
 
 function seriesType(site: CallSite): ColumnType {
   const t = site.argTypes[0]
-  return t === 'DOUBLE' || t === 'TIMESTAMP' ? t : 'LONG'
+  return t === 'DOUBLE' || t === 'TIMESTAMP' || t === 'TIMESTAMP_NS' ? t : 'LONG'
 }

@@ -1,0 +1,33 @@
+"""A lone parameter (`select %s`) with each Python driver: it comes back typed as the driver
+bound it. psycopg2 inlines values as literals (an int is INT/LONG, a float or Decimal a DOUBLE
+literal, as QuestDB types them); psycopg 3 declares int2/int8/float8/bool/numeric, in text and
+binary (%b) form, and gets that type back — a Decimal as an exact numeric with its own scale.
+Run by lone-param.test.ts with the server's port."""
+import decimal
+
+from probe import check, need, port
+
+psycopg = need("psycopg")
+psycopg2 = need("psycopg2")
+D = decimal.Decimal
+VALUES = [1, 2**40, 1.5, D("1.50"), D("-0.001"), D("1E-12"), D("12E2"), D("123456789012345678901234.5"), True]
+
+c2 = psycopg2.connect(host="127.0.0.1", port=port(), user="admin", password="quest", dbname="qdb")
+c2.autocommit = True
+cur = c2.cursor()
+out = []
+for v in VALUES:
+    cur.execute("select %s", (v,))
+    out.append([cur.fetchone()[0], cur.description[0].type_code])
+check("psycopg2", out)
+
+c3 = psycopg.connect(host="127.0.0.1", port=port(), user="admin", password="quest", dbname="qdb", autocommit=True)
+for ph in ("%t", "%b"):
+    out = []
+    for v in VALUES + [D("NaN")]:
+        cur = c3.execute(f"select {ph} as x", (v,))
+        out.append([cur.fetchone()[0], cur.description[0].type_code])
+    check(f"psycopg3{ph}", out)
+# a numeric parameter the statement types keeps that type (compared with a DECIMAL(5,2) here)
+cur = c3.execute("select x from long_sequence(3) where cast(x as decimal(5,2)) > %s", (D("1.5"),))
+check("psycopg3_used", cur.fetchall())
