@@ -14,7 +14,7 @@ import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '..
 import type { Catalog } from '../catalog.js'
 import { Table, type TableStore, concatAppends } from '../table.js'
 import { type TableState, checkpointSteps, checkpointTable, metaKey } from './checkpoint.js'
-import { type Steps, runSteps } from './steps.js'
+import { type Background, type Steps, type SyncWait, background, runSteps } from './steps.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
 import { DirLock } from './lock.js'
 import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
@@ -45,8 +45,11 @@ export interface StoreOptions {
 export const DEFAULT_MEMORY_BUDGET = 1 << 30
 /** Default checkpoint threshold: 64 MiB of WAL. */
 export const DEFAULT_CHECKPOINT_BYTES = 64 << 20
-/** WAL bytes a commit writes per turn of the event loop, about (a record, see wal-codec.ts, is 16 MiB at most). */
-const WRITE_STEP_BYTES = 8 << 20
+/**
+ * Bytes a commit encodes and writes to the WAL, or applies to a table, per turn of the event loop,
+ * about: its records are made this size (rather than wal-codec's 16 MiB) so that one is a step.
+ */
+const STEP_BYTES = 4 << 20
 
 /**
  * Appends waiting for the group sync that commits them, numbered in arrival order. Until the
@@ -89,7 +92,7 @@ export class DurableStore implements TableStore {
    * The checkpoint running in the background, one step per turn of the event loop (after a
    * commit took the WAL past {@link checkpointBytes}); `done` resolves when it has ended
    */
-  private job: { readonly steps: Steps<void>; readonly done: Promise<void>; readonly end: () => void } | undefined
+  private job: { readonly run: Background; readonly done: Promise<void> } | undefined
   /** a step of {@link job} is running (a change it makes itself does not wait for it) */
   private inStep = false
   /**
@@ -295,8 +298,9 @@ export class DurableStore implements TableStore {
       const run = (all: boolean): void => {
         if (ended) return
         this.inCommitStep = true
-        let r: IteratorResult<void, T>
+        let r: IteratorResult<SyncWait | void, T>
         try {
+          // (these steps yield no file to sync)
           do r = steps.next(); while (all && r.done !== true)
         } catch (e) {
           ended = true
@@ -322,7 +326,7 @@ export class DurableStore implements TableStore {
 
   /**
    * Writes the WAL records of the staged appends not written yet, in steps of about
-   * {@link WRITE_STEP_BYTES} (a record encoded, checksummed and written per step): each run of
+   * {@link STEP_BYTES} (a record encoded, checksummed and written per step): each run of
    * consecutive appends to one table becomes one append with one group of records (an
    * out-of-order group then also merges into its table once, not once per row). On failure
    * (58030, 53100, 54000) every staged append is dropped, the WAL cut back to where this write
@@ -348,14 +352,14 @@ export class DurableStore implements TableStore {
       this.staged.splice(this.written, fresh.length, ...merged)
       for (const w of merged) {
         const types = w.table.meta.columns.map((c) => c.type)
-        const perRecord = rowsPerRecord(types)
+        const perRecord = rowsPerRecord(types, STEP_BYTES)
         const count = recordCount(w.length, perRecord)
         w.seq = ++this.seq
         let i = 0
         for (const record of encodeAppendRecords(w.seq, w.table.meta.id, types, w.vectors, w.length, perRecord)) {
           const at = this.wal.add(record, ++i < count)
           if (i === 1) w.at = at
-          if (this.wal.pendingBytes >= WRITE_STEP_BYTES) {
+          if (this.wal.pendingBytes >= STEP_BYTES) {
             this.wal.flush()
             yield
             this.lock.check()
@@ -382,7 +386,7 @@ export class DurableStore implements TableStore {
     const done = this.staged.splice(0, k)
     this.written -= k
     for (const w of done) {
-      yield* w.table.applyAppendSteps(w.vectors, w.length, rowsPerRecord(w.table.meta.columns.map((c) => c.type)))
+      yield* w.table.applyAppendSteps(w.vectors, w.length, rowsPerRecord(w.table.meta.columns.map((c) => c.type), STEP_BYTES))
       this.markDirty(this.stateOf(w.table), w.table, w.vectors, w.length, w.seq)
     }
     this.resolved = Math.max(this.resolved, upto)
@@ -554,12 +558,15 @@ export class DurableStore implements TableStore {
 
   /** Each step of `steps` as a {@link write}. */
   private *writeSteps<T>(steps: Steps<T>): Steps<T> {
+    // a failed sync of a file a step yielded goes back into the steps that wrote it
+    let failed: { readonly e: unknown } | undefined
     for (;;) {
       this.lock.check()
-      let r: IteratorResult<void, T>
-      try { r = steps.next() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
+      let r: IteratorResult<SyncWait | void, T>
+      try { r = failed === undefined ? steps.next() : steps.throw(failed.e) } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
+      failed = undefined
       if (r.done === true) return r.value
-      yield
+      try { yield r.value } catch (e) { failed = { e } }
     }
   }
 
@@ -575,26 +582,25 @@ export class DurableStore implements TableStore {
     if (this.commitJob !== undefined && !this.inCommitStep) this.commitJob.finish()
     const job = this.job
     if (job === undefined || this.inStep) return
-    this.inStep = true
-    try { runSteps(job.steps) } catch { /* see above */ } finally { this.inStep = false; job.end() }
+    job.run.finish()
   }
 
-  /** Starts the background checkpoint (unless one runs): its first step on the next turn of the loop. */
+  /**
+   * Starts the background checkpoint (unless one runs): its first step on the next turn of the
+   * loop, a step per turn, the syncs of the files it writes off the main thread (see steps.ts).
+   */
   private startCheckpoint(): void {
     if (this.job !== undefined) return
     let end!: () => void
     const done = new Promise<void>((r) => { end = r })
-    const job = { steps: this.checkpointAll(), done, end: () => { if (this.job === job) this.job = undefined; end() } }
-    this.job = job
-    const step = (): void => {
-      if (this.job !== job) return
+    const around = (run: () => void): void => {
       this.inStep = true
-      let finished = true
-      try { finished = job.steps.next().done === true } catch { /* see quiesce */ } finally { this.inStep = false }
-      if (finished) job.end()
-      else setImmediate(step)
+      try { run() } finally { this.inStep = false }
     }
-    setImmediate(step)
+    // a failure ends it: see quiesce
+    const run = background(this.checkpointAll(), around, () => { if (this.job === job) this.job = undefined; end() })
+    const job = { run, done }
+    this.job = job
   }
 
   /**
@@ -610,7 +616,7 @@ export class DurableStore implements TableStore {
       if (!isWriteFailure(e)) throw e
     } finally {
       // a background checkpoint the lost lock stopped is dropped: the WAL holds its rows
-      this.job?.end()
+      this.job?.run.stop()
       try { this.wal.close() } catch { /* closing anyway */ }
       this.lock.release()
     }

@@ -58,11 +58,11 @@ function arrayHeader(n: number): Uint8Array {
   return h
 }
 
-/** Rows per record for a table with these column types. */
-export function rowsPerRecord(types: readonly ColumnType[]): number {
+/** Rows per record (of about `bytes`, {@link PART_BYTES} unless given) for a table with these column types. */
+export function rowsPerRecord(types: readonly ColumnType[], bytes = PART_BYTES): number {
   let width = 0
   for (const t of types) width += isVarSize(t) ? VAR_ESTIMATE : fixedWidth(t)
-  return Math.max(1, Math.floor(PART_BYTES / Math.max(width, 1)))
+  return Math.max(1, Math.floor(bytes / Math.max(width, 1)))
 }
 
 /**
