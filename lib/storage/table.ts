@@ -290,6 +290,7 @@ export class Table {
     const ts = this.meta.timestampIndex
     const inOrder = this.late === undefined && this.meta.dedupKeys.length === 0 && (ts < 0 || this.inOrder(vectors[ts] as I64Vector, length))
     if (!inOrder || length <= rowsPerStep) { this.applyAppend(vectors, length); return }
+    yield
     const cols = this.data.columns
     for (const b of cols) { b.makeRoom(length); yield }
     for (let from = 0; from < length; from += rowsPerStep) {

@@ -49,7 +49,7 @@ export const DEFAULT_CHECKPOINT_BYTES = 64 << 20
  * Bytes a commit encodes and writes to the WAL, or applies to a table, per turn of the event loop,
  * about: its records are made this size (rather than wal-codec's 16 MiB) so that one is a step.
  */
-const STEP_BYTES = 4 << 20
+export const STEP_BYTES = 4 << 20
 
 /**
  * Appends waiting for the group sync that commits them, numbered in arrival order. Until the
@@ -355,6 +355,11 @@ export class DurableStore implements TableStore {
         const perRecord = rowsPerRecord(types, STEP_BYTES)
         const count = recordCount(w.length, perRecord)
         w.seq = ++this.seq
+        // a group of several records starts on a turn of its own (not after whatever staged it)
+        if (count > 1) {
+          yield
+          this.lock.check()
+        }
         let i = 0
         for (const record of encodeAppendRecords(w.seq, w.table.meta.id, types, w.vectors, w.length, perRecord)) {
           const at = this.wal.add(record, ++i < count)
