@@ -15,16 +15,45 @@ import type { ColumnMeta, Table } from './storage/table.js'
  * columns of different lengths, 23502 for a null designated timestamp.
  */
 export function appendVectors(t: Table, columns: Readonly<Record<string, ArrayLike<unknown>>>): { vectors: Vector[]; length: number } {
+  const steps = appendVectorSteps(t, columns)
+  for (;;) {
+    const r = steps.next()
+    if (r.done === true) return r.value
+  }
+}
+
+/** Rows from which {@link appendVectorsInTurns} converts a column per turn of the event loop. */
+const LARGE = 1 << 16
+
+/**
+ * {@link appendVectors} for `Database.append`: a large append (from {@link LARGE} rows) is
+ * converted a column per turn of the event loop, so converting it does not hold the loop for
+ * every column at once; converted again at once if the table's columns changed meanwhile.
+ */
+export async function appendVectorsInTurns(t: Table, columns: Readonly<Record<string, ArrayLike<unknown>>>): Promise<{ vectors: Vector[]; length: number }> {
+  const meta = t.meta
+  const steps = appendVectorSteps(t, columns)
+  for (;;) {
+    const r = steps.next()
+    if (r.done === true) return t.meta === meta ? r.value : appendVectors(t, columns)
+    if (r.value >= LARGE) await new Promise<void>((resolve) => setImmediate(resolve))
+  }
+}
+
+/** {@link appendVectors} in steps: yields the row count after each column converted. */
+function* appendVectorSteps(t: Table, columns: Readonly<Record<string, ArrayLike<unknown>>>): Generator<number, { vectors: Vector[]; length: number }, void> {
   const names = Object.keys(columns)
   for (const n of names) if (!t.meta.columns.some((c) => c.name.toLowerCase() === n.toLowerCase())) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${n}`)
   const length = names.length === 0 ? 0 : columns[names[0]!]!.length
-  const vectors = t.meta.columns.map((c, i) => {
+  const vectors: Vector[] = []
+  for (const [i, c] of t.meta.columns.entries()) {
     const key = names.find((n) => n.toLowerCase() === c.name.toLowerCase())
-    if (key === undefined) return allocate(c.type, length, t.dictOf(i))
+    if (key === undefined) { vectors.push(allocate(c.type, length, t.dictOf(i))); continue }
     const src = columns[key]!
     if (src.length !== length) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `column ${key} has ${src.length} values, expected ${length}`)
-    return appendVector(c, src, length, t.dictOf(i))
-  })
+    vectors.push(appendVector(c, src, length, t.dictOf(i)))
+    yield length
+  }
   if (t.meta.timestampIndex >= 0) {
     const ts = vectors[t.meta.timestampIndex]!
     for (let i = 0; i < length; i++) if (getScalar(ts, i) === null) throw new SqlError(SqlState.NOT_NULL_VIOLATION, 'designated timestamp column cannot be NULL')

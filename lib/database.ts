@@ -25,7 +25,7 @@ import { nanoClockOf, wallClockMicros } from './exec/wall-clock.js'
 import { EMPTY, type ExecOptions, type Execution, type QueryResult, type ResultBatch, resultBatch } from './result.js'
 import { RunningStatements, asSqlError, releasing } from './running.js'
 import { Statements } from './statements.js'
-import { appendVectors } from './append-vectors.js'
+import { appendVectorsInTurns } from './append-vectors.js'
 import { LineWriter, type LineWriterOptions } from './ilp/line-writer.js'
 import type { Batch } from './types/vector.js'
 import { ParquetFiles } from './parquet/files.js'
@@ -367,7 +367,7 @@ export class Database {
       const named = Object.keys(columns).map((k) => t.meta.columns.find((c) => c.name.toLowerCase() === k.toLowerCase())?.name ?? k)
       this.acl.authorize((options.session ?? this.defaultSession).principal, [{ permission: 'INSERT', table: t.meta.name, columns: named }])
     }
-    const { vectors, length } = appendVectors(t, columns)
+    const { vectors, length } = await appendVectorsInTurns(t, columns)
     const release = t.writers.tryShare() ?? await t.writers.share()
     try { t.append(vectors, length) } finally { release() }
     await this.store?.commit()

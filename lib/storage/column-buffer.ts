@@ -80,6 +80,15 @@ export class ColumnBuffer {
     return vectorOf(this.type, data, n, this.dict)
   }
 
+  /**
+   * Makes room for `rows` more rows now (at most one reallocation), so that appending them later
+   * in slices copies none of the rows held (a large commit applies its rows a slice per turn of the
+   * event loop, see `Table.applyAppendSteps`).
+   */
+  makeRoom(rows: number): void {
+    if (this.fixed !== null) this.reserve(this.len + rows)
+  }
+
   /** Appends every row of `v` (which must already have this column's type). */
   append(v: Vector): void {
     this.appendRange(v, 0, v.length)

@@ -10,13 +10,14 @@
  */
 import { timestampMicros } from '../types/timestamp-ns.js'
 import type { ColumnType } from '../types/column-type.js'
-import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '../types/vector.js'
+import { type Vector, type I64Vector, type SymbolTable, concatVectors, sliceVector } from '../types/vector.js'
 import type { PartitionUnit } from '../sql/ast.js'
 import { ColumnBuffer, RowBuffer } from './column-buffer.js'
 import { applyTtl } from './partition-ops.js'
 import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
 import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 import { WriteLock } from './write-lock.js'
+import type { Steps } from './durable/steps.js'
 
 /** Column metadata (immutable: DDL replaces the table's {@link TableMeta}). */
 export interface ColumnMeta {
@@ -273,6 +274,31 @@ export class Table {
   /** Applies an append (and the table's TTL): at once in memory, or once its WAL record is durable. @internal */
   applyAppend(vectors: readonly Vector[], length: number): void {
     this.appendUnlogged(vectors, length)
+    if (this.meta.ttl != null) applyTtl(this)
+  }
+
+  /**
+   * {@link applyAppend} in steps, for a large commit (one step per turn of the event loop, see
+   * `DurableStore.commit`): rows in timestamp order after the newest row (no DEDUP) are copied
+   * `rowsPerStep` at a time, after room is made for them a column per step, and become visible to
+   * readers at once in the last step, so a reader never sees part of an append. Any other append
+   * (out of order, DEDUP) is applied whole in one step. Nothing else may change the table between
+   * steps: the store finishes the remaining steps first ({@link TableStore.quiesce}). @internal
+   */
+  *applyAppendSteps(vectors: readonly Vector[], length: number, rowsPerStep: number): Steps<void> {
+    this.store?.quiesce?.()
+    const ts = this.meta.timestampIndex
+    const inOrder = this.late === undefined && this.meta.dedupKeys.length === 0 && (ts < 0 || this.inOrder(vectors[ts] as I64Vector, length))
+    if (!inOrder || length <= rowsPerStep) { this.applyAppend(vectors, length); return }
+    yield
+    const cols = this.data.columns
+    for (const b of cols) { b.makeRoom(length); yield }
+    for (let from = 0; from < length; from += rowsPerStep) {
+      const to = Math.min(length, from + rowsPerStep)
+      for (let c = 0; c < cols.length; c++) cols[c]!.append(sliceVector(vectors[c]!, from, to))
+      if (to < length) yield
+    }
+    this.data = { columns: cols, rowCount: this.data.rowCount + length }
     if (this.meta.ttl != null) applyTtl(this)
   }
 

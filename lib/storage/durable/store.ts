@@ -14,7 +14,7 @@ import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '..
 import type { Catalog } from '../catalog.js'
 import { Table, type TableStore, concatAppends } from '../table.js'
 import { type TableState, checkpointSteps, checkpointTable, metaKey } from './checkpoint.js'
-import { type Steps, runSteps } from './steps.js'
+import { type Background, type Steps, type SyncWait, background, runSteps } from './steps.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
 import { DirLock } from './lock.js'
 import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
@@ -23,7 +23,7 @@ import { convertParts } from './convert-parts.js'
 import { loadSyncColumnReader } from '../../parquet/sync-column.js'
 import { PartCache } from './part-cache.js'
 import { WAL_FILE, WalWriter, ioError } from './wal.js'
-import { decodeAppend, encodeAppend, packr } from './wal-codec.js'
+import { decodeAppend, encodeAppendRecords, packr, recordCount, rowsPerRecord } from './wal-codec.js'
 import { isTableDirName, tableDirName } from '../names.js'
 
 /** The internal directory for tables being created (`new-<id>`) or dropped (`<id>`); never a table directory (no `~`). */
@@ -45,6 +45,11 @@ export interface StoreOptions {
 export const DEFAULT_MEMORY_BUDGET = 1 << 30
 /** Default checkpoint threshold: 64 MiB of WAL. */
 export const DEFAULT_CHECKPOINT_BYTES = 64 << 20
+/**
+ * Bytes a commit encodes and writes to the WAL, or applies to a table, per turn of the event loop,
+ * about: its records are made this size (rather than wal-codec's 16 MiB) so that one is a step.
+ */
+export const STEP_BYTES = 4 << 20
 
 /**
  * Appends waiting for the group sync that commits them, numbered in arrival order. Until the
@@ -87,9 +92,17 @@ export class DurableStore implements TableStore {
    * The checkpoint running in the background, one step per turn of the event loop (after a
    * commit took the WAL past {@link checkpointBytes}); `done` resolves when it has ended
    */
-  private job: { readonly steps: Steps<void>; readonly done: Promise<void>; readonly end: () => void } | undefined
+  private job: { readonly run: Background; readonly done: Promise<void> } | undefined
   /** a step of {@link job} is running (a change it makes itself does not wait for it) */
   private inStep = false
+  /**
+   * The group commit's current phase running in steps, one per turn of the event loop: writing the
+   * staged appends' WAL records, or applying them to their tables once synced. `finish` runs
+   * its remaining steps now ({@link quiesce}).
+   */
+  private commitJob: { readonly finish: () => void } | undefined
+  /** a step of {@link commitJob} is running */
+  private inCommitStep = false
   /** the `nextId` last written to `_db` */
   private savedNextId = -1
   /** loaded partition columns under the memory budget */
@@ -245,64 +258,140 @@ export class DurableStore implements TableStore {
     this.quiesce()
     if (this.staged.length === 0) return
     const upto = this.arrived
+    const failed = runSteps(this.walSteps())
+    if (failed !== undefined) throw failed
     try {
-      this.writeStaged()
       this.wal.syncNow()
     } catch (e) {
       throw this.dropStaged(e)
     }
-    this.applyThrough(upto)
+    runSteps(this.applySteps(upto))
   }
 
+  /**
+   * One group commit: the staged appends' WAL records are written, synced off the main thread,
+   * then applied. Writing and applying run in steps, one per turn of the event loop (see
+   * {@link stepped}), so a large append does not hold the loop for the whole batch: queries are
+   * answered meanwhile and see the batch only once it is applied whole.
+   */
   private async syncStaged(): Promise<void> {
     if (this.staged.length === 0) { this.resolved = this.arrived; return }
     const upto = this.arrived
+    if (await this.stepped(this.walSteps()) !== undefined) return
     try {
-      this.writeStaged()
       await this.wal.sync()
     } catch (e) {
       this.dropStaged(e)
       return
     }
-    this.applyThrough(upto)
+    await this.stepped(this.applySteps(upto))
   }
 
   /**
-   * Writes the WAL records of the staged appends not written yet: each run of consecutive
-   * appends to one table becomes one append with one record (an out-of-order group then also
-   * merges into its table once, not once per row).
+   * Runs `steps` one per turn of the event loop (the first now) as the {@link commitJob};
+   * resolves to what they return. {@link quiesce} runs the remaining steps at once when something
+   * needs the commit finished now (DDL, UPDATE, a checkpoint, close).
    */
-  private writeStaged(): void {
-    if (this.written === this.staged.length) return
-    this.lock.check()
-    const fresh = this.staged.slice(this.written)
-    const merged: StagedAppend[] = []
-    for (let i = 0; i < fresh.length;) {
-      const table = fresh[i]!.table
-      let j = i + 1
-      while (j < fresh.length && fresh[j]!.table === table) j++
-      // one table's appends in a group all have its current columns: DDL commits the group first
-      const run = fresh.slice(i, j)
-      merged.push(run.length === 1 ? run[0]! : { ...concatAppends(table, run), first: run[0]!.first, last: run[run.length - 1]!.last, seq: 0, at: 0 })
-      i = j
-    }
-    for (const w of merged) {
-      w.seq = ++this.seq
-      w.at = this.wal.write(encodeAppend(w.seq, w.table.meta.id, w.table.meta.columns.map((c) => c.type), w.vectors, w.length))
-    }
-    this.staged.splice(this.written, fresh.length, ...merged)
-    this.written = this.staged.length
+  private stepped<T>(steps: Steps<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let ended = false
+      const run = (all: boolean): void => {
+        if (ended) return
+        this.inCommitStep = true
+        let r: IteratorResult<SyncWait | void, T>
+        try {
+          // (these steps yield no file to sync)
+          do r = steps.next(); while (all && r.done !== true)
+        } catch (e) {
+          ended = true
+          reject(e)
+          return
+        } finally {
+          this.inCommitStep = false
+          if (ended && this.commitJob === job) this.commitJob = undefined
+        }
+        if (r.done === true) {
+          ended = true
+          if (this.commitJob === job) this.commitJob = undefined
+          resolve(r.value)
+          return
+        }
+        setImmediate(() => run(false))
+      }
+      const job = { finish: () => run(true) }
+      this.commitJob = job
+      run(false)
+    })
   }
 
-  /** Applies the written appends that arrived up to `upto` (their sync succeeded), in WAL order. */
-  private applyThrough(upto: number): void {
+  /**
+   * Writes the WAL records of the staged appends not written yet, in steps of about
+   * {@link STEP_BYTES} (a record encoded, checksummed and written per step): each run of
+   * consecutive appends to one table becomes one append with one group of records (an
+   * out-of-order group then also merges into its table once, not once per row). On failure
+   * (58030, 53100, 54000) every staged append is dropped, the WAL cut back to where this write
+   * started, and the error returned.
+   */
+  private *walSteps(): Steps<SqlError | undefined> {
+    if (this.written === this.staged.length) return undefined
+    const from = this.wal.size
+    try {
+      this.lock.check()
+      const fresh = this.staged.slice(this.written)
+      const merged: StagedAppend[] = []
+      for (let i = 0; i < fresh.length;) {
+        const table = fresh[i]!.table
+        let j = i + 1
+        while (j < fresh.length && fresh[j]!.table === table) j++
+        // one table's appends in a group all have its current columns: DDL commits the group first
+        const run = fresh.slice(i, j)
+        merged.push(run.length === 1 ? run[0]! : { ...concatAppends(table, run), first: run[0]!.first, last: run[run.length - 1]!.last, seq: 0, at: 0 })
+        i = j
+      }
+      // appends staged meanwhile go after these (and into the next group commit)
+      this.staged.splice(this.written, fresh.length, ...merged)
+      for (const w of merged) {
+        const types = w.table.meta.columns.map((c) => c.type)
+        const perRecord = rowsPerRecord(types, STEP_BYTES)
+        const count = recordCount(w.length, perRecord)
+        w.seq = ++this.seq
+        // a group of several records starts on a turn of its own (not after whatever staged it)
+        if (count > 1) {
+          yield
+          this.lock.check()
+        }
+        let i = 0
+        for (const record of encodeAppendRecords(w.seq, w.table.meta.id, types, w.vectors, w.length, perRecord)) {
+          const at = this.wal.add(record, ++i < count)
+          if (i === 1) w.at = at
+          if (this.wal.pendingBytes >= STEP_BYTES) {
+            this.wal.flush()
+            yield
+            this.lock.check()
+          }
+        }
+        this.written++
+      }
+    } catch (e) {
+      // a group cut short must not stay in the log (its records would join the next group's)
+      this.wal.truncate(Math.min(from, this.wal.size))
+      return this.dropStaged(e)
+    }
+    return undefined
+  }
+
+  /**
+   * Applies the written appends that arrived up to `upto` (their sync succeeded), in WAL order; a
+   * large one in slices (see {@link Table.applyAppendSteps}), visible to readers when whole.
+   */
+  private *applySteps(upto: number): Steps<void> {
     let k = 0
     while (k < this.written && this.staged[k]!.last <= upto) k++
     // one splice, not a shift per append: shifting a long array is linear each time
     const done = this.staged.splice(0, k)
     this.written -= k
     for (const w of done) {
-      w.table.applyAppend(w.vectors, w.length)
+      yield* w.table.applyAppendSteps(w.vectors, w.length, rowsPerRecord(w.table.meta.columns.map((c) => c.type), STEP_BYTES))
       this.markDirty(this.stateOf(w.table), w.table, w.vectors, w.length, w.seq)
     }
     this.resolved = Math.max(this.resolved, upto)
@@ -475,12 +564,15 @@ export class DurableStore implements TableStore {
 
   /** Each step of `steps` as a {@link write}. */
   private *writeSteps<T>(steps: Steps<T>): Steps<T> {
+    // a failed sync of a file a step yielded goes back into the steps that wrote it
+    let failed: { readonly e: unknown } | undefined
     for (;;) {
       this.lock.check()
-      let r: IteratorResult<void, T>
-      try { r = steps.next() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
+      let r: IteratorResult<SyncWait | void, T>
+      try { r = failed === undefined ? steps.next() : steps.throw(failed.e) } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
+      failed = undefined
       if (r.done === true) return r.value
-      yield
+      try { yield r.value } catch (e) { failed = { e } }
     }
   }
 
@@ -492,28 +584,29 @@ export class DurableStore implements TableStore {
    * holds every row, the next checkpoint retries.
    */
   quiesce(): void {
+    // a commit in steps first: its appends are applied before anything else changes a table
+    if (this.commitJob !== undefined && !this.inCommitStep) this.commitJob.finish()
     const job = this.job
     if (job === undefined || this.inStep) return
-    this.inStep = true
-    try { runSteps(job.steps) } catch { /* see above */ } finally { this.inStep = false; job.end() }
+    job.run.finish()
   }
 
-  /** Starts the background checkpoint (unless one runs): its first step on the next turn of the loop. */
+  /**
+   * Starts the background checkpoint (unless one runs): its first step on the next turn of the
+   * loop, a step per turn, the syncs of the files it writes off the main thread (see steps.ts).
+   */
   private startCheckpoint(): void {
     if (this.job !== undefined) return
     let end!: () => void
     const done = new Promise<void>((r) => { end = r })
-    const job = { steps: this.checkpointAll(), done, end: () => { if (this.job === job) this.job = undefined; end() } }
-    this.job = job
-    const step = (): void => {
-      if (this.job !== job) return
+    const around = (run: () => void): void => {
       this.inStep = true
-      let finished = true
-      try { finished = job.steps.next().done === true } catch { /* see quiesce */ } finally { this.inStep = false }
-      if (finished) job.end()
-      else setImmediate(step)
+      try { run() } finally { this.inStep = false }
     }
-    setImmediate(step)
+    // a failure ends it: see quiesce
+    const run = background(this.checkpointAll(), around, () => { if (this.job === job) this.job = undefined; end() })
+    const job = { run, done }
+    this.job = job
   }
 
   /**
@@ -529,7 +622,7 @@ export class DurableStore implements TableStore {
       if (!isWriteFailure(e)) throw e
     } finally {
       // a background checkpoint the lost lock stopped is dropped: the WAL holds its rows
-      this.job?.end()
+      this.job?.run.stop()
       try { this.wal.close() } catch { /* closing anyway */ }
       this.lock.release()
     }

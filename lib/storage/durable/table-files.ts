@@ -84,9 +84,9 @@ export function* writePartitionSteps(tableDir: string, dir: string, meta: TableM
     const v = data.columns[i]!.view(start, end)
     if (isVarSize(c.type)) {
       const [d, o] = encodeVar(v)
-      bytes += writeFileDurable(`${path}/${c.name}.d`, [d]) + writeFileDurable(`${path}/${c.name}.o`, [o])
+      bytes += (yield* writeFileSteps(`${path}/${c.name}.d`, d)) + (yield* writeFileSteps(`${path}/${c.name}.o`, o))
     } else if (fixedWidth(c.type) > 0) {
-      bytes += writeFileDurable(`${path}/${c.name}.d`, [encodeFixed(v)])
+      bytes += yield* writeFileSteps(`${path}/${c.name}.d`, encodeFixed(v))
     }
     if (c.indexed && c.type === 'SYMBOL') writeIndex(() => writeIndexFile(indexFileOf(path, c.name), encodeIndexBlock(keysOf(v), 0, end - start)))
   }
@@ -132,25 +132,37 @@ export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta:
       const dataEnd = varDataEnd(base, p.rows)
       const [d, o] = encodeVar(v)
       rebaseOffsets(o, dataEnd)
-      bytes += appendFile(`${base}.d`, dataEnd, d) + appendFile(`${base}.o`, p.rows * 8, o)
+      bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, d)) + (yield* appendFileSteps(`${base}.o`, p.rows * 8, o))
     } else {
       const w = fixedWidth(c.type)
-      if (w > 0) bytes += appendFile(`${path}/${c.name}.d`, p.rows * w, encodeFixed(v))
+      if (w > 0) bytes += yield* appendFileSteps(`${path}/${c.name}.d`, p.rows * w, encodeFixed(v))
     }
     if (c.indexed && c.type === 'SYMBOL') writeIndex(() => appendIndexBlock(indexFileOf(path, c.name), p.rows, encodeIndexBlock(keysOf(v), p.rows, p.rows + end - start)))
   }
   return bytes
 }
 
-/** Cuts `file` to `at` bytes, writes `bytes` there and syncs it; returns the bytes written. */
-function appendFile(file: string, at: number, bytes: Uint8Array): number {
+/** Cuts `file` to `at` bytes, writes `bytes` there and syncs it (a step that yields the file to sync); returns the bytes written. */
+function* appendFileSteps(file: string, at: number, bytes: Uint8Array): Steps<number> {
   // a file shorter than its recorded rows is damaged: never paper over it with zeros
   if (io.statSize(file) < at) throw new SqlError(SqlState.DATA_CORRUPTED, `could not append to ${file}: it is shorter than its recorded rows`)
   const fd = io.openSync(file, 'r+')
   try {
     io.ftruncateSync(fd, at)
     writeAll(fd, bytes, at)
-    io.fsyncSync(fd)
+    yield { fsync: fd }
+  } finally {
+    io.closeSync(fd)
+  }
+  return bytes.length
+}
+
+/** Writes a whole file (create/truncate, write) and yields it to be synced before the next step; returns its bytes. */
+function* writeFileSteps(path: string, bytes: Uint8Array): Steps<number> {
+  const fd = io.openSync(path, 'w')
+  try {
+    writeAll(fd, bytes, 0)
+    yield { fsync: fd }
   } finally {
     io.closeSync(fd)
   }

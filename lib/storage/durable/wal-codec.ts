@@ -58,11 +58,11 @@ function arrayHeader(n: number): Uint8Array {
   return h
 }
 
-/** Rows per record for a table with these column types. */
-export function rowsPerRecord(types: readonly ColumnType[]): number {
+/** Rows per record (of about `bytes`, {@link PART_BYTES} unless given) for a table with these column types. */
+export function rowsPerRecord(types: readonly ColumnType[], bytes = PART_BYTES): number {
   let width = 0
   for (const t of types) width += isVarSize(t) ? VAR_ESTIMATE : fixedWidth(t)
-  return Math.max(1, Math.floor(PART_BYTES / Math.max(width, 1)))
+  return Math.max(1, Math.floor(bytes / Math.max(width, 1)))
 }
 
 /**
@@ -70,7 +70,20 @@ export function rowsPerRecord(types: readonly ColumnType[]): number {
  * concatenation is the record's payload). Records hold rows in order, `rowsPerRecord` at most.
  */
 export function encodeAppend(seq: number, tableId: number, types: readonly ColumnType[], vectors: readonly Vector[], length: number, perRecord = rowsPerRecord(types)): Uint8Array[][] {
-  const out: Uint8Array[][] = []
+  return [...encodeAppendRecords(seq, tableId, types, vectors, length, perRecord)]
+}
+
+/** How many records {@link encodeAppend} makes of `length` rows (at least one). */
+export function recordCount(length: number, perRecord: number): number {
+  return Math.max(1, Math.ceil(length / perRecord))
+}
+
+/**
+ * {@link encodeAppend} one record at a time, each encoded when it is asked for: a large append is
+ * encoded and written record by record, with the event loop free in between (see
+ * `DurableStore.commit`). Yields {@link recordCount} records.
+ */
+export function* encodeAppendRecords(seq: number, tableId: number, types: readonly ColumnType[], vectors: readonly Vector[], length: number, perRecord = rowsPerRecord(types)): Generator<Uint8Array[], void, void> {
   // per SYMBOL column: the record number that last named each table key (so each is named once per record)
   const seen: (Int32Array | undefined)[] = vectors.map((v) => (v.kind === 'sym' ? new Int32Array(v.dict.size).fill(-1) : undefined))
   for (let from = 0, part = 0; from < length || (from === 0 && length === 0); from += perRecord, part++) {
@@ -88,10 +101,9 @@ export function encodeAppend(seq: number, tableId: number, types: readonly Colum
       const d = encodeFixed(m)
       pieces.push(binHeader(d.length), d)
     })
-    out.push(pieces)
+    yield pieces
     if (length === 0) break
   }
-  return out
 }
 
 /**

@@ -29,6 +29,19 @@ const GATHER = 1 << 20
 /** Bytes read at a time when scanning the log at open. */
 const READ_CHUNK = 8 << 20
 
+/** One record's frame: its header (length, `more` bit, CRC-32 of the payload) and its payload's pieces. */
+function frame(pieces: readonly Uint8Array[], more: boolean): { pieces: Uint8Array[]; bytes: number } {
+  let len = 0
+  let sum = 0
+  for (const b of pieces) { len += b.length; sum = crc32(b, sum) }
+  if (len > MAX_RECORD) throw new SqlError(SqlState.PROGRAM_LIMIT_EXCEEDED, `a write-ahead log record of ${len} bytes is over the limit of ${MAX_RECORD}: append fewer rows at a time`)
+  const h = new Uint8Array(HEADER)
+  const dv = new DataView(h.buffer)
+  dv.setUint32(0, (len | (more ? MORE : 0)) >>> 0, true)
+  dv.setUint32(4, sum, true)
+  return { pieces: [h, ...pieces], bytes: HEADER + len }
+}
+
 /**
  * Reads the complete groups of records of an open WAL file from its start, calling `onGroup`
  * with each group's payloads in order; returns the offset where the valid prefix of complete
@@ -89,24 +102,42 @@ export class WalWriter {
    * {@link MAX_RECORD} bytes, before anything is added.
    */
   write(records: readonly (readonly Uint8Array[])[]): number {
-    const frames: Uint8Array[] = []
-    let bytes = 0
-    records.forEach((pieces, i) => {
-      let len = 0
-      let sum = 0
-      for (const b of pieces) { len += b.length; sum = crc32(b, sum) }
-      if (len > MAX_RECORD) throw new SqlError(SqlState.PROGRAM_LIMIT_EXCEEDED, `a write-ahead log record of ${len} bytes is over the limit of ${MAX_RECORD}: append fewer rows at a time`)
-      const h = new Uint8Array(HEADER)
-      const dv = new DataView(h.buffer)
-      dv.setUint32(0, (len | (i < records.length - 1 ? MORE : 0)) >>> 0, true)
-      dv.setUint32(4, sum, true)
-      frames.push(h, ...pieces)
-      bytes += HEADER + len
-    })
+    const frames = records.map((pieces, i) => frame(pieces, i < records.length - 1))
     const at = this.pos
-    for (const f of frames) this.pending.push(f)
-    this.pos += bytes
+    for (const f of frames) this.push(f)
     return at
+  }
+
+  /**
+   * Adds one record of a group after the last and returns its offset: `more` says that further
+   * records of the same group follow (the last one is added with `more` false; a group whose last
+   * record never comes is dropped on replay, and must be cut with {@link WalWriter.truncate}
+   * before anything else is added). A large group is added a record at a time, with
+   * {@link WalWriter.flush} between records, so that the event loop is never held for the whole
+   * group (see `DurableStore.commit`). Throws 54000 for a record over {@link MAX_RECORD} bytes.
+   */
+  add(pieces: readonly Uint8Array[], more: boolean): number {
+    const at = this.pos
+    this.push(frame(pieces, more))
+    return at
+  }
+
+  /** Bytes added and not yet written to the file. */
+  get pendingBytes(): number {
+    return this.pos - this.written
+  }
+
+  private push(f: { readonly pieces: readonly Uint8Array[]; readonly bytes: number }): void {
+    for (const b of f.pieces) this.pending.push(b)
+    this.pos += f.bytes
+  }
+
+  /**
+   * Writes the pending records to the file now (not synced). On failure (ENOSPC, EIO) drops every
+   * pending record and throws 58030 (53100 for a full disk), the file as it was before them.
+   */
+  flush(): void {
+    this.writePending()
   }
 
   /** Writes the pending frames; on failure (ENOSPC, EIO) drops them and throws 58030, the file as it was. */

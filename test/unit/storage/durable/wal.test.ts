@@ -7,7 +7,8 @@ import t from 'tap'
 import { cpSync, readdirSync, readFileSync, rmSync, truncateSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../../../lib/index.js'
-import { PART_BYTES } from '../../../../lib/storage/durable/wal-codec.js'
+// a commit's WAL records are about this size (the store's step), not wal-codec's 16 MiB upper bound
+import { STEP_BYTES } from '../../../../lib/storage/durable/store.js'
 import { afterReopen, tmpDir } from '../helpers.js'
 
 /** Frame offsets and "more follows" flags of a WAL file. */
@@ -37,7 +38,7 @@ t.test('an append larger than one record is a group of records, replayed whole o
   const db = await Database.open({ path: dir, checkpointBytes: 1 << 30 })
   await db.query('create table w (ts timestamp, a double, b double, c double) timestamp(ts) partition by day')
   await db.append('w', { ts: new Float64Array([Date.UTC(2023, 11, 31) * 1000]), a: new Float64Array([1]) })
-  const n = Math.ceil((PART_BYTES * 2.5) / 32)
+  const n = Math.ceil((STEP_BYTES * 2.5) / 32)
   const ts = new Float64Array(n)
   const a = new Float64Array(n)
   for (let i = 0; i < n; i++) { ts[i] = Date.UTC(2024, 0, 1) * 1000 + i * 1000; a[i] = i }
@@ -61,7 +62,7 @@ t.test('an orphan group head left by a crash is not joined to the records writte
   const dir = tmpDir(t)
   let db = await Database.open({ path: dir, checkpointBytes: 1 << 30 })
   await db.query('create table w (ts timestamp, a double, b double, c double) timestamp(ts) partition by day')
-  const n = Math.ceil((PART_BYTES * 1.5) / 32)
+  const n = Math.ceil((STEP_BYTES * 1.5) / 32)
   const ts = new Float64Array(n)
   const a = new Float64Array(n).fill(1)
   for (let i = 0; i < n; i++) ts[i] = Date.UTC(2024, 0, 1) * 1000 + i * 1000
