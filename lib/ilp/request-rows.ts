@@ -15,8 +15,9 @@ import { castScalar } from '../types/cast-scalar.js'
 import { SqlError } from '../errors.js'
 import { type ColumnBuilder, F64Builder, I64Builder, NsFromMicrosBuilder, ScalarBuilder, SymBuilder, builderFor } from './column-builder.js'
 import { LineError } from './ilp-error.js'
-import type { LineSink } from './line-parser.js'
-import { type DecimalValue, LAST_SUB_MICROS, parseDecimalText } from './number-bytes.js'
+import type { LineFastPath, LineSink } from './line-parser.js'
+import { LineTemplate, type TemplateContext } from './line-template.js'
+import { type DecimalValue, LAST_SUB_MICROS, parseDecimalText, type TimeUnit } from './number-bytes.js'
 import { type DecimalType, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isDecimal, pow10n } from '../types/decimal.js'
 
 /** One column of a table in the request. */
@@ -76,6 +77,8 @@ export class RequestRows implements LineSink {
   private col: RowsColumn | undefined
   /** a line has started (its table named) and not ended: what {@link abortLine} undoes */
   private inLine = false
+  /** what the line templates of {@link fastPath} share */
+  private templates: TemplateContext | undefined
 
   constructor(private readonly catalog: Catalog, private readonly o: RowsOptions) {}
 
@@ -322,6 +325,13 @@ export class RequestRows implements LineSink {
     }
     t.rows++
     this.inLine = false
+  }
+
+  /** A template of the line just ended (line-template.ts), for the parser's fast path. */
+  fastPath(buf: Uint8Array, s: number, e: number, unit: TimeUnit): LineFastPath | undefined {
+    if (this.inLine) return undefined
+    const ctx = this.templates ??= { unit, clock: this.o.clock, grow }
+    return LineTemplate.of(buf, s, e, this.cur, ctx.unit === unit ? ctx : { ...ctx, unit })
   }
 
   abortLine(): void {
