@@ -59,6 +59,9 @@ export class LineTemplate implements LineFastPath {
   private sub = 0
   /** the table's room when {@link arrays} were taken */
   private cap = -1
+  /** the literals as little-endian 32-bit words (a literal's last 0-3 bytes are compared alone); literal k's end at {@link wordEnd}[k] */
+  private readonly words: Int32Array
+  private readonly wordEnd: Int32Array
 
   /**
    * @param lit the literal bytes; literal k (before value k) is `lit[litEnd[k-1], litEnd[k])`,
@@ -80,6 +83,14 @@ export class LineTemplate implements LineFastPath {
     this.hashes = new Int32Array(n)
     this.nums = new Float64Array(n)
     this.arrays = new Array<Float64Array>(n)
+    const words: number[] = []
+    this.wordEnd = new Int32Array(litEnd.length)
+    const litView = new DataView(lit.buffer, lit.byteOffset, lit.length)
+    for (let k = 0, l = 0; k < litEnd.length; l = litEnd[k]!, k++) {
+      for (; l + 4 <= litEnd[k]!; l += 4) words.push(litView.getInt32(l, true))
+      this.wordEnd[k] = words.length
+    }
+    this.words = Int32Array.from(words)
     this.tsArray = ts.data
     this.tsSub = ts instanceof NsFromMicrosBuilder ? ts.sub : undefined
   }
@@ -166,12 +177,13 @@ export class LineTemplate implements LineFastPath {
    * the line, or {@link NO_MATCH} (nothing stored).
    */
   match(buf: Uint8Array, p: number, end: number, view: DataView): number {
-    const lit = this.lit, litEnd = this.litEnd, kinds = this.kinds
+    const lit = this.lit, litEnd = this.litEnd, kinds = this.kinds, words = this.words, wordEnd = this.wordEnd
     const n = kinds.length
-    let l = 0
+    let l = 0, w = 0
     for (let k = 0; k < n; k++) {
       const le = litEnd[k]!
       if (p + le - l >= end) return NO_MATCH
+      for (const we = wordEnd[k]!; w < we; w++, l += 4, p += 4) if (view.getInt32(p, true) !== words[w]) return NO_MATCH
       for (; l < le; l++, p++) if (buf[p] !== lit[l]) return NO_MATCH
       const kind = kinds[k]!
       if (kind === BIN_F64) {
@@ -211,6 +223,7 @@ export class LineTemplate implements LineFastPath {
     // the last literal, then the timestamp or the line's end
     const le = litEnd[n]!
     if (p + le - l > end) return NO_MATCH
+    for (const we = wordEnd[n]!; w < we; w++, l += 4, p += 4) if (view.getInt32(p, true) !== words[w]) return NO_MATCH
     for (; l < le; l++, p++) if (buf[p] !== lit[l]) return NO_MATCH
     let micros: number
     if (this.hasTs) {

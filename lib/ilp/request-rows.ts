@@ -49,6 +49,8 @@ export interface TableRows {
   rows: number
   /** rows every builder of the table has room for (grown together, once per doubling) */
   cap: number
+  /** rows the table's last ILP batch had: the first growth goes straight there ({@link rememberBatchRows}) */
+  readonly hint: number
 }
 
 /** What ILP may do to the catalog (QuestDB's `line.auto.create.*`). */
@@ -113,13 +115,13 @@ export class RequestRows implements LineSink {
       if (!this.o.autoCreateColumns) throw new LineError(`table: ${name}; table does not exist, cannot create table, creating new columns is disabled`)
       const ts = column('timestamp', 'TIMESTAMP', true)
       ts.builder = builderFor('TIMESTAMP')
-      t = { name, key, nameBytes, meta: undefined, columns: [], byKey: new Map([['timestamp', ts]]), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS }
+      t = { name, key, nameBytes, meta: undefined, columns: [], byKey: new Map([['timestamp', ts]]), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS, hint: 0 }
     } else {
       const meta = existing.meta
       const cols = meta.columns.map((c) => column(c.name, c.type, false))
       const ts = meta.timestampIndex >= 0 ? cols[meta.timestampIndex] : undefined
       if (ts !== undefined) ts.builder = builderFor(ts.type!)
-      t = { name: meta.name, key, nameBytes, meta, columns: cols, byKey: new Map(cols.map((c) => [c.key, c])), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS }
+      t = { name: meta.name, key, nameBytes, meta, columns: cols, byKey: new Map(cols.map((c) => [c.key, c])), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS, hint: batchRows.get(existing) ?? 0 }
     }
     this.tables.set(key, t)
     return t
@@ -349,9 +351,21 @@ export class RequestRows implements LineSink {
 /** Rows a table's builders start with room for. */
 const INITIAL_ROWS = 1024
 
-/** Doubles the room of every builder of `t`. */
+/**
+ * Rows of each table's last ILP batch: clients send batches of one size (the Node client's
+ * `auto_flush_rows`, 75,000), so the next batch's builders grow to it at once instead of
+ * doubling from {@link INITIAL_ROWS} (seven copies of every column, and their garbage).
+ */
+const batchRows = new WeakMap<object, number>()
+
+/** Remembers that `table` (a catalog table) was given `rows` rows by ILP (see {@link TableRows.hint}). */
+export function rememberBatchRows(table: object, rows: number): void {
+  batchRows.set(table, rows)
+}
+
+/** Doubles the room of every builder of `t` (at the first growth: at least the table's last batch). */
 function grow(t: TableRows): void {
-  t.cap *= 2
+  t.cap = t.cap === INITIAL_ROWS ? Math.max(2 * t.cap, t.hint) : 2 * t.cap
   for (const c of t.byKey.values()) c.builder?.reserve(t.cap - 1)
 }
 

@@ -32,7 +32,7 @@ function randomLines(rnd: () => number, count: number): Buffer[] {
     parts.push(Buffer.from(`${head} `))
     parts.push(rnd() < 0.5 ? Buffer.from(`f=${pick(['1.5', '-2', '3e2', '.25', '7'])}`) : binary('f', pick([1.25, -0.5, TRICKY])))
     parts.push(Buffer.from(`,i=${pick(['1', '-42', '9007199254740993', '0'])}i`))
-    if (rnd() < 0.8) parts.push(Buffer.from(',g='), rnd() < 0.5 ? Buffer.from(String(Math.floor(rnd() * 100))) : binary('', rnd()).subarray(1))
+    if (rnd() < 0.8) parts.push(Buffer.from(',g='), rnd() < 0.5 ? Buffer.from(String(Math.floor(rnd() * 100))) : binary('', rnd() < 0.3 ? TRICKY : rnd()).subarray(1))
     if (rnd() < 0.05) parts.push(Buffer.from(',s="text"'))
     if (rnd() < 0.05) parts.push(Buffer.from(',ok=t'))
     const ts = pick(['', ` ${1_700_000_000_000_000 + i}`, ` ${1_700_000_000_000_000 + i}t`, ` ${1_700_000_000_000 + i}m`, ` ${1_700_000_000_000_000_000 + i * 1000}n`])
@@ -147,4 +147,17 @@ t.test('a TIMESTAMP_NS designated timestamp keeps the nanoseconds of lines the f
     ...Array.from({ length: 3 }, (_, i) => [5 + i, `2023-11-14T22:13:20.00000${i}000Z`]),
     [8, '1970-01-01T00:00:09.000000000Z'], [9, '1970-01-01T00:00:09.000000000Z'],
   ])
+})
+
+t.test('batches of a table after a first one: builders sized by the last batch still take more rows, or fewer', async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  let total = 0
+  for (const n of [3000, 5000, 100, 20_000, 1]) {
+    const w = db.lineWriter({ precision: 'u' })
+    w.write(Buffer.from(Array.from({ length: n }, (_, i) => `h,s=k${i % 5} v=${i}i ${1_000_000 + total + i}\n`).join('')))
+    t.equal(await w.end(), n)
+    total += n
+    t.same((await db.query('select count(), count(s), count(v), sum(v) from h')).rows, [[BigInt(total), BigInt(total), BigInt(total), BigInt([3000, 5000, 100, 20_000, 1].slice(0, [3000, 5000, 100, 20_000, 1].indexOf(n) + 1).reduce((a, m) => a + m * (m - 1) / 2, 0))]])
+  }
 })
