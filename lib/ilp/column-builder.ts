@@ -11,6 +11,9 @@ import { joinNs } from '../types/timestamp-ns.js'
 
 const INITIAL = 1024
 
+/** FNV-1a's offset basis: the start of a SYMBOL value's hash ({@link SymBuilder.setHashed}); each byte `b` then folds in as `h = Math.imul(h ^ b, 16777619)`. */
+export const SYM_HASH_SEED = 0x811c9dc5
+
 /** Values of one column by row. */
 export abstract class ColumnBuilder {
   /** the row the current line last set (a second value of the same column in a line is skipped) */
@@ -90,8 +93,12 @@ export class SymBuilder extends ColumnBuilder {
   }
   /** Sets row `row` to the UTF-8 value `buf[s, e)`. */
   setBytes(row: number, buf: Uint8Array, s: number, e: number): void {
-    let h = 0x811c9dc5
+    let h = SYM_HASH_SEED
     for (let i = s; i < e; i++) h = Math.imul(h ^ buf[i]!, 16777619)
+    this.setHashed(row, buf, s, e, h)
+  }
+  /** {@link setBytes} with the value's hash already computed (FNV-1a, {@link SYM_HASH_SEED}, as a caller scanning the bytes folds it). */
+  setHashed(row: number, buf: Uint8Array, s: number, e: number, h: number): void {
     const slots = this.slots
     const mask = slots.length - 1
     const len = e - s

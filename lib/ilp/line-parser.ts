@@ -55,7 +55,27 @@ export interface LineSink {
   endLine(micros: number, unit?: TimeUnit): void
   /** the line started last is incomplete: forget its values */
   abortLine(): void
+  /**
+   * Optional: a matcher of later lines shaped like the line `buf[s, e]` (`e` its terminating
+   * byte) just ended, or undefined. The parser tries its last few matchers on each line before
+   * parsing it (line-template.ts).
+   */
+  fastPath?(buf: Uint8Array, s: number, e: number, unit: TimeUnit): LineFastPath | undefined
 }
+
+/**
+ * Takes a whole line whose shape it knows and stores its values itself: returns the position
+ * after the line, or a negative number when it does not take the line (then nothing of it was
+ * stored, and the parser parses it).
+ */
+export interface LineFastPath {
+  match(buf: Uint8Array, p: number, end: number, view: DataView): number
+}
+
+/** Line shapes the parser keeps matchers of. */
+const FAST_PATHS = 4
+/** Most lines parsed without asking for a matcher after a line had none (doubling from 1). */
+const MAX_FAST_BACKOFF = 256
 
 const NL = 10, CR = 13, SP = 32, COMMA = 44, EQ = 61, BS = 92, QUOTE = 34
 
@@ -76,6 +96,8 @@ function checkFieldEnd(b: number): void {
 export class LineParser {
   /** non-empty lines started so far (the failing line's number in errors) */
   lines = 0
+  /** lines the sink's fast paths took (not parsed here) */
+  fastLines = 0
   private scratch = Buffer.allocUnsafe(256)
   private esc = false
   /** the name or value {@link scanName} / {@link scanValue} found last is ASCII (no UTF-8 check needed) */
@@ -93,6 +115,11 @@ export class LineParser {
   private readonly prevLen = new Int32Array(MAX_REMEMBERED).fill(-1)
   /** the previous line's names up to the position being parsed all matched */
   private same = false
+  /** the sink's matchers of recent line shapes, the newest first */
+  private fast: LineFastPath[] = []
+  /** lines still to parse before asking the sink for a matcher again, and the last such wait */
+  private fastSkip = 0
+  private fastBackoff = 0
 
   constructor(private readonly sink: LineSink, private readonly unit: TimeUnit, private readonly maxLine = Infinity) {}
 
@@ -138,22 +165,43 @@ export class LineParser {
    */
   parse(buf: Buffer, start: number, end: number): number {
     if (this.view.buffer !== buf.buffer || this.view.byteOffset !== buf.byteOffset || this.view.byteLength !== buf.length) this.view = new DataView(buf.buffer, buf.byteOffset, buf.length)
+    const fast = this.fast
+    const learn = this.sink.fastPath !== undefined
     let p = start
     while (p < end) {
       const b = buf[p]!
       if (b === NL || b === CR) { p++; continue }
       const lineStart = p
       this.lines++
-      const next = this.line(buf, p, end)
-      if (next === INCOMPLETE) {
-        this.lines--
-        this.sink.abortLine()
-        return lineStart
-      }
+      let next = -1
+      for (let i = 0; i < fast.length && next < 0; i++) next = fast[i]!.match(buf, p, end, this.view)
+      if (next < 0) {
+        next = this.line(buf, p, end)
+        if (next === INCOMPLETE) {
+          this.lines--
+          this.sink.abortLine()
+          return lineStart
+        }
+        if (learn) this.learn(buf, lineStart, next - 1)
+      } else this.fastLines++
       if (next - lineStart > this.maxLine) throw new LineError(`line is too long [length=${next - lineStart}, max=${this.maxLine}] (line.http.max.recv.buffer.size)`, 413, 'request too large')
       p = next
     }
     return end
+  }
+
+  /** Asks the sink for a matcher of lines shaped like `buf[s, e]`, backing off while lines have none. */
+  private learn(buf: Buffer, s: number, e: number): void {
+    if (this.fastSkip > 0) { this.fastSkip--; return }
+    const m = this.sink.fastPath!(buf, s, e, this.unit)
+    if (m === undefined) {
+      this.fastBackoff = Math.min(MAX_FAST_BACKOFF, 2 * this.fastBackoff + 1)
+      this.fastSkip = this.fastBackoff
+      return
+    }
+    this.fastBackoff = 0
+    this.fast.unshift(m)
+    if (this.fast.length > FAST_PATHS) this.fast.pop()
   }
 
   /** Parses one line from `p`; returns the position after its end, or INCOMPLETE. */

@@ -18,7 +18,7 @@ import type { Table } from '../storage/table.js'
 import { IlpError, LineError } from './ilp-error.js'
 import { LineParser } from './line-parser.js'
 import type { TimeUnit } from './number-bytes.js'
-import { RequestRows, type TableRows } from './request-rows.js'
+import { RequestRows, rememberBatchRows, type TableRows } from './request-rows.js'
 
 /** Partitioning of tables ILP creates (`line.default.partition.by`). */
 export type LinePartitionBy = 'NONE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR'
@@ -58,6 +58,16 @@ export interface LineWriterContext {
 
 const NEWLINE = Buffer.from('\n')
 
+/** Line ends tried when joining an incomplete line with the next chunk, before joining the whole chunk. */
+const JOIN_TRIES = 4
+
+/** The first `\n` or `\r` of `buf` from `from`, or -1. */
+function lineEnd(buf: Buffer, from: number): number {
+  const nl = buf.indexOf(10, from)
+  const cr = buf.indexOf(13, from)
+  return nl < 0 ? cr : cr < 0 ? nl : Math.min(nl, cr)
+}
+
 /** Ingestion of one stream of line-protocol bytes; see the module comment. */
 export class LineWriter {
   private rows: RequestRows
@@ -96,16 +106,39 @@ export class LineWriter {
   /** Parses a chunk of bytes. Throws an {@link IlpError} for a bad line; the writer is then spent. */
   write(chunk: Buffer): void {
     if (this.failed) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'line writer failed before')
+    let from = 0
     if (this.tailBytes > 0) {
-      this.tail.push(chunk)
-      this.tailBytes += chunk.length
       // the incomplete line goes on unless this chunk holds a line end (binary values may fake one)
-      if (chunk.indexOf(10) < 0 && chunk.indexOf(13) < 0) { this.checkLine(); return }
-      chunk = Buffer.concat(this.tail, this.tailBytes)
+      let cut = lineEnd(chunk, 0)
+      if (cut < 0) {
+        this.tail.push(chunk)
+        this.tailBytes += chunk.length
+        this.checkLine()
+        return
+      }
+      // the line joined with this chunk up to a line end, not the whole chunk (no copy of it)
+      for (let tries = 0; ; tries++) {
+        cut = tries < JOIN_TRIES && cut >= 0 ? cut + 1 : chunk.length
+        const tailBytes = this.tailBytes
+        const joined = Buffer.concat([...this.tail, chunk.subarray(0, cut)], tailBytes + cut)
+        const used = this.guard(() => this.parser.parse(joined, 0, joined.length))
+        // the line ended: the chunk is parsed from where the joined bytes stopped
+        if (used >= tailBytes) { from = used - tailBytes; break }
+        this.tail = [Buffer.from(joined.subarray(used, tailBytes))]
+        this.tailBytes = tailBytes - used
+        if (cut === chunk.length) {
+          this.tail.push(chunk)
+          this.tailBytes += chunk.length
+          this.checkLine()
+          return
+        }
+        // that line end was a byte of a binary value: up to the next one
+        cut = used > 0 ? -1 : lineEnd(chunk, cut)
+      }
       this.tail = []
       this.tailBytes = 0
     }
-    const used = this.guard(() => this.parser.parse(chunk, 0, chunk.length))
+    const used = this.guard(() => this.parser.parse(chunk, from, chunk.length))
     if (used < chunk.length) {
       this.tail.push(Buffer.from(chunk.subarray(used)))
       this.tailBytes = chunk.length - used
@@ -176,6 +209,7 @@ export class LineWriter {
       for (const a of appends) {
         const release = a.table.writers.tryShare() ?? await a.table.writers.share()
         try { a.table.append(a.vectors, a.length) } finally { release() }
+        rememberBatchRows(a.table, a.length)
         n += a.length
       }
       await this.ctx.sync()

@@ -15,7 +15,8 @@ import { castScalar } from '../types/cast-scalar.js'
 import { SqlError } from '../errors.js'
 import { type ColumnBuilder, F64Builder, I64Builder, NsFromMicrosBuilder, ScalarBuilder, SymBuilder, builderFor } from './column-builder.js'
 import { LineError } from './ilp-error.js'
-import type { LineSink } from './line-parser.js'
+import type { LineFastPath, LineSink } from './line-parser.js'
+import { LineTemplate, type TemplateContext } from './line-template.js'
 import { type DecimalValue, LAST_SUB_MICROS, parseDecimalText, type TimeUnit } from './number-bytes.js'
 import { type DecimalType, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isDecimal, pow10n } from '../types/decimal.js'
 
@@ -48,6 +49,8 @@ export interface TableRows {
   rows: number
   /** rows every builder of the table has room for (grown together, once per doubling) */
   cap: number
+  /** rows the table's last ILP batch had: the first growth goes straight there ({@link rememberBatchRows}) */
+  readonly hint: number
 }
 
 /** What ILP may do to the catalog (QuestDB's `line.auto.create.*`). */
@@ -93,6 +96,8 @@ export class RequestRows implements LineSink {
   private col: RowsColumn | undefined
   /** a line has started (its table named) and not ended: what {@link abortLine} undoes */
   private inLine = false
+  /** what the line templates of {@link fastPath} share */
+  private templates: TemplateContext | undefined
 
   constructor(private readonly catalog: Catalog, private readonly o: RowsOptions) {}
 
@@ -127,13 +132,13 @@ export class RequestRows implements LineSink {
       if (!this.o.autoCreateColumns) throw new LineError(`table: ${name}; table does not exist, cannot create table, creating new columns is disabled`)
       const ts = column('timestamp', 'TIMESTAMP', true)
       ts.builder = builderFor('TIMESTAMP')
-      t = { name, key, nameBytes, meta: undefined, columns: [], byKey: new Map([['timestamp', ts]]), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS }
+      t = { name, key, nameBytes, meta: undefined, columns: [], byKey: new Map([['timestamp', ts]]), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS, hint: 0 }
     } else {
       const meta = existing.meta
       const cols = meta.columns.map((c) => column(c.name, c.type, false))
       const ts = meta.timestampIndex >= 0 ? cols[meta.timestampIndex] : undefined
       if (ts !== undefined) ts.builder = builderFor(ts.type!)
-      t = { name: meta.name, key, nameBytes, meta, columns: cols, byKey: new Map(cols.map((c) => [c.key, c])), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS }
+      t = { name: meta.name, key, nameBytes, meta, columns: cols, byKey: new Map(cols.map((c) => [c.key, c])), shape: [], shapeBytes: [], ts, rows: 0, cap: INITIAL_ROWS, hint: batchRows.get(existing) ?? 0 }
     }
     this.tables.set(key, t)
     return t
@@ -360,6 +365,13 @@ export class RequestRows implements LineSink {
     ts.builder.reserve(t.cap - 1)
   }
 
+  /** A template of the line just ended (line-template.ts), for the parser's fast path. */
+  fastPath(buf: Uint8Array, s: number, e: number, unit: TimeUnit): LineFastPath | undefined {
+    if (this.inLine) return undefined
+    const ctx = this.templates ??= { unit, clock: this.o.clock, grow }
+    return LineTemplate.of(buf, s, e, this.cur, ctx.unit === unit ? ctx : { ...ctx, unit })
+  }
+
   abortLine(): void {
     // a line cut before its table name leaves the previous, complete line alone
     if (!this.inLine) return
@@ -375,9 +387,21 @@ export class RequestRows implements LineSink {
 /** Rows a table's builders start with room for. */
 const INITIAL_ROWS = 1024
 
-/** Doubles the room of every builder of `t`. */
+/**
+ * Rows of each table's last ILP batch: clients send batches of one size (the Node client's
+ * `auto_flush_rows`, 75,000), so the next batch's builders grow to it at once instead of
+ * doubling from {@link INITIAL_ROWS} (seven copies of every column, and their garbage).
+ */
+const batchRows = new WeakMap<object, number>()
+
+/** Remembers that `table` (a catalog table) was given `rows` rows by ILP (see {@link TableRows.hint}). */
+export function rememberBatchRows(table: object, rows: number): void {
+  batchRows.set(table, rows)
+}
+
+/** Doubles the room of every builder of `t` (at the first growth: at least the table's last batch). */
 function grow(t: TableRows): void {
-  t.cap *= 2
+  t.cap = t.cap === INITIAL_ROWS ? Math.max(2 * t.cap, t.hint) : 2 * t.cap
   for (const c of t.byKey.values()) c.builder?.reserve(t.cap - 1)
 }
 

@@ -5,13 +5,16 @@
  * adapter over a data-directory database) runs in a child process, the client here, so each
  * has its own core.
  *
- *   node --import tsx test/bench/ilp.ts [rows=2000000] [only=raw,rawtcp,client,http,tcp,http1]
+ *   node --import tsx test/bench/ilp.ts [rows=2000000] [only=raw,rawtcp,client,http,tcp,http1,http2,tcp2]
  *   EPOCHDB_BENCH_PROF=/tmp/prof node --import tsx test/bench/ilp.ts 1500000 raw   # and a CPU profile of the server
  *   node --import tsx test/bench/ilp.ts --cpu   # the engine alone, in CPU time (a loaded machine's wall time says little)
  *
  * `raw` POSTs prebuilt protocol-2 bodies (the server alone, no client cost), `rawtcp` writes them to
  * one TCP connection; `client` builds the
- * rows with the Node client and throws them away (the client alone, no server).
+ * rows with the Node client and throws them away (the client alone, no server); `http2` / `tcp2`
+ * (any count) send the rows from that many client processes at once, each its own connection.
+ * The server is warmed up first (a small request over HTTP and TCP), so that loading modules on
+ * first use is not counted in the first figure.
  *
  * Not a test: figures go to docs/benchmarks.md.
  */
@@ -48,6 +51,11 @@ if (process.argv[2] === '--cpu') {
   console.log(`engine: ${rows} rows, parse ${parse.toFixed(2)} CPU-s, commit ${commit.toFixed(2)} CPU-s = ${Math.round(rows / (parse + commit)).toLocaleString('en-US')} rows per CPU-second (${(1e6 * (parse + commit) / rows).toFixed(2)} µs/row)`)
   await db.close()
   rmSync(dir, { recursive: true, force: true })
+} else if (process.argv[2] === '--client') {
+  // one of several client processes: `--client <conf> <table> <from> <count>`
+  const [conf, table, from, count] = process.argv.slice(3) as [string, string, string, string]
+  await sendRows(conf, table, Number(from), Number(count))
+  process.exit(0)
 } else if (process.argv[2] === '--server') {
   const { Database } = await import('../../lib/index.js')
   const { createHttpServer } = await import('../../adapters/http/index.js')
@@ -79,23 +87,38 @@ if (process.argv[2] === '--cpu') {
     const j = await r.json() as { dataset?: number[][] }
     return j.dataset?.[0]?.[0] ?? 0
   }
+  /** Waits until `table` has `rows` rows (polled every 50 ms: each poll is a query the server's CPU figure includes). */
+  const until = async (table: string, rows: number): Promise<void> => {
+    while (await count(table) < rows) await new Promise((r) => setTimeout(r, 50))
+  }
   const run = async (name: string, conf: string, table: string): Promise<void> => {
-    const sender = await Sender.fromConfig(conf)
-    if (conf.startsWith('tcp')) await sender.connect()
     const cpu0 = await serverCpu()
     const t0 = performance.now()
-    const base = 1_700_000_000_000_000n
-    const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
-    for (let i = 0; i < n; i++) {
-      await sender.table(table).symbol('sym', syms[i & 7]!).symbol('venue', i & 1 ? 'X' : 'Y')
-        .floatColumn('bid', 100 + (i % 100) / 8).floatColumn('ask', 100.5 + (i % 100) / 8).floatColumn('bid_sz', i % 1000)
-        .floatColumn('ask_sz', (i * 7) % 1000).floatColumn('last', 100.25).floatColumn('vwap', 100.125)
-        .intColumn('seq', i).at(base + BigInt(i), 'us')
-    }
-    await sender.flush()
-    await sender.close()
-    while (await count(table) < n) await new Promise((r) => setTimeout(r, 20))
+    await sendRows(conf, table, 0, n)
+    await until(table, n)
     report(name, n, t0, await serverCpu() - cpu0)
+  }
+  /** `clients` client processes at once, each sending its share of the rows on its own connection. */
+  const runMany = async (name: string, conf: string, table: string, clients: number): Promise<void> => {
+    const share = Math.ceil(n / clients)
+    const cpu0 = await serverCpu()
+    const t0 = performance.now()
+    await Promise.all(Array.from({ length: clients }, (_, k) => {
+      const c = fork(fileURLToPath(import.meta.url), ['--client', conf, table, String(k * share), String(Math.min(share, n - k * share))], { execArgv: ['--import', 'tsx'] })
+      return new Promise((r) => c.once('exit', r))
+    }))
+    await until(table, n)
+    report(`${name}, ${clients} clients`, n, t0, await serverCpu() - cpu0)
+  }
+  /** Loads what the server loads on first use (ILP over HTTP and TCP, a table, a query) before anything is measured. */
+  const warmUp = async (): Promise<void> => {
+    const r = await fetch(`http://127.0.0.1:${ports.http}/write`, { method: 'POST', body: ilpBody('bench_warmup', 0, 1000) })
+    if (r.status !== 204) throw new Error(`${r.status} ${await r.text()}`)
+    const socket = connect(ports.tcp, '127.0.0.1')
+    await new Promise((r) => socket.once('connect', r))
+    socket.write(ilpBody('bench_warmup', 1000, 1000))
+    await new Promise<void>((r) => socket.end(r))
+    await until('bench_warmup', 2000)
   }
   /** The server alone: 75,000-row protocol-2 bodies (what the client sends per auto-flush) built beforehand, POSTed back to back. */
   const serverOnly = async (): Promise<void> => {
@@ -122,7 +145,7 @@ if (process.argv[2] === '--cpu') {
     for (const body of bodies) if (!socket.write(body)) await new Promise((r) => socket.once('drain', r))
     await new Promise<void>((r) => socket.end(r))
     const rows = requests * per
-    while (await count('bench_raw_tcp') < rows) await new Promise((r) => setTimeout(r, 20))
+    await until('bench_raw_tcp', rows)
     report('server only, TCP (prebuilt)', rows, t0, await serverCpu() - cpu0)
   }
   const report = (name: string, rows: number, t0: number, cpu: number): void => {
@@ -148,15 +171,38 @@ if (process.argv[2] === '--cpu') {
     console.log(`${'client alone (no server)'.padEnd(28)} ${n} rows in ${s.toFixed(2)} s = ${Math.round(n / s).toLocaleString('en-US')} rows/s (${Math.round(n / ((c.user + c.system) / 1e6)).toLocaleString('en-US')} rows per CPU-second)`)
   }
   try {
+    await warmUp()
     if (only.has('raw')) await serverOnly()
     if (only.has('rawtcp')) await serverOnlyTcp()
     if (only.has('client')) await clientOnly()
     if (only.has('http')) await run('HTTP, protocol 2', `http::addr=127.0.0.1:${ports.http};protocol_version=2`, 'bench_http')
     if (only.has('tcp')) await run('TCP, protocol 2', `tcp::addr=127.0.0.1:${ports.tcp};protocol_version=2`, 'bench_tcp')
     if (only.has('http1')) await run('HTTP, protocol 1 (text)', `http::addr=127.0.0.1:${ports.http};protocol_version=1`, 'bench_http_v1')
+    for (const mode of only) {
+      const many = /^(http|tcp)(\d+)$/.exec(mode)
+      if (many === null || mode === 'http1') continue
+      const http = many[1] === 'http'
+      await runMany(`${http ? 'HTTP' : 'TCP'}, protocol 2`, http ? `http::addr=127.0.0.1:${ports.http};protocol_version=2` : `tcp::addr=127.0.0.1:${ports.tcp};protocol_version=2`, `bench_${mode}`, Number(many[2]))
+    }
   } finally {
     child.send('stop')
     await new Promise((r) => child.once('exit', r))
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** Sends rows `from .. from + count - 1` through a Node client configured by `conf` (auto-flush defaults), then flushes and closes it. */
+async function sendRows(conf: string, table: string, from: number, count: number): Promise<void> {
+  const sender = await Sender.fromConfig(conf)
+  if (conf.startsWith('tcp')) await sender.connect()
+  const base = 1_700_000_000_000_000n
+  const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
+  for (let i = from; i < from + count; i++) {
+    await sender.table(table).symbol('sym', syms[i & 7]!).symbol('venue', i & 1 ? 'X' : 'Y')
+      .floatColumn('bid', 100 + (i % 100) / 8).floatColumn('ask', 100.5 + (i % 100) / 8).floatColumn('bid_sz', i % 1000)
+      .floatColumn('ask_sz', (i * 7) % 1000).floatColumn('last', 100.25).floatColumn('vwap', 100.125)
+      .intColumn('seq', i).at(base + BigInt(i), 'us')
+  }
+  await sender.flush()
+  await sender.close()
 }
