@@ -1,6 +1,6 @@
 /**
  * One TSBS query's answer over pgwire measured at the server (a benchmark, not a test):
- * `node --import tsx test/bench/tsbs/wire-raw.ts [--hosts 1000] [--days 1] [--query high-cpu-all] [--runs 5] [--no-postgres] [--cpu-prof DIR]`.
+ * `node --import tsx test/bench/tsbs/wire-raw.ts [--hosts 1000] [--days 1] [--query high-cpu-all] [--runs 5] [--no-postgres] [--baseline DIR] [--cpu-prof DIR]`.
  *
  * The client is {@link RawPg}, which counts DataRows and bytes without decoding a cell, so its
  * wall time is the server's time to answer (node `pg` alone spends 5–7 µs per row parsing, more
@@ -11,7 +11,9 @@
  * wall time, the mean server CPU per run (/proc of the EpochDB child or the PostgreSQL backend)
  * and of this process, bytes per row, and the ratios to the in-process times.
  *
- * `--cpu-prof DIR` starts the EpochDB child with `--cpu-prof --cpu-prof-dir DIR` (skip
+ * `--baseline DIR` also runs the pgwire server of another checkout (e.g. `git archive <commit> |
+ * tar -x -C DIR`, with `node_modules` linked) in the same run: before and after against the
+ * same peers. `--cpu-prof DIR` starts the EpochDB child with `--cpu-prof --cpu-prof-dir DIR` (skip
  * PostgreSQL with `--no-postgres` to profile on a quieter machine).
  */
 import { readFileSync } from 'node:fs'
@@ -35,6 +37,7 @@ const { values: args } = parseArgs({
     modes: { type: 'string', default: 'simple,text,binary' },
     'no-postgres': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    baseline: { type: 'string' },
   },
 })
 const shape: Shape = { hosts: Number(args.hosts), days: Number(args.days) }
@@ -75,8 +78,9 @@ const db = await Database.open({})
 try {
   const t0 = performance.now()
   const prof = args['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']]
-  const [epoch] = await Promise.all([
+  const [epoch, base] = await Promise.all([
     startEpoch(shape, prof),
+    args.baseline === undefined ? Promise.resolve(undefined) : startEpoch(shape, [], args.baseline),
     pgs === undefined ? Promise.resolve() : loadPostgres(shape, pgs.port, pgs.user, pgs.database),
     loadEpoch(db, shape),
   ])
@@ -84,6 +88,9 @@ try {
   const conns: { name: string; sql: string; o: RawConnectOptions; pid: (c: RawConnectOptions) => Promise<number> }[] = [
     { name: 'EpochDB pgwire', sql: q.epoch, o: { host: '127.0.0.1', port: epoch.port, user: 'admin', password: 'quest', database: 'qdb' }, pid: () => Promise.resolve(epoch.pid) },
   ]
+  if (base !== undefined) {
+    conns.push({ name: 'EpochDB baseline pgwire', sql: q.epoch, o: { host: '127.0.0.1', port: base.port, user: 'admin', password: 'quest', database: 'qdb' }, pid: () => Promise.resolve(base.pid) })
+  }
   if (pgs !== undefined) {
     conns.push({
       name: 'PostgreSQL 15', sql: q.pg, o: { host: '127.0.0.1', port: pgs.port, user: pgs.user, database: pgs.database },
@@ -126,6 +133,7 @@ try {
     }
   } finally {
     await epoch.stop()
+    await base?.stop()
   }
 } finally {
   await db.close()

@@ -38,9 +38,10 @@ export async function loadPostgres(shape: Shape, port: number, user: string, dat
   await c.end()
 }
 
-/** Starts EpochDB's servers in a child process with the rows of `shape` loaded; `pid` is the child's; `nodeArgs` go to its node (e.g. `--cpu-prof`). */
-export async function startEpoch(shape: Shape, nodeArgs: readonly string[] = []): Promise<{ port: number; pid: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fileURLToPath(new URL('./server-child.ts', import.meta.url)), '--tsbs', `${shape.hosts},${shape.days}`],
+/** Starts EpochDB's servers in a child process with the rows of `shape` loaded; `pid` is the child's; `nodeArgs` go to its node (e.g. `--cpu-prof`); `root`: run the server of another checkout of the repository (a baseline). */
+export async function startEpoch(shape: Shape, nodeArgs: readonly string[] = [], root?: string): Promise<{ port: number; pid: number; stop: () => Promise<void> }> {
+  const script = root === undefined ? fileURLToPath(new URL('./server-child.ts', import.meta.url)) : join(root, 'test/bench/tsbs/server-child.ts')
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, '--tsbs', `${shape.hosts},${shape.days}`],
     { stdio: ['ignore', 'pipe', 'inherit'] })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const line = await new Promise<string>((resolve, reject) => {
