@@ -9,6 +9,14 @@ import { ByteWriter } from '../../lib/internal.js'
 
 const INITIAL_SIZE = 16 * 1024
 
+/** Output at least this large is handed to the socket in the writer's own buffer ({@link BufferWriter.handOff}) instead of copied. */
+export const HAND_OFF_MIN = 64 * 1024
+
+/** Buffers handed off and released again, reused by any connection's writer (at most POOL_MAX, each at most POOL_BUFFER_MAX bytes). */
+const pool: Buffer[] = []
+const POOL_MAX = 8
+const POOL_BUFFER_MAX = 2 * 1024 * 1024
+
 /** A growable output buffer of backend messages. */
 export class BufferWriter extends ByteWriter {
   declare buf: Buffer
@@ -118,5 +126,32 @@ export class BufferWriter extends ByteWriter {
   /** The bytes written so far (a copy), and resets the writer for reuse. */
   flush(): Buffer {
     return this.take() as Buffer
+  }
+
+  /**
+   * The bytes written so far without a copy — a view of the writer's own buffer, which the writer
+   * gives up for a pooled (or new) one of the same size — and `release`, to call once the bytes
+   * are no longer needed (the socket's write callback), which returns that buffer to the pool.
+   * A large result is sent in ~1 MB pieces; copying each one, and touching fresh memory for each
+   * copy, cost the server about a tenth of its time encoding rows.
+   */
+  handOff(): { readonly out: Buffer; readonly release: () => void } {
+    const full = this.buf
+    const out = full.subarray(0, this.pos)
+    let next: Buffer | undefined
+    for (let k = pool.length - 1; k >= 0; k--) {
+      if (pool[k]!.length >= full.length) { next = pool[k]!; pool[k] = pool[pool.length - 1]!; pool.pop(); break }
+    }
+    this.buf = next ?? this.alloc(full.length)
+    this.pos = 0
+    let released = false
+    return {
+      out,
+      release: () => {
+        if (released) return
+        released = true
+        if (full.length <= POOL_BUFFER_MAX && pool.length < POOL_MAX) pool.push(full)
+      },
+    }
   }
 }

@@ -14,7 +14,7 @@ import type { Database } from '../../lib/index.js'
 import { parseStatementTimeout } from '../../lib/internal.js'
 import { Authenticator, lockedOut } from './auth.js'
 import * as be from './backend-serializer.js'
-import { BufferWriter } from './buffer-writer.js'
+import { BufferWriter, HAND_OFF_MIN } from './buffer-writer.js'
 import type { CancelRegistry } from './cancel-registry.js'
 import { PgError, errorFields } from './errors.js'
 import { FrontendParser } from './frontend-parser.js'
@@ -188,10 +188,15 @@ export class PgConnection {
   /** Sends the buffered output; a promise only when the socket is full (it resolves on drain). */
   private write(): Promise<void> | undefined {
     if (this.query !== undefined) this.query.wrote = false
-    const buf = this.w.flush()
     const s = this.socket
-    if (this.phase === 'closed' || s.destroyed || buf.length === 0) return undefined
-    if (s.write(buf) || s.writableLength <= WRITE_AHEAD) return undefined
+    if (this.phase === 'closed' || s.destroyed || this.w.length === 0) { this.w.flush(); return undefined }
+    let ok: boolean
+    if (this.w.length >= HAND_OFF_MIN) {
+      // large output goes out in the writer's own buffer, back in the pool once the socket wrote it
+      const { out, release } = this.w.handOff()
+      ok = s.write(out, release)
+    } else ok = s.write(this.w.flush())
+    if (ok || s.writableLength <= WRITE_AHEAD) return undefined
     this.draining = true
     return new Promise<void>((resolve) => {
       const done = (): void => { s.off('drain', done); s.off('close', done); this.draining = false; this.lastActive = Date.now(); resolve() }

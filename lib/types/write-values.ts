@@ -94,6 +94,33 @@ function fixedShortest(s: ByteWriter, a: number, negative: boolean): boolean {
   return true
 }
 
+/**
+ * Writes `a` (1e-3 <= a < 1e6, not an integer) when one or two fraction digits read back to it
+ * (TSBS's metrics, prices), from the one integer `m = round(a * 100)`: `m / 100`, both operands
+ * exact, is what parsing that decimal gives, and a one-digit decimal is the case `m % 10 === 0`.
+ * Returns false (nothing written) otherwise.
+ */
+function centiDigits(s: ByteWriter, a: number, negative: boolean): boolean {
+  const m = Math.round(a * 100)
+  if (m / 100 !== a) return false
+  const int = (m / 100) | 0
+  let frac = m - int * 100
+  const one = frac % 10 === 0
+  if (one) frac /= 10
+  const len = int < 10 ? 1 : int < 100 ? 2 : int < 1000 ? 3 : int < 10000 ? 4 : int < 100000 ? 5 : 6
+  s.ensure(len + 4)
+  const b = s.buf
+  let p = s.pos
+  if (negative) b[p++] = 45
+  smallDigits(b, p + len, int)
+  p += len
+  b[p++] = 46
+  if (one) b[p++] = 48 + frac
+  else { const t = (frac / 10) | 0; b[p] = 48 + t; b[p + 1] = 48 + frac - t * 10; p += 2 }
+  s.pos = p
+  return true
+}
+
 /** A finite double as `formatDouble` prints it (Java's `Double.toString`). */
 export function writeDouble(s: ByteWriter, x: number): void {
   const negative = x < 0
@@ -107,6 +134,7 @@ export function writeDouble(s: ByteWriter, x: number): void {
       s.buf[s.pos++] = 48
       return
     }
+    if (a < 1e6 && centiDigits(s, a, negative)) return
     if (fixedShortest(s, a, negative)) return
     if (negative) s.byte(45)
     s.ascii(String(a))

@@ -10,23 +10,14 @@ import type { AddressInfo, Server } from 'node:net'
 import { Database } from '../../../lib/index.js'
 import { createPgwireServer } from '../../../adapters/pgwire/index.js'
 import { createHttpServer } from '../../../adapters/http/index.js'
-import { METRICS, TAGS, chunks } from './generate.js'
+import { loadEpoch } from './load-epoch.js'
 
 const argv = process.argv.slice(2)
 const tsbsAt = argv.indexOf('--tsbs')
 const tsbs = tsbsAt < 0 ? undefined : argv.splice(tsbsAt, 2)[1]!.split(',').map(Number)
 const dir = argv[0]
 const db = await Database.open(dir === undefined ? {} : { path: dir })
-if (tsbs !== undefined) {
-  const cols = [...TAGS.map((t) => `${t} SYMBOL`), ...METRICS.map((m) => `${m} DOUBLE`), 'ts TIMESTAMP']
-  await db.query(`CREATE TABLE cpu (${cols.join(', ')}) TIMESTAMP(ts) PARTITION BY DAY`)
-  for (const c of chunks({ hosts: tsbs[0]!, days: tsbs[1]! }, 360)) {
-    const data: Record<string, ArrayLike<unknown>> = { ts: c.ts }
-    TAGS.forEach((t, i) => { data[t] = c.tags[i]! })
-    METRICS.forEach((m, i) => { data[m] = c.metrics[i]! })
-    await db.append('cpu', data)
-  }
-}
+if (tsbs !== undefined) await loadEpoch(db, { hosts: tsbs[0]!, days: tsbs[1]! })
 const pgwire = createPgwireServer(db) as unknown as Server
 const http = createHttpServer(db, { maxQueryLength: 4 * 2 ** 20 })
 await new Promise<void>((resolve) => pgwire.listen(0, '127.0.0.1', resolve))

@@ -11,18 +11,16 @@
  * process's CPU and the server's CPU (/proc: the EpochDB child, the PostgreSQL backend), and the
  * same through psycopg 3 and psycopg2 (`fetchall`, /usr/bin/python3) when installed.
  */
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { promisify } from 'node:util'
 import pg from 'pg'
-import { PG15_BIN, startPostgres15 } from '../postgres15.js'
-import { METRICS, TAGS, chunks, type Shape } from './generate.js'
+import { startPostgres15 } from '../postgres15.js'
+import type { Shape } from './generate.js'
 import { tsbsQueries } from './queries.js'
+import { loadPostgres, startEpoch } from './wire-servers.js'
 
 const run = promisify(execFile)
 const { values: args } = parseArgs({
@@ -44,7 +42,6 @@ function procCpuMs(pid: number): number {
   return (Number(f[11]) + Number(f[12])) * 10
 }
 const selfCpuMs = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
-const pgTs = (micros: number): string => new Date(micros / 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')
 function pgTimestampMicros(s: string): string {
   const dot = s.indexOf('.')
   const micros = dot < 0 ? 0 : Number(s.slice(dot + 1).padEnd(6, '0'))
@@ -52,41 +49,6 @@ function pgTimestampMicros(s: string): string {
 }
 
 interface Server { name: string; conn: pg.ClientConfig; serverPid: (c: pg.Client) => Promise<number>; libpq: string }
-
-async function loadPostgres(port: number, user: string, database: string): Promise<void> {
-  const c = new pg.Client({ host: '127.0.0.1', port, user, database })
-  await c.connect()
-  const cols = [...TAGS.map((t) => `${t} TEXT`), ...METRICS.map((m) => `${m} DOUBLE PRECISION`), 'ts TIMESTAMP NOT NULL']
-  await c.query(`CREATE TABLE cpu (${cols.join(', ')})`)
-  const psql = spawn(join(PG15_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-q', '-v', 'ON_ERROR_STOP=1', '-c', 'COPY cpu FROM STDIN', database],
-    { stdio: ['pipe', 'inherit', 'inherit'] })
-  const done = new Promise<number | null>((resolve) => psql.once('exit', resolve))
-  for (const ch of chunks(shape, 360)) {
-    let text = ''
-    for (let i = 0; i < ch.length; i++) {
-      for (let t = 0; t < TAGS.length; t++) text += `${ch.tags[t]![i]!}\t`
-      for (let m = 0; m < METRICS.length; m++) text += `${ch.metrics[m]![i]!}\t`
-      text += `${pgTs(ch.ts[i]!)}\n`
-    }
-    if (!psql.stdin.write(text)) await new Promise((resolve) => psql.stdin.once('drain', resolve))
-  }
-  psql.stdin.end()
-  if ((await done) !== 0) throw new Error('psql COPY failed')
-  await c.query('CREATE INDEX ON cpu (ts DESC)')
-  await c.query('VACUUM ANALYZE cpu')
-  await c.end()
-}
-
-async function startEpoch(): Promise<{ port: number; pid: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./server-child.ts', import.meta.url)), '--tsbs', `${shape.hosts},${shape.days}`],
-    { stdio: ['ignore', 'pipe', 'inherit'] })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve)
-    void exited.then(() => reject(new Error('the server exited before listening')))
-  })
-  return { port: (JSON.parse(line) as { pgwire: number }).pgwire, pid: child.pid!, stop: async () => { child.kill('SIGTERM'); await exited } }
-}
 
 /** What one query's answer looked like on the wire. */
 function analyse(chunksIn: Buffer[]): string[] {
@@ -216,7 +178,7 @@ console.log(`${q.name} at ${shape.hosts} hosts x ${shape.days} days`)
 const pgs = await startPostgres15()
 try {
   const t0 = performance.now()
-  const [epoch] = await Promise.all([startEpoch(), loadPostgres(pgs.port, pgs.user, pgs.database)])
+  const [epoch] = await Promise.all([startEpoch(shape), loadPostgres(shape, pgs.port, pgs.user, pgs.database)])
   console.log(`loaded both in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   try {
     const backend = async (c: pg.Client): Promise<number> => (await c.query('select pg_backend_pid() as p')).rows[0].p as number

@@ -37,6 +37,15 @@ t.test('writeDouble prints what formatDouble prints', async (t) => {
   t.ok(n > 250_000, `${n} doubles`)
 })
 
+t.test('writeDouble: one and two fraction digits at the edges of the short path print as formatDouble', async (t) => {
+  const w = new ByteWriter(4)
+  const xs = [0.01, 0.05, 0.1, 0.5, 0.99, 1.1, 1.01, 9.99, 10.5, 99.95, 100.01, 999999.99, 999999.9, 99999.95, 0.001, 0.011, 0.015, 1.005, 2.675, 1e6 - 0.01, 1e6 + 0.01, 1e6 + 0.5, 0.07, 0.29, 4.35, 1.15, 8.2, 123456.78]
+  for (const x of [...xs, ...xs.map((v) => -v)]) {
+    writeDouble(w, x)
+    t.equal(text(w), formatDouble(x), String(x))
+  }
+})
+
 t.test('writeInt prints what String prints', async (t) => {
   const r = new Rng(2)
   const w = new ByteWriter(8)
