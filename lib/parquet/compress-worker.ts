@@ -1,0 +1,56 @@
+/**
+ * Worker-thread entry point of the Parquet export's page compression (compress-pool.ts): takes
+ * one column chunk, either as its pages (a SYMBOL chunk, encoded by the writer) or as the
+ * vectors of a fixed-width column (encoded here, plain-chunk.ts), and answers the chunk's pages
+ * and their compressed bodies, moved rather than copied.
+ */
+import { parentPort } from 'node:worker_threads'
+import type { Vector } from '../types/vector.js'
+import type { ChunkColumn, ChunkPlan } from './chunk-plan.js'
+import { type ParquetCodec, pageCodec } from './codecs.js'
+import { planPlainChunk } from './plain-chunk.js'
+import { zstdCompressor } from './zstd.js'
+
+/** One column chunk to compress: its pages, or the vectors to encode first. */
+export interface CompressTask {
+  readonly id: number
+  readonly codec: ParquetCodec
+  readonly level: number | undefined
+  readonly plan?: ChunkPlan
+  readonly plain?: { readonly col: Omit<ChunkColumn, 'compress'>; readonly parts: Vector[]; readonly rows: number }
+}
+
+/** A chunk's pages (undefined: the fast path refused the vectors) and their compressed bodies. */
+export interface CompressResult {
+  readonly plan: ChunkPlan | undefined
+  readonly bodies: Uint8Array[]
+}
+
+/** The buffers of a plan's pages. */
+export function planBuffers(plan: ChunkPlan | undefined): ArrayBuffer[] {
+  return plan === undefined ? [] : buffersOf(plan.pages.flatMap((p) => [p.levels, p.values]).filter((b) => b.length > 0))
+}
+
+/** The buffers under `arrays`, each once. */
+export function buffersOf(arrays: readonly Uint8Array[]): ArrayBuffer[] {
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))]
+}
+
+async function run(task: CompressTask): Promise<CompressResult> {
+  const codec = pageCodec(task.codec, task.level, task.codec === 'zstd' ? await zstdCompressor() : undefined)
+  const compress = codec.compress
+  const plan = task.plan ?? planPlainChunk({ ...task.plain!.col, compress }, task.plain!.parts, task.plain!.rows)
+  return { plan, bodies: plan === undefined ? [] : plan.pages.map((p) => (compress === undefined ? p.values : compress(p.values))) }
+}
+
+parentPort?.on('message', (task: CompressTask) => {
+  run(task).then(
+    (result) => {
+      // snappy and zstd bodies are arrays of their own: moved; zlib's may share Node's pool: copied
+      const own = task.codec === 'snappy' || task.codec === 'zstd' ? buffersOf(result.bodies) : []
+      const back = planBuffers(result.plan).filter((b) => !own.includes(b))
+      parentPort!.postMessage({ id: task.id, result }, [...own, ...back])
+    },
+    (err: unknown) => parentPort!.postMessage({ id: task.id, error: { message: err instanceof Error ? err.message : String(err), code: (err as { code?: string }).code } }),
+  )
+})
