@@ -1,7 +1,7 @@
 /**
  * The page compressors of the Parquet export, by codec: one function from a page's bytes to its
  * compressed bytes. Shared by the writer's thread and the compression workers
- * (compress-worker.ts), so a page compresses to the same bytes wherever it is compressed.
+ * (worker.ts), so a page compresses to the same bytes wherever it is compressed.
  */
 import { brotliCompressSync, constants as zconst, gzipSync } from 'node:zlib'
 import { SqlError, SqlState } from '../errors.js'

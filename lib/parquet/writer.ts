@@ -10,7 +10,7 @@
  * with 0A000); LZ4_RAW is refused (no compressor for it; readers decode them all).
  *
  * Pipelined: a full row group's fast-path chunks are encoded here and their pages handed to the
- * compression threads (compress-pool.ts); the writer goes on reading and encoding the next group
+ * compression threads (worker-pool.ts); the writer goes on reading and encoding the next group
  * while they compress, and writes groups in order as their pages come back, at most
  * {@link GROUPS_IN_FLIGHT} groups behind. The bytes are those of compressing in place.
  */
@@ -24,8 +24,8 @@ import { zstdCompressor } from './zstd.js'
 import { type ChunkColumn, codePointCompare, planPlainChunk, planSymbolChunk, portableParts } from './plain-chunk.js'
 import { type ChunkPlan, compressPages, emitChunk } from './chunk-plan.js'
 import { CODECS, type ParquetCodec, type ZstdCompress, pageCodec } from './codecs.js'
-import { type CompressPool, compressPool, defaultCompressThreads } from './compress-pool.js'
-import type { CompressResult } from './compress-worker.js'
+import { type CompressPool, parquetWorkers, defaultCompressThreads } from './worker-pool.js'
+import type { CompressResult } from './worker.js'
 import { type EpochFooter, FOOTER_KEY, parquetElements } from './schema.js'
 
 type HyparquetWriter = Pick<typeof import('hyparquet-writer'), 'ByteWriter' | 'ParquetWriter'>
@@ -138,7 +138,7 @@ export class ParquetBatchWriter {
     const codec = pc.name
     const compressors: Record<string, (b: Uint8Array) => Uint8Array> = pc.compress === undefined ? {} : { [codec]: pc.compress }
     this.codec = { name: codec, compress: pc.compress }
-    this.pool = pc.compress === undefined ? undefined : compressPool(threads.compressThreads ?? defaultCompressThreads())
+    this.pool = pc.compress === undefined ? undefined : parquetWorkers(threads.compressThreads ?? defaultCompressThreads())
     this.rowGroupSize = Math.max(1, options.rowGroupSize ?? 100_000)
     this.pageSize = Math.max(1024, options.dataPageSize ?? 1 << 20)
     this.blooms = new Set((options.bloomFilterColumns ?? []).map((c) => c.toLowerCase()))

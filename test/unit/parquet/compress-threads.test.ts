@@ -1,5 +1,5 @@
 /**
- * The export's compression threads (lib/parquet/compress-pool.ts): a file written with its pages
+ * The export's compression threads (lib/parquet/worker-pool.ts): a file written with its pages
  * compressed by two workers, while the writer encodes the next row groups, is byte for byte the
  * file the writer writes compressing on its own thread: every codec, nulls, SYMBOL and
  * dictionary pages, the hyparquet-writer path (VARCHAR, a bloom filter) in the same row groups,
@@ -9,7 +9,7 @@ import './resolve-hook.js'
 import t from 'tap'
 import { Database } from '../../../lib/index.js'
 import { writeParquet } from '../../../lib/parquet/export.js'
-import { COMPRESS_STATS } from '../../../lib/parquet/compress-pool.js'
+import { COMPRESS_STATS } from '../../../lib/parquet/worker-pool.js'
 import type { ParquetWriteOptions } from '../../../lib/parquet/writer.js'
 
 const db = await Database.open()

@@ -1,8 +1,8 @@
 /**
- * Worker-thread entry point of the Parquet export's page compression (compress-pool.ts): takes
+ * Worker-thread entry point of the Parquet export's compression threads (worker-pool.ts): takes
  * one column chunk, either as its pages (a SYMBOL chunk, encoded by the writer) or as the
  * vectors of a fixed-width column (encoded here, plain-chunk.ts), and answers the chunk's pages
- * and their compressed bodies, moved rather than copied.
+ * and their compressed bodies. Arrays are moved, not copied.
  */
 import { parentPort } from 'node:worker_threads'
 import type { Vector } from '../types/vector.js'
@@ -43,6 +43,10 @@ async function run(task: CompressTask): Promise<CompressResult> {
   return { plan, bodies: plan === undefined ? [] : plan.pages.map((p) => (compress === undefined ? p.values : compress(p.values))) }
 }
 
+function fail(id: number, err: unknown): void {
+  parentPort!.postMessage({ id, error: err instanceof Error ? { message: err.message, code: (err as { code?: string }).code } : { message: String(err) } })
+}
+
 parentPort?.on('message', (task: CompressTask) => {
   run(task).then(
     (result) => {
@@ -51,6 +55,6 @@ parentPort?.on('message', (task: CompressTask) => {
       const back = planBuffers(result.plan).filter((b) => !own.includes(b))
       parentPort!.postMessage({ id: task.id, result }, [...own, ...back])
     },
-    (err: unknown) => parentPort!.postMessage({ id: task.id, error: { message: err instanceof Error ? err.message : String(err), code: (err as { code?: string }).code } }),
+    (err: unknown) => fail(task.id, err),
   )
 })

@@ -1,9 +1,9 @@
 /**
- * The Parquet export's compression threads: up to two workers (compress-worker.ts) that
- * compress a row group's pages while the writer's thread encodes the next group. Compression is
- * most of an export's CPU time (snappy: about three quarters), so this is what lets an export
- * use both cores, as DuckDB's COPY does. A page compresses to the same bytes on any thread
- * (codecs.ts), so the file is the one the single-threaded writer writes.
+ * The Parquet export's compression threads: up to two workers (worker.ts) that encode and
+ * compress a row group's pages while the writer's thread reads and encodes the next group.
+ * Compression is most of an export's CPU time (snappy: about three quarters), so this is what
+ * lets an export use both cores, as DuckDB's COPY does. A page compresses to the same bytes on
+ * any thread (codecs.ts), so the file is the one the single-threaded writer writes.
  *
  * Workers start on first use, are shared by all exports of the process, and never keep it alive
  * while idle. `EPOCHDB_WORKERS=0` (or parallelism switched off) keeps compression on the
@@ -16,7 +16,7 @@ import { parallelWorkers } from '../exec/parallel/pool.js'
 import type { ParquetCodec } from './codecs.js'
 import type { ChunkColumn, ChunkPlan } from './chunk-plan.js'
 import type { Vector } from '../types/vector.js'
-import { type CompressResult, type CompressTask, buffersOf, planBuffers } from './compress-worker.js'
+import { type CompressResult, type CompressTask, buffersOf, planBuffers } from './worker.js'
 
 /** Column chunks compressed by the workers since the process started (tests check the threads were used). */
 export const COMPRESS_STATS = { chunks: 0 }
@@ -25,7 +25,7 @@ export const COMPRESS_STATS = { chunks: 0 }
 export const MAX_COMPRESS_THREADS = 2
 
 interface Pending {
-  resolve: (r: CompressResult) => void
+  resolve: (r: never) => void
   reject: (e: unknown) => void
   worker: number
   bytes: number
@@ -43,7 +43,7 @@ class CompressPool {
 
   constructor(readonly size: number) {
     const fromSource = import.meta.url.endsWith('.ts')
-    const url = new URL(fromSource ? './compress-worker.ts' : './compress-worker.js', import.meta.url)
+    const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url)
     for (let i = 0; i < size; i++) {
       // run from TypeScript sources (tests, tsx): the worker registers tsx's loader first
       const w = fromSource
@@ -54,7 +54,7 @@ class CompressPool {
         if (p === undefined) return
         this.settle(m.id, p)
         if (m.error !== undefined) p.reject(new SqlError((m.error.code ?? SqlState.INTERNAL_ERROR) as SqlStateCode, m.error.message, 0))
-        else { COMPRESS_STATS.chunks++; p.resolve(m.result!) }
+        else { COMPRESS_STATS.chunks++; p.resolve(m.result as never) }
       })
       w.on('error', (err) => {
         this.broken = true
@@ -91,7 +91,7 @@ class CompressPool {
     return this.post({ id: 0, codec, level, plain: { col: spec, parts, rows } }, bytes, buffersOf(arrays))
   }
 
-  private post(task: CompressTask, bytes: number, transfer: ArrayBuffer[]): Promise<CompressResult> {
+  private post<R>(task: CompressTask, bytes: number, transfer: ArrayBuffer[]): Promise<R> {
     let worker = 0
     for (let i = 1; i < this.load.length; i++) if (this.load[i]! < this.load[worker]!) worker = i
     const id = this.nextId++
@@ -99,7 +99,7 @@ class CompressPool {
     return new Promise((resolve, reject) => {
       if (this.load[worker] === 0) w.ref() // a busy worker keeps the process alive
       this.load[worker]! += bytes
-      this.pending.set(id, { resolve, reject, worker, bytes })
+      this.pending.set(id, { resolve: resolve as (r: never) => void, reject, worker, bytes })
       w.postMessage({ ...task, id }, transfer)
     })
   }
@@ -113,7 +113,7 @@ export function defaultCompressThreads(): number {
 }
 
 /** The shared pool of `threads` workers (0: undefined, compress on the caller's thread). */
-export function compressPool(threads: number): CompressPool | undefined {
+export function parquetWorkers(threads: number): CompressPool | undefined {
   if (threads <= 0) return undefined
   if (pool === undefined || pool.broken) pool = new CompressPool(Math.min(MAX_COMPRESS_THREADS, threads))
   return pool
