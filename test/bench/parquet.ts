@@ -1,7 +1,8 @@
 /**
  * Parquet benchmark (not a test): `node --import tsx test/bench/parquet.ts`.
  * One table of N rows (default 10M): ts, sym (100 symbols), three doubles; the same rows in DuckDB.
- * Prints, in one run: EpochDB's export (db.exportParquet, snappy, 100k-row groups) vs DuckDB's
+ * Prints, in one run: EpochDB's export (db.exportParquet, snappy, 100k-row groups; with its
+ * compression threads, and again with compression on the statement's thread) vs DuckDB's
  * `COPY ... TO (FORMAT PARQUET)` (snappy, same row groups); then a scan of each engine's file by
  * both readers (EpochDB read_parquet: count, sum of a double; DuckDB read_parquet: the same), and
  * EpochDB's peak RSS during its export. CPU time is printed beside wall time (DuckDB runs in this
@@ -14,6 +15,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { Database } from '../../lib/index.js'
+import { PARALLELISM } from '../../lib/exec/parallel/pool.js'
 
 const ROWS = Number(process.env['EPOCHDB_BENCH_ROWS'] ?? 10_000_000)
 const dir = mkdtempSync(join(tmpdir(), 'epochdb-bench-parquet-'))
@@ -49,6 +51,14 @@ async function main(): Promise<void> {
   const epochExport = performance.now() - t0
   const epochCpu = cpuMs(c0)
   clearInterval(sampler)
+  // the same export with compression on the statement's thread (EPOCHDB_WORKERS=0)
+  PARALLELISM.enabled = false
+  t0 = performance.now()
+  c0 = process.cpuUsage()
+  await db.exportParquet('SELECT * FROM t', join(dir, 'epoch1.parquet'), { compressionCodec: 'snappy', rowGroupSize: 100_000 })
+  const oneExport = performance.now() - t0
+  const oneCpu = cpuMs(c0)
+  PARALLELISM.enabled = true
   t0 = performance.now()
   c0 = process.cpuUsage()
   await duck.run(`COPY t TO '${join(dir, 'duck.parquet')}' (FORMAT PARQUET, COMPRESSION SNAPPY, ROW_GROUP_SIZE 100000)`)
@@ -56,6 +66,7 @@ async function main(): Promise<void> {
   const duckCpu = cpuMs(c0)
   console.log(`rows ${ROWS}`)
   console.log(`export   EpochDB ${ms(epochExport)} (${rate(epochExport)}, ${mb(statSync(join(dir, 'epoch.parquet')).size)}, RSS ${mb(rss0)} -> peak ${mb(peak)})   DuckDB ${ms(duckExport)} (${rate(duckExport)}, ${mb(statSync(join(dir, 'duck.parquet')).size)})   ratio ${(epochExport / duckExport).toFixed(1)}x   CPU ${ms(epochCpu)} vs ${ms(duckCpu)} (${(epochCpu / duckCpu).toFixed(1)}x)`)
+  console.log(`export   EpochDB one thread ${ms(oneExport)} (${rate(oneExport)}), CPU ${ms(oneCpu)}   threaded / one thread ${(epochExport / oneExport).toFixed(2)}x`)
   if (r.rows !== ROWS) throw new Error(`exported ${r.rows} rows`)
   for (const f of ['epoch.parquet', 'duck.parquet']) {
     t0 = performance.now()
