@@ -5,8 +5,9 @@
  * compression threads, and again with compression on the statement's thread) vs DuckDB's
  * `COPY ... TO (FORMAT PARQUET)` (snappy, same row groups); then a scan of each engine's file by
  * both readers (EpochDB read_parquet: count, sum of a double; DuckDB read_parquet: the same), and
- * EpochDB's peak RSS during its export; everything is warmed up first by a small export and scan. CPU time is printed beside wall time (DuckDB runs in this
- * process, so its threads count too): on a loaded machine it is the steadier figure.
+ * EpochDB's peak RSS during its export; a small export and scan warm both engines up first. CPU
+ * time is printed beside wall time (DuckDB runs in this process, so its threads count too): on a
+ * loaded machine it is the steadier figure.
  * Environment: EPOCHDB_BENCH_ROWS.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
