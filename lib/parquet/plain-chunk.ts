@@ -46,6 +46,27 @@ export function portableParts(parts: readonly Vector[]): Vector[] | undefined {
   return vs.map((v) => ({ kind: v.kind, type: v.type, length: v.length, data: (v.data as Float64Array).slice(0, v.length) }) as Vector)
 }
 
+/** Symbol tables up to this many entries go to another thread with a SYMBOL chunk's keys. */
+const PORTABLE_SYMBOLS = 1 << 16
+
+/**
+ * SYMBOL `parts` as vectors another thread can encode with {@link planSymbolChunk}: their keys
+ * copied out, each symbol table as its values only (one object per table, so vectors sharing a
+ * table still share it there); undefined when they are not all dictionary-keyed or a table is
+ * too large to copy for every row group.
+ */
+export function portableSymbols(parts: readonly Vector[]): Vector[] | undefined {
+  const vs = parts.map(materialize)
+  if (vs.length === 0 || vs.some((v) => v.kind !== 'sym' || v.dict.values.length > PORTABLE_SYMBOLS)) return undefined
+  const tables = new Map<object, { values: readonly string[] }>()
+  return vs.map((v) => {
+    const s = v as Extract<Vector, { kind: 'sym' }>
+    let table = tables.get(s.dict)
+    if (table === undefined) { table = { values: s.dict.values }; tables.set(s.dict, table) }
+    return { kind: 'sym', type: s.type, length: s.length, data: s.data.slice(0, s.length), dict: table } as unknown as Vector
+  })
+}
+
 /** One column of a row group as little-endian fixed-width bytes plus a defined-flag per row. */
 interface Flat {
   /** 8 or 4 bytes per row (nulls included, their bytes ignored) */

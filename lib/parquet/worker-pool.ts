@@ -80,15 +80,16 @@ class CompressPool {
   }
 
   /**
-   * Encodes (planPlainChunk) and compresses a fixed-width column's chunk from `parts`, vectors
-   * with arrays of their own (plain-chunk.ts portableParts), which are moved to the worker.
+   * Encodes (plain-chunk.ts planPlainChunk, or planSymbolChunk when `symbols`) and compresses a
+   * column's chunk from `parts`, vectors with arrays of their own (plain-chunk.ts
+   * portableParts / portableSymbols), which are moved to the worker.
    */
-  encodePlain(codec: ParquetCodec, level: number | undefined, col: ChunkColumn, parts: Vector[], rows: number): Promise<CompressResult> {
+  encode(codec: ParquetCodec, level: number | undefined, col: ChunkColumn, parts: Vector[], rows: number, symbols: boolean): Promise<CompressResult> {
     const { compress: _, ...spec } = col
     const arrays = parts.map((v) => v.data as unknown as Uint8Array)
     let bytes = 1
     for (const a of arrays) bytes += a.byteLength
-    return this.post({ id: 0, codec, level, plain: { col: spec, parts, rows } }, bytes, buffersOf(arrays))
+    return this.post({ id: 0, codec, level, encode: { col: spec, parts, rows, symbols } }, bytes, buffersOf(arrays))
   }
 
   private post<R>(task: CompressTask, bytes: number, transfer: ArrayBuffer[]): Promise<R> {

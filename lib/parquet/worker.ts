@@ -1,14 +1,14 @@
 /**
  * Worker-thread entry point of the Parquet export's compression threads (worker-pool.ts): takes
- * one column chunk, either as its pages (a SYMBOL chunk, encoded by the writer) or as the
- * vectors of a fixed-width column (encoded here, plain-chunk.ts), and answers the chunk's pages
- * and their compressed bodies. Arrays are moved, not copied.
+ * one column chunk, either as its pages (encoded by the writer) or as the vectors of a
+ * fixed-width or SYMBOL column (encoded here, plain-chunk.ts), and answers the chunk's pages and
+ * their compressed bodies. Arrays are moved, not copied.
  */
 import { parentPort } from 'node:worker_threads'
 import type { Vector } from '../types/vector.js'
 import type { ChunkColumn, ChunkPlan } from './chunk-plan.js'
 import { type ParquetCodec, pageCodec } from './codecs.js'
-import { planPlainChunk } from './plain-chunk.js'
+import { planPlainChunk, planSymbolChunk } from './plain-chunk.js'
 import { zstdCompressor } from './zstd.js'
 
 /** One column chunk to compress: its pages, or the vectors to encode first. */
@@ -17,7 +17,8 @@ export interface CompressTask {
   readonly codec: ParquetCodec
   readonly level: number | undefined
   readonly plan?: ChunkPlan
-  readonly plain?: { readonly col: Omit<ChunkColumn, 'compress'>; readonly parts: Vector[]; readonly rows: number }
+  /** vectors to encode: a SYMBOL column's (`symbols`; their tables carry only `values`) or a fixed-width one's */
+  readonly encode?: { readonly col: Omit<ChunkColumn, 'compress'>; readonly parts: Vector[]; readonly rows: number; readonly symbols: boolean }
 }
 
 /** A chunk's pages (undefined: the fast path refused the vectors) and their compressed bodies. */
@@ -39,7 +40,8 @@ export function buffersOf(arrays: readonly Uint8Array[]): ArrayBuffer[] {
 async function run(task: CompressTask): Promise<CompressResult> {
   const codec = pageCodec(task.codec, task.level, task.codec === 'zstd' ? await zstdCompressor() : undefined)
   const compress = codec.compress
-  const plan = task.plan ?? planPlainChunk({ ...task.plain!.col, compress }, task.plain!.parts, task.plain!.rows)
+  const e = task.encode
+  const plan = task.plan ?? (e!.symbols ? planSymbolChunk : planPlainChunk)({ ...e!.col, compress }, e!.parts, e!.rows)
   return { plan, bodies: plan === undefined ? [] : plan.pages.map((p) => (compress === undefined ? p.values : compress(p.values))) }
 }
 

@@ -21,7 +21,7 @@ import type { ColumnType } from '../types/column-type.js'
 import { type Batch, type Vector, materialize, sliceVector } from '../types/vector.js'
 import { columnValues } from './encode-column.js'
 import { zstdCompressor } from './zstd.js'
-import { type ChunkColumn, codePointCompare, planPlainChunk, planSymbolChunk, portableParts } from './plain-chunk.js'
+import { type ChunkColumn, codePointCompare, planPlainChunk, planSymbolChunk, portableParts, portableSymbols } from './plain-chunk.js'
 import { type ChunkPlan, compressPages, emitChunk } from './chunk-plan.js'
 import { CODECS, type ParquetCodec, type ZstdCompress, pageCodec } from './codecs.js'
 import { type CompressPool, parquetWorkers, defaultCompressThreads } from './worker-pool.js'
@@ -199,9 +199,9 @@ export class ParquetBatchWriter {
     this.pending = this.columns.map(() => [])
     this.pendingRows = 0
     // fixed-width and SYMBOL columns take the fast path (plain-chunk.ts), straight from their typed
-    // arrays: with compression threads, a fixed-width column is encoded there too (its rows copied
-    // over) and a SYMBOL column here (its keys are renumbered through the symbol tables); the
-    // rest (and any column the fast path refuses) is written by hyparquet-writer in writeGroup
+    // arrays: with compression threads they are encoded there too (their rows, and a SYMBOL
+    // column's symbol table when small, copied over); the rest (and any column the fast path
+    // refuses) is written by hyparquet-writer in writeGroup
     const pool = this.pool
     const plans: (ChunkPlan | undefined)[] = []
     const work: (Promise<CompressResult> | undefined)[] = []
@@ -210,13 +210,16 @@ export class ParquetBatchWriter {
       let plan: ChunkPlan | undefined
       let w: Promise<CompressResult> | undefined
       if (!this.fast[i]) plan = undefined
-      else if (c.type === 'SYMBOL') {
-        plan = planSymbolChunk(col, parts[i]!, rows)
-        if (plan !== undefined && pool !== undefined) w = pool.compressPlan(this.codecName, this.level, plan)
-      } else if (pool === undefined) plan = planPlainChunk(col, parts[i]!, rows)
+      else if (pool === undefined) plan = c.type === 'SYMBOL' ? planSymbolChunk(col, parts[i]!, rows) : planPlainChunk(col, parts[i]!, rows)
       else {
-        const portable = rows === 0 ? undefined : portableParts(parts[i]!)
-        if (portable !== undefined) w = pool.encodePlain(this.codecName, this.level, col, portable, rows)
+        const symbols = c.type === 'SYMBOL'
+        const portable = rows === 0 ? undefined : symbols ? portableSymbols(parts[i]!) : portableParts(parts[i]!)
+        if (portable !== undefined) w = pool.encode(this.codecName, this.level, col, portable, rows, symbols)
+        else if (symbols) {
+          // a symbol table too large to copy: encoded here, compressed there
+          plan = planSymbolChunk(col, parts[i]!, rows)
+          if (plan !== undefined) w = pool.compressPlan(this.codecName, this.level, plan)
+        }
       }
       w?.catch(() => undefined) // awaited when the group is written; a failure then fails the export
       plans.push(plan)

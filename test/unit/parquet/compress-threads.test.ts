@@ -51,6 +51,22 @@ for (const [name, options] of cases) {
   })
 }
 
+t.test('a SYMBOL column whose table is too large to copy to the workers: encoded here, compressed there, same bytes', async (t) => {
+  await db.query(`CREATE TABLE big (ts TIMESTAMP, s SYMBOL) TIMESTAMP(ts) PARTITION BY DAY`)
+  await db.query(`INSERT INTO big SELECT timestamp_sequence('2024-01-01', 1000L), 'sym' || x FROM long_sequence(70000)`)
+  const write = async (threads: number): Promise<Buffer> => {
+    const ex = await db.execute(db.parse('SELECT * FROM big')[0]!, [])
+    const parts: Uint8Array[] = []
+    await writeParquet(ex, { write: (b) => { parts.push(b.slice()) } }, { rowGroupSize: 30000 }, { compressThreads: threads })
+    return Buffer.concat(parts)
+  }
+  const before = COMPRESS_STATS.chunks
+  const alone = await write(0)
+  const threaded = await write(2)
+  t.ok(alone.equals(threaded), `identical bytes (${alone.length})`)
+  t.ok(COMPRESS_STATS.chunks - before >= 6, 'both columns of the three row groups were compressed by the workers')
+})
+
 t.test('the threaded file reads back', async (t) => {
   const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs')
   const { tmpdir } = await import('node:os')
