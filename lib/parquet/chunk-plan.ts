@@ -39,8 +39,10 @@ export interface PagePlan {
   readonly encoding: number
   /** definition levels (never compressed; empty for a dictionary page or a REQUIRED column) */
   readonly levels: Uint8Array
-  /** the values' bytes, to be compressed */
+  /** the values' bytes, to be compressed (empty once compressed elsewhere: see `valuesLength`) */
   readonly values: Uint8Array
+  /** the values' length, when `values` was dropped after compression on another thread */
+  readonly valuesLength?: number
 }
 
 /** A column chunk's pages and metadata facts, ready to be compressed and written. */
@@ -66,22 +68,23 @@ export function emitChunk(sink: ChunkSink, col: ChunkColumn, plan: ChunkPlan, bo
   let dataStart: number | undefined
   plan.pages.forEach((p, i) => {
     const body = bodies[i]!
+    const size = p.valuesLength ?? p.values.length
     if (p.dictionary !== undefined) {
-      const header = pageHeader(p.values.length, body.length, { dictionary: p.dictionary })
+      const header = pageHeader(size, body.length, { dictionary: p.dictionary })
       dictStart = sink.offset
       sink.appendBytes(header)
       sink.appendBytes(body)
-      uncompressed += header.length + p.values.length
+      uncompressed += header.length + size
       return
     }
     dataStart ??= sink.offset
-    const header = pageHeader(p.levels.length + p.values.length, p.levels.length + body.length, {
+    const header = pageHeader(p.levels.length + size, p.levels.length + body.length, {
       data: { numValues: p.rows, numNulls: p.nulls, numRows: p.rows, encoding: p.encoding, defLength: p.levels.length, repLength: 0, compressed: col.compress !== undefined },
     })
     sink.appendBytes(header)
     sink.appendBytes(p.levels)
     sink.appendBytes(body)
-    uncompressed += header.length + p.levels.length + p.values.length
+    uncompressed += header.length + p.levels.length + size
   })
   const end = sink.offset
   const stats = plan.stats

@@ -32,6 +32,8 @@ export function planBuffers(plan: ChunkPlan | undefined): ArrayBuffer[] {
   return plan === undefined ? [] : buffersOf(plan.pages.flatMap((p) => [p.levels, p.values]).filter((b) => b.length > 0))
 }
 
+const EMPTY = new Uint8Array(0)
+
 /** The buffers under `arrays`, each once. */
 export function buffersOf(arrays: readonly Uint8Array[]): ArrayBuffer[] {
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))]
@@ -42,7 +44,11 @@ async function run(task: CompressTask): Promise<CompressResult> {
   const compress = codec.compress
   const e = task.encode
   const plan = task.plan ?? (e!.symbols ? planSymbolChunk : planPlainChunk)({ ...e!.col, compress }, e!.parts, e!.rows)
-  return { plan, bodies: plan === undefined ? [] : plan.pages.map((p) => (compress === undefined ? p.values : compress(p.values))) }
+  if (plan === undefined) return { plan, bodies: [] }
+  const bodies = plan.pages.map((p) => (compress === undefined ? p.values : compress(p.values)))
+  // the writer needs only the values' length: the bytes stay here (garbage on this thread's heap)
+  const pages = plan.pages.map((p, i) => (bodies[i] === p.values ? p : { ...p, values: EMPTY, valuesLength: p.values.length }))
+  return { plan: { ...plan, pages }, bodies }
 }
 
 function fail(id: number, err: unknown): void {
