@@ -1,6 +1,7 @@
 /**
  * Writes column batches as one Parquet file, row group by row group, to a byte sink: memory holds
- * one row group (default 100,000 rows) and its encoded bytes, whatever the file's size.
+ * a few row groups (default 100,000 rows each: the one filling and up to {@link GROUPS_IN_FLIGHT}
+ * compressing) and their encoded bytes, whatever the file's size.
  *
  * Built on hyparquet-writer (pure JS): data pages v2, dictionary encoding where it pays (always
  * for SYMBOL), min/max statistics per column chunk, `sorting_columns` marking the designated
@@ -9,10 +10,10 @@
  * UNCOMPRESSED, ZSTD when the optional `@hpcc-js/wasm-zstd` is installed (zstd.ts; else refused
  * with 0A000); LZ4_RAW is refused (no compressor for it; readers decode them all).
  *
- * Pipelined: a full row group's fast-path chunks are encoded here and their pages handed to the
- * compression threads (worker-pool.ts); the writer goes on reading and encoding the next group
- * while they compress, and writes groups in order as their pages come back, at most
- * {@link GROUPS_IN_FLIGHT} groups behind. The bytes are those of compressing in place.
+ * Pipelined: a full row group's fast-path chunks go to the compression threads (worker-pool.ts),
+ * which encode and compress their pages; the writer goes on reading the next group meanwhile,
+ * and writes groups in order as their pages come back, at most {@link GROUPS_IN_FLIGHT} groups
+ * behind. The bytes are those of encoding and compressing here.
  */
 import type { ByteWriter, ParquetWriter } from 'hyparquet-writer'
 import type { ColumnChunk, RowGroup, SchemaElement } from 'hyparquet'
