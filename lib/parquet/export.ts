@@ -6,12 +6,15 @@
 import { open, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Execution } from '../result.js'
-import { type ByteSink, ParquetBatchWriter, type ParquetWriteOptions } from './writer.js'
+import { type ByteSink, ParquetBatchWriter, type ParquetWriteOptions, type WriterThreads } from './writer.js'
 
-/** Streams `ex`'s batches into `sink` as one Parquet file; resolves to the rows written. */
-export async function writeParquet(ex: Execution, sink: ByteSink, options: ParquetWriteOptions = {}): Promise<number> {
+/**
+ * Streams `ex`'s batches into `sink` as one Parquet file; resolves to the rows written.
+ * `threads` overrides the number of compression threads (tests).
+ */
+export async function writeParquet(ex: Execution, sink: ByteSink, options: ParquetWriteOptions = {}, threads: WriterThreads = {}): Promise<number> {
   const columns = ex.columns.map((c, i) => ({ name: c.name, type: ex.types[i]! }))
-  const w = await ParquetBatchWriter.open(columns, ex.timestampIndex, sink, options)
+  const w = await ParquetBatchWriter.open(columns, ex.timestampIndex, sink, options, threads)
   for await (const b of ex.batches) await w.push(b)
   await w.finish()
   return w.rows

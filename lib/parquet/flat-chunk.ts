@@ -90,8 +90,7 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
   const length = Number(chunk.total_compressed_size)
   const buf = readChunkBytes(fd, start, length, label)
   const rows = Number(group.num_rows)
-  // TIMESTAMP_NS values are past 2^53: their vector is a BigInt64Array (the null sentinel -2^63)
-  const out: Vector = type === 'TIMESTAMP_NS' ? { kind: 'i64', type, length: rows, data: new BigInt64Array(rows).fill(NS_NULL) } : allocate(type, rows, dict)
+  const out = unfilled(type, rows, dict)
   const maxDef = element.repetition_type === 'REQUIRED' ? 0 : 1
   const strings = type === 'VARCHAR' || type === 'STRING'
   let dictionary: Dictionary | undefined
@@ -99,7 +98,7 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
   try {
     for (const { header, bytes } of rows === 0 ? [] : chunkPages(l, buf, length, label)) {
       if (header.type === 'DICTIONARY_PAGE') {
-        dictionary = dictionaryOf(type, dictionaryValues(l, header, bytes, chunk, element), out)
+        dictionary = dictionaryOf(type, dictionaryValues(l, header, bytes, chunk, element), out.vector)
         if (dictionary === undefined) return undefined
         continue
       }
@@ -107,7 +106,7 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
       if (page === undefined) return undefined
       if (page.keys !== undefined && dictionary === undefined) throw corrupt(label, `column ${name}: dictionary-encoded page without a dictionary`)
       if (page.keys === undefined && (type === 'SYMBOL' || strings)) return undefined
-      const next = place(out, row, rows, page, dictionary, chunk.type)
+      const next = place(out.vector, out.nullValue, row, rows, page, dictionary, chunk.type)
       if (next < 0) return undefined
       row = next
       if (row >= rows) break
@@ -117,7 +116,23 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
     throw corrupt(label, (err as Error).message)
   }
   if (row !== rows) throw corrupt(label, `column ${name} has ${row} values in a row group of ${rows} rows`)
-  return out
+  return out.vector
+}
+
+/**
+ * A vector of `rows` rows of `type` whose typed array is not filled with the null value (each
+ * page's values and nulls are written by {@link place}: a page's values are most often copied
+ * at once and a fill first would write every row twice), and that null value.
+ */
+function unfilled(type: ColumnType, rows: number, dict: SymbolTable | undefined): { vector: Vector; nullValue: unknown } {
+  // TIMESTAMP_NS values are past 2^53: their vector is a BigInt64Array (the null sentinel -2^63)
+  if (type === 'TIMESTAMP_NS') return { vector: { kind: 'i64', type, length: rows, data: new BigInt64Array(rows) }, nullValue: NS_NULL }
+  const one = allocate(type, 1, dict)
+  const d = one.data as unknown
+  const nullValue = (d as ArrayLike<unknown>)[0]
+  if (d instanceof Float64Array) return { vector: { ...one, length: rows, data: new Float64Array(rows) } as Vector, nullValue }
+  if (d instanceof Int32Array) return { vector: { ...one, length: rows, data: new Int32Array(rows) } as Vector, nullValue }
+  return { vector: allocate(type, rows, dict), nullValue }
 }
 
 /**
@@ -180,11 +195,11 @@ function view<T>(plain: Uint8Array, width: number, count: number, make: (b: Arra
 }
 
 /**
- * Places one page's values at `row` of `out` (nulls keep the sentinel `allocate` filled in);
- * dictionary keys are looked up in `dictionary`. Returns the next row, or -1 to give up (an
- * INT64 beyond 2^53, a physical type the vector does not take).
+ * Places one page's values at `row` of `out`, and `nullValue` at its null rows; dictionary keys
+ * are looked up in `dictionary`. Returns the next row, or -1 to give up (an INT64 beyond 2^53,
+ * a physical type the vector does not take).
  */
-function place(out: Vector, row: number, rows: number, page: FlatPage, dictionary: Dictionary | undefined, physical: string): number {
+function place(out: Vector, nullValue: unknown, row: number, rows: number, page: FlatPage, dictionary: Dictionary | undefined, physical: string): number {
   const n = page.rows
   const k = page.count
   if (row + n > rows) throw pageError(`page of ${n} values past the row group's ${rows} rows`)
@@ -195,7 +210,7 @@ function place(out: Vector, row: number, rows: number, page: FlatPage, dictionar
     const dst = out.data as unknown as { [i: number]: unknown }
     let v = 0
     for (let i = 0; i < n; i++) {
-      if (def !== undefined && def[i] === 0) continue
+      if (def !== undefined && def[i] === 0) { dst[row + i] = nullValue; continue }
       const key = keys[v++]!
       if (!(key >= 0 && key < d.length)) throw pageError(`dictionary index ${key} out of range`)
       dst[row + i] = d[key]!
@@ -225,7 +240,7 @@ function place(out: Vector, row: number, rows: number, page: FlatPage, dictionar
     const dst = new Int32Array(out.data.buffer, out.data.byteOffset, out.data.length * 2)
     let v = 0
     for (let i = 0; i < n; i++) {
-      if (def[i] === 0) continue
+      if (def[i] === 0) { dst[2 * (row + i)] = 0; dst[2 * (row + i) + 1] = -0x80000000; continue }
       dst[2 * (row + i)] = src[2 * v]!
       dst[2 * (row + i) + 1] = src[2 * v + 1]!
       v++
@@ -243,8 +258,9 @@ function place(out: Vector, row: number, rows: number, page: FlatPage, dictionar
   } else return -1
   const dst = out.data as Float64Array | Int32Array
   if (def === undefined) { dst.set(values.subarray(0, n), row); return row + n }
+  const none = nullValue as number
   let v = 0
-  for (let i = 0; i < n; i++) if (def[i] !== 0) dst[row + i] = values[v++]!
+  for (let i = 0; i < n; i++) dst[row + i] = def[i] !== 0 ? values[v++]! : none
   return row + n
 }
 

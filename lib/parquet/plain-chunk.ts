@@ -14,28 +14,10 @@
 import type { ColumnChunk } from 'hyparquet'
 import { INT_NULL, LONG_NULL } from '../types/column-type.js'
 import { materialize, type Vector } from '../types/vector.js'
-import { ENCODING, pageHeader } from './page-header.js'
+import { type ChunkColumn, type ChunkPlan, type ChunkSink, type PagePlan, compressPages, emitChunk } from './chunk-plan.js'
+import { ENCODING } from './page-header.js'
 
-/** Where encoded bytes are appended (hyparquet-writer's ByteWriter: `offset` is the file position). */
-export interface ChunkSink {
-  readonly offset: number
-  appendBytes(b: Uint8Array): void
-}
-
-/** What the encoder needs of the column and the file. */
-export interface ChunkColumn {
-  readonly name: string
-  /** the designated timestamp: REQUIRED, no definition levels */
-  readonly required: boolean
-  /** Parquet's codec name written in the metadata */
-  readonly codec: string
-  /** the codec's compressor (absent: UNCOMPRESSED) */
-  readonly compress: ((b: Uint8Array) => Uint8Array) | undefined
-  /** target uncompressed bytes per data page */
-  readonly pageSize: number
-  /** compute min / max / null count */
-  readonly statistics: boolean
-}
+export type { ChunkColumn, ChunkSink } from './chunk-plan.js'
 
 type Physical = 'DOUBLE' | 'FLOAT' | 'INT32' | 'INT64'
 
@@ -51,6 +33,39 @@ function physicalOf(v: Vector): Physical | undefined {
 }
 
 const TWO32 = 4294967296
+
+/**
+ * `parts` as vectors another thread can encode with {@link planPlainChunk}: materialized, each
+ * with an array of its own holding just its rows (free to move: a vector's array may be a view
+ * of a much larger column), or undefined when the fast path does not take them.
+ */
+export function portableParts(parts: readonly Vector[]): Vector[] | undefined {
+  const vs = parts.map(materialize)
+  const phys = vs.length === 0 ? undefined : physicalOf(vs[0]!)
+  if (phys === undefined || vs.some((v) => physicalOf(v) !== phys)) return undefined
+  return vs.map((v) => ({ kind: v.kind, type: v.type, length: v.length, data: (v.data as Float64Array).slice(0, v.length) }) as Vector)
+}
+
+/** Symbol tables up to this many entries go to another thread with a SYMBOL chunk's keys. */
+const PORTABLE_SYMBOLS = 1 << 16
+
+/**
+ * SYMBOL `parts` as vectors another thread can encode with {@link planSymbolChunk}: their keys
+ * copied out, each symbol table as its values only (one object per table, so vectors sharing a
+ * table still share it there); undefined when they are not all dictionary-keyed or a table is
+ * too large to copy for every row group.
+ */
+export function portableSymbols(parts: readonly Vector[]): Vector[] | undefined {
+  const vs = parts.map(materialize)
+  if (vs.length === 0 || vs.some((v) => v.kind !== 'sym' || v.dict.values.length > PORTABLE_SYMBOLS)) return undefined
+  const tables = new Map<object, { values: readonly string[] }>()
+  return vs.map((v) => {
+    const s = v as Extract<Vector, { kind: 'sym' }>
+    let table = tables.get(s.dict)
+    if (table === undefined) { table = { values: s.dict.values }; tables.set(s.dict, table) }
+    return { kind: 'sym', type: s.type, length: s.length, data: s.data.slice(0, s.length), dict: table } as unknown as Vector
+  })
+}
 
 /** One column of a row group as little-endian fixed-width bytes plus a defined-flag per row. */
 interface Flat {
@@ -158,18 +173,6 @@ function uleb(v: number): number[] {
   return out
 }
 
-/** Appends one data page v2 (levels, then values compressed) and returns its uncompressed size with header. */
-function writePage(sink: ChunkSink, col: ChunkColumn, levels: Uint8Array, values: Uint8Array, rows: number, nulls: number, encoding: number): number {
-  const body = col.compress === undefined ? values : col.compress(values)
-  const header = pageHeader(levels.length + values.length, levels.length + body.length, {
-    data: { numValues: rows, numNulls: nulls, numRows: rows, encoding, defLength: levels.length, repLength: 0, compressed: col.compress !== undefined },
-  })
-  sink.appendBytes(header)
-  sink.appendBytes(levels)
-  sink.appendBytes(body)
-  return header.length + levels.length + values.length
-}
-
 /** The non-null rows' bytes of [from, to). */
 function pageValues(f: Flat, from: number, to: number): Uint8Array {
   const w = f.width
@@ -190,52 +193,56 @@ function pageValues(f: Flat, from: number, to: number): Uint8Array {
   return out
 }
 
-function chunkMeta(col: ChunkColumn, type: Physical | 'BYTE_ARRAY', encodings: string[], rows: number, start: number, dataStart: number, dictStart: number | undefined, end: number, uncompressed: number,
-  stats: { min: unknown; max: unknown; nulls: number } | undefined): ColumnChunk {
-  return {
-    file_offset: BigInt(start),
-    meta_data: {
-      type: type as never, encodings: encodings as never, path_in_schema: [col.name], codec: col.codec as never, num_values: BigInt(rows),
-      total_uncompressed_size: BigInt(uncompressed), total_compressed_size: BigInt(end - start),
-      data_page_offset: BigInt(dataStart), ...(dictStart === undefined ? {} : { dictionary_page_offset: BigInt(dictStart) }),
-      ...(stats === undefined ? {} : { statistics: { null_count: BigInt(stats.nulls), ...(stats.min === undefined ? {} : { min_value: stats.min as never, max_value: stats.max as never }) } }),
-    },
-  }
+/**
+ * Writes the row group's chunk of a fixed-width column (`parts`: its vectors, `rows` in all) to
+ * `sink`, compressing in place; undefined (nothing written) when the fast path does not apply.
+ */
+export function writePlainChunk(sink: ChunkSink, col: ChunkColumn, parts: readonly Vector[], rows: number): ColumnChunk | undefined {
+  const plan = planPlainChunk(col, parts, rows)
+  return plan === undefined ? undefined : emitChunk(sink, col, plan, compressPages(plan, col.compress))
 }
 
 /**
- * Writes the row group's chunk of a fixed-width column (`parts`: its vectors, `rows` in all) to
- * `sink`; undefined (nothing written) when the fast path does not apply.
+ * The pages of the row group's chunk of a fixed-width column, not yet compressed (their values
+ * are this chunk's own buffers, free to move to another thread); undefined when the fast path
+ * does not apply.
  */
-export function writePlainChunk(sink: ChunkSink, col: ChunkColumn, parts: readonly Vector[], rows: number): ColumnChunk | undefined {
+export function planPlainChunk(col: ChunkColumn, parts: readonly Vector[], rows: number): ChunkPlan | undefined {
   const vs = parts.map(materialize)
   const phys = vs.length === 0 ? undefined : physicalOf(vs[0]!)
   if (phys === undefined || rows === 0 || vs.some((v) => physicalOf(v) !== phys)) return undefined
   const f = phys === 'INT64' ? flatInt64(vs, rows) : flatNumbers(vs, rows, phys)
   if (col.required && f.nulls > 0) return undefined
-  const start = sink.offset
-  let uncompressed = 0
+  const pages: PagePlan[] = []
   const per = Math.max(1, Math.floor(col.pageSize / f.width))
   for (let from = 0; from < rows; from += per) {
     const to = Math.min(rows, from + per)
     let nulls = 0
     if (f.defined !== undefined) for (let i = from; i < to; i++) nulls += 1 - f.defined[i]!
     const levels = col.required ? EMPTY : defLevels(f.defined, from, to)
-    uncompressed += writePage(sink, col, levels, pageValues(f, from, to), to - from, nulls, ENCODING.PLAIN)
+    pages.push({ dictionary: undefined, rows: to - from, nulls, encoding: ENCODING.PLAIN, levels, values: pageValues(f, from, to) })
   }
-  return chunkMeta(col, phys, ['PLAIN', 'RLE'], rows, start, start, undefined, sink.offset, uncompressed,
-    col.statistics ? { min: f.min, max: f.max, nulls: f.nulls } : undefined)
+  return { type: phys, encodings: ['PLAIN', 'RLE'], rows, pages, stats: col.statistics ? { min: f.min, max: f.max, nulls: f.nulls } : undefined }
 }
 
 const EMPTY = new Uint8Array(0)
 const utf8 = new TextEncoder()
 
 /**
- * Writes the row group's chunk of a SYMBOL column: a dictionary page of the symbols the rows use
- * (in first-use order) and RLE_DICTIONARY data pages of their keys, bit-packed. Undefined (nothing
- * written) when the vectors are not dictionary-keyed.
+ * Writes the row group's chunk of a SYMBOL column to `sink`, compressing in place; undefined
+ * (nothing written) when the vectors are not dictionary-keyed.
  */
 export function writeSymbolChunk(sink: ChunkSink, col: ChunkColumn, parts: readonly Vector[], rows: number): ColumnChunk | undefined {
+  const plan = planSymbolChunk(col, parts, rows)
+  return plan === undefined ? undefined : emitChunk(sink, col, plan, compressPages(plan, col.compress))
+}
+
+/**
+ * The pages of the row group's chunk of a SYMBOL column: a dictionary page of the symbols the
+ * rows use (in first-use order) and RLE_DICTIONARY data pages of their keys, bit-packed, not yet
+ * compressed. Undefined when the vectors are not dictionary-keyed.
+ */
+export function planSymbolChunk(col: ChunkColumn, parts: readonly Vector[], rows: number): ChunkPlan | undefined {
   const vs = parts.map(materialize)
   if (rows === 0 || vs.some((v) => v.kind !== 'sym')) return undefined
   // the row group's keys, renumbered densely per source dictionary
@@ -279,28 +286,18 @@ export function writeSymbolChunk(sink: ChunkSink, col: ChunkColumn, parts: reado
   if (col.required && nulls > 0) return undefined
   // no symbol at all (every row null) or too many for the key packing: hyparquet-writer's path
   if (used.length === 0 || used.length > 1 << 24) return undefined
-  const start = sink.offset
-  let uncompressed = 0
-  let dictStart: number | undefined
+  const pages: PagePlan[] = []
   let min: string | undefined
   let max: string | undefined
-  if (used.length > 0) {
-    const encoded = used.map((s) => utf8.encode(s))
-    let size = 0
-    for (const e of encoded) size += 4 + e.length
-    const page = new Uint8Array(size)
-    const dv = new DataView(page.buffer)
-    let p = 0
-    for (const e of encoded) { dv.setUint32(p, e.length, true); page.set(e, p + 4); p += 4 + e.length }
-    const body = col.compress === undefined ? page : col.compress(page)
-    const header = pageHeader(page.length, body.length, { dictionary: used.length })
-    dictStart = sink.offset
-    sink.appendBytes(header)
-    sink.appendBytes(body)
-    uncompressed += header.length + page.length
-    if (col.statistics) for (const s of used) { if (min === undefined || codePointCompare(s, min) < 0) min = s; if (max === undefined || codePointCompare(s, max) > 0) max = s }
-  }
-  const dataStart = sink.offset
+  const encoded = used.map((s) => utf8.encode(s))
+  let size = 0
+  for (const e of encoded) size += 4 + e.length
+  const page = new Uint8Array(size)
+  const dv = new DataView(page.buffer)
+  let p = 0
+  for (const e of encoded) { dv.setUint32(p, e.length, true); page.set(e, p + 4); p += 4 + e.length }
+  pages.push({ dictionary: used.length, rows: 0, nulls: 0, encoding: ENCODING.PLAIN, levels: EMPTY, values: page })
+  if (col.statistics) for (const s of used) { if (min === undefined || codePointCompare(s, min) < 0) min = s; if (max === undefined || codePointCompare(s, max) > 0) max = s }
   const width = Math.max(1, Math.ceil(Math.log2(Math.max(used.length, 1))))
   const per = Math.max(8, Math.floor((col.pageSize * 8) / width) & ~7)
   for (let from = 0; from < rows; from += per) {
@@ -308,10 +305,9 @@ export function writeSymbolChunk(sink: ChunkSink, col: ChunkColumn, parts: reado
     let pageNulls = 0
     if (defined !== undefined) for (let i = from; i < to; i++) pageNulls += 1 - defined[i]!
     const levels = col.required ? EMPTY : defLevels(defined, from, to)
-    uncompressed += writePage(sink, col, levels, bitPackedKeys(keys, from, to, to - from - pageNulls, width), to - from, pageNulls, ENCODING.RLE_DICTIONARY)
+    pages.push({ dictionary: undefined, rows: to - from, nulls: pageNulls, encoding: ENCODING.RLE_DICTIONARY, levels, values: bitPackedKeys(keys, from, to, to - from - pageNulls, width) })
   }
-  return chunkMeta(col, 'BYTE_ARRAY', ['PLAIN', 'RLE_DICTIONARY', 'RLE'], rows, start, dataStart, dictStart, sink.offset, uncompressed,
-    col.statistics ? { min, max, nulls } : undefined)
+  return { type: 'BYTE_ARRAY', encodings: ['PLAIN', 'RLE_DICTIONARY', 'RLE'], rows, pages, stats: col.statistics ? { min, max, nulls } : undefined }
 }
 
 /** The bit width byte, then the non-null keys of [from, to) as one bit-packed run (LSB first). */

@@ -1,6 +1,7 @@
 /**
  * Writes column batches as one Parquet file, row group by row group, to a byte sink: memory holds
- * one row group (default 100,000 rows) and its encoded bytes, whatever the file's size.
+ * a few row groups (default 100,000 rows each: the one filling and up to {@link GROUPS_IN_FLIGHT}
+ * compressing) and their encoded bytes, whatever the file's size.
  *
  * Built on hyparquet-writer (pure JS): data pages v2, dictionary encoding where it pays (always
  * for SYMBOL), min/max statistics per column chunk, `sorting_columns` marking the designated
@@ -8,25 +9,32 @@
  * Codecs: SNAPPY (default; our own compressor, `snappy-compress.ts`), GZIP, BROTLI,
  * UNCOMPRESSED, ZSTD when the optional `@hpcc-js/wasm-zstd` is installed (zstd.ts; else refused
  * with 0A000); LZ4_RAW is refused (no compressor for it; readers decode them all).
+ *
+ * Pipelined: a full row group's fast-path chunks go to the compression threads (worker-pool.ts),
+ * which encode and compress their pages; the writer goes on reading the next group meanwhile,
+ * and writes groups in order as their pages come back, at most {@link GROUPS_IN_FLIGHT} groups
+ * behind. The bytes are those of encoding and compressing here.
  */
 import type { ByteWriter, ParquetWriter } from 'hyparquet-writer'
-import type { ColumnChunk, CompressionCodec, RowGroup, SchemaElement } from 'hyparquet'
-import { brotliCompressSync, constants as zconst, gzipSync } from 'node:zlib'
+import type { ColumnChunk, RowGroup, SchemaElement } from 'hyparquet'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
 import { type Batch, type Vector, materialize, sliceVector } from '../types/vector.js'
 import { columnValues } from './encode-column.js'
-import { snappyCompress } from './snappy-compress.js'
 import { zstdCompressor } from './zstd.js'
-import { type ChunkColumn, codePointCompare, writePlainChunk, writeSymbolChunk } from './plain-chunk.js'
+import { type ChunkColumn, codePointCompare, planPlainChunk, planSymbolChunk, portableParts, portableSymbols } from './plain-chunk.js'
+import { type ChunkPlan, compressPages, emitChunk } from './chunk-plan.js'
+import { CODECS, type ParquetCodec, type ZstdCompress, pageCodec } from './codecs.js'
+import { type CompressPool, parquetWorkers, defaultCompressThreads } from './worker-pool.js'
+import type { CompressResult } from './worker.js'
 import { type EpochFooter, FOOTER_KEY, parquetElements } from './schema.js'
 
 type HyparquetWriter = Pick<typeof import('hyparquet-writer'), 'ByteWriter' | 'ParquetWriter'>
 
-/** Codecs the `compression_codec` option names (QuestDB's list). */
-export const CODECS = ['uncompressed', 'snappy', 'gzip', 'brotli', 'zstd', 'lz4_raw'] as const
-/** One of {@link CODECS}. */
-export type ParquetCodec = (typeof CODECS)[number]
+export { CODECS, type ParquetCodec } from './codecs.js'
+
+/** Row groups compressing while the writer encodes the next: bounds the export's memory. */
+export const GROUPS_IN_FLIGHT = 2
 
 /** How a Parquet file is written (QuestDB's COPY / `/exp` option names, camel-cased). */
 export interface ParquetWriteOptions {
@@ -65,24 +73,21 @@ export function parseCodec(name: string, position = 0): ParquetCodec {
   throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid compression codec[${name}], expected one of: ${CODECS.join(', ')}`, position)
 }
 
-function compressorsFor(codec: ParquetCodec, level: number | undefined, zstd: ((b: Uint8Array, level: number) => Uint8Array) | undefined): { codec: CompressionCodec; compressors: Record<string, (b: Uint8Array) => Uint8Array> } {
-  switch (codec) {
-    case 'snappy': return { codec: 'SNAPPY', compressors: { SNAPPY: snappyCompress } }
-    case 'uncompressed': return { codec: 'UNCOMPRESSED', compressors: {} }
-    case 'gzip': return { codec: 'GZIP', compressors: { GZIP: (b) => gzipSync(b, level === undefined ? {} : { level }) } }
-    case 'brotli': return {
-      codec: 'BROTLI',
-      compressors: { BROTLI: (b) => brotliCompressSync(b, { params: { [zconst.BROTLI_PARAM_QUALITY]: level ?? 4, [zconst.BROTLI_PARAM_SIZE_HINT]: b.length } }) },
-    }
-    case 'zstd': {
-      if (zstd === undefined) throw new SqlError(SqlState.INTERNAL_ERROR, 'the zstd compressor is not loaded', 0)
-      const z = zstd
-      const l = level === undefined || level < 1 ? 3 : level
-      return { codec: 'ZSTD', compressors: { ZSTD: (b) => z(b, l) } }
-    }
-    case 'lz4_raw':
-      throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `compression codec ${codec} is not supported for writing; use snappy, gzip, brotli, zstd or uncompressed`, 0)
-  }
+/** How the writer spreads its work (internal: tests compare the threaded writer with the other). */
+export interface WriterThreads {
+  /** compression threads (0: compress on the writer's thread); default {@link defaultCompressThreads} */
+  readonly compressThreads?: number
+}
+
+/** A row group encoded and (maybe) still compressing, waiting for its turn to be written. */
+interface GroupInFlight {
+  readonly rows: number
+  /** per column: the fast path's pages, or undefined (hyparquet-writer writes it from `parts`) */
+  readonly plans: (ChunkPlan | undefined)[]
+  /** per column sent to a compression thread: its pages (undefined: refused by the fast path) and compressed bodies */
+  readonly work: (Promise<CompressResult> | undefined)[]
+  /** the columns' vectors (for hyparquet-writer) */
+  readonly parts: Vector[][]
 }
 
 /** A streaming Parquet writer: {@link ParquetBatchWriter.push} batches, then {@link ParquetBatchWriter.finish}. */
@@ -98,8 +103,16 @@ export class ParquetBatchWriter {
   private readonly fpp: number
   /** the codec's name and compressor, for the chunks encoded here (plain-chunk.ts) */
   private readonly codec: { name: string; compress: ((b: Uint8Array) => Uint8Array) | undefined }
+  private readonly codecName: ParquetCodec
+  private readonly level: number | undefined
   /** per column: may go through the fast path (plain-chunk.ts) */
   private readonly fast: boolean[]
+  /** per column: what the fast path needs of it */
+  private readonly chunkColumns: ChunkColumn[]
+  /** the compression threads (undefined: compress here) */
+  private readonly pool: CompressPool | undefined
+  /** encoded groups not yet written, oldest first */
+  private readonly queue: GroupInFlight[] = []
   private pending: Vector[][]
   private pendingRows = 0
   private chunks: Uint8Array[] = []
@@ -110,18 +123,23 @@ export class ParquetBatchWriter {
    * A writer of `columns` (the designated timestamp at `timestampIndex`, or -1) into `sink`.
    * hyparquet-writer is loaded on first use, so opening a database never loads it.
    */
-  static async open(columns: readonly ParquetColumn[], timestampIndex: number, sink: ByteSink, options: ParquetWriteOptions = {}): Promise<ParquetBatchWriter> {
+  static async open(columns: readonly ParquetColumn[], timestampIndex: number, sink: ByteSink, options: ParquetWriteOptions = {}, threads: WriterThreads = {}): Promise<ParquetBatchWriter> {
     // zstd comes from an optional package (zstd.ts): refused with 0A000 before anything is written when absent
     const zstd = options.compressionCodec === 'zstd' ? await zstdCompressor() : undefined
     const lib = await import('hyparquet-writer')
-    return new ParquetBatchWriter(lib, columns, timestampIndex, sink, options, zstd)
+    return new ParquetBatchWriter(lib, columns, timestampIndex, sink, options, zstd, threads)
   }
 
   private constructor(lib: HyparquetWriter, private readonly columns: readonly ParquetColumn[], private readonly timestampIndex: number, private readonly sink: ByteSink, options: ParquetWriteOptions,
-    zstd: ((b: Uint8Array, level: number) => Uint8Array) | undefined) {
+    zstd: ZstdCompress | undefined, threads: WriterThreads) {
     this.bytes = new lib.ByteWriter(1 << 20)
-    const { codec, compressors } = compressorsFor(options.compressionCodec ?? 'snappy', options.compressionLevel, zstd)
-    this.codec = { name: codec, compress: compressors[codec] }
+    this.codecName = options.compressionCodec ?? 'snappy'
+    this.level = options.compressionLevel
+    const pc = pageCodec(this.codecName, this.level, zstd)
+    const codec = pc.name
+    const compressors: Record<string, (b: Uint8Array) => Uint8Array> = pc.compress === undefined ? {} : { [codec]: pc.compress }
+    this.codec = { name: codec, compress: pc.compress }
+    this.pool = pc.compress === undefined ? undefined : parquetWorkers(threads.compressThreads ?? defaultCompressThreads())
     this.rowGroupSize = Math.max(1, options.rowGroupSize ?? 100_000)
     this.pageSize = Math.max(1024, options.dataPageSize ?? 1 << 20)
     this.blooms = new Set((options.bloomFilterColumns ?? []).map((c) => c.toLowerCase()))
@@ -156,6 +174,7 @@ export class ParquetBatchWriter {
     })
     this.pending = columns.map(() => [])
     this.fast = columns.map((c) => !this.blooms.has(c.name.toLowerCase()))
+    this.chunkColumns = columns.map((c, i) => ({ name: c.name, required: i === timestampIndex, codec: this.codec.name, compress: this.codec.compress, pageSize: this.pageSize, statistics: this.stats }))
   }
 
   /** Adds a batch; writes a row group whenever enough rows are pending. */
@@ -173,16 +192,55 @@ export class ParquetBatchWriter {
     }
   }
 
+  /** Encodes the pending rows as a row group and queues it; writes the oldest groups once more than {@link GROUPS_IN_FLIGHT} wait. */
   private async flushGroup(): Promise<void> {
     if (this.pendingRows === 0) return
     const rows = this.pendingRows
+    const parts = this.pending
+    this.pending = this.columns.map(() => [])
+    this.pendingRows = 0
+    // fixed-width and SYMBOL columns take the fast path (plain-chunk.ts), straight from their typed
+    // arrays: with compression threads they are encoded there too (their rows, and a SYMBOL
+    // column's symbol table when small, copied over); the rest (and any column the fast path
+    // refuses) is written by hyparquet-writer in writeGroup
+    const pool = this.pool
+    const plans: (ChunkPlan | undefined)[] = []
+    const work: (Promise<CompressResult> | undefined)[] = []
+    this.columns.forEach((c, i) => {
+      const col = this.chunkColumns[i]!
+      let plan: ChunkPlan | undefined
+      let w: Promise<CompressResult> | undefined
+      if (!this.fast[i]) plan = undefined
+      else if (pool === undefined) plan = c.type === 'SYMBOL' ? planSymbolChunk(col, parts[i]!, rows) : planPlainChunk(col, parts[i]!, rows)
+      else {
+        const symbols = c.type === 'SYMBOL'
+        const portable = rows === 0 ? undefined : symbols ? portableSymbols(parts[i]!) : portableParts(parts[i]!)
+        if (portable !== undefined) w = pool.encode(this.codecName, this.level, col, portable, rows, symbols)
+        else if (symbols) {
+          // a symbol table too large to copy: encoded here, compressed there
+          plan = planSymbolChunk(col, parts[i]!, rows)
+          if (plan !== undefined) w = pool.compressPlan(this.codecName, this.level, plan)
+        }
+      }
+      w?.catch(() => undefined) // awaited when the group is written; a failure then fails the export
+      plans.push(plan)
+      work.push(w)
+    })
+    this.queue.push({ rows, plans, work, parts })
+    while (this.queue.length > (pool === undefined ? 0 : GROUPS_IN_FLIGHT)) await this.writeGroup()
+  }
+
+  /** Writes the oldest queued group (once its pages are compressed) and hands its bytes to the sink. */
+  private async writeGroup(): Promise<void> {
+    const group = this.queue.shift()!
+    const rows = group.rows
+    const done = await Promise.all(group.work)
     const start = this.bytes.offset
-    // fixed-width and SYMBOL columns are encoded here, straight from their typed arrays; the rest
-    // (and any column the fast path refuses) by hyparquet-writer, as one row group of those columns
-    const chunks: (ColumnChunk | undefined)[] = this.columns.map((c, i) => {
-      if (!this.fast[i]) return undefined
-      const col: ChunkColumn = { name: c.name, required: i === this.timestampIndex, codec: this.codec.name, compress: this.codec.compress, pageSize: this.pageSize, statistics: this.stats }
-      return c.type === 'SYMBOL' ? writeSymbolChunk(this.bytes, col, this.pending[i]!, rows) : writePlainChunk(this.bytes, col, this.pending[i]!, rows)
+    const chunks: (ColumnChunk | undefined)[] = group.plans.map((local, i) => {
+      const col = this.chunkColumns[i]!
+      const moved = done[i]
+      if (moved !== undefined) return moved.plan === undefined ? undefined : emitChunk(this.bytes, col, moved.plan, moved.bodies)
+      return local === undefined ? undefined : emitChunk(this.bytes, col, local, compressPages(local, col.compress))
     })
     const slow = this.columns.map((_, i) => i).filter((i) => chunks[i] === undefined)
     const own: (ChunkStats | undefined)[] = []
@@ -190,15 +248,13 @@ export class ParquetBatchWriter {
       const c = this.columns[i]!
       return {
         name: c.name,
-        data: withStats(columnValues(this.pending[i]!, rows), c.type, this.stats, own, i, this.pending[i]!),
+        data: withStats(columnValues(group.parts[i]!, rows), c.type, this.stats, own, i, group.parts[i]!),
         // numeric statistics are computed here with typed loops (the library's generic ones cost more than encoding)
         ...(own[i] !== undefined ? { statistics: false } : {}),
         ...(this.blooms.has(c.name.toLowerCase()) ? { bloomFilter: { fpp: this.fpp } } : {}),
         ...(c.type === 'SYMBOL' ? { encoding: 'RLE_DICTIONARY' as const } : c.type === 'DOUBLE' || c.type === 'TIMESTAMP' || c.type === 'LONG' ? { encoding: 'PLAIN' as const } : {}),
       }
     })
-    this.pending = this.columns.map(() => [])
-    this.pendingRows = 0
     if (slow.length > 0) {
       this.writer.write({ columnData, rowGroupSize: rows, pageSize: this.pageSize })
       const g = this.writer.row_groups[this.writer.row_groups.length - 1]!
@@ -238,6 +294,7 @@ export class ParquetBatchWriter {
   /** Writes the last row group and the footer. */
   async finish(): Promise<void> {
     await this.flushGroup()
+    while (this.queue.length > 0) await this.writeGroup()
     this.bytes.finish = (): void => { this.bytes.flush!() }
     for (const a of this.annotate) a()
     await this.writer.finish()

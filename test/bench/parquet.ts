@@ -1,11 +1,13 @@
 /**
  * Parquet benchmark (not a test): `node --import tsx test/bench/parquet.ts`.
  * One table of N rows (default 10M): ts, sym (100 symbols), three doubles; the same rows in DuckDB.
- * Prints, in one run: EpochDB's export (db.exportParquet, snappy, 100k-row groups) vs DuckDB's
+ * Prints, in one run: EpochDB's export (db.exportParquet, snappy, 100k-row groups; with its
+ * compression threads, and again with compression on the statement's thread) vs DuckDB's
  * `COPY ... TO (FORMAT PARQUET)` (snappy, same row groups); then a scan of each engine's file by
  * both readers (EpochDB read_parquet: count, sum of a double; DuckDB read_parquet: the same), and
- * EpochDB's peak RSS during its export. CPU time is printed beside wall time (DuckDB runs in this
- * process, so its threads count too): on a loaded machine it is the steadier figure.
+ * EpochDB's peak RSS during its export; a small export and scan warm both engines up first. CPU
+ * time is printed beside wall time (DuckDB runs in this process, so its threads count too): on a
+ * loaded machine it is the steadier figure.
  * Environment: EPOCHDB_BENCH_ROWS.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
@@ -14,6 +16,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { Database } from '../../lib/index.js'
+import { PARALLELISM } from '../../lib/exec/parallel/pool.js'
 
 const ROWS = Number(process.env['EPOCHDB_BENCH_ROWS'] ?? 10_000_000)
 const dir = mkdtempSync(join(tmpdir(), 'epochdb-bench-parquet-'))
@@ -40,15 +43,31 @@ async function main(): Promise<void> {
   await duck.run(`CREATE TABLE t AS SELECT TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_microseconds(r * 100000) AS ts, 's' || (r % 100) AS sym,
     (r * 0.5)::DOUBLE AS a, ((r % 977) / 7)::DOUBLE AS b, sin(r) AS c FROM range(${ROWS}) t(r)`)
 
+  // warm-up (JIT, the compression threads' start): a small export, not measured
+  await db.exportParquet('SELECT * FROM t LIMIT 300000', join(dir, 'warm.parquet'), { compressionCodec: 'snappy', rowGroupSize: 100_000 })
+  await db.query(`SELECT count(), sum(a) FROM read_parquet('warm.parquet')`)
+  await duck.runAndReadAll(`SELECT count(*), sum(a) FROM read_parquet('${join(dir, 'warm.parquet')}')`)
   let peak = 0
   const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 50)
   const rss0 = process.memoryUsage().rss
   let t0 = performance.now()
   let c0 = process.cpuUsage()
+  const elu0 = performance.eventLoopUtilization()
   const r = await db.exportParquet('SELECT * FROM t', join(dir, 'epoch.parquet'), { compressionCodec: 'snappy', rowGroupSize: 100_000 })
   const epochExport = performance.now() - t0
   const epochCpu = cpuMs(c0)
+  // the statement's thread's busy time: on an idle machine the export's wall time is about the
+  // larger of this and the CPU time over the cores
+  const mainBusy = performance.eventLoopUtilization(elu0).active
   clearInterval(sampler)
+  // the same export with compression on the statement's thread (EPOCHDB_WORKERS=0)
+  PARALLELISM.enabled = false
+  t0 = performance.now()
+  c0 = process.cpuUsage()
+  await db.exportParquet('SELECT * FROM t', join(dir, 'epoch1.parquet'), { compressionCodec: 'snappy', rowGroupSize: 100_000 })
+  const oneExport = performance.now() - t0
+  const oneCpu = cpuMs(c0)
+  PARALLELISM.enabled = true
   t0 = performance.now()
   c0 = process.cpuUsage()
   await duck.run(`COPY t TO '${join(dir, 'duck.parquet')}' (FORMAT PARQUET, COMPRESSION SNAPPY, ROW_GROUP_SIZE 100000)`)
@@ -56,6 +75,8 @@ async function main(): Promise<void> {
   const duckCpu = cpuMs(c0)
   console.log(`rows ${ROWS}`)
   console.log(`export   EpochDB ${ms(epochExport)} (${rate(epochExport)}, ${mb(statSync(join(dir, 'epoch.parquet')).size)}, RSS ${mb(rss0)} -> peak ${mb(peak)})   DuckDB ${ms(duckExport)} (${rate(duckExport)}, ${mb(statSync(join(dir, 'duck.parquet')).size)})   ratio ${(epochExport / duckExport).toFixed(1)}x   CPU ${ms(epochCpu)} vs ${ms(duckCpu)} (${(epochCpu / duckCpu).toFixed(1)}x)`)
+  console.log(`export   EpochDB statement thread busy ${ms(mainBusy)} (the rest of its CPU on the compression threads)`)
+  console.log(`export   EpochDB one thread ${ms(oneExport)} (${rate(oneExport)}), CPU ${ms(oneCpu)}   threaded / one thread ${(epochExport / oneExport).toFixed(2)}x`)
   if (r.rows !== ROWS) throw new Error(`exported ${r.rows} rows`)
   for (const f of ['epoch.parquet', 'duck.parquet']) {
     t0 = performance.now()
