@@ -106,7 +106,7 @@ function resultType(spec: WindowFnSpec, name: string, args: readonly BoundExpr[]
       if (t === undefined || !(isNumeric(t) || t === 'NULL')) throw bad(); return 'DOUBLE'
     case 'ordered':
       if (t !== undefined && isDecimal(t)) return t
-      if (t === 'TIMESTAMP' || t === 'DATE') return t
+      if (t === 'TIMESTAMP' || t === 'TIMESTAMP_NS' || t === 'DATE') return t
       if (t === 'FLOAT' || t === 'DOUBLE' || t === 'NULL') return 'DOUBLE'
       if (t !== undefined && isNumeric(t)) return 'LONG'
       throw bad()

@@ -12,7 +12,6 @@ import { SqlError, SqlState } from '../errors.js'
 import { formatValue } from './value-format.js'
 import { parseText } from './text-parse.js'
 import { long256FromBigInt } from './long256.js'
-import { floorDiv } from './civil.js'
 import { isArrayType } from './array-type.js'
 import { castToArray } from './array-cast.js'
 import { isDecimal } from './decimal.js'
@@ -81,8 +80,9 @@ function scaleUp(x: number | bigint): number | bigint {
 }
 
 function scaleDown(x: number | bigint): number | bigint {
-  if (typeof x === 'bigint') { let q = x / 1000n; if (x - q * 1000n < 0n) q -= 1n; return i64(q) }
-  return floorDiv(x, 1000)
+  // toward zero, as QuestDB's toDate (`timestamp / 1000`): -1 µs is 1970-01-01T00:00:00.000Z
+  if (typeof x === 'bigint') return i64(x / 1000n)
+  return Math.trunc(x / 1000) + 0
 }
 
 /** Converts a non-null number-like value to `to`; undefined when the pair does not convert. */

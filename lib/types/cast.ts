@@ -72,7 +72,8 @@ function castNumeric(v: Vector, to: ColumnType): Vector | undefined {
     }
     case 'LONG': case 'TIMESTAMP': case 'DATE': {
       const from = v.type
-      if (v.kind === 'i64' && (from === 'DATE') !== (to === 'DATE')) return scaleTemporal(v, to, n)
+      // only DATE (millis) ↔ TIMESTAMP (micros) rescale; a LONG is taken in the target's unit, as QuestDB does
+      if (v.kind === 'i64' && ((from === 'DATE' && to === 'TIMESTAMP') || (from === 'TIMESTAMP' && to === 'DATE'))) return scaleTemporal(v, to, n)
       if (v.kind === 'i64') return { ...v, type: to }
       const out = new Float64Array(n)
       for (let i = 0; i < n; i++) {
@@ -90,12 +91,13 @@ function castNumeric(v: Vector, to: ColumnType): Vector | undefined {
   }
 }
 
-/** DATE (millis) ↔ TIMESTAMP/LONG (micros) on the Float64Array form; undefined on overflow past 2^53. */
+/** DATE (millis) ↔ TIMESTAMP (micros) on the Float64Array form; undefined on overflow past 2^53. */
 function scaleTemporal(v: I64Vector, to: ColumnType, n: number): Vector | undefined {
   const data = v.data as Float64Array
   const out = new Float64Array(n)
   if (to === 'DATE') {
-    for (let i = 0; i < n; i++) { const x = data[i]!; out[i] = x === LONG_NULL ? LONG_NULL : Math.floor(x / 1000) }
+    // toward zero, as QuestDB's toDate (`timestamp / 1000`)
+    for (let i = 0; i < n; i++) { const x = data[i]!; out[i] = x === LONG_NULL ? LONG_NULL : Math.trunc(x / 1000) + 0 }
   } else {
     for (let i = 0; i < n; i++) {
       const x = data[i]!

@@ -29,6 +29,7 @@ const PARTITION_BYTES = MAP_ENTRY_BYTES + 48
 import { frameBoundsSteps } from './window-frame.js'
 import { frameCountsSteps, frameExtremesSteps, frameSumsSteps, toFloat64 } from './window-aggregate.js'
 import { decimalFrameExtremes, decimalFrameSums } from './window-decimal.js'
+import { nsFrameExtremes } from './window-ns.js'
 import { isDecimal } from '../../types/decimal.js'
 import { framePicksSteps, gatherPicks, offsetPicksSteps, rankingSteps } from './window-value.js'
 import { runSteps } from '../steps.js'
@@ -117,6 +118,7 @@ async function computeCall(call: WindowCall, order: WindowOrder, keys: readonly 
       return numbers(await runSteps(frameSumsSteps(order, await frame(), await doubles(await argVector()), call.fn), ctx))
     case 'min': case 'max': {
       if (isDecimal(call.type)) return decimalFrameExtremes(order, await frame(), await argVector(), call.fn === 'max', call.type)
+      if (call.type === 'TIMESTAMP_NS') return await nsFrameExtremes(order, await frame(), await argVector() as I64Vector, call.fn === 'max', ctx)
       const r = await runSteps(frameExtremesSteps(order, await frame(), await doubles(await argVector()), call.fn === 'max'), ctx)
       if (call.type === 'DOUBLE') return numbers(r)
       for (let i = 0; i < n; i++) if (r[i] !== r[i]) r[i] = LONG_NULL

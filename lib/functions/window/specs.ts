@@ -11,7 +11,7 @@ import type { WindowFn } from '../../plan/nodes/window.js'
  * How the result type is chosen:
  * - `LONG` / `DOUBLE`: fixed;
  * - `numeric`: a numeric argument, result DOUBLE (sum, avg, ksum);
- * - `ordered`: integers give LONG, FLOAT/DOUBLE give DOUBLE, DATE and TIMESTAMP stay (min, max);
+ * - `ordered`: integers give LONG, FLOAT/DOUBLE give DOUBLE, DATE, TIMESTAMP and TIMESTAMP_NS stay (min, max);
  * - `same`: the argument's type, BYTE/SHORT/INT widened to LONG and FLOAT to DOUBLE (lag, first_value, ...).
  */
 export type WindowResult = 'LONG' | 'DOUBLE' | 'numeric' | 'ordered' | 'same'

@@ -19,7 +19,8 @@ t.test('postgres.js: bigint and boolean are declared int8 / bool and come back s
   t.teardown(() => sql.end())
   const got: [unknown, number][] = []
   for (const v of [1099511627776n, true, 1, 1.5]) {
-    const r = await sql`select ${v} as x`
+    // postgres.js types a parameter as its own serializable types, which leave out bigint; it sends one all the same
+    const r = await sql`select ${v as never} as x`
     got.push([r[0]!['x'], r.columns[0]!.type])
   }
   t.same(got, [[1099511627776n, 20], [true, 16], ['1', 1043], ['1.5', 1043]])

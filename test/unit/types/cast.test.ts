@@ -57,7 +57,11 @@ t.test('exact 64-bit values', async (t) => {
 
 t.test('temporal casts', async (t) => {
   t.same(rows(castVector(vec('DATE', [1000, null, -1]), 'TIMESTAMP')), [1000000, null, -1000])
-  t.same(rows(castVector(vec('TIMESTAMP', [1999, null, -1]), 'DATE')), [1, null, -1])
+  // toward zero, as QuestDB's toDate (`timestamp / 1000`)
+  t.same(rows(castVector(vec('TIMESTAMP', [1999, null, -1, -1999]), 'DATE')), [1, null, 0, -1])
+  // a LONG is in the target's unit: millis for DATE, micros for TIMESTAMP; a DATE casts to LONG as its millis
+  t.same(rows(castVector(vec('LONG', [1000, -1]), 'DATE')), [1000, -1])
+  t.same(rows(castVector(vec('DATE', [5]), 'LONG')), [5])
   t.same(rows(castVector(vec('STRING', ['2020-01-01', '1577836800000000', null, '2026-01-12T12:35:26.123456+01:30']), 'TIMESTAMP')),
     [1577836800000000, 1577836800000000, null, 1768215926123456])
   t.same(rows(castVector(vec('STRING', ['2020-01-01T00:00:00.123999Z']), 'DATE')), [1577836800123])
