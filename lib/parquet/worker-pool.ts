@@ -17,6 +17,7 @@ import type { ParquetCodec } from './codecs.js'
 import type { ChunkColumn, ChunkPlan } from './chunk-plan.js'
 import type { Vector } from '../types/vector.js'
 import { type CompressResult, type CompressTask, buffersOf, planBuffers } from './worker.js'
+import { startModuleWorker } from '../exec/parallel/start-worker.js'
 
 /** Column chunks compressed by the workers since the process started (tests check the threads were used). */
 export const COMPRESS_STATS = { chunks: 0 }
@@ -42,13 +43,8 @@ class CompressPool {
   broken = false
 
   constructor(readonly size: number) {
-    const fromSource = import.meta.url.endsWith('.ts')
-    const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url)
     for (let i = 0; i < size; i++) {
-      // run from TypeScript sources (tests, tsx): the worker registers tsx's loader first
-      const w = fromSource
-        ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}) })`, { eval: true })
-        : new Worker(url)
+      const w = startModuleWorker(import.meta.url, 'worker')
       w.on('message', (m: { id: number; result?: CompressResult; error?: { message: string; code?: string } }) => {
         const p = this.pending.get(m.id)
         if (p === undefined) return

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
 import { SqlError, SqlState, type SqlStateCode } from '../../errors.js'
 import type { WirePartial, WireSelected, WireTask } from './wire.js'
+import { startModuleWorker } from './start-worker.js'
 
 interface Pending { resolve: (result: unknown) => void; reject: (e: unknown) => void }
 
@@ -18,13 +19,8 @@ export class WorkerPool {
   private turn = 0
 
   constructor(readonly size: number) {
-    const fromSource = import.meta.url.endsWith('.ts')
-    const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url)
     for (let i = 0; i < size; i++) {
-      // run from TypeScript sources (tests, tsx): the worker registers tsx's loader first
-      const w = fromSource
-        ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}) })`, { eval: true })
-        : new Worker(url)
+      const w = startModuleWorker(import.meta.url, 'worker')
       w.on('message', (m: { id: number; result?: unknown; error?: { message: string; code?: string; position?: number } }) => {
         const p = this.pending.get(m.id)
         if (p === undefined) return
