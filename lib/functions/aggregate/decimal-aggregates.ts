@@ -22,9 +22,8 @@ import { MinMaxKernel } from './min-max.js'
 const CARRY = 4503599627370496 // 2^52
 /** LONG_NULL (column-type.ts) as a literal module constant for the hot loops. */
 const NULL = -9223372036854775808
-/** Rows per block of the non-keyed sum; BLOCK values below BLOCK_BOUND sum below 2^52. */
+/** Rows per block of the non-keyed sum (a block whose magnitudes reach 2^52 is re-added row by row). */
 const BLOCK = 4096
-const BLOCK_BOUND = 1099511627776 // 2^40
 
 /**
  * Adds `a + x` exactly into `big[g]`: the carry of the sum kernels' double accumulator, kept out
@@ -94,22 +93,22 @@ class DecimalSumKernel implements AggregateKernel {
     if (v.kind === 'i64' && v.data instanceof Float64Array) {
       // the non-keyed path: one local accumulator
       const d = v.data
-      // blocks of BLOCK rows summed into two doubles with no branch but the null test, exact
-      // while every value is below 2^40 (BLOCK of them stay below 2^52); a block with a larger
-      // value takes the row-by-row carry loop. No bigint in these loops: V8 compiles a loop
-      // holding one 2-3x slower, so the rare carry goes through carryInto.
+      // blocks of BLOCK rows summed into two doubles with no branch but the null test, next to
+      // the sum of their magnitudes: while that stays below 2^52 every partial sum is an exact
+      // integer; a block reaching it is re-added by the row-by-row carry loop. No bigint in these
+      // loops: V8 compiles a loop holding one 2-3x slower, so the rare carry goes through carryInto.
       let a = this.acc[group]!, c = 0
       for (let lo = 0; lo < length; lo += BLOCK) {
         const hi = lo + BLOCK < length ? lo + BLOCK : length
         let s0 = 0, s1 = 0, n = 0, m = 0, i = lo
         for (; i + 1 < hi; i += 2) {
           const x = d[i]!, y = d[i + 1]!
-          if (x !== NULL) { n++; s0 += x; m = Math.max(m, Math.abs(x)) }
-          if (y !== NULL) { n++; s1 += y; m = Math.max(m, Math.abs(y)) }
+          if (x !== NULL) { n++; s0 += x; m += Math.abs(x) }
+          if (y !== NULL) { n++; s1 += y; m += Math.abs(y) }
         }
-        if (i < hi) { const x = d[i]!; if (x !== NULL) { n++; s0 += x; m = Math.max(m, Math.abs(x)) } }
+        if (i < hi) { const x = d[i]!; if (x !== NULL) { n++; s0 += x; m += Math.abs(x) } }
         c += n
-        if (m >= BLOCK_BOUND) { a = sumRows(d, lo, hi, a, this.big, group); continue }
+        if (m >= CARRY) { a = sumRows(d, lo, hi, a, this.big, group); continue }
         const t = s0 + s1
         if (a < CARRY && a > -CARRY) a += t
         else { carryInto(this.big, group, a, t); a = 0 }

@@ -1,6 +1,6 @@
 /**
  * The DECIMAL(p <= 18) sum/avg kernel sums blocks of rows into doubles and falls back to the
- * row-by-row carry loop for a block holding a value of 2^40 or more: its answers must be the
+ * row-by-row carry loop for a block whose magnitudes sum to 2^52 or more: its answers must be the
  * exact decimal, the same on one thread and split across threads, keyed or not — with NULLs,
  * negatives, blocks of large values next to blocks of small ones, and totals past 2^53 units.
  */
@@ -12,12 +12,12 @@ import { PHYSICAL_TUNING } from '../../../../lib/plan/physical/index.js'
 
 const N = 150_001 // not a multiple of the 4096-row block, odd (the pairwise loop's tail)
 
-/** Unscaled DECIMAL(18,4) value of row i, or null: mostly small, some blocks with values >= 2^40. */
+/** Unscaled DECIMAL(18,4) value of row i, or null: mostly small, some blocks of values up to ~10^15 units (re-added row by row). */
 function unscaled(i: number): bigint | null {
   if (i % 97 === 5) return null
   const big = Math.floor(i / 4096) % 5 === 2 // whole blocks carry the large values
   const u = BigInt(((i * 7919) % 100_000_000) + 1)
-  const v = big && i % 3 === 0 ? u * 10_000_000n + 123n : u // up to ~10^15 units (above 2^40)
+  const v = big && i % 3 === 0 ? u * 10_000_000n + 123n : u // up to ~10^15 units (a block of them passes 2^52)
   return i % 7 === 0 ? -v : v
 }
 
