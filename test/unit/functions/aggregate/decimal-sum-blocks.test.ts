@@ -10,7 +10,7 @@ import { PARALLEL_STATS } from '../../../../lib/exec/parallel/parallel-aggregate
 import { PARALLELISM } from '../../../../lib/exec/parallel/pool.js'
 import { PHYSICAL_TUNING } from '../../../../lib/plan/physical/index.js'
 
-const N = 150_001 // not a multiple of the 4096-row block, odd (the pairwise loop's tail)
+const N = 150_001 // not a multiple of the 4096-row block, not a multiple of 4 (the unrolled loop's tail)
 
 /** Unscaled DECIMAL(18,4) value of row i, or null: mostly small, some blocks of values up to ~10^15 units (re-added row by row). */
 function unscaled(i: number): bigint | null {
