@@ -13,6 +13,7 @@ import { type ArrVector, ArrBuilder, allocateArr } from '../../types/array-vecto
 import type { Vector } from '../../types/vector.js'
 import type { ScalarFunctionDef } from '../registry-types.js'
 import { toF64 } from '../kernel-helpers.js'
+import { type ArrayBatchKernel, avgRows, countRows, maxRows, minRows, reduceBatch, sumRows } from './array-reductions.js'
 
 /** Row i's element range [from, to) in `v.data`, or undefined for a null array. */
 function range(v: ArrVector, i: number): [number, number] | undefined {
@@ -25,8 +26,18 @@ function range(v: ArrVector, i: number): [number, number] | undefined {
 function reduce(v: Vector, length: number, f: (d: Float64Array, from: number, to: number) => number): Vector {
   const out = new Float64Array(length).fill(NaN)
   if (v.kind === 'arr') {
-    for (let i = 0; i < length; i++) { const r = range(v, i); if (r !== undefined) out[i] = f(v.data, r[0], r[1]) }
+    for (let i = 0; i < length; i++) {
+      const j = v.isConst ? 0 : i
+      if (v.shapes[j * v.dims]! >= 0) out[i] = f(v.data, v.offsets[j]!, v.offsets[j + 1]!)
+    }
   }
+  return { kind: 'f64', type: 'DOUBLE', length, data: out }
+}
+
+/** A DOUBLE vector of one result per row from a batch kernel (null arrays give null). */
+function reduceRows(v: Vector, length: number, kernel: ArrayBatchKernel<Float64Array>): Vector {
+  const out = new Float64Array(length).fill(NaN)
+  if (v.kind === 'arr') reduceBatch(v, length, out, kernel)
   return { kind: 'f64', type: 'DOUBLE', length, data: out }
 }
 
@@ -53,12 +64,6 @@ function mapArrays(type: ColumnType, v: Vector, length: number, f: (shape: Int32
   return b.finish()
 }
 
-function sum(d: Float64Array, from: number, to: number): number {
-  let s = 0
-  for (let k = from; k < to; k++) { const x = d[k]!; if (Number.isFinite(x)) s += x }
-  return s
-}
-
 function stddev(d: Float64Array, from: number, to: number, sample: boolean): number {
   let n = 0
   let mean = 0
@@ -75,45 +80,34 @@ function stddev(d: Float64Array, from: number, to: number, sample: boolean): num
   return Math.sqrt(m2 / (sample ? n - 1 : n))
 }
 
-function extreme(d: Float64Array, from: number, to: number, max: boolean): number {
-  let r = NaN
-  for (let k = from; k < to; k++) {
-    const x = d[k]!
-    if (!Number.isFinite(x)) continue
-    if (Number.isNaN(r) || (max ? x > r : x < r)) r = x
-  }
-  return r
-}
-
 const sameType = (a: readonly ColumnType[]): ColumnType => a[0] === 'NULL' ? 'DOUBLE[]' : a[0]!
 
-function reduction(name: string, description: string, example: string, f: (d: Float64Array, from: number, to: number) => number, aliases?: readonly string[]): ScalarFunctionDef {
+function reduction(name: string, description: string, example: string, vector: (v: Vector, n: number) => Vector, aliases?: readonly string[]): ScalarFunctionDef {
   return {
     kind: 'scalar', name, family: 'array', description, example, ...(aliases === undefined ? {} : { aliases }),
     signatures: [{ args: ['ARRAY'], returns: 'DOUBLE' }],
-    vector: ([v], n) => reduce(v!, n, f),
+    vector: ([v], n) => vector(v!, n),
   }
 }
 
 /** The array functions. */
 export const ARRAY_FUNCTIONS: readonly ScalarFunctionDef[] = [
-  reduction('array_sum', 'Sum of the array\'s elements; null elements count as zero.', 'SELECT array_sum(ARRAY[[1.0, 1.0], [2.0, 2.0]])', sum),
-  reduction('array_avg', 'Average of the array\'s non-null elements.', 'SELECT array_avg(ARRAY[[1.0, 1.0], [2.0, 2.0]])', (d, a, b) => {
-    let s = 0
-    let n = 0
-    for (let k = a; k < b; k++) { const x = d[k]!; if (Number.isFinite(x)) { s += x; n++ } }
-    return n === 0 ? NaN : s / n
-  }),
-  reduction('array_max', 'Largest finite element (null when there is none).', 'SELECT array_max(ARRAY[[1.0, 5.0], [3.0, 2.0]])', (d, a, b) => extreme(d, a, b, true)),
-  reduction('array_min', 'Smallest finite element (null when there is none).', 'SELECT array_min(ARRAY[[1.0, 5.0], [3.0, 2.0]])', (d, a, b) => extreme(d, a, b, false)),
-  reduction('array_stddev_samp', 'Sample standard deviation of the finite elements (null for fewer than 2).', 'SELECT array_stddev_samp(ARRAY[[1.0, 2.0], [3.0, 4.0]])', (d, a, b) => stddev(d, a, b, true), ['array_stddev']),
-  reduction('array_stddev_pop', 'Population standard deviation of the finite elements.', 'SELECT array_stddev_pop(ARRAY[[1.0, 2.0], [3.0, 4.0]])', (d, a, b) => stddev(d, a, b, false)),
+  reduction('array_sum', 'Sum of the array\'s elements; null elements count as zero.', 'SELECT array_sum(ARRAY[[1.0, 1.0], [2.0, 2.0]])', (v, n) => reduceRows(v, n, sumRows)),
+  reduction('array_avg', 'Average of the array\'s non-null elements.', 'SELECT array_avg(ARRAY[[1.0, 1.0], [2.0, 2.0]])', (v, n) => reduceRows(v, n, avgRows)),
+  reduction('array_max', 'Largest finite element (null when there is none).', 'SELECT array_max(ARRAY[[1.0, 5.0], [3.0, 2.0]])', (v, n) => reduceRows(v, n, maxRows)),
+  reduction('array_min', 'Smallest finite element (null when there is none).', 'SELECT array_min(ARRAY[[1.0, 5.0], [3.0, 2.0]])', (v, n) => reduceRows(v, n, minRows)),
+  reduction('array_stddev_samp', 'Sample standard deviation of the finite elements (null for fewer than 2).', 'SELECT array_stddev_samp(ARRAY[[1.0, 2.0], [3.0, 4.0]])', (v, n) => reduce(v, n, (d, a, b) => stddev(d, a, b, true)), ['array_stddev']),
+  reduction('array_stddev_pop', 'Population standard deviation of the finite elements.', 'SELECT array_stddev_pop(ARRAY[[1.0, 2.0], [3.0, 4.0]])', (v, n) => reduce(v, n, (d, a, b) => stddev(d, a, b, false))),
   {
     kind: 'scalar', name: 'array_count', family: 'array',
     description: 'Number of finite (non-null) elements.',
     example: 'SELECT array_count(ARRAY[[1.0, null], [null, 2.0]])',
     signatures: [{ args: ['ARRAY'], returns: 'INT' }],
-    vector: ([v], n) => intOut(v!, n, (a, _i, from, to) => { let c = 0; for (let k = from; k < to; k++) if (Number.isFinite(a.data[k]!)) c++; return c }),
+    vector: ([v], n) => {
+      const out = new Int32Array(n).fill(-2147483648)
+      if (v!.kind === 'arr') reduceBatch(v!, n, out, countRows)
+      return { kind: 'i32', type: 'INT', length: n, data: out }
+    },
   },
   {
     kind: 'scalar', name: 'array_position', family: 'array',
