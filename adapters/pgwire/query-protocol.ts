@@ -18,6 +18,9 @@ import { Portal, type PortalSink } from './portal.js'
 import { type Prepared, type RunContext, prepareSql } from './prepared.js'
 import { inListParams } from './statement-info.js'
 
+/** Integer parameter types (see {@link ParsedStatement.numericBesideInteger}). */
+const INTEGER_OIDS: readonly number[] = [Oid.INT2, Oid.INT4, Oid.INT8]
+
 /** Text that reads as a one-dimensional array literal: `{...}`. */
 const ARRAY_LITERAL = /^\s*\{[\s\S]*\}\s*$/
 
@@ -31,6 +34,13 @@ interface ParsedStatement {
   readonly engineTypes: readonly (ColumnType | undefined)[] | undefined
   /** the parameters declared numeric that nothing in the statement types: typed by their value at Bind (with {@link effective}) */
   numericAlone?: readonly number[]
+  /**
+   * the parameters declared numeric that stand where the statement wants an integer (`l > $1`
+   * with psycopg 3's `Decimal('1.5')`): a value with fraction digits is typed DECIMAL at Bind, as
+   * QuestDB types a declared numeric bind variable, so the integer beside it widens to a DECIMAL
+   * (it failed to read as a LONG: 22P02); a whole number stays the integer (`LIMIT $1`)
+   */
+  numericBesideInteger?: readonly number[]
 }
 
 /** Per-connection query state. */
@@ -110,6 +120,7 @@ export class QueryProtocol {
     if (declared.every((o) => o !== 0 && o !== Oid.NUMERIC) || s.prepared.statement === undefined) return (s.effective = declared)
     const inferred = await inferParamOids(this.ctx, s.prepared.statement, n)
     s.numericAlone = declared.flatMap((o, i) => (o === Oid.NUMERIC && inferred[i] === 0 ? [i] : []))
+    s.numericBesideInteger = declared.flatMap((o, i) => (o === Oid.NUMERIC && INTEGER_OIDS.includes(inferred[i]!) ? [i] : []))
     return (s.effective = declared.map((o, i) => o || inferred[i]!))
   }
 
@@ -268,12 +279,13 @@ export class QueryProtocol {
     if (m.portal !== '' && this.portals.has(m.portal)) throw new PgError('42P03', `portal "${m.portal}" already exists`)
     if (m.portal === '') this.unnamed?.close()
     let types: (ColumnType | undefined)[] | undefined
-    for (const i of s.numericAlone ?? []) {
+    const beside = s.numericBesideInteger ?? []
+    for (const i of [...(s.numericAlone ?? []), ...beside]) {
       const data = m.params[i]
       if (data === null || data === undefined) continue
       const format = nf === 0 ? 0 : nf === 1 ? m.paramFormats[0]! : m.paramFormats[i]!
       const typed = typedNumeric(typeof data === 'string' ? data : format === 1 ? numericBinaryText(data, i) : data.toString('utf8'))
-      if (typed === undefined) continue
+      if (typed === undefined || (beside.includes(i) && typed.type.endsWith(',0)'))) continue
       types ??= s.engineTypes === undefined ? new Array<ColumnType | undefined>(values.length) : [...s.engineTypes]
       types[i] = typed.type
       values[i] = typed.text

@@ -46,4 +46,6 @@ t.test('Python drivers', async (t) => {
   t.same(c.get('psycopg3%t'), [...declared, [null, 1700]], 'text: numeric as DECIMAL(p,s) of its digits (was varchar); NaN a NULL numeric, as QuestDB casts it')
   t.same(c.get('psycopg3%b'), [...declared, [null, 1700]], 'binary parameters too')
   t.same(c.get('psycopg3_used'), [[2], [3]], 'a numeric parameter compared with a DECIMAL')
+  const beside = [2, 1, [['1.25', '2.25'], 1700], 2]
+  t.same(c.get('psycopg3_beside_integer'), [...beside, ...beside], 'beside an integer: a fraction is a DECIMAL (was 22P02), a whole number stays the integer (LIMIT)')
 })

@@ -31,3 +31,13 @@ for ph in ("%t", "%b"):
 # a numeric parameter the statement types keeps that type (compared with a DECIMAL(5,2) here)
 cur = c3.execute("select x from long_sequence(3) where cast(x as decimal(5,2)) > %s", (D("1.5"),))
 check("psycopg3_used", cur.fetchall())
+# a numeric parameter beside an integer: a fraction makes it a DECIMAL the LONG widens to (it was
+# 22P02, '1.5' read as a LONG); a whole number stays the integer, so LIMIT takes it
+out = []
+for ph in ("%t", "%b"):
+    out.append(c3.execute(f"select count() from long_sequence(3) where x > {ph}", (D("1.5"),)).fetchone()[0])
+    out.append(c3.execute(f"select count() from long_sequence(3) where cast(x as int) = {ph}", (D("2.0"),)).fetchone()[0])
+    cur = c3.execute(f"select x + {ph} from long_sequence(2)", (D("0.25"),))
+    out.append([[str(r[0]) for r in cur.fetchall()], cur.description[0].type_code])
+    out.append(len(c3.execute(f"select x from long_sequence(5) limit {ph}", (D("2"),)).fetchall()))
+check("psycopg3_beside_integer", out)
