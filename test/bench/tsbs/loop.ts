@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { Database } from '../../../lib/index.js'
-import { METRICS, TAGS, chunks } from './generate.js'
+import { loadEpoch } from './load-epoch.js'
 import { tsbsQueries } from './queries.js'
 
 const { values: args } = parseArgs({
@@ -32,14 +32,7 @@ const picked = args.query.split(',').map((name) => {
 })
 
 const db = await Database.open()
-const cols = [...TAGS.map((t) => `${t} SYMBOL${args.index && t === 'hostname' ? ' INDEX' : ''}`), ...METRICS.map((m) => `${m} DOUBLE`), 'ts TIMESTAMP']
-await db.query(`CREATE TABLE cpu (${cols.join(', ')}) TIMESTAMP(ts) PARTITION BY DAY`)
-for (const c of chunks(shape, 360)) {
-  const data: Record<string, ArrayLike<unknown>> = { ts: c.ts }
-  TAGS.forEach((t, i) => { data[t] = c.tags[i]! })
-  METRICS.forEach((m, i) => { data[m] = c.metrics[i]! })
-  await db.append('cpu', data)
-}
+await loadEpoch(db, shape, { index: args.index === true })
 const n = Number(args.n)
 for (const q of picked) {
   if (args.explain) console.log((await db.query(`EXPLAIN ${q.epoch}`)).rows.map((r) => r[0]).join('\n'))
