@@ -476,6 +476,11 @@ export class DurableStore implements TableStore {
     return this.states.get(table)?.file.partitions.find((x) => x.name === name)?.bytes ?? 0
   }
 
+  /** {@inheritDoc TableStore.partitionFormat} */
+  partitionFormat(table: Table, name: string): 'parquet' | undefined {
+    return this.states.get(table)?.file.partitions.find((x) => x.name === name)?.format
+  }
+
   /**
    * After DDL: creates, rewrites or removes table directories to match the catalog. Throws
    * (58030, or 53100 when the disk is full) when a write fails; what it changed for the tables
