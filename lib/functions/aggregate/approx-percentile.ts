@@ -15,8 +15,13 @@
  * value). At p = 0 the bucket's lowest value s * 2^(e - h) is reported, as HdrHistogram does.
  * NaN and infinities are skipped (QuestDB records finite values only); a negative value is refused
  * as HdrHistogram refuses it; an empty group gives null.
+ *
+ * Integer arguments (LONG and narrower) take QuestDB's other overload, an integer `Histogram`:
+ * n keeps unit resolution below 2^(h+1), above it falls in a bucket of width 2^(bitLength(n) - 1 - h),
+ * and the answer is that bucket's highest integer (its lowest at p = 0), as a DOUBLE.
  */
 import { SqlError, SqlState } from '../../errors.js'
+import type { ColumnType } from '../../types/column-type.js'
 import { type Vector, getScalar, materialize } from '../../types/vector.js'
 import type { AggregateKernel, CallSite, FunctionDef } from '../registry-types.js'
 import { aggregate, growArray, sameGroup } from './agg-util.js'
@@ -168,6 +173,89 @@ export class ApproxPercentileKernel implements AggregateKernel {
   }
 }
 
+/** Per group: an integer HdrHistogram's counts, keyed by each bucket's lowest value. */
+export class ApproxPercentileLongKernel implements AggregateKernel {
+  groups: (Map<number, number> | null)[] = []
+  private readonly h: number
+  private entries = 0
+
+  /** `percentile` in [0, 1]; `digits` in [0, 5]; `pos` locates errors. */
+  constructor(readonly percentile: number, digits: number, readonly pos: number) {
+    this.h = subBucketHalfMagnitude(digits)
+  }
+
+  resize(count: number): void {
+    growArray(this.groups, count, null)
+  }
+
+  private add(g: number, key: number, n: number): void {
+    let m = this.groups[g]
+    if (m === null || m === undefined) this.groups[g] = m = new Map()
+    const c = m.get(key)
+    if (c === undefined) { m.set(key, n); this.entries++ } else m.set(key, c + n)
+  }
+
+  /** The lowest value of n's bucket. */
+  private lowestOf(n: number): number {
+    if (n < 2 ** (this.h + 1)) return n
+    const w = 2 ** (octave(n) - this.h)
+    return Math.floor(n / w) * w
+  }
+
+  update(groups: Int32Array, args: readonly Vector[], length: number): void {
+    const v = materialize(args[0]!)
+    for (let i = 0; i < length; i++) {
+      const x = getScalar(v, i)
+      if (x === null) continue
+      const n = Number(x)
+      if (n < 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `approx_percentile: negative values cannot be recorded [value=${String(x)}]`, this.pos)
+      this.add(groups[i]!, this.lowestOf(n), 1)
+    }
+  }
+
+  updateOne(group: number, args: readonly Vector[], length: number): void {
+    this.resize(group + 1)
+    this.update(sameGroup(group, length), args, length)
+  }
+
+  merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void {
+    const o = (other as ApproxPercentileLongKernel).groups
+    for (let i = 0; i < count; i++) {
+      const m = o[from[i]!]
+      if (m !== null && m !== undefined) for (const [k, n] of m) this.add(to[i]!, k, n)
+    }
+  }
+
+  /** The estimate for one group, or null when it recorded nothing. */
+  valueOf(m: Map<number, number> | null | undefined): number | null {
+    if (m === null || m === undefined || m.size === 0) return null
+    let total = 0
+    for (const n of m.values()) total += n
+    const pct = this.percentile * 100
+    const requested = Math.min(Math.max(nextDown(pct), 0), 100)
+    const k = Math.max(1, Math.ceil((requested * total) / 100))
+    const keys = [...m.keys()].sort((a, b) => a - b)
+    let key = keys[keys.length - 1]!
+    let seen = 0
+    for (const kk of keys) {
+      seen += m.get(kk)!
+      if (seen >= k) { key = kk; break }
+    }
+    if (pct === 0 || key < 2 ** (this.h + 1)) return key
+    return key + 2 ** (octave(key) - this.h) - 1
+  }
+
+  result(count: number): Vector {
+    const data = new Float64Array(count)
+    for (let g = 0; g < count; g++) data[g] = this.valueOf(this.groups[g]) ?? NaN
+    return { kind: 'f64', type: 'DOUBLE', length: count, data }
+  }
+
+  heapBytes(): number {
+    return this.entries * 48
+  }
+}
+
 function precisionOf(site: CallSite, index: number): number {
   if (index >= site.argTypes.length) return DEFAULT_PRECISION
   const c = site.constants[index]
@@ -178,12 +266,17 @@ function precisionOf(site: CallSite, index: number): number {
   return d
 }
 
+/** True for the integer overload (the argument bound as LONG or narrower). */
+function isInteger(t: ColumnType | undefined): boolean {
+  return t === 'LONG' || t === 'INT' || t === 'SHORT' || t === 'BYTE'
+}
+
 function percentileOf(site: CallSite): number {
   const c = site.constants[1]
   const pos = site.argPositions[1] ?? site.pos
   if (c === undefined || c === null) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'percentile must be a constant', pos)
   const p = Number(c)
-  if (!(p >= 0 && p <= 1)) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid percentile [expected=range(0.0, 1.0), actual=${p}]`, pos)
+  if (!(p >= 0 && p <= 1)) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'percentile must be between 0.0 and 1.0', site.pos)
   return p
 }
 
@@ -194,19 +287,23 @@ export const APPROX_PERCENTILE_FUNCTIONS: readonly FunctionDef[] = [
     signatures: [
       { args: ['DOUBLE', 'DOUBLE'], constant: [1], returns: 'DOUBLE' },
       { args: ['DOUBLE', 'DOUBLE', 'INT'], constant: [1, 2], returns: 'DOUBLE' },
+      { args: ['LONG', 'DOUBLE'], constant: [1], returns: 'DOUBLE' },
+      { args: ['LONG', 'DOUBLE', 'INT'], constant: [1, 2], returns: 'DOUBLE' },
     ],
     description: 'Approximate percentile (p in [0, 1]) of non-negative values, as QuestDB\'s HdrHistogram with `precision` significant digits (0-5, default 3).',
     example: 'SELECT approx_percentile(x, 0.9, 3) FROM long_sequence(100)',
-    create: (site) => new ApproxPercentileKernel(percentileOf(site), precisionOf(site, 2), site.pos),
+    create: (site) => (isInteger(site.argTypes[0]) ? new ApproxPercentileLongKernel(percentileOf(site), precisionOf(site, 2), site.pos) : new ApproxPercentileKernel(percentileOf(site), precisionOf(site, 2), site.pos)),
   }),
   aggregate({
     name: 'approx_median',
     signatures: [
       { args: ['DOUBLE'], returns: 'DOUBLE' },
       { args: ['DOUBLE', 'INT'], constant: [1], returns: 'DOUBLE' },
+      { args: ['LONG'], returns: 'DOUBLE' },
+      { args: ['LONG', 'INT'], constant: [1], returns: 'DOUBLE' },
     ],
     description: 'approx_percentile(x, 0.5, precision): the approximate median of non-negative values (precision 0-5, default 3).',
     example: 'SELECT approx_median(x) FROM long_sequence(100)',
-    create: (site) => new ApproxPercentileKernel(0.5, precisionOf(site, 1), site.pos),
+    create: (site) => (isInteger(site.argTypes[0]) ? new ApproxPercentileLongKernel(0.5, precisionOf(site, 1), site.pos) : new ApproxPercentileKernel(0.5, precisionOf(site, 1), site.pos)),
   }),
 ]

@@ -35,6 +35,19 @@ function reference(values: number[], p: number, digits: number): number | null {
   return Number(hi) * 2 ** (L - h)
 }
 
+/** QuestDB's integer overload (a `Histogram` of longs), the same walk over BigInt buckets. */
+function referenceLong(values: bigint[], p: number, digits: number): number | null {
+  const xs = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  if (xs.length === 0) return null
+  const h = Math.ceil(Math.log2(2 * 10 ** digits)) - 1
+  const pct = p * 100
+  const requested = pct === 0 ? 0 : Math.min(pct - 2 ** (Math.floor(Math.log2(pct)) - 52), 100)
+  const n = xs[Math.max(1, Math.ceil((requested * xs.length) / 100)) - 1]!
+  const b = BigInt(Math.max(0, n.toString(2).length - 1 - h))
+  const low = (n >> b) << b
+  return Number(p === 0 ? low : low + (1n << b) - 1n)
+}
+
 /** Seeded LCG, so a failure repeats. */
 function rng(seed: number): () => number {
   let s = seed >>> 0
@@ -68,6 +81,20 @@ t.test('random groups equal the integer-histogram reference, every precision and
   t.equal(checked, 300)
 })
 
+t.test('integer arguments take the integer histogram: random groups equal its reference', async (t) => {
+  const r = rng(11)
+  for (let round = 0; round < 200; round++) {
+    const digits = round % 6
+    const p = [0, 0.1, 0.5, 0.9, 0.999, 1][round % 6]!
+    const scale = 10 ** Math.floor(r() * 15)
+    const values = Array.from({ length: 1 + Math.floor(r() * 150) }, () => BigInt(Math.floor(r() * scale)))
+    const got = one('approx_percentile', ['LONG', 'DOUBLE', 'INT'], [vec('LONG', values)], [null, p, digits])
+    const want = referenceLong(values, p, digits)
+    if (got !== want) { t.equal(got, want, `round ${round}: p=${p} digits=${digits}`); return }
+  }
+  t.pass('200 groups agree')
+})
+
 t.test('keyed groups, nulls and NaN skipped, empty group null, merge equals one pass', async (t) => {
   const xs = [5, null, 1, 9, NaN, 3, 7, Infinity]
   const gs = [0, 0, 1, 0, 1, 1, 0, 0]
@@ -89,17 +116,21 @@ t.test('SQL: default precision 3, errors for a bad percentile, precision and neg
   const db = await Database.open()
   t.teardown(() => db.close())
   const q = async (sql: string) => (await db.query(sql)).rows
-  t.same(await q('SELECT approx_percentile(x, 0.9) FROM long_sequence(100)'), [[1441 / 16 - 1 / 1024]])
+  // a LONG takes the integer overload (unit resolution below 2048 at precision 3), a DOUBLE the double one
+  t.same(await q('SELECT approx_percentile(x, 0.9) FROM long_sequence(100)'), [[90]])
+  t.same(await q('SELECT approx_percentile(x::int, 0.9, 3) FROM long_sequence(100)'), [[90]])
+  t.same(await q('SELECT approx_percentile(x * 1000, 0.9, 1) FROM long_sequence(100)'), [[90111]])
   t.same(await q('SELECT approx_percentile(x::double, 0.9, 3) FROM long_sequence(100)'), [[1441 / 16 - 1 / 1024]])
-  t.same(await q('SELECT approx_median(x) FROM long_sequence(100)'), [[reference(Array.from({ length: 100 }, (_, i) => i + 1), 0.5, 3)]])
-  t.same(await q('SELECT x % 2 k, approx_percentile(x, 1.0, 0) FROM long_sequence(10) ORDER BY k'), [[0n, reference([2, 4, 6, 8, 10], 1, 0)], [1n, reference([1, 3, 5, 7, 9], 1, 0)]])
+  t.same(await q('SELECT approx_median(x::double) FROM long_sequence(100)'), [[reference(Array.from({ length: 100 }, (_, i) => i + 1), 0.5, 3)]])
+  t.same(await q('SELECT approx_median(x) FROM long_sequence(100)'), [[50]])
+  t.same(await q('SELECT x % 2 k, approx_percentile(x::double, 1.0, 0) FROM long_sequence(10) ORDER BY k'), [[0n, reference([2, 4, 6, 8, 10], 1, 0)], [1n, reference([1, 3, 5, 7, 9], 1, 0)]])
   const err = async (sql: string, code: string, re: RegExp) => {
     const e = await db.query(sql).then(() => undefined, (x: unknown) => x)
     t.ok(e instanceof SqlError, sql)
     t.equal((e as SqlError).code, code, sql)
     t.match((e as SqlError).message, re, sql)
   }
-  await err('SELECT approx_percentile(x, 1.5, 3) FROM long_sequence(3)', '22023', /invalid percentile/)
+  await err('SELECT approx_percentile(x, 1.5, 3) FROM long_sequence(3)', '22023', /percentile must be between 0.0 and 1.0/)
   await err('SELECT approx_percentile(x, 0.5, 6) FROM long_sequence(3)', '22023', /precision must be between 0 and 5/)
   await err('SELECT approx_percentile(x - 2, 0.5, 3) FROM long_sequence(3)', '22023', /negative values cannot be recorded/)
 })
