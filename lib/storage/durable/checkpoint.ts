@@ -14,7 +14,7 @@ import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
 import type { ColdPart } from '../table-parts.js'
 import {
-  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeUnreferenced, writeDictionary, writePartitionSteps, writeTableMeta,
+  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps,
 } from './table-files.js'
 import { type Steps, runSteps } from './steps.js'
 import { compactVector, retainedBytes } from './compact-vector.js'
@@ -104,7 +104,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       const dict = data.columns[i]!.dict
       if (c.type !== 'SYMBOL' || dict === undefined) continue
       const file = `${c.name}.${txn}.sym`
-      writeDictionary(state.dir, file, dict)
+      yield* writeDictionarySteps(state.dir, file, dict)
       symbols[c.name] = file
     }
   }
@@ -112,7 +112,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     version: FORMAT_VERSION, meta: structuredClone(t.meta), walSeq: Math.max(state.file.walSeq, state.appliedSeq), txn,
     partitions: [...kept, ...written.map((w) => w.entry)], symbols,
   }
-  writeTableMeta(state.dir, file)
+  yield* writeTableMetaSteps(state.dir, file)
   state.file = file
   state.dirtyFrom = Infinity
   const src = source(file)

@@ -16,6 +16,7 @@ import { Table, type TableStore, concatAppends } from '../table.js'
 import { type TableState, checkpointSteps, checkpointTable, metaKey } from './checkpoint.js'
 import { type Background, type Steps, type SyncWait, background, runSteps } from './steps.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
+import { replaceFileAtomicSteps } from './durable-steps.js'
 import { DirLock } from './lock.js'
 import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
 import { FilePart, type PartSource } from './file-part.js'
@@ -234,15 +235,20 @@ export class DurableStore implements TableStore {
     return this.staged.length > 0
   }
 
+  /** How many appends were ever staged: the arrival number of the latest ({@link commit} takes it to wait for every append up to it). */
+  get arrivals(): number {
+    return this.arrived
+  }
+
   /**
-   * Group commit: resolves once every append staged so far is durable and applied to its table.
+   * Group commit: resolves once every append staged so far (or, given `target`, every append up
+   * to that arrival number, see {@link arrivals}) is durable and applied to its table.
    * Appends staged while a sync is running wait for it, then share the next one, so concurrent
    * writers pay one sync per group instead of one each; a group's appends to one table share one
    * WAL record. Rejects with 58030 when the write or sync failed: those appends are dropped from
    * the WAL and never applied.
    */
-  async commit(): Promise<void> {
-    const target = this.arrived
+  async commit(target = this.arrived): Promise<void> {
     while (this.resolved < target) {
       // no WAL record is written while a background checkpoint runs: its end empties the WAL
       if (this.job !== undefined && this.syncing === undefined) { await this.job.done; continue }
@@ -558,8 +564,9 @@ export class DurableStore implements TableStore {
       }
       yield
     }
-    this.writeDb()
-    if (!keep && this.wal.size > 0 && this.wal.size === walSize) this.write(() => this.wal.reset())
+    // `_db` (the sequence) is durable before the WAL is emptied: its syncs, and the WAL's, off the main thread
+    yield* this.writeSteps(this.writeDbSteps())
+    if (!keep && this.wal.size > 0 && this.wal.size === walSize) yield* this.writeSteps(this.wal.resetSteps())
   }
 
   /** Each step of `steps` as a {@link write}. */
@@ -691,8 +698,13 @@ export class DurableStore implements TableStore {
   }
 
   private writeDb(): void {
+    runSteps(this.writeSteps(this.writeDbSteps()))
+  }
+
+  /** {@link writeDb} in steps (its syncs yielded, see durable-steps.ts). */
+  private *writeDbSteps(): Steps<void> {
     const nextId = this.catalog.idCounter
-    this.write(() => replaceFileAtomic(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId, seq: this.seq })))
+    yield* replaceFileAtomicSteps(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId, seq: this.seq }))
     this.savedNextId = nextId
   }
 

@@ -14,7 +14,8 @@ import { appendIndexBlock, encodeIndexBlock, indexFileOf, writeIndexFile } from 
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
-import { io, replaceFileAtomic, writeAll, writeFileDurable, fsyncDir } from './io.js'
+import { io, writeAll } from './io.js'
+import { fsyncDirSteps, replaceFileAtomicSteps, writeFileDurableSteps } from './durable-steps.js'
 import { packr } from './wal-codec.js'
 import { type Steps, runSteps } from './steps.js'
 
@@ -64,7 +65,12 @@ export function readTableMeta(dir: string): TableFileMeta {
 
 /** Writes a table's `_meta` atomically. */
 export function writeTableMeta(dir: string, m: TableFileMeta): void {
-  replaceFileAtomic(dir, '_meta', packr.pack(m))
+  runSteps(writeTableMetaSteps(dir, m))
+}
+
+/** {@link writeTableMeta} in steps (its syncs yielded, see durable-steps.ts). */
+export function writeTableMetaSteps(dir: string, m: TableFileMeta): Steps<void> {
+  return replaceFileAtomicSteps(dir, '_meta', packr.pack(m))
 }
 
 /** Writes rows [start, end) of in-memory rows `data` as partition directory `dir`; returns the bytes written. */
@@ -90,7 +96,7 @@ export function* writePartitionSteps(tableDir: string, dir: string, meta: TableM
     }
     if (c.indexed && c.type === 'SYMBOL') writeIndex(() => writeIndexFile(indexFileOf(path, c.name), encodeIndexBlock(keysOf(v), 0, end - start)))
   }
-  fsyncDir(path)
+  yield* fsyncDirSteps(path)
   return bytes
 }
 
@@ -145,10 +151,12 @@ export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta:
 /** Cuts `file` to `at` bytes, writes `bytes` there and syncs it (a step that yields the file to sync); returns the bytes written. */
 function* appendFileSteps(file: string, at: number, bytes: Uint8Array): Steps<number> {
   // a file shorter than its recorded rows is damaged: never paper over it with zeros
-  if (io.statSize(file) < at) throw new SqlError(SqlState.DATA_CORRUPTED, `could not append to ${file}: it is shorter than its recorded rows`)
+  const size = io.statSize(file)
+  if (size < at) throw new SqlError(SqlState.DATA_CORRUPTED, `could not append to ${file}: it is shorter than its recorded rows`)
   const fd = io.openSync(file, 'r+')
   try {
-    io.ftruncateSync(fd, at)
+    // only a tail a crash left is cut (a truncate frees blocks, on the event loop)
+    if (size > at) io.ftruncateSync(fd, at)
     writeAll(fd, bytes, at)
     yield { fsync: fd }
   } finally {
@@ -205,9 +213,9 @@ function varDataEndOf(o: Uint8Array, d: Uint8Array, rows: number): number {
   return last + 4 + Math.max(0, Buffer.from(d.buffer, d.byteOffset, d.length).readInt32LE(last))
 }
 
-/** Writes a SYMBOL column's dictionary (a msgpack array of strings, key = index). */
-export function writeDictionary(tableDir: string, file: string, dict: SymbolTable): void {
-  writeFileDurable(`${tableDir}/${file}`, [packr.pack(dict.values)])
+/** Writes a SYMBOL column's dictionary (a msgpack array of strings, key = index), in steps (its sync yielded). */
+export function* writeDictionarySteps(tableDir: string, file: string, dict: SymbolTable): Steps<void> {
+  yield* writeFileDurableSteps(`${tableDir}/${file}`, [packr.pack(dict.values)])
 }
 
 /** A 58030/XX001 error naming the table and partition. */
