@@ -98,6 +98,8 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       for (const v of keep[i] ?? []) { (views ??= []).push(compactVector(v)); yield }
       written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes }, views })
     }
+    // every column file written above is durable before the dictionaries and `_meta` (their syncs overlapped)
+    yield { drain: true }
     symbols = {}
     for (let i = 0; i < t.meta.columns.length; i++) {
       const c = t.meta.columns[i]!

@@ -78,7 +78,11 @@ export function writePartition(tableDir: string, dir: string, meta: TableMeta, d
   return runSteps(writePartitionSteps(tableDir, dir, meta, data, start, end))
 }
 
-/** {@link writePartition} in steps: one column file (and its index) per step. */
+/**
+ * {@link writePartition} in steps: one column file (and its index) per step. The column files'
+ * syncs are yielded `later` (see steps.ts): a caller that stepped it must yield a drain before
+ * anything that relies on them being durable (a checkpoint does, before `_meta`).
+ */
 export function* writePartitionSteps(tableDir: string, dir: string, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
   const path = `${tableDir}/${dir}`
   io.rmSync(path)
@@ -125,7 +129,7 @@ export function appendPartition(tableDir: string, p: PartitionEntry, meta: Table
   return runSteps(appendPartitionSteps(tableDir, p, meta, data, start, end))
 }
 
-/** {@link appendPartition} in steps: one column's files (and its index) per step. */
+/** {@link appendPartition} in steps: one column's files (and its index) per step; their syncs `later`, as {@link writePartitionSteps}'. */
 export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
   const path = `${tableDir}/${p.dir}`
   let bytes = 0
@@ -158,10 +162,12 @@ function* appendFileSteps(file: string, at: number, bytes: Uint8Array): Steps<nu
     // only a tail a crash left is cut (a truncate frees blocks, on the event loop)
     if (size > at) io.ftruncateSync(fd, at)
     writeAll(fd, bytes, at)
-    yield { fsync: fd }
-  } finally {
+  } catch (e) {
     io.closeSync(fd)
+    throw e
   }
+  // synced while the next files are written; the runner closes it (a drain comes before `_meta`)
+  yield { fsync: fd, later: true }
   return bytes.length
 }
 
@@ -170,10 +176,12 @@ function* writeFileSteps(path: string, bytes: Uint8Array): Steps<number> {
   const fd = io.openSync(path, 'w')
   try {
     writeAll(fd, bytes, 0)
-    yield { fsync: fd }
-  } finally {
+  } catch (e) {
     io.closeSync(fd)
+    throw e
   }
+  // synced while the next files are written; the runner closes it (a drain comes before `_meta`)
+  yield { fsync: fd, later: true }
   return bytes.length
 }
 

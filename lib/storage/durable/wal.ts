@@ -206,7 +206,8 @@ export class WalWriter {
     let r = steps.next()
     while (r.done !== true) {
       let failed: { readonly e: unknown } | undefined
-      if (r.value !== undefined) try { await io.fsync(r.value.fsync) } catch (e) { failed = { e } }
+      const w = r.value
+      if (w?.fsync !== undefined) try { await io.fsync(w.fsync) } catch (e) { failed = { e } }
       r = failed === undefined ? steps.next() : steps.throw(failed.e)
     }
     this.renamed = false
