@@ -8,7 +8,7 @@
  * replacement a crash cut short is cleaned up at the next open. Bounded: a few thousand rows.
  */
 import t from 'tap'
-import { existsSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../lib/index.js'
 import { io, injectFault } from '../../lib/storage/durable/io.js'
@@ -61,6 +61,34 @@ t.test('a background checkpoint (new partitions, an appended one, dictionaries, 
   t.ok(statSync(join(dir, 'wal.log')).size > 0, 'the next commit went to the new WAL file')
   await db.close()
   t.same(await afterReopen(dir, 'select count(), sum(v), count_distinct(s) from t'), [[[all + 1n, all * (all - 1n) / 2n + 1n, 10n]]])
+})
+
+t.test('a background checkpoint after out-of-order rows removes the partitions it replaced off the main thread', async (t) => {
+  const dir = tmpDir(t, 'epochdb-slow-disk-o3-')
+  const db = await Database.open({ path: dir, checkpointBytes: 1 })
+  await db.query('create table t (ts timestamp, v long, s symbol) timestamp(ts) partition by hour')
+  await db.append('t', rowsFrom(0))
+  await checkpointed(dir)
+  const tableDir = readdirSync(dir).find((e) => e.startsWith('t~'))!
+  const before = readdirSync(join(dir, tableDir)).filter((e) => /^\d{4}-/.test(e))
+  // rows older than the newest, in every partition: each is rewritten to a new directory
+  const { rmSync } = io
+  let blocking = 0
+  // (a removal of a path that does not exist costs nothing: writing a partition clears its directory's name first)
+  io.rmSync = (path) => { if (existsSync(path)) blocking++; rmSync(path) }
+  try {
+    await db.append('t', { ...rowsFrom(0), v: rowsFrom(0).v!.map(() => 1) })
+    await checkpointed(dir)
+    await new Promise((r) => setTimeout(r, 300))
+  } finally {
+    io.rmSync = rmSync
+  }
+  t.equal(blocking, 0, 'no blocking removal while the checkpoint ran')
+  const after = readdirSync(join(dir, tableDir)).filter((e) => /^\d{4}-/.test(e))
+  t.same(after.filter((e) => before.includes(e)), [], `the replaced partition directories are gone (${before.length} before, ${after.length} now)`)
+  t.same((await db.query('select count() from t')).rows, [[BigInt(2 * ROWS)]])
+  await db.close()
+  t.same(await afterReopen(dir, 'select count(), sum(v) from t'), [[[BigInt(2 * ROWS), BigInt(ROWS * (ROWS - 1) / 2 + ROWS)]]])
 })
 
 t.test('a failed directory sync after the WAL was replaced is redone before the next commit is acknowledged', async (t) => {

@@ -57,9 +57,10 @@ export function checkpointTable(state: TableState, t: Table, full: boolean, sour
  * {@link checkpointTable} in steps (a column file each): between steps the table's rows and
  * metadata must not change — the store finishes the remaining steps at once before anything
  * changes them (`DurableStore.quiesce`). `_meta` is replaced in the last step, so a crash between
- * steps leaves the previous checkpoint in force, as a crash inside one does.
+ * steps leaves the previous checkpoint in force, as a crash inside one does. `removeLater`: the
+ * files `_meta` no longer names are removed on the thread pool (a background checkpoint).
  */
-export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource): Steps<void> {
+export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource, removeLater = false): Steps<void> {
   const txn = state.file.txn + 1
   const before = state.file.meta
   const ti = t.meta.timestampIndex
@@ -131,7 +132,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     coldNow[coldNow.length - 1] = next
   }
   t.settle([...coldNow, ...parts])
-  try { removeUnreferenced(state.dir, file) } catch { /* leftovers are removed on the next open */ }
+  try { removeUnreferenced(state.dir, file, removeLater) } catch { /* leftovers are removed on the next open */ }
   indexChanges(state, t, before, coldNow)
 }
 

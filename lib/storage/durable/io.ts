@@ -24,13 +24,15 @@ export const io = {
   renameSync: (from: string, to: string): void => fs.renameSync(from, to),
   mkdirSync: (path: string): void => { fs.mkdirSync(path, { recursive: true }) },
   rmSync: (path: string): void => fs.rmSync(path, { recursive: true, force: true }),
+  /** rmSync on the thread pool (unlinking large files frees their blocks, which can take long); errors are ignored */
+  rmLater: (path: string): Promise<void> => fs.promises.rm(path, { recursive: true, force: true }).catch(() => undefined),
   readdirSync: (path: string): string[] => fs.readdirSync(path),
   existsSync: (path: string): boolean => fs.existsSync(path),
   statSize: (path: string): number => fs.statSync(path).size,
 }
 
 /** The {@link io} methods a fault can be injected into. */
-export type IoOp = Exclude<keyof typeof io, 'readFileSync' | 'readSync' | 'readdirSync' | 'existsSync' | 'statSize' | 'closeSync' | 'closeLater' | 'rmSync'>
+export type IoOp = Exclude<keyof typeof io, 'readFileSync' | 'readSync' | 'readdirSync' | 'existsSync' | 'statSize' | 'closeSync' | 'closeLater' | 'rmSync' | 'rmLater'>
 
 /**
  * Test hook: makes the given {@link io} operations fail with `code` (ENOSPC, EIO, ...) when

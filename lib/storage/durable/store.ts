@@ -546,8 +546,9 @@ export class DurableStore implements TableStore {
   /**
    * {@link checkpoint} in steps (a column file each, see checkpoint.ts): the tables dirty when it
    * starts, then `_db`, then the WAL emptied — unless something was written to it meanwhile.
+   * `inBackground`: files no longer referenced are removed on the thread pool.
    */
-  private *checkpointAll(): Steps<void> {
+  private *checkpointAll(inBackground = false): Steps<void> {
     // an unreadable table with rows not checkpointed keeps the WAL: they are nowhere else
     let keep = this.keepWal
     const walSize = this.wal.size
@@ -555,7 +556,7 @@ export class DurableStore implements TableStore {
     for (const [t, s] of dirty) {
       if (s.broken !== undefined) { keep = true; continue }
       try {
-        yield* this.writeSteps(checkpointSteps(s, t, false, (f) => this.source(t, s, f)))
+        yield* this.writeSteps(checkpointSteps(s, t, false, (f) => this.source(t, s, f), inBackground))
       } catch (e) {
         // a damaged partition the checkpoint had to read or extend: the table becomes unreadable, the others go on
         if (!(e instanceof SqlError) || e.code !== SqlState.DATA_CORRUPTED) throw e
@@ -611,7 +612,7 @@ export class DurableStore implements TableStore {
       try { run() } finally { this.inStep = false }
     }
     // a failure ends it: see quiesce
-    const run = background(this.checkpointAll(), around, () => { if (this.job === job) this.job = undefined; end() })
+    const run = background(this.checkpointAll(true), around, () => { if (this.job === job) this.job = undefined; end() })
     const job = { run, done }
     this.job = job
   }

@@ -288,8 +288,14 @@ function checkTimestamps(v: Vector, p: PartitionEntry, fail: (what: string) => S
   }
 }
 
-/** Removes entries of `tableDir` that `m` does not refer to (leftovers of a crash or a checkpoint). */
-export function removeUnreferenced(tableDir: string, m: TableFileMeta): void {
+/** Removes entries of `tableDir` that `m` does not refer to (leftovers of a crash or a checkpoint); `later`: off the main thread, not waited for. */
+export function removeUnreferenced(tableDir: string, m: TableFileMeta, later = false): void {
   const keep = new Set(['_meta', ...m.partitions.map((p) => p.dir), ...Object.values(m.symbols)])
-  for (const e of io.readdirSync(tableDir)) if (!keep.has(e)) io.rmSync(`${tableDir}/${e}`)
+  for (const e of io.readdirSync(tableDir)) {
+    if (keep.has(e)) continue
+    // later: on the thread pool. Safe: a name `_meta` no longer refers to is never written again
+    // (partition directories and dictionaries carry the checkpoint's txn, which only grows)
+    if (later) void io.rmLater(`${tableDir}/${e}`)
+    else io.rmSync(`${tableDir}/${e}`)
+  }
 }
