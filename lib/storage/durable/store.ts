@@ -16,6 +16,7 @@ import { Table, type TableStore, concatAppends } from '../table.js'
 import { type TableState, checkpointSteps, checkpointTable, metaKey } from './checkpoint.js'
 import { type Background, type Steps, type SyncWait, background, runSteps } from './steps.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
+import { replaceFileAtomicSteps } from './durable-steps.js'
 import { DirLock } from './lock.js'
 import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
 import { FilePart, type PartSource } from './file-part.js'
@@ -234,15 +235,20 @@ export class DurableStore implements TableStore {
     return this.staged.length > 0
   }
 
+  /** How many appends were ever staged: the arrival number of the latest ({@link commit} takes it to wait for every append up to it). */
+  get arrivals(): number {
+    return this.arrived
+  }
+
   /**
-   * Group commit: resolves once every append staged so far is durable and applied to its table.
+   * Group commit: resolves once every append staged so far (or, given `target`, every append up
+   * to that arrival number, see {@link arrivals}) is durable and applied to its table.
    * Appends staged while a sync is running wait for it, then share the next one, so concurrent
    * writers pay one sync per group instead of one each; a group's appends to one table share one
    * WAL record. Rejects with 58030 when the write or sync failed: those appends are dropped from
    * the WAL and never applied.
    */
-  async commit(): Promise<void> {
-    const target = this.arrived
+  async commit(target = this.arrived): Promise<void> {
     while (this.resolved < target) {
       // no WAL record is written while a background checkpoint runs: its end empties the WAL
       if (this.job !== undefined && this.syncing === undefined) { await this.job.done; continue }
@@ -545,8 +551,9 @@ export class DurableStore implements TableStore {
   /**
    * {@link checkpoint} in steps (a column file each, see checkpoint.ts): the tables dirty when it
    * starts, then `_db`, then the WAL emptied — unless something was written to it meanwhile.
+   * `inBackground`: files no longer referenced are removed on the thread pool.
    */
-  private *checkpointAll(): Steps<void> {
+  private *checkpointAll(inBackground = false): Steps<void> {
     // an unreadable table with rows not checkpointed keeps the WAL: they are nowhere else
     let keep = this.keepWal
     const walSize = this.wal.size
@@ -554,7 +561,7 @@ export class DurableStore implements TableStore {
     for (const [t, s] of dirty) {
       if (s.broken !== undefined) { keep = true; continue }
       try {
-        yield* this.writeSteps(checkpointSteps(s, t, false, (f) => this.source(t, s, f)))
+        yield* this.writeSteps(checkpointSteps(s, t, false, (f) => this.source(t, s, f), inBackground))
       } catch (e) {
         // a damaged partition the checkpoint had to read or extend: the table becomes unreadable, the others go on
         if (!(e instanceof SqlError) || e.code !== SqlState.DATA_CORRUPTED) throw e
@@ -563,8 +570,9 @@ export class DurableStore implements TableStore {
       }
       yield
     }
-    this.writeDb()
-    if (!keep && this.wal.size > 0 && this.wal.size === walSize) this.write(() => this.wal.reset())
+    // `_db` (the sequence) is durable before the WAL is emptied: its syncs, and the WAL's, off the main thread
+    yield* this.writeSteps(this.writeDbSteps())
+    if (!keep && this.wal.size > 0 && this.wal.size === walSize) yield* this.writeSteps(this.wal.resetSteps())
   }
 
   /** Each step of `steps` as a {@link write}. */
@@ -609,7 +617,7 @@ export class DurableStore implements TableStore {
       try { run() } finally { this.inStep = false }
     }
     // a failure ends it: see quiesce
-    const run = background(this.checkpointAll(), around, () => { if (this.job === job) this.job = undefined; end() })
+    const run = background(this.checkpointAll(true), around, () => { if (this.job === job) this.job = undefined; end() })
     const job = { run, done }
     this.job = job
   }
@@ -696,8 +704,13 @@ export class DurableStore implements TableStore {
   }
 
   private writeDb(): void {
+    runSteps(this.writeSteps(this.writeDbSteps()))
+  }
+
+  /** {@link writeDb} in steps (its syncs yielded, see durable-steps.ts). */
+  private *writeDbSteps(): Steps<void> {
     const nextId = this.catalog.idCounter
-    this.write(() => replaceFileAtomic(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId, seq: this.seq })))
+    yield* replaceFileAtomicSteps(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId, seq: this.seq }))
     this.savedNextId = nextId
   }
 
