@@ -17,6 +17,7 @@ import { parseTimestamp } from '../../types/timestamp.js'
 import { nsBig } from '../../types/timestamp-ns.js'
 import type { Scalar } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
+import { JSON_EXTRACT_TYPED } from './json-extract-typed.js'
 
 /** Milliseconds since the epoch (floor) of a TIMESTAMP or TIMESTAMP_NS value. */
 function millisOf(v: Scalar, type: ColumnType | undefined): number {
@@ -108,4 +109,4 @@ export const INTERVAL_BOUNDS: Readonly<Record<'interval_start' | 'interval_end',
  * The definitions the binder calls that are not built-ins (not callable by name): a parallel
  * task names them apart from the built-ins of the same name (exec/parallel/wire.ts).
  */
-export const INTERNAL_FUNCTIONS: readonly ScalarFunctionDef[] = [INTERVAL_BOUNDS.interval_start, INTERVAL_BOUNDS.interval_end]
+export const INTERNAL_FUNCTIONS: readonly ScalarFunctionDef[] = [INTERVAL_BOUNDS.interval_start, INTERVAL_BOUNDS.interval_end, JSON_EXTRACT_TYPED]
