@@ -122,7 +122,7 @@ function objectField(t: string, i: number, name: string): number | undefined {
 /** The JSON functions. */
 export const JSON_FUNCTIONS: readonly ScalarFunctionDef[] = [{
   kind: 'scalar', name: 'json_extract', family: 'string',
-  description: "The value at a JSON path ($, .field, [n]) of a JSON document as VARCHAR: a string's text or the raw JSON of anything else; NULL when missing, null or malformed.",
+  description: "The value at a JSON path ($, .field, [n]) of a JSON document as VARCHAR: a string's text or the raw JSON of anything else; NULL when missing, null or malformed. A cast right after it (::long, ::double, ::timestamp, ::boolean, ...) converts by QuestDB's JSON table: numbers truncate for integers ('1.75' is 1), booleans are 0/1, errors NULL (0/false for SHORT/BOOLEAN).",
   example: "SELECT json_extract(trade_details, '$.price')::double FROM trades",
   signatures: [{ args: ['TEXT', 'TEXT'], returns: 'VARCHAR' }],
   row: (a) => jsonExtract(String(a[0]), String(a[1])),
