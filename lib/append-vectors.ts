@@ -12,7 +12,7 @@ import type { ColumnMeta, Table } from './storage/table.js'
 /**
  * The vectors of one append to `t`, in the table's column order: columns are matched by name
  * (case-insensitively), missing ones are nulls. Throws 42703 for an unknown column, 22023 for
- * columns of different lengths, 23502 for a null designated timestamp.
+ * columns of different lengths, 23502 for a null designated timestamp, 22008 for one before 1970.
  */
 export function appendVectors(t: Table, columns: Readonly<Record<string, ArrayLike<unknown>>>): { vectors: Vector[]; length: number } {
   const steps = appendVectorSteps(t, columns)
@@ -56,7 +56,12 @@ function* appendVectorSteps(t: Table, columns: Readonly<Record<string, ArrayLike
   }
   if (t.meta.timestampIndex >= 0) {
     const ts = vectors[t.meta.timestampIndex]!
-    for (let i = 0; i < length; i++) if (getScalar(ts, i) === null) throw new SqlError(SqlState.NOT_NULL_VIOLATION, 'designated timestamp column cannot be NULL')
+    for (let i = 0; i < length; i++) {
+      const x = getScalar(ts, i)
+      if (x === null) throw new SqlError(SqlState.NOT_NULL_VIOLATION, 'designated timestamp column cannot be NULL')
+      // as INSERT (exec/statements/dml.ts) and QuestDB's writer: nothing before the Unix epoch
+      if ((x as number | bigint) < 0) throw new SqlError(SqlState.DATETIME_FIELD_OVERFLOW, `designated timestamp before 1970-01-01 is not allowed (row ${i})`)
+    }
   }
   return { vectors, length }
 }

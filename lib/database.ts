@@ -26,6 +26,7 @@ import { EMPTY, type ExecOptions, type Execution, type QueryResult, type ResultB
 import { RunningStatements, asSqlError, releasing } from './running.js'
 import { Statements } from './statements.js'
 import { appendVectorsInTurns } from './append-vectors.js'
+import { presentIntervals } from './present-intervals.js'
 import { LineWriter, type LineWriterOptions } from './ilp/line-writer.js'
 import type { Batch } from './types/vector.js'
 import { ParquetFiles } from './parquet/files.js'
@@ -531,7 +532,7 @@ export class Database {
       this.checkOpen()
       const ex = await this.statements.start(stmt, params, { ...options, signal: run.signal }, memory)
       if (ex.batches === EMPTY) { memory.releaseAll(); run.done(); return ex }
-      const out = { columns: ex.columns, types: ex.types, timestampIndex: ex.timestampIndex, command: ex.command, affected: ex.affected, batches: this.running.tracked(releasing(ex.batches, memory), run) }
+      const out = { columns: ex.columns, types: ex.types, timestampIndex: ex.timestampIndex, command: ex.command, affected: ex.affected, batches: this.running.tracked(releasing(presentIntervals(ex.batches, ex.types), memory), run) }
       this.executionMemory.set(out, memory)
       return out
     } catch (e) {

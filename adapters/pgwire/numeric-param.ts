@@ -6,9 +6,7 @@
  * variable as one fixed DECIMAL; the value's own precision and scale keep its printed digits.
  */
 import type { ColumnType } from '../../lib/index.js'
-
-/** The widest DECIMAL (QuestDB's 76 digits). */
-const MAX_PRECISION = 76
+import { plainDecimal } from '../../lib/internal.js'
 
 /**
  * The type QuestDB gives a declared `numeric` bind variable when there is no value to type it by
@@ -23,28 +21,14 @@ export interface TypedNumeric {
   readonly text: string | null
 }
 
-const NUMBER = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/
-
 /**
  * The DECIMAL(p, s) of a numeric parameter's text (`1.50` → DECIMAL(3,2), `1E-12` →
- * DECIMAL(12,12), `12E2` → DECIMAL(4,0)) with its plain text; `NaN` and `±Infinity` are a
- * NULL DECIMAL(1,0) (QuestDB casts them to NULL); undefined for text that is no number or needs
- * more than 76 digits: such a value stays text, for the engine to refuse or cast.
+ * DECIMAL(12,12), `12E2` → DECIMAL(4,0)) with its plain text, read by the engine's
+ * {@link plainDecimal} (its rules for -0, zero with a large exponent and spaces); `NaN` and
+ * `±Infinity` are a NULL DECIMAL(1,0) (QuestDB casts them to NULL); undefined for text that is no
+ * number or needs more than 76 digits: such a value stays text, for the engine to refuse or cast.
  */
 export function typedNumeric(text: string): TypedNumeric | undefined {
   if (/^\s*([+-]?inf(inity)?|nan)\s*$/i.test(text)) return { type: 'DECIMAL(1,0)' as ColumnType, text: null }
-  const m = NUMBER.exec(text)
-  if (m === null) return undefined
-  const [, sign, int = '', frac = '', exp = '0'] = m
-  if (int === '' && frac === '') return undefined
-  const e = Number(exp)
-  if (!Number.isSafeInteger(e) || Math.abs(e) > 1000) return undefined
-  let digits = (int + frac).replace(/^0+/, '')
-  let scale = frac.length - e
-  if (scale < 0) { digits = digits === '' ? '' : digits + '0'.repeat(-scale); scale = 0 }
-  const precision = Math.max(digits.length, scale, 1)
-  if (precision > MAX_PRECISION) return undefined
-  const padded = digits.padStart(scale + 1, '0')
-  const plain = scale === 0 ? padded : `${padded.slice(0, -scale)}.${padded.slice(-scale)}`
-  return { type: `DECIMAL(${precision},${scale})` as ColumnType, text: (sign === '-' && /[1-9]/.test(digits) ? '-' : '') + plain }
+  return plainDecimal(text)
 }

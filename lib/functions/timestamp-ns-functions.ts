@@ -23,7 +23,7 @@ import type { CmpOp } from './scalar/compare-kernels.js'
 import { addNs, betweenNs, compareNs } from './scalar/timestamp-ns-kernels.js'
 import { type LiftMode, liftToNs, runKernel } from './scalar/timestamp-ns-lift.js'
 import { parseUnit } from './scalar/time-helpers.js'
-import { formatWith } from './scalar/time-format.js'
+import { type Parser, formatWith, parseWithNanos, timeParser } from './scalar/time-format.js'
 import { dateDiff } from './scalar/time.js'
 
 const NS = 'TIMESTAMP_NS'
@@ -125,7 +125,7 @@ const LIFTED: Readonly<Record<string, LiftMode>> = {
   is_leap_year: 'field', is_end_of_month: 'field', extract: 'field',
 }
 
-/** `to_timestamp_ns(text, fmt)`: to_timestamp's parse, in nanoseconds (N digits past the sixth are kept). */
+/** `to_timestamp_ns(text, fmt)`: to_timestamp's parse, in nanoseconds (the pattern's `N` / `N+` fields give the digits below the microsecond). */
 function toTimestampNs(base: ScalarFunctionDef): ScalarFunctionDef {
   return {
     ...base, name: 'to_timestamp_ns', aliases: [],
@@ -136,23 +136,19 @@ function toTimestampNs(base: ScalarFunctionDef): ScalarFunctionDef {
       const r = runKernel(base, a, n, ctx, st, 'TIMESTAMP') as I64Vector
       const m = r.isConst ? 1 : n
       const w = new VectorWriter(NS, m)
+      let lastFmt: string | undefined, parser: Parser | undefined
       for (let i = 0; i < m; i++) {
         const us = getScalar(r, i)
         const text = textAt(a[0]!, i), fmt = textAt(a[1]!, i)
-        w.set(i, us === null ? null : nsOf(Number(us), subMicroDigits(text ?? '', fmt ?? '')))
+        if (us === null || text === null || fmt === null || !fmt.includes('N')) { w.set(i, us === null ? null : nsOf(Number(us), 0)); continue }
+        if (fmt !== lastFmt || parser === undefined) { parser = timeParser(fmt); lastFmt = fmt }
+        w.set(i, nsOf(Number(us), parseWithNanos(parser, text)?.nanos ?? 0))
       }
       const out = w.finish()
       return r.isConst ? ({ ...out, length: n, isConst: true } as Vector) : out
     },
     row: undefined,
   }
-}
-
-/** The 7th-9th digits of an `N+` (or `NNN` after six fraction digits) field: best effort, 0 when absent. */
-function subMicroDigits(text: string, fmt: string): number {
-  if (!fmt.includes('N')) return 0
-  const m = /\.(\d{7,9})(?!\d)/.exec(text)
-  return m === null ? 0 : Number(m[1]!.slice(6).padEnd(3, '0'))
 }
 
 function matches(sig: Signature, types: readonly ColumnType[]): boolean {

@@ -455,6 +455,8 @@ export class LineParser {
         const raw = buf.readBigInt64LE(v + 1)
         const micros = unit === 'n' ? raw / 1000n : raw * BigInt(MICROS_PER[unit])
         LAST_SUB_MICROS.nanos = unit === 'n' && raw > 0n ? Number(raw % 1000n) : 0
+        LAST_SUB_MICROS.negative = raw < 0n
+        LAST_SUB_MICROS.negativeNanos = unit === 'n' && raw < 0n ? Number(-raw % 1000n) : 0
         sink.timestamp(Number(micros), unit)
         break
       }

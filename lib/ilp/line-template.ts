@@ -244,7 +244,8 @@ export class LineTemplate implements LineFastPath {
       this.sub = LAST_SUB_MICROS.nanos
       p = q + 1
     } else { micros = this.ctx.clock(); this.sub = 0 }
-    if (!(micros >= 0) || micros === Infinity) return NO_MATCH
+    // -0: a negative timestamp above -1 µs (`-5n`), which the full parser refuses for a TIMESTAMP_NS column
+    if (!(micros >= 0) || micros === Infinity || Object.is(micros, -0)) return NO_MATCH
     this.store(buf, micros)
     return p
   }

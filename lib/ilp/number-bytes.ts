@@ -78,9 +78,11 @@ export function parseFloatBytes(buf: Uint8Array, s: number, e: number): number |
 /**
  * The nanoseconds past the microsecond of the last timestamp read ({@link timestampToMicros}, the
  * binary timestamps): what a TIMESTAMP_NS column keeps of an `n` value (0 for other units and
- * negative values).
+ * negative values), and whether that timestamp was below zero with the nanoseconds past its
+ * (negative) microsecond: `-5` nanoseconds is 0 µs, yet before 1970 for a TIMESTAMP_NS designated
+ * timestamp.
  */
-export const LAST_SUB_MICROS = { nanos: 0 }
+export const LAST_SUB_MICROS = { nanos: 0, negative: false, negativeNanos: 0 }
 
 /**
  * The integer in `buf[s, e)`, given in `unit`, as microseconds (nanoseconds truncated toward
@@ -91,6 +93,8 @@ export function timestampToMicros(buf: Uint8Array, s: number, e: number, unit: T
   let p = s
   let neg = false
   LAST_SUB_MICROS.nanos = 0
+  LAST_SUB_MICROS.negative = false
+  LAST_SUB_MICROS.negativeNanos = 0
   if (buf[p] === 45) { neg = true; p++ }
   if (p >= e) return undefined
   // nanoseconds: the last three digits are dropped (but checked), and kept aside for TIMESTAMP_NS columns
@@ -100,6 +104,7 @@ export function timestampToMicros(buf: Uint8Array, s: number, e: number, unit: T
   let sub = 0
   for (let i = stop; i < e; i++) { const c = buf[i]!; if (c < 48 || c > 57) return undefined; sub = sub * 10 + c - 48 }
   if (!neg) LAST_SUB_MICROS.nanos = sub
+  else { LAST_SUB_MICROS.negative = v !== 0 || sub !== 0; LAST_SUB_MICROS.negativeNanos = sub }
   if (unit !== 'n' && unit !== 'u') v *= unit === 'ms' ? 1000 : unit === 's' ? 1_000_000 : unit === 'm' ? 60_000_000 : 3_600_000_000
   if (v > MAX_SAFE) return neg ? -Infinity : Infinity
   return neg ? -v : v

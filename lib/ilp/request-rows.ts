@@ -340,10 +340,16 @@ export class RequestRows implements LineSink {
       if (ts.builder!.lastRow !== this.row) this.typeNewTs(newTimestampType(Number.isNaN(micros) ? undefined : unit, this.o.defaultTimestampType ?? 'TIMESTAMP'))
       const b = ts.builder as I64Builder
       // a TIMESTAMP_NS designated timestamp keeps the nanoseconds of the line's `n` timestamp
+      // a TIMESTAMP_NS timestamp of -1..-999 ns is 0 µs here, yet before 1970 (QuestDB checks the value in the column's unit)
+      const nsBelowZero = b instanceof NsFromMicrosBuilder && b.lastRow !== this.row && !Number.isNaN(micros) && LAST_SUB_MICROS.negative
       if (b instanceof NsFromMicrosBuilder && b.lastRow !== this.row) b.sub[this.row] = Number.isNaN(micros) ? 0 : LAST_SUB_MICROS.nanos
       if (b.lastRow === this.row) micros = b.data[this.row]!
       else if (Number.isNaN(micros)) micros = this.o.clock()
-      if (micros < 0) throw new LineError(`table: ${t.name}, timestamp: ${micros}; designated timestamp before 1970-01-01 is not allowed`)
+      if (micros < 0 || nsBelowZero) {
+        // the value in the column's unit, as QuestDB reports it
+        const shown = nsBelowZero ? String(BigInt(micros) * 1000n - BigInt(LAST_SUB_MICROS.negativeNanos)) : b instanceof NsFromMicrosBuilder ? String(BigInt(micros) * 1000n) : String(micros)
+        throw new LineError(`table: ${t.name}, timestamp: ${shown}; designated timestamp before 1970-01-01 is not allowed`)
+      }
       if (micros === Infinity) throw new LineError(`table: ${t.name}; designated timestamp overflow`)
       b.data[this.row] = micros
       b.lastRow = this.row

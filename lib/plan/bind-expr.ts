@@ -21,6 +21,7 @@ import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.
 import { isLiteralItem, LITERAL_LIST_MIN_ITEMS, LiteralList } from './literal-list.js'
 import { bindNsInterval } from './bind-ns-interval.js'
 import { bindIntervalBound } from './bind-interval-bounds.js'
+import { bindJsonExtractCast } from './bind-json-extract-cast.js'
 import { decimalBesideDouble } from './decimal-double-mix.js'
 import { widenNsLiterals } from './ns-literal-args.js'
 
@@ -264,6 +265,7 @@ export function castTo(b: BoundExpr, to: ColumnType, pos: number, explicit: bool
     return { kind: 'param', type: to, index: b.index }
   }
   if (b.type === to) return b
+  if (explicit) { const typed = bindJsonExtractCast(b, to); if (typed !== undefined) return typed }
   // a DOUBLE literal assigned to a DECIMAL converts from its text, exactly (PostgreSQL's numeric literal)
   if (b.kind === 'const' && b.text !== undefined && b.type === 'DOUBLE' && isDecimal(to)) {
     return { kind: 'const', type: to, value: castConstant({ kind: 'const', type: 'STRING', value: b.text }, to, pos) }

@@ -37,7 +37,8 @@ export function bindWindowCall(call: Call, scope: Scope, bc: BindContext, window
   const n = spec.constArg < 0 || args.length <= spec.constArg ? spec.defaultN : constInt(args[spec.constArg]!, call.args[spec.constArg]!.pos, spec.minN)
   const partitionBy = over.partitionBy.map((e) => bindExpr(e, { ...env, clause: 'PARTITION BY' }))
   const orderBy: SortKey[] = over.orderBy.map((o) => ({ expr: bindExpr(o.expr, { ...env, clause: 'ORDER BY' }), desc: o.desc, nullsFirst: o.nulls === undefined ? !o.desc : o.nulls === 'first' }))
-  const frame = spec.framed ? bindFrame(over.frame, over.orderBy, call.pos, over.pos) : { units: 'rows' as const, lo: -Infinity, hi: Infinity }
+  const nsKey = orderBy.length === 1 && orderBy[0]!.expr.type === 'TIMESTAMP_NS'
+  const frame = spec.framed ? bindFrame(over.frame, over.orderBy, call.pos, over.pos, nsKey) : { units: 'rows' as const, lo: -Infinity, hi: Infinity }
   const raw = args[0]
   const arg = raw === undefined || spec.result !== 'same' ? raw : castTo(raw, type, call.args[0]!.pos, false)
   const def = spec.fn === 'lag' || spec.fn === 'lead' ? args[2] : undefined
@@ -131,7 +132,7 @@ function isDefaultFrame(f: BoundFrame): boolean {
 }
 
 /** Binds and checks a frame; no frame means RANGE UNBOUNDED PRECEDING .. CURRENT ROW (with peers). */
-function bindFrame(frame: WindowFrame | undefined, orderBy: readonly OrderItem[], callPos: number, specPos: number): BoundFrame {
+function bindFrame(frame: WindowFrame | undefined, orderBy: readonly OrderItem[], callPos: number, specPos: number, nsKey: boolean): BoundFrame {
   if (frame === undefined) return { units: 'range', lo: -Infinity, hi: 0 }
   if (frame.units === 'groups') {
     if (orderBy.length === 0) throw syntax('GROUPS mode requires an ORDER BY clause', specPos)
@@ -140,8 +141,8 @@ function bindFrame(frame: WindowFrame | undefined, orderBy: readonly OrderItem[]
   const units = frame.units
   if (frame.start.kind === 'unbounded following') throw syntax('frame start cannot be UNBOUNDED FOLLOWING, use UNBOUNDED PRECEDING', specPos)
   if (frame.end.kind === 'unbounded preceding') throw syntax('frame end cannot be UNBOUNDED PRECEDING, use UNBOUNDED FOLLOWING', specPos)
-  const lo = boundOffset(frame.start, units, specPos)
-  let hi = boundOffset(frame.end, units, specPos)
+  const lo = boundOffset(frame.start, units, specPos, nsKey)
+  let hi = boundOffset(frame.end, units, specPos, nsKey)
   if (frame.end.kind === 'preceding' && frame.start.kind === 'current row') throw syntax('frame starting from CURRENT ROW must end with CURRENT ROW or FOLLOWING', boundPos(frame.end, specPos))
   if (frame.end.kind === 'preceding' && frame.start.kind === 'following') throw syntax('frame starting from FOLLOWING must end with FOLLOWING', boundPos(frame.end, specPos))
   const hasOffset = 'offset' in frame.start || 'offset' in frame.end
@@ -170,8 +171,13 @@ const UNIT_MICROS: Readonly<Record<string, number>> = {
   millisecond: 1000, microsecond: 1, nanosecond: 0.001,
 }
 
-/** The signed offset of a bound: -n PRECEDING, +n FOLLOWING, 0 CURRENT ROW, ±Infinity UNBOUNDED. */
-function boundOffset(b: FrameBound, units: 'rows' | 'range', specPos: number): number {
+/**
+ * The signed offset of a bound: -n PRECEDING, +n FOLLOWING, 0 CURRENT ROW, ±Infinity UNBOUNDED.
+ * A RANGE offset without a unit is in the order key's own unit, as QuestDB reads it (the width is
+ * converted only when a unit is written): microseconds for a TIMESTAMP key, nanoseconds (here a
+ * fraction of a microsecond) for a TIMESTAMP_NS key (`nsKey`), the value itself for a number.
+ */
+function boundOffset(b: FrameBound, units: 'rows' | 'range', specPos: number, nsKey: boolean): number {
   switch (b.kind) {
     case 'unbounded preceding': return -Infinity
     case 'unbounded following': return Infinity
@@ -184,7 +190,7 @@ function boundOffset(b: FrameBound, units: 'rows' | 'range', specPos: number): n
       if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw syntax('non-negative integer expected', e.pos)
       if (b.unit === undefined) {
         if (!Number.isInteger(n)) throw syntax('non-negative integer expected', e.pos)
-        return sign * n
+        return units === 'range' && nsKey ? sign * n * UNIT_MICROS['nanosecond']! : sign * n
       }
       if (units !== 'range') throw syntax('time units are only valid with RANGE frames, not ROWS or GROUPS', e.pos)
       const per = UNIT_MICROS[b.unit.replace(/s$/, '')]

@@ -12,7 +12,7 @@
  */
 import type { BoundExpr } from './plan-node.js'
 import { type ColumnType } from '../types/column-type.js'
-import { decimalLiteralConst, isDecimal } from '../types/decimal.js'
+import { decimalLiteralConst, isDecimal, plainDecimal } from '../types/decimal.js'
 import { SqlError, SqlState } from '../errors.js'
 import { typeName } from '../types/column-type.js'
 
@@ -29,26 +29,10 @@ export function decimalBesideDouble(name: string, bound: BoundExpr[], positions:
   if (!OPERATORS.has(name) || !bound.some((b) => isDecimal(b.type)) || !bound.some((b) => isFloating(b.type))) return bound
   return bound.map((b, i) => {
     if (!isFloating(b.type)) return b
-    const plain = b.kind === 'const' && b.type === 'DOUBLE' && b.text !== undefined ? plainDecimalText(b.text) : undefined
+    const plain = b.kind === 'const' && b.type === 'DOUBLE' && b.text !== undefined ? plainDecimal(b.text.replace(/_/g, ''))?.text : undefined
     if (plain !== undefined) return decimalLiteralConst(plain, positions[i]!)
     const dec = bound.find((x) => isDecimal(x.type))!.type
     throw new SqlError(SqlState.UNDEFINED_FUNCTION, `there is no matching operator \`${name}\` for ${typeName(dec)} and ${typeName(b.type)}: `
       + `a decimal does not convert to or from ${typeName(b.type)} implicitly (QuestDB 9); cast one side, e.g. CAST(x AS DOUBLE), or write a decimal literal (1.5m)`, positions[i]!)
   })
-}
-
-const NUMBER = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/
-
-/** A number literal's text as plain decimal digits (`-1E-12` → `-0.000000000001`), or undefined past 76 digits. */
-function plainDecimalText(text: string): string | undefined {
-  const m = NUMBER.exec(text.replace(/_/g, ''))
-  if (m === null || (m[2] === '' && (m[3] ?? '') === '')) return undefined
-  const e = Number(m[4] ?? '0')
-  if (Math.abs(e) > 76) return undefined
-  let int = m[2]!, frac = m[3] ?? ''
-  if (e > 0) { frac = frac.padEnd(e, '0'); int += frac.slice(0, e); frac = frac.slice(e) }
-  else if (e < 0) { int = int.padStart(-e + 1, '0'); frac = int.slice(int.length + e) + frac; int = int.slice(0, int.length + e) }
-  const digits = (int.replace(/^0+/, '') + frac).length
-  if (digits > 76 || frac.length > 76) return undefined
-  return `${m[1] === '-' ? '-' : ''}${int.replace(/^0+(?=\d)/, '') || '0'}${frac === '' ? '' : '.' + frac}`
 }

@@ -224,3 +224,42 @@ export function decimalLiteralConst(text: string, pos: number): { kind: 'const';
   if (u === undefined) throw new SqlError(SqlState.INVALID_TEXT_REPRESENTATION, `invalid decimal: ${text}`, pos)
   return { kind: 'const', type, value: decimalScalar(u, type) }
 }
+
+/** A number written in decimal, with an optional exponent, between optional spaces. */
+const DECIMAL_TEXT = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/
+
+/**
+ * A number's text (`1.50`, `-1E-12`, `12E2`, ` 7 `) as plain decimal digits and the DECIMAL(p, s)
+ * of exactly those digits, or undefined when it is no number or does not fit 76 digits. The one
+ * reading of a decimal number's text for the binder (a bare literal beside a DECIMAL) and pgwire
+ * (a parameter declared `numeric`):
+ *
+ * - the scale is the fraction digits less the exponent (`1E-12` → DECIMAL(12,12), `12E2` →
+ *   DECIMAL(4,0), `1.50` → DECIMAL(3,2)); leading zeros are no digits;
+ * - zero has no sign: `-0`, `-0.00` are `0`, `0.00`;
+ * - zero with any positive exponent is `0` (`0E100` → DECIMAL(1,0)): it gains no digits;
+ * - a scale past 76 (`1E-77`, `0E-100`) or more than 76 digits (`1E76`) is undefined;
+ * - spaces around the number are allowed (PostgreSQL's numeric input); underscores are not (a
+ *   SQL literal's `1_000` is the caller's to strip).
+ */
+export function plainDecimal(text: string): { readonly text: string; readonly type: DecimalType } | undefined {
+  const m = DECIMAL_TEXT.exec(text)
+  if (m === null) return undefined
+  const [, sign, int = '', frac = '', exp = '0'] = m
+  if (int === '' && frac === '') return undefined
+  const e = Number(exp)
+  let digits = (int + frac).replace(/^0+/, '')
+  let scale = frac.length - e
+  if (scale > DECIMAL_MAX_PRECISION) return undefined
+  if (scale < 0) {
+    // a positive exponent past the fraction appends zeros to a non-zero number only
+    if (digits !== '' && digits.length - scale > DECIMAL_MAX_PRECISION) return undefined
+    if (digits !== '') digits += '0'.repeat(-scale)
+    scale = 0
+  }
+  const precision = Math.max(digits.length, scale, 1)
+  if (precision > DECIMAL_MAX_PRECISION) return undefined
+  const padded = digits.padStart(scale + 1, '0')
+  const plain = scale === 0 ? padded : `${padded.slice(0, -scale)}.${padded.slice(-scale)}`
+  return { text: (sign === '-' && digits !== '' ? '-' : '') + plain, type: decimalType(precision, scale) }
+}

@@ -218,13 +218,16 @@ function expandBrackets(s: string, position: number, context = ''): string[] {
   // a variable range in brackets followed by a suffix: `[$today - 5bd..$today]T09:30`
   if (inner.startsWith('$')) return splitTop(inner, ',', position).flatMap((v) => expandBrackets(`${before}${v.trim()}${after}`, position))
   const weekdayField = /W\d{2}-$/i.test(context + before)
+  // QuestDB pads time and date fields to two digits, but not a fraction of a second: its values
+  // are written as plain numbers (`.00000000[1,5]` is .000000001 and .000000005)
+  const fraction = (context + before).includes('.')
   const items: string[] = []
   for (const raw of splitTop(inner, ',', position)) {
     const item = raw.trim()
     if (item.includes(':') || !/^\d+(\s*\.\.\s*\d+)?$/.test(item)) { items.push(item); continue }
     const range = /^(\d+)\s*\.\.\s*(\d+)$/.exec(item)
-    const width = weekdayField ? 1 : Math.max(2, item.split('..')[0]!.trim().length)
-    if (range === null) { items.push(item.padStart(width, '0')); continue }
+    const width = weekdayField || fraction ? 1 : Math.max(2, item.split('..')[0]!.trim().length)
+    if (range === null) { items.push(fraction ? String(Number(item)) : item.padStart(width, '0')); continue }
     const a = Number(range[1]!)
     const b = Number(range[2]!)
     if (b < a) throw fail(position, `Range must be ascending: ${range[1]}..${range[2]}`)

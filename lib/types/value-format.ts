@@ -12,6 +12,7 @@ import { formatIpv4 } from './ipv4.js'
 import { DoubleArray, formatArray } from './array.js'
 import { formatDecimal, isDecimal } from './decimal.js'
 import { formatTimestampNs } from './timestamp-ns.js'
+import { printInterval } from './interval-value.js'
 
 const HEX: string[] = []
 for (let k = 0; k < 256; k++) HEX.push((k < 16 ? '0' : '') + k.toString(16))
@@ -59,8 +60,9 @@ export function formatValue(type: ColumnType, v: Scalar): string | null {
     case 'IPV4': { const x = Number(v); return x === 0 ? null : formatIpv4(x) }
     case 'CHAR': return typeof v === 'number' ? (v === 0 ? null : String.fromCharCode(v)) : String(v)
     case 'BINARY': return v instanceof Uint8Array ? formatBinary(v) : String(v)
-    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL':
+    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256':
       return typeof v === 'string' ? v : String(v)
+    case 'INTERVAL': return printInterval(String(v))
     case 'NULL': return null
     default: return null // the array types, printed above
   }

@@ -2,8 +2,10 @@
  * The INTERVAL value functions: `interval(lo, hi)` makes one (printed as QuestDB does,
  * `('2024-10-08T11:09:47.573Z', '2024-10-09T11:09:47.573Z')`), `interval_start` and
  * `interval_end` take its bounds back. `ts IN interval(...)` is bound as a BETWEEN of the two
- * (plan/bind-expr.ts). An INTERVAL value is held as that text, so its bounds keep millisecond
- * precision, as QuestDB prints them; `interval_start(interval(lo, hi))` and
+ * (plan/bind-expr.ts). An INTERVAL value is held as text with every digit of its bounds and
+ * printed to the millisecond as QuestDB prints it (types/interval-value.ts), so a subquery's
+ * interval column keeps its bounds (to the microsecond through `interval_start`/`interval_end`,
+ * whose type is TIMESTAMP there); `interval_start(interval(lo, hi))` and
  * `interval_end(interval(lo, hi))` are bound to {@link INTERVAL_BOUNDS} over `lo` and `hi`
  * themselves (plan/bind-interval-bounds.ts), so they keep every digit and return the bounds'
  * type, TIMESTAMP_NS for a nanosecond interval (QuestDB 9's `interval_start` of an
@@ -12,24 +14,11 @@
  * Browser-safe: imports nothing from `node:*`.
  */
 import { SqlError, SqlState } from '../../errors.js'
-import type { ColumnType } from '../../types/column-type.js'
-import { parseTimestamp } from '../../types/timestamp.js'
+import { intervalBoundsMicros, intervalValue } from '../../types/interval-value.js'
 import { nsBig } from '../../types/timestamp-ns.js'
 import type { Scalar } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
-
-/** Milliseconds since the epoch (floor) of a TIMESTAMP or TIMESTAMP_NS value. */
-function millisOf(v: Scalar, type: ColumnType | undefined): number {
-  if (type !== 'TIMESTAMP_NS') return Math.floor(Number(v) / 1000)
-  const ns = nsBig(v as number | bigint)
-  let q = ns / 1_000_000n
-  if (q * 1_000_000n > ns) q -= 1n
-  return Number(q)
-}
-
-function iso(v: Scalar, type: ColumnType | undefined): string {
-  return new Date(millisOf(v, type)).toISOString()
-}
+import { JSON_EXTRACT_TYPED } from './json-extract-typed.js'
 
 /** True when `hi` is before `lo` (values of one timestamp type). */
 function reversed(lo: Scalar, hi: Scalar): boolean {
@@ -42,12 +31,7 @@ function invalid(site: CallSite | undefined): SqlError {
 
 /** The [lo, hi] bounds of an INTERVAL value, in microseconds. */
 export function intervalBounds(v: Scalar): [number, number] | null {
-  if (typeof v !== 'string') return null
-  const m = /^\('([^']*)', '([^']*)'\)$/.exec(v)
-  if (m === null) return null
-  const lo = parseTimestamp(m[1]!)
-  const hi = parseTimestamp(m[2]!)
-  return lo === null || hi === null ? null : [Number(lo), Number(hi)]
+  return typeof v === 'string' ? intervalBoundsMicros(v) : null
 }
 
 /** interval, interval_start, interval_end. */
@@ -60,8 +44,8 @@ export const INTERVAL_FUNCTIONS: readonly ScalarFunctionDef[] = [
     init: (site) => site,
     row: ([lo, hi], _ctx, site) => {
       if (reversed(lo!, hi!)) throw invalid(site as CallSite)
-      const type = (site as CallSite | undefined)?.argTypes[0]
-      return `('${iso(lo!, type)}', '${iso(hi!, type)}')`
+      const ns = (site as CallSite | undefined)?.argTypes[0] === 'TIMESTAMP_NS'
+      return intervalValue(lo as number | bigint, hi as number | bigint, ns)
     },
   },
   {
@@ -108,4 +92,4 @@ export const INTERVAL_BOUNDS: Readonly<Record<'interval_start' | 'interval_end',
  * The definitions the binder calls that are not built-ins (not callable by name): a parallel
  * task names them apart from the built-ins of the same name (exec/parallel/wire.ts).
  */
-export const INTERNAL_FUNCTIONS: readonly ScalarFunctionDef[] = [INTERVAL_BOUNDS.interval_start, INTERVAL_BOUNDS.interval_end]
+export const INTERNAL_FUNCTIONS: readonly ScalarFunctionDef[] = [INTERVAL_BOUNDS.interval_start, INTERVAL_BOUNDS.interval_end, JSON_EXTRACT_TYPED]

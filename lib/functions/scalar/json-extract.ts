@@ -2,8 +2,9 @@
  * `json_extract(doc, path)` (QuestDB's json.md): the value at a JSONPath subset — `$` (optional),
  * `.field`, `[n]` — of a JSON document held as text, as VARCHAR: a string's text, or the raw JSON
  * text of a number, boolean, array or object as written (`1.0` stays `1.0`). A JSON `null`, a
- * missing field or index, a malformed document or path, and NULL arguments give NULL. Casting
- * the result (`::long`, `::double`, ...) is the ordinary VARCHAR cast.
+ * missing field or index, a malformed document or path, and NULL arguments give NULL. A cast of
+ * the call to BOOLEAN, SHORT, INT, LONG, FLOAT, DOUBLE, DATE, TIMESTAMP or IPV4 extracts that type
+ * directly, with QuestDB's conversion table (json-extract-typed.ts); other casts go through VARCHAR.
  *
  * Browser-safe: imports nothing from `node:*`.
  */
@@ -40,6 +41,16 @@ export function parseJsonPath(path: string): Step[] | undefined {
 
 /** The VARCHAR json_extract gives for `doc` at `path`, or null. */
 export function jsonExtract(doc: string, path: string): string | null {
+  const raw = jsonLocate(doc, path)
+  if (raw === null || raw === 'null') return null
+  return raw.startsWith('"') ? JSON.parse(raw) as string : raw
+}
+
+/**
+ * The JSON text of the value at `path` in `doc` as written (a string keeps its quotes, `null`
+ * stays `null`), or null when the document or path is malformed or the value is missing.
+ */
+export function jsonLocate(doc: string, path: string): string | null {
   const steps = parseJsonPath(path)
   if (steps === undefined) return null
   try { JSON.parse(doc) } catch { return null }
@@ -50,10 +61,7 @@ export function jsonExtract(doc: string, path: string): string | null {
     if (next === undefined) return null
     at = next
   }
-  const end = valueEnd(doc, at)
-  const raw = doc.slice(at, end)
-  if (raw === 'null') return null
-  return raw.startsWith('"') ? JSON.parse(raw) as string : raw
+  return doc.slice(at, valueEnd(doc, at))
 }
 
 function skipSpace(t: string, i: number): number {
@@ -114,7 +122,7 @@ function objectField(t: string, i: number, name: string): number | undefined {
 /** The JSON functions. */
 export const JSON_FUNCTIONS: readonly ScalarFunctionDef[] = [{
   kind: 'scalar', name: 'json_extract', family: 'string',
-  description: "The value at a JSON path ($, .field, [n]) of a JSON document as VARCHAR: a string's text or the raw JSON of anything else; NULL when missing, null or malformed.",
+  description: "The value at a JSON path ($, .field, [n]) of a JSON document as VARCHAR: a string's text or the raw JSON of anything else; NULL when missing, null or malformed. A cast right after it (::long, ::double, ::timestamp, ::boolean, ...) converts by QuestDB's JSON table: numbers truncate for integers ('1.75' is 1), booleans are 0/1, errors NULL (0/false for SHORT/BOOLEAN).",
   example: "SELECT json_extract(trade_details, '$.price')::double FROM trades",
   signatures: [{ args: ['TEXT', 'TEXT'], returns: 'VARCHAR' }],
   row: (a) => jsonExtract(String(a[0]), String(a[1])),

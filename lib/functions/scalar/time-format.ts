@@ -62,7 +62,7 @@ export function formatWith(fmt: string, ts: number, nanos = 0): string {
 }
 
 /** A compiled parse format: an RE2 pattern (linear-time, so no format string can make a parse backtrack) and the field of each group. */
-interface Parser { readonly re: RE2JS; readonly fields: readonly string[] }
+export interface Parser { readonly re: RE2JS; readonly fields: readonly string[] }
 
 function escape(c: string): string {
   return c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
@@ -81,9 +81,9 @@ function compileParser(fmt: string): Parser {
     switch (letter) {
       case 'M': g = n >= 3 ? '([A-Za-z]+)' : n === 2 ? '(\\d{2})' : '(\\d{1,2})'; break
       case 'y': g = n === 4 ? '(\\d{4})' : n === 2 ? '(\\d{2})' : '(-?\\d{1,9})'; break
-      // a single S or U reads one digit before another unit, else up to three (QuestDB docs)
+      // a single S, U or N reads one digit before another unit, else up to three (QuestDB docs)
       case 'S': case 'U': g = t.plus ? '(\\d{1,6})' : n === 3 ? '(\\d{3})' : unitFollows ? '(\\d)' : '(\\d{1,3})'; break
-      case 'N': g = t.plus ? '(\\d{1,9})' : '(\\d{1,3})'; break
+      case 'N': g = t.plus ? '(\\d{1,9})' : n === 3 ? '(\\d{3})' : unitFollows ? '(\\d)' : '(\\d{1,3})'; break
       case 'E': g = '([A-Za-z]+)'; break
       case 'a': g = '([AaPp][Mm])'; break
       case 'Z': case 'z': case 'x': g = '(Z|UTC|GMT|[+-]\\d{2}(?::?\\d{2})?)'; break
@@ -97,9 +97,19 @@ function compileParser(fmt: string): Parser {
 
 /** Parses text with a QuestDB pattern to micros (UTC), or null when it does not match. */
 export function parseWith(p: Parser, text: string): number | null {
+  return parseWithNanos(p, text)?.micros ?? null
+}
+
+/**
+ * Parses text with a QuestDB pattern to micros (UTC) and the nanoseconds past them (0-999), or
+ * null when it does not match. The nanoseconds come from the pattern's own fields: `N` is the
+ * nanoseconds of the microsecond (a short one pads right: `.SSSUUUN` on `.1234567` is 700 ns),
+ * `N+` the nanoseconds of the second (1-9 digits, padded right: `.N+` on `.12` is 120 ms).
+ */
+export function parseWithNanos(p: Parser, text: string): { micros: number; nanos: number } | null {
   const m = p.re.exec(text)
   if (m === null) return null
-  let y = 1970, mo = 1, d = 1, h = 0, mi = 0, s = 0, micros = 0, pm = -1, off = 0
+  let y = 1970, mo = 1, d = 1, h = 0, mi = 0, s = 0, micros = 0, nanos = 0, pm = -1, off = 0
   for (let k = 0; k < p.fields.length; k++) {
     const v = m[k + 1]!
     switch (p.fields[k]) {
@@ -119,7 +129,8 @@ export function parseWith(p: Parser, text: string): number | null {
       case 'S': micros += Number(v.padEnd(3, '0')) * 1000; break
       case 'U': micros += Number(v.padEnd(3, '0')); break
       case 'S+': case 'U+': micros += Number(v.padEnd(6, '0')); break
-      case 'N+': micros += Math.floor(Number(v.padEnd(9, '0')) / 1000); break
+      case 'N': nanos += Number(v.padEnd(3, '0')); break
+      case 'N+': { const ns = Number(v.padEnd(9, '0')); micros += Math.floor(ns / 1000); nanos += ns % 1000; break }
       case 'a': pm = v.toLowerCase() === 'pm' ? 1 : 0; break
       case 'Z': case 'z': case 'x': {
         const z = parseUtcOffset(v)
@@ -132,7 +143,12 @@ export function parseWith(p: Parser, text: string): number | null {
   if (pm === 1 && h < 12) h += 12
   if (pm === 0 && h === 12) h = 0
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return null
-  return daysFromCivil(y, mo, d) * MICROS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1_000_000 + micros - off
+  return { micros: daysFromCivil(y, mo, d) * MICROS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1_000_000 + micros - off, nanos }
+}
+
+/** The compiled parser of a QuestDB pattern (to parse with {@link parseWithNanos}). */
+export function timeParser(fmt: string): Parser {
+  return compileParser(fmt)
 }
 
 interface FormatState { fmt: string | undefined; parser: Parser | undefined }

@@ -140,9 +140,9 @@ function exactKernel(name: string, args: readonly Vector[], n: number): Vector |
       // months from the offset: the calendar floor of (ts - offset), moved back by the offset; a
       // month starts on a whole microsecond, so the floor of the microseconds below is it
       return exactNs(args[1]!, n, (ns, i) => {
+        // a NULL offset is the epoch, as QuestDB's timestamp_floor reads it (and the µs form here)
         const o = getScalar(off, i)
-        if (o === null) return null
-        const base = nsBig(o as number | bigint)
+        const base = o === null ? 0n : nsBig(o as number | bigint)
         const t = ns - base
         let q = t / 1000n
         if (q * 1000n > t) q -= 1n
@@ -154,8 +154,7 @@ function exactKernel(name: string, args: readonly Vector[], n: number): Vector |
     const stride = unit * BigInt(p.stride)
     return exactNs(args[1]!, n, (ns, i) => {
       const o = getScalar(off, i)
-      if (o === null) return null
-      const base = nsBig(o as number | bigint)
+      const base = o === null ? 0n : nsBig(o as number | bigint)
       let q = (ns - base) / stride
       if (q * stride > ns - base) q -= 1n
       return base + q * stride

@@ -41,3 +41,27 @@ for ph in ("%t", "%b"):
     out.append([[str(r[0]) for r in cur.fetchall()], cur.description[0].type_code])
     out.append(len(c3.execute(f"select x from long_sequence(5) limit {ph}", (D("2"),)).fetchall()))
 check("psycopg3_beside_integer", out)
+
+# asyncpg sends every parameter untyped (OID 0) and encodes by the type the server describes.
+# QuestDB 9 describes a lone `$1` as varchar (an undefined bind variable in a projection), so
+# asyncpg itself refuses a Decimal there before sending anything; text is accepted, and a cast
+# (QuestDB's compat suite writes `cast($[2] AS DECIMAL(18, 3))`) makes it numeric.
+asyncpg = need("asyncpg")
+import asyncio  # noqa: E402
+from probe import async_error_of  # noqa: E402
+
+
+async def apg():
+    conn = await asyncpg.connect(host="127.0.0.1", port=port(), user="admin", password="quest", database="qdb")
+    out = []
+    st = await conn.prepare("select $1")
+    out.append([t.name for t in st.get_parameters()])
+    out.append(await async_error_of(st.fetchval(D("1.50"))))
+    out.append(await st.fetchval("1.50"))
+    for sql in ("select $1::decimal(10,2)", "select cast($1 as decimal(18,3))"):
+        st = await conn.prepare(sql)
+        out.append([[t.name for t in st.get_parameters()], await st.fetchval(D("1.50"))])
+    await conn.close()
+    check("asyncpg_lone_numeric", out)
+
+asyncio.run(apg())
