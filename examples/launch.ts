@@ -6,8 +6,9 @@
  * process, unchanged. Why: a column buffer freed by a checkpoint raises glibc's dynamic mmap
  * threshold, so later buffers of 1–8 MB come from heaps that are never given back, and a
  * 10-minute ILP stream sat at 447–498 MB of RSS for a 256 MB budget; with the two variables it
- * stays at 329–382 MB (docs/storage.md, "Memory"). They cannot be set from inside the process:
- * glibc reads them when it starts. `EPOCHDB_MALLOC_TUNING=0` turns the launcher's variables off.
+ * stays at 329–382 MB (docs/storage.md, "What the memory budget bounds"). They cannot be set
+ * from inside the process: glibc reads them when it starts. `EPOCHDB_MALLOC_TUNING=0` turns the
+ * launcher's variables off.
  *
  * The child runs in its own process group, and this process forwards SIGINT, SIGTERM and SIGHUP
  * to it (a signal repeated within 500 ms — a terminal's Ctrl-C reaching npm and this process
