@@ -13,6 +13,8 @@
  * - `no await`: auto-flush off, `at()` not awaited (it only returns a promise for the flush,
  *   which cannot happen with auto-flush off), flushed by hand;
  * - `ms ts`: `at(Date-like ms number, 'ms')`, the unit a JS app has at hand;
+ * - `default buffer`: `number ts` with the client's default buffer (64 KiB, doubled as rows
+ *   arrive, up to its 100 MB cap) instead of 16 MiB up front;
  * - `ilpBody` (reference, not the client): the same bytes built by test/bench/ilp-body.ts, the
  *   floor of a JavaScript builder.
  * Then `procs` client processes at once (forked, as test/bench/ilp.ts's `http2`), each its own
@@ -29,11 +31,11 @@ import { ilpBody } from './ilp-body.js'
 const SYMS = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
 const CONF = 'http::addr=127.0.0.1:1;protocol_version=2;auto_flush=off;init_buf_size=16777216;max_buf_size=104857600'
 const BASE = 1_700_000_000_000_000
-type Variant = 'bench' | 'number ts' | 'no await' | 'ms ts'
+type Variant = 'bench' | 'number ts' | 'no await' | 'ms ts' | 'default buffer'
 
 /** Builds rows `from .. from + n - 1` with the client the way `variant` says; resolves when done. */
 async function build(variant: Variant, from: number, n: number): Promise<void> {
-  const sender = await Sender.fromConfig(CONF)
+  const sender = await Sender.fromConfig(variant === 'default buffer' ? CONF.replace(/;init_buf_size=\d+;max_buf_size=\d+/, '') : CONF)
   const big = BigInt(BASE)
   for (let i = from; i < from + n; i++) {
     const row = sender.table('bench_http').symbol('sym', SYMS[i & 7]!).symbol('venue', i & 1 ? 'X' : 'Y')
@@ -41,7 +43,7 @@ async function build(variant: Variant, from: number, n: number): Promise<void> {
       .floatColumn('ask_sz', (i * 7) % 1000).floatColumn('last', 100.25).floatColumn('vwap', 100.125)
       .intColumn('seq', i)
     if (variant === 'bench') await row.at(big + BigInt(i), 'us')
-    else if (variant === 'number ts') await row.at(BASE + i, 'us')
+    else if (variant === 'number ts' || variant === 'default buffer') await row.at(BASE + i, 'us')
     else if (variant === 'ms ts') await row.at(1_700_000_000_000 + i, 'ms')
     else void row.at(BASE + i, 'us')
     if (i % 75_000 === 74_999) sender.reset()
@@ -63,7 +65,7 @@ if (process.argv[2] === '--worker') {
   const line = (name: string, rows: number, s: number, cpu: number): void =>
     console.log(`${name.padEnd(26)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US').padStart(9)} rows/s, ${(1e6 * cpu / rows).toFixed(2)} µs CPU/row`)
   await build('bench', 0, 50_000) // warm-up
-  for (const v of ['bench', 'number ts', 'no await', 'ms ts'] as const) {
+  for (const v of ['bench', 'number ts', 'no await', 'ms ts', 'default buffer'] as const) {
     const c0 = process.cpuUsage()
     const t0 = performance.now()
     await build(v, 0, n)
