@@ -154,11 +154,12 @@ export class SymBuilder extends ColumnBuilder {
     this.slots = slots
   }
   clear(row: number): void { this.data[row] = SYMBOL_NULL }
+  /** The table's keys, mapped in place (no array per request): the builder is not used after this. */
   finish(length: number, dict: SymbolTable | undefined): Vector {
-    const map = this.values.map((v) => dict!.intern(v))
-    const keys = new Int32Array(length)
-    for (let i = 0; i < length; i++) { const k = this.data[i]!; keys[i] = k < 0 ? SYMBOL_NULL : map[k]! }
-    return vectorOf('SYMBOL', keys, length, dict)
+    const map = Int32Array.from(this.values, (v) => dict!.intern(v))
+    const keys = this.data
+    for (let i = 0; i < length; i++) { const k = keys[i]!; keys[i] = k < 0 ? SYMBOL_NULL : map[k]! }
+    return vectorOf('SYMBOL', keys.subarray(0, length), length, dict)
   }
 }
 

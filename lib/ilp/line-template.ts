@@ -62,6 +62,10 @@ export class LineTemplate implements LineFastPath {
   /** the literals as little-endian 32-bit words (a literal's last 0-3 bytes are compared alone); literal k's end at {@link wordEnd}[k] */
   private readonly words: Int32Array
   private readonly wordEnd: Int32Array
+  /** per literal of 4+ bytes whose length is not a multiple of 4: its last 4 bytes as one word (compared overlapping the last whole word), with {@link tailKind} 1 */
+  private readonly tailWord: Int32Array
+  /** per literal: 0 = no bytes after its whole words, 1 = {@link tailWord}, 2 = 1-3 bytes compared one by one (a literal under 4 bytes) */
+  private readonly tailKind: Uint8Array
 
   /**
    * @param lit the literal bytes; literal k (before value k) is `lit[litEnd[k-1], litEnd[k])`,
@@ -86,9 +90,15 @@ export class LineTemplate implements LineFastPath {
     const words: number[] = []
     this.wordEnd = new Int32Array(litEnd.length)
     const litView = new DataView(lit.buffer, lit.byteOffset, lit.length)
+    this.tailWord = new Int32Array(litEnd.length)
+    this.tailKind = new Uint8Array(litEnd.length)
     for (let k = 0, l = 0; k < litEnd.length; l = litEnd[k]!, k++) {
-      for (; l + 4 <= litEnd[k]!; l += 4) words.push(litView.getInt32(l, true))
+      const le = litEnd[k]!
+      const start = l
+      for (; l + 4 <= le; l += 4) words.push(litView.getInt32(l, true))
       this.wordEnd[k] = words.length
+      if (l === le) continue
+      if (le - start >= 4) { this.tailKind[k] = 1; this.tailWord[k] = litView.getInt32(le - 4, true) } else this.tailKind[k] = 2
     }
     this.words = Int32Array.from(words)
     this.tsArray = ts.data
@@ -177,14 +187,19 @@ export class LineTemplate implements LineFastPath {
    * the line, or {@link NO_MATCH} (nothing stored).
    */
   match(buf: Uint8Array, p: number, end: number, view: DataView): number {
-    const lit = this.lit, litEnd = this.litEnd, kinds = this.kinds, words = this.words, wordEnd = this.wordEnd
+    const lit = this.lit, litEnd = this.litEnd, kinds = this.kinds, words = this.words, wordEnd = this.wordEnd, tailKind = this.tailKind, tailWord = this.tailWord
     const n = kinds.length
     let l = 0, w = 0
     for (let k = 0; k < n; k++) {
       const le = litEnd[k]!
       if (p + le - l >= end) return NO_MATCH
       for (const we = wordEnd[k]!; w < we; w++, l += 4, p += 4) if (view.getInt32(p, true) !== words[w]) return NO_MATCH
-      for (; l < le; l++, p++) if (buf[p] !== lit[l]) return NO_MATCH
+      const tk = tailKind[k]!
+      if (tk === 1) {
+        p += le - l
+        l = le
+        if (view.getInt32(p - 4, true) !== tailWord[k]) return NO_MATCH
+      } else if (tk === 2) for (; l < le; l++, p++) if (buf[p] !== lit[l]) return NO_MATCH
       const kind = kinds[k]!
       if (kind === BIN_F64) {
         if (p + 8 >= end) return NO_MATCH
@@ -224,7 +239,11 @@ export class LineTemplate implements LineFastPath {
     const le = litEnd[n]!
     if (p + le - l > end) return NO_MATCH
     for (const we = wordEnd[n]!; w < we; w++, l += 4, p += 4) if (view.getInt32(p, true) !== words[w]) return NO_MATCH
-    for (; l < le; l++, p++) if (buf[p] !== lit[l]) return NO_MATCH
+    if (tailKind[n] === 1) {
+      p += le - l
+      l = le
+      if (view.getInt32(p - 4, true) !== tailWord[n]) return NO_MATCH
+    } else for (; l < le; l++, p++) if (buf[p] !== lit[l]) return NO_MATCH
     let micros: number
     if (this.hasTs) {
       let q = p

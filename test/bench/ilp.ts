@@ -52,9 +52,9 @@ if (process.argv[2] === '--cpu') {
   await db.close()
   rmSync(dir, { recursive: true, force: true })
 } else if (process.argv[2] === '--client') {
-  // one of several client processes: `--client <conf> <table> <from> <count>`
-  const [conf, table, from, count] = process.argv.slice(3) as [string, string, string, string]
-  await sendRows(conf, table, Number(from), Number(count))
+  // one of several client processes: `--client <conf> <table> <from> <count> <stride>`
+  const [conf, table, from, count, stride] = process.argv.slice(3) as [string, string, string, string, string]
+  await sendRows(conf, table, Number(from), Number(count), Number(stride))
   process.exit(0)
 } else if (process.argv[2] === '--server') {
   const { Database } = await import('../../lib/index.js')
@@ -98,13 +98,13 @@ if (process.argv[2] === '--cpu') {
     await until(table, n)
     report(name, n, t0, await serverCpu() - cpu0)
   }
-  /** `clients` client processes at once, each sending its share of the rows on its own connection. */
+  /** `clients` client processes at once, each sending its share of the rows (interleaved in time) on its own connection. */
   const runMany = async (name: string, conf: string, table: string, clients: number): Promise<void> => {
     const share = Math.ceil(n / clients)
     const cpu0 = await serverCpu()
     const t0 = performance.now()
     await Promise.all(Array.from({ length: clients }, (_, k) => {
-      const c = fork(fileURLToPath(import.meta.url), ['--client', conf, table, String(k * share), String(Math.min(share, n - k * share))], { execArgv: ['--import', 'tsx'] })
+      const c = fork(fileURLToPath(import.meta.url), ['--client', conf, table, String(k), String(Math.min(share, Math.ceil((n - k) / clients))), String(clients)], { execArgv: ['--import', 'tsx'] })
       return new Promise((r) => c.once('exit', r))
     }))
     await until(table, n)
@@ -191,17 +191,26 @@ if (process.argv[2] === '--cpu') {
   }
 }
 
-/** Sends rows `from .. from + count - 1` through a Node client configured by `conf` (auto-flush defaults), then flushes and closes it. */
-async function sendRows(conf: string, table: string, from: number, count: number): Promise<void> {
+/**
+ * Sends `count` rows through a Node client configured by `conf` (auto-flush defaults), then
+ * flushes and closes it. Row `k` is row number `from + k * stride` of the whole stream, so that
+ * `stride` clients sending `from = 0 .. stride - 1` interleave their timestamps as producers
+ * writing "now" do (contiguous shares would make every flush but the newest client's out of
+ * order, which measures the out-of-order merge rather than ingestion). The timestamp is passed
+ * as a number of µs: the client converts it to BigInt itself, so a BigInt of ours per row is
+ * pure cost (test/bench/ilp-client.ts).
+ */
+async function sendRows(conf: string, table: string, from: number, count: number, stride = 1): Promise<void> {
   const sender = await Sender.fromConfig(conf)
   if (conf.startsWith('tcp')) await sender.connect()
-  const base = 1_700_000_000_000_000n
+  const base = 1_700_000_000_000_000
   const syms = ['AAPL', 'MSFT', 'GOOG', 'AMZN', 'NVDA', 'META', 'TSLA', 'AMD']
-  for (let i = from; i < from + count; i++) {
+  for (let k = 0; k < count; k++) {
+    const i = from + k * stride
     await sender.table(table).symbol('sym', syms[i & 7]!).symbol('venue', i & 1 ? 'X' : 'Y')
       .floatColumn('bid', 100 + (i % 100) / 8).floatColumn('ask', 100.5 + (i % 100) / 8).floatColumn('bid_sz', i % 1000)
       .floatColumn('ask_sz', (i * 7) % 1000).floatColumn('last', 100.25).floatColumn('vwap', 100.125)
-      .intColumn('seq', i).at(base + BigInt(i), 'us')
+      .intColumn('seq', i).at(base + i, 'us')
   }
   await sender.flush()
   await sender.close()

@@ -86,6 +86,36 @@ t.test('the fast path takes lines of one shape (no call per value) and leaves ot
   t.equal(rows.tables.get('u')!.rows, 50)
 })
 
+t.test('a line that differs from the template only in a literal\'s last 1-3 bytes is not taken for it (the compare covers every byte)', async (t) => {
+  // literals of 4+ bytes are compared a word at a time, their last 1-3 bytes as a word overlapping the last whole one
+  const db = await Database.open()
+  const w = db.lineWriter({ precision: 'u' })
+  const line = (table: string, tag: string, f1: string, f2: string, i: number): Buffer =>
+    Buffer.concat([Buffer.from(`${table},${tag}=a `), binary(f1, i), Buffer.from(','), binary(f2, -i), Buffer.from(`,seq=${i}i ${1000 + i}t\n`)])
+  const lines = [
+    line('metrics', 'venue', 'bid_sz', 'ask_sz', 1),
+    line('metrics', 'venue', 'bid_sz', 'ask_sz', 2), // taken by the template
+    line('metrics', 'venue', 'bid_sy', 'ask_sz', 3), // 1st literal tail byte differs: a new column bid_sy
+    line('metrics', 'venue', 'bid_sz', 'ask_sq', 4), // another literal's tail
+    line('metrics', 'venuf', 'bid_sz', 'ask_sz', 5), // the table+tag literal's tail: a new tag column
+    line('metricz', 'venue', 'bid_sz', 'ask_sz', 6), // the table name's tail: another table
+    line('metrics', 'venue', 'bid_sz', 'ask_sz', 7),
+  ]
+  w.write(Buffer.concat(lines))
+  t.equal(await w.end(), 7)
+  const q = async (sql: string): Promise<unknown[][]> => (await db.query(sql)).rows.map((r) => [...r])
+  t.same(await q('select seq, bid_sz, bid_sy, ask_sz, ask_sq, venue, venuf from metrics order by seq'), [
+    [1, 1, null, -1, null, 'a', null],
+    [2, 2, null, -2, null, 'a', null],
+    [3, null, 3, -3, null, 'a', null],
+    [4, 4, null, null, -4, 'a', null],
+    [5, 5, null, -5, null, null, 'a'],
+    [7, 7, null, -7, null, 'a', null],
+  ])
+  t.same(await q('select seq from metricz'), [[6]])
+  await db.close()
+})
+
 async function failure(db: Database, body: Buffer): Promise<IlpError> {
   const w = db.lineWriter({ precision: 'u' })
   try {

@@ -1,0 +1,74 @@
+/**
+ * `npm start`: the standalone server (examples/server.ts), started with glibc's allocator set up
+ * for a long ingest. On Linux with glibc the server runs as a child process whose environment
+ * adds `MALLOC_ARENA_MAX=2` and `MALLOC_MMAP_THRESHOLD_=131072` (each only when not already
+ * set: a value of the user's wins); elsewhere (macOS, Windows, musl) the server runs in this
+ * process, unchanged. Why: a column buffer freed by a checkpoint raises glibc's dynamic mmap
+ * threshold, so later buffers of 1–8 MB come from heaps that are never given back, and a
+ * 10-minute ILP stream sat at 447–498 MB of RSS for a 256 MB budget; with the two variables it
+ * stays at 329–382 MB (docs/storage.md, "What the memory budget bounds"). They cannot be set
+ * from inside the process: glibc reads them when it starts. `EPOCHDB_MALLOC_TUNING=0` turns the
+ * launcher's variables off.
+ *
+ * The child runs in its own process group, and this process forwards SIGINT, SIGTERM and SIGHUP
+ * to it (a signal repeated within 500 ms — a terminal's Ctrl-C reaching npm and this process
+ * both — counts once, since the server takes a second signal as "exit now"), then exits with the
+ * child's code. Arguments (`--conf path`) pass through.
+ */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+/** The allocator variables the launcher adds on Linux with glibc. */
+export const MALLOC_DEFAULTS: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' }
+
+/** The glibc version this process runs with, or undefined (not Linux, or another libc such as musl). */
+export function glibcVersion(): string | undefined {
+  if (process.platform !== 'linux') return undefined
+  const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header
+  return header?.glibcVersionRuntime
+}
+
+/**
+ * The variables of {@link MALLOC_DEFAULTS} that `env` lacks, when the process runs on glibc
+ * (`glibc` its version) and `EPOCHDB_MALLOC_TUNING` is not `0`; else none.
+ */
+export function mallocEnv(env: NodeJS.ProcessEnv, glibc: string | undefined): Record<string, string> {
+  if (glibc === undefined || env.EPOCHDB_MALLOC_TUNING === '0') return {}
+  const add: Record<string, string> = {}
+  for (const [k, v] of Object.entries(MALLOC_DEFAULTS)) if (env[k] === undefined) add[k] = v
+  return add
+}
+
+/** Signals passed on to the server. */
+const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
+/** A signal repeated within this many ms is the same one delivered twice. */
+const REPEAT_MS = 500
+
+/** Runs `script` in a child process with `add` in its environment; resolves with its exit code. */
+function runChild(script: string, add: Record<string, string>): Promise<number> {
+  const child = spawn(process.execPath, [...process.execArgv, script, ...process.argv.slice(2)], {
+    env: { ...process.env, ...add },
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true, // its own group: a terminal's Ctrl-C reaches it once, through this process
+  })
+  const last = new Map<NodeJS.Signals, number>()
+  for (const sig of FORWARDED) {
+    process.on(sig, () => {
+      const now = Date.now()
+      if (now - (last.get(sig) ?? -Infinity) < REPEAT_MS) return
+      last.set(sig, now)
+      child.kill(sig)
+    })
+  }
+  process.once('exit', () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM') })
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1)))
+  })
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const add = mallocEnv(process.env, glibcVersion())
+  if (Object.keys(add).length === 0) await import('./server.js')
+  else process.exitCode = await runChild(fileURLToPath(new URL('./server.ts', import.meta.url)), add)
+}

@@ -1,0 +1,105 @@
+/**
+ * `npm start`'s launcher (examples/launch.ts): on Linux with glibc the server runs with
+ * `MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072` in its environment (values the user set win,
+ * `EPOCHDB_MALLOC_TUNING=0` turns them off), answers as `npm start` did, and one SIGINT to the
+ * launcher shuts the server down cleanly (exit 0, not the "second signal" exit).
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t, { type Test } from 'tap'
+import { MALLOC_DEFAULTS, glibcVersion, mallocEnv } from '../../../examples/launch.js'
+import { exec, freePort } from '../../faults/server-process.js'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+
+t.test('mallocEnv: the two variables on glibc, the user\'s values kept, none elsewhere or when turned off', async (t) => {
+  t.same(mallocEnv({}, '2.36'), { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' })
+  t.same(mallocEnv({ MALLOC_ARENA_MAX: '8' }, '2.36'), { MALLOC_MMAP_THRESHOLD_: '131072' }, 'a value the user set is not replaced')
+  t.same(mallocEnv({ MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '65536' }, '2.36'), {}, 'both set: nothing to add, no child process')
+  t.same(mallocEnv({}, undefined), {}, 'not glibc (macOS, Windows, musl): nothing')
+  t.same(mallocEnv({ EPOCHDB_MALLOC_TUNING: '0' }, '2.36'), {}, 'turned off')
+  t.same(Object.keys(MALLOC_DEFAULTS).sort(), ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_'])
+})
+
+/** The environment of process `pid` (Linux /proc). */
+function environOf(pid: number): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const kv of readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0')) {
+    const i = kv.indexOf('=')
+    if (i > 0) env[kv.slice(0, i)] = kv.slice(i + 1)
+  }
+  return env
+}
+
+/** The pids of `pid`'s children (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim().split(/\s+/).filter((s) => s !== '').map(Number)
+}
+
+/** Starts `npm start`'s command with `env` added; resolves when REST answers, with the launcher and the server's pids. */
+async function launch(t: Test, env: Record<string, string>): Promise<{ url: string; launcher: ReturnType<typeof spawn>; exited: Promise<number | string | null>; output: () => string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-launch-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const http = await freePort()
+  const launcher = spawn(process.execPath, ['--import', 'tsx', 'examples/launch.ts'], {
+    cwd: root,
+    env: { ...process.env, QDB_CAIRO_ROOT: dir, QDB_HTTP_BIND_TO: `127.0.0.1:${http}`, QDB_PG_NET_BIND_TO: `127.0.0.1:${await freePort()}`, QDB_LINE_TCP_NET_BIND_TO: `127.0.0.1:${await freePort()}`, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  launcher.stdout!.on('data', (d: Buffer) => { out += d.toString() })
+  launcher.stderr!.on('data', (d: Buffer) => { out += d.toString() })
+  const exited = new Promise<number | string | null>((resolve) => launcher.once('exit', (code, signal) => resolve(code ?? signal)))
+  t.teardown(async () => {
+    for (const pid of launcher.exitCode === null ? childrenOf(launcher.pid!) : []) try { process.kill(pid, 'SIGKILL') } catch { /* gone */ }
+    launcher.kill('SIGKILL')
+  })
+  const url = `http://127.0.0.1:${http}`
+  let gone = false
+  void exited.then(() => { gone = true })
+  for (let i = 0; i < 600 && !gone; i++) {
+    try { if ((await fetch(`${url}/ping`)).status === 204) return { url, launcher, exited, output: () => out } } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`server did not start: ${out}`)
+}
+
+const glibc = glibcVersion()
+t.test('npm start on Linux/glibc: the server process has the allocator variables and answers; one SIGINT stops it cleanly', { skip: glibc === undefined ? 'needs Linux with glibc (/proc, the variables)' : false, timeout: 120_000 }, async (t) => {
+  const { url, launcher, exited, output } = await launch(t, {})
+  const [server] = childrenOf(launcher.pid!)
+  t.ok(server !== undefined, 'the server runs as the launcher\'s child')
+  const env = environOf(server!)
+  t.equal(env.MALLOC_ARENA_MAX, '2')
+  t.equal(env.MALLOC_MMAP_THRESHOLD_, '131072')
+  t.equal(environOf(launcher.pid!).MALLOC_ARENA_MAX, process.env.MALLOC_ARENA_MAX, 'the launcher itself is unchanged')
+  t.same((await exec(url, 'select 1 + 1 x')).body.dataset, [[2]], 'REST answers through the launched server')
+  launcher.kill('SIGINT')
+  t.equal(await exited, 0, 'one SIGINT: a clean shutdown, exit 0')
+  t.match(output(), /"msg":"stopped"/, 'the server went through its shutdown')
+  t.notMatch(output(), /shutdown now/, 'the signal reached the server once')
+  t.throws(() => process.kill(server!, 0), 'the server process is gone')
+})
+
+t.test('npm start: a MALLOC_ARENA_MAX of the user\'s wins', { skip: glibc === undefined ? 'needs Linux with glibc' : false, timeout: 120_000 }, async (t) => {
+  const { launcher, exited } = await launch(t, { MALLOC_ARENA_MAX: '4' })
+  const env = environOf(childrenOf(launcher.pid!)[0]!)
+  t.equal(env.MALLOC_ARENA_MAX, '4')
+  t.equal(env.MALLOC_MMAP_THRESHOLD_, '131072')
+  launcher.kill('SIGTERM')
+  t.equal(await exited, 0)
+})
+
+t.test('npm start with EPOCHDB_MALLOC_TUNING=0: the server runs in the launcher\'s own process, without the variables', { timeout: 120_000 }, async (t) => {
+  const { url, launcher, exited } = await launch(t, { EPOCHDB_MALLOC_TUNING: '0' })
+  if (glibc !== undefined) {
+    t.same(childrenOf(launcher.pid!).filter((pid) => environOf(pid).QDB_CAIRO_ROOT !== undefined), [], 'no server child')
+    t.equal(environOf(launcher.pid!).MALLOC_MMAP_THRESHOLD_, process.env.MALLOC_MMAP_THRESHOLD_)
+  }
+  t.same((await exec(url, 'select 1 x')).body.dataset, [[1]])
+  launcher.kill('SIGINT')
+  t.equal(await exited, 0)
+})
