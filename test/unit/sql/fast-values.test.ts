@@ -119,7 +119,7 @@ t.test('random rows of literals, both ways', async (t) => {
   const SPACE = ['', ' ', '\n', '  \t']
   for (let n = 0; n < 200; n++) {
     const width = 1 + rnd(4)
-    const rows = Array.from({ length: 2 + rnd(6) }, () => `(${Array.from({ length: width }, () => SPACE[rnd(4)] + ITEMS[rnd(ITEMS.length)] + SPACE[rnd(4)]).join(',')})`)
+    const rows = Array.from({ length: 2 + rnd(6) }, () => `(${Array.from({ length: width }, () => SPACE[rnd(4)]! + ITEMS[rnd(ITEMS.length)]! + SPACE[rnd(4)]!).join(',')})`)
     const sql = `insert into t values ${rows.join(SPACE[rnd(4)] + ',' + SPACE[rnd(4)])}${rnd(2) === 0 ? ';' : ''}`
     t.ok(scanned(sql), 'takes the scanner')
     const want = outcome(() => byTokens(sql))
