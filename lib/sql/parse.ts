@@ -208,6 +208,20 @@ function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: 
 }
 
 /**
+ * Shorter texts are not tried by the VALUES scanner: a one-row INSERT would be lexed twice, and
+ * the token path reads a few rows in microseconds.
+ */
+export const VALUES_SCAN_MIN_TEXT = 1024
+
+/** {@link scanValues} and {@link parsedValues} in one go. */
+function scannedValues(sql: string, limits: ParseLimits): ParsedStatement | undefined {
+  const steps = scanValues(sql, limits)
+  let step = steps.next()
+  while (step.done !== true) step = steps.next()
+  return step.value === undefined ? undefined : parsedValues(sql, step.value)
+}
+
+/**
  * The one INSERT ... VALUES statement `scanned` read (fast-values.ts): its head parsed as usual,
  * the other rows put after the first; undefined when the head does not parse as that (then the
  * whole text is parsed as usual, and reports any error).
@@ -234,10 +248,7 @@ function parsedValues(sql: string, scanned: ScannedValues): ParsedStatement | un
  */
 export function parseScript(sql: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParsedStatement[] {
   checkLength(sql, limits)
-  const steps = scanValues(sql, limits)
-  let step = steps.next()
-  while (step.done !== true) step = steps.next()
-  const fast = step.value === undefined ? undefined : parsedValues(sql, step.value)
+  const fast = sql.length < VALUES_SCAN_MIN_TEXT ? undefined : scannedValues(sql, limits)
   if (fast !== undefined) return [fast]
   const chunks = lexChecked(sql, limits)
   return chunks.map(({ tokens, end }) => {
@@ -258,14 +269,16 @@ export function parseScript(sql: string, limits: ParseLimits = DEFAULT_PARSE_LIM
  */
 export async function parseScriptAsync(sql: string, limits: ParseLimits, pause: () => Promise<void>): Promise<ParsedStatement[]> {
   checkLength(sql, limits)
-  const steps = scanValues(sql, limits)
-  let step = steps.next()
-  while (step.done !== true) {
-    await pause()
-    step = steps.next()
+  if (sql.length >= VALUES_SCAN_MIN_TEXT) {
+    const steps = scanValues(sql, limits)
+    let step = steps.next()
+    while (step.done !== true) {
+      await pause()
+      step = steps.next()
+    }
+    const fast = step.value === undefined ? undefined : parsedValues(sql, step.value)
+    if (fast !== undefined) return [fast]
   }
-  const fast = step.value === undefined ? undefined : parsedValues(sql, step.value)
-  if (fast !== undefined) return [fast]
   const tokens = await tokenizeAsync(sql, pause)
   const checking = checkTokenSteps(tokens, limits)
   while (checking.next().done !== true) await pause()
