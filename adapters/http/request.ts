@@ -47,9 +47,27 @@ function decodePath(path: string): string {
   return d.text
 }
 
+/** Characters outside ASCII (the native decoder keeps them as they are; {@link decodeBytes} re-encodes them). */
+const NON_ASCII = /[^\x00-\x7f]/
+
 /** Percent-decodes one component; `ok` is false when its bytes are not valid UTF-8. */
 function decode(s: string): { text: string; ok: boolean } {
   if (s.indexOf('%') < 0) return { text: s.indexOf('+') < 0 ? s : s.replaceAll('+', ' '), ok: true }
+  if (!NON_ASCII.test(s)) {
+    // the native decoder reads a 188 KB INSERT several times faster than the loop below, with
+    // the same answer for ASCII text; it throws on a bad escape or bytes that are not UTF-8,
+    // which the loop then reports (400) or decodes lossily
+    // (TextDecoder drops a leading byte-order mark, decodeURIComponent keeps it: that case too)
+    try {
+      const text = decodeURIComponent(s.indexOf('+') < 0 ? s : s.replaceAll('+', ' '))
+      if (text.charCodeAt(0) !== 0xfeff) return { text, ok: true }
+    } catch { /* below */ }
+  }
+  return decodeBytes(s)
+}
+
+/** {@link decode} byte by byte. */
+function decodeBytes(s: string): { text: string; ok: boolean } {
   const bytes = Buffer.allocUnsafe(Buffer.byteLength(s))
   let n = 0
   for (let i = 0; i < s.length; i++) {

@@ -45,15 +45,21 @@ const isOp = (t: Token | undefined, text: string): boolean => t !== undefined &&
 /** A token the grammar's `name` rule takes (identifier or soft keyword; not a quoted one here). */
 const isName = (t: Token | undefined): t is Token => t !== undefined && (t.type === 'ident' || t_softName.test(t))
 
-/** One simple item starting at `tokens[i]`, which must be followed by `,` or `)`; else undefined. */
-function scanItem(tokens: readonly Token[], i: number): { expr: Expr; next: number } | undefined {
+/** The item {@link scanItem} read last (a module variable: no result object per item of a 21,000-item INSERT). */
+let lastItem: Expr | undefined
+
+/**
+ * One simple item starting at `tokens[i]`, which must be followed by `,` or `)`: returns the
+ * index of that token and leaves the item in {@link lastItem}; -1 when there is none.
+ */
+function scanItem(tokens: readonly Token[], i: number): number {
   let tok = tokens[i]
   let sign: Token | undefined
   if (isOp(tok, '-') || isOp(tok, '+')) {
     sign = tok
     tok = tokens[++i]
   }
-  if (tok === undefined) return undefined
+  if (tok === undefined) return -1
   let expr: Expr
   switch (tok.type) {
     case 'integer': case 'long': case 'float': case 'hex': case 'NAN':
@@ -74,9 +80,9 @@ function scanItem(tokens: readonly Token[], i: number): { expr: Expr; next: numb
       break
     default: {
       const str = tokens[i + 1]
-      if (!isName(tok) || str === undefined || str.type !== 'string') return undefined
+      if (!isName(tok) || str === undefined || str.type !== 'string') return -1
       const typed = typedLiteral(nameOf(tok), str)
-      if (typed === null) return undefined
+      if (typed === null) return -1
       expr = typed
       i += 2
     }
@@ -86,13 +92,15 @@ function scanItem(tokens: readonly Token[], i: number): { expr: Expr; next: numb
     const type = tokens[i + 1]
     const after = tokens[i + 2]
     // one-word type names only: `(`, `[` or a second word (`double precision`) go to the grammar
-    if (!isName(type) || !(isOp(after, ',') || isOp(after, ')') || isOp(after, '::'))) return undefined
+    if (!isName(type) || !(isOp(after, ',') || isOp(after, ')') || isOp(after, '::'))) return -1
     expr = cast(op.offset, expr, typeName(nameOf(type), null, 0), true)
     i += 2
   }
   if (sign !== undefined) expr = unary(sign, expr)
   const next = tokens[i]
-  return isOp(next, ',') || isOp(next, ')') ? { expr, next: i } : undefined
+  if (!(isOp(next, ',') || isOp(next, ')'))) return -1
+  lastItem = expr
+  return i
 }
 
 /** A parenthesised list of simple items at `tokens[open]` (`(`); its items and the `)` index. */
@@ -108,11 +116,11 @@ function* scanListSteps(tokens: readonly Token[], open: number): Generator<void,
   let i = open + 1
   let firstEnd = -1
   for (let n = 1; ; n++) {
-    const item = scanItem(tokens, i)
-    if (item === undefined) return undefined
-    items.push(item.expr)
-    if (firstEnd < 0) firstEnd = item.next
-    i = item.next
+    const next = scanItem(tokens, i)
+    if (next < 0) return undefined
+    items.push(lastItem!)
+    if (firstEnd < 0) firstEnd = next
+    i = next
     if (isOp(tokens[i], ')')) return { items, firstEnd, close: i }
     i++ // the comma
     if (n % STEP_ITEMS === 0) yield

@@ -140,6 +140,17 @@ function lexRange(lexer: moo.Lexer, sql: string, out: Token[], max: number): num
   return kept
 }
 
+/**
+ * The first tokens of `sql`: lexes until `max` tokens were kept (or the end); returns them and
+ * the offset where lexing stopped. Throws as {@link tokenize} on what it reads.
+ */
+export function tokenizeHead(sql: string, max: number): { tokens: Token[]; end: number } {
+  const lexer = (mooLexer as moo.Lexer & { clone(): moo.Lexer }).clone()
+  lexer.reset(sql)
+  const tokens: Token[] = []
+  lexRange(lexer, sql, tokens, max)
+  return { tokens, end: (lexer as MooAt).index }
+}
 
 /**
  * Tokens the async lexer reads between two calls of its `pause` (a few hundred microseconds of

@@ -106,6 +106,9 @@ export function* checkTokenSteps(tokens: readonly Token[], limits: ParseLimits):
   let counted = 0
   for (const t of tokens) {
     if (++counted === CHECK_STEP_TOKENS) { counted = 0; yield }
+    // literals (most tokens of a bulk INSERT) neither open, close nor chain anything
+    const type = t.type
+    if (type === 'string' || type === 'float' || type === 'integer') continue
     const top = levels[levels.length - 1] as Level
     let grow = 0
     if (t.type === 'op') {

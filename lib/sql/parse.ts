@@ -18,6 +18,7 @@ import type { ParseLimits } from './limits.js'
 import { checkLength, checkTokens, checkTokenSteps, DEFAULT_PARSE_LIMITS } from './limits.js'
 import { shrinkLists, shrinkSteps } from './fast-lists.js'
 import { TemplateCache, shapeOf } from './parse-templates.js'
+import { type ScannedValues, appendRows, scanValues } from './fast-values.js'
 
 const compiled = nearley.Grammar.fromCompiled(grammar as unknown as nearley.CompiledRules)
 
@@ -207,6 +208,38 @@ function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: 
 }
 
 /**
+ * Shorter texts are not tried by the VALUES scanner: a one-row INSERT would be lexed twice, and
+ * the token path reads a few rows in microseconds.
+ */
+export const VALUES_SCAN_MIN_TEXT = 1024
+
+/** {@link scanValues} and {@link parsedValues} in one go. */
+function scannedValues(sql: string, limits: ParseLimits): ParsedStatement | undefined {
+  const steps = scanValues(sql, limits)
+  let step = steps.next()
+  while (step.done !== true) step = steps.next()
+  return step.value === undefined ? undefined : parsedValues(sql, step.value)
+}
+
+/**
+ * The one INSERT ... VALUES statement `scanned` read (fast-values.ts): its head parsed as usual,
+ * the other rows put after the first; undefined when the head does not parse as that (then the
+ * whole text is parsed as usual, and reports any error).
+ */
+function parsedValues(sql: string, scanned: ScannedValues): ParsedStatement | undefined {
+  const head = scanned.head
+  let statement: Statement
+  try {
+    statement = parseTokens(head, scanned.end)
+  } catch {
+    return undefined
+  }
+  if (!appendRows(statement, scanned)) return undefined
+  const start = (head[0] as Token).offset
+  return { statement, start, end: scanned.end, text: sql.slice(start, scanned.end) }
+}
+
+/**
  * Parses a script of statements separated by `;` (a trailing `;` is fine, empty statements
  * are skipped), keeping each statement's span in the text.
  *
@@ -214,6 +247,9 @@ function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: 
  * `sql` is over one of `limits` (default {@link DEFAULT_PARSE_LIMITS}).
  */
 export function parseScript(sql: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParsedStatement[] {
+  checkLength(sql, limits)
+  const fast = sql.length < VALUES_SCAN_MIN_TEXT ? undefined : scannedValues(sql, limits)
+  if (fast !== undefined) return [fast]
   const chunks = lexChecked(sql, limits)
   return chunks.map(({ tokens, end }) => {
     const first = tokens[0] as Token
@@ -233,6 +269,16 @@ export function parseScript(sql: string, limits: ParseLimits = DEFAULT_PARSE_LIM
  */
 export async function parseScriptAsync(sql: string, limits: ParseLimits, pause: () => Promise<void>): Promise<ParsedStatement[]> {
   checkLength(sql, limits)
+  if (sql.length >= VALUES_SCAN_MIN_TEXT) {
+    const steps = scanValues(sql, limits)
+    let step = steps.next()
+    while (step.done !== true) {
+      await pause()
+      step = steps.next()
+    }
+    const fast = step.value === undefined ? undefined : parsedValues(sql, step.value)
+    if (fast !== undefined) return [fast]
+  }
   const tokens = await tokenizeAsync(sql, pause)
   const checking = checkTokenSteps(tokens, limits)
   while (checking.next().done !== true) await pause()

@@ -8,7 +8,7 @@ import { isDecimal } from '../../types/decimal.js'
 import { SqlError, SqlState } from '../../errors.js'
 import type { Insert, Select, Update } from '../../sql/ast.js'
 import type { ColumnType } from '../../types/column-type.js'
-import { type Batch, type Vector, VectorWriter, allocate, concatVectors, getScalar, materialize } from '../../types/vector.js'
+import { type Batch, type Scalar, type Vector, VectorWriter, allocate, concatVectors, getScalar, materialize } from '../../types/vector.js'
 import { castVector } from '../../types/cast.js'
 import type { Table, TableData } from '../../storage/table.js'
 import { memorySnapshotPart } from '../../storage/table-parts.js'
@@ -92,6 +92,14 @@ const VALUES_ROWS_PER_CHECK = 256
 /** The batch a VALUES expression is evaluated against: one row, no columns. */
 const ONE_ROW: Batch = { length: 1, vectors: [] }
 
+/** Distinct string literals remembered per column of one INSERT (the cache is then left as it is). */
+const STRINGS_PER_COLUMN = 4096
+
+function rememberString(cache: Map<string, Scalar>, text: string, value: Scalar): void {
+  // objects (BINARY, arrays) are not shared between rows
+  if (cache.size < STRINGS_PER_COLUMN && (value === null || typeof value !== 'object')) cache.set(text, value)
+}
+
 /** INSERT; returns the number of rows inserted. */
 export async function insert(s: Insert, table: Table, bc: BindContext, ctx: ExecContext, sink: RowSink = appendNow): Promise<number> {
   const targets = targetColumns(table, s)
@@ -102,6 +110,8 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
     for (const row of rows) {
       if (row.length !== targets.length) throw new SqlError(SqlState.SYNTAX_ERROR, `row value count does not match column count [expected=${targets.length}, actual=${row.length}]`, row[0]?.pos ?? s.pos)
     }
+    // each column's string literals converted so far (text -> value)
+    const strings: Map<string, Scalar>[] = []
     // made on the first value that is not a plain parameter (most single-row INSERTs have none)
     let env: Parameters<typeof bindExpr>[1] | undefined
     for (let r = 0; r < rows.length; r++) {
@@ -122,11 +132,26 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
             continue
           }
         }
+        if (e.kind === 'literal') {
+          // the commonest cells of a bulk INSERT, converted as below without binding: a plain
+          // DOUBLE literal into a DOUBLE column is its number; a string literal converts once per
+          // distinct text and column (tags and timestamps repeat from row to row)
+          if (e.type === 'double' && type === 'DOUBLE' && e.text.indexOf('_') < 0) { writers[k]!.set(r, Number(e.text)); continue }
+          if (e.type === 'string') {
+            const cache = strings[k] ??= new Map()
+            const seen = cache.get(e.value)
+            if (seen !== undefined || cache.has(e.value)) { writers[k]!.set(r, seen!); continue }
+          }
+        }
         env ??= { scope: new Scope([]), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'VALUES', ...inferOf(bc) }
         // a literal goes into a DECIMAL column only by the implicit rules: `99.99` (a DOUBLE) is refused, as QuestDB does
         const bound = castTo(bindExpr(e, env), type, e.pos, !(e.kind === 'literal' && isDecimal(type)), bc.onInfer)
         // a literal (already cast) is its value: no compile per cell
-        if (bound.kind === 'const') { writers[k]!.set(r, bound.value); continue }
+        if (bound.kind === 'const') {
+          if (e.kind === 'literal' && e.type === 'string') rememberString(strings[k]!, e.value, bound.value)
+          writers[k]!.set(r, bound.value)
+          continue
+        }
         const subqueries = prepareSubqueries(bound, ctx)
         if (subqueries !== undefined) await subqueries
         writers[k]!.set(r, getScalar(compileExpr(bound, ctx)(ONE_ROW), 0))
