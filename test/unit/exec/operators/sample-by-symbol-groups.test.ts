@@ -2,7 +2,7 @@ import t from 'tap'
 import { BucketTable, makeSampler, type SamplerSpec } from '../../../../lib/exec/operators/sample-by-buckets.js'
 import { GroupTable } from '../../../../lib/exec/operators/sample-by-keys.js'
 import { KeyIndex } from '../../../../lib/exec/keys/key-index.js'
-import { SymbolTable, vectorOf } from '../../../../lib/types/vector.js'
+import { SymbolTable, type SymVector, vectorOf } from '../../../../lib/types/vector.js'
 import { Database } from '../../../../lib/index.js'
 
 // GroupTable.assignSymbolRows (one pass: bucket, symbol key id, group) must give exactly what the
@@ -70,8 +70,8 @@ function run(c: Case, onePass: boolean): { groups: number[]; bucketOf: number[];
     }
     groups.push(...out)
   }
-  const vec = index.vector(0, { type: 'SYMBOL', dict: new SymbolTable() })
-  const keys = Array.from({ length: index.count }, (_, i) => (vec.data as Int32Array)[i]! < 0 ? null : vec.dict!.values[(vec.data as Int32Array)[i]!])
+  const vec = index.vector(0, { type: 'SYMBOL', dict: new SymbolTable() }) as SymVector
+  const keys = Array.from({ length: index.count }, (_, i) => (vec.data as Int32Array)[i]! < 0 ? null : vec.dict.values[(vec.data as Int32Array)[i]!])
   return { groups, bucketOf: [...pairs.bucketOf.subarray(0, pairs.count)], keyOf: [...pairs.keyOf.subarray(0, pairs.count)], keys, starts: buckets.starts, ordered: buckets.ordered }
 }
 
