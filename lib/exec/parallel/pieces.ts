@@ -13,12 +13,14 @@ import { type Partial, runPartial } from './partial.js'
 import type { WireTask } from './wire.js'
 
 /**
- * Pieces per thread a keyed SAMPLE BY's part is cut into: more balance a late thread better, and
- * each costs a partial to merge by its edge buckets (about 0.07 ms each at TSBS double-groupby's
- * 100 groups per bucket). A GROUP BY takes one piece per thread: its partials can each hold every
- * group, and merging one costs as much as keying its groups again.
+ * Pieces per thread a keyed SAMPLE BY's part is cut into: more balance a thread the OS runs late
+ * better, but each costs a partial to merge by its edge buckets, and two threads that overlap
+ * longer slow each other on this 2-core machine (TSBS double-groupby-all at 1,000 hosts, one
+ * process alternating: 1, 2 and 4 a thread took 93.8, 95.5 and 99.3 ms best wall at load ~6).
+ * A GROUP BY takes one piece per thread: its partials can each hold every group, and merging
+ * one costs as much as keying its groups again.
  */
-export const PIECES_PER_THREAD = 4
+export const PIECES_PER_THREAD = 2
 
 /** No piece is cut smaller than this many rows (unless its range is). */
 export const MIN_PIECE_ROWS = 16_384
