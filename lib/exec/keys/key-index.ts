@@ -105,6 +105,24 @@ export class KeyIndex {
     this.tookTextIds(before)
   }
 
+  /**
+   * For one SYMBOL key: the remap array of `dict` ({@link TextIds.remapOf}: at symbol key + 1
+   * the key's id, -1 when not seen yet; {@link symbolId} fills it), so a caller's own row loop
+   * reads ids with one array read; undefined when this index is not a one-text-key index.
+   */
+  symbolRemap(dict: SymbolTable): Int32Array | undefined {
+    if (this.width !== 1 || this.i64 !== undefined || this.byNumber.size > 0) return undefined
+    return this.textIds.remapOf(dict)
+  }
+
+  /** The id of symbol key `key` of `dict` (-1 = null) in a one-text-key index, given on first sight. */
+  symbolId(dict: SymbolTable, key: number): number {
+    const before = this.textIds.count
+    const id = this.textIds.symbolId(dict, key)
+    if (this.textIds.count !== before) this.tookTextIds(before)
+    return id
+  }
+
   private textId(s: string | null): number {
     const before = this.textIds.count
     const id = this.textIds.idOf(s)

@@ -32,6 +32,20 @@ export class TextIds {
 
   /** Writes the id of each of `length` symbol keys of `dict` (-1 = null) to `out`. */
   assignSymbols(keys: Int32Array, dict: SymbolTable, length: number, out: Int32Array): void {
+    const remap = this.remapOf(dict)
+    for (let i = 0; i < length; i++) {
+      const k = keys[i]! + 1
+      let id = remap[k]!
+      if (id < 0) id = this.symbolId(dict, k - 1)
+      out[i] = id
+    }
+  }
+
+  /**
+   * The remap array of `dict`: at symbol key + 1 (0: null) the key's id, or -1 before
+   * {@link symbolId} gives it one. Covers every key `dict` holds now.
+   */
+  remapOf(dict: SymbolTable): Int32Array {
     let remap = this.remaps.get(dict)
     if (remap === undefined || remap.length < dict.size + 1) {
       const next = new Int32Array(Math.max((remap?.length ?? 32) * 2, dict.size + 1)).fill(-1)
@@ -39,14 +53,17 @@ export class TextIds {
       remap = next
       this.remaps.set(dict, remap)
     }
-    for (let i = 0; i < length; i++) {
-      const k = keys[i]! + 1
-      let id = remap[k]!
-      if (id < 0) {
-        id = this.idOf(k === 0 ? null : dict.values[k - 1]!)
-        remap[k] = id
-      }
-      out[i] = id
+    return remap
+  }
+
+  /** The id of symbol key `key` of `dict` (-1 = null), given on first sight and kept in its remap. */
+  symbolId(dict: SymbolTable, key: number): number {
+    const remap = this.remapOf(dict)
+    let id = remap[key + 1]!
+    if (id < 0) {
+      id = this.idOf(key < 0 ? null : dict.values[key]!)
+      remap[key + 1] = id
     }
+    return id
   }
 }

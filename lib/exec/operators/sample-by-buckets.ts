@@ -115,9 +115,10 @@ export class BucketTable {
   /** start of bucket ordinal i */
   readonly starts: number[] = []
   private readonly byStart = new Map<number, number>()
-  private cur = -1
-  private lo = 0
-  private hi = -Infinity
+  /** the ordinal of the bucket the last row fell in, and that bucket's [lo, hi) */
+  cur = -1
+  lo = 0
+  hi = -Infinity
   ordered = true
 
   constructor(readonly sampler: Sampler) {}
@@ -133,18 +134,28 @@ export class BucketTable {
     for (let i = 0; i < length; i++) {
       const t = ts[i]!
       if (t < hi && t >= lo) { out[i] = cur; continue }
-      lo = this.sampler.floor(t)
-      hi = this.sampler.next(lo)
-      let ord = this.byStart.get(lo)
-      if (ord === undefined) {
-        ord = this.starts.length
-        if (ord > 0 && lo < this.starts[ord - 1]!) this.ordered = false
-        this.starts.push(lo)
-        this.byStart.set(lo, ord)
-      } else if (ord < cur) this.ordered = false
-      cur = ord
+      cur = this.enter(t)
+      lo = this.lo; hi = this.hi
       out[i] = cur
     }
-    this.cur = cur; this.lo = lo; this.hi = hi
+  }
+
+  /**
+   * The ordinal of the bucket holding `ts`, a row outside the current bucket's [lo, hi): that
+   * bucket becomes the current one (`cur`, `lo`, `hi`), numbered on first sight.
+   */
+  enter(ts: number): number {
+    const lo = this.sampler.floor(ts)
+    this.lo = lo
+    this.hi = this.sampler.next(lo)
+    let ord = this.byStart.get(lo)
+    if (ord === undefined) {
+      ord = this.starts.length
+      if (ord > 0 && lo < this.starts[ord - 1]!) this.ordered = false
+      this.starts.push(lo)
+      this.byStart.set(lo, ord)
+    } else if (ord < this.cur) this.ordered = false
+    this.cur = ord
+    return ord
   }
 }

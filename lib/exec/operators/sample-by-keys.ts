@@ -2,7 +2,12 @@
  * Keyed SAMPLE BY: dense group ids for (bucket, key) pairs ({@link GroupTable}), the key ids
  * coming from the shared KeyIndex (exec/keys/key-index.ts). Within one bucket a key's group is found through
  * an array indexed by key id and stamped with the bucket, so ordered input never hashes a pair.
+ * With one SYMBOL key ({@link GroupTable.assignSymbolRows}) the bucket, the key id and the
+ * group come from one pass over the rows (TSBS double-groupby: hour x hostname).
  */
+import type { BucketTable } from './sample-by-buckets.js'
+import type { KeyIndex } from '../keys/key-index.js'
+import type { SymbolTable } from '../../types/vector.js'
 
 const KEY_SPACE = 2 ** 26
 
@@ -23,13 +28,7 @@ export class GroupTable {
       const b = buckets[i]!
       const k = keys[i]!
       if (this.pairs === undefined && b < this.maxBucket) this.enterMapMode()
-      if (this.pairs !== undefined) {
-        const p = b * KEY_SPACE + k
-        let g = this.pairs.get(p)
-        if (g === undefined) { g = this.add(b, k); this.pairs.set(p, g) }
-        out[i] = g
-        continue
-      }
+      if (this.pairs !== undefined) { out[i] = this.pairGroup(b, k); continue }
       this.maxBucket = b
       if (k >= this.slot.length) this.growSlots(k + 1)
       if (this.stamp[k] === b + 1) { out[i] = this.slot[k]!; continue }
@@ -38,6 +37,51 @@ export class GroupTable {
       this.slot[k] = g
       out[i] = g
     }
+  }
+
+  /**
+   * Writes the group of each row to `out` in one pass, for one SYMBOL key: row i's bucket is
+   * `buckets`' ordinal of `ts[i]` and its key the id `keys` gives symbol key `syms[i]` of `dict`
+   * — the same groups (and bucket and key ids) as `buckets.assign`, `keys.assign` and
+   * {@link assign} one after the other. False, with nothing done, when `keys` is not a
+   * one-text-key index.
+   */
+  assignSymbolRows(ts: Float64Array, syms: Int32Array, dict: SymbolTable, length: number, buckets: BucketTable, keys: KeyIndex, out: Int32Array): boolean {
+    let remap = keys.symbolRemap(dict)
+    if (remap === undefined) return false
+    if (this.slot.length < keys.count) this.growSlots(keys.count)
+    let slot = this.slot, stamp = this.stamp
+    let cur = buckets.cur, lo = buckets.lo, hi = buckets.hi
+    for (let i = 0; i < length; i++) {
+      const t = ts[i]!
+      if (!(t < hi && t >= lo)) {
+        cur = buckets.enter(t)
+        lo = buckets.lo; hi = buckets.hi
+        if (this.pairs === undefined && cur < this.maxBucket) this.enterMapMode()
+        else if (this.pairs === undefined) this.maxBucket = cur
+      }
+      let k = remap[syms[i]! + 1]!
+      if (k < 0) {
+        k = keys.symbolId(dict, syms[i]!)
+        remap = keys.symbolRemap(dict)!
+        if (k >= slot.length) { this.growSlots(k + 1); slot = this.slot; stamp = this.stamp }
+      }
+      if (this.pairs !== undefined) { out[i] = this.pairGroup(cur, k); continue }
+      if (stamp[k] === cur + 1) { out[i] = slot[k]!; continue }
+      const g = this.add(cur, k)
+      stamp[k] = cur + 1
+      slot[k] = g
+      out[i] = g
+    }
+    return true
+  }
+
+  /** The group of (bucket `b`, key `k`) once in map mode. */
+  private pairGroup(b: number, k: number): number {
+    const p = b * KEY_SPACE + k
+    let g = this.pairs!.get(p)
+    if (g === undefined) { g = this.add(b, k); this.pairs!.set(p, g) }
+    return g
   }
 
   private add(b: number, k: number): number {

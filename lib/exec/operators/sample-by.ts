@@ -116,14 +116,21 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
     const ts = shift === undefined ? timestamps(b.vectors[node.timestampColumn]!) : shift.shifted(b.vectors[node.timestampColumn]!, n)
     buckets ??= new BucketTable(makeSampler(spec, first ?? ts[0]!))
     if (bucketIds.length < n) { bucketIds = new Int32Array(n); keyIds = new Int32Array(n); groupIds = new Int32Array(n) }
-    buckets.assign(ts, n, bucketIds)
     let groups = bucketIds
-    let count = buckets.count
+    let count: number
     if (keyIndex !== undefined && pairs !== undefined) {
-      keyIndex.assign(keyEvals.map((e) => e(b)), n, keyIds)
-      pairs.assign(bucketIds, keyIds, n, groupIds)
+      const keys = keyEvals.map((e) => e(b))
+      const sym = keys.length === 1 && keys[0]!.kind === 'sym' ? keys[0]! : undefined
+      if (sym === undefined || !pairs.assignSymbolRows(ts, sym.data, sym.dict, n, buckets, keyIndex, groupIds)) {
+        buckets.assign(ts, n, bucketIds)
+        keyIndex.assign(keys, n, keyIds)
+        pairs.assign(bucketIds, keyIds, n, groupIds)
+      }
       groups = groupIds
       count = pairs.count
+    } else {
+      buckets.assign(ts, n, bucketIds)
+      count = buckets.count
     }
     const single = keyIndex === undefined && groups[0] === groups[n - 1] && buckets.ordered
     for (const a of rest) {

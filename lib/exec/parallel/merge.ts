@@ -5,7 +5,7 @@
  * first appearance over the shares, which is the order one thread gives; a SAMPLE BY's rows are
  * put in bucket order when its parts were not (out-of-order data across parts).
  */
-import { type Batch, type Vector, concatVectors, gather } from '../../types/vector.js'
+import { type Batch, type Vector, concatVectors, gather, sliceVector } from '../../types/vector.js'
 import type { AggregateKernel } from '../../functions/registry-types.js'
 import type { ParallelAggregateNode } from '../../plan/plan-node.js'
 import { KeyIndex } from '../keys/key-index.js'
@@ -78,36 +78,44 @@ function mergeTimeSlices(node: ParallelAggregateNode, partials: readonly Partial
     prevLast = b[p.count - 1]!
   }
   if (live.length === 0) return undefined
-  const edge = new KeyIndex(share.keys.length)
-  const edgeDest: number[] = []
+  // the groups of an edge bucket, matched by their other keys (one index per bucket start: no
+  // composite key per group)
+  const edges = new Map<number, { index: KeyIndex; dest: number[] }>()
+  const others = share.keys.map((_, k) => k).filter((k) => k !== bucketKey)
   const kernels: AggregateKernel[] = share.aggregates.map((a) => a.def.create(a.site))
   const parts: Vector[][] = share.keys.map(() => [])
   let count = 0
+  let ids = new Int32Array(0)
+  const edgeOf = (start: number): { index: KeyIndex; dest: number[] } => {
+    let edge = edges.get(start)
+    if (edge === undefined) { edge = { index: new KeyIndex(others.length), dest: [] }; edges.set(start, edge) }
+    return edge
+  }
   for (const p of live) {
     const b = bucketsOf(p, bucketKey)!
-    const lo = b[0]!
-    const hi = b[p.count - 1]!
-    let m = 0
-    const sel = new Int32Array(p.count)
-    for (let i = 0; i < p.count; i++) if (b[i] === lo || b[i] === hi) sel[m++] = i
-    const ids = new Int32Array(m)
-    edge.assign(p.keys.map((v) => gather(v, sel, m)), m, ids)
-    const from = new Int32Array(p.count)
-    const to = new Int32Array(p.count)
-    const fresh = new Int32Array(p.count)
+    const n = p.count
+    // rows are in bucket order: the first bucket's groups are a prefix, the last one's a suffix
+    let loEnd = 1
+    while (loEnd < n && b[loEnd] === b[0]) loEnd++
+    let hiStart = n
+    if (loEnd < n) { hiStart = n - 1; while (b[hiStart - 1] === b[n - 1]) hiStart-- }
+    if (ids.length < n) ids = new Int32Array(n)
+    const lo = edgeOf(b[0]!)
+    lo.index.assign(others.map((k) => sliceVector(p.keys[k]!, 0, loEnd)), loEnd, ids)
+    const hi = hiStart < n ? edgeOf(b[n - 1]!) : undefined
+    if (hi !== undefined) hi.index.assign(others.map((k) => sliceVector(p.keys[k]!, hiStart, n)), n - hiStart, ids.subarray(hiStart))
+    const from = new Int32Array(n)
+    const to = new Int32Array(n)
+    const fresh = new Int32Array(n)
     let nFresh = 0
-    let e = 0
-    for (let i = 0; i < p.count; i++) {
+    for (let i = 0; i < n; i++) {
       from[i] = i
-      if (e < m && sel[e] === i) {
-        const id = ids[e++]!
-        let d = edgeDest[id]
-        if (d === undefined) { d = count++; edgeDest[id] = d; fresh[nFresh++] = i }
-        to[i] = d
-      } else {
-        to[i] = count++
-        fresh[nFresh++] = i
-      }
+      const edge = i < loEnd ? lo : i >= hiStart ? hi : undefined
+      if (edge === undefined) { to[i] = count++; fresh[nFresh++] = i; continue }
+      const id = ids[i]!
+      let d = edge.dest[id]
+      if (d === undefined) { d = count++; edge.dest[id] = d; fresh[nFresh++] = i }
+      to[i] = d
     }
     for (let a = 0; a < kernels.length; a++) {
       kernels[a]!.resize(count)

@@ -16,7 +16,7 @@ import { runPlan } from '../operators/runner.js'
 import { filterSelector } from '../operators/basic.js'
 import { accumulateGroups } from '../operators/hash-aggregate.js'
 import { accumulateSamples, sampleGroupKeys } from '../operators/sample-by.js'
-import { type WireSelected, type WireTask, decodeAggregate, decodeExpr, resolveFunctions } from './wire.js'
+import { type WireColumn, type WireSelected, type WireTask, decodeAggregate, decodeExpr, resolveFunctions } from './wire.js'
 
 /** The partial groups of one share: keys by group id (node key order) and the kernels holding their state. */
 export interface Partial {
@@ -34,8 +34,17 @@ function sharedTable(task: WireTask, dicts: (SymbolTable | undefined)[]): Table 
   return { snapshot: () => ({ rowCount, parts: [memorySnapshotPart(columns, rowCount, 0, -1)] }) } as unknown as Table
 }
 
-/** Rebuilds the dictionary of each SYMBOL column from its values. */
+/** The dictionaries rebuilt for a task's columns: the pieces of one task share them (and key ids remap per dictionary). */
+const rebuilt = new WeakMap<readonly WireColumn[], (SymbolTable | undefined)[]>()
+
+/** Rebuilds the dictionary of each SYMBOL column from its values (once per task's columns). */
 function dictionaries(task: WireTask): (SymbolTable | undefined)[] {
+  let dicts = rebuilt.get(task.columns)
+  if (dicts === undefined) { dicts = rebuildDictionaries(task); rebuilt.set(task.columns, dicts) }
+  return dicts
+}
+
+function rebuildDictionaries(task: WireTask): (SymbolTable | undefined)[] {
   return task.columns.map((c) => {
     if (c.dict === undefined) return undefined
     const d = new SymbolTable()

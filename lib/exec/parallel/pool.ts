@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
 import { SqlError, SqlState, type SqlStateCode } from '../../errors.js'
-import type { WirePartial, WireSelected, WireTask } from './wire.js'
+import type { WirePartial, WirePieces, WireSelected, WireTask } from './wire.js'
 import { startModuleWorker } from './start-worker.js'
 
 interface Pending { resolve: (result: unknown) => void; reject: (e: unknown) => void }
@@ -38,8 +38,8 @@ export class WorkerPool {
     }
   }
 
-  /** Runs a task on the next worker; resolves to its result (a {@link WirePartial}, or a {@link WireSelected} for a `select` task). */
-  run<T extends WirePartial | WireSelected>(task: WireTask): Promise<T> {
+  /** Runs a task on the next worker; resolves to its result (a {@link WirePartial}, {@link WirePieces} for a task with `pieces`, or a {@link WireSelected} for a `select` task). */
+  run<T extends WirePartial | WirePieces | WireSelected>(task: WireTask): Promise<T> {
     const id = this.nextId++
     const w = this.workers[this.turn++ % this.workers.length]!
     return new Promise<T>((resolve, reject) => {

@@ -1,8 +1,8 @@
 /**
  * Running the shares of a parallel aggregation: encoding the share's aggregation for the
  * workers, and running it part by part (a durable table's partitions load as they are reached),
- * each part's rows split into one contiguous range per thread; the statement's thread takes the
- * first range. The partial groups come back in row order.
+ * each part's rows cut into pieces that the statement's thread and the workers take on demand
+ * (pieces.ts). The partial groups come back in row order, one per piece.
  */
 import { internalError } from '../../errors.js'
 import type { BoundExpr, ParallelAggregateNode, ScanNode } from '../../plan/plan-node.js'
@@ -13,11 +13,12 @@ import { kernelBytes } from '../operators/hash-aggregate.js'
 import { batchBytes } from '../memory.js'
 import { fromWireBatch } from './batch-wire.js'
 import { kernelFrom } from './kernel-state.js'
-import { cut, partRanges } from './ranges.js'
+import { partRanges } from './ranges.js'
+import { PIECES_PER_THREAD, PIECE_STATS, pieceBounds, pieceCounter, takePieces } from './pieces.js'
 import type { SnapshotPart } from '../../storage/table-parts.js'
-import { type Partial, runPartial } from './partial.js'
+import type { Partial } from './partial.js'
 import type { WorkerPool } from './pool.js'
-import { WireEncoder, type WireColumn, type WirePartial, type WireSample, type WireTask } from './wire.js'
+import { WireEncoder, type WireColumn, type WirePartial, type WirePieces, type WireSample, type WireTask } from './wire.js'
 
 /** Counters for tests and diagnostics. */
 export const PARALLEL_STATS = { runs: 0, filters: 0 }
@@ -81,15 +82,28 @@ async function runParts(node: ParallelAggregateNode, pool: WorkerPool, ctx: Exec
   for (const part of snap.parts) {
     const ranges = partRanges(scan, part, snap.meta.timestampIndex)
     if (ranges.length === 0) continue
-    const task = { ...base, columns: sharedColumns(scan, part) }
-    for (let r = 0; r < ranges.length; r += 2) {
-      const [first, ...rest] = cut(ranges[r]!, ranges[r + 1]!, pool.size + 1)
-      const jobs = rest.map(([start, end]) => pool.run<WirePartial>({ ...task, start, end }))
-      // when this thread's share fails first, the workers' (cancelled) shares reject unobserved
-      for (const j of jobs) j.catch(() => undefined)
-      const results = [await runPartial({ ...task, start: first![0], end: first![1] }, ctx), ...(await Promise.all(jobs)).map(fromWire)]
-      for (const p of results) mem.grow(batchBytes({ length: p.count, vectors: [...p.keys] }) + kernelBytes(p.kernels, p.count))
-      out.push(...results)
+    // the part's rows in pieces that this thread and the workers take on demand (pieces.ts)
+    const bounds = pieceBounds(ranges, pool.size + 1, node.share.kind === 'sample_by' && node.share.keys.length > 1 ? PIECES_PER_THREAD : 1)
+    const task: WireTask = { ...base, columns: sharedColumns(scan, part), start: 0, end: 0, pieces: { bounds, next: pieceCounter() } }
+    const count = bounds.length / 2
+    const workers = Math.min(pool.size, count - 1)
+    const jobs = Array.from({ length: workers }, () => pool.run<WirePieces>(task))
+    // when this thread's share fails first, the workers' (cancelled) shares reject unobserved
+    for (const j of jobs) j.catch(() => undefined)
+    const byPiece: Partial[] = new Array(count)
+    const mine = await takePieces(task, ctx)
+    mine.ordinals.forEach((i, k) => { byPiece[i] = mine.partials[k]! })
+    PIECE_STATS.mine += mine.ordinals.length
+    // the workers' results matter only when this thread left them pieces
+    if (mine.ordinals.length < count) {
+      for (const w of await Promise.all(jobs)) {
+        w.ordinals.forEach((i, k) => { byPiece[i] = fromWire(w.partials[k]!) })
+        PIECE_STATS.workers += w.ordinals.length
+      }
+    }
+    for (const p of byPiece) {
+      mem.grow(batchBytes({ length: p.count, vectors: [...p.keys] }) + kernelBytes(p.kernels, p.count))
+      out.push(p)
     }
   }
   return out

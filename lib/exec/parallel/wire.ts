@@ -41,6 +41,12 @@ export interface WirePartial {
   readonly states: readonly object[]
 }
 
+/** What a worker hands back for a task with `pieces`: the ordinals of the pieces it took and each one's partial groups. */
+export interface WirePieces {
+  readonly ordinals: readonly number[]
+  readonly partials: readonly WirePartial[]
+}
+
 /** What a `select` share hands back: the part rows its filter kept (ascending) and, per `gather` column, their values. */
 export interface WireSelected {
   readonly rows: Int32Array
@@ -69,6 +75,11 @@ export interface WireTask {
   readonly deadline?: number
   /** one Int32 on shared memory that the main thread sets to 1 when the statement is cancelled */
   readonly cancel?: Int32Array
+  /**
+   * when set, the task takes pieces of rows on demand (pieces.ts) instead of [start, end):
+   * `bounds` holds each piece's [start, end) pair, `next` (on shared memory) the next piece to take
+   */
+  readonly pieces?: { readonly bounds: Int32Array; readonly next: Int32Array }
   /** when set, the share is a SAMPLE BY (no FILL, no FROM/TO) instead of a GROUP BY */
   readonly sample?: WireSample
   /** when true, the share only filters: it answers the rows (of the part) `filter` keeps ({@link WireSelected}) */

@@ -4,15 +4,23 @@
  * the row numbers a filter keeps.
  */
 import { parentPort } from 'node:worker_threads'
-import { runPartial, runSelect } from './partial.js'
+import { type Partial, runPartial, runSelect } from './partial.js'
+import { takePieces } from './pieces.js'
 import { toWireBatch } from './batch-wire.js'
 import { kernelState } from './kernel-state.js'
-import type { WirePartial, WireSelected, WireTask } from './wire.js'
+import type { WirePartial, WirePieces, WireSelected, WireTask } from './wire.js'
 
-async function run(task: WireTask): Promise<WirePartial | WireSelected> {
-  if (task.select === true) return runSelect(task)
-  const p = await runPartial(task)
+function toWire(p: Partial): WirePartial {
   return { count: p.count, keys: toWireBatch({ length: p.count, vectors: [...p.keys] }), states: p.kernels.map(kernelState) }
+}
+
+async function run(task: WireTask): Promise<WirePartial | WirePieces | WireSelected> {
+  if (task.select === true) return runSelect(task)
+  if (task.pieces !== undefined) {
+    const { ordinals, partials } = await takePieces(task)
+    return { ordinals, partials: partials.map(toWire) }
+  }
+  return toWire(await runPartial(task))
 }
 
 parentPort?.on('message', (msg: { id: number; task: WireTask }) => {
