@@ -59,7 +59,7 @@ function addHalves(groups: Int32Array, w: Int32Array, hs: Float64Array, ls: Floa
 
 /** sum / avg of decimals. */
 export class DecimalSumKernel implements AggregateKernel {
-  /** per group: the double accumulator (|acc| < 2^52 + 2^53), the non-null count, the carried part */
+  /** per group: the double accumulator (an exact integer below 2^53), the non-null count, the carried part */
   acc = new Float64Array(0)
   count = new Float64Array(0)
   big: bigint[] = []
