@@ -9,6 +9,9 @@ import t from 'tap'
 import { decimalAggregateKernel } from '../../../../lib/functions/aggregate/decimal-aggregates.js'
 import { DecimalSumKernel } from '../../../../lib/functions/aggregate/decimal-sum-kernel.js'
 import { DecimalMinMaxKernel } from '../../../../lib/functions/aggregate/decimal-min-max-kernel.js'
+import { DecimalFirstLastKernel } from '../../../../lib/functions/aggregate/decimal-first-last-kernel.js'
+import { FIRST_LAST_FUNCTIONS } from '../../../../lib/functions/aggregate/first-last.js'
+import type { AggregateFunctionDef } from '../../../../lib/functions/registry-types.js'
 import { unscaledAt } from '../../../../lib/functions/decimal-vectors.js'
 import type { AggregateKernel, CallSite } from '../../../../lib/functions/registry-types.js'
 import type { Vector } from '../../../../lib/types/vector.js'
@@ -60,10 +63,14 @@ function site(returns: DecimalType): CallSite {
   return { argTypes: [IN], constants: [undefined], returns, argPositions: [0], pos: 0 }
 }
 
-type Fn = 'sum' | 'avg' | 'min' | 'max'
-const RETURNS: Record<Fn, DecimalType> = { sum: 'DECIMAL(38,4)', avg: IN, min: IN, max: IN }
+type Fn = 'sum' | 'avg' | 'min' | 'max' | 'first' | 'last' | 'first_not_null' | 'last_not_null'
+const RETURNS: Record<Fn, DecimalType> = { sum: 'DECIMAL(38,4)', avg: IN, min: IN, max: IN, first: IN, last: IN, first_not_null: IN, last_not_null: IN }
+const FNS: readonly Fn[] = ['sum', 'avg', 'min', 'max', 'first', 'last', 'first_not_null', 'last_not_null']
 
-function kernel(fn: Fn): AggregateKernel { return decimalAggregateKernel(fn, site(RETURNS[fn]))! }
+function kernel(fn: Fn): AggregateKernel {
+  if (fn === 'sum' || fn === 'avg' || fn === 'min' || fn === 'max') return decimalAggregateKernel(fn, site(RETURNS[fn]))!
+  return (FIRST_LAST_FUNCTIONS.find((f) => f.name === fn) as AggregateFunctionDef).create(site(IN))
+}
 
 /** avg: total over count, rounded half to even. */
 function avgOf(total: bigint, count: bigint): bigint {
@@ -79,6 +86,11 @@ function avgOf(total: bigint, count: bigint): bigint {
 function expected(fn: Fn, vals: readonly (bigint | null)[], groups: Int32Array, count: number): (bigint | null)[] {
   const out: (bigint | null)[] = []
   for (let g = 0; g < count; g++) {
+    if (fn === 'first' || fn === 'last' || fn === 'first_not_null' || fn === 'last_not_null') {
+      const rows = vals.filter((u, i) => groups[i] === g && (u !== null || fn === 'first' || fn === 'last'))
+      out.push(rows.length === 0 ? null : fn.startsWith('first') ? rows[0]! : rows[rows.length - 1]!)
+      continue
+    }
     const mine = vals.filter((u, i): u is bigint => u !== null && groups[i] === g)
     if (mine.length === 0) { out.push(null); continue }
     const total = mine.reduce((a, b) => a + b, 0n)
@@ -114,6 +126,7 @@ t.test('narrow DECIMAL kernels are the batch kernels', async (t) => {
   t.ok(kernel('avg') instanceof DecimalSumKernel)
   t.ok(kernel('min') instanceof DecimalMinMaxKernel)
   t.ok(kernel('max') instanceof DecimalMinMaxKernel)
+  for (const fn of ['first', 'last', 'first_not_null', 'last_not_null'] as const) t.ok(kernel(fn) instanceof DecimalFirstLastKernel, fn)
 })
 
 t.test('sum/avg/min/max equal exact bigint arithmetic: keyed and not, one kernel and merged', async (t) => {
@@ -127,7 +140,7 @@ t.test('sum/avg/min/max equal exact bigint arithmetic: keyed and not, one kernel
       const groups = new Int32Array(n)
       for (let i = 0; i < n; i++) groups[i] = Math.floor(r() * G)
       const one = new Int32Array(n)
-      for (const fn of ['sum', 'avg', 'min', 'max'] as const) {
+      for (const fn of FNS) {
         const keyedWant = expected(fn, vals, groups, G)
         const allWant = expected(fn, vals, one, 1)
         const a = kernel(fn)
@@ -148,12 +161,12 @@ t.test('sum/avg/min/max equal exact bigint arithmetic: keyed and not, one kernel
       }
     }
   }
-  t.equal(cases, 120)
+  t.equal(cases, 240)
 })
 
 t.test('edge values: the null sentinel is never a value; 10^18 - 1 and its negation; all nulls', async (t) => {
   const edge = [MAX18, -MAX18, null, 0n, -1n, 1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, null]
-  for (const fn of ['sum', 'avg', 'min', 'max'] as const) {
+  for (const fn of FNS) {
     for (const forceBig of [false, true]) {
       const k = kernel(fn)
       k.resize(1)
