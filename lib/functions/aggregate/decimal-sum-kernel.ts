@@ -30,19 +30,6 @@ function joinGroupHalves(big: bigint[], hs: Float64Array, ls: Float64Array, g: n
   ls[g] = 0
 }
 
-/** Keyed sum, row by row: nulls skipped, an addition that could leave the exact range carried. */
-function addChecked(groups: Int32Array, d: Float64Array, acc: Float64Array, cnt: Float64Array, big: bigint[], length: number): void {
-  for (let i = 0; i < length; i++) {
-    const x = d[i]!
-    if (x === NULL) continue
-    const g = groups[i]!
-    const a = acc[g]!
-    cnt[g]!++
-    if (a < CARRY && a > -CARRY && x < CARRY && x > -CARRY) acc[g] = a + x
-    else { carryInto(big, g, a, x); acc[g] = 0 }
-  }
-}
-
 /** Keyed sum of the BigInt64Array layout by halves: each adds below 2^32 in magnitude, a group's totals joining its bigint before they reach 2^52. */
 function addHalves(groups: Int32Array, w: Int32Array, hs: Float64Array, ls: Float64Array, cnt: Float64Array, big: bigint[], length: number): void {
   for (let i = 0; i < length; i++) {
@@ -82,7 +69,16 @@ export class DecimalSumKernel implements AggregateKernel {
     if (v.kind === 'i64' && v.data instanceof Float64Array) {
       // (a batch first checked for nulls and magnitudes, then added with no test per row, measured
       // slower: the loop is bound by the per-group stores, not by the tests)
-      addChecked(groups, v.data, this.acc, this.count, this.big, length)
+      const d = v.data, acc = this.acc, cnt = this.count
+      for (let i = 0; i < length; i++) {
+        const x = d[i]!
+        if (x === NULL) continue
+        const g = groups[i]!
+        const a = acc[g]!
+        cnt[g]!++
+        if (a < CARRY && a > -CARRY && x < CARRY && x > -CARRY) acc[g] = a + x
+        else { carryInto(this.big, g, a, x); acc[g] = 0 }
+      }
       return
     }
     if (v.kind === 'i64') { addHalves(groups, halvesOf(v.data as BigInt64Array), this.hs, this.ls, this.count, this.big, length); return }
