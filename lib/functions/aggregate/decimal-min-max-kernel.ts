@@ -102,21 +102,12 @@ export class DecimalMinMaxKernel implements AggregateKernel {
     if (v.kind !== 'i64') return
     const d = v.data
     if (!(d instanceof Float64Array) || this.hi !== null) { this.update(new Int32Array(length).fill(group), args, length); return }
-    // one group: the best of the batch in a local, nulls (-2^63) never above a value nor taken as a minimum
-    let b: number
-    if (this.isMax) {
-      b = NULL
-      for (let i = 0; i < length; i++) { const x = d[i]!; if (x > b) b = x }
-      if (b === NULL) return
-      const cur = this.best[group]!
-      if (!(cur >= b)) this.best[group] = b
-    } else {
-      b = Infinity
-      for (let i = 0; i < length; i++) { const x = d[i]!; if (x < b && x !== NULL) b = x }
-      if (b === Infinity) return
-      const cur = this.best[group]!
-      if (!(cur <= b)) this.best[group] = b
-    }
+    // one group: the best of the batch in four locals (independent compare chains), nulls (-2^63)
+    // never above a value nor taken as a minimum
+    const b = this.isMax ? batchMax(d, length) : batchMin(d, length)
+    if (b === NULL || b === Infinity) return
+    const cur = this.best[group]!
+    if (this.isMax ? !(cur >= b) : !(cur <= b)) this.best[group] = b
   }
 
   merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void {
@@ -151,4 +142,36 @@ export class DecimalMinMaxKernel implements AggregateKernel {
     for (let g = 0; g < count; g++) { const b = this.best[g]!; d[g] = b === b ? b : NULL }
     return out
   }
+}
+
+/** The largest value of `d[0, length)`, or the null sentinel when every row is null. */
+function batchMax(d: Float64Array, length: number): number {
+  let b0 = NULL, b1 = NULL, b2 = NULL, b3 = NULL, i = 0
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    if (x > b0) b0 = x
+    if (y > b1) b1 = y
+    if (z > b2) b2 = z
+    if (w > b3) b3 = w
+  }
+  for (; i < length; i++) { const x = d[i]!; if (x > b0) b0 = x }
+  if (b1 > b0) b0 = b1
+  if (b3 > b2) b2 = b3
+  return b2 > b0 ? b2 : b0
+}
+
+/** The smallest non-null value of `d[0, length)`, or Infinity when every row is null. */
+function batchMin(d: Float64Array, length: number): number {
+  let b0 = Infinity, b1 = Infinity, b2 = Infinity, b3 = Infinity, i = 0
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    if (x < b0 && x !== NULL) b0 = x
+    if (y < b1 && y !== NULL) b1 = y
+    if (z < b2 && z !== NULL) b2 = z
+    if (w < b3 && w !== NULL) b3 = w
+  }
+  for (; i < length; i++) { const x = d[i]!; if (x < b0 && x !== NULL) b0 = x }
+  if (b1 < b0) b0 = b1
+  if (b3 < b2) b2 = b3
+  return b2 < b0 ? b2 : b0
 }
