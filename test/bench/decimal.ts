@@ -42,22 +42,16 @@ for (let lo = 1; lo <= ROWS; lo += CHUNK) {
   await db.append('d', { k, v })
 }
 console.log(`EpochDB load: ${(performance.now() - t0).toFixed(0)} ms`)
-const epoch: number[] = []
-for (const q of SQL) {
-  const r = await best(async () => show((await db.query(q)).rows[0]!))
-  epoch.push(r.ms)
-  console.log(`EpochDB ${q}: ${r.ms.toFixed(1)} ms (${(ROWS / r.ms / 1000).toFixed(1)} M rows/s) = ${r.out}`)
-}
-await db.close()
-
 const { DuckDBInstance } = await import('@duckdb/node-api')
 const inst = await DuckDBInstance.create(':memory:')
 const conn = await inst.connect()
 await conn.run(`CREATE TABLE d AS SELECT (((x * 7919) % 100000000)::DECIMAL(18,0) / 10000)::DECIMAL(18,4) AS v, (x % 100)::INTEGER AS k FROM range(1, ${ROWS + 1}) t(x)`)
-for (let k = 0; k < SQL.length; k++) {
-  const q = SQL[k]!
-  const r = await best(async () => show((await conn.runAndReadAll(q)).getRows()[0]!))
-  console.log(`DuckDB  ${q}: ${r.ms.toFixed(1)} ms (${(ROWS / r.ms / 1000).toFixed(1)} M rows/s) = ${r.out}; EpochDB/DuckDB time ${(epoch[k]! / r.ms).toFixed(2)}x`)
+// each query on both engines back to back, so both see the same load
+for (const q of SQL) {
+  const e = await best(async () => show((await db.query(q)).rows[0]!))
+  const d = await best(async () => show((await conn.runAndReadAll(q)).getRows()[0]!))
+  console.log(`${q}\n  EpochDB ${e.ms.toFixed(1)} ms = ${e.out}\n  DuckDB  ${d.ms.toFixed(1)} ms = ${d.out}\n  EpochDB/DuckDB time ${(e.ms / d.ms).toFixed(2)}x`)
 }
+await db.close()
 conn.closeSync()
 inst.closeSync()
