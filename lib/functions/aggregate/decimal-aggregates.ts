@@ -2,7 +2,7 @@
  * DECIMAL kernels of the aggregates (joined to `sum.ts` and `min-max.ts` by one signature and one
  * call each): `sum` / `avg` (decimal-sum-kernel.ts), `min` / `max` (decimal-min-max-kernel.ts for
  * p <= 18, compared without a BigInt per row; the bigint kernel below for wider decimals, held as
- * text). `first`/`last` are the generic kernels (they work on any layout).
+ * text). `first`/`last` over p <= 18 take decimal-first-last-kernel.ts (chosen in first-last.ts).
  *
  * Browser-safe: imports nothing from `node:*`.
  */
