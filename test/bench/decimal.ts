@@ -1,6 +1,7 @@
 /**
- * Benchmark (not a test): sum/avg over N DECIMAL(18,4) values (10M by default,
- * EPOCHDB_BENCH_DECIMAL_ROWS to change), EpochDB and DuckDB's DECIMAL(18,4) in the same run.
+ * Benchmark (not a test): sum/avg/min/max over N DECIMAL(18,4) values (10M by default,
+ * EPOCHDB_BENCH_DECIMAL_ROWS to change), without keys and grouped by an INT key of 100 values
+ * (`k = x % 100`), EpochDB and DuckDB's DECIMAL(18,4) in the same run.
  * The values are the same in both engines: ((x * 7919) mod 10^8) / 10^4, so every value has
  * fraction digits and the sum passes 2^53 in scaled units (the exact carry path runs).
  *
@@ -11,8 +12,14 @@ import { performance } from 'node:perf_hooks'
 import { Database } from '../../lib/index.js'
 
 const ROWS = Number(process.env['EPOCHDB_BENCH_DECIMAL_ROWS'] ?? 10_000_000)
-const RUNS = 3
-const SQL = ['SELECT sum(v) FROM d', 'SELECT avg(v) FROM d']
+const RUNS = 5
+const SQL = [
+  'SELECT sum(v) FROM d', 'SELECT avg(v) FROM d', 'SELECT min(v) FROM d', 'SELECT max(v) FROM d',
+  'SELECT k, sum(v) FROM d GROUP BY k ORDER BY k', 'SELECT k, avg(v) FROM d GROUP BY k ORDER BY k',
+  'SELECT k, min(v), max(v) FROM d GROUP BY k ORDER BY k',
+]
+/** The first row's last value (the whole row for the keyed queries' key 0). */
+const show = (row: readonly unknown[]): string => row.map(String).join(' ')
 
 async function best(fn: () => Promise<string>): Promise<{ ms: number; out: string }> {
   const out = await fn()
@@ -21,35 +28,30 @@ async function best(fn: () => Promise<string>): Promise<{ ms: number; out: strin
   return { ms, out }
 }
 
-console.log(`DECIMAL(18,4) sum/avg, ${ROWS.toLocaleString('en-US')} rows, ${new Date().toISOString()}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, node ${process.version}`)
+console.log(`DECIMAL(18,4) sum/avg/min/max, ${ROWS.toLocaleString('en-US')} rows, ${new Date().toISOString()}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, node ${process.version}`)
 const db = await Database.open()
-await db.query('CREATE TABLE d (v DECIMAL(18,4))')
+await db.query('CREATE TABLE d (k INT, v DECIMAL(18,4))')
 // loaded through the bulk append as exact text (the slow edge path; the load is not what is measured)
 const t0 = performance.now()
 const CHUNK = 1_000_000
 for (let lo = 1; lo <= ROWS; lo += CHUNK) {
   const n = Math.min(CHUNK, ROWS - lo + 1)
   const v = new Array<string>(n)
-  for (let i = 0; i < n; i++) { const u = ((lo + i) * 7919) % 100000000; v[i] = `${Math.floor(u / 10000)}.${String(u % 10000).padStart(4, '0')}` }
-  await db.append('d', { v })
+  const k = new Array<number>(n)
+  for (let i = 0; i < n; i++) { k[i] = (lo + i) % 100; const u = ((lo + i) * 7919) % 100000000; v[i] = `${Math.floor(u / 10000)}.${String(u % 10000).padStart(4, '0')}` }
+  await db.append('d', { k, v })
 }
 console.log(`EpochDB load: ${(performance.now() - t0).toFixed(0)} ms`)
-const epoch: number[] = []
-for (const q of SQL) {
-  const r = await best(async () => String((await db.query(q)).rows[0]![0]))
-  epoch.push(r.ms)
-  console.log(`EpochDB ${q}: ${r.ms.toFixed(1)} ms (${(ROWS / r.ms / 1000).toFixed(1)} M rows/s) = ${r.out}`)
-}
-await db.close()
-
 const { DuckDBInstance } = await import('@duckdb/node-api')
 const inst = await DuckDBInstance.create(':memory:')
 const conn = await inst.connect()
-await conn.run(`CREATE TABLE d AS SELECT (((x * 7919) % 100000000)::DECIMAL(18,0) / 10000)::DECIMAL(18,4) AS v FROM range(1, ${ROWS + 1}) t(x)`)
-for (let k = 0; k < SQL.length; k++) {
-  const q = SQL[k]!
-  const r = await best(async () => String((await conn.runAndReadAll(q)).getRows()[0]![0]))
-  console.log(`DuckDB  ${q}: ${r.ms.toFixed(1)} ms (${(ROWS / r.ms / 1000).toFixed(1)} M rows/s) = ${r.out}; EpochDB/DuckDB time ${(epoch[k]! / r.ms).toFixed(2)}x`)
+await conn.run(`CREATE TABLE d AS SELECT (((x * 7919) % 100000000)::DECIMAL(18,0) / 10000)::DECIMAL(18,4) AS v, (x % 100)::INTEGER AS k FROM range(1, ${ROWS + 1}) t(x)`)
+// each query on both engines back to back, so both see the same load
+for (const q of SQL) {
+  const e = await best(async () => show((await db.query(q)).rows[0]!))
+  const d = await best(async () => show((await conn.runAndReadAll(q)).getRows()[0]!))
+  console.log(`${q}\n  EpochDB ${e.ms.toFixed(1)} ms = ${e.out}\n  DuckDB  ${d.ms.toFixed(1)} ms = ${d.out}\n  EpochDB/DuckDB time ${(e.ms / d.ms).toFixed(2)}x`)
 }
+await db.close()
 conn.closeSync()
 inst.closeSync()

@@ -8,6 +8,8 @@ import { physicalOf, type ColumnType } from '../../types/column-type.js'
 import { allocate, SymbolTable, type Vector } from '../../types/vector.js'
 import type { AggregateKernel, FunctionDef } from '../registry-types.js'
 import { aggregate, arg, grow, growArray, nullMask, sameGroup, type GroupArray } from './agg-util.js'
+import { isDecimal, isNarrowDecimal } from '../../types/decimal.js'
+import { DecimalFirstLastKernel } from './decimal-first-last-kernel.js'
 
 type Which = 'first' | 'last'
 
@@ -125,7 +127,7 @@ function firstLast(name: string, which: Which, skipNulls: boolean, description: 
     signatures: [{ args: ['ANY'], returns: (a) => a[0]! }],
     description,
     example: `SELECT ${name}(x) FROM long_sequence(10)`,
-    create: (site) => new FirstLastKernel(which, skipNulls, site.returns),
+    create: (site) => (isDecimal(site.returns) && isNarrowDecimal(site.returns) ? new DecimalFirstLastKernel(which === 'first', skipNulls, site.returns) : new FirstLastKernel(which, skipNulls, site.returns)),
   })
 }
 
