@@ -360,6 +360,9 @@ export class Database {
    * of microseconds/values, DOUBLE a Float64Array, SYMBOL/STRING an array of strings; other
    * arrays are converted value by value. With access control on, `options.session`'s principal
    * (default: the admin) needs INSERT on the table for the columns given, as an INSERT would.
+   * On a data-directory database the rows are acknowledged (durable and visible to every query)
+   * when the returned promise resolves; a query started before that sees none of them, so await
+   * the append before reading what it wrote (docs/storage.md, "What a statement sees").
    */
   async append(table: string, columns: Readonly<Record<string, ArrayLike<unknown>>>, options: { readonly session?: Session } = {}): Promise<number> {
     this.checkOpen()
