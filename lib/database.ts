@@ -473,6 +473,8 @@ export class Database {
     if (options.cancel === true) await this.running.cancelAll(options.timeout ?? 5000)
     await this.store?.commit().catch(() => undefined)
     try { this.acl.flush() } catch { /* a REFRESH extension not saved: the token keeps its saved expiry */ }
+    // converted partitions a checkpoint wrote as column files become Parquet again first (parquet-keep.ts)
+    await this.store?.settleParquet().catch(() => undefined)
     this.store?.close()
   }
 
