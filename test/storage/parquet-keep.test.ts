@@ -3,9 +3,10 @@
 // did not reach keep their file as it was. DuckDB reads the files after each write.
 import '../unit/parquet/resolve-hook.js'
 import t from 'tap'
-import { readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../lib/index.js'
+import { injectFault } from '../../lib/storage/durable/io.js'
 import { duckRows, tmpDir } from '../unit/parquet/helpers.js'
 
 const DAYS = ['2024-01-01', '2024-01-02', '2024-01-03', '2024-01-04', '2024-01-05', '2024-01-06', '2024-01-07']
@@ -90,4 +91,28 @@ t.test('a partition converted back TO NATIVE stays native, and a dropped table i
   await db.query('DROP TABLE t')
   await new Promise((r) => setTimeout(r, 100))
   t.same(readdirSync(dir).filter((e) => e.startsWith('t~')), [], 'no directory comes back for the dropped table')
+})
+
+t.test('a conversion back that did not happen (failed, or the process stopped first) is done when the directory is next opened', async (t) => {
+  const dir = tmpDir(t)
+  let db = await make(dir)
+  await db.query(`INSERT INTO t VALUES ('z', 9999, 0.5, '2024-01-04T12:15:00Z')`)
+  // writing Parquet files fails from now on (the engine reads them through node:fs, not this hook)
+  const restore = injectFault(['openSync'], 'EIO', (p) => String(p).endsWith('data.parquet'))
+  try {
+    await db.query('ALTER TABLE t ADD COLUMN n INT')
+    await db.close()
+  } finally {
+    restore()
+  }
+  t.same(days(parquetDirs(dir)), [], 'the failed conversion left them column files')
+  t.match(readFileSync(join(dir, '_parquet_keep'), 'utf8'), /2024-01-07/, 'the partitions to convert are listed in the data directory')
+  db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  await parquetAgain(t, dir)
+  t.same((await db.query(`SELECT count(), sum(x), count(n) FROM t`)).rows, [[481n, BigInt(480 * 481 / 2 + 9999), 0n]])
+  const duck = await duckRows(`SELECT count(*), max(x) FROM read_parquet('${tableDir(dir)}/*/data.parquet')`)
+  t.same(duck.map((r) => r.map(Number)), [[337, 9999]], 'DuckDB reads the late row')
+  await db.close()
+  t.same(JSON.parse(readFileSync(join(dir, '_parquet_keep'), 'utf8')), {}, 'nothing left to convert')
 })

@@ -21,7 +21,7 @@ import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, rea
 import { FilePart, type PartSource } from './file-part.js'
 import { convertParts } from './convert-parts.js'
 import { loadSyncColumnReader } from '../../parquet/sync-column.js'
-import { ParquetKeep } from './parquet-keep.js'
+import { KEEP_FILE, ParquetKeep } from './parquet-keep.js'
 import { PartCache } from './part-cache.js'
 import { WAL_FILE, WalWriter, ioError } from './wal.js'
 import { decodeAppend, encodeAppendRecords, packr, recordCount, rowsPerRecord } from './wal-codec.js'
@@ -110,7 +110,8 @@ export class DurableStore implements TableStore {
   readonly cache: PartCache
   private readonly checkpointBytes: number
   /** converts back to Parquet the partitions a checkpoint wrote as column files (parquet-keep.ts) */
-  private readonly keep = new ParquetKeep((t) => this.catalog.all().includes(t), (t, choose) => this.convertPartitions(t, choose, 'parquet'))
+  private readonly keep = new ParquetKeep((t) => this.catalog.all().includes(t), (t, choose) => this.convertPartitions(t, choose, 'parquet'),
+    { read: () => this.readInternal(KEEP_FILE), write: (b) => this.writeInternal(KEEP_FILE, b) })
 
   private constructor(readonly root: string, private readonly catalog: Catalog, options: StoreOptions, private readonly lock: DirLock) {
     this.cache = new PartCache(options.memoryBudget ?? DEFAULT_MEMORY_BUDGET)
@@ -153,6 +154,8 @@ export class DurableStore implements TableStore {
     this.catalog.store = this
     const byId = new Map([...this.states].map(([t, s]) => [t.meta.id, { t, s }]))
     this.wal = WalWriter.open(`${this.root}/${WAL_FILE}`, (group) => this.replay(byId, group))
+    // before the opening checkpoint, whose own notes are added to the list
+    this.keep.recover((id) => byId.get(id)?.t)
     try { this.checkpoint() } catch (e) {
       // the replayed rows are in memory and still in the WAL: open without the checkpoint
       if (!isWriteFailure(e)) throw e
