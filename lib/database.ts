@@ -454,8 +454,9 @@ export class Database {
 
   /**
    * Closes the database; later calls fail with 57P01. Writes already acknowledged are durable;
-   * a data directory is checkpointed (skipped on a full disk: the WAL keeps every row) and its
-   * lock released.
+   * a data directory is checkpointed (skipped on a full disk: the WAL keeps every row), its
+   * Parquet partitions that writes turned into column files are converted back, and its lock
+   * released.
    *
    * With `cancel: true` (a server shutting down), every statement still running is cancelled
    * first and fails with 57P01 `admin_shutdown`; a write cancelled this way changed nothing. It
