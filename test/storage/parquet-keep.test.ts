@@ -116,3 +116,18 @@ t.test('a conversion back that did not happen (failed, or the process stopped fi
   await db.close()
   t.same(JSON.parse(readFileSync(join(dir, '_parquet_keep'), 'utf8')), {}, 'nothing left to convert')
 })
+
+t.test('an in-order append into the last partition converted by LIST keeps it Parquet', async (t) => {
+  const dir = tmpDir(t)
+  let db = await make(dir)
+  await db.query(`ALTER TABLE t CONVERT PARTITION TO PARQUET LIST '2024-01-10'`)
+  await db.query(`INSERT INTO t VALUES ('z', 7, 0.5, '2024-01-10T23:59:00Z')`)
+  await db.query(`INSERT INTO t VALUES ('z', 8, 0.5, '2024-01-11T00:30:00Z')`)
+  await db.close()
+  t.same(days(parquetDirs(dir)), [...DAYS, '2024-01-10'])
+  db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  t.same((await db.query(`SELECT count(), sum(x) FROM t WHERE ts >= '2024-01-10'`)).rows, [[50n, BigInt((433 + 480) * 48 / 2 + 15)]])
+  const duck = await duckRows(`SELECT count(*), max(ts)::VARCHAR FROM read_parquet('${tableDir(dir)}/2024-01-10.*/data.parquet')`)
+  t.same(duck.map((r) => [Number(r[0]), r[1]]), [[49, '2024-01-10 23:59:00+00']])
+})
