@@ -433,10 +433,15 @@ export class Database {
    * data-directory database are made durable by group commit: one WAL sync for all the writes
    * that arrive while the previous sync runs. Rejects with 58030 when the sync failed; the writes
    * it covered are then dropped. Statements await this themselves unless run with
-   * {@link ExecOptions.deferSync}.
+   * {@link ExecOptions.deferSync}. Given a `session`, resolves once that session's writes are
+   * durable, without waiting for other sessions' writes still committing.
    */
-  async sync(): Promise<void> {
-    await this.store?.commit()
+  async sync(session?: Session): Promise<void> {
+    if (session === undefined) await this.store?.commit()
+    else {
+      const own = this.statements.deferredOf(session)
+      if (own !== undefined) await this.store?.commit(own)
+    }
   }
 
   /**

@@ -10,6 +10,7 @@ import type { Scalar } from './types/vector.js'
 import { fromJsValue } from './types/js-value.js'
 import type { Catalog } from './storage/catalog.js'
 import type { DurableStore } from './storage/durable/store.js'
+import { mayAppend, waitForWrites } from './storage/durable/commit-wait.js'
 import type { Table } from './storage/table.js'
 import { bindQuery, type BindContext } from './plan/bind-query.js'
 import type { OutputNaming } from './plan/naming.js'
@@ -212,12 +213,26 @@ export class Statements {
     const { acl } = this.env
     if (acl.enabled) acl.authorize((options.session ?? this.env.defaultSession).principal, this.info(stmt).permissions)
     const store = this.store
-    // every statement but INSERT ... VALUES runs after the writes before it are committed (it may
-    // read them, or rewrite their tables); a failed sync is the business of the writes' owners
-    if (store?.uncommitted === true && !(stmt.kind === 'insert' && stmt.source.kind === 'values')) await store.commit().catch(() => undefined)
+    const session = options.session ?? this.env.defaultSession
+    // a failed sync is the business of the writes' owners
+    if (store?.uncommitted === true) await waitForWrites(store, stmt, this.deferred.get(session))?.catch(() => undefined)
+    const before = store?.arrivals ?? 0
     const ex = await this.bindAndRun(stmt, params, options, memory)
-    if (store?.uncommitted === true && options.deferSync !== true) await store.commit()
+    // a statement that appended (INSERT, COMMIT of a transaction) waits for its writes; a query does not wait for others'
+    if (store?.uncommitted === true && store.arrivals > before && mayAppend(stmt)) {
+      if (options.deferSync !== true) await store.commit()
+      // not acknowledged yet: this session's next statements must see them (read your writes)
+      else if (store.arrivals > before) this.deferred.set(session, store.arrivals)
+    }
     return ex
+  }
+
+  /** Per session, the last write it made with `deferSync` (an arrival number of the store's group commit, see {@link waitForWrites}). */
+  private readonly deferred = new WeakMap<Session, number>()
+
+  /** The arrival number of `session`'s last deferred write (see `DurableStore.commit`), if it made one. */
+  deferredOf(session: Session): number | undefined {
+    return this.deferred.get(session)
   }
 
   private async bindAndRun(stmt: Statement, params: readonly unknown[], options: ExecOptions, memory: QueryMemory): Promise<Execution> {

@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net'
 import { TLSSocket } from 'node:tls'
-import type { Database } from '../../lib/index.js'
+import type { Database, Session } from '../../lib/index.js'
 import { parseStatementTimeout } from '../../lib/internal.js'
 import { Authenticator, lockedOut } from './auth.js'
 import * as be from './backend-serializer.js'
@@ -56,6 +56,8 @@ export class PgConnection {
   private busy = false
   private auth: Authenticator | undefined
   private query: QueryProtocol | undefined
+  /** the session the connection's statements run in, once logged in */
+  private session: Session | undefined
   private pid = 0
   private startupTimer: NodeJS.Timeout | undefined
   private idleTimer: NodeJS.Timeout | undefined
@@ -173,15 +175,15 @@ export class PgConnection {
   flush(): Promise<void> | undefined {
     if (this.w.length === 0) return undefined
     if (this.phase === 'ready' && this.w.length < PIPELINE_HOLD && this.parser.hasMessage()) return undefined
-    // nothing is acknowledged (or shown to a reader) before it is durable: one group commit
-    // covers every write in the output; only the connection that wrote answers for a failed sync
-    if (this.db.hasUnsyncedWrites) return this.syncThenWrite()
+    // nothing is acknowledged before it is durable: one group commit covers every write in the
+    // output. A reader's output shows only acknowledged writes and its own (which a query waits
+    // for, see lib/storage/durable/commit-wait.ts): it waits for no other connection's commit
+    if (this.db.hasUnsyncedWrites && this.query?.wrote === true) return this.syncThenWrite()
     return this.write()
   }
 
   private async syncThenWrite(): Promise<void> {
     if (this.query?.wrote === true) await this.syncWrites()
-    else await this.db.sync().catch(() => undefined)
     await this.write()
   }
 
@@ -212,7 +214,7 @@ export class PgConnection {
    */
   private async syncWrites(): Promise<void> {
     try {
-      await this.db.sync()
+      await this.db.sync(this.session)
     } catch (e) {
       this.w.flush()
       const f = errorFields(e)
@@ -314,7 +316,7 @@ export class PgConnection {
     clearTimeout(this.startupTimer)
     this.parser.authenticating = false
     this.armIdle(this.opts.idleTimeoutMs)
-    const session = this.db.session(principal)
+    const session = this.session = this.db.session(principal)
     if (this.statementTimeout !== undefined) session.settings.set('statement_timeout', this.statementTimeout)
     this.query = new QueryProtocol({ db: this.db, session }, this, this.opts.readOnly)
     const key = this.registry.register(this.query)

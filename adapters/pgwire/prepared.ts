@@ -15,6 +15,8 @@ export interface Prepared {
   readonly paramOids?: readonly number[]
   /** true when it answers with rows */
   readonly returnsRows: boolean
+  /** true when it may write (then the connection syncs before it flushes the answer) */
+  readonly writes?: boolean
   /** true for the empty statement (EmptyQueryResponse) */
   readonly empty: boolean
   /** the engine statement, when the engine runs it */
@@ -35,6 +37,7 @@ export interface RunContext {
 class EnginePrepared implements Prepared {
   readonly paramCount: number
   readonly returnsRows: boolean
+  readonly writes: boolean
   readonly empty = false
   private readonly info: StatementInfo
 
@@ -42,6 +45,7 @@ class EnginePrepared implements Prepared {
     this.info = ctx.db.statementInfo(statement)
     this.paramCount = this.info.params.length
     this.returnsRows = this.info.returnsRows
+    this.writes = this.info.writes
   }
 
   start(params: readonly unknown[], signal: CancelSignal, paramTypes?: readonly (ColumnType | undefined)[]): Promise<Execution> {

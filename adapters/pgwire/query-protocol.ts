@@ -126,7 +126,7 @@ export class QueryProtocol {
 
   private async execute(portal: Portal, maxRows: number): Promise<void> {
     this.checkTx(portal.prepared)
-    if (!portal.prepared.returnsRows) this.wrote = true
+    if (!portal.prepared.returnsRows || portal.prepared.writes === true) this.wrote = true
     this.active = portal
     try {
       const endsFailedTx = this.failedTx

@@ -56,7 +56,12 @@ export class ColumnBuffer {
       this.fixed = null
       this.list = []
     } else {
-      this.fixed = shared(allocate(type, Math.max(capacity, 16)).data as Fixed)
+      // allocated straight on shared memory, untouched: every append writes its rows, so the
+      // slots past the length need no null fill (INT's are nulls, as `reserve` keeps them), and a
+      // large capacity (a checkpoint's settle) costs no pass over its pages
+      const n = Math.max(capacity, 16)
+      this.fixed = sharedOf((allocate(type, 0).data as Fixed).constructor as Float64ArrayConstructor, n) as unknown as Fixed
+      if (type === 'INT') (this.fixed as unknown as Int32Array).fill(INT_NULL)
       this.list = null
     }
   }

@@ -18,7 +18,8 @@ export const PARTITION_COLUMNS: readonly { name: string; type: ColumnType }[] = 
   { name: 'diskSize', type: 'LONG' }, { name: 'diskSizeHuman', type: 'STRING' }, { name: 'readOnly', type: 'BOOLEAN' },
   { name: 'active', type: 'BOOLEAN' }, { name: 'attached', type: 'BOOLEAN' }, { name: 'detached', type: 'BOOLEAN' },
   { name: 'attachable', type: 'BOOLEAN' },
-  // current QuestDB's Parquet columns (a partition converted to Parquet; none is here yet)
+  // current QuestDB's Parquet columns: a partition converted to Parquet (ALTER TABLE ... CONVERT PARTITION) is
+  // isParquet with its file's size; hasParquetGenerated (a Parquet copy kept beside native files) never is here
   { name: 'hasParquetGenerated', type: 'BOOLEAN' }, { name: 'isParquet', type: 'BOOLEAN' }, { name: 'parquetFileSize', type: 'LONG' },
 ]
 
@@ -36,10 +37,11 @@ export function partitionRows(t: Table): Scalar[][] {
   const parts = partitionsOf(t)
   return parts.map((p, i) => {
     const bytes = t.store?.partitionBytes?.(t, p.name) ?? 0
+    const parquet = t.store?.partitionFormat?.(t, p.name) === 'parquet'
     return [
       i, t.meta.partitionBy, p.name, Number.isNaN(p.minTs) ? null : p.minTs, Number.isNaN(p.maxTs) ? null : p.maxTs,
       p.end - p.start, bytes, humanSize(bytes), false, i === parts.length - 1, true, false, false,
-      false, false, -1,
+      false, parquet, parquet ? bytes : -1,
     ]
   })
 }

@@ -104,6 +104,8 @@ export interface TableStore {
   persistRewrite(table: Table, full: boolean): void
   /** bytes on disk of the partition named `name` (SHOW PARTITIONS) */
   partitionBytes?(table: Table, name: string): number
+  /** 'parquet' when the partition named `name` is one Parquet file (CONVERT PARTITION TO PARQUET) */
+  partitionFormat?(table: Table, name: string): 'parquet' | undefined
   /**
    * Called before the table's rows or metadata change: a checkpoint running in steps in the
    * background finishes first (it must write the state it started from)

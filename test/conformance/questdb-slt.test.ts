@@ -17,11 +17,19 @@ import { markdownReport, summaryLine, totals } from './conformance-report.js'
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 // EPOCHDB_CONFORMANCE_DIR: the folder holding questdb-slt/ (a git worktree is not beside ../shared)
 const dataDir = join(process.env['EPOCHDB_CONFORMANCE_DIR'] ?? join(repoRoot, '..', 'shared', 'conformance'), 'questdb-slt')
+/**
+ * Features the files may `require`. QuestDB's runner (AbstractSqllogicTestRunner) serves the
+ * files from a server whose `cairo.sql.copy.root` is the sqllogictest resource folder, so a
+ * file's `parquet_scan('data/...')` reads from that folder's data/; EpochDB has read_parquet and
+ * QuestDB's alias parquet_scan, so `require parquet` runs the rest of the file here too.
+ */
+const SLT_FEATURES: ReadonlySet<string> = new Set(['parquet'])
 /** a statement that takes longer than this counts as failed (the engine may still be busy) */
 const STATEMENT_TIMEOUT_MS = 10_000
 
 async function openDb(): Promise<SltDatabase> {
-  const db = await Database.open()
+  // the copy root is the data folder, as QuestDB's runner sets it (relative 'data/...' paths)
+  const db = await Database.open({ copyRoot: dataDir })
   return {
     query: (sql: string): Promise<QueryResult> => {
       let timer: NodeJS.Timeout | undefined
@@ -37,12 +45,14 @@ async function openDb(): Promise<SltDatabase> {
 if (!existsSync(dataDir)) {
   t.plan(0, `QuestDB conformance data not found at ${dataDir}; skipping`)
 } else {
-  const files = findSltFiles(dataDir)
+  // EPOCHDB_CONFORMANCE_ONLY=<substring>: run only the files whose path contains it (no report then)
+  const only = process.env['EPOCHDB_CONFORMANCE_ONLY']
+  const files = findSltFiles(dataDir).filter(f => only === undefined || only === '' || f.includes(only))
   const outcomes: FileOutcome[] = []
   for (const file of files) {
     const display = `questdb-slt/${file}`
     try {
-      outcomes.push(await runSltFile({ path: join(dataDir, file), display, flavor: 'questdb', open: openDb }))
+      outcomes.push(await runSltFile({ path: join(dataDir, file), display, flavor: 'questdb', open: openDb, features: SLT_FEATURES }))
     } catch (e) {
       // the engine failed outside a statement (open/close): the file counts as one failed record
       outcomes.push({ file: display, passed: 0, failed: 1, skipped: 0, outcomes: [{ line: 0, kind: 'unknown', status: 'fail', message: String(e) }] })
@@ -57,7 +67,7 @@ if (!existsSync(dataDir)) {
   t.ok(files.length > 0, `found ${files.length} QuestDB .test files`)
   t.ok(sum.total + sum.skipped > 0, `parsed ${sum.total + sum.skipped} records`)
   const report = process.env['EPOCHDB_CONFORMANCE_REPORT']
-  if (report !== undefined && report !== '') {
+  if (report !== undefined && report !== '' && (only === undefined || only === '')) {
     const path = isAbsolute(report) ? report : join(repoRoot, report)
     // the file may go on with sections written by other runners (e.g. "## PostgreSQL drivers"):
     // keep everything from the first such heading on

@@ -3,6 +3,7 @@
  * Every row of a statement is computed and converted before the table changes, so a statement
  * that fails leaves the table as it was.
  */
+import { parquetRowGuard } from './parquet-update-guard.js'
 import { isDecimal } from '../../types/decimal.js'
 import { SqlError, SqlState } from '../../errors.js'
 import type { Insert, Select, Update } from '../../sql/ast.js'
@@ -202,6 +203,7 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
   const evals = sets.map((x) => compileExpr(x.expr, ctx))
   const buffers = [...snap.columns]
   const clones = sets.map((x) => buffers[x.index]!.clone())
+  const guard = parquetRowGuard(table, s.pos)
   let updated = 0
   const BATCH = 65536
   for (let start = 0; start < snap.rowCount; start += BATCH) {
@@ -211,12 +213,15 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
     const values = evals.map((e) => materialize(e(b)))
     for (let i = 0; i < b.length; i++) {
       if (mask !== undefined && !(mask.kind === 'bool' && mask.data[mask.isConst ? 0 : i] === 1)) continue
+      guard?.(start + i)
       updated++
       for (let k = 0; k < clones.length; k++) clones[k]!.setFrom(start + i, values[k]!, i)
     }
     await ctx.maybeYield()
   }
   if (table.materialized() !== snap) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
+  // no row changed: the table is left as it is (a rewrite would cost a full checkpoint and turn Parquet partitions native)
+  if (updated === 0) return 0
   sets.forEach((x, k) => { buffers[x.index] = clones[k]! })
   table.replace(buffers, snap.rowCount)
   return updated
@@ -275,12 +280,15 @@ async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: ExecCon
   const clones = targets.map((i) => buffers[i]!.clone())
   const ids = materialize(data.vectors[0]!)
   const touched = new Set<number>()
+  const guard = parquetRowGuard(table, s.pos)
   for (let r = 0; r < data.length; r++) {
     const row = Number(getScalar(ids, r))
+    guard?.(row)
     touched.add(row)
     for (let k = 0; k < clones.length; k++) clones[k]!.setFrom(row, data.vectors[k + 1]!, r)
   }
   if (table.materialized() !== snap) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
+  if (touched.size === 0) return 0
   targets.forEach((i, k) => { buffers[i] = clones[k]! })
   table.replace(buffers, snap.rowCount)
   return touched.size

@@ -5,6 +5,7 @@
  * partial results, and `result` giving null for a group that saw no rows (count gives 0).
  */
 import type { FunctionDef } from '../registry-types.js'
+import { APPROX_PERCENTILE_FUNCTIONS } from './approx-percentile.js'
 import { BOOL_AGG_FUNCTIONS } from './bool-agg.js'
 import { COMPENSATED_SUM_FUNCTIONS } from './compensated-sum.js'
 import { COUNT_DISTINCT_FUNCTIONS } from './count-distinct.js'
@@ -32,4 +33,5 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionDef[] = [
   ...BOOL_AGG_FUNCTIONS,
   ...MODE_ORDERED_FUNCTIONS,
   ...WEIGHTED_STDDEV_FUNCTIONS,
+  ...APPROX_PERCENTILE_FUNCTIONS,
 ]

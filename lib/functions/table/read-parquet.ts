@@ -4,6 +4,8 @@
  * VARCHAR, as in QuestDB); a file EpochDB or QuestDB wrote with a designated timestamp keeps it.
  * The optimizer pushes column pruning and designated-timestamp intervals into the read, so only
  * the needed column chunks of the row groups whose statistics overlap the filter are decoded.
+ * `parquet_scan('file.parquet')` is the same function under DuckDB's name, as QuestDB registers it
+ * (ParquetScanFunctionFactory, for the sqllogictest files written with that name).
  */
 import { SqlError, SqlState } from '../../errors.js'
 import type { CallSite, FunctionContext, ParquetSchema, TableFunctionDef } from '../registry-types.js'
@@ -38,4 +40,12 @@ export const READ_PARQUET: TableFunctionDef = {
   },
   timestampIndex: (site) => bound.get(site)?.timestampIndex ?? -1,
   open: (site, ctx, scan) => access(ctx, site).read(pathArg(site), site.argPositions[0] ?? site.pos, scan ?? {}),
+}
+
+/** parquet_scan: QuestDB's alias of read_parquet (same file access, same pushdown). */
+export const PARQUET_SCAN: TableFunctionDef = {
+  ...READ_PARQUET,
+  name: 'parquet_scan',
+  description: 'Alias of read_parquet (the name DuckDB and QuestDB\'s sqllogictest files use).',
+  example: "SELECT * FROM parquet_scan('trades.parquet') WHERE side = 'buy'",
 }

@@ -14,7 +14,7 @@ import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
 import type { ColdPart } from '../table-parts.js'
 import {
-  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeUnreferenced, writeDictionary, writePartitionSteps, writeTableMeta,
+  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps,
 } from './table-files.js'
 import { type Steps, runSteps } from './steps.js'
 import { compactVector, retainedBytes } from './compact-vector.js'
@@ -57,9 +57,10 @@ export function checkpointTable(state: TableState, t: Table, full: boolean, sour
  * {@link checkpointTable} in steps (a column file each): between steps the table's rows and
  * metadata must not change — the store finishes the remaining steps at once before anything
  * changes them (`DurableStore.quiesce`). `_meta` is replaced in the last step, so a crash between
- * steps leaves the previous checkpoint in force, as a crash inside one does.
+ * steps leaves the previous checkpoint in force, as a crash inside one does. `removeLater`: the
+ * files `_meta` no longer names are removed on the thread pool (a background checkpoint).
  */
-export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource): Steps<void> {
+export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource, removeLater = false): Steps<void> {
   const txn = state.file.txn + 1
   const before = state.file.meta
   const ti = t.meta.timestampIndex
@@ -98,13 +99,15 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       for (const v of keep[i] ?? []) { (views ??= []).push(compactVector(v)); yield }
       written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes }, views })
     }
+    // every column file written above is durable before the dictionaries and `_meta` (their syncs overlapped)
+    yield { drain: true }
     symbols = {}
     for (let i = 0; i < t.meta.columns.length; i++) {
       const c = t.meta.columns[i]!
       const dict = data.columns[i]!.dict
       if (c.type !== 'SYMBOL' || dict === undefined) continue
       const file = `${c.name}.${txn}.sym`
-      writeDictionary(state.dir, file, dict)
+      yield* writeDictionarySteps(state.dir, file, dict)
       symbols[c.name] = file
     }
   }
@@ -112,7 +115,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     version: FORMAT_VERSION, meta: structuredClone(t.meta), walSeq: Math.max(state.file.walSeq, state.appliedSeq), txn,
     partitions: [...kept, ...written.map((w) => w.entry)], symbols,
   }
-  writeTableMeta(state.dir, file)
+  yield* writeTableMetaSteps(state.dir, file)
   state.file = file
   state.dirtyFrom = Infinity
   const src = source(file)
@@ -129,7 +132,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     coldNow[coldNow.length - 1] = next
   }
   t.settle([...coldNow, ...parts])
-  try { removeUnreferenced(state.dir, file) } catch { /* leftovers are removed on the next open */ }
+  try { removeUnreferenced(state.dir, file, removeLater) } catch { /* leftovers are removed on the next open */ }
   indexChanges(state, t, before, coldNow)
 }
 

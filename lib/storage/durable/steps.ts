@@ -11,10 +11,16 @@
  */
 import { io } from './io.js'
 
-/** A file (open descriptor) to sync before the next step; the steps close it themselves. */
-export interface SyncWait {
-  readonly fsync: number
-}
+/**
+ * What a step may yield:
+ * - `{ fsync }`: a file (open descriptor) to sync before the next step; the steps close it themselves;
+ * - `{ fsync, later: true }`: a file to sync, not waited for: the next step goes on meanwhile
+ *   (syncs of several files overlap on the thread pool), and the runner closes the descriptor
+ *   once synced — the steps must not touch it again;
+ * - `{ drain: true }`: every `later` sync yielded before it is done before the next step (a
+ *   failed one is thrown into the steps here). A commit point (`_meta` replaced) comes after one.
+ */
+export type SyncWait = { readonly fsync: number; readonly later?: boolean } | { readonly drain: true; readonly fsync?: undefined }
 
 /** A piece of work in steps, returning a `T` when done. */
 export type Steps<T> = Generator<SyncWait | void, T, void>
@@ -26,10 +32,22 @@ export function runSteps<T>(steps: Steps<T>): T {
     const r = failed === undefined ? steps.next() : steps.throw(failed.e)
     failed = undefined
     if (r.done === true) return r.value
-    if (r.value !== undefined) {
-      try { io.fsyncSync(r.value.fsync) } catch (e) { failed = { e } }
-    }
+    const w = r.value
+    if (w === undefined || w.fsync === undefined) continue
+    try { io.fsyncSync(w.fsync) } catch (e) { failed = { e } }
+    if (w.later === true) io.closeSync(w.fsync)
   }
+}
+
+/** A `later` sync running on the thread pool (see {@link SyncWait}). */
+interface LaterSync {
+  readonly fd: number
+  /** settled once synced (or failed) and closed */
+  readonly done: Promise<void>
+  error: { readonly e: unknown } | undefined
+  settled: boolean
+  /** synced again, blocking, by a forced finish: its own outcome no longer matters */
+  forced: boolean
 }
 
 /** Steps running in the background (see {@link background}). */
@@ -49,15 +67,43 @@ export interface Background {
 export function background(steps: Steps<void>, around: (run: () => void) => void, onEnd: (error: unknown) => void): Background {
   let ended = false
   // the sync running off the main thread, if any, and what to throw into the steps next
-  let waiting: SyncWait | undefined
+  let waiting: { readonly fsync: number } | undefined
   let failed: { readonly e: unknown } | undefined
+  // `later` syncs not yet drained
+  let later: LaterSync[] = []
+  // a drain the steps wait at (the syncs it waits for run off the main thread)
+  let draining: LaterSync[] | undefined
+  const startLater = (fd: number): void => {
+    const l: LaterSync = { fd, error: undefined, settled: false, forced: false, done: undefined as unknown as Promise<void> }
+    ;(l as { done: Promise<void> }).done = io.fsync(fd).then(() => undefined, (e: unknown) => { if (!l.forced) l.error = { e } }).finally(() => {
+      l.settled = true
+      // the descriptor stays open until its sync ended, so its number is never reused under it
+      void io.closeLater(fd)
+    })
+    later.push(l)
+  }
+  /** The first failure among `ls` (all settled or forced). */
+  const firstError = (ls: readonly LaterSync[]): { readonly e: unknown } | undefined => ls.find((l) => l.error !== undefined)?.error
+  /** Makes the undrained `later` syncs durable now, blocking (a forced finish). */
+  const forceLater = (): void => {
+    for (const l of later) {
+      if (l.settled) continue
+      l.forced = true
+      try { io.fsyncSync(l.fd) } catch (e) { l.error = { e } }
+    }
+  }
   const end = (error: unknown): void => {
     if (ended) return
     ended = true
     onEnd(error)
   }
-  const syncNow = (w: SyncWait): void => {
+  const syncNow = (w: { readonly fsync: number }): void => {
     try { io.fsyncSync(w.fsync) } catch (e) { failed = { e } }
+  }
+  const drainNow = (): void => {
+    forceLater()
+    failed = firstError(later)
+    later = []
   }
   const run = (all: boolean): void => {
     if (ended) return
@@ -69,14 +115,34 @@ export function background(steps: Steps<void>, around: (run: () => void) => void
           waiting = undefined
           syncNow(w)
         }
+        // finishing now while a drain waits off the main thread: drain here, blocking
+        if (draining !== undefined) { later = draining.concat(later); draining = undefined; drainNow() }
         for (;;) {
           const f = failed
           failed = undefined
           const r = f === undefined ? steps.next() : steps.throw(f.e)
           if (r.done === true) { end(undefined); return }
-          if (r.value !== undefined) {
-            if (all) { syncNow(r.value); continue }
-            const w = r.value
+          const w = r.value
+          if (w !== undefined && w.fsync === undefined) {
+            // a drain
+            if (all || later.every((l) => l.settled)) { drainNow(); continue }
+            const ls = later
+            draining = ls
+            later = []
+            void Promise.all(ls.map((l) => l.done)).then(() => {
+              if (draining !== ls) return
+              draining = undefined
+              failed = firstError(ls)
+              run(false)
+            })
+            return
+          }
+          if (w !== undefined && w.later === true) {
+            if (all) { syncNow(w); io.closeSync(w.fsync) } else startLater(w.fsync)
+            continue
+          }
+          if (w !== undefined) {
+            if (all) { syncNow(w); continue }
             waiting = w
             io.fsync(w.fsync).then(() => resume(w, undefined), (e: unknown) => resume(w, { e }))
             return
@@ -88,7 +154,7 @@ export function background(steps: Steps<void>, around: (run: () => void) => void
       }
     })
   }
-  const resume = (w: SyncWait, f: { readonly e: unknown } | undefined): void => {
+  const resume = (w: { readonly fsync: number }, f: { readonly e: unknown } | undefined): void => {
     // finished meanwhile (its sync was done again, blocking): nothing to do
     if (waiting !== w) return
     waiting = undefined

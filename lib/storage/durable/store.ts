@@ -16,6 +16,7 @@ import { Table, type TableStore, concatAppends } from '../table.js'
 import { type TableState, checkpointSteps, checkpointTable, metaKey } from './checkpoint.js'
 import { type Background, type Steps, type SyncWait, background, runSteps } from './steps.js'
 import { io, replaceFileAtomic, fsyncDir } from './io.js'
+import { replaceFileAtomicSteps } from './durable-steps.js'
 import { DirLock } from './lock.js'
 import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
 import { FilePart, type PartSource } from './file-part.js'
@@ -240,15 +241,20 @@ export class DurableStore implements TableStore {
     return this.staged.length > 0
   }
 
+  /** How many appends were ever staged: the arrival number of the latest ({@link commit} takes it to wait for every append up to it). */
+  get arrivals(): number {
+    return this.arrived
+  }
+
   /**
-   * Group commit: resolves once every append staged so far is durable and applied to its table.
+   * Group commit: resolves once every append staged so far (or, given `target`, every append up
+   * to that arrival number, see {@link arrivals}) is durable and applied to its table.
    * Appends staged while a sync is running wait for it, then share the next one, so concurrent
    * writers pay one sync per group instead of one each; a group's appends to one table share one
    * WAL record. Rejects with 58030 when the write or sync failed: those appends are dropped from
    * the WAL and never applied.
    */
-  async commit(): Promise<void> {
-    const target = this.arrived
+  async commit(target = this.arrived): Promise<void> {
     while (this.resolved < target) {
       // no WAL record is written while a background checkpoint runs: its end empties the WAL
       if (this.job !== undefined && this.syncing === undefined) { await this.job.done; continue }
@@ -496,6 +502,11 @@ export class DurableStore implements TableStore {
     return this.states.get(table)?.file.partitions.find((x) => x.name === name)?.bytes ?? 0
   }
 
+  /** {@inheritDoc TableStore.partitionFormat} */
+  partitionFormat(table: Table, name: string): 'parquet' | undefined {
+    return this.states.get(table)?.file.partitions.find((x) => x.name === name)?.format
+  }
+
   /**
    * After DDL: creates, rewrites or removes table directories to match the catalog. Throws
    * (58030, or 53100 when the disk is full) when a write fails; what it changed for the tables
@@ -560,8 +571,9 @@ export class DurableStore implements TableStore {
   /**
    * {@link checkpoint} in steps (a column file each, see checkpoint.ts): the tables dirty when it
    * starts, then `_db`, then the WAL emptied — unless something was written to it meanwhile.
+   * `inBackground`: files no longer referenced are removed on the thread pool.
    */
-  private *checkpointAll(): Steps<void> {
+  private *checkpointAll(inBackground = false): Steps<void> {
     // an unreadable table with rows not checkpointed keeps the WAL: they are nowhere else
     let keep = this.keepWal
     const walSize = this.wal.size
@@ -570,7 +582,7 @@ export class DurableStore implements TableStore {
       if (s.broken !== undefined) { keep = true; continue }
       const before = s.file
       try {
-        yield* this.writeSteps(checkpointSteps(s, t, false, (f) => this.source(t, s, f)))
+        yield* this.writeSteps(checkpointSteps(s, t, false, (f) => this.source(t, s, f), inBackground))
         this.keep.note(t, before, s.file)
       } catch (e) {
         // a damaged partition the checkpoint had to read or extend: the table becomes unreadable, the others go on
@@ -580,8 +592,9 @@ export class DurableStore implements TableStore {
       }
       yield
     }
-    this.writeDb()
-    if (!keep && this.wal.size > 0 && this.wal.size === walSize) this.write(() => this.wal.reset())
+    // `_db` (the sequence) is durable before the WAL is emptied: its syncs, and the WAL's, off the main thread
+    yield* this.writeSteps(this.writeDbSteps())
+    if (!keep && this.wal.size > 0 && this.wal.size === walSize) yield* this.writeSteps(this.wal.resetSteps())
   }
 
   /** Each step of `steps` as a {@link write}. */
@@ -626,7 +639,7 @@ export class DurableStore implements TableStore {
       try { run() } finally { this.inStep = false }
     }
     // a failure ends it: see quiesce
-    const run = background(this.checkpointAll(), around, () => { if (this.job === job) this.job = undefined; end() })
+    const run = background(this.checkpointAll(true), around, () => { if (this.job === job) this.job = undefined; end() })
     const job = { run, done }
     this.job = job
   }
@@ -713,8 +726,13 @@ export class DurableStore implements TableStore {
   }
 
   private writeDb(): void {
+    runSteps(this.writeSteps(this.writeDbSteps()))
+  }
+
+  /** {@link writeDb} in steps (its syncs yielded, see durable-steps.ts). */
+  private *writeDbSteps(): Steps<void> {
     const nextId = this.catalog.idCounter
-    this.write(() => replaceFileAtomic(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId, seq: this.seq })))
+    yield* replaceFileAtomicSteps(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId, seq: this.seq }))
     this.savedNextId = nextId
   }
 

@@ -14,7 +14,8 @@ import { appendIndexBlock, encodeIndexBlock, indexFileOf, writeIndexFile } from 
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
-import { io, replaceFileAtomic, writeAll, writeFileDurable, fsyncDir } from './io.js'
+import { io, writeAll } from './io.js'
+import { fsyncDirSteps, replaceFileAtomicSteps, writeFileDurableSteps } from './durable-steps.js'
 import { packr } from './wal-codec.js'
 import { type Steps, runSteps } from './steps.js'
 
@@ -64,7 +65,12 @@ export function readTableMeta(dir: string): TableFileMeta {
 
 /** Writes a table's `_meta` atomically. */
 export function writeTableMeta(dir: string, m: TableFileMeta): void {
-  replaceFileAtomic(dir, '_meta', packr.pack(m))
+  runSteps(writeTableMetaSteps(dir, m))
+}
+
+/** {@link writeTableMeta} in steps (its syncs yielded, see durable-steps.ts). */
+export function writeTableMetaSteps(dir: string, m: TableFileMeta): Steps<void> {
+  return replaceFileAtomicSteps(dir, '_meta', packr.pack(m))
 }
 
 /** Writes rows [start, end) of in-memory rows `data` as partition directory `dir`; returns the bytes written. */
@@ -72,7 +78,11 @@ export function writePartition(tableDir: string, dir: string, meta: TableMeta, d
   return runSteps(writePartitionSteps(tableDir, dir, meta, data, start, end))
 }
 
-/** {@link writePartition} in steps: one column file (and its index) per step. */
+/**
+ * {@link writePartition} in steps: one column file (and its index) per step. The column files'
+ * syncs are yielded `later` (see steps.ts): a caller that stepped it must yield a drain before
+ * anything that relies on them being durable (a checkpoint does, before `_meta`).
+ */
 export function* writePartitionSteps(tableDir: string, dir: string, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
   const path = `${tableDir}/${dir}`
   io.rmSync(path)
@@ -90,7 +100,7 @@ export function* writePartitionSteps(tableDir: string, dir: string, meta: TableM
     }
     if (c.indexed && c.type === 'SYMBOL') writeIndex(() => writeIndexFile(indexFileOf(path, c.name), encodeIndexBlock(keysOf(v), 0, end - start)))
   }
-  fsyncDir(path)
+  yield* fsyncDirSteps(path)
   return bytes
 }
 
@@ -119,7 +129,7 @@ export function appendPartition(tableDir: string, p: PartitionEntry, meta: Table
   return runSteps(appendPartitionSteps(tableDir, p, meta, data, start, end))
 }
 
-/** {@link appendPartition} in steps: one column's files (and its index) per step. */
+/** {@link appendPartition} in steps: one column's files (and its index) per step; their syncs `later`, as {@link writePartitionSteps}'. */
 export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
   const path = `${tableDir}/${p.dir}`
   let bytes = 0
@@ -145,15 +155,19 @@ export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta:
 /** Cuts `file` to `at` bytes, writes `bytes` there and syncs it (a step that yields the file to sync); returns the bytes written. */
 function* appendFileSteps(file: string, at: number, bytes: Uint8Array): Steps<number> {
   // a file shorter than its recorded rows is damaged: never paper over it with zeros
-  if (io.statSize(file) < at) throw new SqlError(SqlState.DATA_CORRUPTED, `could not append to ${file}: it is shorter than its recorded rows`)
+  const size = io.statSize(file)
+  if (size < at) throw new SqlError(SqlState.DATA_CORRUPTED, `could not append to ${file}: it is shorter than its recorded rows`)
   const fd = io.openSync(file, 'r+')
   try {
-    io.ftruncateSync(fd, at)
+    // only a tail a crash left is cut (a truncate frees blocks, on the event loop)
+    if (size > at) io.ftruncateSync(fd, at)
     writeAll(fd, bytes, at)
-    yield { fsync: fd }
-  } finally {
+  } catch (e) {
     io.closeSync(fd)
+    throw e
   }
+  // synced while the next files are written; the runner closes it (a drain comes before `_meta`)
+  yield { fsync: fd, later: true }
   return bytes.length
 }
 
@@ -162,10 +176,12 @@ function* writeFileSteps(path: string, bytes: Uint8Array): Steps<number> {
   const fd = io.openSync(path, 'w')
   try {
     writeAll(fd, bytes, 0)
-    yield { fsync: fd }
-  } finally {
+  } catch (e) {
     io.closeSync(fd)
+    throw e
   }
+  // synced while the next files are written; the runner closes it (a drain comes before `_meta`)
+  yield { fsync: fd, later: true }
   return bytes.length
 }
 
@@ -205,9 +221,9 @@ function varDataEndOf(o: Uint8Array, d: Uint8Array, rows: number): number {
   return last + 4 + Math.max(0, Buffer.from(d.buffer, d.byteOffset, d.length).readInt32LE(last))
 }
 
-/** Writes a SYMBOL column's dictionary (a msgpack array of strings, key = index). */
-export function writeDictionary(tableDir: string, file: string, dict: SymbolTable): void {
-  writeFileDurable(`${tableDir}/${file}`, [packr.pack(dict.values)])
+/** Writes a SYMBOL column's dictionary (a msgpack array of strings, key = index), in steps (its sync yielded). */
+export function* writeDictionarySteps(tableDir: string, file: string, dict: SymbolTable): Steps<void> {
+  yield* writeFileDurableSteps(`${tableDir}/${file}`, [packr.pack(dict.values)])
 }
 
 /** A 58030/XX001 error naming the table and partition. */
@@ -272,8 +288,14 @@ function checkTimestamps(v: Vector, p: PartitionEntry, fail: (what: string) => S
   }
 }
 
-/** Removes entries of `tableDir` that `m` does not refer to (leftovers of a crash or a checkpoint). */
-export function removeUnreferenced(tableDir: string, m: TableFileMeta): void {
+/** Removes entries of `tableDir` that `m` does not refer to (leftovers of a crash or a checkpoint); `later`: off the main thread, not waited for. */
+export function removeUnreferenced(tableDir: string, m: TableFileMeta, later = false): void {
   const keep = new Set(['_meta', ...m.partitions.map((p) => p.dir), ...Object.values(m.symbols)])
-  for (const e of io.readdirSync(tableDir)) if (!keep.has(e)) io.rmSync(`${tableDir}/${e}`)
+  for (const e of io.readdirSync(tableDir)) {
+    if (keep.has(e)) continue
+    // later: on the thread pool. Safe: a name `_meta` no longer refers to is never written again
+    // (partition directories and dictionaries carry the checkpoint's txn, which only grows)
+    if (later) void io.rmLater(`${tableDir}/${e}`)
+    else io.rmSync(`${tableDir}/${e}`)
+  }
 }

@@ -13,7 +13,10 @@
  */
 import { SqlError, SqlState } from '../../errors.js'
 import { crc32 } from './crc32.js'
-import { io, writeAll } from './io.js'
+import * as path from 'node:path'
+import { io, writevAll } from './io.js'
+import { fsyncDirSteps } from './durable-steps.js'
+import { type Steps, runSteps } from './steps.js'
 
 /** The WAL file's name inside the data directory. */
 export const WAL_FILE = 'wal.log'
@@ -24,8 +27,6 @@ const HEADER = 8
 export const MAX_RECORD = 1 << 30
 /** Bit 31 of the length word: more records of the same group follow. */
 const MORE = 0x80000000
-/** Pieces smaller than this are copied together into one write; larger ones are written as they are. */
-const GATHER = 1 << 20
 /** Bytes read at a time when scanning the log at open. */
 const READ_CHUNK = 8 << 20
 
@@ -83,8 +84,15 @@ export class WalWriter {
   private pending: Uint8Array[] = []
   /** bytes in the file (the log's size is this plus the pending frames) */
   private written: number
+  /**
+   * The log was replaced by a new empty file ({@link WalWriter.resetSteps}) whose name is not yet
+   * known durable: the directory is synced before any record is acknowledged
+   */
+  private renamed = false
+  /** the last sync started on the thread pool (settled): the descriptor it syncs is closed only after it */
+  private lastSync: Promise<unknown> = Promise.resolve()
 
-  private constructor(private readonly fd: number, private pos: number) {
+  private constructor(private fd: number, private pos: number, private readonly file: string) {
     this.written = pos
   }
 
@@ -145,39 +153,27 @@ export class WalWriter {
     if (this.pending.length === 0) return
     const pieces = this.pending
     this.pending = []
-    let at = this.written
+    let bytes = 0
+    for (const b of pieces) bytes += b.length
     try {
-      // small pieces (headers, short columns) are gathered into one write; large ones go as they are
-      let gather: Uint8Array[] = []
-      let gathered = 0
-      const flush = (): void => {
-        if (gathered === 0) return
-        const b = gather.length === 1 ? gather[0]! : Buffer.concat(gather, gathered)
-        writeAll(this.fd, b, at)
-        at += gathered
-        gather = []
-        gathered = 0
-      }
-      for (const b of pieces) {
-        if (b.length >= GATHER) { flush(); writeAll(this.fd, b, at); at += b.length; continue }
-        gather.push(b)
-        gathered += b.length
-        if (gathered >= GATHER) flush()
-      }
-      flush()
+      // every piece as it is (column views, headers), in gathering writes: nothing is joined first
+      writevAll(this.fd, pieces, this.written)
     } catch (e) {
       this.pos = this.written
       try { io.ftruncateSync(this.fd, this.written) } catch { /* the torn tail is dropped on the next open */ }
       throw ioError('write-ahead log write failed, nothing was committed', e)
     }
-    this.written = at
+    this.written += bytes
   }
 
   /** Makes every record added so far durable; the sync runs off the main thread. Rejects with 58030. */
   async sync(): Promise<void> {
     this.writePending()
     try {
-      await io.fsync(this.fd)
+      if (this.renamed) await this.syncDir()
+      const p = io.fsync(this.fd)
+      this.lastSync = p.catch(() => undefined)
+      await p
     } catch (e) {
       throw ioError('write-ahead log sync failed, nothing was committed', e)
     }
@@ -187,6 +183,7 @@ export class WalWriter {
   syncNow(): void {
     this.writePending()
     try {
+      if (this.renamed) { runSteps(fsyncDirSteps(path.dirname(this.file))); this.renamed = false }
       io.fsyncSync(this.fd)
     } catch (e) {
       throw ioError('write-ahead log sync failed, nothing was committed', e)
@@ -203,10 +200,66 @@ export class WalWriter {
     this.pos = this.written
   }
 
-  /** Empties the log (after a checkpoint made every record redundant). */
+  /** The directory's sync after a replacement of the file, off the main thread. */
+  private async syncDir(): Promise<void> {
+    const steps = fsyncDirSteps(path.dirname(this.file))
+    let r = steps.next()
+    while (r.done !== true) {
+      let failed: { readonly e: unknown } | undefined
+      const w = r.value
+      if (w?.fsync !== undefined) try { await io.fsync(w.fsync) } catch (e) { failed = { e } }
+      r = failed === undefined ? steps.next() : steps.throw(failed.e)
+    }
+    this.renamed = false
+  }
+
+  /** Empties the log (after a checkpoint made every record redundant), blocking. */
   reset(): void {
-    io.ftruncateSync(this.fd, 0)
-    io.fsyncSync(this.fd)
+    runSteps(this.resetSteps())
+  }
+
+  /**
+   * {@link reset} in steps, its syncs yielded (see steps.ts): a new empty file is created, synced
+   * and renamed over the log, and the log goes on in it; the old file is closed on the thread pool
+   * (after any sync still running on it), which is where the file system frees its blocks —
+   * truncating it in place would hold the event loop for that (~75 ms per 100 MB here). No
+   * record may be added until the steps end (the store's checkpoint holds commits back).
+   *
+   * Crash safety: until the rename is durable the name still holds the old file, every record of
+   * which the checkpoint made redundant (replay skips records at or below a table's checkpointed
+   * sequence), as after a truncate that was not yet durable. The directory is synced before the
+   * steps end, and, should that sync fail, again before the next record is acknowledged
+   * ({@link WalWriter.sync}), so an acknowledged record is never in a file the name does not hold.
+   * Where the rename is refused, the file is truncated in place as before.
+   */
+  *resetSteps(): Steps<void> {
+    const fresh = `${this.file}.new`
+    let fd: number | undefined
+    try {
+      fd = io.openSync(fresh, 'w')
+      yield { fsync: fd }
+      io.renameSync(fresh, this.file)
+    } catch (e) {
+      if (fd !== undefined) { io.closeSync(fd); try { io.rmSync(fresh) } catch { /* removed on the next open */ } }
+      if (fd === undefined) throw e
+      // a file system that does not replace an open file: truncate in place
+      io.ftruncateSync(this.fd, 0)
+      this.clear()
+      yield { fsync: this.fd }
+      return
+    }
+    const old = this.fd
+    this.fd = fd
+    this.renamed = true
+    this.clear()
+    const after = this.lastSync
+    this.lastSync = Promise.resolve()
+    void after.then(() => io.closeLater(old))
+    yield* fsyncDirSteps(path.dirname(this.file))
+    this.renamed = false
+  }
+
+  private clear(): void {
     this.pending = []
     this.pos = 0
     this.written = 0
@@ -218,21 +271,23 @@ export class WalWriter {
   }
 
   /**
-   * Opens (creating) the log at `path`: calls `onGroup` with the payloads of each complete group
+   * Opens (creating) the log at `file`: calls `onGroup` with the payloads of each complete group
    * of valid records, in order, then truncates what follows them (a torn tail) and returns a
    * writer after them.
    */
-  static open(path: string, onGroup: (payloads: Uint8Array[]) => void): WalWriter {
-    if (!io.existsSync(path)) io.closeSync(io.openSync(path, 'w'))
-    const fd = io.openSync(path, 'r+')
+  static open(file: string, onGroup: (payloads: Uint8Array[]) => void): WalWriter {
+    if (!io.existsSync(file)) io.closeSync(io.openSync(file, 'w'))
+    // a replacement a crash interrupted before its rename (see resetSteps)
+    try { io.rmSync(`${file}.new`) } catch { /* harmless: replaced at the next reset */ }
+    const fd = io.openSync(file, 'r+')
     try {
-      const size = io.statSize(path)
+      const size = io.statSize(file)
       const end = readGroups(fd, size, onGroup)
       if (end < size) {
         io.ftruncateSync(fd, end)
         io.fsyncSync(fd)
       }
-      return new WalWriter(fd, end)
+      return new WalWriter(fd, end, file)
     } catch (e) {
       io.closeSync(fd)
       throw e

@@ -19,6 +19,8 @@ export interface RunFileOptions {
   readonly open: () => Promise<SltDatabase>
   /** rewrite the file's expected rows with the actual ones */
   readonly complete?: boolean
+  /** features `require` accepts; any other `require` skips the rest of the file */
+  readonly features?: ReadonlySet<string>
 }
 
 /**
@@ -39,7 +41,7 @@ export async function runSltFile(opts: RunFileOptions): Promise<FileOutcome> {
   const db = await opts.open()
   let outcome: FileOutcome
   try {
-    outcome = await runSlt(records, db, { file: opts.display, flavor: opts.flavor })
+    outcome = await runSlt(records, db, { file: opts.display, flavor: opts.flavor, ...(opts.features === undefined ? {} : { features: opts.features }) })
   } finally {
     await db.close()
   }

@@ -137,6 +137,18 @@ t.test('questdb flavor: 6-decimal reals, pg timestamps, require skips the rest',
   t.same(out.outcomes.map(o => o.status), ['pass', 'skip'])
 })
 
+t.test('questdb flavor: require of a feature the runner has runs the rest of the file', async t => {
+  const db = fakeDb({
+    q: { columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'DOUBLE' }], rows: [[1733162400000000n, 1 / 3]], rowCount: 1 },
+  })
+  const text = 'require parquet\n\nquery I\nq\n----\n2024-12-02 18:00:00 0.333333\n\nrequire vss\n\nquery I\nq\n----\nx\n'
+  const out = await runSlt(parseSlt(text), db, { file: 'q.test', flavor: 'questdb', features: new Set(['parquet']) })
+  t.same(out.outcomes.map(o => o.status), ['pass', 'skip'], 'parquet is had, vss is not')
+  const none = await runSlt(parseSlt(text), db, { file: 'q.test', flavor: 'questdb' })
+  // once skipping, the later require line is itself counted as a skipped record
+  t.same(none.outcomes.map(o => o.status), ['skip', 'skip', 'skip'])
+})
+
 t.test('completion rewrites expected rows', async t => {
   const db = fakeDb({ 'select x, s, d from t order by x': twoRows })
   const text = 'query ITR\nselect x, s, d from t order by x\n----\nold\n\nquery ITR\nselect x, s, d from t order by x\n\n'

@@ -119,11 +119,14 @@ t.test('a failed write (ENOSPC, fsync error) fails the statement and leaves the 
   const db = await Database.open({ path: dir })
   await db.query('create table f (ts timestamp, v int) timestamp(ts) partition by day')
   await db.query("insert into f values ('2024-01-01', 1)")
-  const write = io.writeSync
+  // every write fails: plain and gathering (the WAL's) alike
+  const { writeSync: write, writevSync: writev } = io
   io.writeSync = () => { throw Object.assign(new Error('no space'), { code: 'ENOSPC' }) }
+  io.writevSync = () => { throw Object.assign(new Error('no space'), { code: 'ENOSPC' }) }
   await t.rejects(db.query("insert into f values ('2024-01-02', 2)"), { code: '53100' })
   await t.rejects(db.query("update f set v = 9"), { code: '53100' })
   io.writeSync = write
+  io.writevSync = writev
   const fsync = io.fsync
   io.fsync = () => Promise.reject(Object.assign(new Error('io'), { code: 'EIO' }))
   await t.rejects(db.append('f', { ts: new Float64Array([Date.UTC(2024, 0, 3) * 1000]), v: [3] }), { code: '58030' })

@@ -43,8 +43,11 @@ t.test('deferred writes are invisible until synced, then visible; a later statem
   const s = db.session()
   for (let i = 0; i < 5; i++) await db.query(`insert into d values ('${at(i)}', ${i})`, [], { session: s, deferSync: true })
   t.equal(db.hasUnsyncedWrites, true, 'five writes wait for a sync')
-  // a query is not an INSERT ... VALUES: it runs after the writes before it are committed
-  t.same((await db.query('select count() from d')).rows, [[5]])
+  // another session's query does not wait for them: they are not acknowledged (committed) yet
+  t.same((await db.query('select count() from d')).rows, [[0]])
+  t.equal(db.hasUnsyncedWrites, true)
+  // the session's own query runs after its writes are committed (read your writes)
+  t.same((await db.query('select count() from d', [], { session: s })).rows, [[5]])
   t.equal(db.hasUnsyncedWrites, false)
   await db.query(`insert into d values ('${at(9)}', 9)`, [], { session: s, deferSync: true })
   await db.sync()
@@ -76,10 +79,13 @@ t.test('a write that fails (ENOSPC) when the group is written fails its statemen
   const db = await Database.open({ path: dir })
   await db.query('create table e (ts timestamp, v long) timestamp(ts)')
   await db.query(`insert into e values ('${at(0)}', 0)`)
-  const write = io.writeSync
+  // every write fails: plain and gathering (the WAL's) alike
+  const { writeSync: write, writevSync: writev } = io
   io.writeSync = () => { throw Object.assign(new Error('no space'), { code: 'ENOSPC' }) }
+  io.writevSync = () => { throw Object.assign(new Error('no space'), { code: 'ENOSPC' }) }
   await t.rejects(db.query(`insert into e values ('${at(1)}', 1)`), { code: '53100', message: /ENOSPC/ })
   io.writeSync = write
+  io.writevSync = writev
   await db.query(`insert into e values ('${at(2)}', 2)`)
   await db.close()
   t.same(await afterReopen(dir, 'select v from e'), [[[0], [2]]])
