@@ -463,8 +463,9 @@ export class Database {
 
   /**
    * Closes the database; later calls fail with 57P01. Writes already acknowledged are durable;
-   * a data directory is checkpointed (skipped on a full disk: the WAL keeps every row) and its
-   * lock released.
+   * a data directory is checkpointed (skipped on a full disk: the WAL keeps every row), its
+   * Parquet partitions that writes turned into column files are converted back, and its lock
+   * released.
    *
    * With `cancel: true` (a server shutting down), every statement still running is cancelled
    * first and fails with 57P01 `admin_shutdown`; a write cancelled this way changed nothing. It
@@ -482,6 +483,8 @@ export class Database {
     if (options.cancel === true) await this.running.cancelAll(options.timeout ?? 5000)
     await this.store?.commit().catch(() => undefined)
     try { this.acl.flush() } catch { /* a REFRESH extension not saved: the token keeps its saved expiry */ }
+    // converted partitions a checkpoint wrote as column files become Parquet again first (parquet-keep.ts)
+    await this.store?.settleParquet().catch(() => undefined)
     this.store?.close()
   }
 

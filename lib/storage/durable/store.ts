@@ -22,6 +22,7 @@ import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, rea
 import { FilePart, type PartSource } from './file-part.js'
 import { convertParts } from './convert-parts.js'
 import { loadSyncColumnReader } from '../../parquet/sync-column.js'
+import { KEEP_FILE, ParquetKeep } from './parquet-keep.js'
 import { PartCache } from './part-cache.js'
 import { WAL_FILE, WalWriter, ioError } from './wal.js'
 import { decodeAppend, encodeAppendRecords, packr, recordCount, rowsPerRecord } from './wal-codec.js'
@@ -109,6 +110,9 @@ export class DurableStore implements TableStore {
   /** loaded partition columns under the memory budget */
   readonly cache: PartCache
   private readonly checkpointBytes: number
+  /** converts back to Parquet the partitions a checkpoint wrote as column files (parquet-keep.ts) */
+  private readonly keep = new ParquetKeep((t) => this.catalog.all().includes(t), (t, choose) => this.convertPartitions(t, choose, 'parquet'),
+    { read: () => this.readInternal(KEEP_FILE), write: (b) => this.writeInternal(KEEP_FILE, b) })
 
   private constructor(readonly root: string, private readonly catalog: Catalog, options: StoreOptions, private readonly lock: DirLock) {
     this.cache = new PartCache(options.memoryBudget ?? DEFAULT_MEMORY_BUDGET)
@@ -151,6 +155,8 @@ export class DurableStore implements TableStore {
     this.catalog.store = this
     const byId = new Map([...this.states].map(([t, s]) => [t.meta.id, { t, s }]))
     this.wal = WalWriter.open(`${this.root}/${WAL_FILE}`, (group) => this.replay(byId, group))
+    // before the opening checkpoint, whose own notes are added to the list
+    this.keep.recover((id) => byId.get(id)?.t)
     try { this.checkpoint() } catch (e) {
       // the replayed rows are in memory and still in the WAL: open without the checkpoint
       if (!isWriteFailure(e)) throw e
@@ -436,11 +442,14 @@ export class DurableStore implements TableStore {
    * (which a failed DDL statement runs right after undoing its change in the catalog).
    */
   private checkpointChanged(t: Table, s: TableState, full: boolean): void {
+    const before = s.file
     try {
       this.write(() => checkpointTable(s, t, full, (f) => this.source(t, s, f)))
     } catch (e) {
       this.metaKeys.delete(t)
       throw e
+    } finally {
+      this.keep.note(t, before, s.file)
     }
     this.metaKeys.set(t, metaKey(t))
   }
@@ -469,6 +478,17 @@ export class DurableStore implements TableStore {
     }))
     try { removeUnreferenced(s.dir, s.file) } catch { /* leftovers are removed on the next open */ }
     return done.replaced.size
+  }
+
+  /**
+   * Checkpoints now and waits until the partitions the checkpoints wrote as column files that
+   * were Parquet are Parquet again (`Database.close`, before {@link close}: its own checkpoint
+   * then has nothing to write). Write failures are left to {@link close}.
+   */
+  async settleParquet(): Promise<void> {
+    if (this.lock.lost !== undefined) return
+    try { this.checkpoint() } catch (e) { if (!isWriteFailure(e)) throw e }
+    await this.keep.idle()
   }
 
   /** {@link DurableStore.write} for an async step. */
@@ -560,8 +580,10 @@ export class DurableStore implements TableStore {
     const dirty = [...this.states].filter(([, s]) => s.dirtyFrom !== Infinity)
     for (const [t, s] of dirty) {
       if (s.broken !== undefined) { keep = true; continue }
+      const before = s.file
       try {
         yield* this.writeSteps(checkpointSteps(s, t, false, (f) => this.source(t, s, f), inBackground))
+        this.keep.note(t, before, s.file)
       } catch (e) {
         // a damaged partition the checkpoint had to read or extend: the table becomes unreadable, the others go on
         if (!(e instanceof SqlError) || e.code !== SqlState.DATA_CORRUPTED) throw e
