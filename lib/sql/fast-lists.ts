@@ -142,6 +142,24 @@ type Cut =
   | { readonly kind: 'in'; readonly pos: number; readonly items: Expr[] }
 
 /**
+ * The index of `VALUES` in `INSERT ... VALUES` tokens (outside parentheses, before any `;`);
+ * -1 when the statement is not one (`INSERT ... SELECT`/`WITH`, or no `VALUES`).
+ */
+export function valuesIndex(tokens: readonly Token[]): number {
+  if (tokens[0]?.type !== 'INSERT') return -1
+  let depth = 0
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i] as Token
+    if (isOp(t, '(')) depth++
+    else if (isOp(t, ')')) depth--
+    else if (isOp(t, ';')) return -1
+    else if (depth === 0 && t.type === 'VALUES') return i
+    else if (depth === 0 && (t.type === 'SELECT' || t.type === 'WITH')) return -1
+  }
+  return -1
+}
+
+/**
  * The scan of {@link shrinkLists} as steps: yields every few thousand items so an async caller
  * can pause between them; returns the shrunk statement, or undefined when there is nothing to
  * cut.
@@ -151,17 +169,8 @@ export function* shrinkSteps(tokens: readonly Token[]): Generator<void, ShrunkSt
   const cuts: Cut[] = []
   let from = 0
   let scanned = 0
-  const first = tokens[0]
-  if (first !== undefined && first.type === 'INSERT') {
-    let depth = 0
-    let values = -1
-    for (let i = 1; i < tokens.length && values < 0; i++) {
-      const t = tokens[i] as Token
-      if (isOp(t, '(')) depth++
-      else if (isOp(t, ')')) depth--
-      else if (depth === 0 && t.type === 'VALUES') values = i
-      else if (depth === 0 && (t.type === 'SELECT' || t.type === 'WITH')) break
-    }
+  if (tokens[0]?.type === 'INSERT') {
+    const values = valuesIndex(tokens)
     const row0 = values < 0 ? undefined : scanList(tokens, values + 1)
     if (row0 !== undefined) {
       const rows: Expr[][] = []

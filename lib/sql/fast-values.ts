@@ -21,6 +21,7 @@ import { tokenizeHead } from './lexer.js'
 import { keywordLiteral, numberLiteral, stringLiteral, unary } from './build/expr.js'
 import type { ParseLimits } from './limits.js'
 import { checkTokens } from './limits.js'
+import { valuesIndex } from './fast-lists.js'
 
 /** Tokens lexed to find the end of the first row (a longer head: the usual path). */
 const HEAD_TOKENS = 1024
@@ -45,19 +46,9 @@ const isOp = (t: Token | undefined, text: string): boolean => t !== undefined &&
 
 /** The index of the first row's `)` in `tokens`, after `INSERT ... VALUES`; -1 if not there. */
 function firstRowEnd(tokens: readonly Token[]): number {
-  if (tokens[0]?.type !== 'INSERT') return -1
-  let depth = 0
-  let values = -1
-  for (let i = 1; i < tokens.length && values < 0; i++) {
-    const t = tokens[i] as Token
-    if (isOp(t, '(')) depth++
-    else if (isOp(t, ')')) depth--
-    else if (isOp(t, ';')) return -1
-    else if (depth === 0 && t.type === 'VALUES') values = i
-    else if (depth === 0 && (t.type === 'SELECT' || t.type === 'WITH')) return -1
-  }
+  const values = valuesIndex(tokens)
   if (values < 0 || !isOp(tokens[values + 1], '(')) return -1
-  depth = 0
+  let depth = 0
   for (let i = values + 1; i < tokens.length; i++) {
     const t = tokens[i] as Token
     if (isOp(t, '(')) depth++
