@@ -1,13 +1,12 @@
 /**
  * Durable file writes as {@link Steps}: the write is done at once, the fsync is yielded
  * ({@link SyncWait}), so that run in the background (see steps.ts) the sync waits on the thread
- * pool while the event loop serves queries, and run at once ({@link runSteps}) it is the blocking
- * sync {@link writeFileDurable} / {@link replaceFileAtomic} / {@link fsyncDir} do. Either way
- * the steps continue only once the file is durable, so the order of durable effects is the
- * blocking functions' order.
+ * pool while the event loop serves queries, and run at once ({@link runSteps}) it is a blocking
+ * sync: {@link replaceFileAtomic} and {@link fsyncDir} are the steps run at once. Either way the
+ * steps continue only once the file is durable.
  */
 import { io, writeAll } from './io.js'
-import type { Steps } from './steps.js'
+import { type Steps, runSteps } from './steps.js'
 
 /** {@link writeFileDurable} in steps: create/truncate, write, then the sync yielded. Returns the bytes written. */
 export function* writeFileDurableSteps(path: string, parts: readonly Uint8Array[]): Steps<number> {
@@ -42,4 +41,14 @@ export function* replaceFileAtomicSteps(dir: string, name: string, bytes: Uint8A
   yield* writeFileDurableSteps(tmp, [bytes])
   io.renameSync(tmp, `${dir}/${name}`)
   yield* fsyncDirSteps(dir)
+}
+
+/** Fsyncs a directory so a rename or a new entry in it survives a crash (blocking). */
+export function fsyncDir(path: string): void {
+  runSteps(fsyncDirSteps(path))
+}
+
+/** Writes `bytes` to `path` atomically: a temporary file, fsync, rename, fsync of the directory (blocking). */
+export function replaceFileAtomic(dir: string, name: string, bytes: Uint8Array): void {
+  runSteps(replaceFileAtomicSteps(dir, name, bytes))
 }

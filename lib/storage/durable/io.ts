@@ -100,33 +100,3 @@ export function writevAll(fd: number, pieces: readonly Uint8Array[], position: n
     while (i < pieces.length && head === undefined && pieces[i]!.length === 0) i++
   }
 }
-
-/** Writes a whole file durably: create/truncate, write, fsync, close. */
-export function writeFileDurable(path: string, parts: readonly Uint8Array[]): number {
-  const fd = io.openSync(path, 'w')
-  let pos = 0
-  try {
-    for (const p of parts) { writeAll(fd, p, pos); pos += p.length }
-    io.fsyncSync(fd)
-  } finally {
-    io.closeSync(fd)
-  }
-  return pos
-}
-
-/** Fsyncs a directory so a rename or a new entry in it survives a crash. */
-export function fsyncDir(path: string): void {
-  let fd: number
-  try { fd = io.openSync(path, 'r') } catch { return }
-  try { io.fsyncSync(fd) } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EISDIR' && (e as NodeJS.ErrnoException).code !== 'EINVAL') throw e
-  } finally { io.closeSync(fd) }
-}
-
-/** Writes `bytes` to `path` atomically: a temporary file, fsync, rename, fsync of the directory. */
-export function replaceFileAtomic(dir: string, name: string, bytes: Uint8Array): void {
-  const tmp = `${dir}/${name}.tmp`
-  writeFileDurable(tmp, [bytes])
-  io.renameSync(tmp, `${dir}/${name}`)
-  fsyncDir(dir)
-}

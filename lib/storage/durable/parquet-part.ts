@@ -8,7 +8,8 @@ import { readParquetColumn } from '../../parquet/sync-column.js'
 import { ParquetBatchWriter } from '../../parquet/writer.js'
 import type { ColumnType } from '../../types/column-type.js'
 import { BATCH_SIZE, type SymbolTable, type Vector, sliceVector } from '../../types/vector.js'
-import { io, fsyncDir } from './io.js'
+import { io } from './io.js'
+import { fsyncDir } from './durable-steps.js'
 import { SqlError } from '../../errors.js'
 
 /** Column `c` of a Parquet partition, whole (checked like column files: the timestamps by the caller's reader). */
