@@ -222,7 +222,7 @@ export class Statements {
     if (store?.uncommitted === true && store.arrivals > before && mayAppend(stmt)) {
       if (options.deferSync !== true) await store.commit()
       // not acknowledged yet: this session's next statements must see them (read your writes)
-      else if (store.arrivals > before) this.deferred.set(session, store.arrivals)
+      else this.deferred.set(session, store.arrivals)
     }
     return ex
   }
