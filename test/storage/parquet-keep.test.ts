@@ -131,3 +131,25 @@ t.test('an in-order append into the last partition converted by LIST keeps it Pa
   const duck = await duckRows(`SELECT count(*), max(ts)::VARCHAR FROM read_parquet('${tableDir(dir)}/2024-01-10.*/data.parquet')`)
   t.same(duck.map((r) => [Number(r[0]), r[1]]), [[49, '2024-01-10 23:59:00+00']])
 })
+
+t.test('a damaged or hostile _parquet_keep is ignored at open: the database opens and answers', async (t) => {
+  const dir = tmpDir(t)
+  let db = await make(dir)
+  const before = (await db.query('SELECT count(), sum(x) FROM t')).rows
+  await db.close()
+  const { writeFileSync } = await import('node:fs')
+  const bodies = [
+    Buffer.from([0xff, 0xfe, 0x00, 0x7b]), // not text
+    '{"1": ', // cut short
+    '["2024-01-01"]', // not a map
+    '{"999": ["2024-01-01"], "abc": ["x"], "1": "2024-01-01"}', // unknown ids, names not a list
+    `{"1": [5, null, {"a": 1}, "../../etc", "${'9'.repeat(10_000)}"]}`, // names that are no partition
+  ]
+  for (const body of bodies) {
+    writeFileSync(join(dir, '_parquet_keep'), body)
+    db = await Database.open({ path: dir })
+    t.same((await db.query('SELECT count(), sum(x) FROM t')).rows, before, `answers unchanged after ${JSON.stringify(String(body).slice(0, 20))}`)
+    await db.close()
+    t.same(days(parquetDirs(dir)), DAYS, 'the converted partitions are still Parquet')
+  }
+})
