@@ -291,6 +291,39 @@ export class ParquetBatchWriter {
     for (const c of chunks) await this.sink.write(c)
   }
 
+  /**
+   * Writes a row group of another file as it is (a Parquet partition rewritten around it, see
+   * storage/durable/parquet-merge.ts): after the rows pushed so far, which are written first as a
+   * group of their own. `bytes` are the file's bytes from offset `from` (its column chunks),
+   * `group` its footer entry; the schema must be this writer's. Page indexes and bloom filters
+   * of the chunk are not carried over.
+   */
+  async copyRowGroup(bytes: Uint8Array, group: RowGroup, from: number): Promise<void> {
+    await this.flushGroup()
+    while (this.queue.length > 0) await this.writeGroup()
+    const shift = BigInt(this.bytes.offset - from)
+    const at = (x: bigint | undefined): bigint | undefined => (x === undefined ? undefined : x + shift)
+    this.bytes.appendBytes(bytes)
+    const columns: ColumnChunk[] = group.columns.map((c) => {
+      const { offset_index_offset: _oi, offset_index_length: _ol, column_index_offset: _ci, column_index_length: _cl, ...chunk } = c
+      const md = c.meta_data
+      return {
+        ...chunk,
+        file_offset: c.file_offset + shift,
+        meta_data: md === undefined ? undefined : {
+          ...md, data_page_offset: md.data_page_offset + shift, dictionary_page_offset: at(md.dictionary_page_offset), index_page_offset: at(md.index_page_offset),
+          bloom_filter_offset: undefined, bloom_filter_length: undefined,
+        },
+      }
+    })
+    const w = this.writer as unknown as { num_rows: bigint; row_groups: RowGroup[] }
+    w.num_rows += group.num_rows
+    w.row_groups.push({ ...group, columns, file_offset: at(group.file_offset) })
+    this.bytes.flush!()
+    this.rows += Number(group.num_rows)
+    await this.drain()
+  }
+
   /** Writes the last row group and the footer. */
   async finish(): Promise<void> {
     await this.flushGroup()

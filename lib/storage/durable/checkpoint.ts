@@ -21,6 +21,7 @@ import { compactVector, retainedBytes } from './compact-vector.js'
 import { vectorBytes } from './part-cache.js'
 import type { ColumnBuffer } from '../column-buffer.js'
 import type { Vector } from '../../types/vector.js'
+import { parquetOrigin, unchangedEntry } from './parquet-keep.js'
 
 /** What storage remembers about one table between checkpoints. */
 export interface TableState {
@@ -89,15 +90,24 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     // they take their share of the budget (a full rewrite's are the whole table: it keeps the last share)
     if (!full) cache.reserve(t, retainedBytes(data.columns.map((b) => b.view(0, 0))))
     const keep = keptViews(ranges, data, cache.room)
+    const unchanged = unchangedEntry(state.file, t.meta, full, kept)
     for (let i = 0; i < ranges.length; i++) {
       const r = ranges[i]!
+      // moved to memory by an out-of-order merge that added no row to it: its files stay as they are
+      const same = unchanged(r)
+      if (same !== undefined) {
+        let views: Vector[] | undefined
+        for (const v of keep[i] ?? []) { (views ??= []).push(compactVector(v)); yield }
+        written.push({ entry: same, views })
+        continue
+      }
       const dir = `${r.name}.${txn}`
       const bytes = yield* writePartitionSteps(state.dir, dir, t.meta, data, r.start, r.end)
       yield
       // kept columns copied out of the table's buffers (a view would keep them whole: compact-vector.ts), a column a step
       let views: Vector[] | undefined
       for (const v of keep[i] ?? []) { (views ??= []).push(compactVector(v)); yield }
-      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes }, views })
+      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes, ...parquetOrigin(state.file, r.name, t.meta, full) }, views })
     }
     // every column file written above is durable before the dictionaries and `_meta` (their syncs overlapped)
     yield { drain: true }

@@ -30,11 +30,16 @@ export async function convertParts(s: TableState, t: Table, choose: (entries: re
   const replaced = new Map<FilePart, PartitionEntry>()
   const meta = t.meta
   try {
+    // TO NATIVE of a partition on its way back to Parquet (parquet-keep.ts): it stays as it is, and native
     for (const p of cold) {
+      if (chosen.has(p.entry) && to === 'native' && p.entry.parquetFrom !== undefined) {
+        const { parquetFrom: _from, ...native } = p.entry
+        replaced.set(p, native)
+      }
       if (!chosen.has(p.entry) || (p.entry.format === 'parquet') === (to === 'parquet')) continue
       const columns = meta.columns.map((_, c) => p.column(c))
       const dir = `${p.entry.name}.${txn}`
-      const { format: _old, ...rest } = p.entry
+      const { format: _old, parquetFrom: _from, ...rest } = p.entry
       if (to === 'parquet') {
         const bytes = await writeParquetPartition(s.dir, dir, meta, columns, p.rows)
         replaced.set(p, { ...rest, dir, bytes, format: 'parquet' })
@@ -49,7 +54,7 @@ export async function convertParts(s: TableState, t: Table, choose: (entries: re
     writeTableMeta(s.dir, file)
     return { file, replaced }
   } catch (e) {
-    for (const e2 of replaced.values()) try { io.rmSync(`${s.dir}/${e2.dir}`) } catch { /* removed on the next open */ }
+    for (const [p, e2] of replaced) if (e2.dir !== p.entry.dir) try { io.rmSync(`${s.dir}/${e2.dir}`) } catch { /* removed on the next open */ }
     throw e
   }
 }

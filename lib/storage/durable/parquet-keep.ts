@@ -1,25 +1,63 @@
 /**
  * Keeps converted partitions Parquet. A checkpoint writes the rows it has in memory as column
- * files: after an out-of-order append (every partition from the earliest it touches), an UPDATE
- * or a column ADD/DROP/RENAME (every partition), partitions converted to Parquet would come back
- * native. QuestDB keeps a Parquet partition Parquet after such writes, so each checkpoint is
- * compared with the `_meta` before it ({@link ParquetKeep.note}): a partition that was Parquet
- * and is now column files is converted back to Parquet right after, as `CONVERT PARTITION TO
- * PARQUET` would, holding the table's write lock alone (no append or checkpoint of the table
- * interleaves; the conversion is the same crash-safe `_meta` swap). Partitions the checkpoint left
- * alone keep their file as it is. Until the conversion ends (or if it fails: best effort, the
- * rows are the same either way) the partition reads from its column files.
+ * files: after an out-of-order append (the partitions the merge moved to memory), an UPDATE or a
+ * column ADD/DROP/RENAME (every partition), partitions converted to Parquet would come back
+ * native. QuestDB keeps a Parquet partition Parquet after such writes, rewriting only the row
+ * groups the new rows land in. Here:
  *
- * The partitions still to convert are also written to the data directory's {@link KEEP_FILE}
- * (table id → partition names) right after the checkpoint that made them native, and taken out
- * once converted: a process that stops before converting them (a crash, a kill) converts them
- * when the directory is next opened ({@link ParquetKeep.recover}).
+ * - a partition the out-of-order merge moved to memory but added no row to keeps its directory
+ *   and file as they were ({@link unchangedEntry}, used by the checkpoint);
+ * - a partition the checkpoint did write, that was Parquet, is recorded in the same `_meta` as
+ *   column files with `parquetFrom` naming its old Parquet directory ({@link parquetOrigin}): the
+ *   intent is in the checkpoint's commit point itself, so no crash can lose it;
+ * - {@link ParquetKeep} then writes each such partition back to Parquet, copying the old file's
+ *   row groups the new rows did not reach (parquet-merge.ts), off the append path: the file is
+ *   written while appends and checkpoints go on, and the store swaps it in only if the partition
+ *   is still the one it read (`DurableStore.parquetBack`), holding the table's write lock just
+ *   for that swap. Recorded partitions are written back when the directory is next opened, too.
+ *
+ * Until then (or if it fails: best effort, the rows are the same either way) the partition reads
+ * from its column files, and the old Parquet file stays in its directory (DuckDB reading the data
+ * directory sees it without the new rows).
+ *
+ * Directories written before `parquetFrom` existed listed such partitions in the data directory's
+ * {@link KEEP_FILE} instead (table id → partition names); it is still read, and its partitions
+ * encoded whole.
  */
-import type { Table } from '../table.js'
+import type { Table, TableMeta } from '../table.js'
 import type { PartitionEntry, TableFileMeta } from './table-files.js'
 
-/** Converts the partitions `choose` picks of `t` to Parquet (the store's `convertPartitions`). */
-export type ToParquet = (t: Table, choose: (entries: readonly PartitionEntry[]) => ReadonlySet<PartitionEntry>) => Promise<number>
+/** Writes partition `name` of `t` back to Parquet if it still needs it (the store's `parquetBack`). */
+export type ToParquet = (t: Table, name: string) => Promise<void>
+
+/**
+ * For a checkpoint (not `full`) of a table now described by `meta`, whose `_meta` was `file`: the
+ * entry of `file` a partition range can keep as it is, because the range holds exactly that
+ * partition's rows. Without DEDUP a non-full checkpoint's partitions only ever gain rows (the
+ * out-of-order merge adds rows; UPDATE and schema changes are full), so the same row count in the
+ * same bounds means the same rows. `kept`: entries the checkpoint keeps anyway (cold).
+ */
+export function unchangedEntry(file: TableFileMeta, meta: TableMeta, full: boolean, kept: readonly PartitionEntry[]): (r: { name: string; lo: number; hi: number; start: number; end: number }) => PartitionEntry | undefined {
+  if (full || meta.dedupKeys.length > 0 || JSON.stringify(file.meta.columns) !== JSON.stringify(meta.columns)) return () => undefined
+  const byName = new Map(file.partitions.map((e) => [e.name, e]))
+  return (r) => {
+    const e = byName.get(r.name)
+    return e !== undefined && e.lo === r.lo && e.hi === r.hi && e.rows === r.end - r.start && !kept.includes(e) ? e : undefined
+  }
+}
+
+/**
+ * The `parquetFrom` of partition `name` written anew by a checkpoint of a table described by
+ * `meta` (`full`: every row rewritten), whose `_meta` was `file`: the Parquet directory it came
+ * from, if it was Parquet or on its way back; `whole` when its rows may have changed in place.
+ */
+export function parquetOrigin(file: TableFileMeta, name: string, meta: TableMeta, full: boolean): Pick<PartitionEntry, 'parquetFrom'> {
+  const e = file.partitions.find((x) => x.name === name)
+  const from = e?.format === 'parquet' ? { dir: e.dir } : e?.parquetFrom
+  if (from === undefined) return {}
+  const whole = full || meta.dedupKeys.length > 0 || from.whole === true || JSON.stringify(file.meta.columns) !== JSON.stringify(meta.columns)
+  return { parquetFrom: whole ? { dir: from.dir, whole } : { dir: from.dir } }
+}
 
 /** The data directory's file of partitions to convert back to Parquet (JSON: `{ "<table id>": ["<partition>", ...] }`). */
 export const KEEP_FILE = '_parquet_keep'
@@ -41,8 +79,9 @@ export class ParquetKeep {
   constructor(private readonly live: (t: Table) => boolean, private readonly toParquet: ToParquet, private readonly file?: KeepFile) {}
 
   /**
-   * After opening: the partitions {@link KEEP_FILE} lists (a process stopped before converting
-   * them) are converted; `table` finds a table by id (undefined: dropped meanwhile).
+   * After opening: the partitions {@link KEEP_FILE} lists (written by a version before
+   * `parquetFrom`, stopped before converting them) are converted; `table` finds a table by id
+   * (undefined: dropped meanwhile). Those `_meta` records are noted by the store ({@link note}).
    */
   recover(table: (id: number) => Table | undefined): void {
     let bytes: Uint8Array | undefined
@@ -50,6 +89,7 @@ export class ParquetKeep {
     if (bytes === undefined || bytes.length === 0) return
     let list: Record<string, string[]>
     try { list = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, string[]> } catch { return }
+    if (list === null || typeof list !== 'object') return
     for (const [id, names] of Object.entries(list)) {
       const t = table(Number(id))
       if (t === undefined || !Array.isArray(names)) continue
@@ -62,27 +102,19 @@ export class ParquetKeep {
   }
 
   /**
-   * After a checkpoint of `t` replaced `_meta` `before` with `after`: the partitions Parquet in
-   * `before` and column files in `after` (by name) are to be converted back; starts the run.
+   * After `t`'s `_meta` became `after` (a checkpoint, or opening): its partitions recorded as on
+   * their way back to Parquet (`parquetFrom`) are queued; starts the run. (`_before`: unused, the
+   * record is in `after`.)
    */
-  note(t: Table, before: TableFileMeta, after: TableFileMeta): void {
-    if (before === after) return
-    const was = new Set<string>()
-    for (const e of before.partitions) if (e.format === 'parquet') was.add(e.name)
-    if (was.size === 0) return
+  note(t: Table, _before: TableFileMeta | undefined, after: TableFileMeta): void {
     let names: Set<string> | undefined
     for (const e of after.partitions) {
-      if (e.format === 'parquet' || !was.has(e.name)) continue
+      if (e.parquetFrom === undefined || e.format === 'parquet') continue
       names = this.wanted.get(t) ?? new Set()
       names.add(e.name)
       this.wanted.set(t, names)
     }
-    if (names === undefined) return
-    const saved = this.saved.get(t.meta.id) ?? new Set()
-    for (const n of names) saved.add(n)
-    this.saved.set(t.meta.id, saved)
-    this.save()
-    this.start()
+    if (names !== undefined) this.start()
   }
 
   /** Writes {@link saved} (best effort: without it only a restart before the conversion loses the intent). */
@@ -119,16 +151,15 @@ export class ParquetKeep {
       if (next.done === true) return
       const [t, names] = next.value
       this.wanted.delete(t)
-      const release = await t.writers.exclusive()
-      try {
-        if (this.live(t)) await this.toParquet(t, (entries) => new Set(entries.filter((e) => names.has(e.name) && e.format !== 'parquet')))
-        // converted (or the table is gone): out of the file, unless noted again meanwhile
-        if (!this.wanted.has(t) && this.saved.delete(t.meta.id)) this.save()
-      } catch {
-        // the partition stays column files (same rows); a closed store or failed write ends here
-      } finally {
-        release()
+      for (const name of names) {
+        try {
+          if (this.live(t)) await this.toParquet(t, name)
+        } catch {
+          // the partition stays column files (same rows); a closed store or failed write ends here
+        }
       }
+      // converted (or the table is gone): out of the legacy file, unless noted again meanwhile
+      if (!this.wanted.has(t) && this.saved.delete(t.meta.id)) this.save()
     }
   }
 }

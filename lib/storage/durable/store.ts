@@ -23,6 +23,7 @@ import { FilePart, type PartSource } from './file-part.js'
 import { convertParts } from './convert-parts.js'
 import { loadSyncColumnReader } from '../../parquet/sync-column.js'
 import { KEEP_FILE, ParquetKeep } from './parquet-keep.js'
+import { type StoreAccess, parquetBack } from './parquet-back.js'
 import { PartCache } from './part-cache.js'
 import { WAL_FILE, WalWriter, ioError } from './wal.js'
 import { decodeAppend, encodeAppendRecords, packr, recordCount, rowsPerRecord } from './wal-codec.js'
@@ -111,8 +112,12 @@ export class DurableStore implements TableStore {
   readonly cache: PartCache
   private readonly checkpointBytes: number
   /** converts back to Parquet the partitions a checkpoint wrote as column files (parquet-keep.ts) */
-  private readonly keep = new ParquetKeep((t) => this.catalog.all().includes(t), (t, choose) => this.convertPartitions(t, choose, 'parquet'),
+  private readonly keep = new ParquetKeep((t) => this.catalog.all().includes(t), async (t, name) => { await parquetBack(t, name, this.access) },
     { read: () => this.readInternal(KEEP_FILE), write: (b) => this.writeInternal(KEEP_FILE, b) })
+  /** what writing partitions back to Parquet needs of the store (parquet-back.ts) */
+  private readonly access: StoreAccess = {
+    state: (t) => this.states.get(t), quiesce: () => this.quiesce(), source: (t, s, f) => this.source(t, s, f), check: () => this.lock.check(),
+  }
 
   private constructor(readonly root: string, private readonly catalog: Catalog, options: StoreOptions, private readonly lock: DirLock) {
     this.cache = new PartCache(options.memoryBudget ?? DEFAULT_MEMORY_BUDGET)
@@ -157,6 +162,7 @@ export class DurableStore implements TableStore {
     this.wal = WalWriter.open(`${this.root}/${WAL_FILE}`, (group) => this.replay(byId, group))
     // before the opening checkpoint, whose own notes are added to the list
     this.keep.recover((id) => byId.get(id)?.t)
+    for (const [t, s] of this.states) this.keep.note(t, undefined, s.file)
     try { this.checkpoint() } catch (e) {
       // the replayed rows are in memory and still in the WAL: open without the checkpoint
       if (!isWriteFailure(e)) throw e

@@ -37,6 +37,14 @@ export interface PartitionEntry {
   bytes: number
   /** 'parquet': the partition is one Parquet file `<dir>/data.parquet` (ALTER TABLE ... CONVERT PARTITION); absent: column files */
   format?: 'parquet'
+  /**
+   * Column files of a partition that was Parquet (a write made a checkpoint rewrite it): it goes
+   * back to Parquet (storage/durable/parquet-keep.ts), reusing the row groups of the Parquet file
+   * in directory `dir` that the writes left as they were (parquet-merge.ts); `whole`: the rows
+   * may have changed in place (UPDATE, DEDUP, a schema change), every row is encoded. Recorded in
+   * `_meta` with the checkpoint that made it column files, so a crash never loses it.
+   */
+  parquetFrom?: { readonly dir: string; readonly whole?: boolean }
 }
 
 /** The file of a Parquet partition inside its directory (QuestDB's name). */
@@ -290,7 +298,7 @@ function checkTimestamps(v: Vector, p: PartitionEntry, fail: (what: string) => S
 
 /** Removes entries of `tableDir` that `m` does not refer to (leftovers of a crash or a checkpoint); `later`: off the main thread, not waited for. */
 export function removeUnreferenced(tableDir: string, m: TableFileMeta, later = false): void {
-  const keep = new Set(['_meta', ...m.partitions.map((p) => p.dir), ...Object.values(m.symbols)])
+  const keep = new Set(['_meta', ...m.partitions.flatMap((p) => (p.parquetFrom === undefined ? [p.dir] : [p.dir, p.parquetFrom.dir])), ...Object.values(m.symbols)])
   for (const e of io.readdirSync(tableDir)) {
     if (keep.has(e)) continue
     // later: on the thread pool. Safe: a name `_meta` no longer refers to is never written again

@@ -1,0 +1,213 @@
+/**
+ * Writes a partition back to Parquet after writes made it column files, reusing the row groups
+ * of its previous Parquet file that the writes did not reach (as QuestDB rewrites only the row
+ * groups out-of-order rows land in, and appends new ones).
+ *
+ * The partition's rows now are its old file's rows plus rows added since (out-of-order appends
+ * to a table without DEDUP: rows are only ever added, see `PartitionEntry.parquetFrom`). An old
+ * row group whose designated-timestamp range `[min, max]` holds exactly as many rows now as it
+ * had is therefore unchanged, row for row: its bytes are copied as they are. The rows between
+ * such groups (the groups new rows landed in, with those rows, and rows in the gaps) are encoded
+ * as new row groups. The result is a new file in a new directory; nothing the old file's
+ * directory holds is changed.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { type FileMetaData, type ParquetParsers, type RowGroup, parquetMetadata } from 'hyparquet'
+import { io } from './io.js'
+import { PARQUET_PARTITION_FILE } from './table-files.js'
+import { ParquetBatchWriter } from '../../parquet/writer.js'
+import { type EpochFooter, FOOTER_KEY } from '../../parquet/schema.js'
+import type { ColumnType } from '../../types/column-type.js'
+import { BATCH_SIZE, type Vector, materialize, sliceVector } from '../../types/vector.js'
+
+/** Rows per newly encoded row group (as CONVERT PARTITION writes them). */
+export const PARTITION_ROW_GROUP = 100_000
+
+/** Statistics kept as the file stores them (bytes, integers), so a copied group's footer entry is written back exactly. */
+const KEEP_PARSERS: Partial<ParquetParsers> = {
+  timestampFromMilliseconds: (v: bigint) => v,
+  timestampFromMicroseconds: (v: bigint) => v,
+  timestampFromNanoseconds: (v: bigint) => v,
+  dateFromDays: (d: number) => d,
+  stringFromBytes: (b: Uint8Array) => b as unknown as string,
+}
+
+/** A run of the new rows: encoded anew, or one old row group copied. */
+export type MergeSegment =
+  | { readonly kind: 'encode'; readonly start: number; readonly end: number }
+  | { readonly kind: 'copy'; readonly start: number; readonly end: number; readonly group: number }
+
+/** What {@link writeMergedPartition} did. */
+export interface MergeResult {
+  /** the file's size */
+  readonly bytes: number
+  /** old row groups copied as they were */
+  readonly copied: number
+  /** rows encoded anew */
+  readonly encodedRows: number
+}
+
+interface Columns {
+  readonly columns: readonly { readonly name: string; readonly type: ColumnType }[]
+  readonly timestampIndex: number
+}
+
+/** The footer of the Parquet file at `path`, or undefined when it cannot be read (the partition is then encoded whole). */
+export function readOldFooter(path: string): FileMetaData | undefined {
+  let fd: number
+  try { fd = openSync(path, 'r') } catch { return undefined }
+  try {
+    const size = fstatSync(fd).size
+    if (size < 12) return undefined
+    const tail = readAt(fd, size - 8, 8)
+    const view = new DataView(tail.buffer, tail.byteOffset, 8)
+    if (view.getUint32(4, true) !== 0x31524150) return undefined
+    const len = view.getUint32(0, true)
+    if (len + 12 > size) return undefined
+    const footer = readAt(fd, size - 8 - len, len + 8)
+    return parquetMetadata(footer.buffer.slice(footer.byteOffset, footer.byteOffset + footer.length) as ArrayBuffer, { parsers: KEEP_PARSERS })
+  } catch {
+    return undefined
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function readAt(fd: number, position: number, length: number): Uint8Array {
+  const buf = new Uint8Array(length)
+  let got = 0
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, position + got)
+    if (n === 0) throw new Error('parquet file shorter than its footer says')
+    got += n
+  }
+  return buf
+}
+
+/** True when the old file was written for exactly these columns (the `epochdb` footer entry). */
+function sameColumns(md: FileMetaData, meta: Columns): boolean {
+  const kv = md.key_value_metadata?.find((k) => k.key === FOOTER_KEY)?.value
+  if (kv === undefined) return false
+  let f: EpochFooter
+  try { f = JSON.parse(kv) as EpochFooter } catch { return false }
+  return f.timestamp === meta.timestampIndex && f.columns.length === meta.columns.length &&
+    f.columns.every((c, i) => c.name === meta.columns[i]!.name && c.type === meta.columns[i]!.type)
+}
+
+/** The byte range `[from, to)` of a row group's column chunks, or undefined when its entry does not say. */
+function groupRange(g: RowGroup, fileSize: number): { from: number; to: number } | undefined {
+  let from = Infinity
+  let to = -Infinity
+  for (const c of g.columns) {
+    const md = c.meta_data
+    if (md === undefined || c.file_path !== undefined) return undefined
+    let start = md.data_page_offset
+    if (md.dictionary_page_offset !== undefined && md.dictionary_page_offset > 0n && md.dictionary_page_offset < start) start = md.dictionary_page_offset
+    const s = Number(start)
+    const e = s + Number(md.total_compressed_size)
+    if (s < from) from = s
+    if (e > to) to = e
+  }
+  return from >= 4 && to <= fileSize && from < to ? { from, to } : undefined
+}
+
+/** First index in `d[0, n)` with `d[i] >= x` (`after`: `> x`). */
+function bound(d: ArrayLike<number | bigint>, n: number, x: number | bigint, after: boolean): number {
+  let lo = 0
+  let hi = n
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    const v = d[mid]!
+    if (after ? v <= x : v < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * The segments of the partition's `rows` rows (designated timestamps `ts`, ascending): old row
+ * groups of `md` found unchanged among them, copied; the rest encoded. `md` undefined: all encoded.
+ */
+export function planMerge(md: FileMetaData | undefined, meta: Columns, ts: Vector | undefined, rows: number): MergeSegment[] {
+  const out: MergeSegment[] = []
+  let at = 0
+  if (md !== undefined && ts !== undefined && sameColumns(md, meta)) {
+    const d = materialize(ts).data as ArrayLike<number | bigint>
+    const big = typeof d[0] === 'bigint'
+    const leaf = meta.columns[meta.timestampIndex]!.name
+    md.row_groups.forEach((g, k) => {
+      const st = g.columns.find((c) => c.meta_data?.path_in_schema[0] === leaf)?.meta_data?.statistics
+      const lo = st?.min_value ?? st?.min
+      const hi = st?.max_value ?? st?.max
+      if (typeof lo !== 'bigint' || typeof hi !== 'bigint' || g.num_rows <= 0n) return
+      const a = bound(d, rows, big ? lo : Number(lo), false)
+      const b = bound(d, rows, big ? hi : Number(hi), true)
+      // exactly its rows, after what is already placed: the group is unchanged
+      if (a < at || BigInt(b - a) !== g.num_rows) return
+      if (a > at) out.push({ kind: 'encode', start: at, end: a })
+      out.push({ kind: 'copy', start: a, end: b, group: k })
+      at = b
+    })
+  }
+  if (at < rows || rows === 0) out.push({ kind: 'encode', start: at, end: rows })
+  return out
+}
+
+/** Drops the statistics {@link KEEP_PARSERS} cannot carry exactly (DECIMAL: hyparquet reads them as doubles). */
+function copyableGroup(g: RowGroup, md: FileMetaData): RowGroup {
+  const decimal = new Set(md.schema.filter((e) => e.converted_type === 'DECIMAL' || e.logical_type?.type === 'DECIMAL').map((e) => e.name))
+  if (decimal.size === 0) return g
+  return {
+    ...g,
+    columns: g.columns.map((c) => (c.meta_data === undefined || !decimal.has(c.meta_data.path_in_schema[c.meta_data.path_in_schema.length - 1]!) ? c : { ...c, meta_data: { ...c.meta_data, statistics: undefined } })),
+  }
+}
+
+/** The name a partition's new Parquet file is written under, in its directory, until renamed to `data.parquet` (no reader globbing the data directory for `data.parquet` sees it half written). */
+export const PARTIAL_FILE = `${PARQUET_PARTITION_FILE}.partial`
+
+/**
+ * Writes the partition whose columns are `columns` (each `rows` long) as `<tableDir>/<dir>/`{@link PARTIAL_FILE},
+ * durably (fsynced; the caller renames it into place), copying the unchanged row groups of the
+ * Parquet file at `oldPath` (undefined, unreadable or of other columns: every row encoded). `dir`
+ * is created if missing. Awaits between row groups (their pages compress on the worker threads),
+ * so the event loop keeps serving meanwhile.
+ */
+export async function writeMergedPartition(tableDir: string, dir: string, meta: Columns, columns: readonly Vector[], rows: number, oldPath: string | undefined): Promise<MergeResult> {
+  const md = oldPath === undefined ? undefined : readOldFooter(oldPath)
+  const segments = planMerge(md, meta, meta.timestampIndex < 0 ? undefined : columns[meta.timestampIndex], rows)
+  const path = `${tableDir}/${dir}`
+  io.mkdirSync(path)
+  const fd = io.openSync(`${path}/${PARTIAL_FILE}`, 'w')
+  const oldFd = segments.some((s) => s.kind === 'copy') ? openSync(oldPath!, 'r') : undefined
+  let bytes = 0
+  let copied = 0
+  let encodedRows = 0
+  try {
+    const oldSize = oldFd === undefined ? 0 : fstatSync(oldFd).size
+    const w = await ParquetBatchWriter.open(meta.columns, meta.timestampIndex, {
+      write: (b) => { for (let at = 0; at < b.length;) at += io.writeSync(fd, b.subarray(at), bytes + at); bytes += b.length },
+    }, { compressionCodec: 'snappy', rowGroupSize: PARTITION_ROW_GROUP })
+    for (const s of segments) {
+      const g = s.kind === 'copy' ? md!.row_groups[s.group]! : undefined
+      const range = g === undefined ? undefined : groupRange(g, oldSize)
+      if (g !== undefined && range !== undefined) {
+        await w.copyRowGroup(readAt(oldFd!, range.from, range.to - range.from), copyableGroup(g, md!), range.from)
+        copied++
+        continue
+      }
+      // encoded (also a group whose bytes cannot be located: its rows are the same)
+      for (let at = s.start; at < s.end; at += BATCH_SIZE) {
+        const end = Math.min(s.end, at + BATCH_SIZE)
+        await w.push({ length: end - at, vectors: columns.map((v) => sliceVector(v, at, end)) })
+      }
+      encodedRows += s.end - s.start
+    }
+    await w.finish()
+    io.fsyncSync(fd)
+  } finally {
+    io.closeSync(fd)
+    if (oldFd !== undefined) closeSync(oldFd)
+  }
+  return { bytes, copied, encodedRows }
+}
