@@ -324,6 +324,11 @@ export class ParquetBatchWriter {
     await this.drain()
   }
 
+  /** Ends the row group being filled here (the rows pushed since the last one), whatever its size. */
+  async endRowGroup(): Promise<void> {
+    await this.flushGroup()
+  }
+
   /** Writes the last row group and the footer. */
   async finish(): Promise<void> {
     await this.flushGroup()

@@ -187,7 +187,7 @@ export async function writeMergedPartition(tableDir: string, dir: string, meta: 
     const oldSize = oldFd === undefined ? 0 : fstatSync(oldFd).size
     const w = await ParquetBatchWriter.open(meta.columns, meta.timestampIndex, {
       write: (b) => { for (let at = 0; at < b.length;) at += io.writeSync(fd, b.subarray(at), bytes + at); bytes += b.length },
-    }, { compressionCodec: 'snappy', rowGroupSize: PARTITION_ROW_GROUP })
+    }, { compressionCodec: 'snappy', rowGroupSize: 2 * PARTITION_ROW_GROUP })
     for (const s of segments) {
       const g = s.kind === 'copy' ? md!.row_groups[s.group]! : undefined
       const range = g === undefined ? undefined : groupRange(g, oldSize)
@@ -196,12 +196,20 @@ export async function writeMergedPartition(tableDir: string, dir: string, meta: 
         copied++
         continue
       }
-      // encoded (also a group whose bytes cannot be located: its rows are the same)
-      for (let at = s.start; at < s.end; at += BATCH_SIZE) {
-        const end = Math.min(s.end, at + BATCH_SIZE)
-        await w.push({ length: end - at, vectors: columns.map((v) => sliceVector(v, at, end)) })
+      // encoded (also a group whose bytes cannot be located: its rows are the same), in groups of about
+      // PARTITION_ROW_GROUP rows: a group and the few rows that landed in it stay one group
+      const n = s.end - s.start
+      const k = Math.max(1, Math.round(n / PARTITION_ROW_GROUP))
+      for (let j = 0; j < k; j++) {
+        const from = s.start + Math.floor(n * j / k)
+        const to = s.start + Math.floor(n * (j + 1) / k)
+        for (let at = from; at < to; at += BATCH_SIZE) {
+          const end = Math.min(to, at + BATCH_SIZE)
+          await w.push({ length: end - at, vectors: columns.map((v) => sliceVector(v, at, end)) })
+        }
+        await w.endRowGroup()
       }
-      encodedRows += s.end - s.start
+      encodedRows += n
     }
     await w.finish()
     io.fsyncSync(fd)
