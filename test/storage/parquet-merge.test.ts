@@ -26,6 +26,15 @@ async function make(dir: string): Promise<Database> {
   return db
 }
 
+/** Files whose name starts with `data.parquet` in the table's partition directories (a file being written included). */
+function parquetFiles(root: string): number {
+  let n = 0
+  for (const d of readdirSync(tableDir(root))) {
+    try { n += readdirSync(join(tableDir(root), d)).filter((f) => f.startsWith('data.parquet')).length } catch { /* a file, or removed meanwhile */ }
+  }
+  return n
+}
+
 async function parquetNames(db: Database): Promise<string[]> {
   return (await db.query(`SELECT name FROM table_partitions('t') WHERE isParquet ORDER BY name`)).rows.map((r) => String(r[0]))
 }
@@ -105,9 +114,9 @@ t.test('appends go on while a partition is written back to Parquet', async (t) =
   let during = 0
   for (let round = 0; round < 5 && during === 0; round++) {
     await db.query(`INSERT INTO t VALUES (${-round}, 'z', '2024-01-01T06:00:00Z')`)
-    // the checkpoint (after every commit here) has made it column files
+    // the checkpoint (after every commit here) has made it column files, and its Parquet file is being written
     const until = Date.now() + 5_000
-    while ((await parquetNames(db)).includes('2024-01-01') && Date.now() < until) await new Promise((r) => setImmediate(r))
+    while (!(!(await parquetNames(db)).includes('2024-01-01') && parquetFiles(dir) > 2) && Date.now() < until) await new Promise((r) => setImmediate(r))
     await db.query(`INSERT INTO t VALUES (1, 'y', '2024-01-03T23:00:00Z')`)
     // the append returned while the day was still on its way back
     if (!(await parquetNames(db)).includes('2024-01-01')) during++
