@@ -1,11 +1,12 @@
 /**
  * A steady out-of-order stream into a durable table whose history is Parquet: 10 DAY partitions of
  * `perDay` rows (ts, s SYMBOL, x LONG, d DOUBLE), the first nine converted to Parquet; then for
- * `seconds` a writer appends batches of 1,000 rows whose timestamps fall in the third day (late),
- * awaiting each, with a checkpoint every 4 MiB of WAL. Prints rows/s, the process's CPU per row,
- * the slowest append, and how many partitions are Parquet at the end (after `close`).
+ * `seconds` a writer appends batches of `batch` rows whose timestamps fall in day `late` (1-based;
+ * a moving 10-second window of it), awaiting each, with a checkpoint every 4 MiB of WAL. Prints
+ * rows/s, the process's CPU per row, the slowest append, how long `close` took (it waits for
+ * pending writes back to Parquet) and how many partitions are Parquet then.
  *
- *   node --import tsx test/bench/parquet-o3.ts [seconds=20] [perDay=200000] [libA libB ...]
+ *   node --import tsx test/bench/parquet-o3.ts [seconds=20] [perDay=200000] [late=9] [batch=10000] [libA libB ...]
  *
  * With library directories given (e.g. a checkout of the previous code's `lib` and this one's),
  * runs each in a child process, alternating, twice: the ratios come from one run on one machine.
@@ -18,10 +19,11 @@ import { join, resolve } from 'node:path'
 
 const seconds = Number(process.argv[2] ?? 20)
 const perDay = Number(process.argv[3] ?? 200_000)
-const libs = process.argv.slice(4)
+const late = Number(process.argv[4] ?? 9)
+const BATCH = Number(process.argv[5] ?? 10_000)
+const libs = process.argv.slice(6)
 const DAY = 86_400_000_000
 const BASE = Date.UTC(2024, 0, 1) * 1000
-const BATCH = 1000
 
 async function run(lib: string): Promise<void> {
   const { Database } = await import(join(resolve(lib), 'index.js')) as typeof import('../../lib/index.js')
@@ -39,10 +41,10 @@ async function run(lib: string): Promise<void> {
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
     while (performance.now() - t0 < seconds * 1000) {
-      // late rows: a 10-second window of the third day, moving forward batch by batch
-      const from = BASE + 2 * DAY + (k++ % 8000) * 10_000_000
+      // late rows: a 10-second window of day `late`, moving forward batch by batch
+      const from = BASE + (late - 1) * DAY + (k++ % 8000) * 10_000_000
       const ts = new Float64Array(BATCH)
-      for (let i = 0; i < BATCH; i++) ts[i] = from + i * 10_000
+      for (let i = 0; i < BATCH; i++) ts[i] = from + Math.floor(i * 10_000_000 / BATCH)
       const a = performance.now()
       await db.append('t', { ts, s: new Array<string>(BATCH).fill('z'), x: new Float64Array(BATCH).fill(-1), d: new Float64Array(BATCH).fill(0.5) })
       slowest = Math.max(slowest, performance.now() - a)
@@ -54,7 +56,7 @@ async function run(lib: string): Promise<void> {
     const parquet = (await db.query(`SELECT count() FROM table_partitions('t') WHERE isParquet`)).rows[0]![0]
     await db.close()
     const closeMs = performance.now() - c0
-    console.log(JSON.stringify({ lib, rows, rowsPerSec: Math.round(rows / wall), cpuUsPerRow: +((cpu.user + cpu.system) / rows).toFixed(2), slowestAppendMs: Math.round(slowest), closeMs: Math.round(closeMs), parquetNow: Number(parquet) }))
+    console.log(JSON.stringify({ lib, late, batch: BATCH, rows, rowsPerSec: Math.round(rows / wall), cpuUsPerRow: +((cpu.user + cpu.system) / rows).toFixed(2), slowestAppendMs: Math.round(slowest), closeMs: Math.round(closeMs), parquetNow: Number(parquet) }))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -65,7 +67,7 @@ else if (libs.length === 0) await run(join(import.meta.dirname, '../../lib'))
 else {
   for (let round = 0; round < 2; round++) {
     for (const lib of libs) {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, String(seconds), String(perDay), '--one', lib], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+      const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, String(seconds), String(perDay), String(late), String(BATCH), '--one', lib], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
       process.stdout.write(r.stdout)
     }
   }

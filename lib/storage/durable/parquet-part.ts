@@ -33,7 +33,9 @@ export async function writeParquetPartition(tableDir: string, dir: string, meta:
   const path = `${tableDir}/${dir}`
   io.rmSync(path)
   io.mkdirSync(path)
-  const fd = io.openSync(`${path}/${PARQUET_PARTITION_FILE}`, 'w')
+  // under another name until whole: a reader globbing the data directory for data.parquet never sees it half written
+  const partial = `${path}/${PARQUET_PARTITION_FILE}.partial`
+  const fd = io.openSync(partial, 'w')
   let bytes = 0
   try {
     const w = await ParquetBatchWriter.open(meta.columns, meta.timestampIndex, {
@@ -48,6 +50,7 @@ export async function writeParquetPartition(tableDir: string, dir: string, meta:
   } finally {
     io.closeSync(fd)
   }
+  io.renameSync(partial, `${path}/${PARQUET_PARTITION_FILE}`)
   fsyncDir(path)
   return bytes
 }
