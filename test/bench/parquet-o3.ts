@@ -4,7 +4,7 @@
  * `seconds` a writer appends batches of `batch` rows whose timestamps fall in day `late` (1-based;
  * a moving 10-second window of it), awaiting each, with a checkpoint every 4 MiB of WAL. Prints
  * rows/s, the process's CPU per row, the slowest append, how long `close` took (it waits for
- * pending writes back to Parquet) and how many partitions are Parquet then.
+ * pending writes back to Parquet) and how many partitions are Parquet after it.
  *
  *   node --import tsx test/bench/parquet-o3.ts [seconds=20] [perDay=200000] [late=9] [batch=10000] [libA libB ...]
  *
@@ -53,9 +53,11 @@ async function run(lib: string): Promise<void> {
     const wall = (performance.now() - t0) / 1000
     const cpu = process.cpuUsage(cpu0)
     const c0 = performance.now()
-    const parquet = (await db.query(`SELECT count() FROM table_partitions('t') WHERE isParquet`)).rows[0]![0]
     await db.close()
     const closeMs = performance.now() - c0
+    db = await Database.open({ path: dir })
+    const parquet = (await db.query(`SELECT count() FROM table_partitions('t') WHERE isParquet`)).rows[0]![0]
+    await db.close()
     console.log(JSON.stringify({ lib, late, batch: BATCH, rows, rowsPerSec: Math.round(rows / wall), cpuUsPerRow: +((cpu.user + cpu.system) / rows).toFixed(2), slowestAppendMs: Math.round(slowest), closeMs: Math.round(closeMs), parquetNow: Number(parquet) }))
   } finally {
     rmSync(dir, { recursive: true, force: true })

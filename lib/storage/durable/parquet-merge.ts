@@ -212,7 +212,8 @@ export async function writeMergedPartition(tableDir: string, dir: string, meta: 
       encodedRows += n
     }
     await w.finish()
-    io.fsyncSync(fd)
+    // on the thread pool: appends and queries go on while the disk syncs
+    await io.fsync(fd)
   } finally {
     io.closeSync(fd)
     if (oldFd !== undefined) closeSync(oldFd)
