@@ -35,6 +35,8 @@ export interface TableState {
   appliedSeq: number
   /** the error that makes this table unreadable, if any */
   broken: Error | undefined
+  /** a DEDUP table: where rows appended since the last checkpoint fall (parquet-keep.ts `addDirty`) */
+  dedupDirty?: number[] | undefined
 }
 
 /** The metadata fields as JSON, to notice DDL changes. */
@@ -90,7 +92,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     // they take their share of the budget (a full rewrite's are the whole table: it keeps the last share)
     if (!full) cache.reserve(t, retainedBytes(data.columns.map((b) => b.view(0, 0))))
     const keep = keptViews(ranges, data, cache.room)
-    const unchanged = unchangedEntry(state.file, t.meta, full, kept)
+    const unchanged = unchangedEntry(state.file, t.meta, full, kept, state.dedupDirty)
     for (let i = 0; i < ranges.length; i++) {
       const r = ranges[i]!
       // moved to memory by an out-of-order merge that added no row to it: its files stay as they are
@@ -107,7 +109,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       // kept columns copied out of the table's buffers (a view would keep them whole: compact-vector.ts), a column a step
       let views: Vector[] | undefined
       for (const v of keep[i] ?? []) { (views ??= []).push(compactVector(v)); yield }
-      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes, ...parquetOrigin(state.file, r.name, t.meta, full) }, views })
+      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes, ...parquetOrigin(state.file, r.name, r.lo, r.hi, t.meta, full, state.dedupDirty) }, views })
     }
     // every column file written above is durable before the dictionaries and `_meta` (their syncs overlapped)
     yield { drain: true }
@@ -128,6 +130,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   yield* writeTableMetaSteps(state.dir, file)
   state.file = file
   state.dirtyFrom = Infinity
+  state.dedupDirty = undefined
   const src = source(file)
   const parts = written.map((w) => {
     const fp = new FilePart(w.entry, src)

@@ -55,7 +55,7 @@ export async function parquetBack(t: Table, name: string, store: StoreAccess): P
   let result: MergeResult
   try {
     const columns = meta.columns.map((_, c) => part.column(c))
-    result = await writeMergedPartition(s.dir, dir, meta, columns, part.rows, from)
+    result = await writeMergedPartition(s.dir, dir, meta, columns, part.rows, from, e.parquetFrom?.dirty)
   } catch (err) {
     drop()
     throw err

@@ -30,33 +30,103 @@ import type { PartitionEntry, TableFileMeta } from './table-files.js'
 /** Writes partition `name` of `t` back to Parquet if it still needs it (the store's `parquetBack`). */
 export type ToParquet = (t: Table, name: string) => Promise<void>
 
+/** Most ranges {@link addDirty} keeps per table (beyond, the closest are joined: wider, still covering every row). */
+export const MAX_DIRTY_RANGES = 256
+
+/**
+ * Records the designated timestamps (µs, `micros` of each of the `length` values of `ts`) of rows
+ * appended to a DEDUP table since its last checkpoint, as ranges `[lo0, hi0, lo1, hi1, ...]` in
+ * `ranges` (sorted, disjoint): a DEDUP append may replace rows with equal keys, which row counts
+ * cannot tell, so the partitions and row groups it may have changed are known by these.
+ */
+export function addDirty(ranges: number[] | undefined, ts: { readonly data: ArrayLike<number | bigint>; readonly isConst?: boolean }, length: number, micros: (x: number | bigint) => number): number[] {
+  const v = new Float64Array(length)
+  for (let i = 0; i < length; i++) v[i] = micros(ts.data[ts.isConst === true ? 0 : i]!)
+  v.sort()
+  const out = ranges === undefined ? [] : [...ranges]
+  // runs of values less than a minute apart are one range
+  for (let i = 0; i < length;) {
+    let j = i
+    while (j + 1 < length && v[j + 1]! - v[j]! <= 60_000_000) j++
+    out.push(v[i]!, v[j]!)
+    i = j + 1
+  }
+  return normalize(out)
+}
+
+/** Sorts and joins ranges `[lo, hi, ...]` that overlap, then the closest ones until at most {@link MAX_DIRTY_RANGES} are left. */
+function normalize(flat: readonly number[]): number[] {
+  const pairs: [number, number][] = []
+  for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!])
+  pairs.sort((a, b) => a[0] - b[0])
+  const merged: [number, number][] = []
+  for (const p of pairs) {
+    const last = merged[merged.length - 1]
+    if (last !== undefined && p[0] <= last[1]) last[1] = Math.max(last[1], p[1])
+    else merged.push([p[0], p[1]])
+  }
+  while (merged.length > MAX_DIRTY_RANGES) {
+    let k = 0
+    for (let i = 1; i + 1 < merged.length; i++) if (merged[i + 1]![0] - merged[i]![1] < merged[k + 1]![0] - merged[k]![1]) k = i
+    merged[k]![1] = merged[k + 1]![1]
+    merged.splice(k + 1, 1)
+  }
+  return merged.flat()
+}
+
+/** True when some range of `ranges` meets `[lo, hi]`. */
+export function touches(ranges: readonly number[] | undefined, lo: number, hi: number): boolean {
+  if (ranges === undefined) return false
+  for (let i = 0; i + 1 < ranges.length; i += 2) if (ranges[i]! <= hi && ranges[i + 1]! >= lo) return true
+  return false
+}
+
+/** The parts of `ranges` within `[lo, hi)`. */
+function clip(ranges: readonly number[] | undefined, lo: number, hi: number): number[] {
+  const out: number[] = []
+  if (ranges === undefined) return out
+  for (let i = 0; i + 1 < ranges.length; i += 2) {
+    const a = Math.max(ranges[i]!, lo)
+    const b = Math.min(ranges[i + 1]!, hi - 1)
+    if (a <= b) out.push(a, b)
+  }
+  return out
+}
+
 /**
  * For a checkpoint (not `full`) of a table now described by `meta`, whose `_meta` was `file`: the
  * entry of `file` a partition range can keep as it is, because the range holds exactly that
  * partition's rows. Without DEDUP a non-full checkpoint's partitions only ever gain rows (the
  * out-of-order merge adds rows; UPDATE and schema changes are full), so the same row count in the
- * same bounds means the same rows. `kept`: entries the checkpoint keeps anyway (cold).
+ * same bounds means the same rows; with DEDUP, also no appended row in its bounds (`dirty`: see
+ * {@link addDirty}). `kept`: entries the checkpoint keeps anyway (cold).
  */
-export function unchangedEntry(file: TableFileMeta, meta: TableMeta, full: boolean, kept: readonly PartitionEntry[]): (r: { name: string; lo: number; hi: number; start: number; end: number }) => PartitionEntry | undefined {
-  if (full || meta.dedupKeys.length > 0 || JSON.stringify(file.meta.columns) !== JSON.stringify(meta.columns)) return () => undefined
+export function unchangedEntry(file: TableFileMeta, meta: TableMeta, full: boolean, kept: readonly PartitionEntry[], dirty: readonly number[] | undefined): (r: { name: string; lo: number; hi: number; start: number; end: number }) => PartitionEntry | undefined {
+  if (full || JSON.stringify(file.meta.columns) !== JSON.stringify(meta.columns)) return () => undefined
+  const dedup = meta.dedupKeys.length > 0
   const byName = new Map(file.partitions.map((e) => [e.name, e]))
   return (r) => {
     const e = byName.get(r.name)
-    return e !== undefined && e.lo === r.lo && e.hi === r.hi && e.rows === r.end - r.start && !kept.includes(e) ? e : undefined
+    if (e === undefined || e.lo !== r.lo || e.hi !== r.hi || e.rows !== r.end - r.start || kept.includes(e)) return undefined
+    return dedup && touches(dirty, e.lo, e.hi - 1) ? undefined : e
   }
 }
 
 /**
- * The `parquetFrom` of partition `name` written anew by a checkpoint of a table described by
- * `meta` (`full`: every row rewritten), whose `_meta` was `file`: the Parquet directory it came
- * from, if it was Parquet or on its way back; `whole` when its rows may have changed in place.
+ * The `parquetFrom` of partition `name` (bounds `[lo, hi)`) written anew by a checkpoint of a table
+ * described by `meta` (`full`: every row rewritten), whose `_meta` was `file`: the Parquet
+ * directory it came from, if it was Parquet or on its way back; `whole` when its rows may have
+ * changed in place beyond what is known; for a DEDUP table, the ranges appended rows fell in
+ * (`dirty`, with those recorded before), where rows may have been replaced.
  */
-export function parquetOrigin(file: TableFileMeta, name: string, meta: TableMeta, full: boolean): Pick<PartitionEntry, 'parquetFrom'> {
+export function parquetOrigin(file: TableFileMeta, name: string, lo: number, hi: number, meta: TableMeta, full: boolean, dirty: readonly number[] | undefined): Pick<PartitionEntry, 'parquetFrom'> {
   const e = file.partitions.find((x) => x.name === name)
   const from = e?.format === 'parquet' ? { dir: e.dir } : e?.parquetFrom
   if (from === undefined) return {}
-  const whole = full || meta.dedupKeys.length > 0 || from.whole === true || JSON.stringify(file.meta.columns) !== JSON.stringify(meta.columns)
-  return { parquetFrom: whole ? { dir: from.dir, whole } : { dir: from.dir } }
+  const whole = full || from.whole === true || JSON.stringify(file.meta.columns) !== JSON.stringify(meta.columns)
+  if (whole) return { parquetFrom: { dir: from.dir, whole } }
+  if (meta.dedupKeys.length === 0 && from.dirty === undefined) return { parquetFrom: { dir: from.dir } }
+  return { parquetFrom: { dir: from.dir, dirty: normalize([...(from.dirty ?? []), ...clip(dirty, lo, hi)]) } }
 }
 
 /** The data directory's file of partitions to convert back to Parquet (JSON: `{ "<table id>": ["<partition>", ...] }`). */

@@ -18,6 +18,7 @@ import { PARQUET_PARTITION_FILE } from './table-files.js'
 import { ParquetBatchWriter } from '../../parquet/writer.js'
 import { type EpochFooter, FOOTER_KEY } from '../../parquet/schema.js'
 import type { ColumnType } from '../../types/column-type.js'
+import { touches } from './parquet-keep.js'
 import { BATCH_SIZE, type Vector, materialize, sliceVector } from '../../types/vector.js'
 
 /** Rows per newly encoded row group (as CONVERT PARTITION writes them). */
@@ -111,6 +112,11 @@ function groupRange(g: RowGroup, fileSize: number): { from: number; to: number }
   return from >= 4 && to <= fileSize && from < to ? { from, to } : undefined
 }
 
+/** A group's timestamp bound in µs (`ns`: given in nanoseconds, floored). */
+function micros(x: bigint, ns: boolean): number {
+  return Number(ns ? (x < 0n ? (x - 999n) / 1000n : x / 1000n) : x)
+}
+
 /** First index in `d[0, n)` with `d[i] >= x` (`after`: `> x`). */
 function bound(d: ArrayLike<number | bigint>, n: number, x: number | bigint, after: boolean): number {
   let lo = 0
@@ -128,7 +134,7 @@ function bound(d: ArrayLike<number | bigint>, n: number, x: number | bigint, aft
  * The segments of the partition's `rows` rows (designated timestamps `ts`, ascending): old row
  * groups of `md` found unchanged among them, copied; the rest encoded. `md` undefined: all encoded.
  */
-export function planMerge(md: FileMetaData | undefined, meta: Columns, ts: Vector | undefined, rows: number): MergeSegment[] {
+export function planMerge(md: FileMetaData | undefined, meta: Columns, ts: Vector | undefined, rows: number, dirty?: readonly number[]): MergeSegment[] {
   const out: MergeSegment[] = []
   let at = 0
   if (md !== undefined && ts !== undefined && sameColumns(md, meta)) {
@@ -140,6 +146,8 @@ export function planMerge(md: FileMetaData | undefined, meta: Columns, ts: Vecto
       const lo = st?.min_value ?? st?.min
       const hi = st?.max_value ?? st?.max
       if (typeof lo !== 'bigint' || typeof hi !== 'bigint' || g.num_rows <= 0n) return
+      // rows a DEDUP append may have replaced (ranges in µs; a TIMESTAMP_NS group's bounds floored)
+      if (dirty !== undefined && touches(dirty, micros(lo, big), micros(hi, big))) return
       const a = bound(d, rows, big ? lo : Number(lo), false)
       const b = bound(d, rows, big ? hi : Number(hi), true)
       // exactly its rows, after what is already placed: the group is unchanged
@@ -169,13 +177,14 @@ export const PARTIAL_FILE = `${PARQUET_PARTITION_FILE}.partial`
 /**
  * Writes the partition whose columns are `columns` (each `rows` long) as `<tableDir>/<dir>/`{@link PARTIAL_FILE},
  * durably (fsynced; the caller renames it into place), copying the unchanged row groups of the
- * Parquet file at `oldPath` (undefined, unreadable or of other columns: every row encoded). `dir`
- * is created if missing. Awaits between row groups (their pages compress on the worker threads),
+ * Parquet file at `oldPath` (undefined, unreadable or of other columns: every row encoded) that
+ * the ranges `dirty` (a DEDUP table's, see parquet-keep.ts `addDirty`) do not meet. `dir` is
+ * created if missing. Awaits between row groups (their pages compress on the worker threads),
  * so the event loop keeps serving meanwhile.
  */
-export async function writeMergedPartition(tableDir: string, dir: string, meta: Columns, columns: readonly Vector[], rows: number, oldPath: string | undefined): Promise<MergeResult> {
+export async function writeMergedPartition(tableDir: string, dir: string, meta: Columns, columns: readonly Vector[], rows: number, oldPath: string | undefined, dirty?: readonly number[]): Promise<MergeResult> {
   const md = oldPath === undefined ? undefined : readOldFooter(oldPath)
-  const segments = planMerge(md, meta, meta.timestampIndex < 0 ? undefined : columns[meta.timestampIndex], rows)
+  const segments = planMerge(md, meta, meta.timestampIndex < 0 ? undefined : columns[meta.timestampIndex], rows, dirty)
   const path = `${tableDir}/${dir}`
   io.mkdirSync(path)
   const fd = io.openSync(`${path}/${PARTIAL_FILE}`, 'w')

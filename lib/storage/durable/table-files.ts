@@ -41,10 +41,12 @@ export interface PartitionEntry {
    * Column files of a partition that was Parquet (a write made a checkpoint rewrite it): it goes
    * back to Parquet (storage/durable/parquet-keep.ts), reusing the row groups of the Parquet file
    * in directory `dir` that the writes left as they were (parquet-merge.ts); `whole`: the rows
-   * may have changed in place (UPDATE, DEDUP, a schema change), every row is encoded. Recorded in
-   * `_meta` with the checkpoint that made it column files, so a crash never loses it.
+   * may have changed in place (UPDATE, a schema change), every row is encoded; `dirty` (a DEDUP
+   * table): designated-timestamp ranges `[lo, hi, ...]` (µs) where appended rows may have replaced
+   * old ones. Recorded in `_meta` with the checkpoint that made it column files, so a crash never
+   * loses it.
    */
-  parquetFrom?: { readonly dir: string; readonly whole?: boolean }
+  parquetFrom?: { readonly dir: string; readonly whole?: boolean; readonly dirty?: readonly number[] }
 }
 
 /** The file of a Parquet partition inside its directory (QuestDB's name). */
