@@ -18,10 +18,11 @@ const fileOf = (root: string, day: string): string => {
   return join(tableDir(root), d, 'data.parquet')
 }
 
-async function make(dir: string): Promise<Database> {
+async function make(dir: string, dedup = false): Promise<Database> {
   const db = await Database.open({ path: dir, checkpointBytes: 1 })
   await db.query(`CREATE TABLE t AS (SELECT x, rnd_symbol('a','b','c') s, timestamp_sequence('2024-01-01', 300000) ts
     FROM long_sequence(${3 * PER_DAY})) TIMESTAMP(ts) PARTITION BY DAY`)
+  if (dedup) await db.query('ALTER TABLE t DEDUP ENABLE UPSERT KEYS(ts)')
   await db.query(`ALTER TABLE t CONVERT PARTITION TO PARQUET LIST '2024-01-01', '2024-01-02'`)
   return db
 }
@@ -125,4 +126,27 @@ t.test('appends go on while a partition is written back to Parquet', async (t) =
   t.ok(during > 0, 'an append completed while the partition was being written back')
   t.same(await parquetNames(db), ['2024-01-01', '2024-01-02'])
   await agree(t, db, dir, 'DuckDB and EpochDB agree')
+})
+
+t.test('DEDUP: an upsert replacing a row rewrites only its row group; the other partition keeps its file', async (t) => {
+  const dir = tmpDir(t)
+  const db = await make(dir, true)
+  t.teardown(() => db.close())
+  const day1 = fileOf(dir, '2024-01-01')
+  const day2 = fileOf(dir, '2024-01-02')
+  const before1 = groups(day1)
+  const before2 = readFileSync(day2)
+  // replaces the row at 12:00:00 (x = 144001): same row count, another value
+  await db.query(`INSERT INTO t VALUES (-7, 'z', '2024-01-01T12:00:00.000000Z')`)
+  await rewritten(db, [day1], [readFileSync(day1)])
+  t.same(await parquetAgain(db), ['2024-01-01', '2024-01-02'], 'both days Parquet again')
+  t.ok(readFileSync(fileOf(dir, '2024-01-02')).equals(before2), 'the untouched Parquet partition is byte for byte as it was')
+  const after1 = groups(day1)
+  t.same(after1.map((g) => g.rows), [100_000, 100_000, 88_000], 'the same row count')
+  t.ok(after1[0]!.bytes.equals(before1[0]!.bytes) && after1[2]!.bytes.equals(before1[2]!.bytes), 'the first and last row groups copied byte for byte')
+  t.notOk(after1[1]!.bytes.equals(before1[1]!.bytes), 'the group holding the replaced row re-encoded')
+  const duck = await duckRows(`SELECT x FROM read_parquet('${day1}') WHERE ts = '2024-01-01T12:00:00Z'::TIMESTAMPTZ`)
+  t.same(duck.map((r) => Number(r[0])), [-7], 'DuckDB reads the replaced value')
+  await agree(t, db, dir, 'DuckDB and EpochDB agree')
+  t.same((await db.query(`SELECT count(), sum(x) FROM t`)).rows, [[BigInt(3 * PER_DAY), BigInt(3 * PER_DAY * (3 * PER_DAY + 1) / 2 - 144001 - 7)]])
 })
