@@ -39,7 +39,7 @@ export async function parquetBack(t: Table, name: string, store: StoreAccess): P
   const s = store.state(t)
   if (s === undefined || s.broken !== undefined) return undefined
   const e = s.file.partitions.find((x) => x.name === name)
-  if (e === undefined || e.format === 'parquet') return undefined
+  if (e === undefined || e.format === 'parquet' || !/^[^/\\]+$/.test(name)) return undefined
   const part = t.coldParts().find((p) => p instanceof FilePart && p.entry === e) as FilePart | undefined
   // its rows are in memory (a later write moved them there): that write's checkpoint records it again
   if (part === undefined) return undefined
@@ -48,7 +48,9 @@ export async function parquetBack(t: Table, name: string, store: StoreAccess): P
   store.check()
   // written beside the old file (renamed over it at the swap: readers of the directory see the old file or the
   // new one, whole), or for a partition with no old file in a new directory `<name>.<txn>.pq<n>`, never used before
-  const base = e.parquetFrom?.dir
+  // a directory of the table's own (a damaged `_meta` naming another place gets a new directory)
+  const named = e.parquetFrom?.dir
+  const base = typeof named === 'string' && /^[^/\\]+$/.test(named) && named !== '.' && named !== '..' ? named : undefined
   const dir = base ?? `${name}.${s.file.txn + 1}.pq${++written}`
   const from = base !== undefined && e.parquetFrom?.whole !== true ? `${s.dir}/${base}/${PARQUET_PARTITION_FILE}` : undefined
   const drop = (): void => { try { io.rmSync(base === undefined ? `${s.dir}/${dir}` : `${s.dir}/${dir}/${PARTIAL_FILE}`) } catch { /* removed when next written */ } }
