@@ -156,3 +156,23 @@ t.test('a damaged or hostile _parquet_keep is ignored at open: the database open
     t.same(days(parquetDirs(dir)), DAYS, 'the converted partitions are still Parquet')
   }
 })
+
+t.test('TO NATIVE of a partition on its way back to Parquet keeps it native, also after a restart', async (t) => {
+  const dir = tmpDir(t)
+  let db = await make(dir)
+  // writing Parquet files fails: the late row leaves 2024-01-04 column files, recorded as on its way back
+  const restore = injectFault(['openSync'], 'EIO', (p) => String(p).includes('data.parquet'))
+  try {
+    await db.query(`INSERT INTO t VALUES ('z', 9999, 0.5, '2024-01-04T12:15:00Z')`)
+    await db.query(`ALTER TABLE t CONVERT PARTITION TO NATIVE LIST '2024-01-04'`)
+    await db.close()
+  } finally {
+    restore()
+  }
+  db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  await parquetAgain(t, dir, db, DAYS.filter((d) => d !== '2024-01-04'))
+  const meta = packr.unpack(readFileSync(join(tableDir(dir), '_meta'))) as { partitions: { name: string; format?: string; parquetFrom?: unknown }[] }
+  t.same(meta.partitions.filter((p) => p.parquetFrom !== undefined).map((p) => p.name), [], 'nothing recorded as on its way back')
+  t.same((await db.query(`SELECT count(), max(x) FROM t WHERE ts IN '2024-01-04'`)).rows, [[49n, 9999n]])
+})
