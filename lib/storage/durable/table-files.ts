@@ -69,7 +69,15 @@ export interface TableFileMeta {
 export function readTableMeta(dir: string): TableFileMeta {
   const m = packr.unpack(io.readFileSync(`${dir}/_meta`)) as TableFileMeta
   if (m.version !== FORMAT_VERSION) throw new SqlError(SqlState.DATA_CORRUPTED, `unknown table format version ${m.version} [dir=${dir}]`)
-  for (const p of m.partitions) { p.lo ??= -Infinity; p.hi ??= Infinity; p.minTs ??= NaN; p.maxTs ??= NaN }
+  for (const p of m.partitions) {
+    p.lo ??= -Infinity; p.hi ??= Infinity; p.minTs ??= NaN; p.maxTs ??= NaN
+    // a record that is not one (a damaged file) is no record
+    const from = p.parquetFrom as unknown
+    if (from !== undefined && (from === null || typeof from !== 'object' || typeof (from as { dir?: unknown }).dir !== 'string')) delete p.parquetFrom
+    // ranges that are not numbers: every row group may have changed
+    const dirty = p.parquetFrom?.dirty as unknown
+    if (dirty !== undefined && !(Array.isArray(dirty) && dirty.every((x) => typeof x === 'number'))) p.parquetFrom = { dir: p.parquetFrom!.dir, whole: true }
+  }
   return m
 }
 
