@@ -74,6 +74,15 @@ function normalize(flat: readonly number[]): number[] {
   return merged.flat()
 }
 
+/**
+ * True when `file` has a partition that is Parquet or on its way back: a DEDUP table's appends are
+ * tracked ({@link addDirty}) only then (between two `_meta` writes this does not change, but by a
+ * statement that checkpoints first), and only such partitions are reused by {@link unchangedEntry}.
+ */
+export function hasParquet(file: TableFileMeta): boolean {
+  return file.partitions.some((e) => e.format === 'parquet' || e.parquetFrom !== undefined)
+}
+
 /** True when some range of `ranges` meets `[lo, hi]`. */
 export function touches(ranges: readonly number[] | undefined, lo: number, hi: number): boolean {
   if (ranges === undefined) return false
@@ -98,8 +107,9 @@ function clip(ranges: readonly number[] | undefined, lo: number, hi: number): nu
  * entry of `file` a partition range can keep as it is, because the range holds exactly that
  * partition's rows. Without DEDUP a non-full checkpoint's partitions only ever gain rows (the
  * out-of-order merge adds rows; UPDATE and schema changes are full), so the same row count in the
- * same bounds means the same rows; with DEDUP, also no appended row in its bounds (`dirty`: see
- * {@link addDirty}). `kept`: entries the checkpoint keeps anyway (cold).
+ * same bounds means the same rows; with DEDUP, only a Parquet partition (or one on its way back)
+ * with no appended row in its bounds (`dirty`: see {@link addDirty}). `kept`: entries the
+ * checkpoint keeps anyway (cold).
  */
 export function unchangedEntry(file: TableFileMeta, meta: TableMeta, full: boolean, kept: readonly PartitionEntry[], dirty: readonly number[] | undefined): (r: { name: string; lo: number; hi: number; start: number; end: number }) => PartitionEntry | undefined {
   if (full || JSON.stringify(file.meta.columns) !== JSON.stringify(meta.columns)) return () => undefined
@@ -108,7 +118,8 @@ export function unchangedEntry(file: TableFileMeta, meta: TableMeta, full: boole
   return (r) => {
     const e = byName.get(r.name)
     if (e === undefined || e.lo !== r.lo || e.hi !== r.hi || e.rows !== r.end - r.start || kept.includes(e)) return undefined
-    return dedup && touches(dirty, e.lo, e.hi - 1) ? undefined : e
+    // a DEDUP table's appends are tracked only while it has Parquet partitions: the others are rewritten as before
+    return dedup && ((e.format !== 'parquet' && e.parquetFrom === undefined) || touches(dirty, e.lo, e.hi - 1)) ? undefined : e
   }
 }
 

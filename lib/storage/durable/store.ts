@@ -23,7 +23,7 @@ import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, rea
 import { FilePart, type PartSource } from './file-part.js'
 import { convertParts } from './convert-parts.js'
 import { loadSyncColumnReader } from '../../parquet/sync-column.js'
-import { KEEP_FILE, ParquetKeep, addDirty } from './parquet-keep.js'
+import { KEEP_FILE, ParquetKeep, addDirty, hasParquet } from './parquet-keep.js'
 import { type StoreAccess, parquetBack } from './parquet-back.js'
 import { PartCache } from './part-cache.js'
 import { WAL_FILE, WalWriter, ioError } from './wal.js'
@@ -684,7 +684,7 @@ export class DurableStore implements TableStore {
     const ti = t.meta.timestampIndex
     if (ti < 0) { s.dirtyFrom = -Infinity; return }
     const ts = vectors[ti] as I64Vector
-    if (t.meta.dedupKeys.length > 0) s.dedupDirty = addDirty(s.dedupDirty, ts, length, (x) => timestampMicros(t.meta.columns[ti]!.type, x))
+    if (t.meta.dedupKeys.length > 0 && hasParquet(s.file)) s.dedupDirty = addDirty(s.dedupDirty, ts, length, (x) => timestampMicros(t.meta.columns[ti]!.type, x))
     let min = s.dirtyFrom
     for (let i = 0; i < length; i++) { const x = Number(ts.data[ts.isConst ? 0 : i]!); if (x < min) min = x }
     s.dirtyFrom = min
