@@ -24,6 +24,9 @@ import { BATCH_SIZE, type Vector, materialize, sliceVector } from '../../types/v
 /** Rows per newly encoded row group (as CONVERT PARTITION writes them). */
 export const PARTITION_ROW_GROUP = 100_000
 
+/** A row group smaller than this is re-encoded with late rows next to it rather than kept beside a new group (QuestDB's threshold). */
+export const SMALL_ROW_GROUP = 4096
+
 /** Statistics kept as the file stores them (bytes, integers), so a copied group's footer entry is written back exactly. */
 const KEEP_PARSERS: Partial<ParquetParsers> = {
   timestampFromMilliseconds: (v: bigint) => v,
@@ -134,7 +137,7 @@ function bound(d: ArrayLike<number | bigint>, n: number, x: number | bigint, aft
  * The segments of the partition's `rows` rows (designated timestamps `ts`, ascending): old row
  * groups of `md` found unchanged among them, copied; the rest encoded. `md` undefined: all encoded.
  */
-export function planMerge(md: FileMetaData | undefined, meta: Columns, ts: Vector | undefined, rows: number, dirty?: readonly number[]): MergeSegment[] {
+export function planMerge(md: FileMetaData | undefined, meta: Columns, ts: Vector | undefined, rows: number, dirty?: readonly number[], small = SMALL_ROW_GROUP): MergeSegment[] {
   const out: MergeSegment[] = []
   let at = 0
   if (md !== undefined && ts !== undefined && sameColumns(md, meta)) {
@@ -158,6 +161,24 @@ export function planMerge(md: FileMetaData | undefined, meta: Columns, ts: Vecto
     })
   }
   if (at < rows || rows === 0) out.push({ kind: 'encode', start: at, end: rows })
+  return absorbSmall(out, small)
+}
+
+/**
+ * Copied groups of fewer than `small` rows next to encoded rows are encoded with them (as QuestDB
+ * merges late rows in a gap into a small neighbouring group), so rows landing again and again
+ * between the same groups do not leave a trail of tiny row groups.
+ */
+function absorbSmall(segments: readonly MergeSegment[], small: number): MergeSegment[] {
+  const encode = segments.map((s, i) => s.kind === 'encode' || (s.end - s.start < small &&
+    (segments[i - 1]?.kind === 'encode' || segments[i + 1]?.kind === 'encode')))
+  const out: MergeSegment[] = []
+  segments.forEach((s, i) => {
+    const last = out[out.length - 1]
+    if (!encode[i]) out.push(s)
+    else if (last !== undefined && last.kind === 'encode' && last.end === s.start) out[out.length - 1] = { kind: 'encode', start: last.start, end: s.end }
+    else out.push({ kind: 'encode', start: s.start, end: s.end })
+  })
   return out
 }
 

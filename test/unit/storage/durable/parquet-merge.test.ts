@@ -28,7 +28,7 @@ t.test('planMerge copies the groups whose range holds exactly their rows', async
   const md = footer([[0, 2, 3], [10, 12, 3], [20, 22, 3]])
   // a row in the middle group, one in the gap after it, one after the end
   const rows = [0, 1, 2, 10, 11, 11, 12, 15, 20, 21, 22, 30]
-  t.same(planMerge(md, META, ts(rows), rows.length), [
+  t.same(planMerge(md, META, ts(rows), rows.length, undefined, 0), [
     { kind: 'copy', start: 0, end: 3, group: 0 },
     { kind: 'encode', start: 3, end: 8 },
     { kind: 'copy', start: 8, end: 11, group: 2 },
@@ -36,8 +36,8 @@ t.test('planMerge copies the groups whose range holds exactly their rows', async
   ])
   // a row equal to a group's first timestamp belongs to its range: re-encoded
   const same = [0, 0, 1, 2, 10, 11, 12, 20, 21, 22]
-  t.same(planMerge(md, META, ts(same), same.length).map((s) => s.kind), ['encode', 'copy', 'copy'])
-  t.same(planMerge(md, META, ts(same), same.length)[0], { kind: 'encode', start: 0, end: 4 })
+  t.same(planMerge(md, META, ts(same), same.length, undefined, 0).map((s) => s.kind), ['encode', 'copy', 'copy'])
+  t.same(planMerge(md, META, ts(same), same.length, undefined, 0)[0], { kind: 'encode', start: 0, end: 4 })
 })
 
 t.test('planMerge encodes everything when the old file cannot be trusted', async (t) => {
@@ -47,8 +47,10 @@ t.test('planMerge encodes everything when the old file cannot be trusted', async
   t.same(planMerge(footer([[0, 2, 3]], [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'y', type: 'LONG' }]), META, ts(rows), 3), all, 'other columns')
   t.same(planMerge(footer([[0, 2, 3]]), META, ts(rows), 3, [1, 1]), all, 'a DEDUP append may have replaced a row in the group')
   t.same(planMerge(footer([[0, 2, 3]]), META, ts(rows), 3, [5, 9]), [{ kind: 'copy', start: 0, end: 3, group: 0 }], 'dirty ranges elsewhere')
+  t.same(planMerge(footer([[0, 2, 3]]), META, ts([...rows, 5]), 4), [{ kind: 'encode', start: 0, end: 4 }], 'a small group next to late rows is encoded with them')
+  t.same(planMerge(footer([[0, 2, 3]]), META, ts([...rows, 5]), 4, undefined, 3), [{ kind: 'copy', start: 0, end: 3, group: 0 }, { kind: 'encode', start: 3, end: 4 }], 'one of the threshold\'s size is kept')
   // groups out of order (not a file EpochDB writes): never a copy behind what is placed
-  t.same(planMerge(footer([[10, 12, 1], [0, 2, 3]]), META, ts([0, 1, 2, 10]), 4).filter((s) => s.kind === 'copy').length, 1)
+  t.same(planMerge(footer([[10, 12, 1], [0, 2, 3]]), META, ts([0, 1, 2, 10]), 4, undefined, 0).filter((s) => s.kind === 'copy').length, 1)
 })
 
 t.test('addDirty keeps sorted, joined ranges, at most MAX_DIRTY_RANGES', async (t) => {
