@@ -362,7 +362,9 @@ export class Database {
    * (default: the admin) needs INSERT on the table for the columns given, as an INSERT would.
    * On a data-directory database the rows are acknowledged (durable and visible to every query)
    * when the returned promise resolves; a query started before that sees none of them, so await
-   * the append before reading what it wrote (docs/storage.md, "What a statement sees").
+   * the append before reading what it wrote (docs/storage.md, "What a statement sees"). In memory
+   * the rows are visible when it resolves: a large append is copied a slice per turn of the event
+   * loop, so queries are answered meanwhile, and readers see all of its rows at once.
    */
   async append(table: string, columns: Readonly<Record<string, ArrayLike<unknown>>>, options: { readonly session?: Session } = {}): Promise<number> {
     this.checkOpen()
@@ -373,7 +375,8 @@ export class Database {
     }
     const { vectors, length } = await appendVectorsInTurns(t, columns)
     const release = t.writers.tryShare() ?? await t.writers.share()
-    try { t.append(vectors, length) } finally { release() }
+    // in memory, a large append goes in a slice per turn of the event loop (durable: its commit does)
+    try { await t.appendInTurns(vectors, length) } finally { release() }
     await this.store?.commit()
     return length
   }
