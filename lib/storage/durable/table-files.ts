@@ -10,7 +10,7 @@
 import { splitNs } from '../../types/timestamp-ns.js'
 import { SqlError, SqlState } from '../../errors.js'
 import { type I64Vector, type Vector, SymbolTable, materialize } from '../../types/vector.js'
-import { appendIndexBlock, encodeIndexBlock, indexFileOf, writeIndexFile } from './index-file.js'
+import { appendIndexBlock, encodeIndexBlockSteps, indexFileOf, writeIndexFileSteps } from './index-file.js'
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
@@ -98,7 +98,7 @@ export function* writePartitionSteps(tableDir: string, dir: string, meta: TableM
     } else if (fixedWidth(c.type) > 0) {
       bytes += yield* writeFileSteps(`${path}/${c.name}.d`, encodeFixed(v))
     }
-    if (c.indexed && c.type === 'SYMBOL') writeIndex(() => writeIndexFile(indexFileOf(path, c.name), encodeIndexBlock(keysOf(v), 0, end - start)))
+    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { yield* writeIndexFileSteps(indexFileOf(path, c.name), yield* encodeIndexBlockSteps(keysOf(v), 0, end - start)) })
   }
   yield* fsyncDirSteps(path)
   return bytes
@@ -109,9 +109,13 @@ function keysOf(v: Vector): Int32Array {
   return materialize(v).data as Int32Array
 }
 
-/** Writes an index file (a cache: a failure to write one leaves it to be rebuilt when read). */
-function writeIndex(f: () => void): void {
-  try { f() } catch { /* rebuilt from the key column when next read */ }
+/**
+ * Builds and writes an index file in steps of its own, after its column's (a large partition's
+ * index is tens of milliseconds of work). A cache: a failure to write one leaves it to be rebuilt
+ * when read. Not synced (index-file.ts).
+ */
+function* indexSteps(write: () => Steps<void>): Steps<void> {
+  try { yield* write() } catch { /* rebuilt from the key column when next read */ }
 }
 
 /** True when rows can be appended to the files of a partition with these columns (array columns cannot: their data part starts with every row's header). */
@@ -147,7 +151,7 @@ export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta:
       const w = fixedWidth(c.type)
       if (w > 0) bytes += yield* appendFileSteps(`${path}/${c.name}.d`, p.rows * w, encodeFixed(v))
     }
-    if (c.indexed && c.type === 'SYMBOL') writeIndex(() => appendIndexBlock(indexFileOf(path, c.name), p.rows, encodeIndexBlock(keysOf(v), p.rows, p.rows + end - start)))
+    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, c.name), p.rows, yield* encodeIndexBlockSteps(keysOf(v), p.rows, p.rows + end - start)) })
   }
   return bytes
 }
