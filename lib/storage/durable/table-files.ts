@@ -292,14 +292,37 @@ function checkTimestamps(v: Vector, p: PartitionEntry, fail: (what: string) => S
   }
 }
 
-/** Removes entries of `tableDir` that `m` does not refer to (leftovers of a crash or a checkpoint); `later`: off the main thread, not waited for. */
+/** The data directory's trash (store.ts `TRASH_DIR`): emptied when the directory is opened. */
+const TRASH = '_trash'
+
+/** Entries moved to the trash by this process, for unique names there. */
+let trashed = 0
+
+/**
+ * Removes entries of `tableDir` that `m` does not refer to (leftovers of a crash or a
+ * checkpoint). `later`: each is moved out of the table directory now (one rename into the data
+ * directory's trash, so neither a reader listing the directory nor a later write of the same
+ * name ever meets it) and removed on the thread pool, not waited for: unlinking a large
+ * partition's files takes long. Falls back to removing it at once when it cannot be moved.
+ */
 export function removeUnreferenced(tableDir: string, m: TableFileMeta, later = false): void {
   const keep = new Set(['_meta', ...m.partitions.map((p) => p.dir), ...Object.values(m.symbols)])
+  const trash = `${tableDir}/../${TRASH}`
+  let moveTo = later
+  let made = false
   for (const e of io.readdirSync(tableDir)) {
     if (keep.has(e)) continue
-    // later: on the thread pool. Safe: a name `_meta` no longer refers to is never written again
-    // (partition directories and dictionaries carry the checkpoint's txn, which only grows)
-    if (later) void io.rmLater(`${tableDir}/${e}`)
-    else io.rmSync(`${tableDir}/${e}`)
+    if (moveTo) {
+      const to = `${trash}/gone-${++trashed}-${e}`
+      try {
+        if (!made) { io.mkdirSync(trash); made = true }
+        io.renameSync(`${tableDir}/${e}`, to)
+        void io.rmLater(to)
+        continue
+      } catch {
+        moveTo = false
+      }
+    }
+    io.rmSync(`${tableDir}/${e}`)
   }
 }
