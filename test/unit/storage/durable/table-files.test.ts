@@ -1,10 +1,13 @@
 /**
- * Partition files written in steps: an indexed SYMBOL column's index file is built and written in
- * steps of its own (not in its column's step), so a background checkpoint of a large partition
- * does not hold the event loop for the whole index; it is read back as the index of the rows.
+ * Partition files written in steps: a large column file about 4 MiB a step, and an indexed SYMBOL
+ * column's index file built and written in steps of its own (not in its column's step), so a
+ * background checkpoint of a large partition does not hold the event loop for a whole file; what
+ * is written reads back as the rows and their index.
  */
 import t from 'tap'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { encodeFixed } from '../../../../lib/storage/durable/column-codec.js'
 import { ColumnBuffer } from '../../../../lib/storage/column-buffer.js'
 import type { TableMeta } from '../../../../lib/storage/table.js'
 import { appendPartitionSteps, writePartitionSteps } from '../../../../lib/storage/durable/table-files.js'
@@ -51,6 +54,11 @@ t.test('an indexed column adds steps of its own for its index file, which reads 
   const plain = plainSteps(writePartitionSteps(dir, 'p.1', meta(false), d, 0, ROWS))
   const indexed = plainSteps(writePartitionSteps(dir, 'p.2', meta(true), d, 0, ROWS))
   t.equal(indexed.value, plain.value, 'the same column bytes')
+  // 12 MB of timestamps and 6 MB of keys, about 4 MiB a step
+  t.ok(plain.steps >= 4, `large column files were written over several steps (${plain.steps})`)
+  for (const [c, name] of [[0, 'ts'], [1, 's']] as const) {
+    t.equal(Buffer.compare(readFileSync(join(dir, 'p.1', `${name}.d`)), encodeFixed(d.columns[c]!.view(0, ROWS))), 0, `${name}.d holds every row, as encoded at once`)
+  }
   // 1.5M rows: counted and placed half a million a step, written 4 MiB a step
   t.ok(indexed.steps >= plain.steps + 6, `the index was built over steps of its own (${indexed.steps} steps, ${plain.steps} without it)`)
   const p = readIndexFile(indexFileOf(join(dir, 'p.2'), 's'), ROWS)!
