@@ -134,3 +134,16 @@ t.test('INSERT ... SELECT and CREATE TABLE AS of a large result go the same way:
   t.same(ordered.rows, [[0n]])
   await db.close()
 })
+
+t.test('DDL queued for the lock before a large append (behind an UPDATE) changes the columns first: the append lands in the new shape', async (t) => {
+  const db = await opened()
+  await db.append('t', batch(1))
+  // the UPDATE holds the table alone; the ALTER queues for it while the append converts its columns, so goes first
+  const update = db.query('update t set v = 2')
+  const append = db.append('t', batch(ROWS + 1))
+  const alter = db.query('alter table t add column w long')
+  await Promise.all([update, alter, append])
+  t.same((await db.query('select count(), sum(v), count(w) from t')).rows, [[BigInt(2 * ROWS + 1), 2 * (ROWS + 1) + ROWS, 0n]])
+  t.same((await db.query('select v, w from t limit -1')).rows, [[1, null]], 'the appended rows, with the new column null')
+  await db.close()
+})
