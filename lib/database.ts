@@ -25,7 +25,7 @@ import { nanoClockOf, wallClockMicros } from './exec/wall-clock.js'
 import { EMPTY, type ExecOptions, type Execution, type QueryResult, type ResultBatch, resultBatch } from './result.js'
 import { RunningStatements, asSqlError, releasing } from './running.js'
 import { Statements } from './statements.js'
-import { appendVectorsInTurns } from './append-vectors.js'
+import { appendVectors, appendVectorsInTurns } from './append-vectors.js'
 import { presentIntervals } from './present-intervals.js'
 import { LineWriter, type LineWriterOptions } from './ilp/line-writer.js'
 import type { Batch } from './types/vector.js'
@@ -362,7 +362,9 @@ export class Database {
    * (default: the admin) needs INSERT on the table for the columns given, as an INSERT would.
    * On a data-directory database the rows are acknowledged (durable and visible to every query)
    * when the returned promise resolves; a query started before that sees none of them, so await
-   * the append before reading what it wrote (docs/storage.md, "What a statement sees").
+   * the append before reading what it wrote (docs/storage.md, "What a statement sees"). In memory
+   * the rows are visible when it resolves: a large append is copied a slice per turn of the event
+   * loop, so queries are answered meanwhile, and readers see all of its rows at once.
    */
   async append(table: string, columns: Readonly<Record<string, ArrayLike<unknown>>>, options: { readonly session?: Session } = {}): Promise<number> {
     this.checkOpen()
@@ -371,9 +373,15 @@ export class Database {
       const named = Object.keys(columns).map((k) => t.meta.columns.find((c) => c.name.toLowerCase() === k.toLowerCase())?.name ?? k)
       this.acl.authorize((options.session ?? this.defaultSession).principal, [{ permission: 'INSERT', table: t.meta.name, columns: named }])
     }
-    const { vectors, length } = await appendVectorsInTurns(t, columns)
+    let { vectors, length } = await appendVectorsInTurns(t, columns)
+    const shaped = t.meta
     const release = t.writers.tryShare() ?? await t.writers.share()
-    try { t.append(vectors, length) } finally { release() }
+    try {
+      // DDL that held or awaited the lock first changed the columns: converted again, for them
+      if (t.meta !== shaped) ({ vectors, length } = appendVectors(t, columns))
+      // in memory, a large append goes in a slice per turn of the event loop (durable: its commit does)
+      await t.appendInTurns(vectors, length)
+    } finally { release() }
     await this.store?.commit()
     return length
   }

@@ -18,6 +18,7 @@ import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
 import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 import { WriteLock } from './write-lock.js'
 import type { Steps } from './durable/steps.js'
+import { type Turns, inTurns, rowsPerTurn } from './in-turns.js'
 
 /** Column metadata (immutable: DDL replaces the table's {@link TableMeta}). */
 export interface ColumnMeta {
@@ -141,6 +142,8 @@ export class Table {
 
   /** the current metadata; replaced, never changed in place */
   private currentMeta: TableMeta
+  /** an in-memory append running a slice per turn of the event loop ({@link Table.appendInTurns}) */
+  private turns: Turns<void> | undefined
 
   constructor(meta: TableMeta, store?: TableStore, cold: readonly ColdPart[] = []) {
     this.currentMeta = frozen(meta)
@@ -158,7 +161,7 @@ export class Table {
    * object they hold. The caller persists it (the store compares `_meta` after each DDL statement).
    */
   setMeta(next: TableMeta): void {
-    this.store?.quiesce?.()
+    this.quiesce()
     this.currentMeta = frozen(next)
   }
 
@@ -205,7 +208,7 @@ export class Table {
    * The version's identity changes whenever the rows do.
    */
   materialized(): TableData {
-    this.store?.quiesce?.()
+    this.quiesce()
     this.thaw(0)
     return this.data
   }
@@ -242,7 +245,7 @@ export class Table {
 
   /** Moves cold partitions [from, end) in front of the in-memory rows (retiring them). */
   private thaw(from: number): void {
-    this.store?.quiesce?.()
+    this.quiesce()
     if (from >= this.cold.length) return
     const moving = this.cold.slice(from)
     const hot = this.data
@@ -273,6 +276,27 @@ export class Table {
     else this.applyAppend(vectors, length)
   }
 
+  /**
+   * {@link append} for an in-memory table (no store), a large append a slice of `rowsPerStep`
+   * rows (about 4 MiB) per turn of the event loop ({@link applyAppendSteps}), so the loop answers queries
+   * meanwhile; resolves once every row is in, and readers see them all at once then. Any other
+   * change to the table meanwhile finishes it first, at once. A durable table logs the append
+   * (its commit applies it in steps).
+   */
+  async appendInTurns(vectors: readonly Vector[], length: number, rowsPerStep = rowsPerTurn(this.meta.columns.map((c) => c.type))): Promise<void> {
+    if (this.store !== undefined || length <= rowsPerStep) { this.append(vectors, length); return }
+    this.quiesce()
+    const run = inTurns(this.applyAppendSteps(vectors, length, rowsPerStep))
+    this.turns = run
+    try { await run.done } finally { if (this.turns === run) this.turns = undefined }
+  }
+
+  /** Finishes, at once, work on the table running in steps: the store's (a commit, a checkpoint) and an append in turns. */
+  private quiesce(): void {
+    this.store?.quiesce?.()
+    this.turns?.finish()
+  }
+
   /** Applies an append (and the table's TTL): at once in memory, or once its WAL record is durable. @internal */
   applyAppend(vectors: readonly Vector[], length: number): void {
     this.appendUnlogged(vectors, length)
@@ -285,10 +309,11 @@ export class Table {
    * `rowsPerStep` at a time, after room is made for them a column per step, and become visible to
    * readers at once in the last step, so a reader never sees part of an append. Any other append
    * (out of order, DEDUP) is applied whole in one step. Nothing else may change the table between
-   * steps: the store finishes the remaining steps first ({@link TableStore.quiesce}). @internal
+   * steps: the store finishes the remaining steps first ({@link TableStore.quiesce}; in memory,
+   * {@link appendInTurns} does). @internal
    */
   *applyAppendSteps(vectors: readonly Vector[], length: number, rowsPerStep: number): Steps<void> {
-    this.store?.quiesce?.()
+    this.quiesce()
     const ts = this.meta.timestampIndex
     const inOrder = this.late === undefined && this.meta.dedupKeys.length === 0 && (ts < 0 || this.inOrder(vectors[ts] as I64Vector, length))
     if (!inOrder || length <= rowsPerStep) { this.applyAppend(vectors, length); return }
@@ -306,7 +331,7 @@ export class Table {
 
   /** Applies an append without logging it (WAL replay). @internal */
   appendUnlogged(vectors: readonly Vector[], length: number): void {
-    this.store?.quiesce?.()
+    this.quiesce()
     if (length === 0) return
     if (this.late !== undefined) { this.addLate(vectors, length); return }
     const ts = this.meta.timestampIndex
@@ -394,7 +419,7 @@ export class Table {
 
   /** Replaces every row with `columns` (used by UPDATE): a new version, every partition rewritten. */
   replace(columns: ColumnBuffer[], rowCount: number): void {
-    this.store?.quiesce?.()
+    this.quiesce()
     this.rewrite(true, () => { this.cold = []; this.data = { columns, rowCount } })
   }
 
@@ -404,7 +429,7 @@ export class Table {
    * in-memory rows) are filtered out.
    */
   dropRanges(drop: (lo: number, hi: number) => boolean, inMemory: readonly { lo: number; hi: number; start: number; end: number }[]): void {
-    this.store?.quiesce?.()
+    this.quiesce()
     const gone = this.cold.filter((p) => drop(p.lo, p.hi))
     const hot = this.data
     const dropHot = inMemory.filter((r) => drop(r.lo, r.hi))
@@ -423,7 +448,7 @@ export class Table {
 
   /** Applies a rewrite and persists it; on failure restores the rows and columns as they were. */
   private rewrite(full: boolean, change: () => void): void {
-    this.store?.quiesce?.()
+    this.quiesce()
     const data = this.data
     const cold = this.cold
     const meta = this.meta
@@ -443,7 +468,7 @@ export class Table {
 
   /** Swaps cold partitions for equivalent ones (same rows, another file format: CONVERT PARTITION). @internal */
   replaceCold(cold: readonly ColdPart[]): void {
-    this.store?.quiesce?.()
+    this.quiesce()
     this.cold = cold
   }
 
@@ -454,7 +479,7 @@ export class Table {
 
   /** Adds columns (all nulls for existing rows), in one rewrite. */
   addColumns(metas: readonly ColumnMeta[]): void {
-    this.store?.quiesce?.()
+    this.quiesce()
     const d = this.materialized()
     this.rewrite(true, () => {
       this.setMeta({ ...this.meta, columns: [...this.meta.columns, ...metas] })
@@ -464,7 +489,7 @@ export class Table {
 
   /** Drops the columns at `indexes`, in one rewrite. */
   dropColumns(indexes: readonly number[]): void {
-    this.store?.quiesce?.()
+    this.quiesce()
     const d = this.materialized()
     const gone = new Set(indexes)
     this.rewrite(true, () => {
@@ -480,7 +505,7 @@ export class Table {
 
   /** Removes every row. */
   truncate(): void {
-    this.store?.quiesce?.()
+    this.quiesce()
     const d = this.data
     this.rewrite(false, () => {
       for (const p of this.cold) p.retire()

@@ -5,7 +5,8 @@
  * 5 ms. Prints the event loop's delay (perf_hooks.monitorEventLoopDelay), the slowest query
  * answer and how long the checkpoint took (until the WAL is empty).
  *
- *   node --import tsx test/bench/checkpoint-loop.ts [rows=1500000] [days=4]
+ *   node --import tsx test/bench/checkpoint-loop.ts [rows=1500000] [days=4] [index]
+ *   (`index`: both SYMBOL tags indexed, so the checkpoint also writes their index files)
  *   EPOCHDB_BENCH_TRACE=1 ...   # and every query's start and end (ms after the commit started)
  *
  * Not a test: figures go to docs/benchmarks.md.
@@ -24,6 +25,8 @@ const rows = Number(process.argv[2] ?? 1_500_000)
 const days = Number(process.argv[3] ?? 4)
 const dir = mkdtempSync(join(tmpdir(), 'epochdb-ckpt-loop-'))
 const db = await Database.open({ path: dir })
+const indexed = process.argv[4] === 'index'
+if (indexed) await db.query('create table t (sym symbol index, venue symbol index, bid double, ask double, bid_sz double, ask_sz double, last double, vwap double, seq long, timestamp timestamp) timestamp(timestamp) partition by day')
 // the table exists and is checkpointed before the measured batch
 const first = db.lineWriter()
 first.write(ilpBody('t', 0, 1000, 1_600_000_000_000_000))
@@ -68,7 +71,7 @@ await client
 clearInterval(ticker)
 h.disable()
 const ms = (ns: number): string => (ns / 1e6).toFixed(1)
-console.log(`${rows} rows over ${days} days (ILP body ${(body.length / 1048576).toFixed(0)} MB; WAL ${(walBefore / 1048576).toFixed(0)} MB before the commit, ${(walAfterCommit / 1048576).toFixed(0)} MB when it resolved): commit ${committed.toFixed(0)} ms, WAL empty after ${done.toFixed(0)} ms`)
+console.log(`${rows} rows over ${days} days${indexed ? ', symbols indexed' : ''} (ILP body ${(body.length / 1048576).toFixed(0)} MB; WAL ${(walBefore / 1048576).toFixed(0)} MB before the commit, ${(walAfterCommit / 1048576).toFixed(0)} MB when it resolved): commit ${committed.toFixed(0)} ms, WAL empty after ${done.toFixed(0)} ms`)
 console.log(`loop held at most ${gap.toFixed(0)} ms; event loop delay: max ${ms(h.max)} ms, p99 ${ms(h.percentile(99))} ms, mean ${ms(h.mean)} ms; slowest query answer ${slowest.toFixed(0)} ms (${answered} answers)`)
 await db.close()
 rmSync(dir, { recursive: true, force: true })

@@ -82,9 +82,10 @@ const WIDENS: Partial<Record<ColumnType, readonly ColumnType[]>> = {
 }
 
 /** Where an INSERT's rows go: the table now, or a transaction's pending writes. */
-export type RowSink = (table: Table, vectors: Vector[], length: number) => void
+export type RowSink = (table: Table, vectors: Vector[], length: number) => void | Promise<void>
 
-const appendNow: RowSink = (table, vectors, length) => table.append(vectors, length)
+/** The table now; in memory, a large INSERT ... SELECT a slice per turn of the event loop. */
+const appendNow: RowSink = (table, vectors, length) => table.appendInTurns(vectors, length)
 
 /** VALUES rows converted between two calls of the statement's scheduler (a few hundred microseconds of work). */
 const VALUES_ROWS_PER_CHECK = 256
@@ -158,7 +159,7 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
       }
     }
     const vectors = tableVectors(table, targets, writers.map((w) => w.finish()), rows.length, s.pos)
-    sink(table, vectors, rows.length)
+    await sink(table, vectors, rows.length)
     return rows.length
   }
   const plan = optimize(bindQuery(s.source.query, bc))
@@ -167,7 +168,7 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
   }
   const data = await collectAll(physical(plan), ctx)
   const given = plan.output.map((_, k) => castColumn(data.vectors[k]!, cols[targets[k]!]!.type, s.pos))
-  sink(table, tableVectors(table, targets, given, data.length, s.pos), data.length)
+  await sink(table, tableVectors(table, targets, given, data.length, s.pos), data.length)
   return data.length
 }
 

@@ -80,7 +80,8 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       let t!: Table
       ddl(env, () => { t = env.catalog.create(meta, stmt.namePos) }, done('create_table'))
       try {
-        t.append(columns.map((c, i) => (data.vectors[i]!.type === c.type ? data.vectors[i]! : castVector(data.vectors[i]!, c.type))), data.length)
+        // in memory, a large result goes in a slice per turn of the event loop
+        await t.appendInTurns(columns.map((c, i) => (data.vectors[i]!.type === c.type ? data.vectors[i]! : castVector(data.vectors[i]!, c.type))), data.length)
         await env.store?.commit()
       } catch (err) {
         // the rows were not committed: the table goes too (if that fails as well, it stays, empty, in the catalog and on disk alike)

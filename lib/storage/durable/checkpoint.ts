@@ -51,9 +51,10 @@ export function metaKey(t: Table): string {
  * cold partitions; the newest of them, as many as the memory budget holds, keep their columns
  * loaded from the rows just written (copied to their own size), the others read their files.
  * Throws on a write failure; the previous `_meta` and its files are then still intact.
+ * `removeLater`: see {@link checkpointSteps}.
  */
-export function checkpointTable(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource): void {
-  runSteps(checkpointSteps(state, t, full, source))
+export function checkpointTable(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource, removeLater = false): void {
+  runSteps(checkpointSteps(state, t, full, source, removeLater))
 }
 
 /**

@@ -21,6 +21,7 @@
 import { SymbolPostings } from '../symbol-index.js'
 import { crc32 } from './crc32.js'
 import { io, writeAll } from './io.js'
+import { type Steps, runSteps } from './steps.js'
 
 const MAGIC = 0x31584945 // 'EIX1' little-endian
 const HEAD = 24
@@ -30,19 +31,42 @@ export function indexFileOf(dir: string, column: string): string {
   return `${dir}/${column}.i`
 }
 
+/** Rows of a block built per step ({@link encodeIndexBlockSteps}): a few milliseconds of work each. */
+const ROWS_PER_STEP = 1 << 19
+
+/** Bytes of an index file written per step ({@link writeIndexFileSteps}). */
+const BYTES_PER_STEP = 4 << 20
+
 /** One block indexing rows [from, to) whose keys are `keys[row - from]`. */
 export function encodeIndexBlock(keys: ArrayLike<number>, from: number, to: number): Uint8Array {
+  return runSteps(encodeIndexBlockSteps(keys, from, to))
+}
+
+/**
+ * {@link encodeIndexBlock} in steps of {@link ROWS_PER_STEP} rows (counted, then placed), so
+ * that a checkpoint running in the background builds a large partition's index without holding
+ * the event loop for it whole.
+ */
+export function* encodeIndexBlockSteps(keys: ArrayLike<number>, from: number, to: number): Steps<Uint8Array> {
   const n = to - from
   let maxKey = -1
   for (let i = 0; i < n; i++) if (keys[i]! > maxKey) maxKey = keys[i]!
   const slots = maxKey + 2
   const out = new Uint8Array(HEAD + (slots + 1) * 4 + n * 4)
   const offsets = new Uint32Array(out.buffer, HEAD, slots + 1)
-  for (let i = 0; i < n; i++) offsets[keys[i]! + 2]!++
+  for (let lo = 0; lo < n; lo += ROWS_PER_STEP) {
+    yield
+    const hi = Math.min(n, lo + ROWS_PER_STEP)
+    for (let i = lo; i < hi; i++) offsets[keys[i]! + 2]!++
+  }
   for (let s = 1; s <= slots; s++) offsets[s] = offsets[s]! + offsets[s - 1]!
   const rows = new Int32Array(out.buffer, HEAD + (slots + 1) * 4, n)
   const at = offsets.slice(0, slots)
-  for (let i = 0; i < n; i++) rows[at[keys[i]! + 1]!++] = from + i
+  for (let lo = 0; lo < n; lo += ROWS_PER_STEP) {
+    yield
+    const hi = Math.min(n, lo + ROWS_PER_STEP)
+    for (let i = lo; i < hi; i++) rows[at[keys[i]! + 1]!++] = from + i
+  }
   const dv = new DataView(out.buffer)
   dv.setUint32(0, MAGIC, true)
   dv.setUint32(4, from, true)
@@ -117,9 +141,21 @@ export function readIndexFile(file: string, rows: number): SymbolPostings | unde
 
 /** Writes an index file holding one block (replacing any), atomically; not synced (see the file comment). */
 export function writeIndexFile(file: string, block: Uint8Array): void {
+  runSteps(writeIndexFileSteps(file, block))
+}
+
+/** {@link writeIndexFile} in steps of {@link BYTES_PER_STEP} bytes. */
+export function* writeIndexFileSteps(file: string, block: Uint8Array): Steps<void> {
   const tmp = `${file}.tmp`
   const fd = io.openSync(tmp, 'w')
-  try { writeAll(fd, block, 0) } finally { io.closeSync(fd) }
+  try {
+    for (let p = 0; p < block.length; p += BYTES_PER_STEP) {
+      if (p > 0) yield
+      writeAll(fd, block.subarray(p, Math.min(block.length, p + BYTES_PER_STEP)), p)
+    }
+  } finally {
+    io.closeSync(fd)
+  }
   io.renameSync(tmp, file)
 }
 

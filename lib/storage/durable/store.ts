@@ -451,7 +451,8 @@ export class DurableStore implements TableStore {
   private checkpointChanged(t: Table, s: TableState, full: boolean): void {
     const before = s.file
     try {
-      this.write(() => checkpointTable(s, t, full, (f) => this.source(t, s, f)))
+      // the directories it replaced are removed on the thread pool: unlinking a large partition's files takes long
+      this.write(() => checkpointTable(s, t, full, (f) => this.source(t, s, f), true))
     } catch (e) {
       this.metaKeys.delete(t)
       throw e
@@ -540,7 +541,7 @@ export class DurableStore implements TableStore {
   /**
    * Removes the directories of tables no longer in the catalog: all of them move to `_trash`
    * (one rename each) or, when one move fails, those already moved move back and nothing is
-   * dropped. Deleting the trash afterwards is best effort: the next open empties it.
+   * dropped. Deleting the trash afterwards is best effort, off the main thread: the next open empties it.
    */
   private dropDead(live: ReadonlySet<Table>): void {
     const dead = [...this.states].filter(([t]) => !live.has(t))
@@ -566,7 +567,8 @@ export class DurableStore implements TableStore {
       this.metaKeys.delete(t)
       this.cache.reserve(t, 0)
     }
-    for (const m of moved) try { io.rmSync(m.to) } catch { /* emptied on the next open */ }
+    // on the thread pool (a large table's files take long to unlink); what is left is emptied on the next open
+    for (const m of moved) void io.rmLater(m.to)
   }
 
   /** Checkpoints every table with unapplied rows, then empties the WAL. */

@@ -9,8 +9,8 @@
  */
 import { splitNs } from '../../types/timestamp-ns.js'
 import { SqlError, SqlState } from '../../errors.js'
-import { type I64Vector, type Vector, SymbolTable, materialize } from '../../types/vector.js'
-import { appendIndexBlock, encodeIndexBlock, indexFileOf, writeIndexFile } from './index-file.js'
+import { type I64Vector, type Vector, SymbolTable, materialize, sliceVector } from '../../types/vector.js'
+import { appendIndexBlock, encodeIndexBlockSteps, indexFileOf, writeIndexFileSteps } from './index-file.js'
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
@@ -97,7 +97,8 @@ export function writePartition(tableDir: string, dir: string, meta: TableMeta, d
 }
 
 /**
- * {@link writePartition} in steps: one column file (and its index) per step. The column files'
+ * {@link writePartition} in steps: a column file per step, a large one about 4 MiB per step (an
+ * indexed column's index file in steps of its own after it). The column files'
  * syncs are yielded `later` (see steps.ts): a caller that stepped it must yield a drain before
  * anything that relies on them being durable (a checkpoint does, before `_meta`).
  */
@@ -112,11 +113,11 @@ export function* writePartitionSteps(tableDir: string, dir: string, meta: TableM
     const v = data.columns[i]!.view(start, end)
     if (isVarSize(c.type)) {
       const [d, o] = encodeVar(v)
-      bytes += (yield* writeFileSteps(`${path}/${c.name}.d`, d)) + (yield* writeFileSteps(`${path}/${c.name}.o`, o))
+      bytes += (yield* writeFileSteps(`${path}/${c.name}.d`, [d])) + (yield* writeFileSteps(`${path}/${c.name}.o`, [o]))
     } else if (fixedWidth(c.type) > 0) {
-      bytes += yield* writeFileSteps(`${path}/${c.name}.d`, encodeFixed(v))
+      bytes += yield* writeFileSteps(`${path}/${c.name}.d`, fixedPieces(c.type, v))
     }
-    if (c.indexed && c.type === 'SYMBOL') writeIndex(() => writeIndexFile(indexFileOf(path, c.name), encodeIndexBlock(keysOf(v), 0, end - start)))
+    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { yield* writeIndexFileSteps(indexFileOf(path, c.name), yield* encodeIndexBlockSteps(keysOf(v), 0, end - start)) })
   }
   yield* fsyncDirSteps(path)
   return bytes
@@ -127,9 +128,13 @@ function keysOf(v: Vector): Int32Array {
   return materialize(v).data as Int32Array
 }
 
-/** Writes an index file (a cache: a failure to write one leaves it to be rebuilt when read). */
-function writeIndex(f: () => void): void {
-  try { f() } catch { /* rebuilt from the key column when next read */ }
+/**
+ * Builds and writes an index file in steps of its own, after its column's (a large partition's
+ * index is tens of milliseconds of work). A cache: a failure to write one leaves it to be rebuilt
+ * when read. Not synced (index-file.ts).
+ */
+function* indexSteps(write: () => Steps<void>): Steps<void> {
+  try { yield* write() } catch { /* rebuilt from the key column when next read */ }
 }
 
 /** True when rows can be appended to the files of a partition with these columns (array columns cannot: their data part starts with every row's header). */
@@ -147,7 +152,7 @@ export function appendPartition(tableDir: string, p: PartitionEntry, meta: Table
   return runSteps(appendPartitionSteps(tableDir, p, meta, data, start, end))
 }
 
-/** {@link appendPartition} in steps: one column's files (and its index) per step; their syncs `later`, as {@link writePartitionSteps}'. */
+/** {@link appendPartition} in steps, as {@link writePartitionSteps}: a column's files per step (about 4 MiB of rows per step), their syncs `later`. */
 export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
   const path = `${tableDir}/${p.dir}`
   let bytes = 0
@@ -160,18 +165,47 @@ export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta:
       const dataEnd = varDataEnd(base, p.rows)
       const [d, o] = encodeVar(v)
       rebaseOffsets(o, dataEnd)
-      bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, d)) + (yield* appendFileSteps(`${base}.o`, p.rows * 8, o))
+      bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, [d])) + (yield* appendFileSteps(`${base}.o`, p.rows * 8, [o]))
     } else {
       const w = fixedWidth(c.type)
-      if (w > 0) bytes += yield* appendFileSteps(`${path}/${c.name}.d`, p.rows * w, encodeFixed(v))
+      if (w > 0) bytes += yield* appendFileSteps(`${path}/${c.name}.d`, p.rows * w, fixedPieces(c.type, v))
     }
-    if (c.indexed && c.type === 'SYMBOL') writeIndex(() => appendIndexBlock(indexFileOf(path, c.name), p.rows, encodeIndexBlock(keysOf(v), p.rows, p.rows + end - start)))
+    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, c.name), p.rows, yield* encodeIndexBlockSteps(keysOf(v), p.rows, p.rows + end - start)) })
   }
   return bytes
 }
 
-/** Cuts `file` to `at` bytes, writes `bytes` there and syncs it (a step that yields the file to sync); returns the bytes written. */
-function* appendFileSteps(file: string, at: number, bytes: Uint8Array): Steps<number> {
+/** Bytes of a fixed-width column file encoded and written per step (a large partition's file is tens of MB). */
+const WRITE_BYTES = 4 << 20
+
+/** The bytes of fixed-width column `v` (of type `type`), encoded about {@link WRITE_BYTES} at a time. */
+function* fixedPieces(type: ColumnType, v: Vector): Generator<Uint8Array, void, void> {
+  const per = Math.max(1, Math.floor(WRITE_BYTES / fixedWidth(type)))
+  if (v.length <= per) { yield encodeFixed(v); return }
+  for (let a = 0; a < v.length; a += per) yield encodeFixed(sliceVector(v, a, Math.min(v.length, a + per)))
+}
+
+/** Writes `pieces` back to back at `at` of `fd`, a piece per step; returns the bytes written. Closes `fd` if it fails or is stopped. */
+function* writePiecesSteps(fd: number, pieces: Iterable<Uint8Array>, at: number): Steps<number> {
+  let pos = at
+  let ok = false
+  try {
+    let first = true
+    for (const p of pieces) {
+      if (!first) yield
+      first = false
+      writeAll(fd, p, pos)
+      pos += p.length
+    }
+    ok = true
+  } finally {
+    if (!ok) io.closeSync(fd)
+  }
+  return pos - at
+}
+
+/** Cuts `file` to `at` bytes, writes `pieces` there (a piece per step) and syncs it (a step that yields the file to sync); returns the bytes written. */
+function* appendFileSteps(file: string, at: number, pieces: Iterable<Uint8Array>): Steps<number> {
   // a file shorter than its recorded rows is damaged: never paper over it with zeros
   const size = io.statSize(file)
   if (size < at) throw new SqlError(SqlState.DATA_CORRUPTED, `could not append to ${file}: it is shorter than its recorded rows`)
@@ -179,28 +213,23 @@ function* appendFileSteps(file: string, at: number, bytes: Uint8Array): Steps<nu
   try {
     // only a tail a crash left is cut (a truncate frees blocks, on the event loop)
     if (size > at) io.ftruncateSync(fd, at)
-    writeAll(fd, bytes, at)
   } catch (e) {
     io.closeSync(fd)
     throw e
   }
+  const bytes = yield* writePiecesSteps(fd, pieces, at)
   // synced while the next files are written; the runner closes it (a drain comes before `_meta`)
   yield { fsync: fd, later: true }
-  return bytes.length
+  return bytes
 }
 
-/** Writes a whole file (create/truncate, write) and yields it to be synced before the next step; returns its bytes. */
-function* writeFileSteps(path: string, bytes: Uint8Array): Steps<number> {
+/** Writes a whole file (create/truncate, then `pieces`, a piece per step) and yields it to be synced before the next step; returns its bytes. */
+function* writeFileSteps(path: string, pieces: Iterable<Uint8Array>): Steps<number> {
   const fd = io.openSync(path, 'w')
-  try {
-    writeAll(fd, bytes, 0)
-  } catch (e) {
-    io.closeSync(fd)
-    throw e
-  }
+  const bytes = yield* writePiecesSteps(fd, pieces, 0)
   // synced while the next files are written; the runner closes it (a drain comes before `_meta`)
   yield { fsync: fd, later: true }
-  return bytes.length
+  return bytes
 }
 
 /** Adds `base` to each int64 (lo, hi word pairs) offset of an offsets part. */
@@ -306,14 +335,37 @@ function checkTimestamps(v: Vector, p: PartitionEntry, fail: (what: string) => S
   }
 }
 
-/** Removes entries of `tableDir` that `m` does not refer to (leftovers of a crash or a checkpoint); `later`: off the main thread, not waited for. */
+/** The data directory's trash (store.ts `TRASH_DIR`): emptied when the directory is opened. */
+const TRASH = '_trash'
+
+/** Entries moved to the trash by this process, for unique names there. */
+let trashed = 0
+
+/**
+ * Removes entries of `tableDir` that `m` does not refer to (leftovers of a crash or a
+ * checkpoint). `later`: each is moved out of the table directory now (one rename into the data
+ * directory's trash, so neither a reader listing the directory nor a later write of the same
+ * name ever meets it) and removed on the thread pool, not waited for: unlinking a large
+ * partition's files takes long. Falls back to removing it at once when it cannot be moved.
+ */
 export function removeUnreferenced(tableDir: string, m: TableFileMeta, later = false): void {
   const keep = new Set(['_meta', ...m.partitions.flatMap((p) => (p.parquetFrom === undefined ? [p.dir] : [p.dir, p.parquetFrom.dir])), ...Object.values(m.symbols)])
+  const trash = `${tableDir}/../${TRASH}`
+  let moveTo = later
+  let made = false
   for (const e of io.readdirSync(tableDir)) {
     if (keep.has(e)) continue
-    // later: on the thread pool. Safe: a name `_meta` no longer refers to is never written again
-    // (partition directories and dictionaries carry the checkpoint's txn, which only grows)
-    if (later) void io.rmLater(`${tableDir}/${e}`)
-    else io.rmSync(`${tableDir}/${e}`)
+    if (moveTo) {
+      const to = `${trash}/gone-${++trashed}-${e}`
+      try {
+        if (!made) { io.mkdirSync(trash); made = true }
+        io.renameSync(`${tableDir}/${e}`, to)
+        void io.rmLater(to)
+        continue
+      } catch {
+        moveTo = false
+      }
+    }
+    io.rmSync(`${tableDir}/${e}`)
   }
 }

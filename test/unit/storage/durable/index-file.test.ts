@@ -5,7 +5,7 @@
 import t from 'tap'
 import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { appendIndexBlock, encodeIndexBlock, readIndexFile, writeIndexFile } from '../../../../lib/storage/durable/index-file.js'
+import { appendIndexBlock, encodeIndexBlock, encodeIndexBlockSteps, readIndexFile, writeIndexFile, writeIndexFileSteps } from '../../../../lib/storage/durable/index-file.js'
 import { SymbolPostings } from '../../../../lib/storage/symbol-index.js'
 import { tmpDir } from '../helpers.js'
 
@@ -65,4 +65,31 @@ t.test('read postings extend over rows the file does not cover', async (t) => {
   const p = readIndexFile(f, 500)!
   p.extend(KEYS, 500)
   t.same(rowsOf(p, 500), truth(500))
+})
+
+t.test('a large block is built and written in steps, and reads back as the index of its rows', async (t) => {
+  const n = 1_500_000
+  const keys = Int32Array.from({ length: n }, (_, i) => (i % 101 === 0 ? -1 : i % 37))
+  let yields = 0
+  const enc = encodeIndexBlockSteps(keys, 0, n)
+  let r = enc.next()
+  for (; r.done !== true; r = enc.next()) yields++
+  // counted and placed half a million rows a step
+  t.ok(yields >= 6, `the block was built over several steps (${yields})`)
+  t.equal(Buffer.compare(r.value, encodeIndexBlock(keys, 0, n)), 0, 'the same bytes as built at once')
+  const f = join(tmpDir(t), 'big.i')
+  let writes = 0
+  const w = writeIndexFileSteps(f, r.value)
+  while (w.next().done !== true) writes++
+  t.ok(writes >= 1, `the file was written over several steps (${writes + 1})`)
+  const p = readIndexFile(f, n)!
+  t.equal(p.indexed, n)
+  let wrong = 0
+  for (const k of [-1, 0, 5, 36]) {
+    const got = p.rows(k, 0, n)
+    let i = 0
+    for (let row = 0; row < n; row++) if (keys[row] === k && got[i++] !== row) wrong++
+    if (i !== got.length) wrong++
+  }
+  t.equal(wrong, 0, 'every posting is the row of its key, in order')
 })
