@@ -61,6 +61,11 @@ export class HistogramRange {
   /** bit lengths of the smallest and largest recorded non-zero integers (0: none recorded) */
   private minBits = 0
   private maxBits = 0
+  /** integers v * toInteger in [minLow, maxHigh) leave minBits and maxBits as they are */
+  private minLow = Infinity
+  private maxHigh = 0
+  /** the integer conversion ratio, h / lowest; infinite once the range sits among the subnormals */
+  private toInteger: number
   /** the smallest and largest positive values recorded, for a merge */
   minValue = Infinity
   maxValue = 0
@@ -70,6 +75,14 @@ export class HistogramRange {
     const internal = 2 ** (bitLength(INITIAL_RATIO) + 1)
     this.highest = this.lowest * internal
     this.bits = bitLength(2 ** hMag * internal - 1)
+    this.toInteger = 1 / (this.lowest / 2 ** hMag)
+  }
+
+  /** Recomputes what the range and the recorded bit lengths imply, after they change. */
+  private sync(): void {
+    this.toInteger = 1 / (this.lowest / 2 ** this.hMag)
+    this.minLow = this.minBits === 0 ? Infinity : 2 ** (this.minBits - 1)
+    this.maxHigh = 2 ** this.maxBits
   }
 
   /**
@@ -78,14 +91,13 @@ export class HistogramRange {
    */
   record(v: number, pos: number): void {
     if (v === 0) return
-    // the integer conversion ratio; infinite once the range sits among the subnormals
-    let toInteger = 1 / (this.lowest / 2 ** this.hMag)
-    if (v < this.lowest || v >= this.highest || toInteger === Infinity) {
+    if (v < this.lowest || v >= this.highest || this.toInteger === Infinity) {
       try {
         this.adjust(v)
-        toInteger = 1 / (this.lowest / 2 ** this.hMag)
-        if (toInteger === Infinity) throw new Refused('Value outside of histogram covered range.')
+        this.sync()
+        if (this.toInteger === Infinity) throw new Refused('Value outside of histogram covered range.')
       } catch (e) {
+        this.sync()
         if (!(e instanceof Refused)) throw e
         let msg = `The value ${formatDouble(v)} is out of bounds for histogram, current covered range [${formatDouble(this.lowest)}, ${formatDouble(this.highest)}) cannot be extended any further.\nCaused by: ${e.message}`
         msg += '\nHint: Try normalizing your values to fit into the covered range'
@@ -93,11 +105,14 @@ export class HistogramRange {
         throw new SqlError(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, msg, pos)
       }
     }
-    const bits = bitLength(Math.trunc(v * toInteger))
-    if (this.minBits === 0 || bits < this.minBits) this.minBits = bits
-    if (bits > this.maxBits) this.maxBits = bits
     if (v < this.minValue) this.minValue = v
     if (v > this.maxValue) this.maxValue = v
+    const x = v * this.toInteger
+    if (x >= this.minLow && x < this.maxHigh) return // the usual case: no new extreme bit length
+    const bits = bitLength(Math.trunc(x))
+    if (this.minBits === 0 || bits < this.minBits) this.minBits = bits
+    if (bits > this.maxBits) this.maxBits = bits
+    this.sync()
   }
 
   private adjust(v: number): void {
