@@ -3,7 +3,7 @@
 // SQLSTATE and the position of the path argument; nothing is written outside the export root.
 import '../unit/parquet/resolve-hook.js'
 import t, { type Test } from 'tap'
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database, SqlError } from '../../lib/index.js'
 import { tmpDir } from '../unit/parquet/helpers.js'
@@ -56,7 +56,9 @@ t.test('read_parquet stays under cairo.sql.copy.root', async (t) => {
 
 t.test('COPY TO stays under cairo.sql.copy.export.root', async (t) => {
   t.same((await db.query(`COPY t TO 'nested/dir/ok' WITH FORMAT PARQUET`)).columns.map((c) => c.name), ['id'])
-  t.ok(existsSync(join(exp, 'nested', 'dir', 'ok.parquet')), '.parquet appended, directories made inside the root')
+  t.same(readdirSync(join(exp, 'nested', 'dir', 'ok')), ['2024-01-01.parquet', '2024-01-02.parquet', '2024-01-03.parquet'], 'a file per partition, directories made inside the root')
+  await db.query(`COPY t TO 'nested/one' WITH FORMAT PARQUET PARTITION_BY NONE`)
+  t.ok(existsSync(join(exp, 'nested', 'one.parquet')), '.parquet appended to a single file')
   await fails(t, `COPY t TO '../outside/x' WITH FORMAT PARQUET`, '42501', /relative path is not allowed/, 10)
   await fails(t, `COPY t TO '${join(outside, 'x')}' WITH FORMAT PARQUET`, '42501', /outside 'cairo.sql.copy.export.root'/)
   await fails(t, `COPY t TO 'linkdir/x' WITH FORMAT PARQUET`, '42501', /outside 'cairo.sql.copy.export.root'/)
