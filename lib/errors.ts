@@ -74,6 +74,14 @@ export const SqlState = {
   ADMIN_SHUTDOWN: '57P01',
   /** storage I/O failed */
   IO_ERROR: '58030',
+  /** a file the statement names does not exist (read_parquet of a missing file) */
+  UNDEFINED_FILE: '58P01',
+  /** a file the statement reads is not of the expected format, or is damaged (PostgreSQL's bad_copy_file_format; a user's Parquet file) */
+  BAD_COPY_FILE_FORMAT: '22P04',
+  /** a named object is of the wrong kind (a directory where a file is expected) */
+  WRONG_OBJECT_TYPE: '42809',
+  /** the server lacks a resource (file descriptors) to run the statement now */
+  INSUFFICIENT_RESOURCES: '53000',
   /** a storage write failed because the disk (or quota) is full */
   DISK_FULL: '53100',
   /** corrupted data on disk */

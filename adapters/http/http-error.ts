@@ -20,11 +20,15 @@ export class HttpError extends Error {
 /**
  * Statuses of server-side faults: the request was fine, the server could not serve it. A client
  * (or a proxy) may retry a 503 later; 507 says the disk is full; 500 is a fault to report.
+ * 58030 and XX001 are faults of the server's own storage (a damaged partition, a failed write);
+ * a file the client names (`read_parquet`) that is missing or damaged has a client code of its
+ * own (58P01, 22P04, ...: lib/parquet/user-file-error.ts) and is answered 400, as QuestDB does.
  */
 const SERVER_FAULTS: Readonly<Record<string, number>> = {
   [SqlState.DISK_FULL]: 507, // 53100: Insufficient Storage
   [SqlState.ADMIN_SHUTDOWN]: 503, // 57P01: the server is shutting down
   [SqlState.OUT_OF_MEMORY]: 503, // out of memory: the server is busy, retry later
+  [SqlState.INSUFFICIENT_RESOURCES]: 503, // 53000: out of file descriptors: retry later
   [SqlState.IO_ERROR]: 500, // 58030
   [SqlState.DATA_CORRUPTED]: 500, // XX001
   [SqlState.INTERNAL_ERROR]: 500, // XX000

@@ -9,7 +9,7 @@
  * empty one (or one whose inner lists are all empty) is an empty array, a null element is NaN.
  */
 import type { FileMetaData, SchemaElement } from 'hyparquet'
-import { compressors } from 'hyparquet-compressors'
+import { readCompressors as compressors } from './snappy-decode.js'
 import { readChunkBytes } from './chunk-bytes.js'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'

@@ -5,6 +5,7 @@
  * Path rules (QuestDB's, plus a symlink check): a relative path resolves under the root; an
  * absolute one must lie inside the root; any `..` segment is refused ("relative path is not
  * allowed"); and the real path (symlinks followed) must still lie inside the root's real path.
+ * A file read there that is missing or damaged is the client's mistake (user-file-error.ts).
  */
 import { existsSync, mkdirSync, realpathSync } from 'node:fs'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
@@ -12,6 +13,7 @@ import { SqlError, SqlState } from '../errors.js'
 import type { ParquetAccess, ParquetSchema, TableScan } from '../functions/registry-types.js'
 import { overlaps } from './prune.js'
 import { ParquetFile } from './reader.js'
+import { userFileError } from './user-file-error.js'
 import type { Batch } from '../types/vector.js'
 
 /** The import and export roots; either may be unset (the feature is then refused). */
@@ -62,8 +64,7 @@ export class ParquetFiles implements ParquetAccess {
     try {
       return ParquetFile.open(file, { displayName: path })
     } catch (err) {
-      if (err instanceof SqlError && err.position < 0) throw new SqlError(err.code, err.message, pos)
-      throw err
+      throw userFileError(err, path, pos)
     }
   }
 
@@ -76,16 +77,15 @@ export class ParquetFiles implements ParquetAccess {
     const f = this.open(path, pos)
     const projection = scan.columns ?? f.columns.map((_, i) => i)
     const intervals = scan.intervals
-    return at(f.batches(projection, intervals === undefined ? undefined : (g) => overlaps(g, intervals)), pos)
+    return asUserFile(f.batches(projection, intervals === undefined ? undefined : (g) => overlaps(g, intervals)), path, pos)
   }
 }
 
-/** `batches`, with a position-less SqlError placed at the call's `pos`. */
-async function* at(batches: AsyncGenerator<Batch>, pos: number): AsyncGenerator<Batch> {
+/** `batches` of the user's file `name`, its errors client errors placed at the call's `pos` (user-file-error.ts). */
+async function* asUserFile(batches: AsyncGenerator<Batch>, name: string, pos: number): AsyncGenerator<Batch> {
   try {
     yield* batches
   } catch (err) {
-    if (err instanceof SqlError && err.position < 0) throw new SqlError(err.code, err.message, pos)
-    throw err
+    throw userFileError(err, name, pos)
   }
 }

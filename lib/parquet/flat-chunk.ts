@@ -11,7 +11,7 @@
  * `undefined` and takes the general path ({@link readChunk} + {@link decodeColumn}).
  */
 import type { ColumnChunk, FileMetaData, PageHeader, SchemaElement } from 'hyparquet'
-import { compressors } from 'hyparquet-compressors'
+import { readCompressors as compressors, snappyDecodeView } from './snappy-decode.js'
 import { checkPage, readChunkBytes } from './chunk-bytes.js'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
@@ -102,7 +102,8 @@ export function readFlatVector(fd: number, md: FileMetaData, tree: unknown, g: n
         if (dictionary === undefined) return undefined
         continue
       }
-      const page = decodeFlatPage(header, bytes, maxDef, (b, size) => l.decompressPage(b, size, chunk.codec, compressors))
+      // a data page's values are placed into the vector before the next page is decompressed
+      const page = decodeFlatPage(header, bytes, maxDef, chunk.codec === 'SNAPPY' ? snappyDecodeView : (b, size) => l.decompressPage(b, size, chunk.codec, compressors))
       if (page === undefined) return undefined
       if (page.keys !== undefined && dictionary === undefined) throw corrupt(label, `column ${name}: dictionary-encoded page without a dictionary`)
       if (page.keys === undefined && (type === 'SYMBOL' || strings)) return undefined

@@ -5,6 +5,7 @@
  * statistics_enabled, parquet_version, raw_array_encoding, bloom_filter_columns, bloom_filter_fpp.
  */
 import { SqlError, SqlState } from '../errors.js'
+import type { PartitionUnit } from '../sql/ast.js'
 import { type ParquetWriteOptions, parseCodec } from './writer.js'
 
 /** One option as written. */
@@ -34,13 +35,34 @@ function bool(o: RawOption): boolean {
   throw bad(`${o.name} must be true or false`, o.pos)
 }
 
-/** The export options `options` give; a bad name or value is a SqlError at its position. */
-export function parseParquetOptions(options: readonly RawOption[]): ParquetWriteOptions {
+const UNITS: readonly PartitionUnit[] = ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR']
+
+/**
+ * COPY's `PARTITION_BY unit` (the last one given), or undefined when absent; an unknown unit is a
+ * SqlError at its value.
+ */
+export function copyPartitionBy(options: readonly RawOption[]): { readonly unit: PartitionUnit; readonly pos: number } | undefined {
+  let out: { unit: PartitionUnit; pos: number } | undefined
+  for (const o of options) {
+    if (o.name.toLowerCase() !== 'partition_by') continue
+    const unit = UNITS.find((u) => u === o.value.toUpperCase())
+    if (unit === undefined) throw bad("'NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH' or 'YEAR' expected", o.pos)
+    out = { unit, pos: o.pos }
+  }
+  return out
+}
+
+/**
+ * The export options `options` give; a bad name or value is a SqlError at its position.
+ * `partition_by` is refused unless `partitionBy` says the caller takes it ({@link copyPartitionBy}:
+ * COPY does, `/exp` does not, as QuestDB's).
+ */
+export function parseParquetOptions(options: readonly RawOption[], { partitionBy = false } = {}): ParquetWriteOptions {
   const out: { -readonly [K in keyof ParquetWriteOptions]: ParquetWriteOptions[K] } = {}
   for (const o of options) {
     switch (o.name.toLowerCase()) {
       case 'partition_by':
-        if (o.value.toUpperCase() !== 'NONE') throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `partitionBy is temporarily not supported:${o.value}`, o.pos)
+        if (!partitionBy && o.value.toUpperCase() !== 'NONE') throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `partitionBy is temporarily not supported:${o.value}`, o.pos)
         break
       case 'compression_codec': out.compressionCodec = parseCodec(o.value, o.pos); break
       case 'compression_level': out.compressionLevel = int(o, 0, 22); break

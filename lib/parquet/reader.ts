@@ -4,8 +4,10 @@
  * outside the wanted intervals.
  *
  * The footer is read synchronously (a statement binds its columns from it); row groups are read
- * with positioned reads of an open file descriptor. Every failure is a SqlError: a missing file
- * 58030, a file that is not Parquet or is damaged XX001, both naming the file.
+ * with positioned reads of an open file descriptor. Every failure is a SqlError: a file that cannot
+ * be opened 58030 (the OS error as its cause), a file that is not Parquet or is damaged XX001, both
+ * naming the file. These are the codes of the engine's own files (converted partitions); a file a
+ * user names (read_parquet) has its errors turned into client errors by `user-file-error.ts`.
  */
 import { loadFlatChunkReader, readFlatVector } from './flat-chunk.js'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
@@ -54,12 +56,16 @@ function corrupt(name: string, why: string): SqlError {
   return new SqlError(SqlState.DATA_CORRUPTED, `failed to read parquet file: ${name}: ${why}`, -1)
 }
 
+/** A 58030 error for a file that could not be opened; the OS error is its `cause` (files.ts reads its code). */
+function openFailed(name: string, err: NodeJS.ErrnoException): SqlError {
+  return new SqlError(SqlState.IO_ERROR, `could not open parquet file [path=${name}, error=${err.code ?? 'EIO'}]`, -1, { cause: err })
+}
+
 function openFile(path: string, name: string): number {
   try {
     return openSync(path, 'r')
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'EIO'
-    throw new SqlError(SqlState.IO_ERROR, `could not open parquet file [path=${name}, error=${code}]`, -1)
+    throw openFailed(name, err as NodeJS.ErrnoException)
   }
 }
 
@@ -159,7 +165,9 @@ export class ParquetFile {
     const name = options.displayName ?? path
     const fd = openFile(path, name)
     try {
-      const size = fstatSync(fd).size
+      const stat = fstatSync(fd)
+      if (stat.isDirectory()) throw openFailed(name, Object.assign(new Error('is a directory'), { code: 'EISDIR' }))
+      const size = stat.size
       if (size < 12) throw corrupt(name, 'file is too short')
       const tail = new DataView(readAt(fd, size - 8, size))
       if (tail.byteLength < 8 || tail.getUint32(4, true) !== 0x31524150) throw corrupt(name, 'not a parquet file (footer magic PAR1 missing)')

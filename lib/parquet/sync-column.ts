@@ -9,7 +9,7 @@
  */
 import { closeSync, openSync } from 'node:fs'
 import type { DecodedArray, FileMetaData } from 'hyparquet'
-import { compressors } from 'hyparquet-compressors'
+import { readCompressors as compressors } from './snappy-decode.js'
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnType } from '../types/column-type.js'
 import { type SymbolTable, type Vector, allocate } from '../types/vector.js'

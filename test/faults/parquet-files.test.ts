@@ -3,7 +3,7 @@
 // SQLSTATE and the position of the path argument; nothing is written outside the export root.
 import '../unit/parquet/resolve-hook.js'
 import t, { type Test } from 'tap'
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database, SqlError } from '../../lib/index.js'
 import { tmpDir } from '../unit/parquet/helpers.js'
@@ -44,7 +44,11 @@ t.test('read_parquet stays under cairo.sql.copy.root', async (t) => {
   await fails(t, `SELECT * FROM read_parquet('link.parquet')`, '42501', /outside 'cairo.sql.copy.root'/, 27)
   await fails(t, `SELECT * FROM read_parquet('linkdir/secret.parquet')`, '42501', /outside 'cairo.sql.copy.root'/)
   await fails(t, `SELECT * FROM read_parquet('')`, '22023', /path pattern is empty/)
-  await fails(t, `SELECT * FROM read_parquet('missing.parquet')`, '58030', /could not open parquet file \[path=missing.parquet/, 27)
+  // a file the user names that is missing is the client's mistake (58P01, REST 400), not a storage fault (58030)
+  await fails(t, `SELECT * FROM read_parquet('missing.parquet')`, '58P01', /^error reading parquet file \[2\]: could not open read-only \[file=missing.parquet\]$/, 27)
+  await fails(t, `SELECT * FROM read_parquet('good.parquet/x.parquet')`, '42809', /error reading parquet file \[20\]: could not open read-only/, 27)
+  mkdirSync(join(imp, 'dir.parquet'))
+  await fails(t, `SELECT * FROM read_parquet('dir.parquet')`, '42809', /error reading parquet file \[21\]: could not open read-only \[file=dir.parquet\]/, 27)
   const none = await Database.open()
   t.teardown(() => none.close())
   await t.rejects(none.query(`SELECT * FROM read_parquet('good.parquet')`), { code: '0A000', message: /cairo.sql.copy.root/ })
@@ -52,7 +56,9 @@ t.test('read_parquet stays under cairo.sql.copy.root', async (t) => {
 
 t.test('COPY TO stays under cairo.sql.copy.export.root', async (t) => {
   t.same((await db.query(`COPY t TO 'nested/dir/ok' WITH FORMAT PARQUET`)).columns.map((c) => c.name), ['id'])
-  t.ok(existsSync(join(exp, 'nested', 'dir', 'ok.parquet')), '.parquet appended, directories made inside the root')
+  t.same(readdirSync(join(exp, 'nested', 'dir', 'ok')), ['2024-01-01.parquet', '2024-01-02.parquet', '2024-01-03.parquet'], 'a file per partition, directories made inside the root')
+  await db.query(`COPY t TO 'nested/one' WITH FORMAT PARQUET PARTITION_BY NONE`)
+  t.ok(existsSync(join(exp, 'nested', 'one.parquet')), '.parquet appended to a single file')
   await fails(t, `COPY t TO '../outside/x' WITH FORMAT PARQUET`, '42501', /relative path is not allowed/, 10)
   await fails(t, `COPY t TO '${join(outside, 'x')}' WITH FORMAT PARQUET`, '42501', /outside 'cairo.sql.copy.export.root'/)
   await fails(t, `COPY t TO 'linkdir/x' WITH FORMAT PARQUET`, '42501', /outside 'cairo.sql.copy.export.root'/)
@@ -68,7 +74,7 @@ t.test('COPY TO stays under cairo.sql.copy.export.root', async (t) => {
   await t.rejects(none.query(`COPY u TO 'x' WITH FORMAT PARQUET`), { code: '0A000', message: /COPY TO is disabled \['cairo.sql.copy.export.root' is not set\?\]/ })
 })
 
-t.test('corrupt, truncated and foreign files give a clear SqlError', async (t) => {
+t.test('corrupt, truncated and foreign files give a clear SqlError: 22P04, the user\'s file, not the server\'s data (XX001)', async (t) => {
   const good = readFileSync(join(imp, 'good.parquet'))
   writeFileSync(join(imp, 'empty.parquet'), '')
   writeFileSync(join(imp, 'text.parquet'), 'ts,x\n2024-01-01,1\n')
@@ -82,13 +88,13 @@ t.test('corrupt, truncated and foreign files give a clear SqlError', async (t) =
   garbledFooter.fill(0xff, garbledFooter.length - 8 - metaLength, garbledFooter.length - 8)
   writeFileSync(join(imp, 'garbled-footer.parquet'), garbledFooter)
   for (const f of ['empty', 'text', 'truncated', 'no-footer', 'bad-length', 'garbled-footer']) {
-    await fails(t, `SELECT * FROM read_parquet('${f}.parquet')`, 'XX001', new RegExp(`failed to read parquet file: ${f}.parquet: `), 27)
+    await fails(t, `SELECT * FROM read_parquet('${f}.parquet')`, '22P04', new RegExp(`failed to read parquet file: ${f}.parquet: `), 27)
   }
   // damaged data pages: the footer is fine, the bytes of the row groups are not
   const garbledData = Buffer.from(good)
   garbledData.fill(0xa5, 4, Math.floor(garbledData.length / 2))
   writeFileSync(join(imp, 'garbled-data.parquet'), garbledData)
-  await fails(t, `SELECT sum(d) FROM read_parquet('garbled-data.parquet')`, 'XX001', /failed to read parquet file: garbled-data.parquet: /)
+  await fails(t, `SELECT sum(d) FROM read_parquet('garbled-data.parquet')`, '22P04', /failed to read parquet file: garbled-data.parquet: /)
 })
 
 t.test('row groups outside a timestamp filter are not read', async (t) => {
@@ -107,7 +113,7 @@ t.test('row groups outside a timestamp filter are not read', async (t) => {
   const firstTs = f.rowGroups[0]!.tsMin!
   const early = await db.query(`SELECT count(), sum(x) FROM read_parquet('last-damaged.parquet') WHERE ts < ${firstTs + 1000 * 60_000_000}`)
   t.same(early.rows, [[1000n, 500500n]], 'pruned by the row groups\' timestamp statistics')
-  await fails(t, `SELECT count(), sum(x) FROM read_parquet('last-damaged.parquet')`, 'XX001', /failed to read parquet file/)
+  await fails(t, `SELECT count(), sum(x) FROM read_parquet('last-damaged.parquet')`, '22P04', /failed to read parquet file/)
   // projection: only the chunks of the columns used are read (x's chunks are intact, d's are not)
   const dOnly = Buffer.from(good)
   for (const g of meta.row_groups) {
@@ -116,5 +122,5 @@ t.test('row groups outside a timestamp filter are not read', async (t) => {
   }
   writeFileSync(join(imp, 'd-damaged.parquet'), dOnly)
   t.same((await db.query(`SELECT sum(x) FROM read_parquet('d-damaged.parquet')`)).rows, [[4501500n]], 'column pruning reaches the file')
-  await fails(t, `SELECT sum(d) FROM read_parquet('d-damaged.parquet')`, 'XX001', /failed to read parquet file/)
+  await fails(t, `SELECT sum(d) FROM read_parquet('d-damaged.parquet')`, '22P04', /failed to read parquet file/)
 })

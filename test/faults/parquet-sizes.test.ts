@@ -1,6 +1,6 @@
 // Attacks on read_parquet through a file's declared sizes: a small file whose footer claims a
 // row group of two billion rows, or a column chunk of a terabyte, must not make the reader
-// allocate for them; it refuses the file with XX001 naming it, quickly. A page header past the
+// allocate for them; it refuses the file with 22P04 naming it, quickly. A page header past the
 // page size limit is refused the same way before anything is decompressed.
 import '../unit/parquet/resolve-hook.js'
 import t, { type Test } from 'tap'
@@ -39,7 +39,7 @@ async function refused(t: Test, file: string, why: RegExp): Promise<void> {
   for (const sql of [`SELECT sum(d), sum(i) FROM read_parquet('${file}.parquet')`, `SELECT * FROM read_parquet('${file}.parquet')`]) {
     const err = await db.query(sql).then(() => undefined, (e: unknown) => e)
     t.ok(err instanceof SqlError, `${file}: refused`)
-    t.equal((err as SqlError).code, 'XX001')
+    t.equal((err as SqlError).code, '22P04', 'the user\'s file is damaged: a client error')
     t.match((err as SqlError).message, new RegExp(`failed to read parquet file: ${file}\\.parquet: .*${why.source}`))
   }
   t.ok(Date.now() - started < 20_000, 'without freezing')

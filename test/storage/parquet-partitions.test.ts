@@ -61,7 +61,7 @@ t.test('errors', async (t) => {
   t.teardown(() => mem.close())
   await mem.query(`CREATE TABLE m (ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY`)
   await t.rejects(mem.query(`ALTER TABLE m CONVERT PARTITION TO PARQUET WHERE ts < '2025'`), { code: '0A000', message: /data directory/ })
-  t.equal((await db.query(`ALTER TABLE t CONVERT PARTITION TO PARQUET WHERE ts >= '2024-01-10'`)).rowCount, 0, 'WHERE leaves the active partition alone')
+  t.equal((await db.query(`ALTER TABLE t CONVERT PARTITION TO PARQUET WHERE ts >= '2024-01-10'`)).rowCount, 1, 'a WAL table\'s active partition is converted, as QuestDB\'s writer does (BYPASS WAL: test/unit/exec/statements/convert-partition.test.ts)')
 })
 
 t.test('survives a restart, a crash and a failed commit', async (t) => {

@@ -13,8 +13,10 @@
  * highest equivalent value in the histogram's integer units: (s + 1) * 2^(e - h) - 2^(L - h), with
  * 2^L the histogram's lowest tracked value (the power of two at or below the smallest positive
  * value). At p = 0 the bucket's lowest value s * 2^(e - h) is reported, as HdrHistogram does.
- * NaN and infinities are skipped (QuestDB records finite values only); a negative value is refused
- * as HdrHistogram refuses it; an empty group gives null.
+ * NaN and infinities are skipped (QuestDB records finite values only); a negative value, or one
+ * that takes a group's dynamic range past what the auto-resizing histogram can cover, is refused
+ * with QuestDB's message (approx-percentile-range.ts follows the histogram's covered range); an
+ * empty group gives null.
  *
  * Integer arguments (LONG and narrower) take QuestDB's other overload, an integer `Histogram`:
  * n keeps unit resolution below 2^(h+1), above it falls in a bucket of width 2^(bitLength(n) - 1 - h),
@@ -25,6 +27,7 @@ import type { ColumnType } from '../../types/column-type.js'
 import { type Vector, getScalar, materialize } from '../../types/vector.js'
 import type { AggregateKernel, CallSite, FunctionDef } from '../registry-types.js'
 import { aggregate, growArray, sameGroup } from './agg-util.js'
+import { HistogramRange } from './approx-percentile-range.js'
 
 /** QuestDB's default precision (significant decimal digits) when the argument is absent. */
 export const DEFAULT_PRECISION = 3
@@ -60,12 +63,13 @@ function nextDown(x: number): number {
   return nextDownBuf[0]!
 }
 
-/** One group's histogram: bucket key → count, zeros, smallest positive value, total. */
+/** One group's histogram: bucket key → count, zeros, smallest positive value, total, QuestDB's covered range. */
 interface GroupHistogram {
   readonly buckets: Map<number, number>
   zeros: number
   minPositive: number
   total: number
+  readonly range: HistogramRange
 }
 
 /** Offset that keeps the octave part of a bucket key positive (e >= -1074). */
@@ -79,7 +83,7 @@ export class ApproxPercentileKernel implements AggregateKernel {
   private entries = 0
 
   /** `percentile` in [0, 1]; `digits` in [0, 5]; `pos` locates errors. */
-  constructor(readonly percentile: number, digits: number, readonly pos: number) {
+  constructor(readonly percentile: number, private readonly digits: number, readonly pos: number) {
     this.h = subBucketHalfMagnitude(digits)
     this.span = 2 ** (this.h + 1)
   }
@@ -90,14 +94,14 @@ export class ApproxPercentileKernel implements AggregateKernel {
 
   private group(g: number): GroupHistogram {
     let s = this.groups[g]
-    if (s === null || s === undefined) this.groups[g] = s = { buckets: new Map(), zeros: 0, minPositive: Infinity, total: 0 }
+    if (s === null || s === undefined) this.groups[g] = s = { buckets: new Map(), zeros: 0, minPositive: Infinity, total: 0, range: new HistogramRange(this.h, this.digits) }
     return s
   }
 
   private record(g: number, v: number): void {
     if (v - v !== 0) return // NaN (null) and infinities are not recorded
-    if (v < 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `approx_percentile: negative values cannot be recorded [value=${v}]`, this.pos)
     const s = this.group(g)
+    s.range.record(v, this.pos) // refuses negatives and values past the histogram's reach, as QuestDB
     s.total++
     if (v === 0) { s.zeros++; return }
     if (v < s.minPositive) s.minPositive = v
@@ -131,6 +135,8 @@ export class ApproxPercentileKernel implements AggregateKernel {
       const b = o[from[i]!]
       if (b === null || b === undefined) continue
       const a = this.group(to[i]!)
+      // the other share's rows came later: its extremes move this group's range (see approx-percentile-range.ts)
+      if (b.range.maxValue > 0) { a.range.record(b.range.minValue, this.pos); a.range.record(b.range.maxValue, this.pos) }
       a.total += b.total
       a.zeros += b.zeros
       if (b.minPositive < a.minPositive) a.minPositive = b.minPositive
@@ -208,7 +214,7 @@ export class ApproxPercentileLongKernel implements AggregateKernel {
       const x = getScalar(v, i)
       if (x === null) continue
       const n = Number(x)
-      if (n < 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `approx_percentile: negative values cannot be recorded [value=${String(x)}]`, this.pos)
+      if (n < 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'Histogram recorded value cannot be negative.', this.pos) // QuestDB's text
       this.add(groups[i]!, this.lowestOf(n), 1)
     }
   }

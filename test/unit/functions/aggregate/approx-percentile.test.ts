@@ -132,5 +132,65 @@ t.test('SQL: default precision 3, errors for a bad percentile, precision and neg
   }
   await err('SELECT approx_percentile(x, 1.5, 3) FROM long_sequence(3)', '22023', /percentile must be between 0.0 and 1.0/)
   await err('SELECT approx_percentile(x, 0.5, 6) FROM long_sequence(3)', '22023', /precision must be between 0 and 5/)
-  await err('SELECT approx_percentile(x - 2, 0.5, 3) FROM long_sequence(3)', '22023', /negative values cannot be recorded/)
+  await err('SELECT approx_percentile(x - 2, 0.5, 3) FROM long_sequence(3)', '22023', /^Histogram recorded value cannot be negative\.$/)
+  await err('SELECT approx_percentile(x - 2.0, 0.5, 3) FROM long_sequence(3)', '22003', /^The value -1\.0 is out of bounds for histogram, current covered range \[6\.668014432879854E240, 1\.365609355853794\d*E244\) cannot be extended any further\.\nCaused by: Negative values cannot be recorded\nHint: /)
+})
+
+// Fixtures from HdrHistogram's own DoubleHistogram (Debian's libhdrhistogram-java 2.1.11, auto-resize,
+// highest-to-lowest ratio 1000 as QuestDB creates it), run once by hand: per line the precision and
+// the values recorded in order, then the index of the value it refused and its covered range then,
+// or null when it took them all.
+const HDR_FIXTURES: [number, number[], [number, number, number] | null][] = [
+  [3, [1, 1e16], [1, 1.0, 2.74877906944e11]],
+  [3, [1, 1e15], null],
+  [3, [1e-300, 1e300], [1, 7.466108948025751e-301, 2.0522684006491881e-289]],
+  [3, [-1], [0, 6.668014432879854e240, 1.3656093558537942e244]],
+  [3, [5, -0.5], [1, 4.0, 8192.0]],
+  [0, [1, 1e17], null],
+  [0, [1, 1e19], [1, 1.0, 2.74877906944e11]],
+  [5, [1, 1e12], null],
+  [3, [1e-5, 1e10, 1e-5], null],
+  [3, [1000, 1, 1e-12], null],
+  [3, [1e308], [0, 6.668014432879854e240, 1.3656093558537942e244]],
+  [2, [3e-200, 1e-190, 1e-180, 1e-170, 5e-160], [2, 2.6128403532605207e-200, 1.1222063866923024e-190]],
+  [3, [0, 0, 1e-100, 1e100], [3, 5.714936956411375e-101, 1.5709099088952725e-89]],
+  [1, [7, 1e14, 1e-4], [2, 4.0, 1.40737488355328e14]],
+]
+
+t.test('the dynamic range QuestDB\'s auto-resizing histogram refuses, value for value (HdrHistogram fixtures)', async (t) => {
+  const { HistogramRange } = await import('../../../../lib/functions/aggregate/approx-percentile-range.js')
+  const { subBucketHalfMagnitude } = await import('../../../../lib/functions/aggregate/approx-percentile.js')
+  for (const [digits, values, expected] of HDR_FIXTURES) {
+    const r = new HistogramRange(subBucketHalfMagnitude(digits), digits)
+    let refused: [number, number, number] | null = null
+    for (let i = 0; i < values.length && refused === null; i++) {
+      try { r.record(values[i]!, 7) } catch (e) {
+        t.type(e, SqlError)
+        t.equal((e as SqlError).code, '22003')
+        t.equal((e as SqlError).position, 7)
+        const m = /covered range \[([^,]+), ([^)]+)\)/.exec((e as SqlError).message)!
+        refused = [i, Number(m[1]), Number(m[2])]
+      }
+    }
+    t.same(refused, expected, `precision ${digits}: ${values.join(', ')}`)
+  }
+})
+
+t.test('SQL: a group whose values span more than the histogram can cover is refused with QuestDB\'s message', async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query(`CREATE TABLE r (k SYMBOL, v DOUBLE, ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY`)
+  await db.query(`INSERT INTO r VALUES ('a', 1.0, '2024-01-01T00:00:00Z'), ('a', 1e15, '2024-01-01T00:00:01Z'), ('b', 1.0, '2024-01-01T00:00:02Z'), ('b', 1e16, '2024-01-01T00:00:03Z')`)
+  t.same((await db.query(`SELECT approx_percentile(v, 1.0) FROM r WHERE k = 'a'`)).rows.length, 1, 'a range of 1e15 at precision 3 is covered')
+  const sql = `SELECT k, approx_percentile(v, 0.5) FROM r ORDER BY k`
+  const e = await db.query(sql).then(() => undefined, (x: unknown) => x)
+  t.type(e, SqlError)
+  t.equal((e as SqlError).code, '22003')
+  t.equal((e as SqlError).position, sql.indexOf('approx_percentile'))
+  t.equal((e as SqlError).message, 'The value 1.0E16 is out of bounds for histogram, current covered range [1.0, 2.74877906944E11) cannot be extended any further.\n'
+    + 'Caused by: Cannot resize histogram covered range beyond (1L << 63) / (1L << 10) - 1.\n'
+    + 'Caused by: Operation would underflow and lose precision of already recorded value counts\n'
+    + 'Hint: Try normalizing your values to fit into the covered range\n'
+    + 'Or lower the histogram precision (for example, use approx_median(x, 0))')
+  t.same((await db.query(`SELECT approx_median(v, 0) FROM r WHERE k = 'b'`)).rows.length, 1, 'precision 0 covers it, as the hint says')
 })
