@@ -5,7 +5,7 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnRef, Expr, Call, Literal, Query } from '../sql/ast.js'
-import { type ColumnType, commonType, parseTypeName, typeName, isTemporal, isText } from '../types/column-type.js'
+import { type ColumnType, commonType, parseTypeName, typeName, isInterval, isTemporal, isText } from '../types/column-type.js'
 import type { Scalar } from '../types/vector.js'
 import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
 import { parseInterval } from '../types/interval.js'
@@ -145,7 +145,7 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
       // `ts IN interval(lo, hi)`: between its bounds
       if ((isTemporal(target.type) || target.type === 'TIMESTAMP_NS') && list.length === 1 && list[0]!.kind === 'call') {
         const b = bindExpr(list[0]!, env)
-        if (b.type === 'INTERVAL') {
+        if (isInterval(b.type)) {
           const c = list[0]!
           const between = bindFunction('between', [e.expr, { kind: 'call', pos: c.pos, name: 'interval_start', args: [c], distinct: false, star: false }, { kind: 'call', pos: c.pos, name: 'interval_end', args: [c], distinct: false, star: false }], e.pos, env)
           return e.not ? notOf(between, e.pos, env) : between

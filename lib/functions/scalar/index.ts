@@ -16,7 +16,7 @@ import { SEQUENCE_FUNCTIONS } from './sequence.js'
 import { PG_CATALOG_FUNCTIONS } from './pg-catalog.js'
 import { ARRAY_FUNCTIONS } from './array-functions.js'
 import { ARRAY_BUILD } from './array-build.js'
-import { INTERVAL_FUNCTIONS } from './interval-fns.js'
+import { INTERVAL_EQUALITY, INTERVAL_FUNCTIONS } from './interval-fns.js'
 import { JSON_FUNCTIONS } from './json-extract.js'
 
 /** All scalar function definitions. */
@@ -34,5 +34,6 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...ARRAY_FUNCTIONS,
   ARRAY_BUILD,
   ...INTERVAL_FUNCTIONS,
+  ...INTERVAL_EQUALITY,
   ...JSON_FUNCTIONS,
 ]
