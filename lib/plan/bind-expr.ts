@@ -9,7 +9,7 @@ import { type ColumnType, commonType, parseTypeName, typeName, isInterval, isTem
 import type { Scalar } from '../types/vector.js'
 import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
 import { parseInterval } from '../types/interval.js'
-import { decimalLiteralConst, isDecimal } from '../types/decimal.js'
+import { DECIMAL_PARAM, decimalLiteralConst, isDecimal } from '../types/decimal.js'
 import { isTick } from '../types/tick.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../functions/registry-types.js'
 import type { BoundExpr, CorrelatedApply, PlanNode } from './plan-node.js'
@@ -336,6 +336,9 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
   const peer = typedPeer
   const args = bound.map((b, i) => {
     const d = res.declared[i]!
+    // an untyped parameter where any DECIMAL goes is DECIMAL(76,38), as in QuestDB (not its
+    // neighbour's type, which would round `$1 + 1.5m` with $1 = 2.25 to one decimal)
+    if (d === 'DECIMAL' && b.kind === 'param' && b.untyped === true) return castTo(b, DECIMAL_PARAM, positions[i]!, false, env.onInfer)
     if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY' || d === 'DECIMAL') {
       // `x || $1`, `coalesce(x, $1)`: an untyped parameter follows its typed neighbour
       return b.kind === 'param' && b.untyped === true && peer !== undefined && peer !== 'NULL' ? castTo(b, peer, positions[i]!, false, env.onInfer) : b
