@@ -16,7 +16,7 @@ import type { BoundExpr, CorrelatedApply, PlanNode } from './plan-node.js'
 import type { BoundSubplan, CorrelatedSpec } from './bind-correlated.js'
 import type { Scope } from './scope.js'
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
-import { functionsNamed } from '../functions/registry.js'
+import { functionsNamed, isAggregateOf } from '../functions/registry.js'
 import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.js'
 import { isLiteralItem, LITERAL_LIST_MIN_ITEMS, LiteralList } from './literal-list.js'
 import { bindNsInterval } from './bind-ns-interval.js'
@@ -298,7 +298,7 @@ function bindCall(e: Call, env: ExprEnv): BoundExpr {
     return env.onWindow(e)
   }
   const agg = defs.find((d) => d.kind === 'aggregate') as AggregateFunctionDef | undefined
-  if (agg !== undefined && defs.every((d) => d.kind !== 'scalar')) {
+  if (agg !== undefined && (defs.every((d) => d.kind !== 'scalar') || isAggregateOf(defs, e.args.length))) {
     if (env.onAggregate === undefined) {
       throw new SqlError(SqlState.GROUPING_ERROR, `aggregate function ${e.name} is not allowed ${env.clause === undefined ? 'here' : `in ${env.clause}`}`, e.pos)
     }

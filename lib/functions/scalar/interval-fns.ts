@@ -21,7 +21,6 @@ import { nsBig } from '../../types/timestamp-ns.js'
 import type { Scalar } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
 import { JSON_EXTRACT_TYPED } from './json-extract-typed.js'
-import { compareVectors } from './compare.js'
 
 /** True when `hi` is before `lo` (values of one timestamp type). */
 function reversed(lo: Scalar, hi: Scalar): boolean {
@@ -73,21 +72,6 @@ export const INTERVAL_FUNCTIONS: readonly ScalarFunctionDef[] = [
     row: ([v], _ctx, site) => ((site as CallSite | undefined)?.argTypes[0] === 'INTERVAL_NS' ? intervalBoundsOfNs(v ?? null) : intervalBounds(v ?? null))?.[1] ?? null,
   },
 ]
-
-function equality(name: '=' | '!=', op: 'eq' | 'ne'): ScalarFunctionDef {
-  return {
-    kind: 'scalar', name, family: 'operator',
-    description: `${name} on INTERVAL values: ${op === 'eq' ? 'equal' : 'not equal'} when both bounds are ${op === 'eq' ? '' : 'not '}the same (NULL = NULL is true, as QuestDB's EqIntervalFunctionFactory).`,
-    example: `SELECT interval('2024-01-01', '2024-01-02') ${name} interval('2024-01-01', '2024-01-02')`,
-    // a microsecond interval beside a nanosecond one is widened to nanoseconds (exact)
-    signatures: [{ args: ['INTERVAL', 'INTERVAL'], returns: 'BOOLEAN' }, { args: ['INTERVAL_NS', 'INTERVAL_NS'], returns: 'BOOLEAN' }],
-    // one type's held text has one form (interval-value.ts), so equal bounds are equal texts
-    vector: (args, n) => compareVectors(op, args[0]!, args[1]!, n),
-  }
-}
-
-/** `=` and `!=` (also `<>`) on INTERVAL values; QuestDB has no ordering of intervals. */
-export const INTERVAL_EQUALITY: readonly ScalarFunctionDef[] = [equality('=', 'eq'), equality('!=', 'ne')]
 
 function bound(name: 'interval_start' | 'interval_end', which: 0 | 1): ScalarFunctionDef {
   return {
