@@ -17,6 +17,7 @@ import type { BoundSubplan, CorrelatedSpec } from './bind-correlated.js'
 import type { Scope } from './scope.js'
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed, isAggregateOf } from '../functions/registry.js'
+import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
 import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.js'
 import { isLiteralItem, LITERAL_LIST_MIN_ITEMS, LiteralList } from './literal-list.js'
 import { bindNsInterval } from './bind-ns-interval.js'
@@ -54,6 +55,11 @@ export interface ExprEnv {
   readonly bindSubplan?: (q: Query) => BoundSubplan
   /** where a correlated subquery goes (the column it is computed into); undefined: not allowed here */
   readonly onCorrelated?: (spec: CorrelatedSpec) => BoundExpr
+  /**
+   * evaluates a constant expression (plan/fold-constant.ts), so an argument a function needs as a
+   * constant may be one computed from constants (`rnd_timestamp(to_timestamp('2015', 'yyyy'), ...)`)
+   */
+  readonly constant?: ConstantEvaluator
 }
 
 /** A subquery's plan, or the column a correlated subquery is computed into. */
@@ -346,6 +352,7 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
     if (d === 'TEMPORAL') return isTemporal(b.type) && !(b.kind === 'param' && b.untyped === true) ? b : castTo(b, 'TIMESTAMP', positions[i]!, false, env.onInfer)
     return castTo(b, d, positions[i]!, false, env.onInfer)
   })
+  for (const c of res.signature.constant ?? []) if (args[c] !== undefined) args[c] = foldConstant(args[c]!, env.constant)
   const argTypes = args.map((a) => a.type)
   const constants = args.map((a) => (a.kind === 'const' ? a.value : undefined))
   for (const c of res.signature.constant ?? []) {

@@ -10,6 +10,8 @@ import { RND_SYMBOL_FUNCTIONS } from './rnd-symbol.js'
 import { RND_TEMPORAL_FUNCTIONS } from './rnd-temporal.js'
 import { RND_TEXT_FUNCTIONS } from './rnd-text.js'
 import { TIMESTAMP_SHUFFLE } from './timestamp-shuffle.js'
+import { RND_DECIMAL } from './rnd-decimal.js'
+import { RND_DOUBLE_ARRAY } from './rnd-double-array.js'
 
 /** Every rnd function. */
 export const RND_FUNCTIONS: readonly FunctionDef[] = [
@@ -19,4 +21,6 @@ export const RND_FUNCTIONS: readonly FunctionDef[] = [
   ...RND_SYMBOL_FUNCTIONS,
   ...RND_MISC_FUNCTIONS,
   TIMESTAMP_SHUFFLE,
+  RND_DECIMAL,
+  RND_DOUBLE_ARRAY,
 ]
