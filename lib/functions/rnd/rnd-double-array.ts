@@ -17,8 +17,14 @@ import { constInt } from './rnd-def.js'
 import type { Rnd } from './rnd.js'
 
 const MAX_DIM_LEN = 16
+/** The most elements one array may hold (array_build's cap, QuestDB's 2^28 - 1). */
+const MAX_ELEMENTS = 268_435_455
 
-interface Plan { readonly type: ColumnType; readonly dims: number; readonly nanRate: number; readonly maxLen: number; readonly fixed: number[] | undefined }
+function tooLarge(site: CallSite | undefined, size: number): SqlError {
+  return new SqlError(SqlState.PROGRAM_LIMIT_EXCEEDED, `array too large [elements=${size}, max=${MAX_ELEMENTS}]`, site?.pos ?? -1)
+}
+
+interface Plan { readonly site: CallSite; readonly type: ColumnType; readonly dims: number; readonly nanRate: number; readonly maxLen: number; readonly fixed: number[] | undefined }
 
 function typeOf(c: readonly unknown[] | undefined): ColumnType {
   const n = Number(c?.[0])
@@ -31,14 +37,14 @@ function plan(site: CallSite): Plan | undefined {
   if (dims > ARRAY_MAX_DIMS) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `too many array dimensions [max=${ARRAY_MAX_DIMS}]`, site.argPositions[0] ?? site.pos)
   const n = site.argTypes.length
   const type = arrayType(dims)
-  if (n === 1) return { type, dims, nanRate: 0, maxLen: MAX_DIM_LEN, fixed: undefined }
+  if (n === 1) return { site, type, dims, nanRate: 0, maxLen: MAX_DIM_LEN, fixed: undefined }
   const nanRate = constInt(site, 1)
   if (nanRate < 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid NaN rate [nanRate=${nanRate}]`, site.argPositions[1] ?? site.pos)
-  if (n === 2) return { type, dims, nanRate, maxLen: MAX_DIM_LEN, fixed: undefined }
+  if (n === 2) return { site, type, dims, nanRate, maxLen: MAX_DIM_LEN, fixed: undefined }
   const maxLen = constInt(site, 2)
   if (n === 3) {
     if (maxLen <= 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `maxDimLen must be positive int [maxDimLen=${maxLen}]`, site.argPositions[2] ?? site.pos)
-    return { type, dims, nanRate, maxLen, fixed: undefined }
+    return { site, type, dims, nanRate, maxLen, fixed: undefined }
   }
   if (n < dims + 3) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `not enough values for dim length [dimensionCount=${dims}, dimLengths=${n - 3}]`, site.argPositions[n - 1] ?? site.pos)
   if (n > dims + 3) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `too many values for dim length [dimensionCount=${dims}, dimLengths=${n - 3}]`, site.argPositions[dims + 3] ?? site.pos)
@@ -48,7 +54,8 @@ function plan(site: CallSite): Plan | undefined {
     if (len < 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `array dimension length must be non-negative [len=${len}]`, site.argPositions[i] ?? site.pos)
     fixed.push(len)
   }
-  return { type, dims, nanRate, maxLen, fixed }
+  if (fixed.reduce((a, b) => a * b, 1) > MAX_ELEMENTS) throw tooLarge(site, fixed.reduce((a, b) => a * b, 1))
+  return { site, type, dims, nanRate, maxLen, fixed }
 }
 
 /** One random array. */
@@ -56,6 +63,7 @@ function draw(p: Plan, rnd: Rnd): DoubleArray {
   const shape = p.fixed ?? Array.from({ length: p.dims }, () => Math.trunc(Math.exp(rnd.nextDouble() * Math.log(p.maxLen))) + 1)
   let size = 1
   for (const e of shape) size *= e
+  if (size > MAX_ELEMENTS) throw tooLarge(p.site, size)
   const values = new Float64Array(size)
   for (let i = 0; i < size; i++) values[i] = p.nanRate > 0 && rnd.nextPositiveInt() % p.nanRate === 0 ? NaN : rnd.nextDouble()
   return size === 0 ? DoubleArray.empty(p.dims) : new DoubleArray(shape, values)
