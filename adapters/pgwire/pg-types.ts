@@ -60,6 +60,7 @@ export const PG_TYPES: Readonly<Record<ColumnType, PgType>> = {
   LONG256: text(Oid.VARCHAR),
   IPV4: text(Oid.VARCHAR),
   INTERVAL: text(Oid.VARCHAR),
+  INTERVAL_NS: text(Oid.VARCHAR),
   NULL: text(Oid.VARCHAR),
   UUID: { oid: Oid.UUID, size: 16, modifier: -1, binary: true },
   BINARY: { oid: Oid.BYTEA, size: -1, modifier: -1, binary: true },

@@ -50,7 +50,7 @@ function textOf(type: ColumnType): (x: NonNullable<ReturnType<typeof getScalar>>
     case 'TIMESTAMP_NS': return (x) => pgTimestampText(formatTimestamp(nsParts(x as number | bigint).micros))
     case 'BINARY': return (x) => byteaHex(x as Uint8Array)
     case 'IPV4': return (x) => formatValue('IPV4', x) ?? ''
-    case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL': case 'NULL':
+    case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL': case 'INTERVAL_NS': case 'NULL':
       return (x) => String(x)
     default: return isArrayType(type) ? (x) => String(x) /* the array types: see encode-array.ts */ : (x) => numericText(type, x) // DECIMAL
   }
@@ -88,7 +88,7 @@ function binaryEncoder(type: ColumnType): CellEncoder {
     case 'TIMESTAMP_NS': return (w, v, i) => scalar(w, v, i, (x) => w.int32(8).int64(BigInt(nsParts(x as number | bigint).micros - PG_EPOCH_MICROS)))
     case 'UUID': return (w, v, i) => scalar(w, v, i, (x) => w.int32(16).bytes(uuidBytes(String(x))))
     case 'BINARY': return (w, v, i) => scalar(w, v, i, (x) => w.int32((x as Uint8Array).length).bytes(x as Uint8Array))
-    case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'LONG256': case 'IPV4': case 'INTERVAL': case 'NULL':
+    case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'LONG256': case 'IPV4': case 'INTERVAL': case 'INTERVAL_NS': case 'NULL':
       return textEncoder(type)
     default:
       if (isArrayType(type)) return writeArrayBinary // the array types

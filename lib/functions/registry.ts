@@ -36,15 +36,30 @@ export function allFunctions(): readonly FunctionDef[] {
   return BUILTINS
 }
 
-/** Names (and aliases) defined more than once across the built-ins; empty when all is well. */
+/**
+ * Names (and aliases) defined more than once across the built-ins for one kind of function (a
+ * scalar and an aggregate may share a name, as `array_elem_min`'s multi-argument and aggregate
+ * forms do); empty when all is well.
+ */
 export function duplicateNames(defs: readonly FunctionDef[] = BUILTINS): string[] {
   const seen = new Set<string>()
   const dups: string[] = []
   for (const d of defs) {
     for (const n of new Set([d.name, ...(d.aliases ?? [])].map((x) => x.toLowerCase()))) {
-      if (seen.has(n)) dups.push(n)
-      seen.add(n)
+      const key = `${d.kind === 'aggregate' ? 'aggregate' : 'other'} ${n}`
+      if (seen.has(key)) dups.push(n)
+      seen.add(key)
     }
   }
   return dups
+}
+
+/**
+ * True when a call of `argCount` arguments to a function with definitions `defs` is an aggregate:
+ * some definition is an aggregate and no scalar one takes that many arguments (`array_elem_min(a)`
+ * aggregates, `array_elem_min(a, b)` is the scalar).
+ */
+export function isAggregateOf(defs: readonly FunctionDef[], argCount: number): boolean {
+  if (!defs.some((d) => d.kind === 'aggregate')) return false
+  return !defs.some((d) => d.kind === 'scalar' && d.signatures.some((s) => s.args.length === argCount || (s.variadic !== undefined && argCount >= s.args.length)))
 }

@@ -51,7 +51,7 @@ export function parquetElement(name: string, type: ColumnType, designated: boole
     case 'TIMESTAMP_NS': return { ...base, type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'NANOS' } }
     case 'FLOAT': return { ...base, type: 'FLOAT' }
     case 'DOUBLE': return { ...base, type: 'DOUBLE' }
-    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'INTERVAL':
+    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'INTERVAL': case 'INTERVAL_NS':
       return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } }
     case 'BINARY': return { ...base, type: 'BYTE_ARRAY' }
     case 'UUID': return { ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, logical_type: { type: 'UUID' } }

@@ -5,18 +5,19 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import type { ColumnRef, Expr, Call, Literal, Query } from '../sql/ast.js'
-import { type ColumnType, commonType, parseTypeName, typeName, isTemporal, isText } from '../types/column-type.js'
+import { type ColumnType, commonType, parseTypeName, typeName, isInterval, isTemporal, isText } from '../types/column-type.js'
 import type { Scalar } from '../types/vector.js'
 import { castScalar, canCast, canImplicitlyCast } from '../types/cast.js'
 import { parseInterval } from '../types/interval.js'
-import { decimalLiteralConst, isDecimal } from '../types/decimal.js'
+import { DECIMAL_PARAM, decimalLiteralConst, isDecimal } from '../types/decimal.js'
 import { isTick } from '../types/tick.js'
 import type { AggregateFunctionDef, CallSite, ScalarFunctionDef } from '../functions/registry-types.js'
 import type { BoundExpr, CorrelatedApply, PlanNode } from './plan-node.js'
 import type { BoundSubplan, CorrelatedSpec } from './bind-correlated.js'
 import type { Scope } from './scope.js'
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
-import { functionsNamed } from '../functions/registry.js'
+import { functionsNamed, isAggregateOf } from '../functions/registry.js'
+import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
 import { bindArrayOperator, bindArraySyntax, isArraySyntax } from './bind-array.js'
 import { isLiteralItem, LITERAL_LIST_MIN_ITEMS, LiteralList } from './literal-list.js'
 import { bindNsInterval } from './bind-ns-interval.js'
@@ -54,6 +55,11 @@ export interface ExprEnv {
   readonly bindSubplan?: (q: Query) => BoundSubplan
   /** where a correlated subquery goes (the column it is computed into); undefined: not allowed here */
   readonly onCorrelated?: (spec: CorrelatedSpec) => BoundExpr
+  /**
+   * evaluates a constant expression (plan/fold-constant.ts), so an argument a function needs as a
+   * constant may be one computed from constants (`rnd_timestamp(to_timestamp('2015', 'yyyy'), ...)`)
+   */
+  readonly constant?: ConstantEvaluator
 }
 
 /** A subquery's plan, or the column a correlated subquery is computed into. */
@@ -145,7 +151,7 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
       // `ts IN interval(lo, hi)`: between its bounds
       if ((isTemporal(target.type) || target.type === 'TIMESTAMP_NS') && list.length === 1 && list[0]!.kind === 'call') {
         const b = bindExpr(list[0]!, env)
-        if (b.type === 'INTERVAL') {
+        if (isInterval(b.type)) {
           const c = list[0]!
           const between = bindFunction('between', [e.expr, { kind: 'call', pos: c.pos, name: 'interval_start', args: [c], distinct: false, star: false }, { kind: 'call', pos: c.pos, name: 'interval_end', args: [c], distinct: false, star: false }], e.pos, env)
           return e.not ? notOf(between, e.pos, env) : between
@@ -298,7 +304,7 @@ function bindCall(e: Call, env: ExprEnv): BoundExpr {
     return env.onWindow(e)
   }
   const agg = defs.find((d) => d.kind === 'aggregate') as AggregateFunctionDef | undefined
-  if (agg !== undefined && defs.every((d) => d.kind !== 'scalar')) {
+  if (agg !== undefined && (defs.every((d) => d.kind !== 'scalar') || isAggregateOf(defs, e.args.length))) {
     if (env.onAggregate === undefined) {
       throw new SqlError(SqlState.GROUPING_ERROR, `aggregate function ${e.name} is not allowed ${env.clause === undefined ? 'here' : `in ${env.clause}`}`, e.pos)
     }
@@ -336,6 +342,9 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
   const peer = typedPeer
   const args = bound.map((b, i) => {
     const d = res.declared[i]!
+    // an untyped parameter where any DECIMAL goes is DECIMAL(76,38), as in QuestDB (not its
+    // neighbour's type, which would round `$1 + 1.5m` with $1 = 2.25 to one decimal)
+    if (d === 'DECIMAL' && b.kind === 'param' && b.untyped === true) return castTo(b, DECIMAL_PARAM, positions[i]!, false, env.onInfer)
     if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY' || d === 'DECIMAL') {
       // `x || $1`, `coalesce(x, $1)`: an untyped parameter follows its typed neighbour
       return b.kind === 'param' && b.untyped === true && peer !== undefined && peer !== 'NULL' ? castTo(b, peer, positions[i]!, false, env.onInfer) : b
@@ -343,6 +352,7 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
     if (d === 'TEMPORAL') return isTemporal(b.type) && !(b.kind === 'param' && b.untyped === true) ? b : castTo(b, 'TIMESTAMP', positions[i]!, false, env.onInfer)
     return castTo(b, d, positions[i]!, false, env.onInfer)
   })
+  for (const c of res.signature.constant ?? []) if (args[c] !== undefined) args[c] = foldConstant(args[c]!, env.constant)
   const argTypes = args.map((a) => a.type)
   const constants = args.map((a) => (a.kind === 'const' ? a.value : undefined))
   for (const c of res.signature.constant ?? []) {

@@ -64,7 +64,7 @@ export function bindQuery(q: Query, bc: BindContext): PlanNode {
 }
 
 function env(scope: Scope, bc: BindContext, extra: Partial<ExprEnv> = {}): ExprEnv {
-  return { scope, paramTypes: bc.paramTypes, bindSubquery: (sq) => bindQuery(sq, bc), bindSubplan: (sq) => bindSubplan(sq, scope, bc, bindQuery), ...(bc.onInfer === undefined ? {} : { onInfer: bc.onInfer }), ...(bc.outer === undefined ? {} : { outer: bc.outer }), ...extra }
+  return { scope, paramTypes: bc.paramTypes, bindSubquery: (sq) => bindQuery(sq, bc), bindSubplan: (sq) => bindSubplan(sq, scope, bc, bindQuery), ...(bc.onInfer === undefined ? {} : { onInfer: bc.onInfer }), ...(bc.outer === undefined ? {} : { outer: bc.outer }), ...(bc.constant === undefined ? {} : { constant: bc.constant }), ...extra }
 }
 
 /** Marks every output column as coming from `table` (an alias). */

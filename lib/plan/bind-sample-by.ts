@@ -4,6 +4,7 @@
  * with QuestDB's error messages and positions.
  */
 import { isDecimal } from '../types/decimal.js'
+import { isArrayType } from '../types/array-type.js'
 import { SqlError, SqlState, notSupported } from '../errors.js'
 import type { Expr, FillValue, SampleBy } from '../sql/ast.js'
 import type { ColumnType } from '../types/column-type.js'
@@ -146,8 +147,9 @@ function fillOf(f: FillValue, type: ColumnType, env: ExprEnv): SampleFill {
       return { kind: 'null' }
     case 'prev': return { kind: 'prev' }
     case 'linear':
-      // QuestDB's error for a DECIMAL aggregate under FILL(LINEAR)
-      if (isDecimal(type)) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'support for LINEAR fill is not yet implemented', f.pos)
+      // QuestDB's error for a DECIMAL aggregate under FILL(LINEAR); arrays cannot be interpolated
+      // either (aggregation page, array_agg: FILL(LINEAR) not supported)
+      if (isDecimal(type) || isArrayType(type)) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'support for LINEAR fill is not yet implemented', f.pos)
       return { kind: 'linear' }
     case 'value': {
       if (f.value.kind === 'call' && f.value.name.toLowerCase() === 'prev') throw notSupported('FILL(PREV(column)) is not supported', f.pos)

@@ -3,7 +3,7 @@
  * and aggregate detection.
  */
 import type { ColumnRef, Expr, SelectItem } from '../sql/ast.js'
-import { functionsNamed } from '../functions/registry.js'
+import { functionsNamed, isAggregateOf } from '../functions/registry.js'
 import { expressionText, switchArgs } from './expression-text.js'
 
 /**
@@ -143,7 +143,7 @@ export function astKey(e: Expr): string {
 export function isAggregateCall(e: Expr): boolean {
   if (e.kind !== 'call' || e.over !== undefined) return false
   const defs = functionsNamed(e.name.toLowerCase() === 'count' && e.distinct ? 'count_distinct' : e.name)
-  return defs.length > 0 && defs.every((d) => d.kind === 'aggregate')
+  return defs.length > 0 && (defs.every((d) => d.kind === 'aggregate') || isAggregateOf(defs, e.args.length))
 }
 
 /** True when an aggregate call appears in `e` (not looking into subqueries). */

@@ -1,6 +1,6 @@
 /**
  * QuestDB 9's rule for `timestamp_floor`, `timestamp_ceil`, `date_trunc`, `to_timezone`,
- * `to_utc` and `timestamp_sequence` (and `generate_series`'s bounds, {@link widenNsSeriesBounds}) given a timestamp as a string literal: the result is a TIMESTAMP_NS when the literal
+ * `to_utc`, `timestamp_sequence` and `timestamp_shuffle` (and `generate_series`'s bounds, {@link widenNsSeriesBounds}) given a timestamp as a string literal: the result is a TIMESTAMP_NS when the literal
  * has nanosecond resolution (more than six fraction digits), else a TIMESTAMP. Such a literal is
  * bound as a TIMESTAMP_NS, so the nanosecond overload runs.
  */
@@ -9,7 +9,7 @@ import { parseTimestampParts } from '../types/timestamp.js'
 import { castTo } from './bind-expr.js'
 
 /** The position of the timestamp argument of each function the rule covers. */
-const TIMESTAMP_ARG: Readonly<Record<string, number>> = { timestamp_floor: 1, timestamp_ceil: 1, date_trunc: 1, to_timezone: 0, to_utc: 0, timestamp_sequence: 0 }
+const TIMESTAMP_ARG: Readonly<Record<string, number>> = { timestamp_floor: 1, timestamp_ceil: 1, date_trunc: 1, to_timezone: 0, to_utc: 0, timestamp_sequence: 0, timestamp_shuffle: 0 }
 
 /** `bound` with a nanosecond-resolution string literal in `name`'s timestamp argument cast to TIMESTAMP_NS. */
 export function widenNsLiterals(name: string, bound: BoundExpr[], positions: readonly number[]): BoundExpr[] {

@@ -26,6 +26,7 @@ export function conversionCost(from: ColumnType, to: ArgType, literal: boolean):
   if (to === 'TEMPORAL') return isTemporal(from) ? 1 : from === 'NULL' || isText(from) ? 8 : -1
   if (from === to) return 0
   if (from === 'NULL') return 2
+  if (from === 'INTERVAL' && to === 'INTERVAL_NS') return 2
   const a = NUMERIC_RANK[from]
   const b = NUMERIC_RANK[to]
   if (a !== undefined && b !== undefined) return a < b ? 2 + (b - a) : -1

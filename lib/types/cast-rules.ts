@@ -4,7 +4,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
-import { type ColumnType, isIntegral, isNumeric, isText } from './column-type.js'
+import { type ColumnType, isInterval, isIntegral, isNumeric, isText } from './column-type.js'
 import { isArrayType } from './array-type.js'
 import { canCastArray, canImplicitlyCastArray } from './array-cast.js'
 import { isDecimal } from './decimal.js'
@@ -29,11 +29,12 @@ export function canCast(from: ColumnType, to: ColumnType): boolean {
   if (isArrayType(from) || isArrayType(to)) return canCastArray(from, to)
   if (isDecimal(from) || isDecimal(to)) return canCastDecimal(from, to)
   if (from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') return canCastNs(from, to)
+  if (isInterval(from) && isInterval(to)) return true
   if (from === 'BINARY') return false
   if (to === 'BINARY') return isText(from) && from !== 'CHAR'
   if (to === 'NULL') return false
   if (isText(to, true) && to !== 'CHAR') return true
-  if (isText(from)) return to !== 'INTERVAL'
+  if (isText(from)) return to !== 'INTERVAL' && to !== 'INTERVAL_NS'
   if (isValueLike(from) && isValueLike(to)) return true
   if (to === 'IPV4') return isIntegral(from)
   if (from === 'IPV4') return isNumeric(to)
@@ -53,6 +54,7 @@ export function canImplicitlyCast(from: ColumnType, to: ColumnType): boolean {
   if (isArrayType(from) || isArrayType(to)) return canImplicitlyCastArray(from, to)
   if (isDecimal(from) || isDecimal(to)) return canImplicitlyCastDecimal(from, to)
   if (from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') return canImplicitlyCastNs(from, to)
+  if (from === 'INTERVAL' && to === 'INTERVAL_NS') return true // exact: bounds in nanoseconds
   const a = WIDENING.indexOf(from)
   const b = WIDENING.indexOf(to)
   if (a >= 0 && b >= 0) return a <= b

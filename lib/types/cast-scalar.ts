@@ -6,10 +6,11 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
-import { type ColumnType, typeName, isText } from './column-type.js'
+import { type ColumnType, typeName, isInterval, isText } from './column-type.js'
 import type { Scalar } from './vector.js'
 import { SqlError, SqlState } from '../errors.js'
 import { formatValue } from './value-format.js'
+import { convertInterval } from './interval-value.js'
 import { parseText } from './text-parse.js'
 import { long256FromBigInt } from './long256.js'
 import { isArrayType } from './array-type.js'
@@ -110,7 +111,7 @@ function fromNumeric(x: number | bigint, from: ColumnType, to: ColumnType): Scal
     case 'DOUBLE': return Number(x)
     case 'IPV4': { const v = (fl ? saturateInt32(x as number) : int32Bits(x)) >>> 0; return v === 0 ? null : v }
     case 'LONG256': return long256FromBigInt(BigInt.asUintN(64, typeof x === 'bigint' ? x : BigInt(Math.trunc(x))))
-    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'BINARY': case 'INTERVAL': case 'NULL': return undefined
+    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'BINARY': case 'INTERVAL': case 'INTERVAL_NS': case 'NULL': return undefined
     default: return undefined // the array types (array-cast.ts) and DECIMAL (castDecimalScalar)
   }
 }
@@ -129,6 +130,7 @@ function fromNumeric(x: number | bigint, from: ColumnType, to: ColumnType): Scal
 export function castScalar(value: Scalar, from: ColumnType, to: ColumnType, onBadText: BadTextPolicy = 'throw', position = -1): Scalar {
   if (value === null) return to === 'BYTE' || to === 'SHORT' ? 0 : to === 'BOOLEAN' ? false : null
   if (from === to) return value
+  if (isInterval(from) && isInterval(to)) return convertInterval(String(value), to === 'INTERVAL_NS')
   if (isDecimal(from) || isDecimal(to)) return castDecimalScalar(value, from, to, onBadText, position)
   if ((from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') && !isText(to)) return castNsScalar(value, from, to, onBadText, position)
   if (isText(to)) return formatValue(from, value)

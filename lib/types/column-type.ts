@@ -33,13 +33,14 @@ export const ColumnType = {
   LONG256: 'LONG256',
   BINARY: 'BINARY',
   INTERVAL: 'INTERVAL',
+  INTERVAL_NS: 'INTERVAL_NS',
   NULL: 'NULL',
 } as const
 
 /** One of the {@link ColumnType} tags, an N-dimensional array type (`DOUBLE[]`, see `array-type.ts`) or a `DECIMAL(p,s)` tag (see `decimal.ts`). */
 export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType] | ArrayType | DecimalType
 
-/** Types a table column may have (INTERVAL and NULL are expression-only). */
+/** Types a table column may have (INTERVAL, INTERVAL_NS and NULL are expression-only). */
 export const STORABLE_TYPES: readonly ColumnType[] = [
   'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'TIMESTAMP_NS',
   'STRING', 'VARCHAR', 'SYMBOL', 'UUID', 'IPV4', 'LONG256', 'BINARY', ...ARRAY_TYPES,
@@ -47,7 +48,7 @@ export const STORABLE_TYPES: readonly ColumnType[] = [
 
 /** The name QuestDB prints for a type (REST `columns[].type`, `table_columns()`, `typeOf()`). */
 export function typeName(t: ColumnType): string {
-  return t === 'IPV4' ? 'IPv4' : t
+  return t === 'IPV4' ? 'IPv4' : t === 'INTERVAL_NS' ? 'INTERVAL' : t
 }
 
 /**
@@ -100,7 +101,7 @@ export type Physical = 'bool' | 'i8' | 'i16' | 'u16' | 'i32' | 'i64' | 'f32' | '
 export const PHYSICAL: Readonly<Record<ColumnType, Physical>> = {
   BOOLEAN: 'bool', BYTE: 'i8', SHORT: 'i16', CHAR: 'u16', INT: 'i32', IPV4: 'i32',
   LONG: 'i64', DATE: 'i64', TIMESTAMP: 'i64', TIMESTAMP_NS: 'i64', FLOAT: 'f32', DOUBLE: 'f64',
-  SYMBOL: 'sym', STRING: 'str', VARCHAR: 'str', UUID: 'str', LONG256: 'str', INTERVAL: 'str',
+  SYMBOL: 'sym', STRING: 'str', VARCHAR: 'str', UUID: 'str', LONG256: 'str', INTERVAL: 'str', INTERVAL_NS: 'str',
   BINARY: 'bin', NULL: 'null',
   ...(Object.fromEntries(ARRAY_TYPES.map((t) => [t, 'arr'])) as Record<ArrayType, 'arr'>),
 }
@@ -141,6 +142,14 @@ export function isText(t: ColumnType, withChar = false): boolean {
   return t === 'STRING' || t === 'VARCHAR' || t === 'SYMBOL' || (withChar && t === 'CHAR')
 }
 
+/**
+ * True for the INTERVAL types: `INTERVAL` (bounds of TIMESTAMP values) and `INTERVAL_NS` (of
+ * TIMESTAMP_NS values, QuestDB 9's INTERVAL_TIMESTAMP_NANO). Both print their name as `INTERVAL`.
+ */
+export function isInterval(t: ColumnType): t is 'INTERVAL' | 'INTERVAL_NS' {
+  return t === 'INTERVAL' || t === 'INTERVAL_NS'
+}
+
 /** True for DATE and TIMESTAMP. */
 export function isTemporal(t: ColumnType): boolean {
   return t === 'DATE' || t === 'TIMESTAMP'
@@ -165,6 +174,7 @@ export function commonType(a: ColumnType, b: ColumnType): ColumnType {
   if (b === 'NULL') return a === 'SYMBOL' ? 'STRING' : a
   if (a === b) return a === 'SYMBOL' ? 'STRING' : a
   if (isDecimal(a) || isDecimal(b)) return decimalCommonType(a, b)
+  if (isInterval(a) && isInterval(b)) return 'INTERVAL_NS' // a microsecond interval's bounds are exact in nanoseconds
   if (a === 'TIMESTAMP_NS' || b === 'TIMESTAMP_NS') return nsCommonType(a, b)
   if (isNumeric(a) && isNumeric(b)) return widerNumeric(a, b)
   if (isText(a, true) && isText(b, true)) return a === 'VARCHAR' || b === 'VARCHAR' ? 'VARCHAR' : 'STRING'

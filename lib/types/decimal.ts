@@ -26,6 +26,12 @@ export const DECIMAL_MAX_PRECISION = 76
 export const DECIMAL_NARROW_MAX = 18
 /** The type of a bare `DECIMAL` (QuestDB's default precision 18, scale 3). */
 export const DECIMAL_DEFAULT: DecimalType = 'DECIMAL(18,3)'
+/**
+ * The type of an untyped bind variable where a function takes any DECIMAL (`$1 + 1.5m`,
+ * `price = $1`): QuestDB 9's BindVariableServiceImpl.define gives such a variable DECIMAL(76,38),
+ * "large enough to store most decimals", so its value keeps its digits.
+ */
+export const DECIMAL_PARAM: DecimalType = 'DECIMAL(76,38)'
 
 const PS = new Map<string, readonly [number, number]>()
 

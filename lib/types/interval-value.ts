@@ -12,7 +12,7 @@
  * Browser-safe: imports nothing from `node:*`.
  */
 import { formatTimestamp, parseTimestamp } from './timestamp.js'
-import { formatTimestampNs } from './timestamp-ns.js'
+import { formatTimestampNs, parseTimestampNs } from './timestamp-ns.js'
 
 /** The held text of the interval [lo, hi]: microseconds, or nanoseconds when `ns`. */
 export function intervalValue(lo: number | bigint, hi: number | bigint, ns: boolean): string {
@@ -35,6 +35,24 @@ export function intervalBoundsMicros(v: string): [number, number] | null {
   const lo = parseTimestamp(micros(m[1]!))
   const hi = parseTimestamp(micros(m[2]!))
   return lo === null || hi === null ? null : [Number(lo), Number(hi)]
+}
+
+/** The [lo, hi] bounds of a held nanosecond interval, in nanoseconds, or null when it is not one. */
+export function intervalBoundsNs(v: string): [number | bigint, number | bigint] | null {
+  const m = /^\('([^']*)', '([^']*)'\)$/.exec(v)
+  if (m === null) return null
+  const lo = parseTimestampNs(m[1]!)
+  const hi = parseTimestampNs(m[2]!)
+  return lo === null || hi === null ? null : [lo, hi]
+}
+
+/**
+ * A held interval as the other INTERVAL type holds it: a microsecond interval's bounds with nine
+ * fraction digits (`toNs`), or a nanosecond one's cut to six (floor). So each type's text has one
+ * form, and two values of one type are equal exactly when their texts are.
+ */
+export function convertInterval(v: string, toNs: boolean): string {
+  return toNs ? v.replace(/\.(\d{6})Z'/g, ".$1000Z'") : v.replace(/\.(\d{6})\d{3}Z'/g, ".$1Z'")
 }
 
 /** A timestamp text cut to six fraction digits (the floor microsecond of a calendar text). */

@@ -38,7 +38,7 @@ export function toJsValue(type: ColumnType, v: Scalar): JsValue {
     case 'DATE': return new Date(Number(v))
     case 'IPV4': { const x = Number(v); return x === 0 ? null : formatIpv4(x) }
     case 'BINARY': return v instanceof Uint8Array ? v : null
-    case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL':
+    case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL': case 'INTERVAL_NS':
       return typeof v === 'string' ? v : String(v)
     case 'NULL': return null
     default: return null // the array types, converted above

@@ -92,7 +92,7 @@ function hexBytes(hex: string): Uint8Array {
 export function parseText(text: string, to: ColumnType): Scalar | undefined {
   if (isArrayType(to)) { try { return parseArrayText(text, arrayDims(to)) } catch { return undefined } }
   switch (to) {
-    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'INTERVAL': return text
+    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'INTERVAL': case 'INTERVAL_NS': return text
     case 'CHAR': return text.length === 0 ? null : text[0]!
     case 'BOOLEAN': return text.length === 4 && text.toLowerCase() === 'true'
     case 'BYTE': return parseBounded(text, -128, 127)

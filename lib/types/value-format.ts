@@ -62,7 +62,7 @@ export function formatValue(type: ColumnType, v: Scalar): string | null {
     case 'BINARY': return v instanceof Uint8Array ? formatBinary(v) : String(v)
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256':
       return typeof v === 'string' ? v : String(v)
-    case 'INTERVAL': return printInterval(String(v))
+    case 'INTERVAL': case 'INTERVAL_NS': return printInterval(String(v))
     case 'NULL': return null
     default: return null // the array types, printed above
   }

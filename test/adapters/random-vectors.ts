@@ -97,6 +97,7 @@ function strValue(r: Rng, type: ColumnType): string {
     case 'UUID': return Array.from({ length: 32 }, () => r.int(16).toString(16)).join('').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-')
     case 'LONG256': return '0x' + Array.from({ length: 1 + r.int(64) }, () => r.int(16).toString(16)).join('')
     case 'INTERVAL': return `('2024-01-01T00:00:00.000Z', '2024-01-02T00:00:00.000Z')`
+    case 'INTERVAL_NS': return `('2024-01-01T00:00:00.000000001Z', '2024-01-02T00:00:00.000000000Z')`
     default:
       if (type.startsWith('DECIMAL(')) {
         const s = Number(/,(\d+)\)/.exec(type)![1])
@@ -124,7 +125,7 @@ export function constVector(v: Vector, n: number): Vector {
 
 /** Every result column type the writers must handle. */
 export const ALL_TYPES: readonly ColumnType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'SYMBOL', 'STRING', 'VARCHAR',
-  'UUID', 'LONG256', 'IPV4', 'BINARY', 'INTERVAL', 'NULL', 'DECIMAL(18,3)', 'DECIMAL(10,0)', 'DECIMAL(38,6)', arrayType(1), arrayType(2)] as ColumnType[]
+  'UUID', 'LONG256', 'IPV4', 'BINARY', 'INTERVAL', 'INTERVAL_NS', 'NULL', 'DECIMAL(18,3)', 'DECIMAL(10,0)', 'DECIMAL(38,6)', arrayType(1), arrayType(2)] as ColumnType[]
 
 /** A batch of one random vector per type of {@link ALL_TYPES} (plus BigInt and constant variants), `n` rows. */
 export function randomColumns(r: Rng, n: number): { type: ColumnType; vector: Vector; label: string }[] {

@@ -83,7 +83,7 @@ export function parseCell(type: ColumnType, text: string): Cell | undefined {
     case 'IPV4': return IPV4_RE.test(text) ? text : undefined
     case 'LONG256': return HEX_RE.test(text) ? text : undefined
     case 'STRING': case 'VARCHAR': case 'SYMBOL': return text
-    case 'BINARY': case 'INTERVAL': case 'NULL': return undefined
+    case 'BINARY': case 'INTERVAL': case 'INTERVAL_NS': case 'NULL': return undefined
     default:
       if (isArrayType(type)) { try { parseArrayText(text, arrayDims(type)); return text } catch { return undefined } }
       return decimalCell(type, text)

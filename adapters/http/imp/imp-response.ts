@@ -15,7 +15,7 @@ function sizeOf(t: ColumnType): number {
     case 'LONG': case 'DOUBLE': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': return 8
     case 'UUID': return 16
     case 'LONG256': return 32
-    case 'STRING': case 'VARCHAR': case 'BINARY': case 'INTERVAL': case 'NULL': return 0
+    case 'STRING': case 'VARCHAR': case 'BINARY': case 'INTERVAL': case 'INTERVAL_NS': case 'NULL': return 0
     default: {
       if (isArrayType(t)) return 0 // the array types are variable-size
       const p = decimalPrecision(t); return p <= 2 ? 1 : p <= 4 ? 2 : p <= 9 ? 4 : p <= 18 ? 8 : p <= 38 ? 16 : 32 // DECIMAL8..256

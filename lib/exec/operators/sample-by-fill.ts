@@ -7,6 +7,7 @@
 import { SqlError, SqlState } from '../../errors.js'
 import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
 import { type Vector, allocate, constVector, materialize } from '../../types/vector.js'
+import { ArrBuilder } from '../../types/array-vector.js'
 import type { SampleFill } from '../../plan/nodes/sample-by.js'
 import type { Sampler } from './sample-by-buckets.js'
 import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
@@ -165,6 +166,12 @@ export async function pick(v: Vector, src: Int32Array, n: number, ctx?: ExecCont
     const from = m.data
     await sliced(n, ctx, (lo, hi) => { for (let i = lo; i < hi; i++) { const g = src[i]!; if (g >= 0) data[i] = from[g]! } })
     return { ...m, length: n, data }
+  }
+  if (m.kind === 'arr') {
+    // arrays (array_agg, array_elem_*, first/last of an array column): row by row, -1 a NULL array
+    const b = new ArrBuilder(m.type, n)
+    for (let i = 0; i < n; i++) { const g = src[i]!; if (g >= 0) b.pushRange(m, g, g + 1); else b.pushNull() }
+    return b.finish()
   }
   const out = allocate(m.type, n, m.kind === 'sym' ? m.dict : undefined)
   const from = m.data as ArrayLike<unknown> as Float64Array

@@ -2,7 +2,9 @@
  * `first(x)`, `last(x)`, `first_not_null(x)`, `last_not_null(x)`: the value of the first / last
  * row of each group in input (row) order — for first/last even when it is null — for every
  * type. Values are kept in a typed array of the input's layout (a plain array for text, binary
- * and symbols, which are kept as strings so batches with different dictionaries mix freely).
+ * and symbols, which are kept as strings so batches with different dictionaries mix freely;
+ * arrays as copies of each group's array, as QuestDB's aggregation page says these four accept
+ * array columns).
  */
 import { physicalOf, type ColumnType } from '../../types/column-type.js'
 import { allocate, SymbolTable, type Vector } from '../../types/vector.js'
@@ -10,6 +12,8 @@ import type { AggregateKernel, FunctionDef } from '../registry-types.js'
 import { aggregate, arg, grow, growArray, nullMask, sameGroup, type GroupArray } from './agg-util.js'
 import { isDecimal, isNarrowDecimal } from '../../types/decimal.js'
 import { DecimalFirstLastKernel } from './decimal-first-last-kernel.js'
+import { arrGet, arrOf } from '../../types/array-vector.js'
+import { DoubleArray } from '../../types/array.js'
 
 type Which = 'first' | 'last'
 
@@ -18,11 +22,11 @@ export class FirstLastKernel implements AggregateKernel {
   seen = new Uint8Array(0)
   /** fixed-width values (typed array of the input layout), or null for text/binary/symbol */
   fixed: GroupArray | null
-  objs: (string | Uint8Array | null)[] = []
+  objs: (string | Uint8Array | DoubleArray | null)[] = []
 
   constructor(readonly which: Which, readonly skipNulls: boolean, readonly type: ColumnType) {
     const probe = allocate(type, 0)
-    this.fixed = probe.kind === 'str' || probe.kind === 'bin' || probe.kind === 'sym' || probe.kind === 'null' ? null : (probe.data as GroupArray)
+    this.fixed = probe.kind === 'str' || probe.kind === 'bin' || probe.kind === 'sym' || probe.kind === 'arr' || probe.kind === 'null' ? null : (probe.data as GroupArray)
   }
 
   resize(count: number): void {
@@ -62,6 +66,17 @@ export class FirstLastKernel implements AggregateKernel {
       return
     }
     const objs = this.objs
+    if (v.kind === 'arr') {
+      for (let i = 0; i < length; i++) {
+        if (mask !== null && mask[i] === 1) continue
+        const g = groups[i]!
+        if (first && seen[g] === 1) continue
+        const a = arrGet(v, i)
+        objs[g] = a === null ? null : new DoubleArray(a.shape, a.values.slice())
+        seen[g] = 1
+      }
+      return
+    }
     const vals = v.kind === 'sym' ? v.dict.values : null
     const d = v.data as ArrayLike<unknown>
     for (let i = 0; i < length; i++) {
@@ -113,6 +128,7 @@ export class FirstLastKernel implements AggregateKernel {
       for (let g = 0; g < count; g++) { const s = this.objs[g]; data[g] = s === null || s === undefined ? -1 : dict.intern(s as string) }
       return { ...out, dict }
     }
+    if (out.kind === 'arr') return arrOf(this.type, this.objs.map((a) => (a instanceof DoubleArray ? a : null)))
     if (out.kind === 'str' || out.kind === 'bin') {
       const dst = out.data as unknown[]
       for (let g = 0; g < count; g++) dst[g] = this.objs[g] ?? null

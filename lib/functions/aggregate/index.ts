@@ -6,6 +6,7 @@
  */
 import type { FunctionDef } from '../registry-types.js'
 import { APPROX_PERCENTILE_FUNCTIONS } from './approx-percentile.js'
+import { ARRAY_AGGREGATES } from './array-aggregates.js'
 import { BOOL_AGG_FUNCTIONS } from './bool-agg.js'
 import { COMPENSATED_SUM_FUNCTIONS } from './compensated-sum.js'
 import { COUNT_DISTINCT_FUNCTIONS } from './count-distinct.js'
@@ -34,4 +35,5 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionDef[] = [
   ...MODE_ORDERED_FUNCTIONS,
   ...WEIGHTED_STDDEV_FUNCTIONS,
   ...APPROX_PERCENTILE_FUNCTIONS,
+  ...ARRAY_AGGREGATES,
 ]

@@ -9,6 +9,9 @@ import { RND_NUMERIC_FUNCTIONS } from './rnd-numeric.js'
 import { RND_SYMBOL_FUNCTIONS } from './rnd-symbol.js'
 import { RND_TEMPORAL_FUNCTIONS } from './rnd-temporal.js'
 import { RND_TEXT_FUNCTIONS } from './rnd-text.js'
+import { TIMESTAMP_SHUFFLE } from './timestamp-shuffle.js'
+import { RND_DECIMAL } from './rnd-decimal.js'
+import { RND_DOUBLE_ARRAY } from './rnd-double-array.js'
 
 /** Every rnd function. */
 export const RND_FUNCTIONS: readonly FunctionDef[] = [
@@ -17,4 +20,7 @@ export const RND_FUNCTIONS: readonly FunctionDef[] = [
   ...RND_TEXT_FUNCTIONS,
   ...RND_SYMBOL_FUNCTIONS,
   ...RND_MISC_FUNCTIONS,
+  TIMESTAMP_SHUFFLE,
+  RND_DECIMAL,
+  RND_DOUBLE_ARRAY,
 ]

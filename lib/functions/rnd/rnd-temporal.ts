@@ -1,12 +1,12 @@
 /**
- * Random timestamps and dates: `rnd_timestamp(lo, hi, nullRate)` and `rnd_date(lo, hi, nullRate)`
+ * Random timestamps and dates: `rnd_timestamp(lo, hi, nullRate)`, `rnd_timestamp_ns(lo, hi, nullRate)` and `rnd_date(lo, hi, nullRate)`
  * — a null-rate gate (one `nextInt()` draw), then `lo + nextPositiveLong() % (hi - lo + 1)`.
  */
 import type { FunctionDef } from '../registry-types.js'
 import { checkRate, constLong, invalidRange, rndFunction, type RndDraw } from './rnd-def.js'
 import { longInRange } from './rnd-numeric.js'
 
-function temporal(name: string, type: 'TIMESTAMP' | 'DATE', unit: string): FunctionDef {
+function temporal(name: string, type: 'TIMESTAMP' | 'TIMESTAMP_NS' | 'DATE', unit: string): FunctionDef {
   return rndFunction({
     name,
     signatures: [{ args: [type, type, 'INT'], constant: [0, 1, 2], returns: type }],
@@ -31,8 +31,9 @@ function temporal(name: string, type: 'TIMESTAMP' | 'DATE', unit: string): Funct
   })
 }
 
-/** rnd_timestamp and rnd_date. */
+/** rnd_timestamp, rnd_timestamp_ns (QuestDB 9: its bounds taken in nanoseconds, a TIMESTAMP bound widened) and rnd_date. */
 export const RND_TEMPORAL_FUNCTIONS: readonly FunctionDef[] = [
   temporal('rnd_timestamp', 'TIMESTAMP', 'microseconds'),
+  temporal('rnd_timestamp_ns', 'TIMESTAMP_NS', 'nanoseconds'),
   temporal('rnd_date', 'DATE', 'milliseconds'),
 ]

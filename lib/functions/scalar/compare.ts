@@ -1,6 +1,9 @@
 /**
  * Comparison operators `= != < <= > >=` over numerics, TIMESTAMP/DATE, text (STRING, VARCHAR,
- * SYMBOL, CHAR), BOOLEAN, UUID, IPv4 and LONG256. Same-type INT, LONG and DOUBLE run in
+ * SYMBOL, CHAR), BOOLEAN, UUID, IPv4 and LONG256; `=` / `!=` also on INTERVAL values (QuestDB's
+ * EqIntervalFunctionFactory: both bounds equal, NULL = NULL; one INTERVAL type's held text has one
+ * form, types/interval-value.ts, so equal bounds are equal texts; a microsecond interval beside a
+ * nanosecond one is widened to nanoseconds). Same-type INT, LONG and DOUBLE run in
  * dedicated typed-array loops; a SYMBOL column against a text constant looks the constant up in
  * the dictionary once and compares int keys.
  *
@@ -105,7 +108,7 @@ export function compareVectors(op: CmpOp, a: Vector, b: Vector, n: number, cache
   return out
 }
 
-const EQ_TYPES: readonly ArgType[] = ['INT', 'LONG', 'DOUBLE', 'TIMESTAMP', 'DATE', 'BYTE', 'SHORT', 'FLOAT', 'BOOLEAN', 'CHAR', 'IPV4', 'UUID', 'LONG256', 'TEXT']
+const EQ_TYPES: readonly ArgType[] = ['INT', 'LONG', 'DOUBLE', 'TIMESTAMP', 'DATE', 'BYTE', 'SHORT', 'FLOAT', 'BOOLEAN', 'CHAR', 'IPV4', 'UUID', 'LONG256', 'TEXT', 'INTERVAL', 'INTERVAL_NS']
 const ORDER_TYPES: readonly ArgType[] = ['INT', 'LONG', 'DOUBLE', 'TIMESTAMP', 'DATE', 'BYTE', 'SHORT', 'FLOAT', 'CHAR', 'IPV4', 'TEXT']
 
 function sigs(types: readonly ArgType[]): Signature[] {

@@ -103,9 +103,32 @@ function arith(name: string, op: Op, description: string, example: string): Scal
   }
 }
 
+/**
+ * A constant compared with a narrow column at a larger scale (an untyped `$1` is DECIMAL(76,38)):
+ * the constant at the column's scale, as a narrow constant vector, when it is exact there, so the
+ * comparison runs on the column's doubles instead of a BigInt per row. Undefined otherwise.
+ */
+function constAtColumnScale(c: Vector, col: Vector): Vector | undefined {
+  if (c.isConst !== true || col.isConst === true || col.kind !== 'i64' || !(col.data instanceof Float64Array)) return undefined
+  const s = decimalScale(decimalView(col.type)), sc = decimalScale(decimalView(c.type))
+  if (sc <= s) return undefined
+  const u = unscaledAt(c, 0)
+  let v = LONG_NULL
+  if (u !== null) {
+    const f = pow10n(sc - s)
+    if (u % f !== 0n) return undefined
+    const q = u / f
+    if (q >= 10n ** 18n || q <= -(10n ** 18n)) return undefined
+    v = Number(q)
+  }
+  return { kind: 'i64', type: `DECIMAL(18,${s})`, length: c.length, data: Float64Array.of(v), isConst: true }
+}
+
 function compareKernel(op: CmpOp): VectorKernel {
   return (args, n) => {
-    const a = args[0]!, b = args[1]!
+    let a = args[0]!, b = args[1]!
+    b = constAtColumnScale(b, a) ?? b
+    a = constAtColumnScale(a, b) ?? a
     const len = a.isConst === true && b.isConst === true ? 1 : n
     const S = Math.max(decimalScale(decimalView(a.type)), decimalScale(decimalView(b.type)))
     const out = boolOut(len)

@@ -16,6 +16,8 @@ import { SEQUENCE_FUNCTIONS } from './sequence.js'
 import { PG_CATALOG_FUNCTIONS } from './pg-catalog.js'
 import { ARRAY_FUNCTIONS } from './array-functions.js'
 import { ARRAY_BUILD } from './array-build.js'
+import { ARRAY_ELEMENTWISE_FUNCTIONS } from './array-elementwise.js'
+import { L2PRICE } from './l2price.js'
 import { INTERVAL_FUNCTIONS } from './interval-fns.js'
 import { JSON_FUNCTIONS } from './json-extract.js'
 
@@ -32,6 +34,8 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...SEQUENCE_FUNCTIONS,
   ...PG_CATALOG_FUNCTIONS,
   ...ARRAY_FUNCTIONS,
+  ...ARRAY_ELEMENTWISE_FUNCTIONS,
+  L2PRICE,
   ARRAY_BUILD,
   ...INTERVAL_FUNCTIONS,
   ...JSON_FUNCTIONS,

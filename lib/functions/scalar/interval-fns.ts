@@ -3,9 +3,11 @@
  * `('2024-10-08T11:09:47.573Z', '2024-10-09T11:09:47.573Z')`), `interval_start` and
  * `interval_end` take its bounds back. `ts IN interval(...)` is bound as a BETWEEN of the two
  * (plan/bind-expr.ts). An INTERVAL value is held as text with every digit of its bounds and
- * printed to the millisecond as QuestDB prints it (types/interval-value.ts), so a subquery's
- * interval column keeps its bounds (to the microsecond through `interval_start`/`interval_end`,
- * whose type is TIMESTAMP there); `interval_start(interval(lo, hi))` and
+ * printed to the millisecond as QuestDB prints it (types/interval-value.ts). As in QuestDB 9, an
+ * interval of TIMESTAMP_NS bounds has its own type, INTERVAL_NS (QuestDB's
+ * INTERVAL_TIMESTAMP_NANO, named `INTERVAL` like the other), so a subquery's or CTE's interval
+ * column keeps its bounds and `interval_start` / `interval_end` of it are TIMESTAMP_NS with every
+ * digit; `interval_start(interval(lo, hi))` and
  * `interval_end(interval(lo, hi))` are bound to {@link INTERVAL_BOUNDS} over `lo` and `hi`
  * themselves (plan/bind-interval-bounds.ts), so they keep every digit and return the bounds'
  * type, TIMESTAMP_NS for a nanosecond interval (QuestDB 9's `interval_start` of an
@@ -14,7 +16,7 @@
  * Browser-safe: imports nothing from `node:*`.
  */
 import { SqlError, SqlState } from '../../errors.js'
-import { intervalBoundsMicros, intervalValue } from '../../types/interval-value.js'
+import { intervalBoundsMicros, intervalBoundsNs, intervalValue } from '../../types/interval-value.js'
 import { nsBig } from '../../types/timestamp-ns.js'
 import type { Scalar } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
@@ -34,13 +36,18 @@ export function intervalBounds(v: Scalar): [number, number] | null {
   return typeof v === 'string' ? intervalBoundsMicros(v) : null
 }
 
+/** The [lo, hi] bounds of an INTERVAL_NS value, in nanoseconds (TIMESTAMP_NS scalars). */
+function intervalBoundsOfNs(v: Scalar): [number | bigint, number | bigint] | null {
+  return typeof v === 'string' ? intervalBoundsNs(v) : null
+}
+
 /** interval, interval_start, interval_end. */
 export const INTERVAL_FUNCTIONS: readonly ScalarFunctionDef[] = [
   {
     kind: 'scalar', name: 'interval', family: 'time',
     description: 'An INTERVAL from two timestamps (the end not before the start); a nanosecond interval when either is a TIMESTAMP_NS.',
     example: "SELECT interval('2024-10-08T11:09:47.573Z', '2024-10-09T11:09:47.573Z')",
-    signatures: [{ args: ['TIMESTAMP', 'TIMESTAMP'], returns: 'INTERVAL' }, { args: ['TIMESTAMP_NS', 'TIMESTAMP_NS'], returns: 'INTERVAL' }],
+    signatures: [{ args: ['TIMESTAMP', 'TIMESTAMP'], returns: 'INTERVAL' }, { args: ['TIMESTAMP_NS', 'TIMESTAMP_NS'], returns: 'INTERVAL_NS' }],
     init: (site) => site,
     row: ([lo, hi], _ctx, site) => {
       if (reversed(lo!, hi!)) throw invalid(site as CallSite)
@@ -52,15 +59,17 @@ export const INTERVAL_FUNCTIONS: readonly ScalarFunctionDef[] = [
     kind: 'scalar', name: 'interval_start', family: 'time',
     description: 'The lower bound of an INTERVAL (a TIMESTAMP_NS, to the nanosecond, for an interval of TIMESTAMP_NS values).',
     example: "SELECT interval_start(interval('2024-10-08T11:09:47.573Z', '2024-10-09T11:09:47.573Z'))",
-    signatures: [{ args: ['INTERVAL'], returns: 'TIMESTAMP' }],
-    row: ([v]) => intervalBounds(v ?? null)?.[0] ?? null,
+    signatures: [{ args: ['INTERVAL'], returns: 'TIMESTAMP' }, { args: ['INTERVAL_NS'], returns: 'TIMESTAMP_NS' }],
+    init: (site) => site,
+    row: ([v], _ctx, site) => ((site as CallSite | undefined)?.argTypes[0] === 'INTERVAL_NS' ? intervalBoundsOfNs(v ?? null) : intervalBounds(v ?? null))?.[0] ?? null,
   },
   {
     kind: 'scalar', name: 'interval_end', family: 'time',
     description: 'The upper bound of an INTERVAL (a TIMESTAMP_NS, to the nanosecond, for an interval of TIMESTAMP_NS values).',
     example: "SELECT interval_end(interval('2024-10-08T11:09:47.573Z', '2024-10-09T11:09:47.573Z'))",
-    signatures: [{ args: ['INTERVAL'], returns: 'TIMESTAMP' }],
-    row: ([v]) => intervalBounds(v ?? null)?.[1] ?? null,
+    signatures: [{ args: ['INTERVAL'], returns: 'TIMESTAMP' }, { args: ['INTERVAL_NS'], returns: 'TIMESTAMP_NS' }],
+    init: (site) => site,
+    row: ([v], _ctx, site) => ((site as CallSite | undefined)?.argTypes[0] === 'INTERVAL_NS' ? intervalBoundsOfNs(v ?? null) : intervalBounds(v ?? null))?.[1] ?? null,
   },
 ]
 

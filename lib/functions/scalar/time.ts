@@ -14,6 +14,7 @@ import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
 import { textAt, toF64 } from '../kernel-helpers.js'
 import { mapTimeOf, parseUnit, type StridedUnit } from './time-helpers.js'
 import { checkTimeZone, localToUtc, utcToLocal } from '../../types/time-zone.js'
+import { intervalValue } from '../../types/interval-value.js'
 
 /** Whole months from `a` to `b` (a <= b), counting a month only when its day and time are reached. */
 function monthsBetween(a: number, b: number): number {
@@ -98,14 +99,18 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     signatures: [{ args: [], returns: 'DATE' }], deterministic: false, row: (_a, ctx) => Math.floor(ctx.clock() / 1000),
   },
   ...([['today', 0], ['tomorrow', 1], ['yesterday', -1]] as const).map(([name, shift]): ScalarFunctionDef => ({
-    kind: 'scalar', name, family: 'time', description: `Start of ${name === 'today' ? 'the current' : name === 'tomorrow' ? 'the next' : 'the previous'} day (UTC, or in the given time zone).`,
-    example: `SELECT ${name}()`,
-    signatures: [{ args: [], returns: 'TIMESTAMP' }, { args: ['STRING'], returns: 'TIMESTAMP' }],
+    kind: 'scalar', name, family: 'time',
+    description: `${name === 'today' ? 'The current' : name === 'tomorrow' ? 'The next' : 'The previous'} day as an INTERVAL (UTC, or the day in the given time zone as UTC bounds; NULL for an unknown zone), as QuestDB 9 returns it.`,
+    example: `SELECT ${name}(), ${name}('Europe/Berlin')`,
+    signatures: [{ args: [], returns: 'INTERVAL' }, { args: ['STRING'], returns: 'INTERVAL' }],
     init: tzPos(0),
     row: (a, ctx, pos) => {
-      if (a.length === 0) return (dayOf(ctx.now) + shift) * MICROS_PER_DAY
-      const z = tz(a[0]!, pos)
-      return localToUtc(z, (dayOf(utcToLocal(z, ctx.now)) + shift) * MICROS_PER_DAY)
+      // QuestDB's AbstractDayIntervalFunction: [start of the day, start + 1 day - 1 microsecond]
+      if (a.length === 0) { const lo = (dayOf(ctx.now) + shift) * MICROS_PER_DAY; return intervalValue(lo, lo + MICROS_PER_DAY - 1, false) }
+      let z: string
+      try { z = tz(a[0]!, pos) } catch { return null } // QuestDB: an unknown zone gives a NULL interval
+      const local = (dayOf(utcToLocal(z, ctx.now)) + shift) * MICROS_PER_DAY
+      return intervalValue(localToUtc(z, local), localToUtc(z, local + MICROS_PER_DAY - 1), false)
     },
   })),
   {

@@ -6,7 +6,8 @@
  * LONG, DOUBLE, VARCHAR, TIMESTAMP (text in QuestDB's timestamp forms, or a number of
  * microseconds). A NULL or empty text, invalid JSON, a non-array or `[]` give no rows; a `null`
  * element, a missing field or a value of another kind give NULL (BOOLEAN: false); integer columns
- * take integral numbers only; VARCHAR takes strings (other values as their JSON text).
+ * take integral numbers only; DOUBLE also a number held in a string (the page's Coinbase example);
+ * VARCHAR takes strings (other values as their JSON text).
  */
 import { SqlError, SqlState } from '../../errors.js'
 import { type ColumnType, parseTypeName } from '../../types/column-type.js'
@@ -37,7 +38,8 @@ function valueOf(x: unknown, type: ColumnType): Scalar {
   if (type === 'BOOLEAN') return x === true
   if (x === null || x === undefined) return null
   switch (type) {
-    case 'DOUBLE': return typeof x === 'number' ? x : null
+    // a number, or a number held in a string: QuestDB's page reads Coinbase's "price":"69839.36000000" as 69839.36
+    case 'DOUBLE': return typeof x === 'number' ? x : typeof x === 'string' && JSON_NUMBER.test(x) ? Number(x) : null
     case 'VARCHAR': return typeof x === 'string' ? x : JSON.stringify(x)
     case 'TIMESTAMP':
       if (typeof x === 'number') return Number.isInteger(x) ? x : null
@@ -49,6 +51,9 @@ function valueOf(x: unknown, type: ColumnType): Scalar {
     }
   }
 }
+
+/** A JSON number, the grammar of RFC 8259. */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 
 function elements(text: Scalar): unknown[] {
   if (typeof text !== 'string' || text.trim() === '') return []

@@ -6,6 +6,14 @@ t.test('no name or alias is defined twice across BUILTINS', async (t) => {
   t.same(duplicateNames(), [])
 })
 
+t.test('a scalar and an aggregate may share a name (array_elem_min), two of one kind may not', async (t) => {
+  const scalar = { name: 'f', kind: 'scalar' } as unknown as FunctionDef
+  const agg = { name: 'f', kind: 'aggregate' } as unknown as FunctionDef
+  t.same(duplicateNames([scalar, agg]), [])
+  t.same(duplicateNames([agg, { ...agg }]), ['f'])
+  t.same(functionsNamed('array_elem_min').map((d) => d.kind).sort(), ['aggregate', 'scalar'])
+})
+
 t.test('duplicateNames catches a clash between a name and an alias', async (t) => {
   const a = { name: 'f', aliases: ['g'] } as unknown as FunctionDef
   const b = { name: 'G' } as unknown as FunctionDef

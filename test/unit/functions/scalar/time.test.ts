@@ -8,9 +8,10 @@ const fmt = (xs: unknown[]): (string | null)[] => xs.map((x) => (x === null ? nu
 
 t.test('current time', async (t) => {
   t.same(run('now', []), [NOW])
-  t.same(fmt(run('today', [])), ['2024-01-02T00:00:00.000000Z'])
-  t.same(fmt(run('tomorrow', [])), ['2024-01-03T00:00:00.000000Z'])
-  t.same(fmt(run('yesterday', [])), ['2024-01-01T00:00:00.000000Z'])
+  // QuestDB 9: the day as an INTERVAL, held with every digit of its bounds
+  t.same(run('today', []), ["('2024-01-02T00:00:00.000000Z', '2024-01-02T23:59:59.999999Z')"])
+  t.same(run('tomorrow', []), ["('2024-01-03T00:00:00.000000Z', '2024-01-03T23:59:59.999999Z')"])
+  t.same(run('yesterday', []), ["('2024-01-01T00:00:00.000000Z', '2024-01-01T23:59:59.999999Z')"])
   t.same(run('sysdate', []), [Math.floor(ctx.clock() / 1000)])
 })
 
