@@ -8,6 +8,7 @@
  */
 import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
 import { materialize, type Vector } from '../../types/vector.js'
+import { arrIsNull } from '../../types/array-vector.js'
 import type { AggregateFunctionDef, AggregateKernel, CallSite, Signature } from '../registry-types.js'
 
 /** Typed arrays a kernel may keep per group. */
@@ -57,6 +58,7 @@ export function nullMask(v: Vector, length: number): Uint8Array {
     case 'f32': case 'f64': { const d = v.data; for (let i = 0; i < length; i++) { const x = d[i]!; m[i] = x - x === 0 ? 0 : 1 } break }
     case 'sym': { const d = v.data; for (let i = 0; i < length; i++) m[i] = d[i]! < 0 ? 1 : 0; break }
     case 'str': case 'bin': { const d = v.data; for (let i = 0; i < length; i++) m[i] = d[i] === null ? 1 : 0; break }
+    case 'arr': for (let i = 0; i < length; i++) m[i] = arrIsNull(v, i) ? 1 : 0; break
     case 'null': m.fill(1); break
   }
   return m
