@@ -42,7 +42,7 @@ const rndLong256 = rndFunction({
     next: (rnd) => {
       const w: number[] = []
       for (let i = 0; i < 4; i++) { rnd.nextLongHiLo(); w.push(rnd.hi, rnd.lo) }
-      // w = [l0h, l0l, l1h, l1l, l2h, l2l, l3h, l3l]; print l3..l0, leading zeros dropped
+      // w = [l0h, l0l, l1h, l1l, l2h, l2l, l3h, l3l]; print l3..l0, leading zero bytes dropped
       let s = ''
       for (let k = 3; k >= 0; k--) {
         const h = w[2 * k]!
@@ -52,7 +52,8 @@ const rndLong256 = rndFunction({
           s = h === 0 ? (l >>> 0).toString(16) : (h >>> 0).toString(16) + hex(l, 8)
         } else s += hex(h, 8) + hex(l, 8)
       }
-      return '0x' + s
+      // whole bytes, as QuestDB prints LONG256 (lib/types/long256.ts)
+      return (s.length & 1) === 1 ? '0x0' + s : '0x' + s
     },
   }),
 })

@@ -6,6 +6,7 @@ import { SqlError } from '../../../../lib/errors.js'
 import type { ColumnType } from '../../../../lib/types/column-type.js'
 import { getScalar, type Scalar } from '../../../../lib/types/vector.js'
 import { site, testContext } from './test-context.js'
+import { parseLong256 } from '../../../../lib/types/long256.js'
 
 function def(name: string): ScalarFunctionDef {
   const d = RND_FUNCTIONS.find((f) => f.name === name)
@@ -92,6 +93,14 @@ t.test('ranges, null rates and draw counts', async (t) => {
 t.test('formats of uuid, long256, ipv4, bin', async (t) => {
   t.match(call('rnd_uuid4').row(), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
   t.match(call('rnd_long256').row(), /^0x[0-9a-f]{1,64}$/)
+  // whole bytes, as every other LONG256 is printed: an even number of digits, no leading zero byte
+  const l256 = call('rnd_long256')
+  for (let i = 0; i < 200; i++) {
+    const v = l256.row() as string
+    t.equal(v.length % 2, 0, v)
+    t.not(v.slice(2, 4), '00', v)
+    t.equal(parseLong256(v), v)
+  }
   const sub = call('rnd_ipv4', ['STRING', 'INT'], ['22.43.0.0/16', 0])
   for (let i = 0; i < 50; i++) { const ip = sub.row() as number; t.equal(ip >>> 16, (22 << 8) | 43) }
   const bin = call('rnd_bin').row() as Uint8Array
