@@ -9,6 +9,7 @@
  * row order, so a keyed SAMPLE BY merges them by their edge buckets only, merge.ts).
  */
 import type { ExecContext } from '../context.js'
+import type { AggregateNode, SampleByNode } from '../../plan/plan-node.js'
 import { type Partial, runPartial } from './partial.js'
 import type { WireTask } from './wire.js'
 
@@ -17,10 +18,28 @@ import type { WireTask } from './wire.js'
  * better, but each costs a partial to merge by its edge buckets, and two threads that overlap
  * longer slow each other on this 2-core machine (TSBS double-groupby-all at 1,000 hosts, one
  * process alternating: 1, 2 and 4 a thread took 93.8, 95.5 and 99.3 ms best wall at load ~6).
- * A GROUP BY takes one piece per thread: its partials can each hold every group, and merging
- * one costs as much as keying its groups again.
+ * (see {@link piecesPerThread} for the other shares)
  */
 export const PIECES_PER_THREAD = 2
+
+/**
+ * Pieces per thread an unkeyed GROUP BY's part is cut into. Its partials are one group each, so a
+ * piece costs only its setup (~tens of µs) and a merge of one row, while a thread the OS deschedules
+ * in the middle of a piece holds the statement up by at most one piece: with one piece a thread a
+ * ~12 ms `sum(v)` over 10M rows waited for the whole other half whenever its worker was run late.
+ */
+export const UNKEYED_PIECES_PER_THREAD = 8
+
+/**
+ * Pieces per thread for a share: {@link PIECES_PER_THREAD} for a keyed SAMPLE BY,
+ * {@link UNKEYED_PIECES_PER_THREAD} for a GROUP BY without keys, one for the others (a keyed
+ * GROUP BY's partials can each hold every group, and merging one costs as much as keying its
+ * groups again).
+ */
+export function piecesPerThread(share: AggregateNode | SampleByNode): number {
+  if (share.kind === 'sample_by') return share.keys.length > 1 ? PIECES_PER_THREAD : 1
+  return share.keys.length === 0 ? UNKEYED_PIECES_PER_THREAD : 1
+}
 
 /** No piece is cut smaller than this many rows (unless its range is). */
 export const MIN_PIECE_ROWS = 16_384

@@ -14,7 +14,7 @@ import { batchBytes } from '../memory.js'
 import { fromWireBatch } from './batch-wire.js'
 import { kernelFrom } from './kernel-state.js'
 import { partRanges } from './ranges.js'
-import { PIECES_PER_THREAD, PIECE_STATS, pieceBounds, pieceCounter, takePieces } from './pieces.js'
+import { PIECE_STATS, pieceBounds, pieceCounter, piecesPerThread, takePieces } from './pieces.js'
 import type { SnapshotPart } from '../../storage/table-parts.js'
 import type { Partial } from './partial.js'
 import type { WorkerPool } from './pool.js'
@@ -83,7 +83,7 @@ async function runParts(node: ParallelAggregateNode, pool: WorkerPool, ctx: Exec
     const ranges = partRanges(scan, part, snap.meta.timestampIndex)
     if (ranges.length === 0) continue
     // the part's rows in pieces that this thread and the workers take on demand (pieces.ts)
-    const bounds = pieceBounds(ranges, pool.size + 1, node.share.kind === 'sample_by' && node.share.keys.length > 1 ? PIECES_PER_THREAD : 1)
+    const bounds = pieceBounds(ranges, pool.size + 1, piecesPerThread(node.share))
     const task: WireTask = { ...base, columns: sharedColumns(scan, part), start: 0, end: 0, pieces: { bounds, next: pieceCounter() } }
     const count = bounds.length / 2
     const workers = Math.min(pool.size, count - 1)
