@@ -1,9 +1,9 @@
 /**
- * Perfect-hash grouping for GROUP BY on one INT or SYMBOL key with a small range (as DuckDB's
+ * Perfect-hash grouping for GROUP BY on one INT, SHORT, BYTE or SYMBOL key with a small range (as DuckDB's
  * perfect hash aggregate): a batch whose every key is a non-null value in [0, {@link PERFECT_SPAN})
  * already known to the {@link KeyIndex} skips the id assignment altogether: the key column's own
  * `Int32Array` is handed to a second set of kernels as the group ids (group = key value, or
- * symbol key), so the batch costs one check loop (a compare and a table read per row) and the
+ * symbol key; a SHORT / BYTE key is first widened into one reused `Int32Array`), so the batch costs one check loop (a compare and a table read per row) and the
  * kernels' update loops, with no id written per row.
  *
  * The first batches (new keys), and any batch with a null key, a negative key, a key past the
@@ -80,15 +80,17 @@ export class PerfectGroups {
    * ordinary path (nothing was folded).
    */
   take(key: Vector, length: number, args: (a: number) => readonly Vector[]): boolean {
-    let ids: Int32Array | undefined, n = 0, by: 'int' | SymbolTable
-    if (key.kind === 'i32') { ids = this.intIds; n = this.intEnd; by = 'int' }
+    let ids: Int32Array | undefined, n = 0, by: 'int' | SymbolTable, d: Int32Array
+    if (key.kind === 'i32') { ids = this.intIds; n = this.intEnd; by = 'int'; d = key.data }
+    else if (key.kind === 'i16' || key.kind === 'i8') { ids = this.intIds; n = this.intEnd; by = 'int'; d = this.widen(key.data, length) }
     else if (key.kind === 'sym') {
       ids = this.index.symbolRemap(key.dict)
       if (ids === undefined || ids.length > PERFECT_SPAN + 1) return false
       n = ids.length
       by = key.dict
+      d = key.data
     } else return false
-    if (!allKnown(key.data, length, ids, n)) return false
+    if (!allKnown(d, length, ids, n)) return false
     // rows keyed by another dictionary wait for a flush (the ordinary path does one)
     if (this.holds !== undefined && this.holds !== by) return false
     this.holds = by
@@ -96,14 +98,24 @@ export class PerfectGroups {
       this.size = n - 1
       for (const k of this.kernels) k.resize(this.size)
     }
-    for (let a = 0; a < this.kernels.length; a++) this.kernels[a]!.update(key.data, args(a), length)
+    for (let a = 0; a < this.kernels.length; a++) this.kernels[a]!.update(d, args(a), length)
     PERFECT_STATS.batches++
     return true
   }
 
-  /** After an ordinary batch (its ids in `groups`): remembers the ids of its INT keys in the span. */
+  /** SHORT / BYTE keys copied into an Int32Array (the kernels take group ids as one). */
+  private widen(data: Int16Array | Int8Array, length: number): Int32Array {
+    if (this.wide.length < length) this.wide = new Int32Array(length)
+    const w = this.wide
+    for (let i = 0; i < length; i++) w[i] = data[i]!
+    return w
+  }
+
+  private wide = new Int32Array(0)
+
+  /** After an ordinary batch (its ids in `groups`): remembers the ids of its INT / SHORT / BYTE keys in the span. */
   note(key: Vector, groups: Int32Array, length: number): void {
-    if (key.kind !== 'i32') return
+    if (key.kind !== 'i32' && key.kind !== 'i16' && key.kind !== 'i8') return
     const d = key.data, ids = this.intIds
     let end = this.intEnd
     for (let i = 0; i < length; i++) {

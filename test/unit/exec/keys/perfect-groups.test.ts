@@ -2,7 +2,8 @@
  * Perfect-hash GROUP BY (lib/exec/keys/perfect-groups.ts) against the ordinary path on random
  * data: an extra double `sum(w)` keeps a statement on the ordinary path (a double sum is not a
  * perfect aggregate), so the same aggregates are answered both ways in one database and compared,
- * over INT keys (nulls, negative keys, keys past the span arriving late) and SYMBOL keys, with
+ * over INT keys (nulls, negative keys, keys past the span arriving late), SHORT / BYTE keys
+ * (negative keys) and SYMBOL keys, with
  * null values, one thread and split.
  */
 import t from 'tap'
@@ -31,9 +32,9 @@ t.test('perfect groups answer exactly as the ordinary path', async (t) => {
   const minRows = PHYSICAL_TUNING.minRows
   PHYSICAL_TUNING.minRows = 1000
   t.teardown(async () => { PHYSICAL_TUNING.minRows = minRows; PARALLELISM.enabled = true; await db.close() })
-  await db.query('create table p (ts timestamp, k int, s symbol, v decimal(18, 4), x double, w double) timestamp(ts) partition by hour')
+  await db.query('create table p (ts timestamp, k int, s symbol, sh short, b byte, v decimal(18, 4), x double, w double) timestamp(ts) partition by hour')
   const r = random(17)
-  const ts: number[] = [], k: (number | null)[] = [], s: (string | null)[] = [], v: (string | null)[] = [], x: (number | null)[] = [], w: number[] = []
+  const ts: number[] = [], sh: number[] = [], b: number[] = [], k: (number | null)[] = [], s: (string | null)[] = [], v: (string | null)[] = [], x: (number | null)[] = [], w: number[] = []
   for (let i = 0; i < N; i++) {
     ts.push(i * 100_000)
     const late = i > N / 2
@@ -41,6 +42,10 @@ t.test('perfect groups answer exactly as the ordinary path', async (t) => {
     const u = i % 150_000 < 3000 ? r() : 1
     // mostly 0..99; a few nulls, negative keys, and keys at and past the span, some only in the second half
     k.push(u < 0.01 ? null : u < 0.02 ? -1 - Math.floor(r() * 50) : u < 0.025 && late ? PERFECT_SPAN + Math.floor(r() * 3) - 1 : u < 0.03 && late ? 100 + Math.floor(r() * 900) : Math.floor(r() * 100))
+    // SHORT / BYTE: no null; negative values and (SHORT) values past 100 only in the stretches
+    const odd = i % 150_000 < 3000 && r() < 0.05
+    sh.push(odd ? Math.floor((r() - 0.5) * 60_000) : Math.floor(r() * 100))
+    b.push(odd ? -1 - Math.floor(r() * 100) : Math.floor(r() * 100))
     s.push(i % 150_000 < 3000 && r() < 0.01 ? null : `s${Math.floor(r() * (late ? 60 : 40))}`)
     const big = r() < 0.2
     const n = big ? BigInt(Math.floor(r() * 1e9)) * 1_000_000_000n + BigInt(Math.floor(r() * 1e9)) : BigInt(Math.floor((r() - 0.5) * 1e9))
@@ -50,11 +55,11 @@ t.test('perfect groups answer exactly as the ordinary path', async (t) => {
     x.push(r() < 0.05 ? null : Math.round((r() - 0.5) * 1e6) / 8)
     w.push(r())
   }
-  await db.append('p', { ts, k, s, v, x, w })
+  await db.append('p', { ts, k, s, sh, b, v, x, w })
 
   for (const parallel of [false, true]) {
     PARALLELISM.enabled = parallel
-    for (const key of ['k', 's']) {
+    for (const key of ['k', 's', 'sh', 'b']) {
       const before = PERFECT_STATS.batches
       const fast = (await db.query(`select ${key}, ${AGGS} from p`)).rows
       const took = PERFECT_STATS.batches - before
