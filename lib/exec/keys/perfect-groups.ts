@@ -6,7 +6,9 @@
  * symbol key; a SHORT / BYTE key is first widened into one reused `Int32Array`), so the batch costs one check loop (a compare and a table read per row) and the
  * kernels' update loops, with no id written per row.
  *
- * The first batches (new keys), and any batch with a null key, a negative key, a key past the
+ * An INT null key, once the ordinary path has seen one, folds at the slot past the covered keys
+ * (the batch's keys then copied to one reused `Int32Array`). The first batches (new keys), and
+ * any batch with another null key, a negative key, a key past the
  * span or a key not seen yet, take the ordinary path ({@link KeyIndex.assign} + the ordinary
  * kernels), which hands out ids in order of first appearance as before; {@link PerfectGroups.note}
  * then records the ids of that batch's INT keys. Before every ordinary batch and at the end,
@@ -19,6 +21,7 @@ import type { AggregateKernel } from '../../functions/registry-types.js'
 import type { BoundAggregate } from '../../plan/plan-node.js'
 import { isDecimal } from '../../types/decimal.js'
 import type { KeyIndex } from './key-index.js'
+import { INT_NULL } from '../../types/column-type.js'
 
 /** Batches folded through perfect groups since the process started (for tests and benches). */
 export const PERFECT_STATS = { batches: 0 }
@@ -57,6 +60,21 @@ function allKnown(d: Int32Array, length: number, ids: Int32Array, n: number): bo
   return true
 }
 
+/**
+ * {@link allKnown} for INT keys that may hold nulls: copies the keys to `out`, a null as `n - 1`
+ * (the slot past every key the table covers); false at the first other key it cannot take.
+ */
+function knownOrNull(d: Int32Array, length: number, ids: Int32Array, n: number, out: Int32Array): boolean {
+  const slot = n - 1
+  for (let i = 0; i < length; i++) {
+    const x = d[i]!, k = x + 1
+    if (k >= 1 && k < n && ids[k]! >= 0) out[i] = x
+    else if (x === INT_NULL) out[i] = slot
+    else return false
+  }
+  return true
+}
+
 /** The perfect-hash side of one GROUP BY (see the module comment). */
 export class PerfectGroups {
   /** kernels indexed by key value (INT) or symbol key (SYMBOL) */
@@ -90,12 +108,18 @@ export class PerfectGroups {
       by = key.dict
       d = key.data
     } else return false
-    if (!allKnown(d, length, ids, n)) return false
+    if (!allKnown(d, length, ids, n)) {
+      // INT nulls: their group sits at slot n - 1 (n only changes at an ordinary batch, after a flush)
+      if (key.kind !== 'i32' || this.nullId < 0) return false
+      if (this.wide.length < length) this.wide = new Int32Array(length)
+      if (!knownOrNull(d, length, ids, n, this.wide)) return false
+      d = this.wide
+    }
     // rows keyed by another dictionary wait for a flush (the ordinary path does one)
     if (this.holds !== undefined && this.holds !== by) return false
     this.holds = by
-    if (this.size < n - 1) {
-      this.size = n - 1
+    if (this.size < n) {
+      this.size = n
       for (const k of this.kernels) k.resize(this.size)
     }
     for (let a = 0; a < this.kernels.length; a++) this.kernels[a]!.update(d, args(a), length)
@@ -112,6 +136,8 @@ export class PerfectGroups {
   }
 
   private wide = new Int32Array(0)
+  /** INT keys: the index id of the null key, -1 before one was seen */
+  private nullId = -1
 
   /** After an ordinary batch (its ids in `groups`): remembers the ids of its INT / SHORT / BYTE keys in the span. */
   note(key: Vector, groups: Int32Array, length: number): void {
@@ -119,6 +145,7 @@ export class PerfectGroups {
     const d = key.data, ids = this.intIds
     let end = this.intEnd
     for (let i = 0; i < length; i++) {
+      if (d[i] === INT_NULL && key.kind === 'i32') this.nullId = groups[i]!
       const k = d[i]! + 1
       if (k >= 1 && k <= PERFECT_SPAN && ids[k]! < 0) {
         ids[k] = groups[i]!
@@ -145,6 +172,7 @@ export class PerfectGroups {
     const ids = by === 'int' ? this.intIds.subarray(0, this.intEnd) : this.index.symbolRemap(by)!
     const from: number[] = [], to: number[] = []
     for (let k = 1; k < ids.length; k++) if (ids[k]! >= 0) { from.push(k - 1); to.push(ids[k]!) }
+    if (by === 'int' && this.nullId >= 0) { from.push(ids.length - 1); to.push(this.nullId) }
     if (from.length === 0) return
     const f = Int32Array.from(from), t = Int32Array.from(to)
     for (let a = 0; a < into.length; a++) {
