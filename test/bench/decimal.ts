@@ -1,7 +1,9 @@
 /**
  * Benchmark (not a test): sum/avg/min/max over N DECIMAL(18,4) values (10M by default,
  * EPOCHDB_BENCH_DECIMAL_ROWS to change), without keys and grouped by an INT key of 100 values
- * (`k = x % 100`), EpochDB and DuckDB's DECIMAL(18,4) in the same run.
+ * (`k = x % 100`), EpochDB and DuckDB's DECIMAL(18,4) in the same run; the keyed `sum` also over a
+ * DOUBLE column `w` of the same values (the key path is shared, so it tells the key's cost from the
+ * DECIMAL kernel's).
  * The values are the same in both engines: ((x * 7919) mod 10^8) / 10^4, so every value has
  * fraction digits and the sum passes 2^53 in scaled units (the exact carry path runs).
  *
@@ -16,7 +18,8 @@ const RUNS = 5
 const SQL = [
   'SELECT sum(v) FROM d', 'SELECT avg(v) FROM d', 'SELECT min(v) FROM d', 'SELECT max(v) FROM d',
   'SELECT k, sum(v) FROM d GROUP BY k ORDER BY k', 'SELECT k, avg(v) FROM d GROUP BY k ORDER BY k',
-  'SELECT k, min(v), max(v) FROM d GROUP BY k ORDER BY k',
+  'SELECT k, min(v), max(v) FROM d GROUP BY k ORDER BY k', 'SELECT k, last(v) FROM d GROUP BY k ORDER BY k',
+  'SELECT k, sum(w) FROM d GROUP BY k ORDER BY k',
 ]
 /** The first row's last value (the whole row for the keyed queries' key 0). */
 const show = (row: readonly unknown[]): string => row.map(String).join(' ')
@@ -30,7 +33,7 @@ async function best(fn: () => Promise<string>): Promise<{ ms: number; out: strin
 
 console.log(`DECIMAL(18,4) sum/avg/min/max, ${ROWS.toLocaleString('en-US')} rows, ${new Date().toISOString()}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, node ${process.version}`)
 const db = await Database.open()
-await db.query('CREATE TABLE d (k INT, v DECIMAL(18,4))')
+await db.query('CREATE TABLE d (k INT, v DECIMAL(18,4), w DOUBLE)')
 // loaded through the bulk append as exact text (the slow edge path; the load is not what is measured)
 const t0 = performance.now()
 const CHUNK = 1_000_000
@@ -38,14 +41,15 @@ for (let lo = 1; lo <= ROWS; lo += CHUNK) {
   const n = Math.min(CHUNK, ROWS - lo + 1)
   const v = new Array<string>(n)
   const k = new Array<number>(n)
-  for (let i = 0; i < n; i++) { k[i] = (lo + i) % 100; const u = ((lo + i) * 7919) % 100000000; v[i] = `${Math.floor(u / 10000)}.${String(u % 10000).padStart(4, '0')}` }
-  await db.append('d', { k, v })
+  const w = new Float64Array(n)
+  for (let i = 0; i < n; i++) { k[i] = (lo + i) % 100; const u = ((lo + i) * 7919) % 100000000; v[i] = `${Math.floor(u / 10000)}.${String(u % 10000).padStart(4, '0')}`; w[i] = u / 10000 }
+  await db.append('d', { k, v, w })
 }
 console.log(`EpochDB load: ${(performance.now() - t0).toFixed(0)} ms`)
 const { DuckDBInstance } = await import('@duckdb/node-api')
 const inst = await DuckDBInstance.create(':memory:')
 const conn = await inst.connect()
-await conn.run(`CREATE TABLE d AS SELECT (((x * 7919) % 100000000)::DECIMAL(18,0) / 10000)::DECIMAL(18,4) AS v, (x % 100)::INTEGER AS k FROM range(1, ${ROWS + 1}) t(x)`)
+await conn.run(`CREATE TABLE d AS SELECT (((x * 7919) % 100000000)::DECIMAL(18,0) / 10000)::DECIMAL(18,4) AS v, (x % 100)::INTEGER AS k, ((x * 7919) % 100000000) / 10000.0 AS w FROM range(1, ${ROWS + 1}) t(x)`)
 // each query on both engines back to back, so both see the same load
 for (const q of SQL) {
   const e = await best(async () => show((await db.query(q)).rows[0]!))

@@ -9,7 +9,8 @@
  * - no keys: every row is key 0 (count is 1 from the start);
  * - one text key: a SYMBOL vector maps through a remap array per dictionary (no string work per
  *   row, {@link TextIds}); STRING / VARCHAR values go through the same ids by value;
- * - one numeric key: a Map on the number; a 64-bit key whose first batch is a TIMESTAMP_NS or holds
+ * - one numeric key: a Map on the number, integer keys through a direct-mapped cache in front of
+ *   it ({@link DenseIntIds}: one array read per row for keys in a compact range); a 64-bit key whose first batch is a TIMESTAMP_NS or holds
  *   values past 2^53 goes to {@link I64Ids} (a hash table over the values' 32-bit halves, no
  *   BigInt per row) for every batch after;
  * - anything else: a composite text key per row ({@link rowKey}).
@@ -21,6 +22,7 @@ import { BOXED_BYTES, MAP_ENTRY_BYTES } from '../memory.js'
 import { TextIds } from './text-ids.js'
 import { I64Ids } from './i64-ids.js'
 import { keyPart } from './row-key.js'
+import { DenseIntIds, type IntKeyData } from './dense-int-ids.js'
 
 /** Dense ids for key tuples in order of first appearance, and (optionally) their values. */
 export class KeyIndex {
@@ -30,6 +32,8 @@ export class KeyIndex {
   private readonly textIds = new TextIds()
   /** ids of a single 64-bit key, once chosen (this index then holds only those) */
   private i64: I64Ids | undefined
+  /** the direct-mapped cache of a single integer key's ids, once met */
+  private dense: DenseIntIds | undefined
   private readonly values: Scalar[][] | undefined
   /** characters of the composite text keys, for {@link bytes} */
   private chars = 0
@@ -73,8 +77,18 @@ export class KeyIndex {
       }
       return
     }
-    if (this.width === 1 && (v.kind === 'f64' || v.kind === 'i32' || v.kind === 'i16' || v.kind === 'i8' || v.kind === 'i64')) {
-      const d = v.data as Float64Array
+    if (this.width === 1 && (v.kind === 'i32' || v.kind === 'i16' || v.kind === 'i8' || v.kind === 'i64')) {
+      // integer keys: a direct-mapped cache in front of the Map (dense-int-ids.ts)
+      const map = this.byNumber
+      this.dense ??= new DenseIntIds()
+      this.dense.assign(v.data as IntKeyData, length, out, this.count, (x, i) => {
+        if (x !== x) x = LONG_NULL
+        return map.get(x) ?? this.add(map, x, [getScalar(v, i)])
+      })
+      return
+    }
+    if (this.width === 1 && v.kind === 'f64') {
+      const d = v.data
       for (let i = 0; i < length; i++) {
         let x = d[i]!
         if (x !== x) x = LONG_NULL
@@ -156,6 +170,6 @@ export class KeyIndex {
   /** Estimated bytes the index holds: its map entries, the key values, the composite keys' text. */
   get bytes(): number {
     if (this.i64 !== undefined) return this.i64.bytes
-    return this.count * (MAP_ENTRY_BYTES + 8 + this.width * (8 + BOXED_BYTES)) + this.chars * 2
+    return this.count * (MAP_ENTRY_BYTES + 8 + this.width * (8 + BOXED_BYTES)) + this.chars * 2 + (this.dense?.bytes ?? 0)
   }
 }

@@ -14,6 +14,7 @@ import { compileExpr } from '../evaluate.js'
 import type { Runner } from './runner.js'
 import { KeyIndex } from '../keys/key-index.js'
 import { fuseDoubleSums } from '../../functions/aggregate/fused-double-sums.js'
+import { PerfectGroups, perfectAggregate } from '../keys/perfect-groups.js'
 
 /** Bytes per group an aggregate kernel's fixed-width state takes (typed arrays grown by doubling). */
 const KERNEL_GROUP_BYTES = 16
@@ -45,6 +46,9 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
   const { fused, rest } = fuseDoubleSums(kernels)
   const index = keyExprs.length > 0 ? new KeyIndex(keyExprs.length) : undefined
   let groups = new Int32Array(0)
+  // one key, every aggregate merging exactly: batches of known small keys skip the id assignment
+  const perfect = index !== undefined && keyExprs.length === 1 && fused.length === 0 && aggregates.every(perfectAggregate)
+    ? new PerfectGroups(() => aggregates.map((a) => a.def.create(a.site)), index) : undefined
   // given back when the groups are emitted; on failure or an early stop, when the statement ends
   const memory = ctx.memory.reservation(index !== undefined ? 'GROUP BY' : 'aggregate')
   if (index === undefined) for (const k of kernels) k.resize(1)
@@ -56,7 +60,17 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
       continue
     }
     if (groups.length < b.length) groups = new Int32Array(b.length)
-    index.assign(keyEvals.map((e) => e(b)), b.length, groups)
+    const keys = keyEvals.map((e) => e(b))
+    if (perfect !== undefined) {
+      if (perfect.take(keys[0]!, b.length, (a) => argEvals[a]!.map((e) => e(b)))) {
+        memory.resize(index.bytes + kernelBytes(kernels, index.count + perfect.groups))
+        await ctx.maybeYield()
+        continue
+      }
+      perfect.flush(kernels)
+    }
+    index.assign(keys, b.length, groups)
+    perfect?.note(keys[0]!, groups, b.length)
     for (const a of rest) {
       kernels[a]!.resize(index.count)
       kernels[a]!.update(groups, argEvals[a]!.map((e) => e(b)), b.length)
@@ -68,6 +82,7 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
     memory.resize(index.bytes + kernelBytes(kernels, index.count))
     await ctx.maybeYield()
   }
+  perfect?.flush(kernels)
   for (const f of fused) f.sums.settle()
   return { index, kernels, count: index?.count ?? 1, memory }
 }

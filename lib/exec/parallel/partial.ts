@@ -5,7 +5,7 @@
  * row numbers the filter keeps. The same code runs in worker threads
  * and on the statement's thread for its own share.
  */
-import { BATCH_SIZE, SymbolTable, concatVectors, gather, materialize, vectorOf, type Vector } from '../../types/vector.js'
+import { BATCH_SIZE, SymbolTable, concatVectors, gather, materialize, vectorOf, type Batch, type Vector } from '../../types/vector.js'
 import { internalError } from '../../errors.js'
 import type { AggregateKernel, FunctionDef } from '../../functions/registry-types.js'
 import type { BoundExpr, FilterNode, OutputColumn, PlanNode, SampleByNode, ScanNode } from '../../plan/plan-node.js'
@@ -56,13 +56,18 @@ function rebuildDictionaries(task: WireTask): (SymbolTable | undefined)[] {
 /** The task's context (the caller's on this thread), its function table and its input: the shared rows under its filter. */
 function taskInput(task: WireTask, ctx: ExecContext | undefined): { context: ExecContext; fns: FunctionDef[]; input: PlanNode; table: Table } {
   const fns = resolveFunctions(task.functions)
-  const dicts = dictionaries(task)
-  const table = sharedTable(task, dicts)
   const flag = task.cancel
   const signal = flag === undefined ? undefined : { get cancelled() { return Atomics.load(flag, 0) !== 0 } }
   const context = ctx ?? new ExecContext(task.now, () => Date.now() * 1000, task.user, { tableNames: () => [], table: () => undefined, partitions: () => undefined }, '', task.params, signal)
   if (ctx === undefined && task.deadline !== undefined) context.deadline = task.deadline
   if (ctx === undefined) context.nowSub = task.nowSub ?? 0
+  return { context, fns, ...rowsInput(task, fns) }
+}
+
+/** The plan of a task's rows [start, end): the shared columns' scan under the task's filter. */
+function rowsInput(task: WireTask, fns: FunctionDef[]): { input: PlanNode; table: Table } {
+  const dicts = dictionaries(task)
+  const table = sharedTable(task, dicts)
   const output: OutputColumn[] = task.columns.map((c, i) => (dicts[i] === undefined ? { name: `c${i}`, type: c.type } : { name: `c${i}`, type: c.type, dict: dicts[i]! }))
   const scan: ScanNode = { kind: 'scan', table, columns: task.columns.map((_, i) => i), output, timestampIndex: -1 }
   let input: PlanNode = scan
@@ -70,7 +75,7 @@ function taskInput(task: WireTask, ctx: ExecContext | undefined): { context: Exe
     const filter: FilterNode = { kind: 'filter', input, predicate: decodeExpr(task.filter, fns), output, timestampIndex: -1 }
     input = filter
   }
-  return { context, fns, input, table }
+  return { input, table }
 }
 
 /**
@@ -124,4 +129,29 @@ export async function runPartial(task: WireTask, ctx?: ExecContext): Promise<Par
   const state = await accumulateSamples(node, runPlan(input, context), context, s.anchor)
   state.memory.close()
   return { count: state.groups.count, keys: sampleGroupKeys(node, state), kernels: state.kernels }
+}
+
+/**
+ * Runs a GROUP BY task over every piece this thread takes (`take`: the next piece's ordinal, or
+ * -1 when none is left), all folded into one partial: for an order-free aggregation (pieces.ts
+ * {@link streamedShare}) the pieces' rows need not be contiguous nor in order. Returns the
+ * ordinals taken and the partial (undefined when none was taken).
+ */
+export async function runStreamed(task: WireTask, take: () => number, ctx?: ExecContext): Promise<{ ordinals: number[]; partial: Partial | undefined }> {
+  const ordinals: number[] = []
+  const firstPiece = take()
+  if (firstPiece < 0) return { ordinals, partial: undefined }
+  const bounds = task.pieces!.bounds
+  const { context, fns } = taskInput({ ...task, start: 0, end: 0 }, ctx)
+  const keys = task.keys.map((k) => decodeExpr(k, fns))
+  const aggregates = task.aggregates.map((a) => decodeAggregate(a, fns))
+  async function* rows(): AsyncGenerator<Batch> {
+    for (let i = firstPiece; i >= 0; i = take()) {
+      ordinals.push(i)
+      yield* runPlan(rowsInput({ ...task, start: bounds[2 * i]!, end: bounds[2 * i + 1]! }, fns).input, context)
+    }
+  }
+  const state = await accumulateGroups(keys, aggregates, rows(), context)
+  state.memory.close() // the caller accounts for what it keeps
+  return { ordinals, partial: { count: state.count, keys: keys.map((k, i) => state.index!.vector(i, { type: k.type })), kernels: state.kernels } }
 }

@@ -14,7 +14,7 @@ import { batchBytes } from '../memory.js'
 import { fromWireBatch } from './batch-wire.js'
 import { kernelFrom } from './kernel-state.js'
 import { partRanges } from './ranges.js'
-import { PIECES_PER_THREAD, PIECE_STATS, pieceBounds, pieceCounter, takePieces } from './pieces.js'
+import { PIECE_STATS, pieceBounds, pieceCounter, piecesPerThread, streamedShare, takePieces } from './pieces.js'
 import type { SnapshotPart } from '../../storage/table-parts.js'
 import type { Partial } from './partial.js'
 import type { WorkerPool } from './pool.js'
@@ -83,21 +83,27 @@ async function runParts(node: ParallelAggregateNode, pool: WorkerPool, ctx: Exec
     const ranges = partRanges(scan, part, snap.meta.timestampIndex)
     if (ranges.length === 0) continue
     // the part's rows in pieces that this thread and the workers take on demand (pieces.ts)
-    const bounds = pieceBounds(ranges, pool.size + 1, node.share.kind === 'sample_by' && node.share.keys.length > 1 ? PIECES_PER_THREAD : 1)
-    const task: WireTask = { ...base, columns: sharedColumns(scan, part), start: 0, end: 0, pieces: { bounds, next: pieceCounter() } }
+    const bounds = pieceBounds(ranges, pool.size + 1, piecesPerThread(node.share))
+    const stream = streamedShare(node.share)
+    const task: WireTask = { ...base, columns: sharedColumns(scan, part), start: 0, end: 0, pieces: { bounds, next: pieceCounter(), stream } }
     const count = bounds.length / 2
     const workers = Math.min(pool.size, count - 1)
     const jobs = Array.from({ length: workers }, () => pool.run<WirePieces>(task))
     // when this thread's share fails first, the workers' (cancelled) shares reject unobserved
     for (const j of jobs) j.catch(() => undefined)
-    const byPiece: Partial[] = new Array(count)
+    // a partial per piece, in row order; a streamed task's: one per thread that took pieces, in any order
+    const byPiece: Partial[] = []
     const mine = await takePieces(task, ctx)
-    mine.ordinals.forEach((i, k) => { byPiece[i] = mine.partials[k]! })
+    const keep = (ordinals: readonly number[], partials: readonly Partial[]): void => {
+      if (stream) byPiece.push(...partials)
+      else ordinals.forEach((i, k) => { byPiece[i] = partials[k]! })
+    }
+    keep(mine.ordinals, mine.partials)
     PIECE_STATS.mine += mine.ordinals.length
     // the workers' results matter only when this thread left them pieces
     if (mine.ordinals.length < count) {
       for (const w of await Promise.all(jobs)) {
-        w.ordinals.forEach((i, k) => { byPiece[i] = fromWire(w.partials[k]!) })
+        keep(w.ordinals, w.partials.map(fromWire))
         PIECE_STATS.workers += w.ordinals.length
       }
     }

@@ -41,7 +41,10 @@ export interface WirePartial {
   readonly states: readonly object[]
 }
 
-/** What a worker hands back for a task with `pieces`: the ordinals of the pieces it took and each one's partial groups. */
+/**
+ * What a worker hands back for a task with `pieces`: the ordinals of the pieces it took and each
+ * one's partial groups (a streamed task: one partial for all of them, none when it took none).
+ */
 export interface WirePieces {
   readonly ordinals: readonly number[]
   readonly partials: readonly WirePartial[]
@@ -77,9 +80,10 @@ export interface WireTask {
   readonly cancel?: Int32Array
   /**
    * when set, the task takes pieces of rows on demand (pieces.ts) instead of [start, end):
-   * `bounds` holds each piece's [start, end) pair, `next` (on shared memory) the next piece to take
+   * `bounds` holds each piece's [start, end) pair, `next` (on shared memory) the next piece to take;
+   * `stream`: every piece a thread takes folds into one partial (an order-free aggregation)
    */
-  readonly pieces?: { readonly bounds: Int32Array; readonly next: Int32Array }
+  readonly pieces?: { readonly bounds: Int32Array; readonly next: Int32Array; readonly stream?: boolean }
   /** when set, the share is a SAMPLE BY (no FILL, no FROM/TO) instead of a GROUP BY */
   readonly sample?: WireSample
   /** when true, the share only filters: it answers the rows (of the part) `filter` keeps ({@link WireSelected}) */

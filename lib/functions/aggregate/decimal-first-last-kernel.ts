@@ -3,7 +3,9 @@
  * no BigInt per row: while every batch comes in the `Float64Array` layout a group's value is one
  * double; the first batch in the `BigInt64Array` layout switches the kernel to 64-bit values
  * written as their two 32-bit halves (decimal-words.ts). Without keys a batch gives its first or
- * last (non-null) row directly instead of visiting every row.
+ * last (non-null) row directly instead of visiting every row; a keyed `last`, when the groups are
+ * few against the batch, finds each group's row that counts first (one store per row) and copies
+ * its value once, instead of copying a value per row.
  *
  * Browser-safe: imports nothing from `node:*`.
  */
@@ -43,6 +45,8 @@ export class DecimalFirstLastKernel implements AggregateKernel {
 
   update(groups: Int32Array, args: readonly Vector[], length: number): void {
     const d = values(arg(args, 0), length)
+    const n = this.seen.length
+    if (!this.first && n <= length * ROWS_PER_GROUP_SLOT) { this.updateByRow(groups, d, length, n); return }
     const seen = this.seen, first = this.first, skip = this.skipNulls
     if (d instanceof Float64Array && this.wide === null) {
       const value = this.value
@@ -76,6 +80,36 @@ export class DecimalFirstLastKernel implements AggregateKernel {
       if (first && seen[g] === 1) continue
       w[2 * g + HI] = h
       w[2 * g + LO] = l
+      seen[g] = 1
+    }
+  }
+
+  /**
+   * {@link update} of `last` when the groups are few against the batch: first each group's row
+   * that counts (its last (non-null) row of the batch: one store per row, {@link rowOfGroup}),
+   * then one copy per group, instead of a copy of the value per row. (`first` keeps its row loop:
+   * once a group has its value, its rows cost a load and a test, no store.)
+   */
+  private updateByRow(groups: Int32Array, d: Float64Array | BigInt64Array, length: number, n: number): void {
+    const rows = rowOfGroup(groups, d, length, n, this.first, this.skipNulls)
+    const seen = this.seen, first = this.first
+    if (d instanceof Float64Array && this.wide === null) {
+      const value = this.value
+      for (let g = 0; g < n; g++) {
+        const r = rows[g]!
+        if (r < 0 || (first && seen[g] === 1)) continue
+        value[g] = d[r]!
+        seen[g] = 1
+      }
+      return
+    }
+    const w = halvesOf(this.widen())
+    const src = d instanceof BigInt64Array ? halvesOf(d) : null
+    for (let g = 0; g < n; g++) {
+      const r = rows[g]!
+      if (r < 0 || (first && seen[g] === 1)) continue
+      if (src === null) setHalves(w, g, d[r] as number)
+      else { w[2 * g + HI] = src[2 * r + HI]!; w[2 * g + LO] = src[2 * r + LO]! }
       seen[g] = 1
     }
   }
@@ -133,6 +167,36 @@ export class DecimalFirstLastKernel implements AggregateKernel {
     for (let g = 0; g < count; g++) data[g] = this.seen[g] === 1 ? this.value[g]! : NULL
     return { kind: 'i64', type: this.type, length: count, data }
   }
+}
+
+/**
+ * A keyed batch goes through {@link rowOfGroup} when the kernel's groups (its arrays' length) are
+ * at most this many per batch row: the per-group pass then costs less than the per-row copies.
+ */
+const ROWS_PER_GROUP_SLOT = 2
+
+/** Scratch for {@link rowOfGroup}: a row per group (this thread's; reused by every batch). */
+let groupRows = new Int32Array(1024)
+
+/**
+ * For each of the `n` groups, the batch row whose value a `first` / `last` keeps: its first or
+ * last row (non-null when `skip`), -1 when the batch has none. Rows are visited from the end for
+ * `first`, so the earliest row's store is the one left.
+ */
+function rowOfGroup(groups: Int32Array, d: Float64Array | BigInt64Array, length: number, n: number, first: boolean, skip: boolean): Int32Array {
+  if (groupRows.length < n) groupRows = new Int32Array(Math.max(n, groupRows.length * 2))
+  const rows = groupRows
+  rows.fill(-1, 0, n)
+  if (!skip) {
+    if (first) for (let i = length - 1; i >= 0; i--) rows[groups[i]!] = i
+    else for (let i = 0; i < length; i++) rows[groups[i]!] = i
+  } else if (d instanceof Float64Array) {
+    if (first) { for (let i = length - 1; i >= 0; i--) if (d[i] !== NULL) rows[groups[i]!] = i } else for (let i = 0; i < length; i++) if (d[i] !== NULL) rows[groups[i]!] = i
+  } else {
+    const w = halvesOf(d)
+    if (first) { for (let i = length - 1; i >= 0; i--) if (w[2 * i + HI] !== NULL_HI || w[2 * i + LO] !== 0) rows[groups[i]!] = i } else for (let i = 0; i < length; i++) if (w[2 * i + HI] !== NULL_HI || w[2 * i + LO] !== 0) rows[groups[i]!] = i
+  }
+  return rows
 }
 
 /** The unscaled values of a DECIMAL argument (an untyped NULL arrives as the null layout: all null). */

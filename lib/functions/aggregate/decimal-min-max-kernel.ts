@@ -144,9 +144,17 @@ export class DecimalMinMaxKernel implements AggregateKernel {
   }
 }
 
+/**
+ * The null sentinel -2^63 as this module's own literal, for the start values of {@link batchMax}'s
+ * chains. Started from the imported `NULL` (a module binding V8 does not fold), the chains'
+ * variables were kept boxed and every new maximum allocated a number: `max` ran at 1.5-1.8x
+ * `min`'s time over the same rows (a batch's first rising run takes a new maximum on every row).
+ */
+const NULL_START = -9223372036854775808
+
 /** The largest value of `d[0, length)`, or the null sentinel when every row is null. */
 function batchMax(d: Float64Array, length: number): number {
-  let b0 = NULL, b1 = NULL, b2 = NULL, b3 = NULL, i = 0
+  let b0 = NULL_START, b1 = NULL_START, b2 = NULL_START, b3 = NULL_START, i = 0
   for (; i + 3 < length; i += 4) {
     const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
     if (x > b0) b0 = x

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { Database } from '../../../../lib/index.js'
-import { MIN_PIECE_ROWS, PIECES_PER_THREAD, PIECE_STATS, pieceBounds } from '../../../../lib/exec/parallel/pieces.js'
+import { MIN_PIECE_ROWS, PIECES_PER_THREAD, PIECE_STATS, STREAM_PIECES_PER_THREAD, pieceBounds } from '../../../../lib/exec/parallel/pieces.js'
 import { PARALLEL_MIN_ROWS } from '../../../../lib/plan/physical/index.js'
 import { PARALLELISM, workerPool } from '../../../../lib/exec/parallel/pool.js'
 
@@ -74,4 +74,73 @@ t.test('a keyed SAMPLE BY runs in pieces taken on demand and answers as one thre
   PARALLELISM.enabled = true
   t.ok(close((await db.query(q)).rows, serial.rows), 'GROUP BY: same rows')
   t.equal(PIECE_STATS.mine + PIECE_STATS.workers - before, workerPool()!.size + 1, `GROUP BY: one piece a thread (its partials can each hold every group); ${PIECES_PER_THREAD} a thread for SAMPLE BY`)
+})
+
+t.test('an unkeyed aggregation runs in several pieces a thread (a late thread holds it up by one piece) and answers exactly as one thread does', async (t) => {
+  if (workerPool() === undefined) { t.pass('no worker threads on this machine: nothing to split'); return }
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('create table d (v decimal(18,4), w double, l long)')
+  const n = PARALLEL_MIN_ROWS + 55_555
+  const v: (string | null)[] = new Array(n)
+  const w = new Float64Array(n)
+  const l = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const u = ((i + 1) * 7919) % 100_000_000
+    v[i] = i % 1_000 === 999 ? null : `${i % 2 === 0 ? '' : '-'}${Math.floor(u / 10_000)}.${String(u % 10_000).padStart(4, '0')}`
+    w[i] = u / 7
+    l[i] = u
+  }
+  v[n - 1] = null // last() of the whole table is null, last_not_null() the row before
+  await db.append('d', { v, w, l })
+  const q = 'select sum(v), avg(v), min(v), max(v), first(v), last(v), last_not_null(v), count(v), sum(l), max(w), count() from d'
+  PARALLELISM.enabled = false
+  const serial = await db.query(q)
+  PARALLELISM.enabled = true
+  const before = PIECE_STATS.mine + PIECE_STATS.workers
+  const parallel = await db.query(q)
+  const pieces = PIECE_STATS.mine + PIECE_STATS.workers - before
+  t.same(parallel.rows, serial.rows, 'the same answer, exactly')
+  t.ok(pieces > workerPool()!.size + 1, `${pieces} pieces for ${workerPool()!.size + 1} threads (${STREAM_PIECES_PER_THREAD} a thread asked)`)
+})
+
+t.test('a keyed GROUP BY of order-free aggregates streams: each thread folds every piece it takes into one partial, answers exactly as one thread does', async (t) => {
+  if (workerPool() === undefined) { t.pass('no worker threads on this machine: nothing to split'); return }
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('create table d (ts timestamp, k int, s symbol, v decimal(18,4), w double) timestamp(ts) partition by day')
+  const n = PARALLEL_MIN_ROWS + 33_333
+  const ts = new Float64Array(n)
+  const k = new Int32Array(n)
+  const sym: (string | null)[] = new Array(n)
+  const v: (string | null)[] = new Array(n)
+  const w = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    ts[i] = 1_700_000_000_000_000 + Math.floor(i * 200_000) // ~2.4 days: three partitions
+    k[i] = i % 97 === 0 ? -2147483648 : (i * 31) % 1_000 - 300
+    sym[i] = i % 13 === 0 ? null : `s${i % 40}`
+    const u = ((i + 1) * 7919) % 100_000_000
+    v[i] = i % 777 === 0 ? null : `${i % 3 === 0 ? '-' : ''}${Math.floor(u / 10_000)}.${String(u % 10_000).padStart(4, '0')}`
+    w[i] = u / 3
+  }
+  await db.append('d', { ts, k, s: sym, v, w })
+  const queries = [
+    'select k, sum(v), avg(v), min(v), max(v), count(), count(v), min(w), max(w) from d group by k order by k',
+    'select s, sum(v), count() from d where w > 1000000 group by s order by s',
+    'select k, s, max(v) from d where k > 0 group by k, s order by k, s',
+  ]
+  for (const q of queries) {
+    PARALLELISM.enabled = false
+    const serial = await db.query(q)
+    PARALLELISM.enabled = true
+    const before = PIECE_STATS.mine + PIECE_STATS.workers
+    const parallel = await db.query(q)
+    const pieces = PIECE_STATS.mine + PIECE_STATS.workers - before
+    t.same(parallel.rows, serial.rows, `${q}: the same ${serial.rows.length} rows, exactly`)
+    t.ok(pieces > workerPool()!.size + 1, `${q}: ${pieces} pieces`)
+  }
+  // a double sum is not order-free: one piece a thread, a partial per piece in row order
+  const before = PIECE_STATS.mine + PIECE_STATS.workers
+  await db.query('select k, sum(w) from d group by k')
+  t.equal(PIECE_STATS.mine + PIECE_STATS.workers - before, workerPool()!.size + 1, 'sum(double) keyed: one piece a thread')
 })
