@@ -14,7 +14,11 @@
  * rows with the Node client and throws them away (the client alone, no server); `http2` / `tcp2`
  * (any count) send the rows from that many client processes at once, each its own connection.
  * The server is warmed up first (a small request over HTTP and TCP), so that loading modules on
- * first use is not counted in the first figure.
+ * first use is not counted in the first figure. The server runs with the V8 flag `npm start`
+ * gives it (examples/launch.ts `V8_DEFAULTS`; `EPOCHDB_V8_TUNING=0` runs it without, for a
+ * before/after); each figure gives the server's CPU per row and the part of it its main thread
+ * spent in GC pauses. Knobs for experiments: `NODEARGS` (more node flags for the server),
+ * `TCPROWS` (the TCP endpoint's `maxUncommittedRows`).
  *
  * Not a test: figures go to docs/benchmarks.md.
  */
@@ -25,7 +29,12 @@ import { join } from 'node:path'
 import { connect, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { Sender } from '@questdb/nodejs-client'
+import { PerformanceObserver } from 'node:perf_hooks'
+
+/** Server CPU seconds and GC pause seconds. */
+type Cpu = [number, number]
 import { ilpBody } from './ilp-body.js'
+import { v8Args } from '../../examples/launch.js'
 
 if (process.argv[2] === '--cpu') {
   // parse + commit of 5 prebuilt 75,000-row protocol-2 bodies into a durable table, in this process's CPU time
@@ -66,12 +75,15 @@ if (process.argv[2] === '--cpu') {
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r))
   await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r))
   process.send!({ http: (http.address() as AddressInfo).port, tcp: (tcp.address() as AddressInfo).port })
+  /** the main thread's GC pauses so far, in ms (part of the CPU figure) */
+  let gcMs = 0
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) gcMs += e.duration }).observe({ entryTypes: ['gc'] })
   /** Rows of `table` now (0 before it exists), by a query in this process: no HTTP request and connection per look. */
   const rows = async (table: string): Promise<number> => {
     try { return Number((await db.query(`select count() from ${table}`)).rows[0]![0]) } catch { return 0 }
   }
   process.on('message', (m) => {
-    if (m === 'cpu') { const c = process.cpuUsage(); process.send!({ cpu: (c.user + c.system) / 1e6 }); return }
+    if (m === 'cpu') { const c = process.cpuUsage(); process.send!({ cpu: [(c.user + c.system) / 1e6, gcMs / 1000] }); return }
     if (typeof m === 'object' && m !== null && 'until' in m) {
       // waits here until the table has the rows (looked at every 20 ms), then answers
       const { until, n } = m as { until: string; n: number }
@@ -87,10 +99,11 @@ if (process.argv[2] === '--cpu') {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-bench-'))
   // EPOCHDB_BENCH_PROF=<dir>: the server writes a CPU profile there (node --cpu-prof)
   const prof = process.env.EPOCHDB_BENCH_PROF
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', dir], { execArgv: ['--import', 'tsx', ...(prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`])] })
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', dir], { execArgv: ['--import', 'tsx', ...v8Args([], process.env), ...(process.env.NODEARGS ? process.env.NODEARGS.split(' ') : []), ...(prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`])] })
   const ports = await new Promise<{ http: number; tcp: number }>((r) => child.once('message', (m) => r(m as { http: number; tcp: number })))
-  /** The server's CPU seconds so far. */
-  const serverCpu = (): Promise<number> => new Promise((r) => { child.once('message', (m) => r((m as { cpu: number }).cpu)); child.send('cpu') })
+  /** The server's CPU seconds so far, and the seconds of it its main thread spent in GC pauses. */
+  const serverCpu = (): Promise<Cpu> => new Promise((r) => { child.once('message', (m) => r((m as { cpu: Cpu }).cpu)); child.send('cpu') })
+  const since = async (c0: Cpu): Promise<Cpu> => { const c = await serverCpu(); return [c[0] - c0[0], c[1] - c0[1]] }
   /**
    * Waits until `table` has `rows` rows. The server looks itself (an in-process query every 20 ms):
    * polling over HTTP cost about 2.5 ms of server CPU per look (a request on a new connection),
@@ -106,7 +119,7 @@ if (process.argv[2] === '--cpu') {
     const t0 = performance.now()
     await sendRows(conf, table, 0, n)
     await until(table, n)
-    report(name, n, t0, await serverCpu() - cpu0)
+    report(name, n, t0, await since(cpu0))
   }
   /** `clients` client processes at once, each sending its share of the rows (interleaved in time) on its own connection. */
   const runMany = async (name: string, conf: string, table: string, clients: number): Promise<void> => {
@@ -118,7 +131,7 @@ if (process.argv[2] === '--cpu') {
       return new Promise((r) => c.once('exit', r))
     }))
     await until(table, n)
-    report(`${name}, ${clients} clients`, n, t0, await serverCpu() - cpu0)
+    report(`${name}, ${clients} clients`, n, t0, await since(cpu0))
   }
   /** Loads what the server loads on first use (ILP over HTTP and TCP, a table, a query) before anything is measured. */
   const warmUp = async (): Promise<void> => {
@@ -141,7 +154,7 @@ if (process.argv[2] === '--cpu') {
       const r = await fetch(`http://127.0.0.1:${ports.http}/write`, { method: 'POST', body })
       if (r.status !== 204) throw new Error(`${r.status} ${await r.text()}`)
     }
-    report('server only, HTTP (prebuilt)', requests * per, t0, await serverCpu() - cpu0)
+    report('server only, HTTP (prebuilt)', requests * per, t0, await since(cpu0))
   }
   /** The server alone over TCP: the same bodies written to one connection, timed until every row is counted. */
   const serverOnlyTcp = async (): Promise<void> => {
@@ -156,11 +169,11 @@ if (process.argv[2] === '--cpu') {
     await new Promise<void>((r) => socket.end(r))
     const rows = requests * per
     await until('bench_raw_tcp', rows)
-    report('server only, TCP (prebuilt)', rows, t0, await serverCpu() - cpu0)
+    report('server only, TCP (prebuilt)', rows, t0, await since(cpu0))
   }
-  const report = (name: string, rows: number, t0: number, cpu: number): void => {
+  const report = (name: string, rows: number, t0: number, [cpu, gc]: Cpu): void => {
     const s = (performance.now() - t0) / 1000
-    console.log(`${name.padEnd(30)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s (${Math.round(rows / cpu).toLocaleString('en-US')} rows per server CPU-second, ${(1e6 * cpu / rows).toFixed(2)} µs/row)`)
+    console.log(`${name.padEnd(30)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s (${Math.round(rows / cpu).toLocaleString('en-US')} rows per server CPU-second, ${(1e6 * cpu / rows).toFixed(2)} µs/row, of it GC ${(1e6 * gc / rows).toFixed(2)})`)
   }
   /** The client alone: rows built into its buffer, which is reset every 75,000 rows instead of sent. */
   const clientOnly = async (): Promise<void> => {
