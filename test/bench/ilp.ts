@@ -5,12 +5,13 @@
  * adapter over a data-directory database) runs in a child process, the client here, so each
  * has its own core.
  *
- *   node --import tsx test/bench/ilp.ts [rows=2000000] [only=raw,rawtcp,client,http,tcp,http1,http2,tcp2]
+ *   node --import tsx test/bench/ilp.ts [rows=2000000] [only=raw,rawtcp,raw2,client,http,tcp,http1,http2,tcp2]
  *   EPOCHDB_BENCH_PROF=/tmp/prof node --import tsx test/bench/ilp.ts 1500000 raw   # and a CPU profile of the server
  *   node --import tsx test/bench/ilp.ts --cpu   # the engine alone, in CPU time (a loaded machine's wall time says little)
  *
  * `raw` POSTs prebuilt protocol-2 bodies (the server alone, no client cost), `rawtcp` writes them to
- * one TCP connection; `client` builds the
+ * one TCP connection, `raw2` POSTs two interleaving in-order streams on two connections at once
+ * (the out-of-order merge); `client` builds the
  * rows with the Node client and throws them away (the client alone, no server); `http2` / `tcp2`
  * (any count) send the rows from that many client processes at once, each its own connection.
  * The server is warmed up first (a small request over HTTP and TCP), so that loading modules on
@@ -171,6 +172,26 @@ if (process.argv[2] === '--cpu') {
     await until('bench_raw_tcp', rows)
     report('server only, TCP (prebuilt)', rows, t0, await since(cpu0))
   }
+  /**
+   * The server alone with two producers: two connections POST prebuilt bodies at once, each stream
+   * in timestamp order, the two interleaving (stream k at µs `2i + k`), so their batches meet in
+   * group commits out of order: the out-of-order merge on every commit.
+   */
+  const serverOnly2 = async (): Promise<void> => {
+    const per = 75_000
+    const requests = Math.max(1, Math.round(n / per / 2))
+    const t0s = 1_700_000_000_000_000
+    const bodies = [0, 1].map((k) => Array.from({ length: requests }, (_, r) => ilpBody('bench_raw2', 0, per, t0s + k + 2 * r * per, 2)))
+    const cpu0 = await serverCpu()
+    const t0 = performance.now()
+    await Promise.all(bodies.map(async (list) => {
+      for (const body of list) {
+        const r = await fetch(`http://127.0.0.1:${ports.http}/write`, { method: 'POST', body })
+        if (r.status !== 204) throw new Error(`${r.status} ${await r.text()}`)
+      }
+    }))
+    report('server only, HTTP, 2 streams', 2 * requests * per, t0, await since(cpu0))
+  }
   const report = (name: string, rows: number, t0: number, [cpu, gc]: Cpu): void => {
     const s = (performance.now() - t0) / 1000
     console.log(`${name.padEnd(30)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s (${Math.round(rows / cpu).toLocaleString('en-US')} rows per server CPU-second, ${(1e6 * cpu / rows).toFixed(2)} µs/row, of it GC ${(1e6 * gc / rows).toFixed(2)})`)
@@ -197,6 +218,7 @@ if (process.argv[2] === '--cpu') {
     await warmUp()
     if (only.has('raw')) await serverOnly()
     if (only.has('rawtcp')) await serverOnlyTcp()
+    if (only.has('raw2')) await serverOnly2()
     if (only.has('client')) await clientOnly()
     if (only.has('http')) await run('HTTP, protocol 2', `http::addr=127.0.0.1:${ports.http};protocol_version=2`, 'bench_http')
     if (only.has('tcp')) await run('TCP, protocol 2', `tcp::addr=127.0.0.1:${ports.tcp};protocol_version=2`, 'bench_tcp')
