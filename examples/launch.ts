@@ -10,9 +10,10 @@
  * from inside the process: glibc reads them when it starts. `EPOCHDB_MALLOC_TUNING=0` turns the
  * launcher's variables off.
  *
- * The child also gets V8's initial old-generation limit raised ({@link V8_DEFAULTS}; a value of
- * the user's in the node arguments or `NODE_OPTIONS` wins, `EPOCHDB_V8_TUNING=0` turns it off);
- * where the server runs in this process, set it with `NODE_OPTIONS` (docs/server.md).
+ * The child also gets V8's initial old-generation limit raised and `--expose-gc`
+ * ({@link V8_DEFAULTS}; a value of the user's in the node arguments or `NODE_OPTIONS` wins,
+ * `EPOCHDB_V8_TUNING=0` turns them off); where the server runs in this process, give them to
+ * node yourself (docs/server.md).
  *
  * The child runs in its own process group, and this process forwards SIGINT, SIGTERM and SIGHUP
  * to it (a signal repeated within 500 ms — a terminal's Ctrl-C reaching npm and this process
@@ -50,8 +51,10 @@ export function mallocEnv(env: NodeJS.ProcessEnv, glibc: string | undefined): Re
  * as the last one ended — one per ILP request of 75,000 rows, a quarter to a third of the server's
  * CPU (test/bench/ilp.ts reports GC pauses). With the limit at 96 MB it ran 3 instead of 36 over
  * 3M rows. It is a starting limit, not a cap: V8 still grows the heap as it needs and collects it.
+ * And `--expose-gc`, for examples/shared-buffer-gc.ts: freed SharedArrayBuffers (column data) do
+ * not trigger V8's GC on Node 20, the server collects them itself.
  */
-export const V8_DEFAULTS: readonly string[] = ['--initial-old-space-size=96']
+export const V8_DEFAULTS: readonly string[] = ['--initial-old-space-size=96', '--expose-gc']
 
 /**
  * The flags of {@link V8_DEFAULTS} that neither `execArgv` nor `NODE_OPTIONS` already sets (a value

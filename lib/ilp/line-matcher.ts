@@ -72,7 +72,7 @@ export function compiledMatcher(shape: MatcherShape, textKind: (buf: Uint8Array,
   let fn = cache.get(src)
   if (fn === undefined) {
     if (cache.size >= MAX_CACHED) cache.clear()
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- integers and fixed code only (see the module comment)
+    // integers and fixed code only (see the module comment)
     fn = new Function('h', src)(HELPERS) as CompiledMatch
     cache.set(src, fn)
   }
