@@ -23,6 +23,7 @@ import { isUtf8 } from 'node:buffer'
 import { type ColumnBuilder, F64Builder, I64Builder, NsFromMicrosBuilder, SymBuilder, SYM_HASH_SEED } from './column-builder.js'
 import type { LineFastPath } from './line-parser.js'
 import { LAST_SUB_MICROS, parseFloatBytes, parseIntegerBytes, timestampToMicros, type TimeUnit } from './number-bytes.js'
+import { type CompiledMatch, compileAfter, compiledMatcher } from './line-matcher.js'
 import type { RowsColumn, TableRows } from './request-rows.js'
 
 const NL = 10, CR = 13, SP = 32, COMMA = 44, EQ = 61, BS = 92, QUOTE = 34
@@ -50,15 +51,20 @@ export class LineTemplate implements LineFastPath {
   private readonly ends: Int32Array
   private readonly hashes: Int32Array
   private readonly nums: Float64Array
-  /** per numeric step: the builder's array (replaced when the table's builders grow) */
-  private readonly arrays: Float64Array[]
-  private tsArray: Float64Array
-  /** a TIMESTAMP_NS designated timestamp's nanoseconds past the microsecond, else undefined */
-  private tsSub: Uint16Array | undefined
+  /** per numeric step: the builder's array (replaced when the table's builders grow); read by the compiled matcher @internal */
+  readonly arrays: Float64Array[]
+  /** @internal */
+  tsArray: Float64Array
+  /** a TIMESTAMP_NS designated timestamp's nanoseconds past the microsecond, else undefined @internal */
+  tsSub: Uint16Array | undefined
   /** the matched line's nanoseconds past its timestamp's microsecond */
   private sub = 0
-  /** the table's room when {@link arrays} were taken */
-  private cap = -1
+  /** the table's room when {@link arrays} were taken @internal */
+  cap = -1
+  /** lines matched so far; at {@link compileAfter} the template gets its {@link compiled} matcher */
+  private hits = 0
+  /** this shape's generated matcher (line-matcher.ts), once the template has matched enough lines */
+  private compiled: CompiledMatch | undefined
   /** the literals as little-endian 32-bit words (a literal's last 0-3 bytes are compared alone); literal k's end at {@link wordEnd}[k] */
   private readonly words: Int32Array
   private readonly wordEnd: Int32Array
@@ -72,14 +78,21 @@ export class LineTemplate implements LineFastPath {
    *   the last one (after the last value) ends the line or precedes its timestamp
    */
   private constructor(
-    private readonly t: TableRows,
-    private readonly lit: Uint8Array,
-    private readonly litEnd: Int32Array,
-    private readonly kinds: Uint8Array,
-    private readonly builders: readonly ColumnBuilder[],
+    /** @internal */
+    readonly t: TableRows,
+    /** @internal */
+    readonly lit: Uint8Array,
+    /** @internal */
+    readonly litEnd: Int32Array,
+    /** @internal */
+    readonly kinds: Uint8Array,
+    /** @internal */
+    readonly builders: readonly ColumnBuilder[],
     private readonly ts: I64Builder,
-    private readonly hasTs: boolean,
-    private readonly ctx: TemplateContext,
+    /** @internal */
+    readonly hasTs: boolean,
+    /** @internal */
+    readonly ctx: TemplateContext,
   ) {
     const n = kinds.length
     this.starts = new Int32Array(n)
@@ -187,6 +200,14 @@ export class LineTemplate implements LineFastPath {
    * the line, or {@link NO_MATCH} (nothing stored).
    */
   match(buf: Uint8Array, p: number, end: number, view: DataView): number {
+    if (this.compiled !== undefined) return this.compiled(buf, p, end, view, this)
+    const next = this.walk(buf, p, end, view)
+    if (next >= 0 && ++this.hits >= compileAfter) this.compiled = compiledMatcher(this, textKind)
+    return next
+  }
+
+  /** {@link match} by walking the template's steps (before it is compiled). */
+  private walk(buf: Uint8Array, p: number, end: number, view: DataView): number {
     const lit = this.lit, litEnd = this.litEnd, kinds = this.kinds, words = this.words, wordEnd = this.wordEnd, tailKind = this.tailKind, tailWord = this.tailWord
     const n = kinds.length
     let l = 0, w = 0
@@ -285,8 +306,8 @@ export class LineTemplate implements LineFastPath {
     t.rows = row + 1
   }
 
-  /** Takes the builders' arrays again (a growth replaced them). */
-  private refresh(): void {
+  /** Takes the builders' arrays again (a growth replaced them). @internal */
+  refresh(): void {
     for (let k = 0; k < this.kinds.length; k++) {
       const b = this.builders[k]
       if (b instanceof F64Builder || b instanceof I64Builder) this.arrays[k] = b.data

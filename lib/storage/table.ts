@@ -15,6 +15,7 @@ import type { PartitionUnit } from '../sql/ast.js'
 import { ColumnBuffer, RowBuffer } from './column-buffer.js'
 import { applyTtl } from './partition-ops.js'
 import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
+import { mergeOutOfOrder } from './o3-merge.js'
 import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 import { WriteLock } from './write-lock.js'
 import type { Steps } from './durable/steps.js'
@@ -372,6 +373,11 @@ export class Table {
     }
     this.thawFrom(minOf(vectors[ts] as I64Vector, length))
     const cols = this.data.columns
+    if (this.meta.dedupKeys.length === 0) {
+      // only the overlapped rows rewritten, the new rows' ascending runs merged (o3-merge.ts)
+      this.data = { columns: mergeOutOfOrder(cols, this.data.rowCount, vectors, length, ts), rowCount: this.data.rowCount + length }
+      return
+    }
     const merged = cols.map((b) => b.clone())
     for (let c = 0; c < merged.length; c++) merged[c]!.append(vectors[c]!)
     const total = this.data.rowCount + length

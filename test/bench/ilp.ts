@@ -5,16 +5,21 @@
  * adapter over a data-directory database) runs in a child process, the client here, so each
  * has its own core.
  *
- *   node --import tsx test/bench/ilp.ts [rows=2000000] [only=raw,rawtcp,client,http,tcp,http1,http2,tcp2]
+ *   node --import tsx test/bench/ilp.ts [rows=2000000] [only=raw,rawtcp,raw2,client,http,tcp,http1,http2,tcp2]
  *   EPOCHDB_BENCH_PROF=/tmp/prof node --import tsx test/bench/ilp.ts 1500000 raw   # and a CPU profile of the server
  *   node --import tsx test/bench/ilp.ts --cpu   # the engine alone, in CPU time (a loaded machine's wall time says little)
  *
  * `raw` POSTs prebuilt protocol-2 bodies (the server alone, no client cost), `rawtcp` writes them to
- * one TCP connection; `client` builds the
+ * one TCP connection, `raw2` POSTs two interleaving in-order streams on two connections at once
+ * (the out-of-order merge); `client` builds the
  * rows with the Node client and throws them away (the client alone, no server); `http2` / `tcp2`
  * (any count) send the rows from that many client processes at once, each its own connection.
  * The server is warmed up first (a small request over HTTP and TCP), so that loading modules on
- * first use is not counted in the first figure.
+ * first use is not counted in the first figure. The server runs with the V8 flag `npm start`
+ * gives it (examples/launch.ts `V8_DEFAULTS`; `EPOCHDB_V8_TUNING=0` runs it without, for a
+ * before/after); each figure gives the server's CPU per row and the part of it its main thread
+ * spent in GC pauses. Knobs for experiments: `NODEARGS` (more node flags for the server),
+ * `TCPROWS` (the TCP endpoint's `maxUncommittedRows`).
  *
  * Not a test: figures go to docs/benchmarks.md.
  */
@@ -25,7 +30,12 @@ import { join } from 'node:path'
 import { connect, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { Sender } from '@questdb/nodejs-client'
+import { PerformanceObserver } from 'node:perf_hooks'
+
+/** Server CPU seconds and GC pause seconds. */
+type Cpu = [number, number]
 import { ilpBody } from './ilp-body.js'
+import { v8Args } from '../../examples/launch.js'
 
 if (process.argv[2] === '--cpu') {
   // parse + commit of 5 prebuilt 75,000-row protocol-2 bodies into a durable table, in this process's CPU time
@@ -61,13 +71,30 @@ if (process.argv[2] === '--cpu') {
   const { createHttpServer } = await import('../../adapters/http/index.js')
   const { createIlpTcpServer } = await import('../../adapters/ilp/index.js')
   const db = await Database.open({ path: process.argv[3]! })
+  // as examples/server.ts: freed column buffers collected (--expose-gc comes with the V8 flags)
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (gc !== undefined) (await import('../../examples/shared-buffer-gc.js')).collectSharedBuffers(gc)
   const http = createHttpServer(db)
-  const tcp = createIlpTcpServer(db, { commitInterval: 200 })
+  const tcp = createIlpTcpServer(db, { commitInterval: 200, ...(process.env.TCPROWS ? { maxUncommittedRows: Number(process.env.TCPROWS) } : {}) })
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r))
   await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r))
   process.send!({ http: (http.address() as AddressInfo).port, tcp: (tcp.address() as AddressInfo).port })
+  /** the main thread's GC pauses so far, in ms (part of the CPU figure) */
+  let gcMs = 0
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) gcMs += e.duration }).observe({ entryTypes: ['gc'] })
+  /** Rows of `table` now (0 before it exists), by a query in this process: no HTTP request and connection per look. */
+  const rows = async (table: string): Promise<number> => {
+    try { return Number((await db.query(`select count() from ${table}`)).rows[0]![0]) } catch { return 0 }
+  }
   process.on('message', (m) => {
-    if (m === 'cpu') { const c = process.cpuUsage(); process.send!({ cpu: (c.user + c.system) / 1e6 }); return }
+    if (m === 'cpu') { const c = process.cpuUsage(); process.send!({ cpu: [(c.user + c.system) / 1e6, gcMs / 1000] }); return }
+    if (typeof m === 'object' && m !== null && 'until' in m) {
+      // waits here until the table has the rows (looked at every 20 ms), then answers
+      const { until, n } = m as { until: string; n: number }
+      const look = (): void => { void rows(until).then((r) => { if (r >= n) process.send!({ reached: until }); else setTimeout(look, 20) }) }
+      look()
+      return
+    }
     void db.close().then(() => process.exit(0))
   })
 } else {
@@ -76,27 +103,27 @@ if (process.argv[2] === '--cpu') {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-bench-'))
   // EPOCHDB_BENCH_PROF=<dir>: the server writes a CPU profile there (node --cpu-prof)
   const prof = process.env.EPOCHDB_BENCH_PROF
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', dir], { execArgv: ['--import', 'tsx', ...(prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`])] })
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', dir], { execArgv: ['--import', 'tsx', ...v8Args([], process.env), ...(process.env.NODEARGS ? process.env.NODEARGS.split(' ') : []), ...(prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`])] })
   const ports = await new Promise<{ http: number; tcp: number }>((r) => child.once('message', (m) => r(m as { http: number; tcp: number })))
-  /** The server's CPU seconds so far. */
-  const serverCpu = (): Promise<number> => new Promise((r) => { child.once('message', (m) => r((m as { cpu: number }).cpu)); child.send('cpu') })
-  const count = async (table: string): Promise<number> => {
-    // a fresh connection each time (a kept-alive one may be closed by the server meanwhile)
-    const r = await fetch(`http://127.0.0.1:${ports.http}/exec?query=${encodeURIComponent(`select count() from ${table}`)}`, { headers: { Connection: 'close' } }).catch(() => undefined)
-    if (r === undefined) return 0
-    const j = await r.json() as { dataset?: number[][] }
-    return j.dataset?.[0]?.[0] ?? 0
-  }
-  /** Waits until `table` has `rows` rows (polled every 50 ms: each poll is a query the server's CPU figure includes). */
-  const until = async (table: string, rows: number): Promise<void> => {
-    while (await count(table) < rows) await new Promise((r) => setTimeout(r, 50))
-  }
+  /** The server's CPU seconds so far, and the seconds of it its main thread spent in GC pauses. */
+  const serverCpu = (): Promise<Cpu> => new Promise((r) => { child.once('message', (m) => r((m as { cpu: Cpu }).cpu)); child.send('cpu') })
+  const since = async (c0: Cpu): Promise<Cpu> => { const c = await serverCpu(); return [c[0] - c0[0], c[1] - c0[1]] }
+  /**
+   * Waits until `table` has `rows` rows. The server looks itself (an in-process query every 20 ms):
+   * polling over HTTP cost about 2.5 ms of server CPU per look (a request on a new connection),
+   * which the TCP figures counted and the HTTP ones (each request awaited) did not.
+   */
+  const until = (table: string, rows: number): Promise<void> => new Promise((resolve) => {
+    const on = (m: unknown): void => { if ((m as { reached?: string }).reached === table) { child.off('message', on); resolve() } }
+    child.on('message', on)
+    child.send({ until: table, n: rows })
+  })
   const run = async (name: string, conf: string, table: string): Promise<void> => {
     const cpu0 = await serverCpu()
     const t0 = performance.now()
     await sendRows(conf, table, 0, n)
     await until(table, n)
-    report(name, n, t0, await serverCpu() - cpu0)
+    report(name, n, t0, await since(cpu0))
   }
   /** `clients` client processes at once, each sending its share of the rows (interleaved in time) on its own connection. */
   const runMany = async (name: string, conf: string, table: string, clients: number): Promise<void> => {
@@ -108,7 +135,7 @@ if (process.argv[2] === '--cpu') {
       return new Promise((r) => c.once('exit', r))
     }))
     await until(table, n)
-    report(`${name}, ${clients} clients`, n, t0, await serverCpu() - cpu0)
+    report(`${name}, ${clients} clients`, n, t0, await since(cpu0))
   }
   /** Loads what the server loads on first use (ILP over HTTP and TCP, a table, a query) before anything is measured. */
   const warmUp = async (): Promise<void> => {
@@ -131,7 +158,7 @@ if (process.argv[2] === '--cpu') {
       const r = await fetch(`http://127.0.0.1:${ports.http}/write`, { method: 'POST', body })
       if (r.status !== 204) throw new Error(`${r.status} ${await r.text()}`)
     }
-    report('server only, HTTP (prebuilt)', requests * per, t0, await serverCpu() - cpu0)
+    report('server only, HTTP (prebuilt)', requests * per, t0, await since(cpu0))
   }
   /** The server alone over TCP: the same bodies written to one connection, timed until every row is counted. */
   const serverOnlyTcp = async (): Promise<void> => {
@@ -146,11 +173,31 @@ if (process.argv[2] === '--cpu') {
     await new Promise<void>((r) => socket.end(r))
     const rows = requests * per
     await until('bench_raw_tcp', rows)
-    report('server only, TCP (prebuilt)', rows, t0, await serverCpu() - cpu0)
+    report('server only, TCP (prebuilt)', rows, t0, await since(cpu0))
   }
-  const report = (name: string, rows: number, t0: number, cpu: number): void => {
+  /**
+   * The server alone with two producers: two connections POST prebuilt bodies at once, each stream
+   * in timestamp order, the two interleaving (stream k at µs `2i + k`), so their batches meet in
+   * group commits out of order: the out-of-order merge on every commit.
+   */
+  const serverOnly2 = async (): Promise<void> => {
+    const per = 75_000
+    const requests = Math.max(1, Math.round(n / per / 2))
+    const t0s = 1_700_000_000_000_000
+    const bodies = [0, 1].map((k) => Array.from({ length: requests }, (_, r) => ilpBody('bench_raw2', 0, per, t0s + k + 2 * r * per, 2)))
+    const cpu0 = await serverCpu()
+    const t0 = performance.now()
+    await Promise.all(bodies.map(async (list) => {
+      for (const body of list) {
+        const r = await fetch(`http://127.0.0.1:${ports.http}/write`, { method: 'POST', body })
+        if (r.status !== 204) throw new Error(`${r.status} ${await r.text()}`)
+      }
+    }))
+    report('server only, HTTP, 2 streams', 2 * requests * per, t0, await since(cpu0))
+  }
+  const report = (name: string, rows: number, t0: number, [cpu, gc]: Cpu): void => {
     const s = (performance.now() - t0) / 1000
-    console.log(`${name.padEnd(30)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s (${Math.round(rows / cpu).toLocaleString('en-US')} rows per server CPU-second, ${(1e6 * cpu / rows).toFixed(2)} µs/row)`)
+    console.log(`${name.padEnd(30)} ${rows} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s (${Math.round(rows / cpu).toLocaleString('en-US')} rows per server CPU-second, ${(1e6 * cpu / rows).toFixed(2)} µs/row, of it GC ${(1e6 * gc / rows).toFixed(2)})`)
   }
   /** The client alone: rows built into its buffer, which is reset every 75,000 rows instead of sent. */
   const clientOnly = async (): Promise<void> => {
@@ -174,6 +221,7 @@ if (process.argv[2] === '--cpu') {
     await warmUp()
     if (only.has('raw')) await serverOnly()
     if (only.has('rawtcp')) await serverOnlyTcp()
+    if (only.has('raw2')) await serverOnly2()
     if (only.has('client')) await clientOnly()
     if (only.has('http')) await run('HTTP, protocol 2', `http::addr=127.0.0.1:${ports.http};protocol_version=2`, 'bench_http')
     if (only.has('tcp')) await run('TCP, protocol 2', `tcp::addr=127.0.0.1:${ports.tcp};protocol_version=2`, 'bench_tcp')

@@ -2,7 +2,8 @@
  * `npm start`'s launcher (examples/launch.ts): on Linux with glibc the server runs with
  * `MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072` in its environment (values the user set win,
  * `EPOCHDB_MALLOC_TUNING=0` turns them off), answers as `npm start` did, and one SIGINT to the
- * launcher shuts the server down cleanly (exit 0, not the "second signal" exit).
+ * launcher shuts the server down cleanly (exit 0, not the "second signal" exit). The server also
+ * gets V8's initial old-generation limit and `--expose-gc` (`V8_DEFAULTS`) unless the user set them.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
-import { MALLOC_DEFAULTS, glibcVersion, mallocEnv } from '../../../examples/launch.js'
+import { MALLOC_DEFAULTS, V8_DEFAULTS, glibcVersion, mallocEnv, v8Args } from '../../../examples/launch.js'
 import { exec, freePort } from '../../faults/server-process.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -23,6 +24,21 @@ t.test('mallocEnv: the two variables on glibc, the user\'s values kept, none els
   t.same(mallocEnv({ EPOCHDB_MALLOC_TUNING: '0' }, '2.36'), {}, 'turned off')
   t.same(Object.keys(MALLOC_DEFAULTS).sort(), ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_'])
 })
+
+t.test('v8Args: the initial old-generation limit and --expose-gc, unless the node arguments or NODE_OPTIONS give them, or turned off', async (t) => {
+  t.same(V8_DEFAULTS, ['--initial-old-space-size=96', '--expose-gc'])
+  t.same(v8Args([], {}), ['--initial-old-space-size=96', '--expose-gc'])
+  t.same(v8Args(['--import', 'tsx'], {}), ['--initial-old-space-size=96', '--expose-gc'], 'other arguments: added')
+  t.same(v8Args(['--initial-old-space-size=300'], {}), ['--expose-gc'], 'the user\'s own value in the arguments wins')
+  t.same(v8Args([], { NODE_OPTIONS: '--max-old-space-size=4096 --expose_gc' }), ['--initial-old-space-size=96'], 'a flag in NODE_OPTIONS is not repeated (either spelling)')
+  t.same(v8Args([], { NODE_OPTIONS: '--max-old-space-size=4096' }), ['--initial-old-space-size=96', '--expose-gc'], 'another heap flag: added')
+  t.same(v8Args([], { EPOCHDB_V8_TUNING: '0' }), [], 'turned off')
+})
+
+/** The command line of process `pid` (Linux /proc). */
+function argvOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').filter((a) => a !== '')
+}
 
 /** The environment of process `pid` (Linux /proc). */
 function environOf(pid: number): Record<string, string> {
@@ -76,6 +92,8 @@ t.test('npm start on Linux/glibc: the server process has the allocator variables
   t.equal(env.MALLOC_ARENA_MAX, '2')
   t.equal(env.MALLOC_MMAP_THRESHOLD_, '131072')
   t.equal(environOf(launcher.pid!).MALLOC_ARENA_MAX, process.env.MALLOC_ARENA_MAX, 'the launcher itself is unchanged')
+  t.ok(argvOf(server!).includes('--initial-old-space-size=96') && argvOf(server!).includes('--expose-gc'), 'the server runs with the V8 flags')
+  t.notOk(argvOf(launcher.pid!).includes('--initial-old-space-size=96'), 'the launcher does not')
   t.same((await exec(url, 'select 1 + 1 x')).body.dataset, [[2]], 'REST answers through the launched server')
   launcher.kill('SIGINT')
   t.equal(await exited, 0, 'one SIGINT: a clean shutdown, exit 0')

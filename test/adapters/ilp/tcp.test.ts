@@ -196,3 +196,27 @@ t.test('close() commits the complete lines open connections hold (commit interva
   t.equal(await Promise.race([aClosed.then(() => true), sleep(5000).then(() => false)]), true, 'the connections are ended')
   b.destroy()
 })
+
+t.test('a fast stream is committed every COMMIT_BATCH_ROWS rows, before the commit interval or maxUncommittedRows, on an open connection', { timeout: 60_000 }, async (t) => {
+  const { COMMIT_BATCH_ROWS } = await import('../../../adapters/ilp/tcp-server.js')
+  const db = await Database.open()
+  // an interval that never comes during the test, and the default 500k rows
+  const srv = await start(db, { commitInterval: 600_000 })
+  t.teardown(() => srv.close())
+  const n = COMMIT_BATCH_ROWS + 5000
+  const body = Buffer.from(Array.from({ length: n }, (_, i) => `batch,s=a v=${i}i ${1_000_000 + i}t\n`).join(''))
+  const socket = net.connect(srv.port, '127.0.0.1')
+  t.teardown(() => socket.destroy())
+  await new Promise((r) => socket.once('connect', r))
+  socket.write(body)
+  // the connection stays open: rows become visible only through a batch commit
+  let seen = 0n
+  for (let i = 0; i < 400 && seen < BigInt(COMMIT_BATCH_ROWS); i++) {
+    seen = await rows(db, 'select count() from batch').then((r) => r[0]![0] as bigint).catch(() => 0n)
+    if (seen < BigInt(COMMIT_BATCH_ROWS)) await sleep(50)
+  }
+  t.ok(seen >= BigInt(COMMIT_BATCH_ROWS), `at least one batch committed with the connection open (${seen} rows)`)
+  socket.end()
+  t.equal(await until(db, 'select count() from batch', BigInt(n)), BigInt(n), 'the rest at the disconnect')
+  t.same(await rows(db, 'select min(v), max(v), count_distinct(v) from batch'), [[0n, BigInt(n - 1), BigInt(n)]], 'each row once, in order')
+})

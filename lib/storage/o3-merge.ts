@@ -1,0 +1,95 @@
+/**
+ * The out-of-order merge of an append without DEDUP: the new rows go into timestamp order among
+ * the table's in-memory rows, rewriting only the rows from the first one a new row lands before.
+ *
+ * The common case is not random order: two or more producers writing "now", each in order, whose
+ * batches meet in one group commit (two ILP clients, two TCP connections). The new rows are then
+ * a few ascending runs, and they overlap only the newest existing rows. So, instead of copying
+ * every in-memory row one by one, building an order over all of them and sorting the new rows
+ * with a comparator (merge-rows.ts `timestampOrder`, which DEDUP still uses):
+ * - the rows before the first one a new row lands before are copied as a block per column;
+ * - the new rows are ordered by a natural merge sort: their ascending runs are found in one pass
+ *   and merged pairwise (one run: no work; two interleaved in-order streams: one merge), stable,
+ *   on typed arrays of row numbers;
+ * - that order is merged with the overlapped existing rows (existing first on ties, then the new
+ *   rows in arrival order, as before) and only those rows are gathered.
+ *
+ * QuestDB does the same in spirit: its O3 commit sorts the uncommitted rows by timestamp and merges
+ * them with the overlapped part of the partition, leaving the part before it alone
+ * (`cairo.o3.max.lag` bounds how far back a commit expects late rows).
+ */
+import type { I64Vector, Vector } from '../types/vector.js'
+import { ColumnBuffer } from './column-buffer.js'
+import { firstAfter, minOf } from './merge-rows.js'
+
+type Stamps = Float64Array | BigInt64Array
+
+/**
+ * The stable ascending order of `d[base, base + n)`, as row numbers relative to `base`: a
+ * natural merge sort (ascending runs found in one pass, then merged pairwise).
+ */
+export function runOrder(d: Stamps, base: number, n: number): Int32Array {
+  let a = new Int32Array(n)
+  for (let i = 0; i < n; i++) a[i] = i
+  // run starts, with n at the end
+  const starts: number[] = [0]
+  for (let i = 1; i < n; i++) if (d[base + i]! < d[base + i - 1]!) starts.push(i)
+  starts.push(n)
+  if (starts.length <= 2) return a
+  let b = new Int32Array(n)
+  let runs = starts
+  while (runs.length > 2) {
+    const next: number[] = [0]
+    for (let r = 0; r + 1 < runs.length; r += 2) {
+      const lo = runs[r]!, mid = runs[r + 1]!, hi = r + 2 < runs.length ? runs[r + 2]! : mid
+      // left run first on ties: stable
+      let i = lo, j = mid, o = lo
+      while (i < mid && j < hi) b[o++] = d[base + a[j]!]! < d[base + a[i]!]! ? a[j++]! : a[i++]!
+      while (i < mid) b[o++] = a[i++]!
+      while (j < hi) b[o++] = a[j++]!
+      next.push(hi)
+    }
+    if (next[next.length - 1] !== n) next.push(n)
+    const t = a; a = b; b = t
+    runs = next
+  }
+  return a
+}
+
+/**
+ * The columns after appending `vectors` (`length` rows, one vector per column, not in order
+ * after the newest row) to the first `existing` rows of `cols`, in timestamp order (column
+ * `ts`): new buffers, the old ones untouched (readers may hold them). Ties keep existing rows
+ * first, then new rows in arrival order.
+ */
+export function mergeOutOfOrder(cols: readonly ColumnBuffer[], existing: number, vectors: readonly Vector[], length: number, ts: number): ColumnBuffer[] {
+  const from = firstAfter(cols[ts]!, existing, minOf(vectors[ts] as I64Vector, length), false)
+  const tailOld = existing - from
+  const n = tailOld + length
+  // the overlapped existing rows and the new ones, per column, in one buffer each
+  const tails = cols.map((b, c) => {
+    const t = new ColumnBuffer(b.type, n, b.dict)
+    t.appendRange(b.view(from, existing), 0, tailOld)
+    t.append(vectors[c]!)
+    return t
+  })
+  const d = (tails[ts]!.view(0, n) as I64Vector).data as Stamps
+  const fresh = runOrder(d, tailOld, length)
+  const order = new Int32Array(n)
+  let i = 0, j = 0, o = 0
+  while (i < tailOld && j < length) {
+    const k = tailOld + fresh[j]!
+    if (d[k]! < d[i]!) { order[o++] = k; j++ } else order[o++] = i++
+  }
+  while (i < tailOld) order[o++] = i++
+  while (j < length) order[o++] = tailOld + fresh[j++]!
+  const total = existing + length
+  return cols.map((b, c) => {
+    // room for the next in-order batch of this size without regrowing at once
+    const out = new ColumnBuffer(b.type, total + length, b.dict)
+    if (from > 0) out.appendRange(b.view(0, from), 0, from)
+    const sorted = tails[c]!.permuted(order, n)
+    out.appendRange(sorted.view(0, n), 0, n)
+    return out
+  })
+}
