@@ -51,8 +51,9 @@ export function mallocEnv(env: NodeJS.ProcessEnv, glibc: string | undefined): Re
  * as the last one ended — one per ILP request of 75,000 rows, a quarter to a third of the server's
  * CPU (test/bench/ilp.ts reports GC pauses). With the limit at 96 MB it ran 3 instead of 36 over
  * 3M rows. It is a starting limit, not a cap: V8 still grows the heap as it needs and collects it.
- * And `--expose-gc`, for examples/shared-buffer-gc.ts: freed SharedArrayBuffers (column data) do
- * not trigger V8's GC on Node 20, the server collects them itself.
+ * And `--expose-gc`: freed SharedArrayBuffers (column data) do not trigger V8's GC on Node 20,
+ * so the library collects them itself (lib/storage/shared-memory.ts), with `globalThis.gc` when
+ * exposed (else it reaches the same function at run time).
  */
 export const V8_DEFAULTS: readonly string[] = ['--initial-old-space-size=96', '--expose-gc']
 

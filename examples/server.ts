@@ -18,7 +18,6 @@ import { createConsoleHandler } from '../adapters/console/index.js'
 import { createPgwireServer, type PgwireServer } from '../adapters/pgwire/index.js'
 import { type OidcGuard, createOidcGuard } from '../adapters/oidc/index.js'
 import { type AuthKeys, createIlpTcpServer, type IlpTcpServer, parseAuthDb } from '../adapters/ilp/index.js'
-import { collectSharedBuffers } from './shared-buffer-gc.js'
 
 /** At SIGINT/SIGTERM: how long cancelled statements may take to end, and answered connections to close. */
 const SHUTDOWN_GRACE_MS = 5000
@@ -121,9 +120,6 @@ async function main(): Promise<void> {
     process.exit(1)
   }
   const log = (entry: object): void => { process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...entry }) + '\n') }
-  // column buffers freed by checkpoints are collected (with --expose-gc, as npm start runs it: shared-buffer-gc.ts)
-  const gc = (globalThis as { gc?: () => void }).gc
-  if (gc !== undefined) collectSharedBuffers(gc)
   /** every open client connection (REST and pgwire), to end them at shutdown */
   const sockets = new Set<Socket>()
   const track = (s: Socket): void => { sockets.add(s); s.once('close', () => sockets.delete(s)) }

@@ -12,19 +12,20 @@ import {
   type Vector, type I64Vector, SymbolTable, allocate, getScalar, materialize, vectorOf,
 } from '../types/vector.js'
 import { type ArrVector, ArrBuilder, arrSlice } from '../types/array-vector.js'
+import { HAS_SAB, sharedBuffer } from './shared-memory.js'
 
 type Fixed = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Float32Array | Float64Array | BigInt64Array
 
 /**
  * Column memory lives in SharedArrayBuffers where the platform has them, so worker threads can
- * scan a table's columns without copying (see exec/parallel).
+ * scan a table's columns without copying (see exec/parallel); they come from shared-memory.ts,
+ * which also sees that dropped ones are collected.
  */
-const HAS_SAB = typeof SharedArrayBuffer === 'function'
 
 /** A typed array of `ctor` with `n` elements, on shared memory when available. */
 function sharedOf<T extends Float64ArrayConstructor>(ctor: T, n: number): InstanceType<T> {
   if (!HAS_SAB) return new ctor(n) as InstanceType<T>
-  return new ctor(new SharedArrayBuffer(n * ctor.BYTES_PER_ELEMENT)) as InstanceType<T>
+  return new ctor(sharedBuffer(n * ctor.BYTES_PER_ELEMENT)) as InstanceType<T>
 }
 
 /** A copy of `a` on shared memory (a no-op where shared memory is unavailable). */

@@ -71,9 +71,6 @@ if (process.argv[2] === '--cpu') {
   const { createHttpServer } = await import('../../adapters/http/index.js')
   const { createIlpTcpServer } = await import('../../adapters/ilp/index.js')
   const db = await Database.open({ path: process.argv[3]! })
-  // as examples/server.ts: freed column buffers collected (--expose-gc comes with the V8 flags)
-  const gc = (globalThis as { gc?: () => void }).gc
-  if (gc !== undefined) (await import('../../examples/shared-buffer-gc.js')).collectSharedBuffers(gc)
   const http = createHttpServer(db)
   const tcp = createIlpTcpServer(db, { commitInterval: 200, ...(process.env.TCPROWS ? { maxUncommittedRows: Number(process.env.TCPROWS) } : {}) })
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r))

@@ -12,8 +12,7 @@
 import type { ColumnType } from '../../types/column-type.js'
 import { arrayDims } from '../../types/array-type.js'
 import { type ArrVector, arrMaterialize } from '../../types/array-vector.js'
-
-const HAS_SAB = typeof SharedArrayBuffer === 'function'
+import { sharedBuffer } from '../shared-memory.js'
 
 function headerBytes(rows: number, dims: number): number {
   const b = rows * 4 * (1 + dims)
@@ -62,7 +61,7 @@ export function decodeArr(type: ColumnType, data: Uint8Array, n: number): ArrVec
     offsets[i + 1] = at
   }
   if (data.length !== head + at * 8) throw new RangeError(`array data has ${data.length} bytes, expected ${head + at * 8}`)
-  const buf = HAS_SAB ? new SharedArrayBuffer(at * 8) : new ArrayBuffer(at * 8)
+  const buf = sharedBuffer(at * 8)
   new Uint8Array(buf).set(data.subarray(head, head + at * 8))
   return { kind: 'arr', type, length: n, dims: d, data: new Float64Array(buf), offsets, shapes }
 }

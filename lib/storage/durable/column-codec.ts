@@ -12,10 +12,9 @@ import { internalError } from '../../errors.js'
 import { type ColumnType, physicalOf, LONG_NULL } from '../../types/column-type.js'
 import { type Vector, type SymbolTable, materialize, vectorOf } from '../../types/vector.js'
 import { decodeArr, encodeArr } from './array-codec.js'
+import { sharedBuffer } from '../shared-memory.js'
 
 const TWO32 = 4294967296
-/** Decoded columns live in shared memory where available, so worker threads read them without copying. */
-const HAS_SAB = typeof SharedArrayBuffer === 'function'
 
 /** Bytes per value of a fixed-width type, or 0 for var-size / NULL types. */
 export function fixedWidth(type: ColumnType): number {
@@ -55,7 +54,8 @@ export function encodeFixed(v: Vector): Uint8Array {
 /** Decodes `n` fixed-width values of `type` from `bytes` (copied into an aligned, shared array). */
 export function decodeFixed(type: ColumnType, bytes: Uint8Array, n: number, dict?: SymbolTable): Vector {
   const w = fixedWidth(type)
-  const buf = HAS_SAB ? new SharedArrayBuffer(n * w) : new ArrayBuffer(n * w)
+  // decoded columns live in shared memory where available, so worker threads read them without copying
+  const buf = sharedBuffer(n * w)
   new Uint8Array(buf).set(bytes.subarray(0, n * w))
   switch (physicalOf(type)) {
     case 'bool': return vectorOf(type, new Uint8Array(buf), n)
@@ -73,7 +73,7 @@ export function decodeFixed(type: ColumnType, bytes: Uint8Array, n: number, dict
 
 /** int64 words (lo, hi pairs) as the engine's i64 data: Float64Array unless a value is not safe. */
 function int64ToEngine(words: Int32Array, n: number): Float64Array | BigInt64Array {
-  const out = new Float64Array(HAS_SAB ? new SharedArrayBuffer(n * 8) : new ArrayBuffer(n * 8))
+  const out = new Float64Array(sharedBuffer(n * 8))
   for (let i = 0; i < n; i++) {
     const lo = words[2 * i]!
     const hi = words[2 * i + 1]!

@@ -10,12 +10,13 @@
  */
 import type { Vector } from '../../types/vector.js'
 import type { ArrVector } from '../../types/array-vector.js'
+import { sharedBuffer } from '../shared-memory.js'
 
 type Fixed = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Float32Array | Float64Array | BigInt64Array
 
 /** A copy of `a` in a buffer of exactly its size; shared memory where available, as column memory is (workers scan it). */
 function copyOf<T extends Fixed>(a: T): T {
-  const buf = typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(a.byteLength) : new ArrayBuffer(a.byteLength)
+  const buf = sharedBuffer(a.byteLength)
   const out = new (a.constructor as new (b: ArrayBufferLike) => T)(buf)
   ;(out as Float64Array).set(a as unknown as Float64Array)
   return out
