@@ -14,6 +14,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import { LAST_SUB_MICROS, parseFloatBytes, parseIntegerBytes, timestampToMicros } from './number-bytes.js'
+import { internalError } from '../errors.js'
 
 /** A compiled matcher: `LineTemplate.match` of one template shape (the template passed as `st`). */
 export type CompiledMatch = (buf: Uint8Array, p: number, end: number, view: DataView, st: MatcherState) => number
@@ -83,7 +84,7 @@ const SYM = 0, BIN_F64 = 1, TEXT_F64 = 2, INT_I64 = 3
 
 /** An integer as source text, refusing anything else (nothing but integers is ever spliced into code). */
 function int(n: number): string {
-  if (!Number.isInteger(n)) throw new TypeError(`not an integer: ${n}`)
+  if (!Number.isInteger(n)) throw internalError(`line matcher: not an integer: ${n}`)
   return String(n)
 }
 

@@ -50,12 +50,12 @@ export function snappyDecodeView(input: Uint8Array, outputLength: number): Uint8
   let p = 0
   let length = 0
   for (let shift = 0; ; shift += 7) {
-    if (p >= input.length || shift > 28) throw new Error('invalid snappy length header')
+    if (p >= input.length || shift > 28) throw new RangeError('invalid snappy length header')
     const b = input[p++]!
     length += (b & 0x7f) * 2 ** shift
     if (b < 0x80) break
   }
-  if (length !== outputLength) throw new Error(`snappy length ${length} is not the page's ${outputLength}`)
+  if (length !== outputLength) throw new RangeError(`snappy length ${length} is not the page's ${outputLength}`)
   const inLength = input.length - p
   const out = (inLength + SLACK + 7) & ~7
   const need = out + outputLength + SLACK
@@ -63,7 +63,7 @@ export function snappyDecodeView(input: Uint8Array, outputLength: number): Uint8
   const m = new Uint8Array(d.memory.buffer)
   m.set(input.subarray(p), 0)
   const r = d.decode(0, inLength, out, outputLength)
-  if (r !== 0) throw new Error(`failed to uncompress snappy data: ${ERRORS[r] ?? r}`)
+  if (r !== 0) throw new RangeError(`failed to uncompress snappy data: ${ERRORS[r] ?? r}`)
   return m.subarray(out, out + outputLength)
 }
 

@@ -82,7 +82,7 @@ function readAt(fd: number, position: number, length: number): Uint8Array {
   let got = 0
   while (got < length) {
     const n = readSync(fd, buf, got, length - got, position + got)
-    if (n === 0) throw new Error('parquet file shorter than its footer says')
+    if (n === 0) throw new RangeError('parquet file shorter than its footer says')
     got += n
   }
   return buf
