@@ -11,11 +11,12 @@
  * as new row groups. The result is a new file in a new directory; nothing the old file's
  * directory holds is changed.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync } from 'node:fs'
 import { type FileMetaData, type ParquetParsers, type RowGroup, parquetMetadata } from 'hyparquet'
 import { io } from './io.js'
 import { PARQUET_PARTITION_FILE } from './table-files.js'
 import { ParquetBatchWriter } from '../../parquet/writer.js'
+import { readChunkBytes } from '../../parquet/chunk-bytes.js'
 import { type EpochFooter, FOOTER_KEY } from '../../parquet/schema.js'
 import type { ColumnType } from '../../types/column-type.js'
 import { touches } from './parquet-keep.js'
@@ -63,29 +64,18 @@ export function readOldFooter(path: string): FileMetaData | undefined {
   try {
     const size = fstatSync(fd).size
     if (size < 12) return undefined
-    const tail = readAt(fd, size - 8, 8)
+    const tail = readChunkBytes(fd, size - 8, 8, path)
     const view = new DataView(tail.buffer, tail.byteOffset, 8)
     if (view.getUint32(4, true) !== 0x31524150) return undefined
     const len = view.getUint32(0, true)
     if (len + 12 > size) return undefined
-    const footer = readAt(fd, size - 8 - len, len + 8)
+    const footer = readChunkBytes(fd, size - 8 - len, len + 8, path)
     return parquetMetadata(footer.buffer.slice(footer.byteOffset, footer.byteOffset + footer.length) as ArrayBuffer, { parsers: KEEP_PARSERS })
   } catch {
     return undefined
   } finally {
     closeSync(fd)
   }
-}
-
-function readAt(fd: number, position: number, length: number): Uint8Array {
-  const buf = new Uint8Array(length)
-  let got = 0
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, position + got)
-    if (n === 0) throw new RangeError('parquet file shorter than its footer says')
-    got += n
-  }
-  return buf
 }
 
 /** True when the old file was written for exactly these columns (the `epochdb` footer entry). */
@@ -222,7 +212,7 @@ export async function writeMergedPartition(tableDir: string, dir: string, meta: 
       const g = s.kind === 'copy' ? md!.row_groups[s.group]! : undefined
       const range = g === undefined ? undefined : groupRange(g, oldSize)
       if (g !== undefined && range !== undefined) {
-        await w.copyRowGroup(readAt(oldFd!, range.from, range.to - range.from), copyableGroup(g, md!), range.from)
+        await w.copyRowGroup(readChunkBytes(oldFd!, range.from, range.to - range.from, oldPath!), copyableGroup(g, md!), range.from)
         copied++
         continue
       }
