@@ -44,8 +44,8 @@ function gcFunction(): (() => void) | null {
   return collect
 }
 
-/** Runs the full GC now (tests and benchmarks); false where none is available. */
-export function collectSharedMemory(): boolean {
+/** Runs the full GC now; false where none is available. */
+function collectSharedMemory(): boolean {
   sinceGc = 0
   const gc = gcFunction()
   if (gc === null) return false
