@@ -40,10 +40,12 @@ export class ElemAccumulator {
   private grow(shape: ArrayLike<number>): void {
     const dims = shape.length
     if (this.shape.length === 0) this.shape = new Array<number>(dims).fill(0)
+    // called per array added: the common case (no extent grows) allocates nothing
     let bigger = false
-    const next = this.shape.slice()
-    for (let k = 0; k < dims; k++) if (shape[k]! > next[k]!) { next[k] = shape[k]!; bigger = true }
+    for (let k = 0; k < dims && !bigger; k++) bigger = shape[k]! > this.shape[k]!
     if (!bigger) return
+    const next = this.shape.slice()
+    for (let k = 0; k < dims; k++) if (shape[k]! > next[k]!) next[k] = shape[k]!
     const size = next.reduce((a, b) => a * b, 1)
     const acc = new Float64Array(size).fill(NaN), comp = new Float64Array(size), count = new Float64Array(size)
     const old = this.shape, oldSize = old.reduce((a, b) => a * b, 1)
