@@ -15,6 +15,7 @@ import { COVARIANCE_FUNCTIONS } from './covariance.js'
 import { FIRST_LAST_FUNCTIONS } from './first-last.js'
 import { MIN_MAX_FUNCTIONS } from './min-max.js'
 import { MODE_ORDERED_FUNCTIONS } from './mode-ordered.js'
+import { MOMENT_FUNCTIONS } from './moments.js'
 import { WEIGHTED_STDDEV_FUNCTIONS } from './weighted-stddev.js'
 import { STRING_AGG_FUNCTIONS } from './string-agg.js'
 import { SUM_FUNCTIONS } from './sum.js'
@@ -29,6 +30,7 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionDef[] = [
   ...FIRST_LAST_FUNCTIONS,
   ...COMPENSATED_SUM_FUNCTIONS,
   ...VARIANCE_FUNCTIONS,
+  ...MOMENT_FUNCTIONS,
   ...COVARIANCE_FUNCTIONS,
   ...STRING_AGG_FUNCTIONS,
   ...BOOL_AGG_FUNCTIONS,
