@@ -16,6 +16,7 @@ import { FIRST_LAST_FUNCTIONS } from './first-last.js'
 import { MIN_MAX_FUNCTIONS } from './min-max.js'
 import { MODE_ORDERED_FUNCTIONS } from './mode-ordered.js'
 import { MOMENT_FUNCTIONS } from './moments.js'
+import { MEAN_FUNCTIONS } from './means.js'
 import { WEIGHTED_STDDEV_FUNCTIONS } from './weighted-stddev.js'
 import { STRING_AGG_FUNCTIONS } from './string-agg.js'
 import { SUM_FUNCTIONS } from './sum.js'
@@ -31,6 +32,7 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionDef[] = [
   ...COMPENSATED_SUM_FUNCTIONS,
   ...VARIANCE_FUNCTIONS,
   ...MOMENT_FUNCTIONS,
+  ...MEAN_FUNCTIONS,
   ...COVARIANCE_FUNCTIONS,
   ...STRING_AGG_FUNCTIONS,
   ...BOOL_AGG_FUNCTIONS,
