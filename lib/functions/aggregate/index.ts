@@ -17,6 +17,7 @@ import { MIN_MAX_FUNCTIONS } from './min-max.js'
 import { MODE_ORDERED_FUNCTIONS } from './mode-ordered.js'
 import { MOMENT_FUNCTIONS } from './moments.js'
 import { MEAN_FUNCTIONS } from './means.js'
+import { TWAP_FUNCTIONS } from './twap.js'
 import { WEIGHTED_STDDEV_FUNCTIONS } from './weighted-stddev.js'
 import { STRING_AGG_FUNCTIONS } from './string-agg.js'
 import { SUM_FUNCTIONS } from './sum.js'
@@ -33,6 +34,7 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionDef[] = [
   ...VARIANCE_FUNCTIONS,
   ...MOMENT_FUNCTIONS,
   ...MEAN_FUNCTIONS,
+  ...TWAP_FUNCTIONS,
   ...COVARIANCE_FUNCTIONS,
   ...STRING_AGG_FUNCTIONS,
   ...BOOL_AGG_FUNCTIONS,
