@@ -18,6 +18,7 @@ import { MODE_ORDERED_FUNCTIONS } from './mode-ordered.js'
 import { MOMENT_FUNCTIONS } from './moments.js'
 import { MEAN_FUNCTIONS } from './means.js'
 import { TWAP_FUNCTIONS } from './twap.js'
+import { BIT_AGG_FUNCTIONS } from './bit-agg.js'
 import { WEIGHTED_STDDEV_FUNCTIONS } from './weighted-stddev.js'
 import { STRING_AGG_FUNCTIONS } from './string-agg.js'
 import { SUM_FUNCTIONS } from './sum.js'
@@ -35,6 +36,7 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionDef[] = [
   ...MOMENT_FUNCTIONS,
   ...MEAN_FUNCTIONS,
   ...TWAP_FUNCTIONS,
+  ...BIT_AGG_FUNCTIONS,
   ...COVARIANCE_FUNCTIONS,
   ...STRING_AGG_FUNCTIONS,
   ...BOOL_AGG_FUNCTIONS,
