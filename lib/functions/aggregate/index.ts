@@ -19,6 +19,7 @@ import { MOMENT_FUNCTIONS } from './moments.js'
 import { MEAN_FUNCTIONS } from './means.js'
 import { TWAP_FUNCTIONS } from './twap.js'
 import { BIT_AGG_FUNCTIONS } from './bit-agg.js'
+import { ARG_EXTREME_FUNCTIONS } from './arg-min-max.js'
 import { WEIGHTED_STDDEV_FUNCTIONS } from './weighted-stddev.js'
 import { STRING_AGG_FUNCTIONS } from './string-agg.js'
 import { SUM_FUNCTIONS } from './sum.js'
@@ -37,6 +38,7 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionDef[] = [
   ...MEAN_FUNCTIONS,
   ...TWAP_FUNCTIONS,
   ...BIT_AGG_FUNCTIONS,
+  ...ARG_EXTREME_FUNCTIONS,
   ...COVARIANCE_FUNCTIONS,
   ...STRING_AGG_FUNCTIONS,
   ...BOOL_AGG_FUNCTIONS,
