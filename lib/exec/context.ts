@@ -25,6 +25,9 @@ export interface CancelSignal {
   readonly cancelled: boolean
 }
 
+/** When the engine's main thread loaded (microseconds since the epoch): QuestDB's `Timestamps.STARTUP_TIMESTAMP`. */
+const STARTED_AT = Date.now() * 1000
+
 const defer: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => setImmediate(f) : (f) => setTimeout(f, 0)
 
 /** Everything a statement's operators and kernels can see while it runs. */
@@ -77,6 +80,9 @@ export class ExecContext implements FunctionContext {
   clock(): number {
     return this.clockFn()
   }
+
+  /** When the engine started (`pg_postmaster_start_time()`); a parallel task carries the main thread's. */
+  startedAt = STARTED_AT
 
   /** The nanoseconds of the statement's start past {@link ExecContext.now} (0-999): `now_ns()` is `now * 1000 + nowSub`. */
   nowSub = 0

@@ -44,6 +44,8 @@ export interface FunctionContext {
   clock(): number
   /** nanoseconds of the statement's start past `now` (0-999), for `now_ns()`; absent: 0 */
   readonly nowSub?: number
+  /** when the engine started (microseconds since the epoch), for `pg_postmaster_start_time()`; absent: unknown (NULL) */
+  readonly startedAt?: number
   /** the clock in nanoseconds, for `systimestamp_ns()`; absent: `clock()` widened */
   readonly clockNs?: (() => bigint) | undefined
   /** the random generator shared by `rnd_*` within a statement (seeded by `long_sequence(n, s0, s1)`) */

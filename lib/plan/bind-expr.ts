@@ -153,7 +153,13 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
         const b = bindExpr(list[0]!, env)
         if (isInterval(b.type)) {
           const c = list[0]!
-          const between = bindFunction('between', [e.expr, { kind: 'call', pos: c.pos, name: 'interval_start', args: [c], distinct: false, star: false }, { kind: 'call', pos: c.pos, name: 'interval_end', args: [c], distinct: false, star: false }], e.pos, env)
+          const end: Expr = { kind: 'call', pos: c.pos, name: 'interval_end', args: [c], distinct: false, star: false }
+          // a microsecond interval covers whole microseconds: on a nanosecond value its end is
+          // the last nanosecond of its last microsecond (`ts_ns IN today()` keeps 23:59:59.999999999)
+          const hi: Expr = target.type === 'TIMESTAMP_NS' && b.type === 'INTERVAL'
+            ? { kind: 'binary', pos: c.pos, op: '+', left: { kind: 'cast', pos: c.pos, expr: end, type: 'timestamp_ns', typePos: c.pos, shorthand: true }, right: { kind: 'literal', pos: c.pos, type: 'int', text: '999' } }
+            : end
+          const between = bindFunction('between', [e.expr, { kind: 'call', pos: c.pos, name: 'interval_start', args: [c], distinct: false, star: false }, hi], e.pos, env)
           return e.not ? notOf(between, e.pos, env) : between
         }
       }

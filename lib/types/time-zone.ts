@@ -2,8 +2,9 @@
  * Time zones for `to_timezone`, `to_utc`, `dateadd(..., tz)`, `today(tz)` and SAMPLE BY ... TIME ZONE:
  * the one module that turns a zone name into offsets, so every statement accepts the same names.
  * Accepts IANA names (`Europe/Berlin`), fixed offsets (`+02:00`, `-0530`, `UTC+01`), `UTC`,
- * `GMT`, `Z`, and Java's short ids that QuestDB accepts (`PST` behaves as
- * `America/Los_Angeles`, `EST` is a fixed -05:00). Rules come from `Intl.DateTimeFormat`
+ * `GMT`, `Z`, Java's short ids that QuestDB accepts (`PST` behaves as
+ * `America/Los_Angeles`, `EST` is a fixed -05:00), and zone abbreviations and English long names
+ * (`CEST`, `Pacific Daylight Time`: the rules of a region that uses them, see zone-names.ts). Rules come from `Intl.DateTimeFormat`
  * (in browsers and Node), with a small cache of offsets per 15-minute bucket.
  *
  * Browser-safe: imports nothing from `node:*`.
@@ -11,6 +12,7 @@
 import { SqlError, SqlState } from '../errors.js'
 import { addUnits, type TimeUnit } from './calendar.js'
 import { parseUtcOffset } from './utc-offset.js'
+import { zoneForName } from './zone-names.js'
 
 const MICROS_PER_MINUTE = 60_000_000
 const MICROS_PER_DAY = 86_400_000_000
@@ -42,20 +44,25 @@ function resolve(tz: string, pos = -1): Zone {
   if (fixed !== null) z = { kind: 'fixed', offset: fixed }
   else if (typeof alias === 'number') z = { kind: 'fixed', offset: alias * MICROS_PER_MINUTE }
   else {
-    const name = typeof alias === 'string' ? alias : tz
-    let fmt: Intl.DateTimeFormat
-    try {
-      fmt = new Intl.DateTimeFormat('en-US', {
-        timeZone: name, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
-        hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short',
-      })
-    } catch {
-      throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid timezone: ${tz}`, pos)
-    }
+    const fmt = intlFormat(typeof alias === 'string' ? alias : tz) ?? intlFormat(zoneForName(tz))
+    if (fmt === undefined) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `invalid timezone: ${tz}`, pos)
     z = { kind: 'intl', fmt, cache: new Map() }
   }
   zones.set(tz, z)
   return z
+}
+
+/** The wall-clock formatter of region `name`, or undefined when Intl does not know it. */
+function intlFormat(name: string | undefined): Intl.DateTimeFormat | undefined {
+  if (name === undefined) return undefined
+  try {
+    return new Intl.DateTimeFormat('en-US', {
+      timeZone: name, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
+      hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short',
+    })
+  } catch {
+    return undefined
+  }
 }
 
 /** Returns `tz` when it names a time zone this engine accepts; raises 22023 `invalid timezone` at `pos` otherwise. */

@@ -61,6 +61,7 @@ function taskInput(task: WireTask, ctx: ExecContext | undefined): { context: Exe
   const context = ctx ?? new ExecContext(task.now, () => Date.now() * 1000, task.user, { tableNames: () => [], table: () => undefined, partitions: () => undefined }, '', task.params, signal)
   if (ctx === undefined && task.deadline !== undefined) context.deadline = task.deadline
   if (ctx === undefined) context.nowSub = task.nowSub ?? 0
+  if (ctx === undefined && task.startedAt !== undefined) context.startedAt = task.startedAt
   return { context, fns, ...rowsInput(task, fns) }
 }
 

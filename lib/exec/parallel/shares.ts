@@ -38,8 +38,8 @@ export async function runShares(node: ParallelAggregateNode, pool: WorkerPool, c
 }
 
 /** What every task of a statement carries of its context. */
-export function taskContext(ctx: ExecContext): Pick<WireTask, 'params' | 'now' | 'nowSub' | 'user' | 'deadline'> {
-  return { params: ctx.params, now: ctx.now, nowSub: ctx.nowSub, user: ctx.user, deadline: ctx.deadline }
+export function taskContext(ctx: ExecContext): Pick<WireTask, 'params' | 'now' | 'nowSub' | 'startedAt' | 'user' | 'deadline'> {
+  return { params: ctx.params, now: ctx.now, nowSub: ctx.nowSub, startedAt: ctx.startedAt, user: ctx.user, deadline: ctx.deadline }
 }
 
 /**

@@ -73,6 +73,8 @@ export interface WireTask {
   readonly now: number
   /** nanoseconds of the statement's start past `now` (`now_ns()`) */
   readonly nowSub?: number
+  /** when the engine's main thread started (`pg_postmaster_start_time()`) */
+  readonly startedAt?: number
   readonly user: string
   /** the statement's deadline (ms since the epoch, Infinity for none): a share past it ends with 57014 */
   readonly deadline?: number

@@ -5,16 +5,31 @@
  */
 import { SqlError, SqlState, notSupported } from '../../errors.js'
 import type { AlterTable, ColumnDef, CreateTable, CreateTableLike, DropTable, RenameTable, TableOptions, TruncateTable } from '../../sql/ast.js'
-import { type ColumnType, STORABLE_TYPES, parseTypeName } from '../../types/column-type.js'
+import { type ColumnType, STORABLE_TYPES, isInterval, parseTypeName, typeName } from '../../types/column-type.js'
 import { isDecimal } from '../../types/decimal.js'
 import type { Catalog } from '../../storage/catalog.js'
 import { dropPartitionStatement } from '../../storage/partition-info.js'
 import type { ColumnMeta, TableMeta } from '../../storage/table.js'
 import { checkColumnName, checkTableName, nameKey } from '../../storage/names.js'
 
+/**
+ * The error for a column of a type that exists only in expressions (INTERVAL): QuestDB 9 says
+ * `non-persisted type: INTERVAL` (its data-types page: "you can use it in expressions, but can't
+ * have a database column of this type"), at the type name or, for CREATE TABLE AS, the statement.
+ */
+export function nonPersisted(t: ColumnType, pos: number, column?: string): SqlError {
+  return new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `non-persisted type: ${typeName(t)}${column === undefined ? '' : ` [column=${column}]`}`, pos)
+}
+
+/** True for a type a table column cannot have. */
+export function isNonPersisted(t: ColumnType): boolean {
+  return isInterval(t)
+}
+
 /** Resolves a DDL type name to a storable type. */
 export function columnType(name: string, pos: number): ColumnType {
   const t = parseTypeName(name, pos)
+  if (t !== undefined && isNonPersisted(t)) throw nonPersisted(t, pos)
   if (t === undefined || !(STORABLE_TYPES.includes(t) || isDecimal(t))) throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported column type: ${name}`, pos)
   return t
 }

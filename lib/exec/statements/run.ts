@@ -15,7 +15,7 @@ import { runPlan } from '../operators/runner.js'
 import { optimize } from '../../plan/optimize/index.js'
 import { physical } from './physical.js'
 import { computeSubqueries } from '../subqueries.js'
-import { alterTable, columnType, createTable, createTableLike, dropTable, renameTable, tableMeta, truncateTable, checkName } from './ddl.js'
+import { alterTable, columnType, createTable, createTableLike, dropTable, renameTable, tableMeta, truncateTable, checkName, isNonPersisted, nonPersisted } from './ddl.js'
 import { castVector } from '../../types/cast.js'
 import type { ColumnType } from '../../types/column-type.js'
 import { collectAll, insert, update } from './dml.js'
@@ -70,6 +70,10 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
         throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${stmt.name}]`, stmt.namePos)
       }
       const plan = optimize(bindQuery(stmt.query, bc))
+      // a column no table can hold fails before the query runs
+      for (const c of plan.output) {
+        if (isNonPersisted(c.type) && !stmt.casts.some((x) => x.column.toLowerCase() === c.name.toLowerCase())) throw nonPersisted(c.type, stmt.pos, c.name)
+      }
       const data = await collectAll(physical(plan), ctx)
       const columns: ColumnMeta[] = plan.output.map((c) => {
         checkName(c.name, stmt.pos, 'column', env.catalog.maxNameLength)

@@ -15,6 +15,11 @@ import { COVARIANCE_FUNCTIONS } from './covariance.js'
 import { FIRST_LAST_FUNCTIONS } from './first-last.js'
 import { MIN_MAX_FUNCTIONS } from './min-max.js'
 import { MODE_ORDERED_FUNCTIONS } from './mode-ordered.js'
+import { MOMENT_FUNCTIONS } from './moments.js'
+import { MEAN_FUNCTIONS } from './means.js'
+import { TWAP_FUNCTIONS } from './twap.js'
+import { BIT_AGG_FUNCTIONS } from './bit-agg.js'
+import { ARG_EXTREME_FUNCTIONS } from './arg-min-max.js'
 import { WEIGHTED_STDDEV_FUNCTIONS } from './weighted-stddev.js'
 import { STRING_AGG_FUNCTIONS } from './string-agg.js'
 import { SUM_FUNCTIONS } from './sum.js'
@@ -29,6 +34,11 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionDef[] = [
   ...FIRST_LAST_FUNCTIONS,
   ...COMPENSATED_SUM_FUNCTIONS,
   ...VARIANCE_FUNCTIONS,
+  ...MOMENT_FUNCTIONS,
+  ...MEAN_FUNCTIONS,
+  ...TWAP_FUNCTIONS,
+  ...BIT_AGG_FUNCTIONS,
+  ...ARG_EXTREME_FUNCTIONS,
   ...COVARIANCE_FUNCTIONS,
   ...STRING_AGG_FUNCTIONS,
   ...BOOL_AGG_FUNCTIONS,

@@ -1,18 +1,33 @@
 /**
  * `string_agg(s, delimiter)`: the non-null values of each group joined by a constant delimiter,
  * in row order (STRING, or VARCHAR for varchar input); a group without a value gives null.
+ * `string_distinct_agg(s, delimiter)` (QuestDB's aggregation page) keeps each distinct value once,
+ * in the order first seen.
  */
 import type { Vector } from '../../types/vector.js'
 import type { AggregateKernel, FunctionDef } from '../registry-types.js'
 import { aggregate, arg, growArray, sameGroup } from './agg-util.js'
 
-/** Collects the parts of each group. */
+/** Collects the parts of each group (each distinct value once when `distinct`). */
 export class StringAggKernel implements AggregateKernel {
   parts: (string[] | null)[] = []
+  /** the values each group holds, when `distinct` */
+  seen: (Set<string> | null)[] = []
   /** estimated bytes of the parts held (for {@link heapBytes}) */
   private held = 0
 
-  constructor(readonly delimiter: string, readonly type: 'STRING' | 'VARCHAR') {}
+  constructor(readonly delimiter: string, readonly type: 'STRING' | 'VARCHAR', readonly distinct = false) {}
+
+  /** Adds `s` to group `g` (once, when distinct); returns whether it was added. */
+  private add(g: number, s: string): boolean {
+    if (this.distinct) {
+      const seen = this.seen[g] ??= new Set()
+      if (seen.has(s)) return false
+      seen.add(s)
+    }
+    ;(this.parts[g] ??= []).push(s)
+    return true
+  }
 
   resize(count: number): void {
     growArray(this.parts, count, null)
@@ -26,6 +41,7 @@ export class StringAggKernel implements AggregateKernel {
         const k = v.data[i]!
         if (k < 0) continue
         const g = groups[i]!
+        if (this.distinct) { if (this.add(g, v.dict.values[k]!)) this.held += 16; continue }
         ;(parts[g] ??= []).push(v.dict.values[k]!)
         this.held += 8
       }
@@ -34,7 +50,7 @@ export class StringAggKernel implements AggregateKernel {
     if (v.kind === 'u16') {
       for (let i = 0; i < length; i++) {
         const c = v.data[i]!
-        if (c !== 0) { (parts[groups[i]!] ??= []).push(String.fromCharCode(c)); this.held += 8 }
+        if (c !== 0 && this.add(groups[i]!, String.fromCharCode(c))) this.held += 8
       }
       return
     }
@@ -43,6 +59,7 @@ export class StringAggKernel implements AggregateKernel {
     for (let i = 0; i < length; i++) {
       const s = d[i]
       if (s === null || s === undefined) continue
+      if (this.distinct) { if (this.add(groups[i]!, s)) this.held += 16 + 24 + s.length * 2; continue }
       ;(parts[groups[i]!] ??= []).push(s)
       this.held += 8 + 24 + s.length * 2
     }
@@ -59,6 +76,7 @@ export class StringAggKernel implements AggregateKernel {
       const p = o.parts[from[i]!]
       if (p === null || p === undefined) continue
       const g = to[i]!
+      if (this.distinct) { for (const s of p) this.add(g, s); continue }
       ;(this.parts[g] ??= []).push(...p)
     }
     this.held += o.held
@@ -75,8 +93,21 @@ export class StringAggKernel implements AggregateKernel {
   }
 }
 
-/** string_agg. */
+/** string_agg, string_distinct_agg. */
 export const STRING_AGG_FUNCTIONS: readonly FunctionDef[] = [
+  aggregate({
+    name: 'string_distinct_agg',
+    signatures: [
+      { args: ['STRING', 'STRING'], constant: [1], returns: 'STRING' },
+      { args: ['VARCHAR', 'VARCHAR'], constant: [1], returns: 'VARCHAR' },
+    ],
+    description: 'The distinct non-null values of the group, each once in the order first seen, separated by a constant delimiter.',
+    example: "SELECT string_distinct_agg((x % 3)::string, ',') FROM long_sequence(10)",
+    create: (site) => {
+      const d = site.constants[1]
+      return new StringAggKernel(typeof d === 'string' ? d : '', site.returns === 'VARCHAR' ? 'VARCHAR' : 'STRING', true)
+    },
+  }),
   aggregate({
     name: 'string_agg',
     signatures: [

@@ -79,6 +79,7 @@ export class WeightedStddevKernel implements AggregateKernel {
 export const WEIGHTED_STDDEV_FUNCTIONS: readonly FunctionDef[] = [
   aggregate({
     name: 'weighted_stddev_rel',
+    aliases: ['weighted_stddev'],
     signatures: [{ args: ['DOUBLE', 'DOUBLE'], returns: 'DOUBLE' }],
     description: 'Weighted standard deviation with reliability weights; null for fewer than two effective rows.',
     example: 'SELECT weighted_stddev_rel(x, x % 3 + 1) FROM long_sequence(10)',

@@ -18,6 +18,7 @@ import { ARRAY_FUNCTIONS } from './array-functions.js'
 import { ARRAY_BUILD } from './array-build.js'
 import { ARRAY_ELEMENTWISE_FUNCTIONS } from './array-elementwise.js'
 import { L2PRICE } from './l2price.js'
+import { FINANCE_FUNCTIONS } from './finance.js'
 import { INTERVAL_FUNCTIONS } from './interval-fns.js'
 import { JSON_FUNCTIONS } from './json-extract.js'
 
@@ -36,6 +37,7 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...ARRAY_FUNCTIONS,
   ...ARRAY_ELEMENTWISE_FUNCTIONS,
   L2PRICE,
+  ...FINANCE_FUNCTIONS,
   ARRAY_BUILD,
   ...INTERVAL_FUNCTIONS,
   ...JSON_FUNCTIONS,

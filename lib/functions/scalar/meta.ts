@@ -1,6 +1,6 @@
 /**
  * Meta functions about the session and the engine: version(), current_user(),
- * current_database(), current_schema() and typeOf(x).
+ * pg_postmaster_start_time(), current_database(), current_schema() and typeOf(x).
  *
  * Browser-safe: imports nothing from `node:*`.
  */
@@ -26,6 +26,12 @@ export const META_FUNCTIONS: readonly ScalarFunctionDef[] = [
     signatures: [{ args: [], returns: 'LONG' }, { args: ['STRING'], returns: 'LONG' }],
     deterministic: false, nullStrict: false,
     row: (a, ctx) => ctx.flushIdentities?.(a.length === 0 || a[0] === null ? undefined : String(a[0])) ?? 0,
+  },
+  {
+    kind: 'scalar', name: 'pg_postmaster_start_time', family: 'meta',
+    description: 'When the engine started (its main thread loaded), as QuestDB returns its server start time; the same in every statement of a process.',
+    example: 'SELECT pg_postmaster_start_time()',
+    signatures: [{ args: [], returns: 'TIMESTAMP' }], row: (_a, ctx) => ctx.startedAt ?? null,
   },
   {
     kind: 'scalar', name: 'current_database', family: 'meta', description: "The database name, always 'qdb'.", example: 'SELECT current_database()',

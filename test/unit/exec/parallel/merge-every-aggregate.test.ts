@@ -29,6 +29,9 @@ const AGGREGATES = [
   'regr_count(v, i)', 'regr_avgx(v, i)', 'regr_avgy(v, i)', 'regr_sxx(v, i)', 'regr_syy(v, i)', 'regr_sxy(v, i)',
   "string_agg(cast(i % 3 as string), ',')", 'bool_and(v > -1)', 'bool_or(v > 90)', 'mode(i % 5)', 'isordered(ts)',
   'weighted_stddev_rel(v, i)', 'weighted_stddev_freq(v, i)', 'sum(d)', 'avg(d)', 'min(d)', 'max(d)',
+  'skewness_samp(v)', 'skewness_pop(v)', 'kurtosis_samp(v)', 'kurtosis_pop(v)', 'weighted_avg(v, i)', 'geomean(v)', 'twap(v, ts)', 'bit_xor(l)', 'bit_or(i)', 'bit_and(l)',
+  'arg_max(v, l)', 'arg_min(ts, v)', 'arg_max(l, i)',
+  "string_distinct_agg(cast(i % 3 as string), ',')", 'string_distinct_agg(sym, \'|\')',
 ]
 
 t.test('every aggregate, split across threads, equals one thread', async (t) => {
