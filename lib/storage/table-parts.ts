@@ -54,8 +54,11 @@ export interface ColdPart {
   readonly maxTs: number
   /** column `c` whole, loaded on first use */
   column(c: number): Vector
-  /** the part leaves the table: loads every column and keeps them for snapshots that still hold it */
-  retire(): void
+  /**
+   * the part leaves the table: loads every column and keeps them for snapshots that still hold it
+   * (`loaded[c]`, when given: column `c` as already loaded by the caller, not read again)
+   */
+  retire(loaded?: readonly (Vector | undefined)[]): void
   /** the symbol index of SYMBOL column `c`, when the part keeps one of its own (durable: index files) */
   postings?(c: number): SymbolPostings | undefined
   /** see {@link SnapshotPart.openRanges} */

@@ -144,9 +144,9 @@ export class FilePart implements ColdPart, Evictable {
   }
 
   /** {@inheritDoc ColdPart.retire} */
-  retire(): void {
+  retire(loaded?: readonly (Vector | undefined)[]): void {
     if (this.retired) return
-    const all = this.cols.map((_, c) => this.column(c))
+    const all = this.cols.map((_, c) => (loaded?.[c]?.length === this.entry.rows ? loaded[c]! : this.column(c)))
     this.retired = true
     all.forEach((v, c) => { this.cols[c] = v })
     this.loadedCount = all.length
