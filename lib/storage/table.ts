@@ -314,7 +314,8 @@ export class Table {
    * `DurableStore.commit`): rows in timestamp order after the newest row (no DEDUP) are copied
    * `rowsPerStep` at a time, after room is made for them a column per step, and become visible to
    * readers at once in the last step, so a reader never sees part of an append. Any other append
-   * (out of order, DEDUP) is applied whole in one step. Nothing else may change the table between
+   * (out of order, DEDUP) is applied whole in one step, after steps that read the checkpointed
+   * partitions it moves to memory a column at a time ({@link loadThawing}). Nothing else may change the table between
    * steps: the store finishes the remaining steps first ({@link TableStore.quiesce}; in memory,
    * {@link appendInTurns} does). @internal
    */
