@@ -35,17 +35,26 @@ const SERVER_FAULTS: Readonly<Record<string, number>> = {
 }
 
 /**
- * The status for an error: 403 permission denied, a 5xx for server-side faults (507 disk full,
- * 503 shutting down or out of memory, 500 I/O, corruption and internal errors), 400 for every
- * other SQL error (the client's mistake, as QuestDB answers), 500 for anything else.
+ * The status for an error: 403 permission denied (the access control's 42501), a 5xx for
+ * server-side faults (507 disk full, 503 shutting down or out of memory, 500 I/O, corruption and
+ * internal errors), 400 for every other SQL error (the client's mistake, as QuestDB answers), 500
+ * for anything else. A 42501 caused by the operating system refusing a file the statement names
+ * (`read_parquet` of a file the server may not read: EACCES, EPERM) is not the principal's
+ * permission: 400, as QuestDB answers it.
  */
 export function statusOf(err: unknown): number {
   if (err instanceof HttpError) return err.status
   if (err instanceof SqlError) {
-    if (err.code === SqlState.INSUFFICIENT_PRIVILEGE) return 403
+    if (err.code === SqlState.INSUFFICIENT_PRIVILEGE) return osRefusal(err.cause) ? 400 : 403
     return SERVER_FAULTS[err.code] ?? 400
   }
   return 500
+}
+
+/** True for an operating system's permission error (an `Error` with `code` EACCES or EPERM). */
+function osRefusal(cause: unknown): boolean {
+  const code = cause instanceof Error ? (cause as { code?: unknown }).code : undefined
+  return code === 'EACCES' || code === 'EPERM'
 }
 
 /** The message and position to report for an error. */

@@ -5,7 +5,7 @@
  * Path rules (QuestDB's, plus a symlink check): a relative path resolves under the root; an
  * absolute one must lie inside the root; any `..` segment is refused ("relative path is not
  * allowed"); and the real path (symlinks followed) must still lie inside the root's real path.
- * A file read there that is missing or damaged is the client's mistake (user-file-error.ts).
+ * Refusals are 22023 (REST 400, as QuestDB). A file read there that is missing or damaged is the client's mistake (user-file-error.ts).
  */
 import { existsSync, mkdirSync, realpathSync } from 'node:fs'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
@@ -29,8 +29,13 @@ function inside(root: string, p: string): boolean {
   return r === '' || (!r.startsWith('..') && !isAbsolute(r))
 }
 
+/**
+ * A path the statement names that leads out of its root: 22023, as the other refusals of a path
+ * argument here (an empty path), not 42501, which is the access control's (a principal without a
+ * permission, REST 403): QuestDB answers this refusal as any SqlException, with HTTP 400.
+ */
 function refuse(message: string, pos: number): SqlError {
-  return new SqlError(SqlState.INSUFFICIENT_PRIVILEGE, message, pos)
+  return new SqlError(SqlState.INVALID_PARAMETER_VALUE, message, pos)
 }
 
 /**

@@ -7,6 +7,7 @@
 import { timestampMicros } from '../types/timestamp-ns.js'
 import { type Vector, type I64Vector, sliceVector } from '../types/vector.js'
 import type { ColumnBuffer } from './column-buffer.js'
+import type { ColumnType } from '../types/column-type.js'
 import { type SymbolPostings, postingsOf } from './symbol-index.js'
 
 /** Reads some columns of one part. Holding it keeps those columns in memory (past eviction). */
@@ -36,6 +37,16 @@ export interface SnapshotPart {
    * built or extended on use (symbol-index.ts); undefined when the column's data has no keys.
    */
   postings?(column: number): SymbolPostings | undefined
+  /** see {@link ColdPart.parquetFile} */
+  parquetFile?(): ParquetFileOfPart | undefined
+}
+
+/** A partition stored as one Parquet file that holds exactly a part's rows (`ColdPart.parquetFile`). */
+export interface ParquetFileOfPart {
+  /** the file's path */
+  readonly path: string
+  /** the columns the file is written with (names and types) */
+  readonly columns: readonly { readonly name: string; readonly type: ColumnType }[]
 }
 
 /** The keys of a symbol vector, or undefined for a constant one. */
@@ -54,12 +65,20 @@ export interface ColdPart {
   readonly maxTs: number
   /** column `c` whole, loaded on first use */
   column(c: number): Vector
-  /** the part leaves the table: loads every column and keeps them for snapshots that still hold it */
-  retire(): void
+  /**
+   * the part leaves the table: loads every column and keeps them for snapshots that still hold it
+   * (`loaded[c]`, when given: column `c` as already loaded by the caller, not read again)
+   */
+  retire(loaded?: readonly (Vector | undefined)[]): void
   /** the symbol index of SYMBOL column `c`, when the part keeps one of its own (durable: index files) */
   postings?(c: number): SymbolPostings | undefined
   /** see {@link SnapshotPart.openRanges} */
   readRanges?(columns: readonly number[], intervals: Float64Array): { ranges: number[]; reader: PartReader } | undefined
+  /**
+   * When the part is a partition stored as one Parquet file holding exactly its rows: that file
+   * (valid now: open it before the event loop turns, a later write may replace it)
+   */
+  parquetFile?(): ParquetFileOfPart | undefined
 }
 
 /** A snapshot part over a cold partition. */
@@ -71,6 +90,7 @@ export function coldSnapshotPart(p: ColdPart, start: number): SnapshotPart {
       return { view: (k, s, e) => sliceVector(vs[k]!, s, e) }
     },
     openRanges: (columns, intervals) => p.readRanges?.(columns, intervals),
+    parquetFile: () => p.parquetFile?.(),
     postings(c) {
       const own = p.postings?.(c)
       if (own !== undefined) return own

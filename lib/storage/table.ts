@@ -136,6 +136,8 @@ export class Table {
    * them rather than a copy of the table per row.
    */
   private late: RowBuffer | undefined
+  /** columns of cold partitions read ahead for the out-of-order merge running now ({@link loadThawing}) */
+  private preloaded: Map<ColdPart, Vector[]> | undefined
   /** durable storage, when the database has a data directory */
   store: TableStore | undefined
   /** writers share it, UPDATE holds it alone (see write-lock.ts) */
@@ -244,14 +246,17 @@ export class Table {
     if (d !== undefined) this.current = { columns: d.columns.map((b) => new ColumnBuffer(b.type, capacity, b.dict)), rowCount: 0 }
   }
 
-  /** Moves cold partitions [from, end) in front of the in-memory rows (retiring them). */
+  /**
+   * Moves cold partitions [from, end) in front of the in-memory rows (retiring them; the columns
+   * {@link preloaded} holds for one are used as they are, not read again).
+   */
   private thaw(from: number): void {
     this.quiesce()
     if (from >= this.cold.length) return
     const moving = this.cold.slice(from)
     const hot = this.data
     let rows = hot.rowCount
-    for (const p of moving) { p.retire(); rows += p.rows }
+    for (const p of moving) { p.retire(this.preloaded?.get(p)); rows += p.rows }
     const columns = hot.columns.map((b, c) => {
       const out = new ColumnBuffer(b.type, rows, b.dict)
       for (const p of moving) out.append(p.column(c))
@@ -309,7 +314,8 @@ export class Table {
    * `DurableStore.commit`): rows in timestamp order after the newest row (no DEDUP) are copied
    * `rowsPerStep` at a time, after room is made for them a column per step, and become visible to
    * readers at once in the last step, so a reader never sees part of an append. Any other append
-   * (out of order, DEDUP) is applied whole in one step. Nothing else may change the table between
+   * (out of order, DEDUP) is applied whole in one step, after steps that read the checkpointed
+   * partitions it moves to memory a column at a time ({@link loadThawing}). Nothing else may change the table between
    * steps: the store finishes the remaining steps first ({@link TableStore.quiesce}; in memory,
    * {@link appendInTurns} does). @internal
    */
@@ -317,7 +323,14 @@ export class Table {
     this.quiesce()
     const ts = this.meta.timestampIndex
     const inOrder = this.late === undefined && this.meta.dedupKeys.length === 0 && (ts < 0 || this.inOrder(vectors[ts] as I64Vector, length))
-    if (!inOrder || length <= rowsPerStep) { this.applyAppend(vectors, length); return }
+    if (!inOrder) {
+      // the partitions the merge moves to memory are read first, a column per step (a Parquet one decodes)
+      const held = yield* this.loadThawing(vectors, length)
+      this.preloaded = held
+      try { this.applyAppend(vectors, length) } finally { this.preloaded = undefined }
+      return
+    }
+    if (length <= rowsPerStep) { this.applyAppend(vectors, length); return }
     yield
     const cols = this.data.columns
     for (const b of cols) { b.makeRoom(length); yield }
@@ -390,11 +403,41 @@ export class Table {
 
   /** Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches them). */
   private thawFrom(min: number | bigint): void {
+    this.thaw(this.firstReached(min))
+  }
+
+  /** The first of the cold partitions (the rest follow it) holding timestamps >= `min`. */
+  private firstReached(min: number | bigint): number {
     // partition ranges are microseconds for TIMESTAMP_NS tables too
     const us = timestampMicros(this.tsType(), min)
     let k = this.cold.length
     while (k > 0 && this.cold[k - 1]!.maxTs >= us) k--
-    this.thaw(k)
+    return k
+  }
+
+  /**
+   * Steps reading the columns of the cold partitions an append of these rows (out of order, or to
+   * a DEDUP table) will move to memory: a column of a partition per step, so a partition stored as
+   * Parquet is decoded a column per turn of the event loop rather than all of them in the merge's
+   * one step. Resolves to them, by partition (undefined: none), for {@link thaw}. The table must not
+   * change meanwhile (as for {@link applyAppendSteps}).
+   */
+  private *loadThawing(vectors: readonly Vector[], length: number): Generator<void, Map<ColdPart, Vector[]> | undefined, void> {
+    const ts = this.meta.timestampIndex
+    if (ts < 0 || this.cold.length === 0) return undefined
+    const from = this.firstReached(minOf(vectors[ts] as I64Vector, length))
+    if (from >= this.cold.length) return undefined
+    const held = new Map<ColdPart, Vector[]>()
+    for (const p of this.cold.slice(from)) {
+      const vs: Vector[] = []
+      held.set(p, vs)
+      for (let c = 0; c < this.meta.columns.length; c++) {
+        yield
+        vs.push(p.column(c))
+      }
+    }
+    yield
+    return held
   }
 
   /** The newest designated timestamp, or -Infinity when there are no rows. */

@@ -3,8 +3,9 @@
  * `perDay` rows (ts, s SYMBOL, x LONG, d DOUBLE), the first nine converted to Parquet; then for
  * `stream` rows a writer appends batches of `batch` rows whose timestamps fall in day `late` (1-based;
  * a moving 10-second window of it), awaiting each, with a checkpoint every 4 MiB of WAL. Prints
- * rows/s, the process's CPU (its threads' too) per row, the slowest append, how long `close` took (it waits for
- * pending writes back to Parquet) and how many partitions are Parquet after it.
+ * rows/s, the process's CPU (its threads' too) per row, the slowest append, the longest the event loop was
+ * held (`loopMaxMs`, perf_hooks' event-loop delay: what another client waits at worst), how long `close`
+ * took (it waits for pending writes back to Parquet) and how many partitions are Parquet after it.
  *
  *   node --import tsx test/bench/parquet-o3.ts [stream=600000] [perDay=300000] [late=9] [batch=10000] [libA libB ...]
  *
@@ -16,6 +17,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 
 const stream = Number(process.argv[2] ?? 600_000)
 const perDay = Number(process.argv[3] ?? 300_000)
@@ -38,6 +40,8 @@ async function run(lib: string): Promise<void> {
     let rows = 0
     let slowest = 0
     let k = 0
+    const loop = monitorEventLoopDelay({ resolution: 5 })
+    loop.enable()
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
     while (rows < stream) {
@@ -52,13 +56,14 @@ async function run(lib: string): Promise<void> {
     }
     const wall = (performance.now() - t0) / 1000
     const cpu = process.cpuUsage(cpu0)
+    loop.disable()
     const c0 = performance.now()
     await db.close()
     const closeMs = performance.now() - c0
     db = await Database.open({ path: dir })
     const parquet = (await db.query(`SELECT count() FROM table_partitions('t') WHERE isParquet`)).rows[0]![0]
     await db.close()
-    console.log(JSON.stringify({ lib, late, batch: BATCH, rows, wallS: +wall.toFixed(1), rowsPerSec: Math.round(rows / wall), cpuS: +((cpu.user + cpu.system) / 1e6).toFixed(1), cpuUsPerRow: +((cpu.user + cpu.system) / rows).toFixed(2), slowestAppendMs: Math.round(slowest), closeMs: Math.round(closeMs), parquetNow: Number(parquet) }))
+    console.log(JSON.stringify({ lib, late, batch: BATCH, rows, wallS: +wall.toFixed(1), rowsPerSec: Math.round(rows / wall), cpuS: +((cpu.user + cpu.system) / 1e6).toFixed(1), cpuUsPerRow: +((cpu.user + cpu.system) / rows).toFixed(2), slowestAppendMs: Math.round(slowest), loopMaxMs: Math.round(loop.max / 1e6), loopP99Ms: Math.round(loop.percentile(99) / 1e6), closeMs: Math.round(closeMs), parquetNow: Number(parquet) }))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

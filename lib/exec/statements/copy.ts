@@ -8,8 +8,8 @@
  * - files are written to `tmp_<id>/` under the root and moved into place when complete, replacing
  *   files of the same name (nobody sees half a file); a table without rows writes no file.
  * QuestDB runs the export in the background and answers with its id; EpochDB answers with the
- * same one-row `id` result once the files are in place. Unlike QuestDB, a partition already in
- * Parquet is re-encoded, not copied byte for byte.
+ * same one-row `id` result once the files are in place. As in QuestDB, a table's partition already
+ * in Parquet is copied byte for byte (copy-parts.ts), not encoded again.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
@@ -24,6 +24,7 @@ import { type Execution, rowsExecution } from '../../result.js'
 import { writeParquetFile } from '../../parquet/export.js'
 import { copyPartitionBy, parseParquetOptions } from '../../parquet/options.js'
 import { writePartitionedParquet } from '../../parquet/partitioned-export.js'
+import { tablePartRows } from './copy-parts.js'
 import { type FileRoots, resolveUnder } from '../../parquet/files.js'
 import { infoOf } from '../../result.js'
 import { rowsOf } from './meta.js'
@@ -40,26 +41,30 @@ export async function copyTo(stmt: CopyTo, bc: BindContext, ctx: ExecContext, ro
   const path = resolveUnder(roots?.exportRoot, KEY, fileName, stmt.destPos, true)
   const plan = optimize(bindQuery(stmt.query, bc))
   // a table keeps its own partitioning unless PARTITION_BY says otherwise; a query has none
-  const table = stmt.table === undefined ? undefined : bc.catalog.get(stmt.table, stmt.tablePos ?? stmt.pos).meta
+  const source = stmt.table === undefined ? undefined : bc.catalog.get(stmt.table, stmt.tablePos ?? stmt.pos)
+  const table = source?.meta
   const unit = partitionBy?.unit ?? (table !== undefined && table.timestampIndex >= 0 ? table.partitionBy : 'NONE')
   if (unit !== 'NONE' && plan.timestampIndex < 0) {
     throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'partitioning is possible only on tables with designated timestamps', partitionBy?.pos ?? stmt.pos)
   }
-  const ex: Execution = {
-    columns: infoOf(plan.output), types: plan.output.map((c) => c.type), timestampIndex: plan.timestampIndex,
-    command: 'select', affected: -1, batches: runPlan(physical(plan), ctx),
-  }
+  const columns = infoOf(plan.output)
+  const types = plan.output.map((c) => c.type)
   const id = randomBytes(8).toString('hex')
   if (unit === 'NONE') {
+    const ex: Execution = { columns, types, timestampIndex: plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(physical(plan), ctx) }
     await writeParquetFile(ex, path, options)
   } else {
     const root = resolve(roots!.exportRoot!)
     const tmp = join(root, `tmp_${id}`)
+    // a table by its own partitions: those already Parquet are copied as they are
+    const parts = source === undefined ? undefined : tablePartRows(source, unit, plan.output.map((c, i) => ({ name: columns[i]!.name, type: c.type })), ctx)
     try {
-      const files = await writePartitionedParquet(ex, tmp, unit, options)
+      const batches = parts?.batches ?? runPlan(physical(plan), ctx)
+      const files = await writePartitionedParquet({ columns, types, timestampIndex: plan.timestampIndex, batches }, tmp, unit, options)
       if (files.length === 1) await rename(join(tmp, `${files[0]!.name}.parquet`), path)
       else if (files.length > 1) await moveDir(tmp, resolveUnder(roots?.exportRoot, KEY, stmt.dest, stmt.destPos, true))
     } finally {
+      parts?.close()
       await rm(tmp, { recursive: true, force: true })
     }
   }

@@ -4,10 +4,10 @@
  */
 import { type Vector, type SymbolTable, sliceVector } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
-import type { ColdPart, PartReader } from '../table-parts.js'
+import type { ColdPart, ParquetFileOfPart, PartReader } from '../table-parts.js'
 import { readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
-import { type PartitionEntry, readColumn } from './table-files.js'
+import { PARQUET_PARTITION_FILE, type PartitionEntry, readColumn } from './table-files.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
 import { encodeIndexBlock, indexFileOf, readIndexFile, writeIndexFile } from './index-file.js'
@@ -124,6 +124,12 @@ export class FilePart implements ColdPart, Evictable {
     }
   }
 
+  /** {@inheritDoc ColdPart.parquetFile} */
+  parquetFile(): ParquetFileOfPart | undefined {
+    if (this.entry.format !== 'parquet' || this.retired || this.successor !== undefined) return undefined
+    return { path: `${this.src.tableDir}/${this.entry.dir}/${PARQUET_PARTITION_FILE}`, columns: this.src.columns }
+  }
+
   /** Installs column `c` as loaded (also used to keep a checkpoint's just-written rows). */
   keep(c: number, v: Vector, bytes = vectorBytes(v)): void {
     if (this.cols[c] === undefined) this.loadedCount++
@@ -144,9 +150,9 @@ export class FilePart implements ColdPart, Evictable {
   }
 
   /** {@inheritDoc ColdPart.retire} */
-  retire(): void {
+  retire(loaded?: readonly (Vector | undefined)[]): void {
     if (this.retired) return
-    const all = this.cols.map((_, c) => this.column(c))
+    const all = this.cols.map((_, c) => (loaded?.[c]?.length === this.entry.rows ? loaded[c]! : this.column(c)))
     this.retired = true
     all.forEach((v, c) => { this.cols[c] = v })
     this.loadedCount = all.length

@@ -17,6 +17,7 @@ import { io } from './io.js'
 import { PARQUET_PARTITION_FILE } from './table-files.js'
 import { ParquetBatchWriter } from '../../parquet/writer.js'
 import { readChunkBytes } from '../../parquet/chunk-bytes.js'
+import { exactDecimalStats } from '../../parquet/decimal-stats.js'
 import { type EpochFooter, FOOTER_KEY } from '../../parquet/schema.js'
 import type { ColumnType } from '../../types/column-type.js'
 import { touches } from './parquet-keep.js'
@@ -28,7 +29,7 @@ export const PARTITION_ROW_GROUP = 100_000
 /** A row group smaller than this is re-encoded with late rows next to it rather than kept beside a new group (QuestDB's threshold). */
 export const SMALL_ROW_GROUP = 4096
 
-/** Statistics kept as the file stores them (bytes, integers), so a copied group's footer entry is written back exactly. */
+/** Statistics kept as the file stores them (bytes, integers), so a copied group's footer entry is written back exactly (DECIMAL ones: {@link exactDecimalStats}). */
 const KEEP_PARSERS: Partial<ParquetParsers> = {
   timestampFromMilliseconds: (v: bigint) => v,
   timestampFromMicroseconds: (v: bigint) => v,
@@ -70,7 +71,9 @@ export function readOldFooter(path: string): FileMetaData | undefined {
     const len = view.getUint32(0, true)
     if (len + 12 > size) return undefined
     const footer = readChunkBytes(fd, size - 8 - len, len + 8, path)
-    return parquetMetadata(footer.buffer.slice(footer.byteOffset, footer.byteOffset + footer.length) as ArrayBuffer, { parsers: KEEP_PARSERS })
+    const md = parquetMetadata(footer.buffer.slice(footer.byteOffset, footer.byteOffset + footer.length) as ArrayBuffer, { parsers: KEEP_PARSERS })
+    exactDecimalStats(md, footer.subarray(0, len))
+    return md
   } catch {
     return undefined
   } finally {
@@ -172,16 +175,6 @@ function absorbSmall(segments: readonly MergeSegment[], small: number): MergeSeg
   return out
 }
 
-/** Drops the statistics {@link KEEP_PARSERS} cannot carry exactly (DECIMAL: hyparquet reads them as doubles). */
-function copyableGroup(g: RowGroup, md: FileMetaData): RowGroup {
-  const decimal = new Set(md.schema.filter((e) => e.converted_type === 'DECIMAL' || e.logical_type?.type === 'DECIMAL').map((e) => e.name))
-  if (decimal.size === 0) return g
-  return {
-    ...g,
-    columns: g.columns.map((c) => (c.meta_data === undefined || !decimal.has(c.meta_data.path_in_schema[c.meta_data.path_in_schema.length - 1]!) ? c : { ...c, meta_data: { ...c.meta_data, statistics: undefined } })),
-  }
-}
-
 /** The name a partition's new Parquet file is written under, in its directory, until renamed to `data.parquet` (no reader globbing the data directory for `data.parquet` sees it half written). */
 export const PARTIAL_FILE = `${PARQUET_PARTITION_FILE}.partial`
 
@@ -212,7 +205,7 @@ export async function writeMergedPartition(tableDir: string, dir: string, meta: 
       const g = s.kind === 'copy' ? md!.row_groups[s.group]! : undefined
       const range = g === undefined ? undefined : groupRange(g, oldSize)
       if (g !== undefined && range !== undefined) {
-        await w.copyRowGroup(readChunkBytes(oldFd!, range.from, range.to - range.from, oldPath!), copyableGroup(g, md!), range.from)
+        await w.copyRowGroup(readChunkBytes(oldFd!, range.from, range.to - range.from, oldPath!), g, range.from)
         copied++
         continue
       }

@@ -54,6 +54,21 @@ t.test('a missing or damaged read_parquet file is a 400 with QuestDB\'s body', a
   t.match(JSON.parse(ok.body), { dataset: [[3000]] })
 })
 
+t.test('a path out of the import root is a 400 (22023), as QuestDB answers it, not 403', async (t) => {
+  for (const path of ['../outside/secret.parquet', 'a/../../x.parquet', join(base, 'x.parquet')]) {
+    const sql = `select * from read_parquet('${path}')`
+    for (const ep of ['exec', 'exp']) {
+      const r = await get(srv.port, `/${ep}?query=${q(sql)}`)
+      t.equal(r.status, 400, `${ep} ${path}: 400`)
+      const body = JSON.parse(r.body) as { query: string; error: string; position: number }
+      t.same(Object.keys(body), ['query', 'error', 'position'])
+      t.match(body.error, /relative path is not allowed|path is outside 'cairo.sql.copy.root'/)
+      t.equal(body.position, sql.indexOf(`'${path}'`), 'at the path argument')
+    }
+  }
+  await t.rejects(db.query(`select * from read_parquet('../x.parquet')`), { code: '22023' }, 'pgwire and the library: 22023')
+})
+
 t.test('a damaged Parquet partition of the server\'s own data stays a 500 (XX001)', async (t) => {
   const dir = tmpDir(t)
   const own = await Database.open({ path: dir })
@@ -79,4 +94,8 @@ t.test('statuses of the user-file codes', async (t) => {
   t.equal(statusOf(e('42809')), 400, 'a directory')
   t.equal(statusOf(e('53000')), 503, 'out of file descriptors: retry later')
   t.equal(statusOf(e('58030')), 500, 'an I/O error stays a server fault')
+  const os = (code: string): Error => Object.assign(new Error(code), { code })
+  t.equal(statusOf(new SqlError('42501', 'error reading parquet file [13]: could not open read-only [file=x]', 0, { cause: os('EACCES') })), 400, 'a file the OS does not let the server read: 400, as QuestDB')
+  t.equal(statusOf(new SqlError('42501', 'x', 0, { cause: os('EPERM') })), 400)
+  t.equal(statusOf(new SqlError('42501', 'Access denied for bob [SELECT on t]', 0)), 403, 'the access control\'s denial stays 403')
 })
