@@ -483,11 +483,15 @@ export class Table {
     return this.cold
   }
 
-  /** Adds columns (all nulls for existing rows), in one rewrite. */
+  /**
+   * Adds columns (all nulls for existing rows). The checkpointed partitions are left as they are:
+   * they have no files for the new columns, whose values read as null there (their `_meta` entries
+   * say so, see `PartitionEntry.files`); only the rows in memory get a column of nulls.
+   */
   addColumns(metas: readonly ColumnMeta[]): void {
     this.quiesce()
-    const d = this.materialized()
-    this.rewrite(true, () => {
+    const d = this.data
+    this.rewrite(false, () => {
       this.setMeta({ ...this.meta, columns: [...this.meta.columns, ...metas] })
       this.data = { columns: [...d.columns, ...metas.map((m) => ColumnBuffer.nulls(m.type, d.rowCount))], rowCount: d.rowCount }
     })

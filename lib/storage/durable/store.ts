@@ -227,6 +227,7 @@ export class DurableStore implements TableStore {
       tableDir: s.dir,
       get tableName() { return t.meta.name },
       columns: file.meta.columns.map((c) => ({ name: c.name, type: c.type })),
+      tableColumn: (c) => t.meta.columns[c],
       timestampIndex: file.meta.timestampIndex,
       cache: this.cache,
       dict: (c) => t.dictOf(c),
@@ -530,9 +531,9 @@ export class DurableStore implements TableStore {
       if (s.broken !== undefined) continue
       const key = metaKey(t)
       if (this.metaKeys.get(t) === key) continue
-      const before = this.metaKeys.get(t)
-      const renamedColumns = before !== undefined && JSON.stringify(JSON.parse(before).columns.map((c: { name: string }) => c.name)) !== JSON.stringify(t.meta.columns.map((c) => c.name))
-      this.checkpointChanged(t, s, renamedColumns)
+      // a column renamed or added keeps every partition as it is (their `_meta` entries name their files:
+      // PartitionEntry.files); any other change of the columns rewrites them all
+      this.checkpointChanged(t, s, !columnsKept(s.file.meta.columns, t.meta.columns))
     }
     this.dropDead(live)
     if (this.catalog.idCounter !== this.savedNextId) this.writeDb()
@@ -751,6 +752,14 @@ export class DurableStore implements TableStore {
     this.lock.check()
     try { f() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
   }
+}
+
+/**
+ * True when the partitions written for columns `before` serve columns `now` as they are: the same
+ * types at the same places, some maybe renamed, maybe more columns after them (ADD COLUMN).
+ */
+function columnsKept(before: readonly { readonly type: string }[], now: readonly { readonly type: string }[]): boolean {
+  return now.length >= before.length && before.every((c, i) => c.type === now[i]!.type)
 }
 
 /** A storage write that failed (58030, 53100): the WAL still holds every acknowledged row. */
