@@ -54,7 +54,7 @@ export interface ColdPart {
   readonly maxTs: number
   /** column `c` whole, loaded on first use */
   column(c: number): Vector
-  /** the part leaves the table: loads every column and keeps them for snapshots that still hold it */
+  /** the part leaves the table: snapshots that still hold it can read it (its files stay readable while it lives) */
   retire(): void
   /** the symbol index of SYMBOL column `c`, when the part keeps one of its own (durable: index files) */
   postings?(c: number): SymbolPostings | undefined

@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), 'epochdb-alter-loop-'))
 const STATEMENTS: Record<string, string> = {
   add: 'alter table t add column extra int',
   rename: 'alter table t rename column b to b2',
-  dropPartition: "alter table t drop partition where ts < '1970-01-11'",
+  dropPartition: "alter table t drop partition where ts < '1970-04-11'",
   ttl: 'alter table t set ttl 100 days',
   insertAfterTtl: "insert into t (a, s, ts) values (1.5, 'x', '1970-07-20T00:00:00.000000Z')",
   truncate: 'truncate table t',

@@ -11,6 +11,7 @@ import { type PartitionEntry, readColumn } from './table-files.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
 import { internalError } from '../../errors.js'
+import { holdDir, whereNow } from './retired-dirs.js'
 import { encodeIndexBlock, indexFileOf, readIndexFile, writeIndexFile } from './index-file.js'
 
 /** What a partition needs to read its files; shared by the partitions of one table version. */
@@ -130,9 +131,18 @@ export class FilePart implements ColdPart, Evictable {
         if (type === undefined) throw internalError(`partition ${this.entry.name} has no column ${c}`)
         loaded = allocate(type, this.entry.rows, s.dict(c))
       } else {
-        loaded = this.entry.format === 'parquet'
-          ? readParquetPartColumn(s.tableDir, s.tableName, fc, this.entry, s.dict(c))
-          : readColumn(s.tableDir, s.tableName, fc, c === s.timestampIndex, this.entry, s.dict(c))
+        // a retired partition reads its directory where it is now (moved to the trash once `_meta` let it go)
+        let tableDir = s.tableDir
+        let entry = this.entry
+        if (this.retired) {
+          const now = whereNow(`${s.tableDir}/${this.entry.dir}`)
+          const cut = now.lastIndexOf('/')
+          tableDir = now.slice(0, cut)
+          entry = { ...this.entry, dir: now.slice(cut + 1) }
+        }
+        loaded = entry.format === 'parquet'
+          ? readParquetPartColumn(tableDir, s.tableName, fc, entry, s.dict(c))
+          : readColumn(tableDir, s.tableName, fc, c === s.timestampIndex, entry, s.dict(c))
       }
     } catch (e) {
       throw s.fail(e)
@@ -219,10 +229,11 @@ export class FilePart implements ColdPart, Evictable {
   /** {@inheritDoc ColdPart.retire} */
   retire(): void {
     if (this.retired) return
-    const all = this.cols.map((_, c) => this.column(c))
+    // its columns are not read now (a TRUNCATE or DROP PARTITION of many partitions would read them all):
+    // statements that still hold it read them when they need them, from its directory, which it holds
+    // until it is garbage collected (retired-dirs.ts); what is loaded stays, out of the budget
     this.retired = true
-    all.forEach((v, c) => { this.cols[c] = v })
-    this.loadedCount = all.length
-    this.src.cache.forget(this, all.length)
+    this.src.cache.forget(this, this.cols.length)
+    holdDir(`${this.src.tableDir}/${this.entry.dir}`, this)
   }
 }

@@ -18,6 +18,7 @@ import { io, writeAll } from './io.js'
 import { fsyncDirSteps, replaceFileAtomicSteps, writeFileDurableSteps } from './durable-steps.js'
 import { packr } from './wal-codec.js'
 import { type Steps, runSteps } from './steps.js'
+import { isHeld, movedDir } from './retired-dirs.js'
 
 /** The `_meta` file's format version. */
 export const FORMAT_VERSION = 1
@@ -368,6 +369,17 @@ export function removeUnreferenced(tableDir: string, m: TableFileMeta, later = f
   let made = false
   for (const e of io.readdirSync(tableDir)) {
     if (keep.has(e)) continue
+    const abs = `${tableDir}/${e}`
+    if (isHeld(abs)) {
+      // a retired partition may still read it (retired-dirs.ts): moved to the trash, removed once nothing holds it
+      const to = `${trash}/held-${++trashed}-${e}`
+      try {
+        if (!made) { io.mkdirSync(trash); made = true }
+        io.renameSync(abs, to)
+        movedDir(abs, to)
+      } catch { /* left in place: the next open removes it */ }
+      continue
+    }
     if (moveTo) {
       const to = `${trash}/gone-${++trashed}-${e}`
       try {
