@@ -6,12 +6,13 @@
  * next open empties the trash. Not timed: what is checked is what was read and where files are.
  */
 import t from 'tap'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../lib/index.js'
 import { STORAGE_STATS } from '../../lib/storage/durable/part-cache.js'
 import { BATCH_SIZE, getScalar } from '../../lib/types/vector.js'
-import { tmpDir } from '../unit/storage/helpers.js'
+import { packr } from '../../lib/storage/durable/wal-codec.js'
+import { checkpointed, tmpDir } from '../unit/storage/helpers.js'
 
 const PER_DAY = BATCH_SIZE * 2
 const DAYS = 4
@@ -66,3 +67,25 @@ for (const [name, sql, keep, keptDays] of [
     t.same((await db.query('select count(), sum(v) from t')).rows, left, 'the rows kept, after a restart')
   })
 }
+
+t.test('TTL drops partitions as a commit applies rows, and leaves writing the files to the background checkpoint', async (t) => {
+  const dir = tmpDir(t)
+  let db = await Database.open({ path: dir })
+  await db.query('CREATE TABLE q (ts TIMESTAMP, v INT) TIMESTAMP(ts) PARTITION BY DAY TTL 2 DAYS')
+  await db.query(`INSERT INTO q SELECT timestamp_sequence('2024-01-01', 3600000000), x::int FROM long_sequence(48)`)
+  await db.close()
+  db = await Database.open({ path: dir })
+  const listed = (): string[] => (packr.unpack(readFileSync(join(dir, readdirSync(dir).find((e) => e.startsWith('q~'))!, '_meta'))) as { partitions: { name: string }[] }).partitions.map((p) => p.name)
+  t.same(listed(), ['2024-01-01', '2024-01-02'])
+  const loads = STORAGE_STATS.columnLoads
+  await db.query(`INSERT INTO q VALUES ('2024-01-05T12:00:00Z', 100)`)
+  t.same((await db.query('SELECT count(), sum(v) FROM q')).rows, [[1n, 100n]], 'the expired partitions are gone at once')
+  t.equal(STORAGE_STATS.columnLoads, loads, 'nothing of them was read')
+  t.same(listed(), ['2024-01-01', '2024-01-02'], '_meta is not written inside the commit')
+  await checkpointed(dir)
+  t.same(listed(), ['2024-01-05'], 'the background checkpoint wrote it')
+  await db.close()
+  db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  t.same((await db.query('SELECT count(), sum(v) FROM q')).rows, [[1n, 100n]], 'the same after a restart')
+})

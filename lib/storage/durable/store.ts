@@ -92,6 +92,8 @@ export class DurableStore implements TableStore {
   /** recent failed syncs: the arrival numbers they dropped */
   private readonly failures: { from: number; to: number; error: SqlError }[] = []
   private keepWal = false
+  /** partitions dropped by TTL wait for a checkpoint ({@link persistSoon}) */
+  private dropsPending = false
   /**
    * The checkpoint running in the background, one step per turn of the event loop (after a
    * commit took the WAL past {@link checkpointBytes}); `done` resolves when it has ended
@@ -444,6 +446,18 @@ export class DurableStore implements TableStore {
     this.checkpointChanged(table, s, full)
   }
 
+  /** {@inheritDoc TableStore.persistSoon} */
+  persistSoon(table: Table): void {
+    const s = this.stateOf(table)
+    // every in-memory row and the shorter partition list are written by the next checkpoint
+    s.dirtyFrom = -Infinity
+    this.dropsPending = true
+    if (!this.checkpointQueued) {
+      this.checkpointQueued = true
+      queueMicrotask(() => this.afterCommit())
+    }
+  }
+
   /**
    * Checkpoints a table after a change of its rows or metadata. On failure its `_meta` may or
    * may not have been replaced, so the table is marked for a rewrite at the next {@link sync}
@@ -679,7 +693,10 @@ export class DurableStore implements TableStore {
     if (this.catalog.all().some((t) => t.writers.heldAlone)) return
     // in the background, in steps: queries are answered while it writes (commits wait for it);
     // a failure leaves every acknowledged row in the WAL, and the next checkpoint retries
-    if (this.wal.size >= this.checkpointBytes) this.startCheckpoint()
+    if (this.wal.size >= this.checkpointBytes || this.dropsPending) {
+      this.dropsPending = false
+      this.startCheckpoint()
+    }
   }
 
   private markDirty(s: TableState, t: Table, vectors: readonly Vector[], length: number, seq: number): void {
