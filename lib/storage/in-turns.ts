@@ -5,7 +5,7 @@
  * change to it) finishes the remaining steps at once.
  */
 import type { ColumnType } from '../types/column-type.js'
-import type { Steps } from './durable/steps.js'
+import { type Steps, background } from './durable/steps.js'
 import { rowsPerRecord } from './durable/wal-codec.js'
 
 /** Bytes of rows an in-memory append copies per turn of the event loop (as a durable commit's steps, `STEP_BYTES`). */
@@ -27,32 +27,24 @@ export interface Turns<T> {
 /**
  * Runs `steps` one per turn of the event loop (the first now, each next one after the I/O and
  * timers that came meanwhile: `setImmediate`). The steps must yield nothing to sync (in-memory
- * work only).
+ * work only). The runner is {@link background}'s (steps.ts), with a guard that makes `finish`
+ * from inside a step do nothing.
  */
 export function inTurns<T>(steps: Steps<T>): Turns<T> {
   let resolve!: (v: T) => void
   let reject!: (e: unknown) => void
   const done = new Promise<T>((res, rej) => { resolve = res; reject = rej })
-  let ended = false
+  let value: T | undefined
+  let failed = false
+  const all = (function* (): Steps<void> {
+    try { value = yield* steps } catch (e) { failed = true; reject(e) }
+  })()
   let running = false
-  const run = (all: boolean): void => {
-    if (ended || running) return
+  const around = (run: () => void): void => {
+    if (running) return
     running = true
-    try {
-      for (;;) {
-        const r = steps.next()
-        if (r.done === true) { ended = true; resolve(r.value); return }
-        if (!all) break
-      }
-    } catch (e) {
-      ended = true
-      reject(e)
-      return
-    } finally {
-      running = false
-    }
-    setImmediate(() => run(false))
+    try { run() } finally { running = false }
   }
-  run(false)
-  return { done, finish: () => run(true) }
+  const run = background(all, around, (e) => { if (e !== undefined) reject(e); else if (!failed) resolve(value as T) }, true)
+  return { done, finish: () => run.finish() }
 }

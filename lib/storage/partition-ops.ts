@@ -32,12 +32,16 @@ export function partitionsOf(table: Table): PartitionRange[] {
   return out
 }
 
-/** Removes the partitions for which `drop` is true; returns how many were removed. */
-export function dropPartitions(table: Table, drop: (p: PartitionRange) => boolean): number {
+/**
+ * Removes the partitions for which `drop` is true; returns how many were removed. `soon`: a
+ * durable table persists it in its background checkpoint (TTL inside a commit, see
+ * `TableStore.persistSoon`), not at once.
+ */
+export function dropPartitions(table: Table, drop: (p: PartitionRange) => boolean, soon = false): number {
   const gone = partitionsOf(table).filter(drop)
   if (gone.length === 0) return 0
   const los = new Set(gone.map((p) => p.lo))
-  table.dropRanges((lo) => los.has(lo), splitPartitions(table.meta, table.pending().data))
+  table.dropRanges((lo) => los.has(lo), splitPartitions(table.meta, table.pending().data), soon)
   return gone.length
 }
 
@@ -51,5 +55,6 @@ export function applyTtl(table: Table): void {
   const parts = partitionsOf(table)
   const cutoff = ttlCutoff(parts[parts.length - 1]!.maxTs, ttl.count, ttl.unit)
   if (parts[0]!.minTs >= cutoff) return
-  dropPartitions(table, (p) => p.hi <= cutoff)
+  // applied with rows (inside a commit): the partitions leave now, the files follow in the background checkpoint
+  dropPartitions(table, (p) => p.hi <= cutoff, true)
 }

@@ -66,8 +66,8 @@ export interface ColdPart {
   /** column `c` whole, loaded on first use */
   column(c: number): Vector
   /**
-   * the part leaves the table: loads every column and keeps them for snapshots that still hold it
-   * (`loaded[c]`, when given: column `c` as already loaded by the caller, not read again)
+   * the part leaves the table: snapshots that still hold it can read it (its files stay readable while it
+   * lives); `loaded[c]`, when given, is column `c` as the caller already read it, kept rather than read again
    */
   retire(loaded?: readonly (Vector | undefined)[]): void
   /** the symbol index of SYMBOL column `c`, when the part keeps one of its own (durable: index files) */

@@ -104,6 +104,12 @@ export interface TableStore {
   logAppend(table: Table, vectors: readonly Vector[], length: number): void
   /** persists a rewrite (UPDATE, TRUNCATE, DROP PARTITION, ADD/DROP COLUMN) after it is applied; `full` rewrites every partition */
   persistRewrite(table: Table, full: boolean): void
+  /**
+   * persists, in the background checkpoint, partitions the table dropped itself while a commit
+   * applied rows (TTL): not now, inside the commit's step; until then the files still hold them
+   * (a crash brings them back, and the next commit drops them again)
+   */
+  persistSoon?(table: Table): void
   /** bytes on disk of the partition named `name` (SHOW PARTITIONS) */
   partitionBytes?(table: Table, name: string): number
   /** 'parquet' when the partition named `name` is one Parquet file (CONVERT PARTITION TO PARQUET) */
@@ -475,14 +481,18 @@ export class Table {
   /**
    * Removes whole partitions: `drop` tells, by lower bound, which. Cold partitions leave without
    * being rewritten; in-memory rows of dropped partitions (`inMemory`: the partitions of the
-   * in-memory rows) are filtered out.
+   * in-memory rows) are filtered out. `soon`: see {@link TableStore.persistSoon}.
    */
-  dropRanges(drop: (lo: number, hi: number) => boolean, inMemory: readonly { lo: number; hi: number; start: number; end: number }[]): void {
+  dropRanges(drop: (lo: number, hi: number) => boolean, inMemory: readonly { lo: number; hi: number; start: number; end: number }[], soon = false): void {
     this.quiesce()
     const gone = this.cold.filter((p) => drop(p.lo, p.hi))
     const hot = this.data
     const dropHot = inMemory.filter((r) => drop(r.lo, r.hi))
-    this.rewrite(false, () => {
+    // `soon` (TTL, inside a commit): persisted by the background checkpoint, not here (TableStore.persistSoon)
+    const apply = soon && this.store?.persistSoon !== undefined
+      ? (change: () => void) => { change(); this.store!.persistSoon!(this) }
+      : (change: () => void) => this.rewrite(false, change)
+    apply(() => {
       for (const p of gone) p.retire()
       this.cold = this.cold.filter((p) => !gone.includes(p))
       if (dropHot.length === 0) return
@@ -526,11 +536,15 @@ export class Table {
     return this.cold
   }
 
-  /** Adds columns (all nulls for existing rows), in one rewrite. */
+  /**
+   * Adds columns (all nulls for existing rows). The checkpointed partitions are left as they are:
+   * they have no files for the new columns, whose values read as null there (their `_meta` entries
+   * say so, see `PartitionEntry.files`); only the rows in memory get a column of nulls.
+   */
   addColumns(metas: readonly ColumnMeta[]): void {
     this.quiesce()
-    const d = this.materialized()
-    this.rewrite(true, () => {
+    const d = this.data
+    this.rewrite(false, () => {
       this.setMeta({ ...this.meta, columns: [...this.meta.columns, ...metas] })
       this.data = { columns: [...d.columns, ...metas.map((m) => ColumnBuffer.nulls(m.type, d.rowCount))], rowCount: d.rowCount }
     })

@@ -70,8 +70,9 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   const ti = t.meta.timestampIndex
   t.prepareCheckpoint(full, (ts) => partitionOf(ts, ti < 0 ? 'NONE' : t.meta.partitionBy), (p) => appendable(p, t))
   const { cold, data } = t.pending()
-  const kept = cold.map((p) => (p as FilePart).entry)
-  let symbols = state.file.symbols
+  // entries naming their files where a RENAME or ADD COLUMN left them named otherwise than the columns
+  const kept = cold.map((p) => (p as FilePart).entryFor(t.meta.columns))
+  let symbols = renamedSymbols(state.file.symbols, before.columns, t.meta.columns)
   const written: { entry: PartitionEntry; views: readonly Vector[] | undefined }[] = []
   let extended: { from: FilePart; entry: PartitionEntry } | undefined
   if (data.rowCount > 0 || full) {
@@ -138,7 +139,8 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     w.views?.forEach((v, c) => fp.keep(c, v))
     return fp
   })
-  const coldNow = [...cold]
+  // partitions whose entry now names their files (RENAME / ADD COLUMN): the same files under the new entry
+  const coldNow = cold.map((p, i) => (p === extended?.from || kept[i] === (p as FilePart).entry ? p : (p as FilePart).movedTo(kept[i]!, src)))
   if (extended !== undefined) {
     // the appended partition's columns load from its files when next read (keeping them would copy the partition)
     const next = new FilePart(extended.entry, src)
@@ -184,12 +186,27 @@ function indexChanges(state: TableState, t: Table, before: TableMeta, cold: read
 }
 
 /**
+ * The dictionary files of `symbols` (by column name, as columns `before` named them) by the names
+ * columns `now` (the same columns at the same places, or a full rewrite that writes them anew)
+ * have: a RENAME COLUMN of a SYMBOL column keeps its dictionary file.
+ */
+function renamedSymbols(symbols: Record<string, string>, before: TableMeta['columns'], now: TableMeta['columns']): Record<string, string> {
+  if (before.every((c, i) => now[i]?.name === c.name)) return symbols
+  const out: Record<string, string> = {}
+  now.forEach((c, i) => {
+    const was = before[i]
+    if (c.type === 'SYMBOL' && was?.type === 'SYMBOL' && symbols[was.name] !== undefined) out[c.name] = symbols[was.name]!
+  })
+  return out
+}
+
+/**
  * True when in-order rows can be appended to cold partition `p`'s files in place: column files
- * (not Parquet) written for the table's current columns, none of them an array column.
+ * (not Parquet) written for the table's current columns and named as they are, none of them an
+ * array column.
  */
 function appendable(p: ColdPart, t: Table): boolean {
   if (!(p instanceof FilePart) || p.entry.format === 'parquet') return false
-  const cols = p.columns
   const now = t.meta.columns
-  return cols.length === now.length && cols.every((c, i) => c.name === now[i]!.name && c.type === now[i]!.type) && canAppendColumns(now)
+  return p.filesMatch(now) && canAppendColumns(now)
 }

@@ -39,7 +39,8 @@ export async function convertParts(s: TableState, t: Table, choose: (entries: re
       if (!chosen.has(p.entry) || (p.entry.format === 'parquet') === (to === 'parquet')) continue
       const columns = meta.columns.map((_, c) => p.column(c))
       const dir = `${p.entry.name}.${txn}`
-      const { format: _old, parquetFrom: _from, ...rest } = p.entry
+      // written anew for the columns as they are named now
+      const { format: _old, parquetFrom: _from, files: _files, ...rest } = p.entry
       if (to === 'parquet') {
         const bytes = await writeParquetPartition(s.dir, dir, meta, columns, p.rows)
         replaced.set(p, { ...rest, dir, bytes, format: 'parquet' })

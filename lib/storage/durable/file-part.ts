@@ -2,7 +2,7 @@
  * A checkpointed partition as the table sees it: its `_meta` entry, and its columns loaded on
  * first read, one column file at a time, under the store's memory budget ({@link PartCache}).
  */
-import { type Vector, type SymbolTable, sliceVector } from '../../types/vector.js'
+import { type Vector, type SymbolTable, allocate, sliceVector } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
 import type { ColdPart, ParquetFileOfPart, PartReader } from '../table-parts.js'
 import { readRanges } from './range-read.js'
@@ -10,14 +10,21 @@ import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './pa
 import { PARQUET_PARTITION_FILE, type PartitionEntry, readColumn } from './table-files.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
+import { internalError } from '../../errors.js'
+import { holdDir, whereNow } from './retired-dirs.js'
 import { encodeIndexBlock, indexFileOf, readIndexFile, writeIndexFile } from './index-file.js'
 
 /** What a partition needs to read its files; shared by the partitions of one table version. */
 export interface PartSource {
   readonly tableDir: string
   readonly tableName: string
-  /** the columns as the files name them (a RENAME COLUMN rewrites the files before names change here) */
+  /**
+   * the columns of the table version these partitions were read with (`_meta`), as the files name
+   * them unless a partition's entry says otherwise ({@link PartitionEntry.files})
+   */
   readonly columns: readonly { readonly name: string; readonly type: ColumnType }[]
+  /** the table's column `c` now (a column added after these partitions were written has no file: its values are null) */
+  tableColumn(c: number): { readonly name: string; readonly type: ColumnType } | undefined
   readonly timestampIndex: number
   readonly cache: PartCache
   /** the table's dictionary of column `c` */
@@ -49,6 +56,40 @@ export class FilePart implements ColdPart, Evictable {
   get columns(): PartSource['columns'] { return this.src.columns }
 
   /**
+   * Column `c` as its file names it, or undefined when the partition has no file for it (a column
+   * added later, after the partition was written: every value null, QuestDB's "column top").
+   */
+  private fileColumn(c: number): { readonly name: string; readonly type: ColumnType } | undefined {
+    const files = this.entry.files
+    if (files === undefined) return this.src.columns[c]
+    if (c >= files.length) return undefined
+    const type = this.src.columns[c]?.type ?? this.src.tableColumn(c)?.type
+    return type === undefined ? undefined : { name: files[c]!, type }
+  }
+
+  /** True when every column of the table now has a file here named as the column (rows may be appended to them in place). */
+  filesMatch(now: readonly { readonly name: string; readonly type: ColumnType }[]): boolean {
+    if (this.entry.files !== undefined) return false
+    const cols = this.src.columns
+    return cols.length === now.length && cols.every((c, i) => c.name === now[i]!.name && c.type === now[i]!.type)
+  }
+
+  /**
+   * Its `_meta` entry for the table's columns `now` (names by index): the file names recorded when
+   * they differ from the column names (a RENAME COLUMN keeps the files) or when the table has more
+   * columns than the partition has files (ADD COLUMN writes none: their values are null here).
+   */
+  entryFor(now: readonly { readonly name: string }[]): PartitionEntry {
+    const files = this.entry.files ?? this.src.columns.map((c) => c.name)
+    if (files.length === now.length && files.every((n, i) => n === now[i]!.name)) {
+      if (this.entry.files === undefined) return this.entry
+      const { files: _, ...plain } = this.entry
+      return plain
+    }
+    return this.entry.files === undefined ? { ...this.entry, files } : this.entry
+  }
+
+  /**
    * Rows were appended to this partition's files in place, as `next`: its columns are dropped
    * from memory and read from now on as the first {@link FilePart.rows} rows of `next`'s (which
    * keeps them loaded if it is retired before the files go away).
@@ -61,6 +102,18 @@ export class FilePart implements ColdPart, Evictable {
     this.loadedCount = 0
   }
 
+  /**
+   * The same partition (same files, same rows) under a new `_meta` entry `entry` read with `src`
+   * (after a RENAME or ADD COLUMN names its files there): its loaded columns move to the new part,
+   * and reads of this one go there.
+   */
+  movedTo(entry: PartitionEntry, src: PartSource): FilePart {
+    const next = new FilePart(entry, src)
+    this.cols.forEach((v, c) => { if (v !== undefined) next.keep(c, v) })
+    this.supersede(next)
+    return next
+  }
+
   /** {@inheritDoc ColdPart.column} */
   column(c: number): Vector {
     const v = this.cols[c]
@@ -70,11 +123,27 @@ export class FilePart implements ColdPart, Evictable {
     }
     if (this.successor !== undefined) return sliceVector(this.successor.column(c), 0, this.entry.rows)
     const s = this.src
+    const fc = this.fileColumn(c)
     let loaded: Vector
     try {
-      loaded = this.entry.format === 'parquet'
-        ? readParquetPartColumn(s.tableDir, s.tableName, s.columns[c]!, this.entry, s.dict(c))
-        : readColumn(s.tableDir, s.tableName, s.columns[c]!, c === s.timestampIndex, this.entry, s.dict(c))
+      if (fc === undefined) {
+        const type = s.tableColumn(c)?.type
+        if (type === undefined) throw internalError(`partition ${this.entry.name} has no column ${c}`)
+        loaded = allocate(type, this.entry.rows, s.dict(c))
+      } else {
+        // a retired partition reads its directory where it is now (moved to the trash once `_meta` let it go)
+        let tableDir = s.tableDir
+        let entry = this.entry
+        if (this.retired) {
+          const now = whereNow(`${s.tableDir}/${this.entry.dir}`)
+          const cut = now.lastIndexOf('/')
+          tableDir = now.slice(0, cut)
+          entry = { ...this.entry, dir: now.slice(cut + 1) }
+        }
+        loaded = entry.format === 'parquet'
+          ? readParquetPartColumn(tableDir, s.tableName, fc, entry, s.dict(c))
+          : readColumn(tableDir, s.tableName, fc, c === s.timestampIndex, entry, s.dict(c))
+      }
     } catch (e) {
       throw s.fail(e)
     }
@@ -97,8 +166,10 @@ export class FilePart implements ColdPart, Evictable {
     const rows = this.entry.rows
     const have = cachedPostings(this, c)
     if (have !== undefined && have.indexed >= rows) return have
-    const file = indexFileOf(`${this.src.tableDir}/${this.entry.dir}`, this.src.columns[c]!.name)
-    let p = this.retired ? undefined : readIndexFile(file, rows)
+    const fc = this.fileColumn(c)
+    // a column without a file here (added later) has no index file either: its keys are all null
+    const file = fc === undefined ? undefined : indexFileOf(`${this.src.tableDir}/${this.entry.dir}`, fc.name)
+    let p = this.retired || file === undefined ? undefined : readIndexFile(file, rows)
     if (p !== undefined && p.indexed >= rows) STORAGE_STATS.indexReads++
     else {
       STORAGE_STATS.indexBuilds++
@@ -106,7 +177,7 @@ export class FilePart implements ColdPart, Evictable {
       if (p === undefined) p = new SymbolPostings()
       p.extend(keys, rows)
       // best effort: the file is a cache; a retired partition's directory may be gone
-      if (!this.retired) try { writeIndexFile(file, encodeIndexBlock(keys, 0, rows)) } catch { /* rebuilt next time */ }
+      if (!this.retired && file !== undefined) try { writeIndexFile(file, encodeIndexBlock(keys, 0, rows)) } catch { /* rebuilt next time */ }
     }
     setPostings(this, c, p)
     return p
@@ -117,8 +188,20 @@ export class FilePart implements ColdPart, Evictable {
     const s = this.src
     // anything already in memory is cheaper to read from there; a Parquet partition loads whole columns
     if (this.retired || this.successor !== undefined || this.entry.format === 'parquet' || this.cols[s.timestampIndex] !== undefined || columns.some((c) => this.cols[c] !== undefined)) return undefined
+    // the files as this partition names them; a column without a file (added later) is read whole (all null)
+    let files = s.columns
+    if (this.entry.files !== undefined || columns.some((c) => c >= s.columns.length)) {
+      const fcs = columns.map((c) => this.fileColumn(c))
+      if (fcs.some((f) => f === undefined)) return undefined
+      const mapped = [...s.columns]
+      columns.forEach((c, k) => { mapped[c] = fcs[k]! })
+      const tsFile = this.fileColumn(s.timestampIndex)
+      if (tsFile === undefined) return undefined
+      mapped[s.timestampIndex] = tsFile
+      files = mapped
+    }
     try {
-      return readRanges({ dir: `${s.tableDir}/${this.entry.dir}`, rows: this.entry.rows, columns: s.columns, timestampIndex: s.timestampIndex, dict: (c) => s.dict(c) }, columns, intervals)
+      return readRanges({ dir: `${s.tableDir}/${this.entry.dir}`, rows: this.entry.rows, columns: files, timestampIndex: s.timestampIndex, dict: (c) => s.dict(c) }, columns, intervals)
     } catch (e) {
       throw s.fail(e)
     }
@@ -152,10 +235,17 @@ export class FilePart implements ColdPart, Evictable {
   /** {@inheritDoc ColdPart.retire} */
   retire(loaded?: readonly (Vector | undefined)[]): void {
     if (this.retired) return
-    const all = this.cols.map((_, c) => (loaded?.[c]?.length === this.entry.rows ? loaded[c]! : this.column(c)))
+    // its columns are not read now (a TRUNCATE or DROP PARTITION of many partitions would read them all):
+    // statements that still hold it read them when they need them, from its directory, which it holds
+    // until it is garbage collected (retired-dirs.ts); what is loaded stays, out of the budget, and so do
+    // the columns the caller already read (`loaded[c]`, e.g. an out-of-order merge that read them in turns)
+    loaded?.forEach((v, c) => {
+      if (v === undefined || v.length !== this.entry.rows || this.cols[c] !== undefined) return
+      this.cols[c] = v
+      this.loadedCount++
+    })
     this.retired = true
-    all.forEach((v, c) => { this.cols[c] = v })
-    this.loadedCount = all.length
-    this.src.cache.forget(this, all.length)
+    this.src.cache.forget(this, this.cols.length)
+    holdDir(`${this.src.tableDir}/${this.entry.dir}`, this)
   }
 }

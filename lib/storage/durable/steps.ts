@@ -60,11 +60,11 @@ export interface Background {
 
 /**
  * Runs `steps` in the background: one step per turn of the event loop (the first on the next
- * turn), the syncs they yield on the thread pool. `around` wraps each run of steps (the caller
- * marks "a step is running"); `onEnd` is called once when they end: with the error they threw,
- * or undefined.
+ * turn, or with `firstNow` at once), the syncs they yield on the thread pool. `around` wraps each
+ * run of steps (the caller marks "a step is running"); `onEnd` is called once when they end: with
+ * the error they threw, or undefined.
  */
-export function background(steps: Steps<void>, around: (run: () => void) => void, onEnd: (error: unknown) => void): Background {
+export function background(steps: Steps<void>, around: (run: () => void) => void, onEnd: (error: unknown) => void, firstNow = false): Background {
   let ended = false
   // the sync running off the main thread, if any, and what to throw into the steps next
   let waiting: { readonly fsync: number } | undefined
@@ -161,7 +161,8 @@ export function background(steps: Steps<void>, around: (run: () => void) => void
     failed = f
     run(false)
   }
-  setImmediate(() => run(false))
+  if (firstNow) run(false)
+  else setImmediate(() => run(false))
   return {
     finish: () => run(true),
     stop: () => {

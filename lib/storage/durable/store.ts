@@ -92,6 +92,8 @@ export class DurableStore implements TableStore {
   /** recent failed syncs: the arrival numbers they dropped */
   private readonly failures: { from: number; to: number; error: SqlError }[] = []
   private keepWal = false
+  /** partitions dropped by TTL wait for a checkpoint ({@link persistSoon}) */
+  private dropsPending = false
   /**
    * The checkpoint running in the background, one step per turn of the event loop (after a
    * commit took the WAL past {@link checkpointBytes}); `done` resolves when it has ended
@@ -227,6 +229,7 @@ export class DurableStore implements TableStore {
       tableDir: s.dir,
       get tableName() { return t.meta.name },
       columns: file.meta.columns.map((c) => ({ name: c.name, type: c.type })),
+      tableColumn: (c) => t.meta.columns[c],
       timestampIndex: file.meta.timestampIndex,
       cache: this.cache,
       dict: (c) => t.dictOf(c),
@@ -443,6 +446,18 @@ export class DurableStore implements TableStore {
     this.checkpointChanged(table, s, full)
   }
 
+  /** {@inheritDoc TableStore.persistSoon} */
+  persistSoon(table: Table): void {
+    const s = this.stateOf(table)
+    // every in-memory row and the shorter partition list are written by the next checkpoint
+    s.dirtyFrom = -Infinity
+    this.dropsPending = true
+    if (!this.checkpointQueued) {
+      this.checkpointQueued = true
+      queueMicrotask(() => this.afterCommit())
+    }
+  }
+
   /**
    * Checkpoints a table after a change of its rows or metadata. On failure its `_meta` may or
    * may not have been replaced, so the table is marked for a rewrite at the next {@link sync}
@@ -530,9 +545,9 @@ export class DurableStore implements TableStore {
       if (s.broken !== undefined) continue
       const key = metaKey(t)
       if (this.metaKeys.get(t) === key) continue
-      const before = this.metaKeys.get(t)
-      const renamedColumns = before !== undefined && JSON.stringify(JSON.parse(before).columns.map((c: { name: string }) => c.name)) !== JSON.stringify(t.meta.columns.map((c) => c.name))
-      this.checkpointChanged(t, s, renamedColumns)
+      // a column renamed or added keeps every partition as it is (their `_meta` entries name their files:
+      // PartitionEntry.files); any other change of the columns rewrites them all
+      this.checkpointChanged(t, s, !columnsKept(s.file.meta.columns, t.meta.columns))
     }
     this.dropDead(live)
     if (this.catalog.idCounter !== this.savedNextId) this.writeDb()
@@ -678,7 +693,10 @@ export class DurableStore implements TableStore {
     if (this.catalog.all().some((t) => t.writers.heldAlone)) return
     // in the background, in steps: queries are answered while it writes (commits wait for it);
     // a failure leaves every acknowledged row in the WAL, and the next checkpoint retries
-    if (this.wal.size >= this.checkpointBytes) this.startCheckpoint()
+    if (this.wal.size >= this.checkpointBytes || this.dropsPending) {
+      this.dropsPending = false
+      this.startCheckpoint()
+    }
   }
 
   private markDirty(s: TableState, t: Table, vectors: readonly Vector[], length: number, seq: number): void {
@@ -751,6 +769,14 @@ export class DurableStore implements TableStore {
     this.lock.check()
     try { f() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
   }
+}
+
+/**
+ * True when the partitions written for columns `before` serve columns `now` as they are: the same
+ * types at the same places, some maybe renamed, maybe more columns after them (ADD COLUMN).
+ */
+function columnsKept(before: readonly { readonly type: string }[], now: readonly { readonly type: string }[]): boolean {
+  return now.length >= before.length && before.every((c, i) => c.type === now[i]!.type)
 }
 
 /** A storage write that failed (58030, 53100): the WAL still holds every acknowledged row. */

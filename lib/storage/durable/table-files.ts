@@ -18,6 +18,7 @@ import { io, writeAll } from './io.js'
 import { fsyncDirSteps, replaceFileAtomicSteps, writeFileDurableSteps } from './durable-steps.js'
 import { packr } from './wal-codec.js'
 import { type Steps, runSteps } from './steps.js'
+import { isHeld, movedDir } from './retired-dirs.js'
 
 /** The `_meta` file's format version. */
 export const FORMAT_VERSION = 1
@@ -47,6 +48,14 @@ export interface PartitionEntry {
    * loses it.
    */
   parquetFrom?: { readonly dir: string; readonly whole?: boolean; readonly dirty?: readonly number[] }
+  /**
+   * The names its column files (or Parquet columns) have, by column index, when they differ from
+   * the table's column names: ALTER TABLE RENAME COLUMN and ADD COLUMN rewrite no partition. A
+   * renamed column keeps its files under the old name; columns past the end of this list were
+   * added after the partition was written and are null in every row of it (QuestDB's "column
+   * top" at the partition's end). Absent: one file per column, named as the column.
+   */
+  files?: readonly string[]
 }
 
 /** The file of a Parquet partition inside its directory (QuestDB's name). */
@@ -77,6 +86,11 @@ export function readTableMeta(dir: string): TableFileMeta {
     // ranges that are not numbers: every row group may have changed
     const dirty = p.parquetFrom?.dirty as unknown
     if (dirty !== undefined && !(Array.isArray(dirty) && dirty.every((x) => typeof x === 'number'))) p.parquetFrom = { dir: p.parquetFrom!.dir, whole: true }
+    // file names a damaged `_meta` would make point elsewhere: the table is unreadable, not misread
+    const files = p.files as unknown
+    if (files !== undefined && !(Array.isArray(files) && files.length <= m.meta.columns.length && files.every((f) => typeof f === 'string' && /^[^/\\]+$/.test(f) && f !== '.' && f !== '..'))) {
+      throw corrupted(m.meta.name, p.name, 'partition entry names column files that cannot be')
+    }
   }
   return m
 }
@@ -355,6 +369,17 @@ export function removeUnreferenced(tableDir: string, m: TableFileMeta, later = f
   let made = false
   for (const e of io.readdirSync(tableDir)) {
     if (keep.has(e)) continue
+    const abs = `${tableDir}/${e}`
+    if (isHeld(abs)) {
+      // a retired partition may still read it (retired-dirs.ts): moved to the trash, removed once nothing holds it
+      const to = `${trash}/held-${++trashed}-${e}`
+      try {
+        if (!made) { io.mkdirSync(trash); made = true }
+        io.renameSync(abs, to)
+        movedDir(abs, to)
+      } catch { /* left in place: the next open removes it */ }
+      continue
+    }
     if (moveTo) {
       const to = `${trash}/gone-${++trashed}-${e}`
       try {
