@@ -47,6 +47,17 @@ function connect(port: number): Promise<RawClient> {
   })
 }
 
+/**
+ * `p`, or `fallback` when it has not settled within `ms`. The guard's timer is cleared as soon as
+ * the race is decided: a pending timer keeps the process alive, and this file's guards (up to
+ * 10 s) would otherwise hold the test process open after its last assertion.
+ */
+function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const guard = new Promise<T>((r) => { timer = setTimeout(() => r(fallback), ms) })
+  return Promise.race([p, guard]).finally(() => clearTimeout(timer))
+}
+
 /** Writes `text` a few bytes at a time every `everyMs` until the socket closes. */
 function trickle(c: RawClient, text: string, bytes: number, everyMs: number): void {
   let at = 0
@@ -75,9 +86,9 @@ t.test('beyond twice the limit a connection is closed at once; a silent one over
   const s = await server(t, { maxConnections: 2 })
   const held = await Promise.all([0, 1, 2, 3].map(() => connect(s.port)))
   const dropped = await connect(s.port)
-  t.ok(await Promise.race([dropped.closed.then(() => true), new Promise((r) => setTimeout(() => r(false), 3000))]), 'the fifth socket is closed without waiting')
+  t.ok(await within(dropped.closed.then(() => true), 3000, false), 'the fifth socket is closed without waiting')
   t.equal(dropped.data(), '', 'with nothing sent')
-  const silent = await Promise.race([held[3]!.closed.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))])
+  const silent = await within(held[3]!.closed.then(() => true), 5000, false)
   t.ok(silent, 'a refused socket that sends no request is closed within the grace period')
   for (const c of held) c.socket.destroy()
 })
@@ -88,7 +99,7 @@ t.test('slowloris: a head sent one byte per 500 ms is cut by the header timeout 
   trickle(c, 'GET /exec?query=select+1 HTTP/1.1\r\nHost: localhost\r\nX-Slow: ' + 'a'.repeat(200), 1, 500)
   await new Promise((r) => setTimeout(r, 300))
   t.equal((await exec(s.port, 'select 1')).status, 200, 'others are served meanwhile')
-  const ms = await Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(-1), 8000))])
+  const ms = await within(c.closed, 8000, -1)
   t.ok(ms > 0, `the connection was closed (after ${ms} ms, header timeout 1500 ms)`)
   t.match(c.data(), /^HTTP\/1\.1 408 .*\r\n[\s\S]*"error":"request not received in time/, '408 with a JSON error')
   c.socket.destroy()
@@ -97,7 +108,7 @@ t.test('slowloris: a head sent one byte per 500 ms is cut by the header timeout 
 t.test('a connection that never sends a byte is closed by the header timeout', async (t) => {
   const s = await server(t, { headersTimeout: 1000 })
   const c = await connect(s.port)
-  const ms = await Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(-1), 6000))])
+  const ms = await within(c.closed, 6000, -1)
   t.ok(ms > 0, `closed after ${ms} ms`)
   c.socket.destroy()
 })
@@ -106,7 +117,7 @@ t.test('an idle keep-alive connection is closed after the keep-alive timeout', a
   const s = await server(t, { keepAliveTimeout: 500 })
   const c = await connect(s.port)
   c.socket.write('GET /exec?query=select+1 HTTP/1.1\r\nHost: localhost\r\n\r\n')
-  const ms = await Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(-1), 5000))])
+  const ms = await within(c.closed, 5000, -1)
   t.ok(ms > 0, `closed after ${ms} ms`)
   t.match(c.data(), /^HTTP\/1\.1 200 /, 'after its answer')
 })
@@ -127,7 +138,7 @@ t.test('a slow /imp upload is bounded by the request timeout (408)', async (t) =
   const c = await slowUpload(s.port)
   await new Promise((r) => setTimeout(r, 300))
   t.equal((await exec(s.port, 'select 1')).status, 200, 'others are served meanwhile')
-  const ms = await Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(-1), 10_000))])
+  const ms = await within(c.closed, 10_000, -1)
   t.ok(ms > 0, `the upload was cut (after ${ms} ms, request timeout 2000 ms)`)
   t.match(c.data(), /^HTTP\/1\.1 408 /)
   await until(async () => (await connections(s)) <= 1)
@@ -137,6 +148,6 @@ t.test('a stalled upload is closed by the idle timeout', async (t) => {
   const s = await server(t, { idleTimeout: 1000, requestTimeout: 0 })
   const c = await connect(s.port)
   c.socket.write(`POST /imp?name=stalled HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: 1000\r\n\r\n--${BOUNDARY}\r\n`)
-  const ms = await Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(-1), 6000))])
+  const ms = await within(c.closed, 6000, -1)
   t.ok(ms > 0, `closed after ${ms} ms`)
 })

@@ -8,6 +8,15 @@ import { createIlpTcpServer, parseAuthDb, type IlpTcpLog, type IlpTcpOptions } f
 
 const rows = async (db: Database, sql: string): Promise<unknown[][]> => (await db.query(sql)).rows
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+/**
+ * `p`, or `fallback` when it has not settled within `ms`; the guard's timer is cleared once the
+ * race is decided (a pending timer would keep the test process alive after its last assertion).
+ */
+function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const guard = new Promise<T>((r) => { timer = setTimeout(() => r(fallback), ms) })
+  return Promise.race([p, guard]).finally(() => clearTimeout(timer))
+}
 
 async function start(db: Database, options: IlpTcpOptions = {}): Promise<{ port: number; logs: IlpTcpLog[]; close(): Promise<void> }> {
   const logs: IlpTcpLog[] = []
@@ -193,7 +202,7 @@ t.test('close() commits the complete lines open connections hold (commit interva
   t.same(await rows(db, 'select count(), sum(v) from held_a'), [[1500n, 1_124_250n]], 'connection a: every line')
   t.same(await rows(db, 'select count(), sum(v) from held_b'), [[20n, 190n]], 'connection b: the complete lines')
   t.ok(logs.some((l) => /partial measurement dropped/.test(l.msg)), 'the partial line is logged')
-  t.equal(await Promise.race([aClosed.then(() => true), sleep(5000).then(() => false)]), true, 'the connections are ended')
+  t.equal(await within(aClosed.then(() => true), 5000, false), true, 'the connections are ended')
   b.destroy()
 })
 
