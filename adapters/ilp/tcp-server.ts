@@ -104,12 +104,13 @@ export function createIlpTcpServer(db: Database, options: IlpTcpOptions = {}): I
 }
 
 /**
- * Pending rows at which a connection starts a commit without pausing (at most one waits behind
+ * Pending rows at which a connection starts a commit (at most one waits behind
  * the running one; it takes every row pending when it starts). The Node client's
- * `auto_flush_rows` over HTTP, so TCP batches are what HTTP requests are. While a commit waits,
- * the connection stops reading once this many rows are pending again, until the waiting commit
- * has taken them: a batch holds at most this many rows and one chunk's (before, a commit
- * waiting behind a slow one took everything that came meanwhile, up to `maxUncommittedRows`).
+ * `auto_flush_rows` over HTTP, so TCP batches are what HTTP requests are. Once this many rows
+ * are pending the connection stops reading until the commit queued for them has taken them (at
+ * once, or when the running one ends): a batch holds at most this many rows and one chunk's
+ * (before, a commit waiting behind a slow one took everything that came meanwhile, up to
+ * `maxUncommittedRows`).
  */
 export const COMMIT_BATCH_ROWS = 75_000
 
@@ -125,7 +126,7 @@ function serve(db: Database, o: IlpTcpOptions, socket: net.Socket, open: Set<() 
   const batchRows = Math.min(maxRows, COMMIT_BATCH_ROWS)
   /** a commit is chained behind the running one and has not taken the rows yet (it will take every row pending then) */
   let waiting = false
-  /** reading paused until the waiting commit takes the rows (a batch's worth is pending already) */
+  /** reading paused until the commit queued for a batch's worth of pending rows has taken them */
   let held = false
 
   /** Commits what the writer holds, one commit at a time; a failure closes the connection. */
@@ -170,8 +171,9 @@ function serve(db: Database, o: IlpTcpOptions, socket: net.Socket, open: Set<() 
       socket.pause()
       void commit().then(() => { if (!closed) socket.resume() })
     } else if (pending >= batchRows) {
-      if (!waiting) void commit()
-      else if (!held) { held = true; socket.pause() }
+      // the commit takes these rows when it starts (now, or when the running one ends): nothing more is read until then
+      void commit()
+      if (!held) { held = true; socket.pause() }
     }
   }
 
