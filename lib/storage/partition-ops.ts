@@ -14,6 +14,8 @@ import { partitionName, ttlCutoff } from './partition-key.js'
  */
 export function partitionsOf(table: Table): PartitionRange[] {
   const unit = table.meta.timestampIndex < 0 ? 'NONE' : table.meta.partitionBy
+  // first: merging late rows can move cold partitions to memory
+  const memory = table.inMemory()
   const out: PartitionRange[] = []
   let start = 0
   for (const p of table.coldParts()) {
@@ -21,7 +23,7 @@ export function partitionsOf(table: Table): PartitionRange[] {
     start += p.rows
   }
   // the in-memory rows as they are held (segments after an out-of-order merge), not joined: TTL looks on every append
-  for (const data of table.inMemory()) {
+  for (const data of memory) {
     for (const r of splitPartitions(table.meta, data)) {
       const last = out[out.length - 1]
       if (last !== undefined && last.lo === r.lo && last.hi === r.hi) {

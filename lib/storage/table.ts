@@ -220,11 +220,12 @@ export class Table {
 
   /** The rows as of now, for one statement to read: cold partitions, then the in-memory rows. */
   snapshot(): TableSnapshot {
-    if (this.late !== undefined) this.mergeLate()
+    // first: merging late rows can move cold partitions to memory
+    const memory = this.inMemory()
     const parts: SnapshotPart[] = []
     let start = 0
     for (const p of this.cold) { parts.push(coldSnapshotPart(p, start)); start += p.rows }
-    for (const d of this.inMemory()) {
+    for (const d of memory) {
       if (d.rowCount === 0) continue
       parts.push(memorySnapshotPart(d.columns, d.rowCount, start, this.meta.timestampIndex))
       start += d.rowCount
@@ -234,9 +235,10 @@ export class Table {
 
   /**
    * The in-memory rows as they are held, oldest first: the frozen segments, then the newest rows
-   * (one version in most tables). Reading them joins nothing. @internal
+   * (one version in most tables), with any late rows merged in. Reading them joins nothing. @internal
    */
   inMemory(): readonly TableData[] {
+    if (this.late !== undefined) this.mergeLate()
     return this.frozen.length === 0 ? [this.hot] : [...this.frozen, this.hot]
   }
 
