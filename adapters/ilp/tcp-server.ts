@@ -104,9 +104,13 @@ export function createIlpTcpServer(db: Database, options: IlpTcpOptions = {}): I
 }
 
 /**
- * Pending rows at which a connection starts a commit without pausing (at most one waits behind
+ * Pending rows at which a connection starts a commit (at most one waits behind
  * the running one; it takes every row pending when it starts). The Node client's
- * `auto_flush_rows` over HTTP, so TCP batches are what HTTP requests are.
+ * `auto_flush_rows` over HTTP, so TCP batches are what HTTP requests are. Once this many rows
+ * are pending the connection stops reading until the commit queued for them has taken them (at
+ * once, or when the running one ends): a batch holds at most this many rows and one chunk's
+ * (before, a commit waiting behind a slow one took everything that came meanwhile, up to
+ * `maxUncommittedRows`).
  */
 export const COMMIT_BATCH_ROWS = 75_000
 
@@ -122,13 +126,21 @@ function serve(db: Database, o: IlpTcpOptions, socket: net.Socket, open: Set<() 
   const batchRows = Math.min(maxRows, COMMIT_BATCH_ROWS)
   /** a commit is chained behind the running one and has not taken the rows yet (it will take every row pending then) */
   let waiting = false
+  /** reading paused until the commit queued for a batch's worth of pending rows has taken them */
+  let held = false
 
   /** Commits what the writer holds, one commit at a time; a failure closes the connection. */
   const commit = (): Promise<unknown> => {
     const w = writer
     if (w === undefined || waiting) return chain
     waiting = true
-    chain = chain.then(() => { waiting = false; return w.pendingRows > 0 ? w.commit() : 0 }).catch((e: unknown) => {
+    chain = chain.then(() => {
+      waiting = false
+      // the commit takes the pending rows before its first await: reading may go on
+      const done = w.pendingRows > 0 ? w.commit() : 0
+      if (held) { held = false; if (!closed) socket.resume() }
+      return done
+    }).catch((e: unknown) => {
       log({ msg: 'ilp commit failed', error: (e as Error).message })
       socket.destroy()
     })
@@ -158,7 +170,11 @@ function serve(db: Database, o: IlpTcpOptions, socket: net.Socket, open: Set<() 
     if (pending >= maxRows) {
       socket.pause()
       void commit().then(() => { if (!closed) socket.resume() })
-    } else if (pending >= batchRows) void commit()
+    } else if (pending >= batchRows) {
+      // the commit takes these rows when it starts (now, or when the running one ends): nothing more is read until then
+      void commit()
+      if (!held) { held = true; socket.pause() }
+    }
   }
 
   /** Shutdown of this connection: no more reading, the complete lines committed, then the end. */

@@ -208,7 +208,9 @@ export class LineWriter {
       let n = 0
       for (const a of appends) {
         const release = a.table.writers.tryShare() ?? await a.table.writers.share()
-        try { a.table.append(a.vectors, a.length) } finally { release() }
+        // in memory, a large request goes in a slice per turn of the event loop (other clients are
+        // answered meanwhile; readers see its rows at once); durable: its commit does the same
+        try { await a.table.appendInTurns(a.vectors, a.length) } finally { release() }
         rememberBatchRows(a.table, a.length)
         n += a.length
       }

@@ -163,6 +163,33 @@ export class ColumnBuffer {
     this.fixed = next as unknown as Fixed
   }
 
+  /**
+   * Appends `count` rows picked by `order` from two sources: `order[i] < split` is row `order[i]`
+   * of `a`, otherwise row `order[i] - split` of `b` (an out-of-order merge gathers the overlapped
+   * rows and the new ones without staging both in a buffer first: every fresh page costs). Returns
+   * false, appending nothing, when the rows need converting (not fixed-width, another symbol
+   * dictionary, 64-bit values held another way); the caller then stages them.
+   */
+  appendGathered(a: Vector, b: Vector, order: Int32Array, count: number, split: number): boolean {
+    if (this.fixed === null) return false
+    const x = materialize(a)
+    const y = materialize(b)
+    if ((x.kind === 'sym' && x.dict !== this.dict) || (y.kind === 'sym' && y.dict !== this.dict)) return false
+    const ctor = this.fixed.constructor
+    if (x.data === null || y.data === null || x.data.constructor !== ctor || y.data.constructor !== ctor) return false
+    this.reserve(this.len + count)
+    const dst = this.fixed as Float64Array
+    const xd = x.data as Float64Array
+    const yd = y.data as Float64Array
+    const at = this.len
+    for (let i = 0; i < count; i++) {
+      const k = order[i]!
+      dst[at + i] = k < split ? xd[k]! : yd[k - split]!
+    }
+    this.len += count
+    return true
+  }
+
   /** A new buffer holding this buffer's rows in the order `order[0..count)` (copy-on-write rewrite). */
   permuted(order: Int32Array, count: number): ColumnBuffer {
     const out = new ColumnBuffer(this.type, count, this.dict)

@@ -18,7 +18,7 @@
  * them with the overlapped part of the partition, leaving the part before it alone
  * (`cairo.o3.max.lag` bounds how far back a commit expects late rows).
  */
-import type { I64Vector, Vector } from '../types/vector.js'
+import { type I64Vector, type Vector, materialize } from '../types/vector.js'
 import { ColumnBuffer } from './column-buffer.js'
 import { firstAfter, minOf } from './merge-rows.js'
 
@@ -57,6 +57,47 @@ export function runOrder(d: Stamps, base: number, n: number): Int32Array {
 }
 
 /**
+ * The rows of `cols` from row `keep` on, after appending `vectors` (`length` rows, one vector per
+ * column, not in order after the newest row) to the first `existing` rows, in timestamp order
+ * (column `ts`): new buffers holding rows [keep, existing) and the new rows, the old buffers
+ * untouched (readers may hold them). `from` is the first existing row a new row lands before
+ * (`firstAfter`, at least `keep`): rows [keep, from) are copied as a block, the rest merged. Ties
+ * keep existing rows first, then new rows in arrival order. Rows [0, keep) stay where they are:
+ * the caller keeps them (a table's frozen in-memory segment, see `Table.merge`).
+ */
+export function mergeTail(cols: readonly ColumnBuffer[], keep: number, from: number, existing: number, vectors: readonly Vector[], length: number, ts: number): ColumnBuffer[] {
+  const tailOld = existing - from
+  const n = tailOld + length
+  const old = (cols[ts]!.view(from, existing) as I64Vector).data as Stamps
+  const fresh = (materialize(vectors[ts]!) as I64Vector).data as Stamps
+  const runs = runOrder(fresh, 0, length)
+  // row k < tailOld: existing row from + k; otherwise new row k - tailOld
+  const order = new Int32Array(n)
+  let i = 0, j = 0, o = 0
+  while (i < tailOld && j < length) {
+    const k = runs[j]!
+    if (fresh[k]! < old[i]!) { order[o++] = tailOld + k; j++ } else order[o++] = i++
+  }
+  while (i < tailOld) order[o++] = i++
+  while (j < length) order[o++] = tailOld + runs[j++]!
+  const total = existing - keep + length
+  return cols.map((b, c) => {
+    // room for the next in-order batch of this size without regrowing at once
+    const out = new ColumnBuffer(b.type, total + length, b.dict)
+    if (from > keep) out.appendRange(b.view(keep, from), 0, from - keep)
+    const overlapped = b.view(from, existing)
+    if (!out.appendGathered(overlapped, vectors[c]!, order, n, tailOld)) {
+      // staged: the overlapped rows and the new ones in one buffer, then gathered
+      const t = new ColumnBuffer(b.type, n, b.dict)
+      t.appendRange(overlapped, 0, tailOld)
+      t.append(vectors[c]!)
+      out.appendRange(t.permuted(order, n).view(0, n), 0, n)
+    }
+    return out
+  })
+}
+
+/**
  * The columns after appending `vectors` (`length` rows, one vector per column, not in order
  * after the newest row) to the first `existing` rows of `cols`, in timestamp order (column
  * `ts`): new buffers, the old ones untouched (readers may hold them). Ties keep existing rows
@@ -64,32 +105,5 @@ export function runOrder(d: Stamps, base: number, n: number): Int32Array {
  */
 export function mergeOutOfOrder(cols: readonly ColumnBuffer[], existing: number, vectors: readonly Vector[], length: number, ts: number): ColumnBuffer[] {
   const from = firstAfter(cols[ts]!, existing, minOf(vectors[ts] as I64Vector, length), false)
-  const tailOld = existing - from
-  const n = tailOld + length
-  // the overlapped existing rows and the new ones, per column, in one buffer each
-  const tails = cols.map((b, c) => {
-    const t = new ColumnBuffer(b.type, n, b.dict)
-    t.appendRange(b.view(from, existing), 0, tailOld)
-    t.append(vectors[c]!)
-    return t
-  })
-  const d = (tails[ts]!.view(0, n) as I64Vector).data as Stamps
-  const fresh = runOrder(d, tailOld, length)
-  const order = new Int32Array(n)
-  let i = 0, j = 0, o = 0
-  while (i < tailOld && j < length) {
-    const k = tailOld + fresh[j]!
-    if (d[k]! < d[i]!) { order[o++] = k; j++ } else order[o++] = i++
-  }
-  while (i < tailOld) order[o++] = i++
-  while (j < length) order[o++] = tailOld + fresh[j++]!
-  const total = existing + length
-  return cols.map((b, c) => {
-    // room for the next in-order batch of this size without regrowing at once
-    const out = new ColumnBuffer(b.type, total + length, b.dict)
-    if (from > 0) out.appendRange(b.view(0, from), 0, from)
-    const sorted = tails[c]!.permuted(order, n)
-    out.appendRange(sorted.view(0, n), 0, n)
-    return out
-  })
+  return mergeTail(cols, 0, from, existing, vectors, length, ts)
 }

@@ -13,21 +13,26 @@ import { partitionName, ttlCutoff } from './partition-key.js'
  * those of the in-memory rows (a partition in both is reported once). Row ranges are table rows.
  */
 export function partitionsOf(table: Table): PartitionRange[] {
-  const { cold, data } = table.pending()
   const unit = table.meta.timestampIndex < 0 ? 'NONE' : table.meta.partitionBy
+  // first: merging late rows can move cold partitions to memory
+  const memory = table.inMemory()
   const out: PartitionRange[] = []
   let start = 0
-  for (const p of cold) {
+  for (const p of table.coldParts()) {
     out.push({ name: partitionName(p.lo, unit), lo: p.lo, hi: p.hi, start, end: start + p.rows, minTs: p.minTs, maxTs: p.maxTs })
     start += p.rows
   }
-  for (const r of splitPartitions(table.meta, data)) {
-    const last = out[out.length - 1]
-    if (last !== undefined && last.lo === r.lo && last.hi === r.hi) {
-      out[out.length - 1] = { ...last, end: start + r.end, maxTs: r.maxTs }
-      continue
+  // the in-memory rows as they are held (segments after an out-of-order merge), not joined: TTL looks on every append
+  for (const data of memory) {
+    for (const r of splitPartitions(table.meta, data)) {
+      const last = out[out.length - 1]
+      if (last !== undefined && last.lo === r.lo && last.hi === r.hi) {
+        out[out.length - 1] = { ...last, end: start + r.end, maxTs: r.maxTs }
+        continue
+      }
+      out.push({ ...r, start: start + r.start, end: start + r.end })
     }
-    out.push({ ...r, start: start + r.start, end: start + r.end })
+    start += data.rowCount
   }
   return out
 }

@@ -22,7 +22,7 @@ const here = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 function run(root: string, mode: string): { name: string; us: number; rps: number }[] {
   const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'test/bench/ilp.ts'), rows, mode], { cwd: root, encoding: 'utf8' })
   return out.split('\n').flatMap((line) => {
-    const m = /^(.*?)\s+\d+ rows in [\d.]+ s = ([\d,]+) rows\/s .*?([\d.]+) µs\/row\)/.exec(line)
+    const m = /^(.*?)\s+\d+ rows in [\d.]+ s = ([\d,]+) rows\/s .*?([\d.]+) µs\/row/.exec(line)
     return m === null ? [] : [{ name: m[1]!.trim(), rps: Number(m[2]!.replace(/,/g, '')), us: Number(m[3]) }]
   })
 }

@@ -8,6 +8,7 @@
  *   node --import tsx test/bench/ilp.ts [rows=2000000] [only=raw,rawtcp,raw2,client,http,tcp,http1,http2,tcp2]
  *   EPOCHDB_BENCH_PROF=/tmp/prof node --import tsx test/bench/ilp.ts 1500000 raw   # and a CPU profile of the server
  *   node --import tsx test/bench/ilp.ts --cpu   # the engine alone, in CPU time (a loaded machine's wall time says little)
+ *   node --import tsx test/bench/ilp.ts --cpu2 [rows]  # the engine alone, two interleaved streams (the out-of-order merge), CPU time
  *
  * `raw` POSTs prebuilt protocol-2 bodies (the server alone, no client cost), `rawtcp` writes them to
  * one TCP connection, `raw2` POSTs two interleaving in-order streams on two connections at once
@@ -59,6 +60,29 @@ if (process.argv[2] === '--cpu') {
   }
   const rows = 5 * per
   console.log(`engine: ${rows} rows, parse ${parse.toFixed(2)} CPU-s, commit ${commit.toFixed(2)} CPU-s = ${Math.round(rows / (parse + commit)).toLocaleString('en-US')} rows per CPU-second (${(1e6 * (parse + commit) / rows).toFixed(2)} µs/row)`)
+  await db.close()
+  rmSync(dir, { recursive: true, force: true })
+} else if (process.argv[2] === '--cpu2') {
+  // two interleaved in-order streams (stream k at µs 2i + k), 75,000-row bodies alternating, each
+  // committed before the next (what raw2's group commits see, without HTTP): this process's CPU time
+  const rows = Number(process.argv[3] ?? 1_500_000)
+  const { Database } = await import('../../lib/index.js')
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-cpu2-'))
+  const db = await Database.open({ path: dir })
+  const per = 75_000
+  const requests = Math.max(1, Math.round(rows / per / 2))
+  const t0s = 1_700_000_000_000_000
+  const bodies = Array.from({ length: 2 * requests }, (_, b) => ilpBody('cpu2', 0, per, t0s + (b & 1) + 2 * (b >> 1) * per, 2))
+  const c0 = process.cpuUsage()
+  const w0 = performance.now()
+  for (const body of bodies) {
+    const w = db.lineWriter()
+    w.write(body)
+    await w.end()
+  }
+  const c = process.cpuUsage(c0)
+  const n = 2 * requests * per
+  console.log(`engine, 2 streams: ${n} rows, ${((c.user + c.system) / 1e6).toFixed(2)} CPU-s (${(c.system / 1e6).toFixed(2)} sys), ${((performance.now() - w0) / 1000).toFixed(2)} s wall = ${(1e6 * (c.user + c.system) / 1e6 / n).toFixed(2)} µs/row`)
   await db.close()
   rmSync(dir, { recursive: true, force: true })
 } else if (process.argv[2] === '--client') {

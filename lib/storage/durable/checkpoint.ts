@@ -68,6 +68,8 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   const txn = state.file.txn + 1
   const before = state.file.meta
   const ti = t.meta.timestampIndex
+  // in-memory segments an out-of-order merge left (table.ts) become one version, a column a step
+  yield* t.joinSteps()
   t.prepareCheckpoint(full, (ts) => partitionOf(ts, ti < 0 ? 'NONE' : t.meta.partitionBy), (p) => appendable(p, t))
   const { cold, data } = t.pending()
   // entries naming their files where a RENAME or ADD COLUMN left them named otherwise than the columns

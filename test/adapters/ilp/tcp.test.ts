@@ -229,3 +229,34 @@ t.test('a fast stream is committed every COMMIT_BATCH_ROWS rows, before the comm
   t.equal(await until(db, 'select count() from batch', BigInt(n)), BigInt(n), 'the rest at the disconnect')
   t.same(await rows(db, 'select min(v), max(v), count_distinct(v) from batch'), [[0n, BigInt(n - 1), BigInt(n)]], 'each row once, in order')
 })
+
+t.test('a fast stream behind slow commits: no batch holds more than COMMIT_BATCH_ROWS and one chunk of rows', { timeout: 60_000 }, async (t) => {
+  const { COMMIT_BATCH_ROWS } = await import('../../../adapters/ilp/tcp-server.js')
+  const db = await Database.open()
+  // every commit the endpoint makes is recorded (the rows it takes), and ends 300 ms late: a slow
+  // durable commit, while the client keeps writing
+  const taken: number[] = []
+  const lineWriter = db.lineWriter.bind(db)
+  db.lineWriter = (options) => {
+    const w = lineWriter(options)
+    const commit = w.commit.bind(w)
+    w.commit = async () => {
+      taken.push(w.pendingRows)
+      const done = await commit()
+      await sleep(300)
+      return done
+    }
+    return w
+  }
+  const srv = await start(db, { commitInterval: 600_000 })
+  t.teardown(() => srv.close())
+  const n = 5 * COMMIT_BATCH_ROWS
+  const body = Buffer.from(Array.from({ length: n }, (_, i) => `slow,s=a v=${i}i ${1_000_000 + i}t\n`).join(''))
+  t.ok(await raw(srv.port, body, true, 30_000), 'the server ended the connection after the last commit')
+  t.equal(await until(db, 'select count() from slow', BigInt(n)), BigInt(n))
+  t.same(await rows(db, 'select min(v), max(v), count_distinct(v) from slow'), [[0n, BigInt(n - 1), BigInt(n)]], 'each row once, in order')
+  // a 64 KiB chunk holds about 2,300 of these lines
+  const most = Math.max(...taken)
+  t.ok(most <= COMMIT_BATCH_ROWS + 4000, `largest batch ${most} rows (batches: ${taken.join(', ')})`)
+  t.ok(taken.length >= 5, 'the stream went in several batches')
+})

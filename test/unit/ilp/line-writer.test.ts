@@ -180,3 +180,29 @@ t.test('protocol 3 binary decimals: two\'s complement big-endian, null, bad scal
   t.match(await failure(db, dec(0, [0x7f, ...Array(31).fill(0xff)])), { reason: /does not fit column type: DECIMAL\(76,3\)/ })
   t.same(await rows(db, 'select count() from d'), [[4n]])
 })
+
+t.test('in memory: a large request is applied a slice per turn of the event loop; another query is answered meanwhile and sees none of its rows', async (t) => {
+  const db = await Database.open()
+  await ingest(db, 'big,s=a v=0i 1000000t\n')
+  // 400,000 rows: several slices of about 4 MiB
+  const n = 400_000
+  const w = db.lineWriter()
+  w.write(Buffer.from(Array.from({ length: n }, (_, i) => `big,s=${i & 1 ? 'a' : 'b'} v=${i + 1}i ${1_000_001 + i}t\n`).join('')))
+  // parsed already: what is left is creating nothing, building the vectors and applying them
+  let ended = false
+  const answers: unknown[] = []
+  const ending = w.end().then((rows) => { ended = true; return rows })
+  // one query per turn of the event loop until the request has ended
+  await new Promise<void>((resolve) => {
+    const tick = (): void => {
+      if (ended) { resolve(); return }
+      void db.query('select count(), max(v) from big').then((r) => { if (!ended) answers.push(r.rows[0]) })
+      setImmediate(tick)
+    }
+    setImmediate(tick)
+  })
+  t.equal(await ending, n)
+  t.ok(answers.length >= 1, `queries answered while the request was applied (${answers.length})`)
+  t.same(answers[0], [1n, 0n], 'they see none of its rows')
+  t.same(await rows(db, 'select count(), max(v) from big'), [[BigInt(n + 1), BigInt(n)]], 'all of them at once after')
+})
