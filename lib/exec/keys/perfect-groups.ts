@@ -22,6 +22,7 @@ import type { BoundAggregate } from '../../plan/plan-node.js'
 import { isDecimal } from '../../types/decimal.js'
 import type { KeyIndex } from './key-index.js'
 import { INT_NULL } from '../../types/column-type.js'
+import { pairMinMax, type MinMaxPair } from '../../functions/aggregate/fused-min-max.js'
 
 /** Batches folded through perfect groups since the process started (for tests and benches). */
 export const PERFECT_STATS = { batches: 0 }
@@ -88,8 +89,20 @@ export class PerfectGroups {
   /** groups the perfect kernels were sized for */
   private size = 0
 
-  constructor(private readonly create: () => AggregateKernel[], private readonly index: KeyIndex) {
+  /** the kernels' feeds: min/max pairs over one column fed by one loop, and the others */
+  private feeds: { pairs: MinMaxPair[]; rest: number[] }
+
+  /**
+   * @param create makes an empty kernel per aggregate
+   * @param aggregates the aggregates (their arguments tell which min / max share a column)
+   */
+  constructor(private readonly create: () => AggregateKernel[], private readonly index: KeyIndex, private readonly aggregates: readonly BoundAggregate[]) {
     this.kernels = create()
+    this.feeds = this.feedsOf(this.kernels)
+  }
+
+  private feedsOf(kernels: readonly AggregateKernel[]): { pairs: MinMaxPair[]; rest: number[] } {
+    return pairMinMax(kernels, this.aggregates, kernels.map((_, a) => a))
   }
 
   /**
@@ -122,7 +135,8 @@ export class PerfectGroups {
       this.size = n
       for (const k of this.kernels) k.resize(this.size)
     }
-    for (let a = 0; a < this.kernels.length; a++) this.kernels[a]!.update(d, args(a), length)
+    for (const a of this.feeds.rest) this.kernels[a]!.update(d, args(a), length)
+    for (const p of this.feeds.pairs) p.fused.update(d, args(p.of[0]), length)
     PERFECT_STATS.batches++
     return true
   }
@@ -164,6 +178,7 @@ export class PerfectGroups {
     if (by === undefined) return
     this.mergeInto(by, this.kernels, into)
     this.kernels = this.create()
+    this.feeds = this.feedsOf(this.kernels)
     this.holds = undefined
     this.size = 0
   }
