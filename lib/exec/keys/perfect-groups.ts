@@ -22,7 +22,9 @@
  * records the ids of that batch's integer keys. Before every ordinary batch and at the end, the
  * rows folded by key value are merged into the ordinary kernels ({@link PerfectGroups.flush}),
  * so the ordinary kernels see every row in row order: first / last stay exact, and so does any
- * aggregate whose merge is exact. Only such aggregates take this path ({@link perfectAggregate}).
+ * aggregate whose merge is exact. A double sum's running totals are moved to the perfect kernels
+ * before their first batch and merged back (added to 0) at the flush, so each group still adds its
+ * rows to one total in row order. Only such aggregates take this path ({@link perfectAggregate}).
  */
 import type { Vector, SymbolTable } from '../../types/vector.js'
 import type { AggregateKernel } from '../../functions/registry-types.js'
@@ -31,6 +33,7 @@ import { isDecimal } from '../../types/decimal.js'
 import type { KeyIndex } from './key-index.js'
 import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
 import { pairMinMax, type MinMaxPair } from '../../functions/aggregate/fused-min-max.js'
+import { DoubleSumKernel } from '../../functions/aggregate/double-sum.js'
 
 /** Batches folded through perfect groups since the process started (for tests and benches). */
 export const PERFECT_STATS = { batches: 0 }
@@ -39,15 +42,17 @@ export const PERFECT_STATS = { batches: 0 }
 export const PERFECT_SPAN = 65_536
 
 /**
- * Whether `a` may fold through perfect groups: its merge is exact and in row order (`count`,
- * `min`, `max`, DECIMAL `sum` / `avg`, `first` / `last` and their `_not_null` forms). A double
- * sum is left out: merging partial sums would round differently from one running sum.
+ * Whether `a` (with ordinary kernel `k`) may fold through perfect groups: its merge is exact and
+ * in row order (`count`, `min`, `max`, DECIMAL `sum` / `avg`, `first` / `last` and their
+ * `_not_null` forms), or it is a double `sum` / `avg` ({@link DoubleSumKernel}), whose running
+ * totals move to the perfect kernels and back ({@link PerfectGroups}: merging partial sums would
+ * round differently from one running sum, moving them does not).
  */
-export function perfectAggregate(a: BoundAggregate): boolean {
+export function perfectAggregate(a: BoundAggregate, k: AggregateKernel): boolean {
   const name = a.def.name
   return name === 'count' || name === 'min' || name === 'max' || name === 'first' || name === 'last' ||
     name === 'first_not_null' || name === 'last_not_null' ||
-    ((name === 'sum' || name === 'avg') && isDecimal(a.site.returns))
+    ((name === 'sum' || name === 'avg') && isDecimal(a.site.returns)) || k instanceof DoubleSumKernel
 }
 
 /**
@@ -147,13 +152,18 @@ export class PerfectGroups {
   /** the kernels' feeds: min/max pairs over one column fed by one loop, and the others */
   private feeds: { pairs: MinMaxPair[]; rest: number[] }
 
+  /** ordinals of the double sums (their running totals move here and back: {@link seed}) */
+  private readonly seeded: number[]
+
   /**
    * @param create makes an empty kernel per aggregate
    * @param aggregates the aggregates (their arguments tell which min / max share a column)
+   * @param ordinary the ordinary path's kernels (flushes merge into them; double sums are seeded from them)
    */
-  constructor(private readonly create: () => AggregateKernel[], private readonly index: KeyIndex, private readonly aggregates: readonly BoundAggregate[]) {
+  constructor(private readonly create: () => AggregateKernel[], private readonly index: KeyIndex, private readonly aggregates: readonly BoundAggregate[], private readonly ordinary: readonly AggregateKernel[]) {
     this.kernels = create()
     this.feeds = this.feedsOf(this.kernels)
+    this.seeded = ordinary.flatMap((k, a) => (k instanceof DoubleSumKernel ? [a] : []))
   }
 
   private feedsOf(kernels: readonly AggregateKernel[]): { pairs: MinMaxPair[]; rest: number[] } {
@@ -203,11 +213,12 @@ export class PerfectGroups {
     }
     // rows keyed by another dictionary wait for a flush (the ordinary path does one)
     if (this.holds !== undefined && this.holds !== by) return false
-    this.holds = by
     if (this.size < n) {
       this.size = n
       for (const k of this.kernels) k.resize(this.size)
     }
+    if (this.holds === undefined) this.seed(by)
+    this.holds = by
     for (const a of this.feeds.rest) this.kernels[a]!.update(d, args(a), length)
     for (const p of this.feeds.pairs) p.fused.update(d, args(p.of[0]), length)
     PERFECT_STATS.batches++
@@ -297,19 +308,47 @@ export class PerfectGroups {
     this.size = 0
   }
 
-  private mergeInto(by: 'int' | SymbolTable, kernels: readonly AggregateKernel[], into: readonly AggregateKernel[]): void {
+  /** The perfect kernels' slots keyed by `by` and the index ids they stand for, side by side. */
+  private slotsToIds(by: 'int' | SymbolTable): { from: Int32Array; to: Int32Array; slots: number } {
     const ids = by === 'int' ? this.intIds.subarray(0, this.intEnd) : this.index.symbolRemap(by)!
     const from: number[] = [], to: number[] = []
     for (let k = 1; k < ids.length; k++) if (ids[k]! >= 0) { from.push(k - 1); to.push(ids[k]!) }
     if (by === 'int' && this.nullId >= 0) { from.push(ids.length - 1); to.push(this.nullId) }
-    if (from.length === 0) return
-    const f = Int32Array.from(from), t = Int32Array.from(to)
+    return { from: Int32Array.from(from), to: Int32Array.from(to), slots: ids.length }
+  }
+
+  private mergeInto(by: 'int' | SymbolTable, kernels: readonly AggregateKernel[], into: readonly AggregateKernel[]): void {
+    const { from: f, to: t, slots } = this.slotsToIds(by)
+    if (f.length === 0) return
     for (let a = 0; a < into.length; a++) {
       into[a]!.resize(this.index.count)
-      kernels[a]!.resize(ids.length)
+      kernels[a]!.resize(slots)
       into[a]!.merge(kernels[a]!, f, t, f.length)
     }
   }
+
+  /**
+   * Before the first batch folded after a flush: moves the ordinary double sums' totals and
+   * counts to the perfect kernels' slots (the ordinary ones left at 0), so a group's rows keep
+   * adding to one running total in row order and the flush's merge (0 + total) gives back exactly
+   * what the ordinary path alone computes.
+   */
+  private seed(by: 'int' | SymbolTable): void {
+    if (this.seeded.length === 0) return
+    const { from, to } = this.slotsToIds(by)
+    for (const a of this.seeded) {
+      const p = this.kernels[a] as DoubleSumKernel, o = this.ordinary[a] as DoubleSumKernel
+      o.resize(this.index.count)
+      for (let i = 0; i < from.length; i++) {
+        const f = from[i]!, t = to[i]!
+        p.sum[f] = o.sum[t]!
+        p.count[f] = o.count[t]!
+        o.sum[t] = 0
+        o.count[t] = 0
+      }
+    }
+  }
+
 
   /** Groups the perfect kernels hold state for (for the memory estimate). */
   get groups(): number {

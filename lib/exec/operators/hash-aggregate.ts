@@ -50,8 +50,8 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
   const index = keyExprs.length > 0 ? new KeyIndex(keyExprs.length) : undefined
   let groups = new Int32Array(0)
   // one key, every aggregate merging exactly: batches of known small keys skip the id assignment
-  const perfect = index !== undefined && keyExprs.length === 1 && fused.length === 0 && aggregates.every(perfectAggregate)
-    ? new PerfectGroups(() => aggregates.map((a) => a.def.create(a.site)), index, aggregates) : undefined
+  const perfect = index !== undefined && keyExprs.length === 1 && fused.length === 0 && aggregates.every((a, i) => perfectAggregate(a, kernels[i]!))
+    ? new PerfectGroups(() => aggregates.map((a) => a.def.create(a.site)), index, aggregates, kernels) : undefined
   // given back when the groups are emitted; on failure or an early stop, when the statement ends
   const memory = ctx.memory.reservation(index !== undefined ? 'GROUP BY' : 'aggregate')
   if (index === undefined) for (const k of kernels) k.resize(1)

@@ -1,7 +1,10 @@
 /**
  * Perfect-hash GROUP BY (lib/exec/keys/perfect-groups.ts) against the ordinary path on random
- * data: an extra double `sum(w)` keeps a statement on the ordinary path (a double sum is not a
- * perfect aggregate), so the same aggregates are answered both ways in one database and compared,
+ * data: a second double sum `avg(x)` keeps a statement on the ordinary path (two double sums fold
+ * in one fused pass, which perfect groups do not take), so the same aggregates, one double
+ * `sum(w)` among them (random fractions: its running totals are moved to the perfect kernels and
+ * back, so it must equal the ordinary path's to the last bit), are answered both ways in one
+ * database and compared,
  * over INT keys (nulls, negative keys, keys past the span arriving late), SHORT / BYTE keys
  * (negative keys), INT keys below zero (the span offset by a base, lowered by a later smaller
  * key), LONG keys around 10^12 (nulls, keys far past the span) and SYMBOL keys, with
@@ -59,7 +62,7 @@ t.test('perfect groups answer exactly as the ordinary path', async (t) => {
     const txt = neg.toString().replace(/^(-?)(\d*?)(\d{0,4})$/, (_, sg, a, b) => `${sg}${a || '0'}.${b.padStart(4, '0')}`)
     v.push(r() < 0.05 ? null : txt)
     x.push(r() < 0.05 ? null : Math.round((r() - 0.5) * 1e6) / 8)
-    w.push(r())
+    w.push(r() / 3) // a full mantissa: sums of these round, so the order of additions shows
   }
   await db.append('p', { ts, k, s, sh, b, nk, lk, v, x, w })
 
@@ -67,9 +70,9 @@ t.test('perfect groups answer exactly as the ordinary path', async (t) => {
     PARALLELISM.enabled = parallel
     for (const key of ['k', 's', 'sh', 'b', 'nk', 'lk']) {
       const before = PERFECT_STATS.batches
-      const fast = (await db.query(`select ${key}, ${AGGS} from p`)).rows
+      const fast = (await db.query(`select ${key}, ${AGGS}, sum(w) from p`)).rows
       const took = PERFECT_STATS.batches - before
-      const slow = (await db.query(`select ${key}, ${AGGS}, sum(w) from p`)).rows.map((row) => row.slice(0, -1))
+      const slow = (await db.query(`select ${key}, ${AGGS}, sum(w), avg(x) from p`)).rows.map((row) => row.slice(0, -1))
       t.ok(took > 0, `${key}, parallel=${parallel}: batches went through perfect groups (${took})`)
       t.equal(PERFECT_STATS.batches - before, took, 'the ordinary statement did not take them')
       t.same(str(fast), str(slow), `${key}, parallel=${parallel}: same groups, same order, same answers (${fast.length} groups)`)
