@@ -1,5 +1,5 @@
 /**
- * `min(x)` and `max(x)` of one GROUP BY over the same column, folded in one pass over the rows.
+ * `min(x)` and `max(x)` of one GROUP BY or SAMPLE BY over the same column, folded in one pass over the rows.
  *
  * Each of {@link DecimalMinMaxKernel} and {@link MinMaxKernel} reads the whole column once, so
  * `SELECT k, min(v), max(v)` read every value and group id twice. {@link FusedMinMax} feeds both

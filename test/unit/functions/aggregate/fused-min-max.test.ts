@@ -168,3 +168,35 @@ t.test('SQL: min and max of one column, keyed and not, one thread and split', as
   ], `not keyed, parallel=${parallel}`)
   }
 })
+
+t.test('SAMPLE BY and GROUP BY: min and max together answer as each alone', async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('create table o (ts timestamp, s symbol, v decimal(18,4), x double) timestamp(ts) partition by day')
+  const r = rng(5)
+  const N = 100_000
+  const ts: number[] = [], s: string[] = [], v: (string | null)[] = [], x: (number | null)[] = []
+  for (let i = 0; i < N; i++) {
+    ts.push(i * 3_000_000) // 3 s apart: ~3.5 days
+    s.push(`s${Math.floor(r() * 7)}`)
+    v.push(r() < 0.05 ? null : `${Math.floor((r() - 0.5) * 1e6)}.${String(Math.floor(r() * 1e4)).padStart(4, '0')}`)
+    x.push(r() < 0.05 ? null : (r() - 0.5) * 1e3)
+  }
+  await db.append('o', { ts, s, v, x })
+  const cols = async (sql: (agg: string) => string, aggs: string[]): Promise<unknown[][]> => {
+    const both = (await db.query(sql(aggs.join(', ')))).rows
+    const apart = await Promise.all(aggs.map(async (a) => (await db.query(sql(a))).rows))
+    t.equal(both.length, apart[0]!.length)
+    return [both.map((row) => row.map(String)), both.map((row, i) => [...row.slice(0, row.length - aggs.length), ...apart.map((rows) => rows[i]!.at(-1))].map(String))]
+  }
+  const aggs = ['min(v)', 'max(v)', 'max(x)', 'min(x)']
+  for (const [name, sql] of [
+    ['SAMPLE BY 1h', (a: string) => `select ts, ${a} from o sample by 1h`],
+    ['SAMPLE BY 1h, keyed', (a: string) => `select ts, s, ${a} from o sample by 1h order by ts, s`],
+    ['SAMPLE BY 1d (one bucket a batch)', (a: string) => `select ts, ${a} from o sample by 1d`],
+    ['GROUP BY symbol', (a: string) => `select s, ${a} from o order by s`],
+  ] as const) {
+    const [both, apart] = await cols(sql, aggs)
+    t.same(both, apart, name)
+  }
+})
