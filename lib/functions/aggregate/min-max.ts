@@ -136,6 +136,15 @@ export class MinMaxKernel implements AggregateKernel {
 
   updateOne(group: number, args: readonly Vector[], length: number): void {
     this.resize(group + 1)
+    const v = arg(args, 0)
+    if (v.kind === 'f64') {
+      // DOUBLE: the batch's best in four compare chains, not a keyed loop over a group array of zeros
+      const b = this.isMax ? finiteMax(v.data, length) : finiteMin(v.data, length)
+      if (b - b !== 0) return
+      const cur = this.best[group]!
+      if (this.isMax ? !(cur >= b) : !(cur <= b)) this.best[group] = b
+      return
+    }
     this.update(sameGroup(group, length), args, length)
   }
 
@@ -185,6 +194,34 @@ export class MinMaxKernel implements AggregateKernel {
       default: return out
     }
   }
+}
+
+/** The largest finite value of `d[0, length)`; -Infinity when there is none (NaN and ±Infinity are nulls). */
+function finiteMax(d: Float64Array, length: number): number {
+  let h0 = -Infinity, h1 = -Infinity, h2 = -Infinity, h3 = -Infinity, i = 0
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    if (x > h0 && x !== Infinity) h0 = x
+    if (y > h1 && y !== Infinity) h1 = y
+    if (z > h2 && z !== Infinity) h2 = z
+    if (w > h3 && w !== Infinity) h3 = w
+  }
+  for (; i < length; i++) { const x = d[i]!; if (x > h0 && x !== Infinity) h0 = x }
+  return Math.max(h0, h1, h2, h3)
+}
+
+/** The smallest finite value of `d[0, length)`; Infinity when there is none. */
+function finiteMin(d: Float64Array, length: number): number {
+  let l0 = Infinity, l1 = Infinity, l2 = Infinity, l3 = Infinity, i = 0
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    if (x < l0 && x !== -Infinity) l0 = x
+    if (y < l1 && y !== -Infinity) l1 = y
+    if (z < l2 && z !== -Infinity) l2 = z
+    if (w < l3 && w !== -Infinity) l3 = w
+  }
+  for (; i < length; i++) { const x = d[i]!; if (x < l0 && x !== -Infinity) l0 = x }
+  return Math.min(l0, l1, l2, l3)
 }
 
 const TYPES: readonly ColumnType[] = ['INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'TIMESTAMP_NS', 'CHAR', 'IPV4', 'STRING', 'VARCHAR']
