@@ -166,8 +166,8 @@ t.test('SQL: min and max of one column, keyed and not, one thread and split', as
   t.same(all.map((c) => (typeof c === 'bigint' ? Number(c) : c)), [
     dec(lo((w) => w.v![0]) as bigint), dec(hi((w) => w.v![1]) as bigint), lo((w) => w.x![0]), hi((w) => w.x![1]), hi((w) => w.l![1]), lo((w) => w.l![0]),
   ], `not keyed, parallel=${parallel}`)
-  const alone = await Promise.all(['min(x)', 'max(x)', 'min(v)', 'max(v)'].map(async (a) => (await db.query(`select ${a} from m`)).rows[0]![0]))
-  t.same(alone, [lo((w) => w.x![0]), hi((w) => w.x![1]), dec(lo((w) => w.v![0]) as bigint), dec(hi((w) => w.v![1]) as bigint)], `each alone, not keyed, parallel=${parallel}`)
+  const alone = await Promise.all(['min(x)', 'max(x)', 'min(v)', 'max(v)', 'min(l)', 'max(l)'].map(async (a) => (await db.query(`select ${a} from m`)).rows[0]![0]))
+  t.same(alone.map((c) => (typeof c === 'bigint' ? Number(c) : c)), [lo((w) => w.x![0]), hi((w) => w.x![1]), dec(lo((w) => w.v![0]) as bigint), dec(hi((w) => w.v![1]) as bigint), lo((w) => w.l![0]), hi((w) => w.l![1])], `each alone, not keyed, parallel=${parallel}`)
   }
 })
 
