@@ -8,6 +8,8 @@
  * fraction digits and the sum passes 2^53 in scaled units (the exact carry path runs).
  *
  *   node --import tsx test/bench/decimal.ts
+ *
+ * EPOCHDB_BENCH_DECIMAL_ONLY=<substring> runs only the queries whose text contains it (e.g. `min(v), max`).
  */
 import { cpus } from 'node:os'
 import { performance } from 'node:perf_hooks'
@@ -15,12 +17,14 @@ import { Database } from '../../lib/index.js'
 
 const ROWS = Number(process.env['EPOCHDB_BENCH_DECIMAL_ROWS'] ?? 10_000_000)
 const RUNS = 5
-const SQL = [
-  'SELECT sum(v) FROM d', 'SELECT avg(v) FROM d', 'SELECT min(v) FROM d', 'SELECT max(v) FROM d',
+const ONLY = process.env['EPOCHDB_BENCH_DECIMAL_ONLY']
+const ALL = [
+  'SELECT sum(v) FROM d', 'SELECT avg(v) FROM d', 'SELECT min(v) FROM d', 'SELECT max(v) FROM d', 'SELECT min(v), max(v) FROM d',
   'SELECT k, sum(v) FROM d GROUP BY k ORDER BY k', 'SELECT k, avg(v) FROM d GROUP BY k ORDER BY k',
   'SELECT k, min(v), max(v) FROM d GROUP BY k ORDER BY k', 'SELECT k, last(v) FROM d GROUP BY k ORDER BY k',
   'SELECT k, sum(w) FROM d GROUP BY k ORDER BY k',
 ]
+const SQL = ONLY === undefined ? ALL : ALL.filter((q) => q.includes(ONLY))
 /** The first row's last value (the whole row for the keyed queries' key 0). */
 const show = (row: readonly unknown[]): string => row.map(String).join(' ')
 

@@ -15,6 +15,7 @@ import type { Runner } from './runner.js'
 import { KeyIndex } from '../keys/key-index.js'
 import { fuseDoubleSums } from '../../functions/aggregate/fused-double-sums.js'
 import { PerfectGroups, perfectAggregate } from '../keys/perfect-groups.js'
+import { pairMinMax } from '../../functions/aggregate/fused-min-max.js'
 
 /** Bytes per group an aggregate kernel's fixed-width state takes (typed arrays grown by doubling). */
 const KERNEL_GROUP_BYTES = 16
@@ -43,12 +44,14 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
   const argEvals = aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
   const kernels: AggregateKernel[] = aggregates.map((a) => a.def.create(a.site))
   // several avg/sum(double) fold in one pass over the rows; the others one kernel each
-  const { fused, rest } = fuseDoubleSums(kernels)
+  const { fused, rest: single } = fuseDoubleSums(kernels)
+  // min(c) and max(c) of one column read it once
+  const { pairs, rest } = pairMinMax(kernels, aggregates, single)
   const index = keyExprs.length > 0 ? new KeyIndex(keyExprs.length) : undefined
   let groups = new Int32Array(0)
   // one key, every aggregate merging exactly: batches of known small keys skip the id assignment
-  const perfect = index !== undefined && keyExprs.length === 1 && fused.length === 0 && aggregates.every(perfectAggregate)
-    ? new PerfectGroups(() => aggregates.map((a) => a.def.create(a.site)), index) : undefined
+  const perfect = index !== undefined && keyExprs.length === 1 && fused.length === 0 && aggregates.every((a, i) => perfectAggregate(a, kernels[i]!))
+    ? new PerfectGroups(() => aggregates.map((a) => a.def.create(a.site)), index, aggregates, kernels) : undefined
   // given back when the groups are emitted; on failure or an early stop, when the statement ends
   const memory = ctx.memory.reservation(index !== undefined ? 'GROUP BY' : 'aggregate')
   if (index === undefined) for (const k of kernels) k.resize(1)
@@ -56,6 +59,7 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
     if (index === undefined) {
       for (const a of rest) kernels[a]!.updateOne(0, argEvals[a]!.map((e) => e(b)), b.length)
       for (const f of fused) f.sums.updateOne(0, f.of.map((a) => argEvals[a]![0]!(b)), b.length)
+      for (const p of pairs) p.fused.updateOne(0, argEvals[p.of[0]]!.map((e) => e(b)), b.length)
       memory.resize(kernelBytes(kernels, 1))
       continue
     }
@@ -74,6 +78,10 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
     for (const a of rest) {
       kernels[a]!.resize(index.count)
       kernels[a]!.update(groups, argEvals[a]!.map((e) => e(b)), b.length)
+    }
+    for (const p of pairs) {
+      p.fused.resize(index.count)
+      p.fused.update(groups, argEvals[p.of[0]]!.map((e) => e(b)), b.length)
     }
     for (const f of fused) {
       f.sums.resize(index.count)

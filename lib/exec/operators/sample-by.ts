@@ -27,6 +27,7 @@ import { clipBatch, timestamps } from './sample-by-clip.js'
 import { NsShift } from './sample-by-ns.js'
 import { MAP_ENTRY_BYTES, type Reservation } from '../memory.js'
 import { fuseDoubleSums } from '../../functions/aggregate/fused-double-sums.js'
+import { pairMinMax } from '../../functions/aggregate/fused-min-max.js'
 
 /** What SAMPLE BY gathered from its input: buckets, keys, (bucket, key) groups and the kernels' state. */
 export interface SampleState {
@@ -100,7 +101,9 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
   const argEvals = node.aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
   const kernels: AggregateKernel[] = node.aggregates.map((a) => a.def.create(a.site))
   // several avg/sum(double) fold in one pass over the rows; the others one kernel each
-  const { fused, rest } = fuseDoubleSums(kernels)
+  const { fused, rest: notFused } = fuseDoubleSums(kernels)
+  // min(c) and max(c) of one column read it once
+  const { pairs: minMax, rest } = pairMinMax(kernels, node.aggregates, notFused)
   const keyIndex = otherKeys.length > 0 ? new KeyIndex(otherKeys.length) : undefined
   const pairs = keyIndex === undefined ? undefined : new GroupTable()
   let buckets: BucketTable | undefined
@@ -138,6 +141,12 @@ export async function accumulateSamples(node: SampleByNode, input: AsyncIterable
       const args = argEvals[a]!.map((e) => e(b))
       if (single) kernels[a]!.updateOne(groups[0]!, args, n)
       else kernels[a]!.update(groups, args, n)
+    }
+    for (const p of minMax) {
+      p.fused.resize(count)
+      const args = argEvals[p.of[0]]!.map((e) => e(b))
+      if (single) p.fused.updateOne(groups[0]!, args, n)
+      else p.fused.update(groups, args, n)
     }
     for (const f of fused) {
       f.sums.resize(count)

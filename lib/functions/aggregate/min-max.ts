@@ -136,6 +136,23 @@ export class MinMaxKernel implements AggregateKernel {
 
   updateOne(group: number, args: readonly Vector[], length: number): void {
     this.resize(group + 1)
+    const v = arg(args, 0)
+    if (v.kind === 'f64') {
+      // DOUBLE: the batch's best in four compare chains, not a keyed loop over a group array of zeros
+      const b = this.isMax ? finiteMax(v.data, length) : finiteMin(v.data, length)
+      if (b - b !== 0) return
+      const cur = this.best[group]!
+      if (this.isMax ? !(cur >= b) : !(cur <= b)) this.best[group] = b
+      return
+    }
+    if (v.kind === 'i64' && v.data instanceof Float64Array && this.big === null) {
+      // LONG, TIMESTAMP, DATE as safe integers (null -2^63): the same, nulls skipped
+      const b = this.isMax ? longMax(v.data, length) : longMin(v.data, length)
+      if (b === NULL_START || b === Infinity) return
+      const cur = this.best[group]!
+      if (this.isMax ? !(cur >= b) : !(cur <= b)) this.best[group] = b
+      return
+    }
     this.update(sameGroup(group, length), args, length)
   }
 
@@ -185,6 +202,65 @@ export class MinMaxKernel implements AggregateKernel {
       default: return out
     }
   }
+}
+
+/** The largest finite value of `d[0, length)`; -Infinity when there is none (NaN and ±Infinity are nulls). */
+function finiteMax(d: Float64Array, length: number): number {
+  let h0 = -Infinity, h1 = -Infinity, h2 = -Infinity, h3 = -Infinity, i = 0
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    if (x > h0 && x !== Infinity) h0 = x
+    if (y > h1 && y !== Infinity) h1 = y
+    if (z > h2 && z !== Infinity) h2 = z
+    if (w > h3 && w !== Infinity) h3 = w
+  }
+  for (; i < length; i++) { const x = d[i]!; if (x > h0 && x !== Infinity) h0 = x }
+  return Math.max(h0, h1, h2, h3)
+}
+
+/** The smallest finite value of `d[0, length)`; Infinity when there is none. */
+function finiteMin(d: Float64Array, length: number): number {
+  let l0 = Infinity, l1 = Infinity, l2 = Infinity, l3 = Infinity, i = 0
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    if (x < l0 && x !== -Infinity) l0 = x
+    if (y < l1 && y !== -Infinity) l1 = y
+    if (z < l2 && z !== -Infinity) l2 = z
+    if (w < l3 && w !== -Infinity) l3 = w
+  }
+  for (; i < length; i++) { const x = d[i]!; if (x < l0 && x !== -Infinity) l0 = x }
+  return Math.min(l0, l1, l2, l3)
+}
+
+/** LONG_NULL as this module's own literal, the start of {@link longMax}'s chains (an imported binding kept them boxed; see decimal-min-max-kernel.ts). */
+const NULL_START = -9223372036854775808
+
+/** The largest value of `d[0, length)` (safe integers; the null -2^63 is below them all); -2^63 when every row is null. */
+function longMax(d: Float64Array, length: number): number {
+  let h0 = NULL_START, h1 = NULL_START, h2 = NULL_START, h3 = NULL_START, i = 0
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    if (x > h0) h0 = x
+    if (y > h1) h1 = y
+    if (z > h2) h2 = z
+    if (w > h3) h3 = w
+  }
+  for (; i < length; i++) { const x = d[i]!; if (x > h0) h0 = x }
+  return Math.max(h0, h1, h2, h3)
+}
+
+/** The smallest non-null value of `d[0, length)`; Infinity when every row is null. */
+function longMin(d: Float64Array, length: number): number {
+  let l0 = Infinity, l1 = Infinity, l2 = Infinity, l3 = Infinity, i = 0
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    if (x < l0 && x !== NULL_START) l0 = x
+    if (y < l1 && y !== NULL_START) l1 = y
+    if (z < l2 && z !== NULL_START) l2 = z
+    if (w < l3 && w !== NULL_START) l3 = w
+  }
+  for (; i < length; i++) { const x = d[i]!; if (x < l0 && x !== NULL_START) l0 = x }
+  return Math.min(l0, l1, l2, l3)
 }
 
 const TYPES: readonly ColumnType[] = ['INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'TIMESTAMP_NS', 'CHAR', 'IPV4', 'STRING', 'VARCHAR']

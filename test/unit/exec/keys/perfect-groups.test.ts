@@ -1,9 +1,13 @@
 /**
  * Perfect-hash GROUP BY (lib/exec/keys/perfect-groups.ts) against the ordinary path on random
- * data: an extra double `sum(w)` keeps a statement on the ordinary path (a double sum is not a
- * perfect aggregate), so the same aggregates are answered both ways in one database and compared,
+ * data: a second double sum `avg(x)` keeps a statement on the ordinary path (two double sums fold
+ * in one fused pass, which perfect groups do not take), so the same aggregates, one double
+ * `sum(w)` among them (random fractions: its running totals are moved to the perfect kernels and
+ * back, so it must equal the ordinary path's to the last bit), are answered both ways in one
+ * database and compared,
  * over INT keys (nulls, negative keys, keys past the span arriving late), SHORT / BYTE keys
- * (negative keys) and SYMBOL keys, with
+ * (negative keys), INT keys below zero (the span offset by a base, lowered by a later smaller
+ * key), LONG keys around 10^12 (nulls, keys far past the span) and SYMBOL keys, with
  * null values, one thread and split.
  */
 import t from 'tap'
@@ -32,9 +36,9 @@ t.test('perfect groups answer exactly as the ordinary path', async (t) => {
   const minRows = PHYSICAL_TUNING.minRows
   PHYSICAL_TUNING.minRows = 1000
   t.teardown(async () => { PHYSICAL_TUNING.minRows = minRows; PARALLELISM.enabled = true; await db.close() })
-  await db.query('create table p (ts timestamp, k int, s symbol, sh short, b byte, v decimal(18, 4), x double, w double) timestamp(ts) partition by hour')
+  await db.query('create table p (ts timestamp, k int, s symbol, sh short, b byte, nk int, lk long, v decimal(18, 4), x double, w double) timestamp(ts) partition by hour')
   const r = random(17)
-  const ts: number[] = [], sh: number[] = [], b: number[] = [], k: (number | null)[] = [], s: (string | null)[] = [], v: (string | null)[] = [], x: (number | null)[] = [], w: number[] = []
+  const ts: number[] = [], nk: (number | null)[] = [], lk: (number | null)[] = [], sh: number[] = [], b: number[] = [], k: (number | null)[] = [], s: (string | null)[] = [], v: (string | null)[] = [], x: (number | null)[] = [], w: number[] = []
   for (let i = 0; i < N; i++) {
     ts.push(i * 100_000)
     const late = i > N / 2
@@ -47,6 +51,10 @@ t.test('perfect groups answer exactly as the ordinary path', async (t) => {
     const odd = i % 150_000 < 3000 && r() < 0.05
     sh.push(odd ? Math.floor((r() - 0.5) * 60_000) : Math.floor(r() * 100))
     b.push(odd ? -1 - Math.floor(r() * 100) : Math.floor(r() * 100))
+    // all below zero; a smaller key (-700) first arrives in the second half, moving the base down
+    nk.push(u < 0.01 ? null : u < 0.02 && late ? -700 + Math.floor(r() * 5) : -1 - Math.floor(r() * 100))
+    // 10^12 + (0..99); nulls; keys 10^12 - 3 (below the first base) and past the span, in the stretches
+    lk.push(u < 0.01 ? null : u < 0.02 ? 1e12 - 3 : u < 0.025 ? 1e12 + PERFECT_SPAN + Math.floor(r() * 1000) : 1e12 + Math.floor(r() * 100))
     s.push(i % 150_000 < 3000 && r() < 0.01 ? null : `s${Math.floor(r() * (late ? 60 : 40))}`)
     const big = r() < 0.2
     const n = big ? BigInt(Math.floor(r() * 1e9)) * 1_000_000_000n + BigInt(Math.floor(r() * 1e9)) : BigInt(Math.floor((r() - 0.5) * 1e9))
@@ -54,17 +62,17 @@ t.test('perfect groups answer exactly as the ordinary path', async (t) => {
     const txt = neg.toString().replace(/^(-?)(\d*?)(\d{0,4})$/, (_, sg, a, b) => `${sg}${a || '0'}.${b.padStart(4, '0')}`)
     v.push(r() < 0.05 ? null : txt)
     x.push(r() < 0.05 ? null : Math.round((r() - 0.5) * 1e6) / 8)
-    w.push(r())
+    w.push(r() / 3) // a full mantissa: sums of these round, so the order of additions shows
   }
-  await db.append('p', { ts, k, s, sh, b, v, x, w })
+  await db.append('p', { ts, k, s, sh, b, nk, lk, v, x, w })
 
   for (const parallel of [false, true]) {
     PARALLELISM.enabled = parallel
-    for (const key of ['k', 's', 'sh', 'b']) {
+    for (const key of ['k', 's', 'sh', 'b', 'nk', 'lk']) {
       const before = PERFECT_STATS.batches
-      const fast = (await db.query(`select ${key}, ${AGGS} from p`)).rows
+      const fast = (await db.query(`select ${key}, ${AGGS}, sum(w) from p`)).rows
       const took = PERFECT_STATS.batches - before
-      const slow = (await db.query(`select ${key}, ${AGGS}, sum(w) from p`)).rows.map((row) => row.slice(0, -1))
+      const slow = (await db.query(`select ${key}, ${AGGS}, sum(w), avg(x) from p`)).rows.map((row) => row.slice(0, -1))
       t.ok(took > 0, `${key}, parallel=${parallel}: batches went through perfect groups (${took})`)
       t.equal(PERFECT_STATS.batches - before, took, 'the ordinary statement did not take them')
       t.same(str(fast), str(slow), `${key}, parallel=${parallel}: same groups, same order, same answers (${fast.length} groups)`)
