@@ -241,13 +241,19 @@ async function interaction(provider: Provider, users: Map<string, DevUser>, req:
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
 
+/**
+ * How long one request of a scripted sign-in may take: a provider that stops answering fails the
+ * sign-in with the URL it stopped at, instead of leaving the caller waiting for ever.
+ */
+const HOP_TIMEOUT_MS = 20_000
+
 /** A browser's cookie jar and form posts, enough for the provider's own pages. */
 class Browser {
   private readonly cookies = new Map<string, string>()
   async go(url: string, init: { method?: string; body?: URLSearchParams } = {}): Promise<Response> {
     const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
     if (init.body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded'
-    const r = await fetch(url, { redirect: 'manual', method: init.method ?? 'GET', headers, ...(init.body === undefined ? {} : { body: init.body }) })
+    const r = await fetch(url, { redirect: 'manual', method: init.method ?? 'GET', headers, signal: AbortSignal.timeout(HOP_TIMEOUT_MS), ...(init.body === undefined ? {} : { body: init.body }) })
     for (const c of r.headers.getSetCookie()) { const [kv] = c.split(';'); const i = kv!.indexOf('='); this.cookies.set(kv!.slice(0, i), kv!.slice(i + 1)) }
     return r
   }
@@ -301,9 +307,9 @@ async function signIn(issuer: string, sub: string, clientId: string, redirectUri
   const cookies = new Map<string, string>()
   let url = `${issuer}/auth?${q}`
   for (let hop = 0; hop < 10; hop++) {
-    const init = { redirect: 'manual' as const, headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } }
+    const init = (): RequestInit => ({ redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') }, signal: AbortSignal.timeout(HOP_TIMEOUT_MS) })
     // once more on a pooled keep-alive socket the provider closed (a restarted provider)
-    const r = await fetch(url, init).catch(() => fetch(url, init))
+    const r = await fetch(url, init()).catch(() => fetch(url, init()))
     for (const c of r.headers.getSetCookie()) { const [kv] = c.split(';'); const i = kv!.indexOf('='); cookies.set(kv!.slice(0, i), kv!.slice(i + 1)) }
     const loc = r.headers.get('location')
     if (loc === null) throw new Error(`sign-in stopped at ${url}: HTTP ${r.status} ${(await r.text()).slice(0, 200)}`)
@@ -311,7 +317,7 @@ async function signIn(issuer: string, sub: string, clientId: string, redirectUri
     if (next.href.startsWith(redirectUri)) {
       const code = next.searchParams.get('code')
       if (code === null) throw new Error(`sign-in refused: ${next.search}`)
-      const t = await fetch(`${issuer}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: redirectUri }) })
+      const t = await fetch(`${issuer}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: redirectUri }), signal: AbortSignal.timeout(HOP_TIMEOUT_MS) })
       const body = await t.json() as TokenSet
       if (t.status !== 200) throw new Error(`token endpoint: ${JSON.stringify(body)}`)
       return body
