@@ -18,6 +18,8 @@ import { MODE_ORDERED_FUNCTIONS } from './mode-ordered.js'
 import { MOMENT_FUNCTIONS } from './moments.js'
 import { MEAN_FUNCTIONS } from './means.js'
 import { TWAP_FUNCTIONS } from './twap.js'
+import { HAVERSINE_FUNCTIONS } from './haversine-dist.js'
+import { SPARKLINE_FUNCTIONS } from './sparkline.js'
 import { BIT_AGG_FUNCTIONS } from './bit-agg.js'
 import { ARG_EXTREME_FUNCTIONS } from './arg-min-max.js'
 import { WEIGHTED_STDDEV_FUNCTIONS } from './weighted-stddev.js'
@@ -37,6 +39,8 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionDef[] = [
   ...MOMENT_FUNCTIONS,
   ...MEAN_FUNCTIONS,
   ...TWAP_FUNCTIONS,
+  ...HAVERSINE_FUNCTIONS,
+  ...SPARKLINE_FUNCTIONS,
   ...BIT_AGG_FUNCTIONS,
   ...ARG_EXTREME_FUNCTIONS,
   ...COVARIANCE_FUNCTIONS,

@@ -7,6 +7,7 @@ import type { FunctionDef } from '../registry-types.js'
 import { RND_MISC_FUNCTIONS } from './rnd-misc.js'
 import { RND_NUMERIC_FUNCTIONS } from './rnd-numeric.js'
 import { RND_SYMBOL_FUNCTIONS } from './rnd-symbol.js'
+import { RND_SYMBOL_WEIGHTED_FUNCTIONS } from './rnd-symbol-weighted.js'
 import { RND_TEMPORAL_FUNCTIONS } from './rnd-temporal.js'
 import { RND_TEXT_FUNCTIONS } from './rnd-text.js'
 import { TIMESTAMP_SHUFFLE } from './timestamp-shuffle.js'
@@ -19,6 +20,7 @@ export const RND_FUNCTIONS: readonly FunctionDef[] = [
   ...RND_TEMPORAL_FUNCTIONS,
   ...RND_TEXT_FUNCTIONS,
   ...RND_SYMBOL_FUNCTIONS,
+  ...RND_SYMBOL_WEIGHTED_FUNCTIONS,
   ...RND_MISC_FUNCTIONS,
   TIMESTAMP_SHUFFLE,
   RND_DECIMAL,

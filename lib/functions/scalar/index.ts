@@ -19,6 +19,7 @@ import { ARRAY_BUILD } from './array-build.js'
 import { ARRAY_ELEMENTWISE_FUNCTIONS } from './array-elementwise.js'
 import { L2PRICE } from './l2price.js'
 import { FINANCE_FUNCTIONS } from './finance.js'
+import { VISUALIZATION_FUNCTIONS } from './visualization.js'
 import { INTERVAL_FUNCTIONS } from './interval-fns.js'
 import { JSON_FUNCTIONS } from './json-extract.js'
 
@@ -38,6 +39,7 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...ARRAY_ELEMENTWISE_FUNCTIONS,
   L2PRICE,
   ...FINANCE_FUNCTIONS,
+  ...VISUALIZATION_FUNCTIONS,
   ARRAY_BUILD,
   ...INTERVAL_FUNCTIONS,
   ...JSON_FUNCTIONS,

@@ -2,7 +2,7 @@
  * Every aggregate runs in parallel through its kernel's `merge` (the physical planner chooses
  * "Async Group By" / "Async Sample By"), and answers what one thread answers: doubles up to
  * rounding (a sum split between threads adds in another order), everything else exactly —
- * first/last, string_agg and isordered included, since partials merge in row order.
+ * first/last, string_agg, sparkline and isordered included, since partials merge in row order.
  */
 import t from 'tap'
 import { Database } from '../../../../lib/index.js'
@@ -30,7 +30,7 @@ const AGGREGATES = [
   "string_agg(cast(i % 3 as string), ',')", 'bool_and(v > -1)', 'bool_or(v > 90)', 'mode(i % 5)', 'isordered(ts)',
   'weighted_stddev_rel(v, i)', 'weighted_stddev_freq(v, i)', 'sum(d)', 'avg(d)', 'min(d)', 'max(d)',
   'skewness_samp(v)', 'skewness_pop(v)', 'kurtosis_samp(v)', 'kurtosis_pop(v)', 'weighted_avg(v, i)', 'geomean(v)', 'twap(v, ts)', 'bit_xor(l)', 'bit_or(i)', 'bit_and(l)',
-  'arg_max(v, l)', 'arg_min(ts, v)', 'arg_max(l, i)',
+  'arg_max(v, l)', 'arg_min(ts, v)', 'arg_max(l, i)', 'haversine_dist_deg(v / 2, i, ts)', 'sparkline(v)', 'sparkline(i, 0, NULL, 16)',
   "string_distinct_agg(cast(i % 3 as string), ',')", 'string_distinct_agg(sym, \'|\')',
 ]
 

@@ -118,3 +118,23 @@ t.test('argument errors carry QuestDB messages and positions', async (t) => {
   const e3 = err(() => call('rnd_symbol', ['INT', 'INT', 'INT', 'INT'], [0, 1, 2, 0]))
   t.equal(e3?.message, 'invalid symbol count'); t.equal(e3?.position, 10)
 })
+
+t.test('rnd_symbol_weighted and rnd_symbol_zipf draw as QuestDB for its default seeds (its factory tests\' counts)', async (t) => {
+  const counts = (name: string, types: ColumnType[], constants: Scalar[], n: number): string => {
+    const c = call(name, types, constants)
+    const m = new Map<string, number>()
+    for (let i = 0; i < n; i++) { const v = String(c.row()); m.set(v, (m.get(v) ?? 0) + 1) }
+    return [...m].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join(' ')
+  }
+  const pairs = (...a: Scalar[]): [ColumnType[], Scalar[]] => [a.map((x) => (typeof x === 'string' ? 'STRING' : Number.isInteger(x) ? 'INT' : 'DOUBLE')), a]
+  t.equal(counts('rnd_symbol_weighted', ...pairs('AAPL', 50, 'MSFT', 30, 'GOOGL', 15, 'TSLA', 5), 100), 'AAPL=46 GOOGL=19 MSFT=29 TSLA=6')
+  t.equal(counts('rnd_symbol_weighted', ...pairs('A', 2.5, 'B', 1.5, 'C', 1.0), 100), 'A=46 B=29 C=25')
+  t.equal(counts('rnd_symbol_weighted', ...pairs('A', 1, 'B', 1, 'C', 1), 99), 'A=27 B=35 C=37')
+  t.equal(counts('rnd_symbol_weighted', ...pairs('A', 95, 'B', 3, 'C', 2), 100), 'A=94 B=5 C=1')
+  t.equal(counts('rnd_symbol_weighted', ...pairs('A', 70, 'B', 30), 100), 'A=68 B=32')
+  t.equal(counts('rnd_symbol_zipf', ['INT', 'DOUBLE'], [5, 1.5], 100), 'sym0=53 sym1=20 sym2=12 sym3=9 sym4=6')
+  t.equal(counts('rnd_symbol_zipf', ['INT', 'DOUBLE'], [5, 2.0], 1000), 'sym0=666 sym1=185 sym2=76 sym3=49 sym4=24')
+  t.equal(counts('rnd_symbol_zipf', ['INT', 'DOUBLE'], [5, 0.5], 100), 'sym0=26 sym1=22 sym2=20 sym3=14 sym4=18')
+  t.equal(counts('rnd_symbol_zipf', ['INT', 'DOUBLE'], [2, 1.0], 100), 'sym0=63 sym1=37')
+  t.equal(counts('rnd_symbol_zipf', ['INT', 'DOUBLE'], [5, 5.0], 100), 'sym0=98 sym1=2')
+})
