@@ -5,7 +5,8 @@
  */
 import type { PlanNode } from '../plan/plan-node.js'
 import { SqlError, SqlState } from '../errors.js'
-import type { CatalogView, FunctionContext, ParquetAccess } from '../functions/registry-types.js'
+import { createHash } from 'node:crypto'
+import type { CatalogView, DigestAlgorithm, FunctionContext, ParquetAccess } from '../functions/registry-types.js'
 import { Rnd } from '../functions/rnd/rnd.js'
 import type { Scalar } from '../types/vector.js'
 import { type QueryMemory, unlimitedMemory } from './memory.js'
@@ -74,6 +75,11 @@ export class ExecContext implements FunctionContext {
   /** The statement's random generator, made on first use (most statements draw nothing). */
   get rnd(): Rnd {
     return this.rndState ??= this.makeRnd?.() ?? new Rnd()
+  }
+
+  /** The lowercase hex digest of `data` (`md5()`, `sha1()`, `sha256()`). */
+  digest(algorithm: DigestAlgorithm, data: Uint8Array): string {
+    return createHash(algorithm).update(data).digest('hex')
   }
 
   /** Microseconds since the epoch, changing on each call (`systimestamp()`). */

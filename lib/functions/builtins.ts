@@ -9,6 +9,7 @@ import { OPERATOR_FUNCTIONS } from './scalar/operators.js'
 import { SCALAR_FUNCTIONS } from './scalar/index.js'
 import { AGGREGATE_FUNCTIONS } from './aggregate/index.js'
 import { TABLE_FUNCTIONS } from './table/index.js'
+import { setFunctionList } from './table/functions-list.js'
 import { RND_FUNCTIONS } from './rnd/index.js'
 import { WINDOW_FUNCTIONS } from './window/index.js'
 import { withDecimalOverloads } from './decimal-functions.js'
@@ -23,3 +24,4 @@ export const BUILTINS: readonly FunctionDef[] = withTimestampNsOverloads(withDec
   ...RND_FUNCTIONS,
   ...WINDOW_FUNCTIONS,
 ]))
+setFunctionList(BUILTINS)

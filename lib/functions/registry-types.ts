@@ -60,7 +60,12 @@ export interface FunctionContext {
   readonly flushIdentities?: ((subject: string | undefined) => number) | undefined
   /** Parquet files under the import root, for `read_parquet()`; undefined where there is no file system */
   readonly parquet?: ParquetAccess | undefined
+  /** the lowercase hex digest of `data` (`md5()`, `sha1()`, `sha256()`); undefined where there is no hash library */
+  readonly digest?: ((algorithm: DigestAlgorithm, data: Uint8Array) => string) | undefined
 }
+
+/** The hash algorithms of QuestDB's hash functions. */
+export type DigestAlgorithm = 'md5' | 'sha1' | 'sha256'
 
 /** The schema of a Parquet file as a table function reports it. */
 export interface ParquetSchema {

@@ -20,6 +20,7 @@ import { ARRAY_ELEMENTWISE_FUNCTIONS } from './array-elementwise.js'
 import { L2PRICE } from './l2price.js'
 import { FINANCE_FUNCTIONS } from './finance.js'
 import { VISUALIZATION_FUNCTIONS } from './visualization.js'
+import { HASH_FUNCTIONS } from './hash.js'
 import { INTERVAL_FUNCTIONS } from './interval-fns.js'
 import { JSON_FUNCTIONS } from './json-extract.js'
 
@@ -40,6 +41,7 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   L2PRICE,
   ...FINANCE_FUNCTIONS,
   ...VISUALIZATION_FUNCTIONS,
+  ...HASH_FUNCTIONS,
   ARRAY_BUILD,
   ...INTERVAL_FUNCTIONS,
   ...JSON_FUNCTIONS,

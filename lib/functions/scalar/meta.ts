@@ -16,6 +16,12 @@ export const META_FUNCTIONS: readonly ScalarFunctionDef[] = [
     signatures: [{ args: [], returns: 'STRING' }], row: (_a, ctx) => ctx.version,
   },
   {
+    kind: 'scalar', name: 'build', family: 'meta',
+    description: 'Build information: the engine name and version (QuestDB prints its version, JDK and commit).', example: 'SELECT build()',
+    signatures: [{ args: [], returns: 'STRING' }],
+    row: (_a, ctx) => `Build Information: ${/EpochDB [^,]*/.exec(ctx.version)?.[0] ?? ctx.version}`,
+  },
+  {
     kind: 'scalar', name: 'current_user', family: 'meta', description: 'The session user name.', example: 'SELECT current_user()',
     signatures: [{ args: [], returns: 'STRING' }], row: (_a, ctx) => ctx.user,
   },

@@ -11,6 +11,7 @@ import { ALL_PERMISSIONS } from './all-permissions.js'
 import { UNNEST_FUNCTIONS } from './unnest.js'
 import { UNNEST_JSON_FUNCTIONS } from './unnest-json.js'
 import { PARQUET_SCAN, READ_PARQUET } from './read-parquet.js'
+import { FUNCTIONS_LIST } from './functions-list.js'
 
 /** Every table function. */
-export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS, TABLE_PARTITIONS, ALL_PERMISSIONS, ...UNNEST_FUNCTIONS, ...UNNEST_JSON_FUNCTIONS, READ_PARQUET, PARQUET_SCAN]
+export const TABLE_FUNCTIONS: readonly FunctionDef[] = [LONG_SEQUENCE, GENERATE_SERIES, ...CATALOG_TABLE_FUNCTIONS, TABLE_PARTITIONS, ALL_PERMISSIONS, ...UNNEST_FUNCTIONS, ...UNNEST_JSON_FUNCTIONS, READ_PARQUET, PARQUET_SCAN, FUNCTIONS_LIST]
