@@ -77,6 +77,22 @@ export class ExecContext implements FunctionContext {
     return this.rndState ??= this.makeRnd?.() ?? new Rnd()
   }
 
+  /**
+   * The process's memory for `memory_metrics()`: TOTAL_USED (JS heap in use plus memory outside
+   * it: typed arrays, buffers), RSS, and Node's HEAP_TOTAL, HEAP_USED, EXTERNAL, ARRAY_BUFFERS.
+   */
+  memoryMetrics(): readonly { tag: string; bytes: number }[] {
+    const m = process.memoryUsage()
+    return [
+      { tag: 'TOTAL_USED', bytes: m.heapUsed + m.external },
+      { tag: 'RSS', bytes: m.rss },
+      { tag: 'HEAP_TOTAL', bytes: m.heapTotal },
+      { tag: 'HEAP_USED', bytes: m.heapUsed },
+      { tag: 'EXTERNAL', bytes: m.external },
+      { tag: 'ARRAY_BUFFERS', bytes: m.arrayBuffers },
+    ]
+  }
+
   /** The lowercase hex digest of `data` (`md5()`, `sha1()`, `sha256()`). */
   digest(algorithm: DigestAlgorithm, data: Uint8Array): string {
     return createHash(algorithm).update(data).digest('hex')

@@ -60,6 +60,8 @@ export interface FunctionContext {
   readonly flushIdentities?: ((subject: string | undefined) => number) | undefined
   /** Parquet files under the import root, for `read_parquet()`; undefined where there is no file system */
   readonly parquet?: ParquetAccess | undefined
+  /** the process's memory by tag, in bytes (`memory_metrics()`); undefined where it cannot be read */
+  readonly memoryMetrics?: (() => readonly { readonly tag: string; readonly bytes: number }[]) | undefined
   /** the lowercase hex digest of `data` (`md5()`, `sha1()`, `sha256()`); undefined where there is no hash library */
   readonly digest?: ((algorithm: DigestAlgorithm, data: Uint8Array) => string) | undefined
 }
@@ -114,6 +116,8 @@ export interface TableInfo {
   readonly maxUncommittedRows: number
   readonly o3MaxLag: number
   readonly createSql: string
+  /** commits that changed the rows since the database opened (`wal_tables()`); absent: 0 */
+  readonly txn?: number
 }
 
 /**

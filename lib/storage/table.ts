@@ -167,6 +167,11 @@ export class Table {
   private currentMeta: TableMeta
   /** an in-memory append running a slice per turn of the event loop ({@link Table.appendInTurns}) */
   private turns: Turns<void> | undefined
+  /**
+   * Commits that changed the rows since the table was opened (appends, UPDATE, TRUNCATE, dropped
+   * partitions): `wal_tables()`' writerTxn / sequencerTxn.
+   */
+  txn = 0
 
   constructor(meta: TableMeta, store?: TableStore, cold: readonly ColdPart[] = []) {
     this.currentMeta = frozen(meta)
@@ -344,6 +349,7 @@ export class Table {
    */
   append(vectors: readonly Vector[], length: number): void {
     if (length === 0) return
+    this.txn++
     if (this.store !== undefined) this.store.logAppend(this, vectors, length)
     else this.applyAppend(vectors, length)
   }
@@ -358,6 +364,7 @@ export class Table {
   async appendInTurns(vectors: readonly Vector[], length: number, rowsPerStep = rowsPerTurn(this.meta.columns.map((c) => c.type))): Promise<void> {
     if (this.store !== undefined || length <= rowsPerStep) { this.append(vectors, length); return }
     this.quiesce()
+    this.txn++
     const run = inTurns(this.applyAppendSteps(vectors, length, rowsPerStep))
     this.turns = run
     try { await run.done } finally { if (this.turns === run) this.turns = undefined }
@@ -557,6 +564,7 @@ export class Table {
   /** Replaces every row with `columns` (used by UPDATE): a new version, every partition rewritten. */
   replace(columns: ColumnBuffer[], rowCount: number): void {
     this.quiesce()
+    this.txn++
     this.rewrite(true, () => { this.cold = []; this.data = { columns, rowCount } })
   }
 
@@ -567,6 +575,7 @@ export class Table {
    */
   dropRanges(drop: (lo: number, hi: number) => boolean, inMemory: readonly { lo: number; hi: number; start: number; end: number }[], soon = false): void {
     this.quiesce()
+    this.txn++
     const gone = this.cold.filter((p) => drop(p.lo, p.hi))
     const hot = this.data
     const dropHot = inMemory.filter((r) => drop(r.lo, r.hi))
@@ -651,6 +660,7 @@ export class Table {
   /** Removes every row. */
   truncate(): void {
     this.quiesce()
+    this.txn++
     const d = this.data
     this.rewrite(false, () => {
       for (const p of this.cold) p.retire()

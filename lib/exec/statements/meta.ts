@@ -58,7 +58,7 @@ export function tableInfo(t: Table): TableInfo {
     })),
     timestampIndex: m.timestampIndex, partitionBy: m.partitionBy, wal: m.wal, dedupKeys: m.dedupKeys,
     ttl: m.ttl, rowCount: t.rowCount, maxUncommittedRows: m.maxUncommittedRows, o3MaxLag: m.o3MaxLag,
-    createSql: createSql(t),
+    createSql: createSql(t), txn: t.txn,
   }
 }
 

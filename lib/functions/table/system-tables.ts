@@ -1,0 +1,71 @@
+/**
+ * QuestDB 9's system table functions of the meta page, as far as EpochDB has what they report:
+ *
+ * - `wal_tables()`: one row per WAL table (`name`, `suspended`, `writerTxn`, `writerLagTxnCount`,
+ *   `sequencerTxn`). EpochDB applies a commit before it acknowledges it and never suspends a
+ *   table, so `suspended` is false, the lag 0 and both txns the table's commits since the database
+ *   opened (QuestDB's survive a restart).
+ * - `memory_metrics()`: `memory_tag`, `bytes`, with Node's figures instead of QuestDB's native
+ *   memory tags (see `ExecContext.memoryMetrics`); empty where the process cannot be read.
+ * - `views()`: QuestDB's columns; always empty, as EpochDB has no CREATE VIEW.
+ */
+import { VectorWriter, type Batch, type Scalar } from '../../types/vector.js'
+import type { ColumnType } from '../../types/column-type.js'
+import type { FunctionContext, FunctionDef, TableInfo } from '../registry-types.js'
+
+type Columns = readonly { name: string; type: ColumnType }[]
+
+function batchOf(columns: Columns, rows: readonly Scalar[][]): Batch {
+  const writers = columns.map((c) => new VectorWriter(c.type, rows.length))
+  rows.forEach((row, i) => row.forEach((v, c) => writers[c]!.set(i, v)))
+  return { length: rows.length, vectors: writers.map((w) => w.finish()) }
+}
+
+function systemTable(name: string, columns: Columns, description: string, example: string, rows: (ctx: FunctionContext) => Scalar[][]): FunctionDef {
+  return {
+    kind: 'table', name, family: 'meta', description, example,
+    signatures: [{ args: [], returns: 'STRING' }],
+    columns: () => columns,
+    timestampIndex: () => -1,
+    open: (_site, ctx) => [batchOf(columns, rows(ctx))],
+  }
+}
+
+const WAL_TABLES_COLUMNS: Columns = [
+  { name: 'name', type: 'STRING' },
+  { name: 'suspended', type: 'BOOLEAN' },
+  { name: 'writerTxn', type: 'LONG' },
+  { name: 'writerLagTxnCount', type: 'LONG' },
+  { name: 'sequencerTxn', type: 'LONG' },
+]
+
+const MEMORY_COLUMNS: Columns = [
+  { name: 'memory_tag', type: 'STRING' },
+  { name: 'bytes', type: 'LONG' },
+]
+
+const VIEWS_COLUMNS: Columns = [
+  { name: 'view_name', type: 'STRING' },
+  { name: 'view_sql', type: 'STRING' },
+  { name: 'view_table_dir_name', type: 'STRING' },
+  { name: 'invalidation_reason', type: 'STRING' },
+  { name: 'view_status', type: 'STRING' },
+  { name: 'view_status_update_time', type: 'TIMESTAMP' },
+]
+
+/** wal_tables, memory_metrics, views. */
+export const SYSTEM_TABLE_FUNCTIONS: readonly FunctionDef[] = [
+  systemTable('wal_tables', WAL_TABLES_COLUMNS,
+    'One row per WAL table: name, suspended (always false), writerTxn, writerLagTxnCount (0: commits apply before they are acknowledged), sequencerTxn.',
+    'SELECT name, writerTxn FROM wal_tables()',
+    (ctx) => ctx.catalog.tableNames().map((n) => ctx.catalog.table(n)).filter((t): t is TableInfo => t !== undefined && t.wal)
+      .sort((a, b) => a.id - b.id).map((t) => [t.name, false, t.txn ?? 0, 0, t.txn ?? 0])),
+  systemTable('memory_metrics', MEMORY_COLUMNS,
+    'The process\'s memory in bytes by tag: TOTAL_USED, RSS and Node\'s HEAP_TOTAL, HEAP_USED, EXTERNAL, ARRAY_BUFFERS.',
+    'SELECT * FROM memory_metrics()',
+    (ctx) => (ctx.memoryMetrics?.() ?? []).map((m) => [m.tag, m.bytes])),
+  systemTable('views', VIEWS_COLUMNS,
+    'QuestDB\'s views (name, SQL, directory, status); empty, as EpochDB has no CREATE VIEW.',
+    'SELECT * FROM views()',
+    () => []),
+]
