@@ -13,7 +13,7 @@ import type { Scalar, Vector } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
 import { textAt, toF64 } from '../kernel-helpers.js'
 import { mapTimeOf, parseUnit, type StridedUnit } from './time-helpers.js'
-import { checkTimeZone, localToUtc, utcToLocal } from '../../types/time-zone.js'
+import { checkTimeZone, isValidTimeZone, localToUtc, utcToLocal } from '../../types/time-zone.js'
 import { intervalValue } from '../../types/interval-value.js'
 
 /** Whole months from `a` to `b` (a <= b), counting a month only when its day and time are reached. */
@@ -84,6 +84,28 @@ function tz(a: Scalar, site: unknown): string {
 
 const tzPos = (argIndex: number) => (site: CallSite) => site.argPositions[argIndex] ?? site.pos
 
+/**
+ * `to_timezone` / `to_utc`'s zone argument, as QuestDB checks it: a constant zone is checked when
+ * the statement starts (22023 `invalid timezone: X`, or `timezone must not be null`, at the
+ * argument); a zone read per row (a column) is not — see {@link zoneRow}.
+ */
+function zoneArgInit(site: CallSite): undefined {
+  const c = site.constants[1]
+  const pos = site.argPositions[1] ?? site.pos
+  if (c === null) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'timezone must not be null', pos)
+  if (typeof c === 'string') checkTimeZone(c, pos)
+  return undefined
+}
+
+/** One row of `to_timezone` / `to_utc`: a NULL or unknown zone read per row leaves the timestamp unchanged, as in QuestDB. */
+function zoneRow(a: readonly Scalar[], convert: (tz: string, micros: number) => number): Scalar {
+  const ts = a[0]
+  if (ts === null || ts === undefined) return null
+  const z = a[1]
+  if (z === null || z === undefined || !isValidTimeZone(String(z))) return ts
+  return convert(String(z), Number(ts))
+}
+
 /** The date/time arithmetic, rounding and zone functions. */
 export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
   {
@@ -118,7 +140,13 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     description: 'Adds n units (n u T s m h d w M y) to a timestamp; with a time zone, in local time.',
     example: "SELECT dateadd('w', 1, '2024-10-21T10:00:00Z', 'Europe/Bratislava')",
     signatures: [{ args: ['TEXT', 'INT', 'TIMESTAMP'], returns: 'TIMESTAMP' }, { args: ['TEXT', 'INT', 'TIMESTAMP', 'STRING'], returns: 'TIMESTAMP' }],
-    init: (site) => ({ ...unitInit(site), tzPos: site.argPositions[3] ?? site.pos }),
+    init: (site) => {
+      // a constant zone is checked when the statement starts; one read per row, at that row (NULL: 22023 `NULL timezone`), as in QuestDB
+      const tzPos = site.argPositions[3] ?? site.pos
+      const c = site.constants[3]
+      if (typeof c === 'string') checkTimeZone(c, tzPos)
+      return { ...unitInit(site), tzPos }
+    },
     vector: (args, n, _ctx, state) => {
       const st = state as (UnitState & { tzPos: number }) | undefined
       const nv = toF64(args[1]!)
@@ -128,7 +156,7 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
         if (u === null || k !== k) return NaN
         if (zv === undefined) return addUnits(ts, u.unit, k * u.stride)
         const zt = textAt(zv, i)
-        if (zt === null) return NaN
+        if (zt === null) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'NULL timezone', st?.tzPos ?? -1)
         const z = checkTimeZone(zt, st?.tzPos ?? -1)
         return localToUtc(z, addUnits(utcToLocal(z, ts), u.unit, k * u.stride))
       })
@@ -192,14 +220,16 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     kind: 'scalar', name: 'to_timezone', family: 'time',
     description: 'Converts a UTC timestamp to the wall-clock time of a zone.', example: "SELECT to_timezone(1623167145000000, 'Europe/Berlin')",
     signatures: [{ args: ['TIMESTAMP', 'STRING'], returns: 'TIMESTAMP' }],
-    init: tzPos(1),
-    row: (a, _ctx, pos) => utcToLocal(tz(a[1]!, pos), Number(a[0])),
+    init: zoneArgInit,
+    nullStrict: false,
+    row: (a) => zoneRow(a, utcToLocal),
   },
   {
     kind: 'scalar', name: 'to_utc', family: 'time',
     description: 'Converts a wall-clock time of a zone to UTC.', example: "SELECT to_utc('2021-06-08T17:45:45Z', 'Europe/Berlin')",
     signatures: [{ args: ['TIMESTAMP', 'STRING'], returns: 'TIMESTAMP' }],
-    init: tzPos(1),
-    row: (a, _ctx, pos) => localToUtc(tz(a[1]!, pos), Number(a[0])),
+    init: zoneArgInit,
+    nullStrict: false,
+    row: (a) => zoneRow(a, localToUtc),
   },
 ]
