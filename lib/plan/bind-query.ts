@@ -10,6 +10,7 @@ import type { Scalar } from '../types/vector.js'
 import type { AggregateFunctionDef, FunctionContext, TableFunctionDef } from '../functions/registry-types.js'
 import type { Catalog } from '../storage/catalog.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from './plan-node.js'
+import { checkOrderedAggregate } from './ordered-aggregate-args.js'
 import { Scope } from './scope.js'
 import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } from './bind-expr.js'
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
@@ -425,6 +426,7 @@ function bindAggregation(s: Select, items: readonly SelectItem[], source: PlanNo
         },
       })
       const bound = call.star ? [] : call.args.map((a) => bindExpr(a, argEnv))
+      checkOrderedAggregate(def.name, bound, source, call.pos)
       const { site, args } = aggregateSite(def, call, bound)
       aggregates.push({ def, site, args })
       aggKeys.push(k)

@@ -7,8 +7,9 @@
  *
  * The rows must arrive in ascending timestamp order, as a scan of a table by its designated
  * timestamp delivers them (also per SAMPLE BY bucket); parallel shares merge in row order, the
- * gap between two shares weighted by the earlier share's last price. QuestDB refuses a timestamp
- * that is not the designated one; EpochDB does not check that and integrates in arrival order.
+ * gap between two shares weighted by the earlier share's last price. As in QuestDB, the binder
+ * refuses a timestamp that is not the input's designated one, and an input sorted otherwise
+ * (`plan/ordered-aggregate-args.ts`).
  */
 import { LONG_NULL } from '../../types/column-type.js'
 import type { Vector } from '../../types/vector.js'
