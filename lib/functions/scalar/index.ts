@@ -21,6 +21,7 @@ import { L2PRICE } from './l2price.js'
 import { FINANCE_FUNCTIONS } from './finance.js'
 import { VISUALIZATION_FUNCTIONS } from './visualization.js'
 import { HASH_FUNCTIONS } from './hash.js'
+import { SPATIAL_FUNCTIONS } from './spatial.js'
 import { INTERVAL_FUNCTIONS } from './interval-fns.js'
 import { JSON_FUNCTIONS } from './json-extract.js'
 
@@ -42,6 +43,7 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...FINANCE_FUNCTIONS,
   ...VISUALIZATION_FUNCTIONS,
   ...HASH_FUNCTIONS,
+  ...SPATIAL_FUNCTIONS,
   ARRAY_BUILD,
   ...INTERVAL_FUNCTIONS,
   ...JSON_FUNCTIONS,
