@@ -8,6 +8,9 @@
  * - `memory_metrics()`: `memory_tag`, `bytes`, with Node's figures instead of QuestDB's native
  *   memory tags (see `ExecContext.memoryMetrics`); empty where the process cannot be read.
  * - `views()`: QuestDB's columns; always empty, as EpochDB has no CREATE VIEW.
+ * - `table_storage()`: one row per table (`tableName`, `walEnabled`, `partitionBy`,
+ *   `partitionCount`, `rowCount`, `diskSize`), the sums of `table_partitions()`' rows; `diskSize`
+ *   counts checkpointed partition files (0 for a table held in memory only).
  */
 import { VectorWriter, type Batch, type Scalar } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
@@ -53,7 +56,30 @@ const VIEWS_COLUMNS: Columns = [
   { name: 'view_status_update_time', type: 'TIMESTAMP' },
 ]
 
-/** wal_tables, memory_metrics, views. */
+const TABLE_STORAGE_COLUMNS: Columns = [
+  { name: 'tableName', type: 'STRING' },
+  { name: 'walEnabled', type: 'BOOLEAN' },
+  { name: 'partitionBy', type: 'STRING' },
+  { name: 'partitionCount', type: 'LONG' },
+  { name: 'rowCount', type: 'LONG' },
+  { name: 'diskSize', type: 'LONG' },
+]
+
+/** Index of `diskSize` in `table_partitions()`' rows. */
+const PARTITION_DISK_SIZE = 6
+
+function tableStorageRows(ctx: FunctionContext): Scalar[][] {
+  const infos = ctx.catalog.tableNames().map((n) => ctx.catalog.table(n)).filter((t): t is TableInfo => t !== undefined)
+  infos.sort((a, b) => a.id - b.id)
+  return infos.map((t) => {
+    const parts = ctx.catalog.partitions(t.name) ?? []
+    let disk = 0
+    for (const p of parts) disk += Number(p[PARTITION_DISK_SIZE] ?? 0)
+    return [t.name, t.wal, t.partitionBy, parts.length, t.rowCount, disk]
+  })
+}
+
+/** wal_tables, memory_metrics, views, table_storage. */
 export const SYSTEM_TABLE_FUNCTIONS: readonly FunctionDef[] = [
   systemTable('wal_tables', WAL_TABLES_COLUMNS,
     'One row per WAL table: name, suspended (always false), writerTxn, writerLagTxnCount (0: commits apply before they are acknowledged), sequencerTxn.',
@@ -68,4 +94,8 @@ export const SYSTEM_TABLE_FUNCTIONS: readonly FunctionDef[] = [
     'QuestDB\'s views (name, SQL, directory, status); empty, as EpochDB has no CREATE VIEW.',
     'SELECT * FROM views()',
     () => []),
+  systemTable('table_storage', TABLE_STORAGE_COLUMNS,
+    'One row per table: name, WAL, partitioning, partition count, row count and bytes on disk.',
+    'SELECT tableName, partitionCount, rowCount FROM table_storage()',
+    tableStorageRows),
 ]
