@@ -10,6 +10,8 @@
  * `ORDER BY ts DESC LIMIT n` EpochDB keeps no designated timestamp, so the check above refuses it;
  * a sort by anything else with the timestamp named again (`(... ORDER BY price) timestamp(ts)`) is
  * 22023 `twap() requires the base query to provide ascending designated timestamp order`.
+ * `sparkline(v)` draws its values in row order and has only that order check (`sparkline()
+ * requires ...`), which also refuses a sort descending by the designated timestamp below it.
  */
 import { SqlError, SqlState } from '../errors.js'
 import type { BoundExpr, PlanNode } from './plan-node.js'
@@ -45,8 +47,27 @@ function ascendingBy(node: PlanNode, ts: number): boolean {
   }
 }
 
+/** True when `node`'s rows come from a sort descending by its input's designated timestamp. */
+function descendingByDesignated(node: PlanNode): boolean {
+  switch (node.kind) {
+    case 'sort': {
+      const first = node.keys[0]
+      return first !== undefined && first.desc && node.input.timestampIndex >= 0 && plainColumn(first.expr) === node.input.timestampIndex
+    }
+    case 'filter': case 'limit': case 'project': return descendingByDesignated(node.input)
+    default: return false
+  }
+}
+
 /** Checks the arguments of an order-dependent aggregate `name` bound over `source`. */
 export function checkOrderedAggregate(name: string, args: readonly BoundExpr[], source: PlanNode, pos: number): void {
+  if (name === 'sparkline') {
+    const ts = source.timestampIndex
+    if ((ts >= 0 && !ascendingBy(source, ts)) || descendingByDesignated(source)) {
+      throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'sparkline() requires the base query to provide ascending designated timestamp order', pos)
+    }
+    return
+  }
   if (name !== 'twap') return
   const ts = args[1]
   const designated = source.timestampIndex

@@ -9,7 +9,8 @@
  * is a group of more than 349,525 values (54000: QuestDB's 1 MiB string buffer at 3 bytes a
  * character).
  *
- * QuestDB refuses a backward scan under `sparkline`; EpochDB draws the rows as they arrive.
+ * As in QuestDB, the binder refuses an input sorted against its designated timestamp
+ * (`plan/ordered-aggregate-args.ts`).
  */
 import { SqlError, SqlState } from '../../errors.js'
 import { formatDouble } from '../../types/number-format.js'
