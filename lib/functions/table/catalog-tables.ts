@@ -8,8 +8,8 @@ import { typeName, type ColumnType } from '../../types/column-type.js'
 import { VectorWriter, type Batch, type Scalar } from '../../types/vector.js'
 import type { FunctionDef, TableInfo } from '../registry-types.js'
 
-/** Builds one batch from column types and rows of scalars. */
-function batchOf(types: readonly ColumnType[], rows: readonly Scalar[][]): Batch {
+/** Builds one batch from column types and rows of scalars (the catalog and system table functions). */
+export function batchOf(types: readonly ColumnType[], rows: readonly Scalar[][]): Batch {
   const writers = types.map((t) => new VectorWriter(t, rows.length))
   rows.forEach((row, i) => row.forEach((v, c) => writers[c]!.set(i, v)))
   return { length: rows.length, vectors: writers.map((w) => w.finish()) }

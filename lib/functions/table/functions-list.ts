@@ -9,8 +9,9 @@
  */
 import type { ColumnType } from '../../types/column-type.js'
 import { typeName } from '../../types/column-type.js'
-import { VectorWriter, type Batch, type Scalar } from '../../types/vector.js'
+import type { Scalar } from '../../types/vector.js'
 import type { ArgType, FunctionDef } from '../registry-types.js'
+import { batchOf } from './catalog-tables.js'
 
 let ALL: readonly FunctionDef[] = []
 
@@ -65,10 +66,5 @@ export const FUNCTIONS_LIST: FunctionDef = {
   example: "SELECT name, signature_translated FROM functions() WHERE name = 'bar'",
   columns: () => COLUMNS,
   timestampIndex: () => -1,
-  open: () => {
-    const r = rows()
-    const writers = COLUMNS.map((c) => new VectorWriter(c.type, r.length))
-    r.forEach((row, i) => row.forEach((v, c) => writers[c]!.set(i, v)))
-    return [{ length: r.length, vectors: writers.map((w) => w.finish()) } satisfies Batch]
-  },
+  open: () => [batchOf(COLUMNS.map((c) => c.type), rows())],
 }

@@ -12,17 +12,13 @@
  *   `partitionCount`, `rowCount`, `diskSize`), the sums of `table_partitions()`' rows; `diskSize`
  *   counts checkpointed partition files (0 for a table held in memory only).
  */
-import { VectorWriter, type Batch, type Scalar } from '../../types/vector.js'
+import type { Scalar } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
 import type { FunctionContext, FunctionDef, TableInfo } from '../registry-types.js'
+import { batchOf } from './catalog-tables.js'
 
 type Columns = readonly { name: string; type: ColumnType }[]
 
-function batchOf(columns: Columns, rows: readonly Scalar[][]): Batch {
-  const writers = columns.map((c) => new VectorWriter(c.type, rows.length))
-  rows.forEach((row, i) => row.forEach((v, c) => writers[c]!.set(i, v)))
-  return { length: rows.length, vectors: writers.map((w) => w.finish()) }
-}
 
 function systemTable(name: string, columns: Columns, description: string, example: string, rows: (ctx: FunctionContext) => Scalar[][]): FunctionDef {
   return {
@@ -30,7 +26,7 @@ function systemTable(name: string, columns: Columns, description: string, exampl
     signatures: [{ args: [], returns: 'STRING' }],
     columns: () => columns,
     timestampIndex: () => -1,
-    open: (_site, ctx) => [batchOf(columns, rows(ctx))],
+    open: (_site, ctx) => [batchOf(columns.map((c) => c.type), rows(ctx))],
   }
 }
 
