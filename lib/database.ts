@@ -189,6 +189,7 @@ export class Database {
       defaultSession: this.defaultSession, queryTimeout: this.queryTimeout, maxQueryTimeout: options.maxQueryTimeout ?? 0, acl: this.acl,
       files: new ParquetFiles({ copyRoot: options.copyRoot, exportRoot: options.exportRoot }),
       naming: { expression: options.columnAliasExpression === true, maxLength: options.columnAliasMaxLength ?? DEFAULT_ALIAS_MAX_LENGTH },
+      flushQueryCache: () => { this.parseCache.clear(); this.parseCacheChars = 0 },
     })
   }
 

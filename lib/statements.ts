@@ -89,6 +89,8 @@ export interface StatementsEnv {
   readonly files: ParquetFiles
   /** how unaliased result columns are named (`cairo.sql.column.alias.expression.enabled`) */
   readonly naming?: OutputNaming
+  /** empties the database's cache of parsed statements (`flush_query_cache()`) */
+  readonly flushQueryCache?: () => void
 }
 
 /** Binds, caches and runs the statements of one database. */
@@ -123,6 +125,8 @@ export class Statements {
       return identityCaches.flush(subject)
     }
     ctx.parquet = this.env.files
+    const flush = this.env.flushQueryCache
+    if (flush !== undefined) ctx.flushQueryCache = () => { flush(); return true }
     return ctx
   }
 

@@ -57,6 +57,8 @@ export class ExecContext implements FunctionContext {
   flushIdentities: ((subject: string | undefined) => number) | undefined
   /** Parquet files for `read_parquet()` (set by the database when it has an import root) */
   parquet: ParquetAccess | undefined
+  /** `flush_query_cache()`: empties the database's cache of parsed statements (set by the database) */
+  flushQueryCache: (() => boolean) | undefined
 
   constructor(
     readonly now: number,

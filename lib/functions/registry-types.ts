@@ -60,6 +60,8 @@ export interface FunctionContext {
   readonly flushIdentities?: ((subject: string | undefined) => number) | undefined
   /** Parquet files under the import root, for `read_parquet()`; undefined where there is no file system */
   readonly parquet?: ParquetAccess | undefined
+  /** `flush_query_cache()`: empties the cache of parsed statements; true when done; undefined where there is none */
+  readonly flushQueryCache?: (() => boolean) | undefined
   /** the process's memory by tag, in bytes (`memory_metrics()`); undefined where it cannot be read */
   readonly memoryMetrics?: (() => readonly { readonly tag: string; readonly bytes: number }[]) | undefined
   /** the lowercase hex digest of `data` (`md5()`, `sha1()`, `sha256()`); undefined where there is no hash library */

@@ -34,6 +34,14 @@ export const META_FUNCTIONS: readonly ScalarFunctionDef[] = [
     row: (a, ctx) => ctx.flushIdentities?.(a.length === 0 || a[0] === null ? undefined : String(a[0])) ?? 0,
   },
   {
+    kind: 'scalar', name: 'flush_query_cache', family: 'meta',
+    description: 'Empties the cache of parsed and bound statements, so the next run of a SQL text is planned anew; true when done.',
+    example: 'SELECT flush_query_cache()',
+    signatures: [{ args: [], returns: 'BOOLEAN' }],
+    deterministic: false,
+    row: (_a, ctx) => ctx.flushQueryCache?.() ?? false,
+  },
+  {
     kind: 'scalar', name: 'pg_postmaster_start_time', family: 'meta',
     description: 'When the engine started (its main thread loaded), as QuestDB returns its server start time; the same in every statement of a process.',
     example: 'SELECT pg_postmaster_start_time()',
