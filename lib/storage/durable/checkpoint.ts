@@ -14,7 +14,7 @@ import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
 import type { ColdPart } from '../table-parts.js'
 import {
-  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps,
+  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeDropped, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps,
 } from './table-files.js'
 import { type Steps, runSteps } from './steps.js'
 import { compactVector, retainedBytes } from './compact-vector.js'
@@ -66,6 +66,7 @@ export function checkpointTable(state: TableState, t: Table, full: boolean, sour
  */
 export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource, removeLater = false): Steps<void> {
   const txn = state.file.txn + 1
+  const beforeFile = state.file
   const before = state.file.meta
   const ti = t.meta.timestampIndex
   // in-memory segments an out-of-order merge left (table.ts) become one version, a column a step
@@ -151,6 +152,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   }
   t.settle([...coldNow, ...parts])
   try { removeUnreferenced(state.dir, file, removeLater) } catch { /* leftovers are removed on the next open */ }
+  try { removeDropped(state.dir, beforeFile, file, removeLater) } catch { /* leftovers are removed on the next open */ }
   indexChanges(state, t, before, coldNow)
 }
 
@@ -189,12 +191,18 @@ function indexChanges(state: TableState, t: Table, before: TableMeta, cold: read
 
 /**
  * The dictionary files of `symbols` (by column name, as columns `before` named them) by the names
- * columns `now` (the same columns at the same places, or a full rewrite that writes them anew)
- * have: a RENAME COLUMN of a SYMBOL column keeps its dictionary file.
+ * columns `now` have: the same columns at the same places (a RENAME COLUMN of a SYMBOL column
+ * keeps its dictionary file, ADD COLUMN adds some after them), fewer (DROP COLUMN: the others keep
+ * their names; a dropped column's dictionary is no longer named, and leaves), or a full rewrite
+ * that writes them anew.
  */
 function renamedSymbols(symbols: Record<string, string>, before: TableMeta['columns'], now: TableMeta['columns']): Record<string, string> {
-  if (before.every((c, i) => now[i]?.name === c.name)) return symbols
+  if (now.length >= before.length && before.every((c, i) => now[i]?.name === c.name)) return symbols
   const out: Record<string, string> = {}
+  if (now.length < before.length) {
+    for (const c of now) if (c.type === 'SYMBOL' && symbols[c.name] !== undefined) out[c.name] = symbols[c.name]!
+    return out
+  }
   now.forEach((c, i) => {
     const was = before[i]
     if (c.type === 'SYMBOL' && was?.type === 'SYMBOL' && symbols[was.name] !== undefined) out[c.name] = symbols[was.name]!
