@@ -135,6 +135,31 @@ t.test("files a crash left of a dropped column are removed on open, never a live
   t.same((await db.query('SELECT count(), sum(v) FROM t')).rows, [[1000n, 500500n]])
 })
 
+t.test('rows in order into the last partition after ADD and RENAME COLUMN are appended in place: the new columns get files of their own', async (t) => {
+  const dir = tmpDir(t)
+  let db = await make(dir)
+  const before = partitionDirs(dir)
+  const last = before[before.length - 1]!
+  const sizeOf = (f: string) => readFileSync(join(tableDir(dir), last, f)).length
+  const x0 = sizeOf('x.d')
+  await db.query('ALTER TABLE t RENAME COLUMN x TO id')
+  await db.query('ALTER TABLE t ADD COLUMN n INT, x VARCHAR')
+  await db.query(`INSERT INTO t (s, id, v, ts, n, x) VALUES ('a', 2000, 'late', '2024-01-10T23:50:00Z', 7, 'xx'), ('b', 3000, 'last', '2024-01-10T23:55:00Z', 8, null)`)
+  await db.close()
+  t.same(partitionDirs(dir), before, 'no partition directory written anew')
+  const e = metaOf(dir).partitions.find((p) => p.dir === last)!
+  const txn = (metaOf(dir) as unknown as { txn: number }).txn
+  // x names the renamed column's file: the new column x gets a file of another name
+  t.same(e.files, ['s', 'x', 'v', 'ts', 'n', `x.t${txn}`])
+  t.equal(sizeOf('x.d'), x0 + 16, 'two rows appended to the renamed column')
+  t.equal(sizeOf('n.d'), (100 + 2) * 4, 'the added column: nulls for the rows before, then the new rows')
+  db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  t.same((await db.query(`SELECT count(), sum(id), count(n), sum(n), count(x) FROM t`)).rows, [[1002n, 505500n, 2n, 15n, 1n]])
+  t.same((await db.query(`SELECT id, n, x FROM t WHERE ts > '2024-01-10T23:46:00Z' ORDER BY ts`)).rows.slice(-2), [[2000n, 7, 'xx'], [3000n, 8, null]])
+  t.same((await db.query(`SELECT count() FROM t WHERE s = 'a' AND ts IN '2024-01-10'`)).rows, (await db.query(`SELECT count() FROM t WHERE s || '' = 'a' AND ts IN '2024-01-10'`)).rows, 'the index of s follows')
+})
+
 t.test('RENAME COLUMN keeps the files under the old name: values, symbol dictionary and index follow, also after a restart', async (t) => {
   const dir = tmpDir(t)
   let db = await make(dir)

@@ -84,10 +84,16 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     const first = ranges[0]
     // rows continuing the last checkpointed partition (prepareCheckpoint left it cold: appendable)
     if (!full && last !== undefined && first !== undefined && first.lo === last.lo && first.hi === last.hi) {
-      const bytes = yield* appendPartitionSteps(state.dir, last.entry, t.meta, data, first.start, first.end)
+      // its files under the names its entry gives them; a column added later gets a file of its own now
+      const have = last.appendFiles(t.meta.columns)!
+      const taken = new Set([...have.filter((f) => f !== undefined), ...(last.entry.dropped ?? [])])
+      const tops = new Set(have.flatMap((f, i) => (f === undefined ? [i] : [])))
+      const names = t.meta.columns.map((c, i) => have[i] ?? (taken.has(c.name) ? `${c.name}.t${txn}` : c.name))
+      const bytes = yield* appendPartitionSteps(state.dir, last.entry, t.meta, data, first.start, first.end, names, tops)
       yield
-      const e = last.entry
-      const entry: PartitionEntry = { ...e, rows: e.rows + first.end - first.start, minTs: Math.min(e.minTs, first.minTs), maxTs: Math.max(e.maxTs, first.maxTs), bytes: e.bytes + bytes }
+      const { files: _files, ...e } = last.entry
+      const plain = names.every((n, i) => n === t.meta.columns[i]!.name)
+      const entry: PartitionEntry = { ...e, ...(plain ? {} : { files: names }), rows: e.rows + first.end - first.start, minTs: Math.min(e.minTs, first.minTs), maxTs: Math.max(e.maxTs, first.maxTs), bytes: e.bytes + bytes }
       kept[kept.length - 1] = entry
       extended = { from: last, entry }
       ranges.shift()
@@ -212,11 +218,11 @@ function renamedSymbols(symbols: Record<string, string>, before: TableMeta['colu
 
 /**
  * True when in-order rows can be appended to cold partition `p`'s files in place: column files
- * (not Parquet) written for the table's current columns and named as they are, none of them an
- * array column.
+ * (not Parquet) that serve the table's current columns (under the names its entry gives them; a
+ * column added later gets a file then), none of them an array column.
  */
 function appendable(p: ColdPart, t: Table): boolean {
   if (!(p instanceof FilePart) || p.entry.format === 'parquet') return false
   const now = t.meta.columns
-  return p.filesMatch(now) && canAppendColumns(now)
+  return p.appendFiles(now) !== undefined && canAppendColumns(now)
 }

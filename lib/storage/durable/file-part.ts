@@ -67,11 +67,15 @@ export class FilePart implements ColdPart, Evictable {
     return type === undefined ? undefined : { name: files[c]!, type }
   }
 
-  /** True when every column of the table now has a file here named as the column (rows may be appended to them in place). */
-  filesMatch(now: readonly { readonly name: string; readonly type: ColumnType }[]): boolean {
-    if (this.entry.files !== undefined) return false
-    const cols = this.src.columns
-    return cols.length === now.length && cols.every((c, i) => c.name === now[i]!.name && c.type === now[i]!.type)
+  /**
+   * For rows appended in place with the table's columns `now`: each column's file name here, or
+   * undefined for a column added after the partition was written (it has no file: the append
+   * writes one); undefined when these files do not serve those columns.
+   */
+  appendFiles(now: readonly { readonly name: string; readonly type: ColumnType }[]): (string | undefined)[] | undefined {
+    const files = this.entry.files ?? this.src.columns.map((c) => c.name)
+    if (files.length > now.length || files.some((_, i) => this.src.columns[i] !== undefined && this.src.columns[i]!.type !== now[i]!.type)) return undefined
+    return now.map((_, i) => files[i])
   }
 
   /**

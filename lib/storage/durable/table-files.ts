@@ -9,7 +9,7 @@
  */
 import { splitNs } from '../../types/timestamp-ns.js'
 import { SqlError, SqlState } from '../../errors.js'
-import { type I64Vector, type Vector, SymbolTable, materialize, sliceVector } from '../../types/vector.js'
+import { type I64Vector, type Vector, SymbolTable, allocate, concatVectors, materialize, sliceVector } from '../../types/vector.js'
 import { appendIndexBlock, encodeIndexBlockSteps, indexFileOf, writeIndexFileSteps } from './index-file.js'
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
@@ -196,25 +196,36 @@ export function appendPartition(tableDir: string, p: PartitionEntry, meta: Table
   return runSteps(appendPartitionSteps(tableDir, p, meta, data, start, end))
 }
 
-/** {@link appendPartition} in steps, as {@link writePartitionSteps}: a column's files per step (about 4 MiB of rows per step), their syncs `later`. */
-export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
+/**
+ * {@link appendPartition} in steps, as {@link writePartitionSteps}: a column's files per step (about 4 MiB of rows per step), their syncs `later`.
+ * `names`: each column's file name in the partition (default: the column names); `tops`: the columns
+ * that have no file there yet (added after the partition was written): theirs is written whole, nulls
+ * for the partition's rows before, then the new rows (no other column's file is rewritten).
+ */
+export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number,
+  names: readonly string[] = meta.columns.map((c) => c.name), tops: ReadonlySet<number> = new Set()): Steps<number> {
   const path = `${tableDir}/${p.dir}`
   let bytes = 0
   for (let i = 0; i < meta.columns.length; i++) {
     if (i > 0) yield
     const c = meta.columns[i]!
     const v = data.columns[i]!.view(start, end)
+    if (tops.has(i)) {
+      const before = allocate(c.type, p.rows, data.columns[i]!.dict)
+      bytes += yield* writeColumnSteps(path, names[i]!, c.type, concatVectors(c.type, [before, v]))
+      continue
+    }
     if (isVarSize(c.type)) {
-      const base = `${path}/${c.name}`
+      const base = `${path}/${names[i]!}`
       const dataEnd = varDataEnd(base, p.rows)
       const [d, o] = encodeVar(v)
       rebaseOffsets(o, dataEnd)
       bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, [d])) + (yield* appendFileSteps(`${base}.o`, p.rows * 8, [o]))
     } else {
       const w = fixedWidth(c.type)
-      if (w > 0) bytes += yield* appendFileSteps(`${path}/${c.name}.d`, p.rows * w, fixedPieces(c.type, v))
+      if (w > 0) bytes += yield* appendFileSteps(`${path}/${names[i]!}.d`, p.rows * w, fixedPieces(c.type, v))
     }
-    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, c.name), p.rows, yield* encodeIndexBlockSteps(keysOf(v), p.rows, p.rows + end - start)) })
+    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, names[i]!), p.rows, yield* encodeIndexBlockSteps(keysOf(v), p.rows, p.rows + end - start)) })
   }
   return bytes
 }
