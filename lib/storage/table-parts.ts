@@ -70,6 +70,12 @@ export interface ColdPart {
    * lives); `loaded[c]`, when given, is column `c` as the caller already read it, kept rather than read again
    */
   retire(loaded?: readonly (Vector | undefined)[]): void
+  /**
+   * The same rows without table columns `gone` (indexes among the table's `count` columns before
+   * DROP COLUMN), read or rewritten by nothing; this part is retired, keeping what statements
+   * holding it read. Absent: the table rewrites its rows to drop a column.
+   */
+  withoutColumns?(gone: ReadonlySet<number>, count: number): ColdPart
   /** the symbol index of SYMBOL column `c`, when the part keeps one of its own (durable: index files) */
   postings?(c: number): SymbolPostings | undefined
   /** see {@link SnapshotPart.openRanges} */

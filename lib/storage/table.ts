@@ -118,6 +118,18 @@ export interface TableStore {
    * (a crash brings them back, and the next commit drops them again)
    */
   persistSoon?(table: Table): void
+  /**
+   * Writes the table's rows in memory as partitions now (a checkpoint of this table alone), so that
+   * every row is in a cold partition (UPDATE then changes partitions, not the whole table)
+   */
+  flush?(table: Table): void
+  /**
+   * UPDATE: replaces, in the cold partitions `changes` names, the columns it gives (by index) with
+   * the values given (whole columns), writing only those columns' files, in steps; resolves once
+   * `_meta` names them and the table's cold partitions are the new ones. Nothing else may change
+   * the table meanwhile (the caller holds its write lock alone)
+   */
+  updateColumns?(table: Table, changes: ReadonlyMap<ColdPart, ReadonlyMap<number, Vector>>): Promise<void>
   /** bytes on disk of the partition named `name` (SHOW PARTITIONS) */
   partitionBytes?(table: Table, name: string): number
   /** 'parquet' when the partition named `name` is one Parquet file (CONVERT PARTITION TO PARQUET) */
@@ -641,12 +653,20 @@ export class Table {
     })
   }
 
-  /** Drops the columns at `indexes`, in one rewrite. */
+  /**
+   * Drops the columns at `indexes`. The checkpointed partitions are not rewritten (as in QuestDB,
+   * which drops the column from its metadata and deletes the files): each leaves its files as
+   * they are and its `_meta` entry stops naming the dropped ones ({@link ColdPart.withoutColumns});
+   * only the rows in memory lose a column. A part that cannot do that makes it a full rewrite.
+   */
   dropColumns(indexes: readonly number[]): void {
     this.quiesce()
-    const d = this.materialized()
     const gone = new Set(indexes)
-    this.rewrite(true, () => {
+    const light = this.cold.every((p) => p.withoutColumns !== undefined)
+    const d = light ? this.data : this.materialized()
+    const count = this.meta.columns.length
+    this.rewrite(!light, () => {
+      if (light) this.cold = this.cold.map((p) => p.withoutColumns!(gone, count))
       const ts = this.meta.timestampIndex
       this.setMeta({
         ...this.meta,

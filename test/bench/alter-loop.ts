@@ -24,6 +24,8 @@ const STATEMENTS: Record<string, string> = {
   ttl: 'alter table t set ttl 100 days',
   insertAfterTtl: "insert into t (a, s, ts) values (1.5, 'x', '1970-07-20T00:00:00.000000Z')",
   truncate: 'truncate table t',
+  drop: 'alter table t drop column b',
+  update: 'update t set a = a + 1 where ts < \'1970-01-03\'',
 }
 const chosen = (process.argv[4] ?? 'add,rename,dropPartition,ttl,insertAfterTtl,truncate').split(',')
 let db = await Database.open({ path: dir })

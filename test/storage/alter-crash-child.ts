@@ -2,7 +2,9 @@
  * The writer process of the ALTER crash test: opens the data directory argv[2] and, from round
  * argv[3] on, per round k: appends ROWS rows of batch k, adds column `c<k>` (ADD COLUMN, no
  * partition rewritten), appends ROWS rows with `c<k>` = k, renames `c<k>` to `r<k>` — printing
- * `ack <k> <step>` after each acknowledged step (1: first rows, 2: added, 3: second rows, 4: renamed).
+ * `ack <k> <step>` after each acknowledged step (1: first rows, 2: added, 3: second rows, 4: `c<k>`
+ * incremented by an UPDATE, which writes only that column of the partitions it changes, 5: renamed);
+ * in odd rounds it then drops `r<k>` (DROP COLUMN, no partition rewritten: 6: dropped).
  */
 import { Database } from '../../lib/index.js'
 
@@ -35,8 +37,14 @@ async function main(): Promise<void> {
     process.stdout.write(`ack ${k} 2\n`)
     await db.query(`insert into t (batch, id, s, ts, c${k}) values ${rowsOf(2 * k + 1, k, true)}`)
     process.stdout.write(`ack ${k} 3\n`)
-    await db.query(`alter table t rename column c${k} to r${k}`)
+    await db.query(`update t set c${k} = c${k} + 1 where batch = ${k}`)
     process.stdout.write(`ack ${k} 4\n`)
+    await db.query(`alter table t rename column c${k} to r${k}`)
+    process.stdout.write(`ack ${k} 5\n`)
+    if (k % 2 === 1) {
+      await db.query(`alter table t drop column r${k}`)
+      process.stdout.write(`ack ${k} 6\n`)
+    }
   }
 }
 

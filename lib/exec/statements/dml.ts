@@ -8,10 +8,12 @@ import { isDecimal } from '../../types/decimal.js'
 import { SqlError, SqlState } from '../../errors.js'
 import type { Insert, Select, Update } from '../../sql/ast.js'
 import type { ColumnType } from '../../types/column-type.js'
-import { type Batch, type Scalar, type Vector, VectorWriter, allocate, concatVectors, getScalar, materialize } from '../../types/vector.js'
+import { type Batch, type Scalar, type Vector, VectorWriter, allocate, concatVectors, constVector, getScalar, materialize, sliceVector } from '../../types/vector.js'
 import { castVector } from '../../types/cast.js'
 import type { Table, TableData } from '../../storage/table.js'
-import { memorySnapshotPart } from '../../storage/table-parts.js'
+import { type ColdPart, memorySnapshotPart } from '../../storage/table-parts.js'
+import { ColumnBuffer } from '../../storage/column-buffer.js'
+import { columnsOf } from '../../plan/optimize/walk.js'
 import type { OutputColumn, PlanNode, ScanNode } from '../../plan/plan-node.js'
 import { Scope } from '../../plan/scope.js'
 import { bindExpr, castTo } from '../../plan/bind-expr.js'
@@ -210,8 +212,6 @@ function setColumns(s: Update, meta: Table['meta']): number[] {
 export async function update(s: Update, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
   if (s.from !== undefined || s.joins.length > 0) return updateFrom(s, table, bc, ctx)
   const meta = table.meta
-  // UPDATE rewrites whole columns: every row in memory, as one version
-  const snap = table.materialized()
   const output = meta.columns.map((c, i) => {
     const dict = table.dictOf(i)
     const base = { name: c.name, type: c.type, table: s.alias ?? meta.name }
@@ -227,6 +227,19 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
   if (where !== undefined) await prepareSubqueries(where, ctx)
   const pred = where === undefined ? undefined : compileExpr(where, ctx)
   const evals = sets.map((x) => compileExpr(x.expr, ctx))
+  // durable: every row checkpointed first, then only the partitions (and columns) with updated rows are written
+  const store = table.store
+  if (store?.flush !== undefined && store.updateColumns !== undefined) {
+    store.flush(table)
+    if (table.inMemory().every((d) => d.rowCount === 0)) {
+      const needed = new Set<number>()
+      for (const x of sets) columnsOf(x.expr, needed)
+      if (where !== undefined) columnsOf(where, needed)
+      return updatePartitions(table, sets.map((x) => x.index), needed, pred, evals, s.pos, ctx)
+    }
+  }
+  // UPDATE rewrites whole columns: every row in memory, as one version
+  const snap = table.materialized()
   const buffers = [...snap.columns]
   const clones = sets.map((x) => buffers[x.index]!.clone())
   const guard = parquetRowGuard(table, s.pos)
@@ -253,6 +266,52 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
   return updated
 }
 
+
+/**
+ * UPDATE of a durable table whose rows are all checkpointed: each partition in turn (its
+ * `needed` columns read, a batch per turn of the event loop) is checked against the filter, and
+ * only in the partitions with updated rows are the `targets` columns copied and changed; the
+ * store then writes those columns' files alone (`TableStore.updateColumns`). Returns the rows updated.
+ */
+async function updatePartitions(table: Table, targets: readonly number[], needed: ReadonlySet<number>, pred: ((b: Batch) => Vector) | undefined,
+  evals: readonly ((b: Batch) => Vector)[], pos: number, ctx: ExecContext): Promise<number> {
+  const meta = table.meta
+  const parts = table.coldParts()
+  const guard = parquetRowGuard(table, pos)
+  const changes = new Map<ColdPart, Map<number, Vector>>()
+  let updated = 0
+  let base = 0
+  const BATCH = 65536
+  for (const p of parts) {
+    // the columns no expression reads stand as nulls, unread
+    const columns = meta.columns.map((c, i) => (needed.has(i) ? p.column(i) : constVector(c.type, null, p.rows)))
+    let clones: ColumnBuffer[] | undefined
+    for (let start = 0; start < p.rows; start += BATCH) {
+      const end = Math.min(start + BATCH, p.rows)
+      const b: Batch = { length: end - start, vectors: columns.map((v) => sliceVector(v, start, end)) }
+      const mask = pred?.(b)
+      const values = evals.map((e) => materialize(e(b)))
+      for (let i = 0; i < b.length; i++) {
+        if (mask !== undefined && !(mask.kind === 'bool' && mask.data[mask.isConst ? 0 : i] === 1)) continue
+        guard?.(base + start + i)
+        updated++
+        clones ??= targets.map((c) => {
+          const out = new ColumnBuffer(meta.columns[c]!.type, p.rows, table.dictOf(c))
+          out.append(p.column(c))
+          return out
+        })
+        for (let k = 0; k < clones.length; k++) clones[k]!.setFrom(start + i, values[k]!, i)
+      }
+      await ctx.maybeYield()
+    }
+    if (clones !== undefined) changes.set(p, new Map(targets.map((c, k) => [c, clones![k]!.view(0, p.rows)])))
+    base += p.rows
+  }
+  if (table.coldParts() !== parts || table.meta !== meta) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', pos)
+  if (updated === 0) return 0
+  await table.store!.updateColumns!(table, changes)
+  return updated
+}
 
 /** The hidden column that carries each target row's position through an UPDATE ... FROM join. */
 const ROW_ID = '__epochdb_row_id'

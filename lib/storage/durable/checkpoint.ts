@@ -14,7 +14,7 @@ import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
 import type { ColdPart } from '../table-parts.js'
 import {
-  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps,
+  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeDropped, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps,
 } from './table-files.js'
 import { type Steps, runSteps } from './steps.js'
 import { compactVector, retainedBytes } from './compact-vector.js'
@@ -66,6 +66,7 @@ export function checkpointTable(state: TableState, t: Table, full: boolean, sour
  */
 export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource, removeLater = false): Steps<void> {
   const txn = state.file.txn + 1
+  const beforeFile = state.file
   const before = state.file.meta
   const ti = t.meta.timestampIndex
   // in-memory segments an out-of-order merge left (table.ts) become one version, a column a step
@@ -83,10 +84,16 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     const first = ranges[0]
     // rows continuing the last checkpointed partition (prepareCheckpoint left it cold: appendable)
     if (!full && last !== undefined && first !== undefined && first.lo === last.lo && first.hi === last.hi) {
-      const bytes = yield* appendPartitionSteps(state.dir, last.entry, t.meta, data, first.start, first.end)
+      // its files under the names its entry gives them; a column added later gets a file of its own now
+      const have = last.appendFiles(t.meta.columns)!
+      const taken = new Set([...have.filter((f) => f !== undefined), ...(last.entry.dropped ?? [])])
+      const tops = new Set(have.flatMap((f, i) => (f === undefined ? [i] : [])))
+      const names = t.meta.columns.map((c, i) => have[i] ?? (taken.has(c.name) ? `${c.name}.t${txn}` : c.name))
+      const bytes = yield* appendPartitionSteps(state.dir, last.entry, t.meta, data, first.start, first.end, names, tops)
       yield
-      const e = last.entry
-      const entry: PartitionEntry = { ...e, rows: e.rows + first.end - first.start, minTs: Math.min(e.minTs, first.minTs), maxTs: Math.max(e.maxTs, first.maxTs), bytes: e.bytes + bytes }
+      const { files: _files, ...e } = last.entry
+      const plain = names.every((n, i) => n === t.meta.columns[i]!.name)
+      const entry: PartitionEntry = { ...e, ...(plain ? {} : { files: names }), rows: e.rows + first.end - first.start, minTs: Math.min(e.minTs, first.minTs), maxTs: Math.max(e.maxTs, first.maxTs), bytes: e.bytes + bytes }
       kept[kept.length - 1] = entry
       extended = { from: last, entry }
       ranges.shift()
@@ -151,6 +158,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   }
   t.settle([...coldNow, ...parts])
   try { removeUnreferenced(state.dir, file, removeLater) } catch { /* leftovers are removed on the next open */ }
+  try { removeDropped(state.dir, beforeFile, file, removeLater) } catch { /* leftovers are removed on the next open */ }
   indexChanges(state, t, before, coldNow)
 }
 
@@ -189,12 +197,18 @@ function indexChanges(state: TableState, t: Table, before: TableMeta, cold: read
 
 /**
  * The dictionary files of `symbols` (by column name, as columns `before` named them) by the names
- * columns `now` (the same columns at the same places, or a full rewrite that writes them anew)
- * have: a RENAME COLUMN of a SYMBOL column keeps its dictionary file.
+ * columns `now` have: the same columns at the same places (a RENAME COLUMN of a SYMBOL column
+ * keeps its dictionary file, ADD COLUMN adds some after them), fewer (DROP COLUMN: the others keep
+ * their names; a dropped column's dictionary is no longer named, and leaves), or a full rewrite
+ * that writes them anew.
  */
 function renamedSymbols(symbols: Record<string, string>, before: TableMeta['columns'], now: TableMeta['columns']): Record<string, string> {
-  if (before.every((c, i) => now[i]?.name === c.name)) return symbols
+  if (now.length >= before.length && before.every((c, i) => now[i]?.name === c.name)) return symbols
   const out: Record<string, string> = {}
+  if (now.length < before.length) {
+    for (const c of now) if (c.type === 'SYMBOL' && symbols[c.name] !== undefined) out[c.name] = symbols[c.name]!
+    return out
+  }
   now.forEach((c, i) => {
     const was = before[i]
     if (c.type === 'SYMBOL' && was?.type === 'SYMBOL' && symbols[was.name] !== undefined) out[c.name] = symbols[was.name]!
@@ -204,11 +218,11 @@ function renamedSymbols(symbols: Record<string, string>, before: TableMeta['colu
 
 /**
  * True when in-order rows can be appended to cold partition `p`'s files in place: column files
- * (not Parquet) written for the table's current columns and named as they are, none of them an
- * array column.
+ * (not Parquet) that serve the table's current columns (under the names its entry gives them; a
+ * column added later gets a file then), none of them an array column.
  */
 function appendable(p: ColdPart, t: Table): boolean {
   if (!(p instanceof FilePart) || p.entry.format === 'parquet') return false
   const now = t.meta.columns
-  return p.filesMatch(now) && canAppendColumns(now)
+  return p.appendFiles(now) !== undefined && canAppendColumns(now)
 }

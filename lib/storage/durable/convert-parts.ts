@@ -40,7 +40,7 @@ export async function convertParts(s: TableState, t: Table, choose: (entries: re
       const columns = meta.columns.map((_, c) => p.column(c))
       const dir = `${p.entry.name}.${txn}`
       // written anew for the columns as they are named now
-      const { format: _old, parquetFrom: _from, files: _files, ...rest } = p.entry
+      const { format: _old, parquetFrom: _from, files: _files, dropped: _dropped, ...rest } = p.entry
       if (to === 'parquet') {
         const bytes = await writeParquetPartition(s.dir, dir, meta, columns, p.rows)
         replaced.set(p, { ...rest, dir, bytes, format: 'parquet' })

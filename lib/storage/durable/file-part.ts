@@ -7,7 +7,7 @@ import type { ColumnType } from '../../types/column-type.js'
 import type { ColdPart, ParquetFileOfPart, PartReader } from '../table-parts.js'
 import { readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
-import { PARQUET_PARTITION_FILE, type PartitionEntry, readColumn } from './table-files.js'
+import { PARQUET_PARTITION_FILE, type PartitionEntry, columnFileBytes, readColumn } from './table-files.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
 import { internalError } from '../../errors.js'
@@ -41,7 +41,7 @@ export class FilePart implements ColdPart, Evictable {
   /** the same partition with rows appended in place (its files hold this part's rows as their prefix) */
   private successor: FilePart | undefined
 
-  constructor(readonly entry: PartitionEntry, private readonly src: PartSource) {
+  constructor(readonly entry: PartitionEntry, private src: PartSource) {
     this.cols = new Array<Vector | undefined>(src.columns.length).fill(undefined)
   }
 
@@ -67,11 +67,15 @@ export class FilePart implements ColdPart, Evictable {
     return type === undefined ? undefined : { name: files[c]!, type }
   }
 
-  /** True when every column of the table now has a file here named as the column (rows may be appended to them in place). */
-  filesMatch(now: readonly { readonly name: string; readonly type: ColumnType }[]): boolean {
-    if (this.entry.files !== undefined) return false
-    const cols = this.src.columns
-    return cols.length === now.length && cols.every((c, i) => c.name === now[i]!.name && c.type === now[i]!.type)
+  /**
+   * For rows appended in place with the table's columns `now`: each column's file name here, or
+   * undefined for a column added after the partition was written (it has no file: the append
+   * writes one); undefined when these files do not serve those columns.
+   */
+  appendFiles(now: readonly { readonly name: string; readonly type: ColumnType }[]): (string | undefined)[] | undefined {
+    const files = this.entry.files ?? this.src.columns.map((c) => c.name)
+    if (files.length > now.length || files.some((_, i) => this.src.columns[i] !== undefined && this.src.columns[i]!.type !== now[i]!.type)) return undefined
+    return now.map((_, i) => files[i])
   }
 
   /**
@@ -114,6 +118,72 @@ export class FilePart implements ColdPart, Evictable {
     return next
   }
 
+  /**
+   * The same partition after DROP COLUMN of table columns `gone` (indexes among the `count`
+   * columns before the drop), read by no rewrite: a new part whose entry names only the remaining
+   * columns' files and lists the dropped ones in `dropped` (their files leave the directory once
+   * `_meta` no longer names them: `removeDropped` in table-files.ts), with this part's loaded
+   * columns. This part is retired as it is, for the statements that hold it: it keeps reading
+   * with the columns and dictionaries of before (pinned now, the table's change shifts their
+   * indexes) and holds the dropped columns' files, wherever they move, until it is collected.
+   * Called before the table's metadata changes.
+   */
+  withoutColumns(gone: ReadonlySet<number>, count: number): FilePart {
+    const src = this.src
+    const before = Array.from({ length: count }, (_, c) => src.tableColumn(c))
+    const dicts = before.map((_, c) => src.dict(c))
+    const pinned: PartSource = {
+      tableDir: src.tableDir, get tableName() { return src.tableName }, columns: src.columns, timestampIndex: src.timestampIndex, cache: src.cache,
+      tableColumn: (c) => before[c], dict: (c) => dicts[c], fail: (e) => src.fail(e),
+    }
+    const columns = before.filter((c, i): c is NonNullable<typeof c> => c !== undefined && !gone.has(i)).map((c) => ({ name: c.name, type: c.type }))
+    const narrowed: PartSource = {
+      tableDir: src.tableDir, get tableName() { return src.tableName }, columns, cache: src.cache,
+      timestampIndex: src.timestampIndex - [...gone].filter((i) => i < src.timestampIndex).length,
+      tableColumn: (c) => src.tableColumn(c), dict: (c) => src.dict(c), fail: (e) => src.fail(e),
+    }
+    const had = this.entry.files ?? src.columns.map((c) => c.name)
+    const files = had.filter((_, i) => !gone.has(i))
+    const dropped = had.filter((_, i) => gone.has(i))
+    const dir = `${src.tableDir}/${this.entry.dir}`
+    // SHOW PARTITIONS' size loses the dropped files (a Parquet partition's file keeps them)
+    let freed = 0
+    if (this.entry.format !== 'parquet') for (const f of dropped) freed += columnFileBytes(dir, f)
+    const { files: _files, dropped: _dropped, ...rest } = this.entry
+    const plain = files.length === columns.length && files.every((f, i) => f === columns[i]!.name)
+    const entry: PartitionEntry = {
+      ...rest, bytes: Math.max(0, this.entry.bytes - freed),
+      ...(plain ? {} : { files }),
+      ...(dropped.length > 0 || this.entry.dropped !== undefined ? { dropped: [...new Set([...(this.entry.dropped ?? []), ...dropped])] } : {}),
+    }
+    const next = new FilePart(entry, narrowed)
+    this.cols.forEach((v, c) => { if (!gone.has(c) && v !== undefined) next.keep(c - [...gone].filter((i) => i < c).length, v) })
+    this.src = pinned
+    this.retireHolding(dropped)
+    return next
+  }
+
+  /**
+   * The same partition with the columns `changed` (by index) in new files (UPDATE rewrites only
+   * the columns it changes, of the partitions it changes): `entry` names them, and lists the
+   * files they replace, `replaced`, in `dropped`; `src` reads the `_meta` that holds `entry`. The
+   * new part keeps this part's other loaded columns and the new values; this part is retired as
+   * it is and holds the replaced files, wherever they move, for the statements still reading it.
+   */
+  withColumns(entry: PartitionEntry, src: PartSource, changed: ReadonlyMap<number, Vector>, replaced: readonly string[]): FilePart {
+    const next = new FilePart(entry, src)
+    this.cols.forEach((v, c) => { if (v !== undefined && !changed.has(c)) next.keep(c, v) })
+    for (const [c, v] of changed) next.keep(c, v)
+    this.retireHolding(replaced)
+    return next
+  }
+
+  /** {@link retire}, also holding the column files `names` of its directory (they leave it on their own). */
+  private retireHolding(names: readonly string[]): void {
+    this.retire()
+    if (this.entry.format !== 'parquet') for (const f of names) holdDir(`${this.src.tableDir}/${this.entry.dir}/${f}`, this)
+  }
+
   /** {@inheritDoc ColdPart.column} */
   column(c: number): Vector {
     const v = this.cols[c]
@@ -135,7 +205,10 @@ export class FilePart implements ColdPart, Evictable {
         let tableDir = s.tableDir
         let entry = this.entry
         if (this.retired) {
-          const now = whereNow(`${s.tableDir}/${this.entry.dir}`)
+          // a dropped column's files move on their own (withoutColumns), the directory's others with it
+          const base = `${s.tableDir}/${this.entry.dir}/${fc.name}`
+          const moved = whereNow(base)
+          const now = moved !== base ? moved : whereNow(`${s.tableDir}/${this.entry.dir}`)
           const cut = now.lastIndexOf('/')
           tableDir = now.slice(0, cut)
           entry = { ...this.entry, dir: now.slice(cut + 1) }
@@ -209,7 +282,8 @@ export class FilePart implements ColdPart, Evictable {
 
   /** {@inheritDoc ColdPart.parquetFile} */
   parquetFile(): ParquetFileOfPart | undefined {
-    if (this.entry.format !== 'parquet' || this.retired || this.successor !== undefined) return undefined
+    // a file whose columns are named otherwise, or hold a dropped one, is not the table's rows as they are now
+    if (this.entry.format !== 'parquet' || this.retired || this.successor !== undefined || this.entry.files !== undefined || this.entry.dropped !== undefined) return undefined
     return { path: `${this.src.tableDir}/${this.entry.dir}/${PARQUET_PARTITION_FILE}`, columns: this.src.columns }
   }
 

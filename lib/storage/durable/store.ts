@@ -9,17 +9,18 @@
  * ({@link tableDirName}); the real name is in the table's `_meta`.
  */
 import * as path from 'node:path'
-import { SqlError, SqlState } from '../../errors.js'
+import { SqlError, SqlState, internalError } from '../../errors.js'
 import { timestampMicros } from '../../types/timestamp-ns.js'
 import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '../../types/vector.js'
 import type { Catalog } from '../catalog.js'
 import { Table, type TableStore, concatAppends } from '../table.js'
+import type { ColdPart } from '../table-parts.js'
 import { type TableState, checkpointSteps, checkpointTable, metaKey } from './checkpoint.js'
 import { type Background, type Steps, type SyncWait, background, runSteps } from './steps.js'
 import { io } from './io.js'
 import { fsyncDir, replaceFileAtomic, replaceFileAtomicSteps } from './durable-steps.js'
 import { DirLock } from './lock.js'
-import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, corrupted, readDictionaries, readTableMeta, removeUnreferenced, writeTableMeta } from './table-files.js'
+import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, columnFileBytes, corrupted, purgeDropped, readDictionaries, readTableMeta, removeDropped, removeUnreferenced, writeColumnSteps, writeDictionarySteps, writeTableMeta, writeTableMetaSteps } from './table-files.js'
 import { FilePart, type PartSource } from './file-part.js'
 import { convertParts } from './convert-parts.js'
 import { loadSyncColumnReader } from '../../parquet/sync-column.js'
@@ -192,6 +193,7 @@ export class DurableStore implements TableStore {
     this.metaKeys.set(t, metaKey(t))
     this.catalog.adopt(t)
     try { removeUnreferenced(dir, file) } catch { /* best effort */ }
+    try { purgeDropped(dir, file) } catch { /* best effort: unread, tried again on the next open */ }
   }
 
   /** Applies one WAL group (one append, in one or more records) to its table, unless a checkpoint holds it already. */
@@ -444,6 +446,111 @@ export class DurableStore implements TableStore {
     const s = this.stateOf(table)
     s.appliedSeq = this.seq
     this.checkpointChanged(table, s, full)
+  }
+
+  /** {@inheritDoc TableStore.flush} */
+  flush(table: Table): void {
+    this.commitSync()
+    const s = this.stateOf(table)
+    if (s.broken !== undefined) throw s.broken
+    if (s.dirtyFrom !== Infinity) this.checkpointChanged(table, s, false)
+  }
+
+  /**
+   * {@inheritDoc TableStore.updateColumns}
+   *
+   * Each changed column of a partition is written as new files `<column>.u<txn>` in the
+   * partition's directory (the partition's entry then names them: `PartitionEntry.files`), in
+   * steps, their syncs on the thread pool; then `_meta` is replaced (the commit point; a crash
+   * before it leaves the previous `_meta`, naming the files as they were, and new files no entry
+   * names, which a later UPDATE of the same txn writes over); then the replaced files leave the
+   * directory (`dropped`, as DROP COLUMN's). A failure before the commit point leaves the table as
+   * it was.
+   */
+  async updateColumns(t: Table, changes: ReadonlyMap<ColdPart, ReadonlyMap<number, Vector>>): Promise<void> {
+    const s = this.stateOf(t)
+    if (s.broken !== undefined) throw s.broken
+    const before = s.file
+    const txn = before.txn + 1
+    const cols = t.meta.columns
+    const next = new Map<FilePart, { entry: PartitionEntry; changed: ReadonlyMap<number, Vector>; replaced: string[] }>()
+    const store = this
+    function* steps(): Steps<TableFileMeta> {
+      for (const [part, changed] of changes) {
+        const p = part as FilePart
+        const e = p.entryFor(cols)
+        const files = [...(e.files ?? cols.map((c) => c.name))]
+        const path = `${s.dir}/${e.dir}`
+        const replaced: string[] = []
+        let bytes = e.bytes
+        // a column past the files' end (added later) has none: those before it get files of their nulls too
+        const last = Math.max(...changed.keys())
+        const written = new Map(changed)
+        for (let c = files.length; c < last; c++) if (!written.has(c)) written.set(c, p.column(c))
+        for (const [c, v] of [...written].sort((a, b) => a[0] - b[0])) {
+          const name = `${cols[c]!.name}.u${txn}`
+          if (c < files.length) {
+            replaced.push(files[c]!)
+            bytes -= columnFileBytes(path, files[c]!)
+          }
+          files[c] = name
+          bytes += yield* writeColumnSteps(path, name, cols[c]!.type, v)
+          yield
+        }
+        const { files: _f, ...rest } = e
+        next.set(p, { entry: { ...rest, bytes: Math.max(0, bytes), files, dropped: [...new Set([...(e.dropped ?? []), ...replaced])] }, changed: written, replaced })
+      }
+      // every column file written above is durable before the dictionaries and `_meta`
+      yield { drain: true }
+      const symbols = { ...before.symbols }
+      const touched = new Set([...changes.values()].flatMap((m) => [...m.keys()]))
+      for (const c of touched) {
+        const col = cols[c]!
+        const dict = t.dictOf(c)
+        if (col.type !== 'SYMBOL' || dict === undefined) continue
+        const file = `${col.name}.${txn}.sym`
+        yield* writeDictionarySteps(s.dir, file, dict)
+        symbols[col.name] = file
+      }
+      const byPart = new Map([...next].map(([p, x]) => [p.entry, x.entry]))
+      if (![...byPart.keys()].every((e) => before.partitions.includes(e))) throw internalError('UPDATE: a changed partition is not in _meta')
+      const file: TableFileMeta = { ...before, txn, partitions: before.partitions.map((e) => byPart.get(e) ?? e), symbols }
+      store.lock.check()
+      yield* writeTableMetaSteps(s.dir, file)
+      return file
+    }
+    let file: TableFileMeta
+    try {
+      file = await this.inBackground(this.writeSteps(steps()))
+    } catch (e) {
+      // the new `_meta` may be in place (a failed directory sync): the previous one is written again, as the answer says
+      // (the files it names were left as they were); should that fail too, the next sync writes it from the table
+      try {
+        const again = { ...before, txn }
+        this.write(() => writeTableMeta(s.dir, again))
+        s.file = again
+      } catch {
+        this.metaKeys.delete(t)
+      }
+      throw e
+    }
+    s.file = file
+    const src = this.source(t, s, file)
+    t.replaceCold(t.coldParts().map((p) => {
+      const x = next.get(p as FilePart)
+      return x === undefined ? p : (p as FilePart).withColumns(x.entry, src, x.changed, x.replaced)
+    }))
+    try { removeUnreferenced(s.dir, file, true) } catch { /* leftovers are removed on the next open */ }
+    try { removeDropped(s.dir, before, file, true) } catch { /* leftovers are removed on the next open */ }
+  }
+
+  /** Runs `steps` in the background (steps.ts: a step per turn of the loop, syncs on the thread pool); resolves to what they return. */
+  private inBackground<T>(steps: Steps<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let value: T
+      const all = (function* () { value = yield* steps })()
+      background(all, (run) => run(), (e) => { if (e === undefined) resolve(value); else reject(e) }, true)
+    })
   }
 
   /** {@inheritDoc TableStore.persistSoon} */

@@ -9,7 +9,7 @@
  */
 import { splitNs } from '../../types/timestamp-ns.js'
 import { SqlError, SqlState } from '../../errors.js'
-import { type I64Vector, type Vector, SymbolTable, materialize, sliceVector } from '../../types/vector.js'
+import { type I64Vector, type Vector, SymbolTable, allocate, concatVectors, materialize, sliceVector } from '../../types/vector.js'
 import { appendIndexBlock, encodeIndexBlockSteps, indexFileOf, writeIndexFileSteps } from './index-file.js'
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
@@ -56,6 +56,13 @@ export interface PartitionEntry {
    * top" at the partition's end). Absent: one file per column, named as the column.
    */
   files?: readonly string[]
+  /**
+   * Names of column files (as {@link files} names them) of columns dropped after the partition
+   * was written: ALTER TABLE DROP COLUMN rewrites no partition. Their files leave the directory
+   * once this `_meta` is in place ({@link removeDropped}), and whatever a crash left of them is
+   * removed on open ({@link purgeDropped}); a Parquet partition's file keeps them, unread.
+   */
+  dropped?: readonly string[]
 }
 
 /** The file of a Parquet partition inside its directory (QuestDB's name). */
@@ -91,8 +98,16 @@ export function readTableMeta(dir: string): TableFileMeta {
     if (files !== undefined && !(Array.isArray(files) && files.length <= m.meta.columns.length && files.every((f) => typeof f === 'string' && /^[^/\\]+$/.test(f) && f !== '.' && f !== '..'))) {
       throw corrupted(m.meta.name, p.name, 'partition entry names column files that cannot be')
     }
+    // only ever used to remove files: a list that is not plain file names is dropped, never followed
+    const dropped = p.dropped as unknown
+    if (dropped !== undefined && !(Array.isArray(dropped) && dropped.every(isPlainName))) delete p.dropped
   }
   return m
+}
+
+/** True for a name that is one file name inside a directory (no separator, not `.` or `..`). */
+function isPlainName(f: unknown): boolean {
+  return typeof f === 'string' && /^[^/\\]+$/.test(f) && f !== '.' && f !== '..'
 }
 
 /** Writes a table's `_meta` atomically. */
@@ -125,16 +140,31 @@ export function* writePartitionSteps(tableDir: string, dir: string, meta: TableM
     if (i > 0) yield
     const c = meta.columns[i]!
     const v = data.columns[i]!.view(start, end)
-    if (isVarSize(c.type)) {
-      const [d, o] = encodeVar(v)
-      bytes += (yield* writeFileSteps(`${path}/${c.name}.d`, [d])) + (yield* writeFileSteps(`${path}/${c.name}.o`, [o]))
-    } else if (fixedWidth(c.type) > 0) {
-      bytes += yield* writeFileSteps(`${path}/${c.name}.d`, fixedPieces(c.type, v))
-    }
+    bytes += yield* writeColumnSteps(path, c.name, c.type, v)
     if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { yield* writeIndexFileSteps(indexFileOf(path, c.name), yield* encodeIndexBlockSteps(keysOf(v), 0, end - start)) })
   }
   yield* fsyncDirSteps(path)
   return bytes
+}
+
+/**
+ * Writes column `v` (of type `type`) as the files `<name>.d` (and `<name>.o`) of partition
+ * directory `path`, in steps as {@link writePartitionSteps} does (their syncs `later`: the caller
+ * drains before relying on them); returns the bytes written.
+ */
+export function* writeColumnSteps(path: string, name: string, type: ColumnType, v: Vector): Steps<number> {
+  if (isVarSize(type)) {
+    const [d, o] = encodeVar(v)
+    return (yield* writeFileSteps(`${path}/${name}.d`, [d])) + (yield* writeFileSteps(`${path}/${name}.o`, [o]))
+  }
+  return fixedWidth(type) > 0 ? yield* writeFileSteps(`${path}/${name}.d`, fixedPieces(type, v)) : 0
+}
+
+/** Bytes of the files `<name>.d` and `<name>.o` of directory `path` (0 for those absent). */
+export function columnFileBytes(path: string, name: string): number {
+  let n = 0
+  for (const ext of ['.d', '.o']) try { n += io.statSize(`${path}/${name}${ext}`) } catch { /* none */ }
+  return n
 }
 
 /** The symbol keys of a SYMBOL vector. */
@@ -166,25 +196,36 @@ export function appendPartition(tableDir: string, p: PartitionEntry, meta: Table
   return runSteps(appendPartitionSteps(tableDir, p, meta, data, start, end))
 }
 
-/** {@link appendPartition} in steps, as {@link writePartitionSteps}: a column's files per step (about 4 MiB of rows per step), their syncs `later`. */
-export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
+/**
+ * {@link appendPartition} in steps, as {@link writePartitionSteps}: a column's files per step (about 4 MiB of rows per step), their syncs `later`.
+ * `names`: each column's file name in the partition (default: the column names); `tops`: the columns
+ * that have no file there yet (added after the partition was written): theirs is written whole, nulls
+ * for the partition's rows before, then the new rows (no other column's file is rewritten).
+ */
+export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number,
+  names: readonly string[] = meta.columns.map((c) => c.name), tops: ReadonlySet<number> = new Set()): Steps<number> {
   const path = `${tableDir}/${p.dir}`
   let bytes = 0
   for (let i = 0; i < meta.columns.length; i++) {
     if (i > 0) yield
     const c = meta.columns[i]!
     const v = data.columns[i]!.view(start, end)
+    if (tops.has(i)) {
+      const before = allocate(c.type, p.rows, data.columns[i]!.dict)
+      bytes += yield* writeColumnSteps(path, names[i]!, c.type, concatVectors(c.type, [before, v]))
+      continue
+    }
     if (isVarSize(c.type)) {
-      const base = `${path}/${c.name}`
+      const base = `${path}/${names[i]!}`
       const dataEnd = varDataEnd(base, p.rows)
       const [d, o] = encodeVar(v)
       rebaseOffsets(o, dataEnd)
       bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, [d])) + (yield* appendFileSteps(`${base}.o`, p.rows * 8, [o]))
     } else {
       const w = fixedWidth(c.type)
-      if (w > 0) bytes += yield* appendFileSteps(`${path}/${c.name}.d`, p.rows * w, fixedPieces(c.type, v))
+      if (w > 0) bytes += yield* appendFileSteps(`${path}/${names[i]!}.d`, p.rows * w, fixedPieces(c.type, v))
     }
-    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, c.name), p.rows, yield* encodeIndexBlockSteps(keysOf(v), p.rows, p.rows + end - start)) })
+    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, names[i]!), p.rows, yield* encodeIndexBlockSteps(keysOf(v), p.rows, p.rows + end - start)) })
   }
   return bytes
 }
@@ -392,5 +433,62 @@ export function removeUnreferenced(tableDir: string, m: TableFileMeta, later = f
       }
     }
     io.rmSync(`${tableDir}/${e}`)
+  }
+}
+
+/** The files a column's data may have in a partition directory: data, offsets, symbol index. */
+const COLUMN_FILE_EXTS = ['.d', '.o', '.i'] as const
+
+/** The file names partition entry `e` reads its columns from (a table with columns `columns`). */
+function liveNames(e: PartitionEntry, columns: readonly { readonly name: string }[]): Set<string> {
+  return new Set(e.files ?? columns.map((c) => c.name))
+}
+
+/**
+ * After `_meta` went from `before` to `after`: the files of columns dropped since (names in an
+ * entry's `dropped` that the same directory's entry in `before` did not list) leave their
+ * partition directories, renamed into the data directory's trash. A dropped column a retired
+ * partition may still read (retired-dirs.ts: held by `<partition dir>/<name>`) moves to a
+ * directory of its own there, which it reads and which is removed once nothing holds it; the
+ * others are removed on the thread pool (`later`) or at once. Never a file `after` names.
+ */
+export function removeDropped(tableDir: string, before: TableFileMeta, after: TableFileMeta, later = false): void {
+  const had = new Map(before.partitions.map((e) => [e.dir, new Set(e.dropped ?? [])]))
+  const trash = `${tableDir}/../${TRASH}`
+  for (const e of after.partitions) {
+    if (e.dropped === undefined || e.format === 'parquet') continue
+    const prev = had.get(e.dir)
+    if (prev === undefined) continue
+    const live = liveNames(e, after.meta.columns)
+    for (const name of e.dropped) {
+      if (prev.has(name) || live.has(name)) continue
+      const base = `${tableDir}/${e.dir}/${name}`
+      const files = COLUMN_FILE_EXTS.map((x) => `${name}${x}`).filter((f) => io.existsSync(`${tableDir}/${e.dir}/${f}`))
+      if (files.length === 0) continue
+      const to = `${trash}/${isHeld(base) ? 'held' : 'gone'}-${++trashed}-${e.dir}`
+      try {
+        io.mkdirSync(to)
+        for (const f of files) io.renameSync(`${tableDir}/${e.dir}/${f}`, `${to}/${f}`)
+      } catch {
+        // left where they are (unread: `_meta` no longer names them): the next open removes them
+        continue
+      }
+      if (isHeld(base)) movedDir(base, to)
+      else if (later) void io.rmLater(to)
+      else io.rmSync(to)
+    }
+  }
+}
+
+/**
+ * On open: removes what is left of dropped columns' files in the partition directories of `m`
+ * (a crash between a DROP COLUMN's `_meta` and its files leaving, see {@link removeDropped}).
+ * Never a file `m` names.
+ */
+export function purgeDropped(tableDir: string, m: TableFileMeta): void {
+  for (const e of m.partitions) {
+    if (e.dropped === undefined || e.format === 'parquet') continue
+    const live = liveNames(e, m.meta.columns)
+    for (const name of e.dropped) if (!live.has(name)) for (const x of COLUMN_FILE_EXTS) io.rmSync(`${tableDir}/${e.dir}/${name}${x}`)
   }
 }
