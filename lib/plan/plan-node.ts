@@ -105,8 +105,9 @@ export interface ScanNode extends NodeBase {
    * Conjuncts on the designated timestamp whose bounds are known only when the statement runs
    * (`ts IN today()`, `ts > dateadd('h', -1, now())`, `ts > $1`, `ts IN '$today'`). Set by the
    * `extract-timestamp-intervals` rule, which leaves the conjuncts in the filter too; each
-   * execution's physical step evaluates them ({@link RuntimeBound}) and narrows `intervals`, so
-   * a cached or prepared plan never keeps an old now() or parameter. Unresolved, they prune nothing.
+   * execution's physical step evaluates them ({@link RuntimeBound}) and narrows `intervals` (a
+   * microsecond column's conjunct then leaves the filter), so a cached or prepared plan never
+   * keeps an old now() or parameter. Unresolved, they prune nothing.
    */
   readonly runtimeBounds?: readonly RuntimeBound[]
   /**

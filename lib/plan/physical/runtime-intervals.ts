@@ -3,9 +3,10 @@
  * {@link RuntimeBound}s (`ts IN today()`, `ts > dateadd('h', -1, now())`, `ts > $1`,
  * `ts IN '$today'`) are evaluated against this execution's now() and parameters, and narrow the
  * scan's `intervals` as a literal bound does when the plan is made — QuestDB's runtime-constant
- * "interval scan". The conjuncts stay in the filter above, so a range here only has to cover the
- * rows they keep: a bound that cannot be evaluated (a bad parameter text, which the filter will
- * report) prunes nothing. A cached or prepared plan is never changed; each run gets its own scan.
+ * "interval scan". A resolved conjunct on a microsecond column then leaves the filter above (its
+ * range is exact); one that cannot be evaluated (a bad parameter text, which the filter will
+ * report) prunes nothing and stays. A cached or prepared plan is never changed; each run gets its
+ * own nodes.
  *
  * Inside the right side of a LATERAL join (and a correlated subquery run per row) parameter slots
  * hold the outer row's values, set per row while it runs: bounds that read a parameter are left
@@ -15,8 +16,9 @@ import { type IntervalSet, ALL_TIME, intersectIntervals, normalizeIntervals, par
 import { nsIntervalsOf } from '../../types/timestamp-ns-interval.js'
 import { nsParts } from '../../types/timestamp-ns.js'
 import type { Scalar } from '../../types/vector.js'
-import type { BoundExpr, PlanNode, RuntimeBound, ScanNode } from '../plan-node.js'
-import { mapChildren } from '../optimize/walk.js'
+import type { BoundExpr, FilterNode, PlanNode, RuntimeBound, ScanNode } from '../plan-node.js'
+import { andAll, conjunctsOf, mapChildren } from '../optimize/walk.js'
+import { runtimeBoundOf } from '../optimize/runtime-bounds.js'
 
 /** What one execution knows that its plan does not (given by the layer that runs statements: plan/ does not import exec/). */
 export interface RuntimeValues {
@@ -33,6 +35,7 @@ export interface RuntimeValues {
 /** `plan` with every scan's runtime bounds evaluated into its intervals (unchanged nodes keep their identity). */
 export function resolveRuntimeIntervals(plan: PlanNode, values: RuntimeValues): PlanNode {
   const visit = (node: PlanNode, perRow: boolean): PlanNode => {
+    if (node.kind === 'filter' && node.input.kind === 'scan' && node.input.runtimeBounds !== undefined) return resolveFilter(node, node.input, values, perRow)
     if (node.kind === 'scan') return node.runtimeBounds === undefined ? node : resolveScan(node, values, perRow)
     if (node.kind === 'lateral_join') {
       const left = visit(node.left, perRow)
@@ -42,6 +45,45 @@ export function resolveRuntimeIntervals(plan: PlanNode, values: RuntimeValues): 
     return mapChildren(node, (c) => visit(c, perRow))
   }
   return visit(plan, false)
+}
+
+/**
+ * A filter over a scan with runtime bounds: the filter's conjuncts that are such bounds (read
+ * again from the predicate, whose column indexes prune-columns may have changed) narrow the scan.
+ * On a microsecond column the range is exact, so the conjunct leaves the filter, as a literal
+ * bound's does (and today()'s per-row evaluation with it); on a TIMESTAMP_NS column it stays, with
+ * its bounds evaluated once, and decides to the nanosecond.
+ */
+function resolveFilter(node: FilterNode, scan: ScanNode, values: RuntimeValues, perRow: boolean): PlanNode {
+  const ts = scan.timestampIndex
+  let set: IntervalSet = scan.intervals ?? ALL_TIME
+  let resolved = 0
+  const kept: BoundExpr[] = []
+  for (const c of conjunctsOf(node.predicate)) {
+    const b = ts < 0 ? undefined : runtimeBoundOf(c, ts)
+    const iv = b === undefined || (perRow && readsParam(b)) ? undefined : boundIntervals(b, values)
+    if (b === undefined || iv === undefined) { kept.push(c); continue }
+    set = intersectIntervals(set, normalizeIntervals(iv))
+    resolved++
+    if (b.ns) kept.push(withConstantBounds(c, ts, values))
+  }
+  if (resolved === 0) return node
+  const { runtimeBounds: _resolved, ...rest } = scan
+  const narrowed: ScanNode = { ...rest, intervals: set }
+  const and = node.predicate.kind === 'call' && node.predicate.def.name === 'and' ? node.predicate : undefined
+  const predicate = andAll(kept, and)
+  if (predicate !== undefined) return { ...node, input: narrowed, predicate }
+  return node.projection === undefined ? narrowed : { ...node, input: narrowed, predicate: { kind: 'const', type: 'BOOLEAN', value: true } }
+}
+
+/** A comparison or BETWEEN on the timestamp column with its other operands evaluated (unchanged when one cannot be). */
+function withConstantBounds(c: BoundExpr, ts: number, values: RuntimeValues): BoundExpr {
+  if (c.kind !== 'call') return c
+  try {
+    return { ...c, args: c.args.map((a) => (a.kind === 'const' || (a.kind === 'column' && a.index === ts) ? a : { kind: 'const', type: a.type, value: values.evaluate(a) })) }
+  } catch {
+    return c
+  }
 }
 
 function resolveScan(scan: ScanNode, values: RuntimeValues, perRow: boolean): ScanNode {

@@ -127,3 +127,17 @@ t.test('LATERAL: outer columns (parameter slots set per row) are not resolved on
   t.same((await db.query(sql)).rows, (await db.query(lateral("(t.ts > o.at and t.ts > dateadd('d', -5, now())) or v < 0"))).rows, 'the rows of a full scan')
   t.match(await plan(db, lateral("t.ts > o.at and t.ts > dateadd('d', -5, now())")), /intervals: \[\("2024-03-05T15:30:00.000001Z","MAX"\)\]/, 'now() is resolved in the subquery, the outer column is not')
 })
+
+t.test('LATEST ON over an interval scan: the latest rows inside the interval', async (t) => {
+  const db = await setup(() => NOW)
+  await db.query('create table s (ts timestamp, sym symbol index, v long) timestamp(ts) partition by day')
+  await db.query("insert into s select timestamp_sequence('2024-03-07', 1800000000L), case when x % 2 = 0 then 'a' else 'b' end, x from long_sequence(288)")
+  for (const where of ['ts IN today()', "ts IN '2024-03-10'", "ts < dateadd('d', -1, now())", "ts < '2024-03-09T15:30:00Z'"]) {
+    const sql = (w: string) => `select sym, v from s where ${w} latest on ts partition by sym order by sym`
+    const got = (await db.query(sql(where))).rows.map((r) => r.map(String))
+    t.same(got, (await db.query(sql(`(${where}) or v < 0`))).rows.map((r) => r.map(String)), `${where}: the rows of a full scan`)
+    t.equal(got.length, 2, `${where}: one row per symbol`)
+  }
+  // the latest of 2024-03-10 are its last two rows (x = 192, 191), not the table's last ones
+  t.same((await db.query("select sym, v from s where ts IN today() latest on ts partition by sym order by sym")).rows.map((r) => r.map(String)), [['a', '192'], ['b', '191']])
+})
