@@ -73,7 +73,10 @@ function resolveFilter(node: FilterNode, scan: ScanNode, values: RuntimeValues, 
   const and = node.predicate.kind === 'call' && node.predicate.def.name === 'and' ? node.predicate : undefined
   const predicate = andAll(kept, and)
   if (predicate !== undefined) return { ...node, input: narrowed, predicate }
-  return node.projection === undefined ? narrowed : { ...node, input: narrowed, predicate: { kind: 'const', type: 'BOOLEAN', value: true } }
+  if (node.projection === undefined) return narrowed
+  // the filter only dropped columns the conjuncts read (the timestamp): the scan reads just the others
+  const keep = node.projection
+  return { ...narrowed, columns: keep.map((i) => narrowed.columns[i]!), output: keep.map((i) => narrowed.output[i]!), timestampIndex: keep.indexOf(narrowed.timestampIndex) }
 }
 
 /** A comparison or BETWEEN on the timestamp column with its other operands evaluated (unchanged when one cannot be). */
