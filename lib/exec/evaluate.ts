@@ -147,7 +147,8 @@ function compileCall(expr: Extract<BoundExpr, { kind: 'call' }>, ctx: ExecContex
   const type = expr.type
   return (b) => {
     const vs = args.map((a) => a(b))
-    const allConst = vs.length > 0 && vs.every((v) => v.isConst === true) && def.deterministic !== false
+    // all-constant arguments (none at all included: now(), today()) give one value for the batch
+    const allConst = vs.every((v) => v.isConst === true) && def.deterministic !== false
     const n = allConst ? 1 : b.length
     const w = new VectorWriter(type, n)
     const scalars: Scalar[] = new Array(vs.length)

@@ -66,6 +66,17 @@ export interface SortKey {
   readonly nullsFirst: boolean
 }
 
+/**
+ * A designated-timestamp conjunct whose bounds are constant for one execution but not known when
+ * the plan is made: a comparison (`ts > value`, the column on the left; a flipped one is turned
+ * round), a BETWEEN, or an `ts IN` test whose interval text is a parameter or a TICK with `$now`.
+ * `ns`: the column is TIMESTAMP_NS (the range then covers the nanosecond bounds in microseconds).
+ */
+export type RuntimeBound =
+  | { readonly op: '=' | '>' | '>=' | '<' | '<='; readonly value: BoundExpr; readonly ns: boolean }
+  | { readonly op: 'between'; readonly lo: BoundExpr; readonly hi: BoundExpr; readonly ns: boolean }
+  | { readonly op: 'in'; readonly test: Extract<BoundExpr, { kind: 'in_intervals' }>; readonly ns: boolean }
+
 /** Fields every plan node has. */
 export interface NodeBase {
   readonly output: readonly OutputColumn[]
@@ -90,6 +101,15 @@ export interface ScanNode extends NodeBase {
    * ranges by binary search, so cost follows the rows in range.
    */
   readonly intervals?: Float64Array
+  /**
+   * Conjuncts on the designated timestamp whose bounds are known only when the statement runs
+   * (`ts IN today()`, `ts > dateadd('h', -1, now())`, `ts > $1`, `ts IN '$today'`). Set by the
+   * `extract-timestamp-intervals` rule, which leaves the conjuncts in the filter too; each
+   * execution's physical step evaluates them ({@link RuntimeBound}) and narrows `intervals` (a
+   * microsecond column's conjunct then leaves the filter), so a cached or prepared plan never
+   * keeps an old now() or parameter. Unresolved, they prune nothing.
+   */
+  readonly runtimeBounds?: readonly RuntimeBound[]
   /**
    * Read only the rows whose SYMBOL column `column` (table column index, an indexed column) holds
    * one of `values`, found in the column's symbol index. Set by the `use-symbol-index` rule; the

@@ -8,7 +8,7 @@
  * is then looked up with one native `lastIndexOf` over the rest of the column (when there is no
  * filter). Other keys cannot know their key count, so they read the whole snapshot (backwards).
  *
- * Any other input takes a **forward pass** that keeps, per key, the row with the greatest
+ * Any other input, and a scan narrowed to timestamp intervals, takes a **forward pass** that keeps, per key, the row with the greatest
  * timestamp (ties: the later row) and finally sorts the winners by (timestamp, arrival).
  */
 import { BATCH_SIZE, type Batch, type Vector, gather } from '../../types/vector.js'
@@ -29,7 +29,10 @@ const KEY_BYTES = MAP_ENTRY_BYTES + 48 + 40
 
 /** Runs a LATEST ON node. */
 export async function* runLatestOn(node: LatestOnNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const scan = node.ordered ? scanUnderFilters(node.input) : undefined
+  // a scan narrowed to timestamp intervals (`WHERE ts IN today()`) is read forward: the backward
+  // scan and the symbol index read whole parts, and the narrowing conjuncts have left the filter
+  const under = node.ordered ? scanUnderFilters(node.input) : undefined
+  const scan = under?.scan.intervals === undefined ? under : undefined
   const mem = ctx.memory.reservation('LATEST ON')
   const indexed = node.symbolIndex !== undefined && scan !== undefined ? latestFromIndex(node, scan.scan, node.symbolIndex) : undefined
   if (indexed !== undefined) mem.grow(batchBytes(indexed))

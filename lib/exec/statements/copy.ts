@@ -51,7 +51,7 @@ export async function copyTo(stmt: CopyTo, bc: BindContext, ctx: ExecContext, ro
   const types = plan.output.map((c) => c.type)
   const id = randomBytes(8).toString('hex')
   if (unit === 'NONE') {
-    const ex: Execution = { columns, types, timestampIndex: plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(physical(plan), ctx) }
+    const ex: Execution = { columns, types, timestampIndex: plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(physical(plan, ctx), ctx) }
     await writeParquetFile(ex, path, options)
   } else {
     const root = resolve(roots!.exportRoot!)
@@ -59,7 +59,7 @@ export async function copyTo(stmt: CopyTo, bc: BindContext, ctx: ExecContext, ro
     // a table by its own partitions: those already Parquet are copied as they are
     const parts = source === undefined ? undefined : tablePartRows(source, unit, plan.output.map((c, i) => ({ name: columns[i]!.name, type: c.type })), ctx)
     try {
-      const batches = parts?.batches ?? runPlan(physical(plan), ctx)
+      const batches = parts?.batches ?? runPlan(physical(plan, ctx), ctx)
       const files = await writePartitionedParquet({ columns, types, timestampIndex: plan.timestampIndex, batches }, tmp, unit, options)
       if (files.length === 1) await rename(join(tmp, `${files[0]!.name}.parquet`), path)
       else if (files.length > 1) await moveDir(tmp, resolveUnder(roots?.exportRoot, KEY, stmt.dest, stmt.destPos, true))

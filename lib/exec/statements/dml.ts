@@ -168,7 +168,7 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
   if (plan.output.length !== targets.length) {
     throw new SqlError(SqlState.SYNTAX_ERROR, `select clause must provide values for all columns [expected=${targets.length}, actual=${plan.output.length}]`, s.pos)
   }
-  const data = await collectAll(physical(plan), ctx)
+  const data = await collectAll(physical(plan, ctx), ctx)
   const given = plan.output.map((_, k) => castColumn(data.vectors[k]!, cols[targets[k]!]!.type, s.pos))
   await sink(table, tableVectors(table, targets, given, data.length, s.pos), data.length)
   return data.length
@@ -360,7 +360,7 @@ async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: ExecCon
     ...(s.where === undefined ? {} : { where: s.where }),
   }
   const plan = optimize(bindQuery(select, { ...bc, ctes }))
-  const data = await collectAll(physical(plan), ctx)
+  const data = await collectAll(physical(plan, ctx), ctx)
   const buffers = [...snap.columns]
   const clones = targets.map((i) => buffers[i]!.clone())
   const ids = materialize(data.vectors[0]!)

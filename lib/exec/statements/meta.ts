@@ -5,6 +5,7 @@ import { SqlError, SqlState } from '../../errors.js'
 import type { Show } from '../../sql/ast.js'
 import { type ColumnType, typeName } from '../../types/column-type.js'
 import { type Batch, type Scalar, VectorWriter } from '../../types/vector.js'
+import { formatTimestamp } from '../../types/timestamp.js'
 import type { CatalogView, TableInfo } from '../../functions/registry-types.js'
 import type { Catalog } from '../../storage/catalog.js'
 import type { Table } from '../../storage/table.js'
@@ -163,6 +164,21 @@ function lateralName(n: LateralJoinNode): string {
   return `Hash ${a.not ? 'Anti' : 'Semi'} Join (${what === 'In' ? 'IN' : 'EXISTS'}) ${keys}`
 }
 
+/** At most this many of a scan's intervals are listed (a TICK list can have a million). */
+const EXPLAIN_INTERVALS = 10
+
+/**
+ * A scan's intervals as QuestDB's EXPLAIN lists them: `[("2024-01-20T00:00:00.000000Z","2024-01-20T23:59:59.999999Z")]`,
+ * an open end as MIN / MAX, in microseconds (a TIMESTAMP_NS table's are the microseconds covering its bounds).
+ */
+function intervalsText(iv: Float64Array): string {
+  const bound = (x: number) => (x === -Infinity ? 'MIN' : x === Infinity ? 'MAX' : formatTimestamp(x))
+  const shown: string[] = []
+  for (let k = 0; k < iv.length && shown.length < EXPLAIN_INTERVALS; k += 2) shown.push(`("${bound(iv[k]!)}","${bound(iv[k + 1]!)}")`)
+  const more = iv.length / 2 - shown.length
+  return `[${shown.join(',')}${more > 0 ? `,... ${more} more` : ''}]`
+}
+
 /** EXPLAIN: one line per plan node, indented by depth. */
 export function explain(plan: PlanNode): Rows {
   const lines: string[] = []
@@ -171,6 +187,7 @@ export function explain(plan: PlanNode): Rows {
     switch (n.kind) {
       case 'scan':
         lines.push(n.intervals === undefined ? `${pad}Row forward scan` : `${pad}Interval forward scan`, `${pad}  Frame forward scan on: ${n.table.meta.name}`)
+        if (n.intervals !== undefined) lines.push(`${pad}  intervals: ${intervalsText(n.intervals)}`)
         if (n.symbolIndex !== undefined) lines.push(`${pad}  Index forward scan on: ${n.table.meta.columns[n.symbolIndex.column]?.name ?? '?'} (${n.symbolIndex.values.length} ${n.symbolIndex.values.length === 1 ? 'key' : 'keys'})`)
         if (n.columns.length < n.table.meta.columns.length) lines.push(`${pad}  columns: ${n.output.map((c) => c.name).join(',')}`)
         return

@@ -55,12 +55,12 @@ export interface RunEnv {
 
 /** Runs `stmt`, bound in `bc`, in `session`. */
 export async function runStatement(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext, env: RunEnv): Promise<Execution> {
-  ctx.physical = physical // for the subqueries the statement computes
+  ctx.physical = (p) => physical(p, ctx) // for the subqueries the statement computes
   switch (stmt.kind) {
     case 'select': case 'setop': case 'with': {
       const q = env.planOf(stmt, bc)
       if (q.subqueries.length > 0) await computeSubqueries(q.subqueries, ctx)
-      return { columns: q.columns, types: q.types, timestampIndex: q.plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(physical(q.plan), ctx) }
+      return { columns: q.columns, types: q.types, timestampIndex: q.plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(physical(q.plan, ctx), ctx) }
     }
     case 'create_table': return ddl(env, () => createTable(stmt, env.catalog), done('create_table'))
     case 'create_table_like': return ddl(env, () => createTableLike(stmt, env.catalog), done('create_table'))
@@ -74,7 +74,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       for (const c of plan.output) {
         if (isNonPersisted(c.type) && !stmt.casts.some((x) => x.column.toLowerCase() === c.name.toLowerCase())) throw nonPersisted(c.type, stmt.pos, c.name)
       }
-      const data = await collectAll(physical(plan), ctx)
+      const data = await collectAll(physical(plan, ctx), ctx)
       const columns: ColumnMeta[] = plan.output.map((c) => {
         checkName(c.name, stmt.pos, 'column', env.catalog.maxNameLength)
         const cast = stmt.casts.find((x) => x.column.toLowerCase() === c.name.toLowerCase())
@@ -122,7 +122,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
     case 'explain': {
       const inner = stmt.statement
       if (inner.kind !== 'select' && inner.kind !== 'setop' && inner.kind !== 'with') throw notSupported('EXPLAIN supports queries only', stmt.pos)
-      return rowsExecution(explain(physical(optimize(bindQuery(inner, bc)))))
+      return rowsExecution(explain(physical(optimize(bindQuery(inner, bc)), ctx)))
     }
     case 'transaction': {
       const writes = session.pending.take()

@@ -2,10 +2,13 @@
  * Rule `extract-timestamp-intervals`: a filter directly over a table scan gives the scan the
  * designated-timestamp ranges its conjuncts imply (`ts IN '2024-01'`, `ts >= '2024-01-01'`,
  * `ts BETWEEN a AND b`, `ts = x`), and keeps only the conjuncts that remain. The scan then reads
- * just the rows in range (binary search on the sorted timestamp column).
+ * just the rows in range (binary search on the sorted timestamp column). Conjuncts whose bounds
+ * are known only when the statement runs (`ts IN today()`, `ts > $1`) become the scan's
+ * `runtimeBounds` and stay in the filter; each execution narrows the scan with their values.
  */
 import { type IntervalSet, ALL_TIME, intersectIntervals, normalizeIntervals } from '../../types/interval.js'
-import type { BoundExpr, FilterNode, PlanNode } from '../plan-node.js'
+import type { BoundExpr, FilterNode, PlanNode, RuntimeBound, ScanNode } from '../plan-node.js'
+import { runtimeBoundOf } from './runtime-bounds.js'
 import { andAll, conjunctsOf, mapChildren } from './walk.js'
 import { nsCoveringIntervals } from './ns-intervals.js'
 
@@ -66,16 +69,19 @@ export function extractTimestampIntervals(node: PlanNode): PlanNode {
   const scan = n.input
   let set: IntervalSet = scan.intervals ?? ALL_TIME
   const rest: BoundExpr[] = []
+  const runtime: RuntimeBound[] = [...(scan.runtimeBounds ?? [])]
   let found = false
   for (const c of conjunctsOf(n.predicate)) {
     const iv = intervalOf(c, scan.timestampIndex)
     // TIMESTAMP_NS: a covering microsecond range narrows the scan, the conjunct stays
     const ns = iv === undefined ? nsCoveringIntervals(c, scan.timestampIndex) : undefined
-    if (ns !== undefined) { set = intersectIntervals(set, normalizeIntervals(ns)); found = true; rest.push(c) } else if (iv === undefined) rest.push(c)
+    // known only when the statement runs (now(), $1): each execution narrows the scan, the conjunct stays
+    const later = iv === undefined && ns === undefined ? runtimeBoundOf(c, scan.timestampIndex) : undefined
+    if (later !== undefined) { runtime.push(later); rest.push(c) } else if (ns !== undefined) { set = intersectIntervals(set, normalizeIntervals(ns)); found = true; rest.push(c) } else if (iv === undefined) rest.push(c)
     else { set = intersectIntervals(set, normalizeIntervals(iv)); found = true }
   }
-  if (!found) return n
-  const narrowed = { ...scan, intervals: set }
+  if (!found && runtime.length === (scan.runtimeBounds?.length ?? 0)) return n
+  const narrowed: ScanNode = { ...scan, ...(found ? { intervals: set } : {}), ...(runtime.length > 0 ? { runtimeBounds: runtime } : {}) }
   const predicate = andAll(rest, firstAnd(n.predicate))
   if (predicate === undefined) {
     return n.projection === undefined ? narrowed : ({ ...n, input: narrowed, predicate: { kind: 'const', type: 'BOOLEAN', value: true } } as FilterNode)

@@ -89,3 +89,22 @@ t.test('appends, out-of-order merges, dedup, UPDATE and DROP PARTITION on a tabl
   t.same((await db.query('select count() from t')).rows, [[42n]])
   await db.close()
 })
+
+t.test('a runtime-constant bound (today(), now() arithmetic, $1) loads only the partitions in its interval', async (t) => {
+  const dir = tmp(t)
+  await fill(dir, 10, 1000)
+  let now = BASE + 3 * DAY + DAY / 2 // noon of 2024-01-04
+  resetStorageStats()
+  const db = await Database.open({ path: dir, clock: () => now })
+  t.same((await db.query('select count(), sum(v) from t where ts in today()')).rows, [[1000n, 3000]])
+  t.equal(STORAGE_STATS.partitionLoads, 1, 'today(): one partition loaded')
+  t.equal(STORAGE_STATS.columnLoads, 2, 'its ts (to find the rows) and v columns only')
+  now += DAY
+  t.same((await db.query('select count(), sum(v) from t where ts in today()')).rows, [[1000n, 4000]], 'the same text the next day')
+  t.equal(STORAGE_STATS.partitionLoads, 2, 'one more partition: the next day')
+  t.same((await db.query("select count() from t where ts > dateadd('h', -12, now()) and ts < now()")).rows, [[499n]])
+  t.equal(STORAGE_STATS.partitionLoads, 2, 'twelve hours back: no partition outside the day loaded')
+  t.same((await db.query('select count() from t where ts >= $1 and ts < $2', ['2024-01-08', '2024-01-09'])).rows, [[1000n]])
+  t.equal(STORAGE_STATS.partitionLoads, 3, 'parameters: the one partition of their day')
+  await db.close()
+})
