@@ -26,7 +26,7 @@ const ALL = [
   'SELECT k, sum(v) FROM d GROUP BY k ORDER BY k', 'SELECT k, avg(v) FROM d GROUP BY k ORDER BY k',
   'SELECT k, sum(w) FROM d GROUP BY k ORDER BY k', 'SELECT nk, sum(v) FROM d GROUP BY nk ORDER BY nk',
   'SELECT l, sum(v) FROM d GROUP BY l ORDER BY l', 'SELECT k, min(v), max(v) FROM d GROUP BY k ORDER BY k',
-  'SELECT sum(v) FROM d', 'SELECT avg(v) FROM d',
+  'SELECT k, count(v) FROM d GROUP BY k ORDER BY k', 'SELECT sum(v) FROM d', 'SELECT avg(v) FROM d', 'SELECT count(v) FROM d',
 ]
 const SQL = ONLY === undefined ? ALL : ALL.filter((q) => q.includes(ONLY))
 
