@@ -75,6 +75,64 @@ function allKnown(d: Int32Array, length: number, ids: Int32Array, n: number): bo
 }
 
 /**
+ * The check loop when every slot of the span is known (a dense key range, the common case): true
+ * when each of the first `length` keys of `d` lies in [0, lim]. No table read: per row one
+ * subtraction and two ORs into a sign test (a key below 0 or past `lim` leaves a sign bit set);
+ * 0.4 against 0.6-1.0 ns/row for {@link allKnown}.
+ */
+function inSpan(d: Int32Array, length: number, lim: number): boolean {
+  let p = 0, q = 0, i = 0
+  for (; i + 1 < length; i += 2) {
+    const x = d[i]!, y = d[i + 1]!
+    p |= x | (lim - x)
+    q |= y | (lim - y)
+  }
+  if (i < length) { const x = d[i]!; p |= x | (lim - x) }
+  return (p | q) >= 0
+}
+
+/**
+ * {@link inSpan} for keys that need their slot written: `out[i] = d[i] - base`, true when every
+ * slot lies in [0, lim]. The caller keeps `base` below 2^31 - 2^17, so `d[i] - base` (at least
+ * -2^32 + 2^17) never wraps into [0, lim] when truncated to 32 bits.
+ */
+function shiftedSpan32(d: Int32Array, length: number, base: number, lim: number, out: Int32Array): boolean {
+  let p = 0, q = 0, i = 0
+  for (; i + 1 < length; i += 2) {
+    const a = (d[i]! - base) | 0, b = (d[i + 1]! - base) | 0
+    p |= a | (lim - a)
+    q |= b | (lim - b)
+    out[i] = a; out[i + 1] = b
+  }
+  if (i < length) { const a = (d[i]! - base) | 0; p |= a | (lim - a); out[i] = a }
+  return (p | q) >= 0
+}
+
+/**
+ * {@link shiftedSpan32} for keys held as doubles (LONG and other 64-bit values). An i64 vector's
+ * `Float64Array` holds only safe integers and the null -2^63 (vector.ts), so `d[i] - base` is an
+ * integer wherever it is in [0, lim]: the slots' least and greatest values, tracked as doubles
+ * (a slot past 2^31 would wrap when truncated), are the whole test. 0.7 against 1.1 ns/row for a
+ * test of each truncated slot.
+ */
+function shiftedSpan64(d: Float64Array, length: number, base: number, lim: number, out: Int32Array): boolean {
+  let lo = 0, hi = 0, i = 0
+  for (; i + 1 < length; i += 2) {
+    const s = d[i]! - base, t = d[i + 1]! - base
+    if (s < lo) lo = s
+    if (s > hi) hi = s
+    if (t < lo) lo = t
+    if (t > hi) hi = t
+    out[i] = s | 0; out[i + 1] = t | 0
+  }
+  if (i < length) { const s = d[i]! - base; if (s < lo) lo = s; if (s > hi) hi = s; out[i] = s | 0 }
+  return lo >= 0 && hi <= lim
+}
+
+/** Below this base `value - base` of an INT key cannot wrap into the span when truncated to 32 bits ({@link shiftedSpan32}). */
+const SAFE_BASE = 2 ** 31 - 2 ** 17
+
+/**
  * The slot of key `x` for the shifted check loops: `x - base` when `x - base + 1` is in [1, n)
  * and `ids` knows it, `n - 1` for a null (`nul`) when `nulls`, else -1.
  */
@@ -137,6 +195,8 @@ export class PerfectGroups {
   private intIds = Int32Array.of(-1)
   /** integer keys: highest value noted - base + 2 (the part of {@link intIds} in use) */
   private intEnd = 1
+  /** integer keys: slots in [1, intEnd) of {@link intIds} that hold an id (all of them: a dense key range, checked by {@link inSpan}) */
+  private known = 0
   /** integer keys: the value at slot 0, set by the first {@link note} */
   private base = 0
   private based = false
@@ -195,20 +255,25 @@ export class PerfectGroups {
       const ids = this.intIds, base = this.base, nulls = this.nullId >= 0
       n = this.intEnd
       by = 'int'
+      // every slot of the span known: a range test alone proves a batch's keys known
+      const dense = this.known === n - 1
       if (key.kind === 'i32') {
         d = key.data
         // INT nulls: their group sits at slot n - 1 (n only changes at an ordinary batch, after a flush)
-        if (base !== 0 || !allKnown(d, length, ids, n)) {
+        const fits = base === 0 && (dense ? inSpan(d, length, n - 2) : allKnown(d, length, ids, n))
+        if (!fits) {
           d = this.scratch(length)
-          if (!shifted32(key.data, length, ids, n, base, nulls, d)) return false
+          const spanned = base !== 0 && dense && base < SAFE_BASE && shiftedSpan32(key.data, length, base, n - 2, d)
+          if (!spanned && !shifted32(key.data, length, ids, n, base, nulls, d)) return false
         }
       } else if (key.kind === 'i16' || key.kind === 'i8') {
         d = this.scratch(length)
         widen(key.data, length, base, d)
-        if (!allKnown(d, length, ids, n)) return false
+        if (!(dense ? inSpan(d, length, n - 2) : allKnown(d, length, ids, n))) return false
       } else if (key.kind === 'i64' && key.data instanceof Float64Array) {
         d = this.scratch(length)
-        if (!shifted64(key.data, length, ids, n, base, nulls, d)) return false
+        if (!(dense && shiftedSpan64(key.data, length, base, n - 2, d)) &&
+          !shifted64(key.data, length, ids, n, base, nulls, d)) return false
       } else return false
     }
     // rows keyed by another dictionary wait for a flush (the ordinary path does one)
@@ -252,6 +317,7 @@ export class PerfectGroups {
       if (k >= ids.length) { this.intEnd = end; this.room(k + 1); ids = this.intIds }
       if (ids[k]! < 0) {
         ids[k] = groups[i]!
+        this.known++
         if (k + 1 > end) end = k + 1
       }
     }

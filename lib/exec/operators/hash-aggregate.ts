@@ -5,7 +5,7 @@
  * fold whole batches by group id. {@link accumulateGroups} is also one share of a parallel
  * GROUP BY (exec/parallel), whose partial groups the kernels' `merge` folds together.
  */
-import type { Batch, Vector } from '../../types/vector.js'
+import { type Batch, type Vector, sliceVector } from '../../types/vector.js'
 import type { AggregateKernel } from '../../functions/registry-types.js'
 import type { AggregateNode, BoundAggregate, BoundExpr, OutputColumn } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
@@ -16,6 +16,17 @@ import { KeyIndex } from '../keys/key-index.js'
 import { fuseDoubleSums } from '../../functions/aggregate/fused-double-sums.js'
 import { PerfectGroups, perfectAggregate } from '../keys/perfect-groups.js'
 import { pairMinMax } from '../../functions/aggregate/fused-min-max.js'
+
+/**
+ * Rows of a batch refused by perfect groups that fold by key ids before the rest is offered to
+ * them again: enough for every key of a small key range to appear (the keys the rest needs known).
+ */
+const PROBE_ROWS = 4096
+
+/** Rows [start, end) of `b` (typed arrays viewed, not copied). */
+function sliceBatch(b: Batch, start: number, end: number): Batch {
+  return { length: end - start, vectors: b.vectors.map((v) => sliceVector(v, start, end)) }
+}
 
 /** Bytes per group an aggregate kernel's fixed-width state takes (typed arrays grown by doubling). */
 const KERNEL_GROUP_BYTES = 16
@@ -55,6 +66,29 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
   // given back when the groups are emitted; on failure or an early stop, when the statement ends
   const memory = ctx.memory.reservation(index !== undefined ? 'GROUP BY' : 'aggregate')
   if (index === undefined) for (const k of kernels) k.resize(1)
+  /** Folds `b` by key ids from the index (new keys get ids in order of first appearance). */
+  const ordinary = (b: Batch, keys: readonly Vector[]): void => {
+    if (groups.length < b.length) groups = new Int32Array(b.length)
+    index!.assign(keys, b.length, groups)
+    perfect?.note(keys[0]!, groups, b.length)
+    for (const a of rest) {
+      kernels[a]!.resize(index!.count)
+      kernels[a]!.update(groups, argEvals[a]!.map((e) => e(b)), b.length)
+    }
+    for (const p of pairs) {
+      p.fused.resize(index!.count)
+      p.fused.update(groups, argEvals[p.of[0]]!.map((e) => e(b)), b.length)
+    }
+    for (const f of fused) {
+      f.sums.resize(index!.count)
+      f.sums.update(groups, f.of.map((a) => argEvals[a]![0]!(b)), b.length)
+    }
+  }
+  /** Folds `b` through perfect groups when its keys allow (see perfect-groups.ts); false when nothing was folded. */
+  const take = (b: Batch, keys: readonly Vector[]): boolean => perfect!.take(keys[0]!, b.length, (a) => argEvals[a]!.map((e) => e(b)))
+  // a batch refused by perfect groups folds its first PROBE_ROWS rows by ids, then offers the rest again
+  // (the first batch of every statement and share brings all its keys in its first rows); stopped once it does not help
+  let probe = true
   for await (const b of input) {
     if (index === undefined) {
       for (const a of rest) kernels[a]!.updateOne(0, argEvals[a]!.map((e) => e(b)), b.length)
@@ -63,30 +97,28 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
       memory.resize(kernelBytes(kernels, 1))
       continue
     }
-    if (groups.length < b.length) groups = new Int32Array(b.length)
     const keys = keyEvals.map((e) => e(b))
-    if (perfect !== undefined) {
-      if (perfect.take(keys[0]!, b.length, (a) => argEvals[a]!.map((e) => e(b)))) {
+    if (perfect !== undefined && take(b, keys)) {
+      memory.resize(index.bytes + kernelBytes(kernels, index.count + perfect.groups))
+      await ctx.maybeYield()
+      continue
+    }
+    perfect?.flush(kernels)
+    if (perfect !== undefined && probe && b.length >= 2 * PROBE_ROWS) {
+      const head = sliceBatch(b, 0, PROBE_ROWS), tail = sliceBatch(b, PROBE_ROWS, b.length)
+      ordinary(head, keyEvals.map((e) => e(head)))
+      const tailKeys = keyEvals.map((e) => e(tail))
+      if (take(tail, tailKeys)) {
         memory.resize(index.bytes + kernelBytes(kernels, index.count + perfect.groups))
-        await ctx.maybeYield()
-        continue
+      } else {
+        probe = false
+        ordinary(tail, tailKeys)
+        memory.resize(index.bytes + kernelBytes(kernels, index.count))
       }
-      perfect.flush(kernels)
+      await ctx.maybeYield()
+      continue
     }
-    index.assign(keys, b.length, groups)
-    perfect?.note(keys[0]!, groups, b.length)
-    for (const a of rest) {
-      kernels[a]!.resize(index.count)
-      kernels[a]!.update(groups, argEvals[a]!.map((e) => e(b)), b.length)
-    }
-    for (const p of pairs) {
-      p.fused.resize(index.count)
-      p.fused.update(groups, argEvals[p.of[0]]!.map((e) => e(b)), b.length)
-    }
-    for (const f of fused) {
-      f.sums.resize(index.count)
-      f.sums.update(groups, f.of.map((a) => argEvals[a]![0]!(b)), b.length)
-    }
+    ordinary(b, keys)
     memory.resize(index.bytes + kernelBytes(kernels, index.count))
     await ctx.maybeYield()
   }

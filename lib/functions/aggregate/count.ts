@@ -5,6 +5,7 @@
 import type { Vector } from '../../types/vector.js'
 import type { AggregateKernel, FunctionDef } from '../registry-types.js'
 import { aggregate, arg, grow, nullMask } from './agg-util.js'
+import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
 
 /** Row counter; with `nonNull`, counts only rows whose first argument is not null. */
 export class CountKernel implements AggregateKernel {
@@ -23,10 +24,10 @@ export class CountKernel implements AggregateKernel {
       return
     }
     const v = arg(args, 0)
-    if (v.kind === 'f64') {
-      const d = v.data
-      for (let i = 0; i < length; i++) { const x = d[i]!; if (x - x === 0) c[groups[i]!]!++ }
-      return
+    if (v.isConst !== true) {
+      if (v.kind === 'f64' || v.kind === 'f32') { countFinite(groups, v.data, c, length); return }
+      if (v.kind === 'i64' && v.data instanceof Float64Array) { countUnlike(groups, v.data, LONG_NULL, c, length); return }
+      if (v.kind === 'i32') { countUnlike(groups, v.data, v.type === 'IPV4' ? 0 : INT_NULL, c, length); return }
     }
     const m = nullMask(v, length)
     for (let i = 0; i < length; i++) if (m[i] === 0) c[groups[i]!]!++
@@ -36,11 +37,7 @@ export class CountKernel implements AggregateKernel {
     this.resize(group + 1)
     if (!this.nonNull) { this.counts[group] = this.counts[group]! + length; return }
     const v = args[0]!
-    if (v.isConst) { this.counts[group] = this.counts[group]! + (nullMask(v, 1)[0] === 1 ? 0 : length); return }
-    const m = nullMask(v, length)
-    let n = 0
-    for (let i = 0; i < length; i++) n += m[i]!
-    this.counts[group] = this.counts[group]! + (length - n)
+    this.counts[group] = this.counts[group]! + (length - nullsOf(v, length))
   }
 
   merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void {
@@ -51,6 +48,45 @@ export class CountKernel implements AggregateKernel {
   result(count: number): Vector {
     return { kind: 'i64', type: 'LONG', length: count, data: this.counts.slice(0, count) }
   }
+}
+
+/*
+ * The null tests of count(x) inline, without building a null mask per batch (a fresh 64 KiB array
+ * per batch costs as much as the count itself here: new pages are paid on first touch).
+ */
+
+/** Keyed count of the finite values of `d` (DOUBLE / FLOAT: NaN and ±Infinity are null). */
+function countFinite(groups: Int32Array, d: Float64Array | Float32Array, c: Float64Array, length: number): void {
+  for (let i = 0; i < length; i++) { const x = d[i]!; if (x - x === 0) c[groups[i]!]!++ }
+}
+
+/** Keyed count of the values of `d` other than the null sentinel `nul` (INT, IPV4, LONG-like held as doubles). */
+function countUnlike(groups: Int32Array, d: Int32Array | Float64Array, nul: number, c: Float64Array, length: number): void {
+  for (let i = 0; i < length; i++) if (d[i] !== nul) c[groups[i]!]!++
+}
+
+/** Nulls among the first `length` values of `v` (a constant: all or none). */
+function nullsOf(v: Vector, length: number): number {
+  if (v.isConst === true) return nullMask(v, 1)[0] === 1 ? length : 0
+  let n = 0
+  if (v.kind === 'f64' || v.kind === 'f32') {
+    const d = v.data
+    for (let i = 0; i < length; i++) { const x = d[i]!; if (x - x !== 0) n++ }
+    return n
+  }
+  if (v.kind === 'i64' && v.data instanceof Float64Array) {
+    const d = v.data
+    for (let i = 0; i < length; i++) if (d[i] === LONG_NULL) n++
+    return n
+  }
+  if (v.kind === 'i32') {
+    const d = v.data, nul = v.type === 'IPV4' ? 0 : INT_NULL
+    for (let i = 0; i < length; i++) if (d[i] === nul) n++
+    return n
+  }
+  const m = nullMask(v, length)
+  for (let i = 0; i < length; i++) n += m[i]!
+  return n
 }
 
 const count = aggregate({

@@ -1,5 +1,7 @@
 import t from 'tap'
 import { keyed, kernel, one, results, vec } from './agg-harness.js'
+import type { ColumnType } from '../../../../lib/types/column-type.js'
+import type { Scalar } from '../../../../lib/types/vector.js'
 
 t.test('sum over INT gives LONG and skips nulls', async (t) => {
   t.equal(one('sum', ['INT'], [vec('INT', [1, 2, null, 4])]), 7)
@@ -62,4 +64,21 @@ t.test('constant arguments are expanded', async (t) => {
   k.resize(1)
   k.updateOne(0, [{ ...vec('INT', [3]), length: 4, isConst: true }], 4)
   t.same(results(k, 1), [12])
+})
+
+t.test('count(x) skips each type\'s own null, keyed and not', async (t) => {
+  const g = [0, 1, 0, 2, 1, 0]
+  const cases: [ColumnType, Scalar[], number[], number][] = [
+    ['INT', [1, null, -2147483647, 0, null, 5], [3, 0, 1], 4],
+    ['IPV4', [16909060, null, 1, -1, 167772161, null], [2, 1, 1], 4],
+    ['LONG', [null, 1, 9007199254740991, null, -3, 0], [2, 2, 0], 4],
+    ['TIMESTAMP', [0, null, null, 1, 2, 3], [2, 1, 1], 4],
+    ['FLOAT', [1.5, null, 2, 3, null, 0], [3, 0, 1], 4],
+    ['DOUBLE', [null, Infinity, 1, -Infinity, 2, 0], [2, 1, 0], 3],
+    ['SHORT', [1, 2, 3, 4, 5, 6], [3, 2, 1], 6],
+  ]
+  for (const [type, values, byGroup, all] of cases) {
+    t.same(keyed('count', [type], g, [vec(type, values)]), byGroup, `${type}: keyed`)
+    t.equal(one('count', [type], [vec(type, values)]), all, `${type}: not keyed`)
+  }
 })
