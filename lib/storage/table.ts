@@ -289,17 +289,27 @@ export class Table {
   /**
    * Prepares a checkpoint: with `full` every row moves to memory; otherwise the last cold
    * partition does when the first in-memory row belongs to it (it is then written anew), unless
-   * `appendable` says the rows can be appended to its files where they are. @internal
+   * `appendable` says the rows can be appended to its files where they are. The partitions that
+   * move are read a column per step (a background checkpoint: a column per turn of the event
+   * loop), then moved in one step. Nothing may change the table between steps. @internal
    */
-  prepareCheckpoint(full: boolean, partitionOfFirst: (ts: number) => { lo: number; hi: number } | undefined, appendable: (p: ColdPart) => boolean = () => false): void {
-    if (full) { this.thaw(0); return }
+  *prepareCheckpointSteps(full: boolean, partitionOfFirst: (ts: number) => { lo: number; hi: number } | undefined, appendable: (p: ColdPart) => boolean = () => false): Steps<void> {
+    const from = full ? 0 : this.checkpointThawFrom(partitionOfFirst, appendable)
+    if (from >= this.cold.length) return
+    const held = yield* this.readColumnsSteps(this.cold.slice(from))
+    this.preloaded = held
+    try { this.thaw(from) } finally { this.preloaded = undefined }
+  }
+
+  /** The first cold partition a (not full) checkpoint moves to memory: see {@link prepareCheckpointSteps}. */
+  private checkpointThawFrom(partitionOfFirst: (ts: number) => { lo: number; hi: number } | undefined, appendable: (p: ColdPart) => boolean): number {
     const last = this.cold[this.cold.length - 1]
     const hot = this.data
-    if (last === undefined || hot.rowCount === 0) return
+    if (last === undefined || hot.rowCount === 0) return this.cold.length
     const ti = this.meta.timestampIndex
-    if (ti < 0) { if (!appendable(last)) this.thaw(this.cold.length - 1); return }
+    if (ti < 0) return appendable(last) ? this.cold.length : this.cold.length - 1
     const b = partitionOfFirst(timestampMicros(hot.columns[ti]!.type, (hot.columns[ti]!.view(0, 1) as I64Vector).data[0]!))
-    if (b === undefined || (b.lo === last.lo && b.hi === last.hi && !appendable(last))) this.thaw(this.cold.length - 1)
+    return b === undefined || (b.lo === last.lo && b.hi === last.hi && !appendable(last)) ? this.cold.length - 1 : this.cold.length
   }
 
   /** After a checkpoint: the in-memory rows are now the cold partitions `cold`. @internal */
@@ -515,8 +525,13 @@ export class Table {
     if (ts < 0 || this.cold.length === 0) return undefined
     const from = this.firstReached(minOf(vectors[ts] as I64Vector, length))
     if (from >= this.cold.length) return undefined
+    return yield* this.readColumnsSteps(this.cold.slice(from))
+  }
+
+  /** Steps reading every column of cold partitions `parts`, a column of a partition per step; resolves to them by partition. */
+  private *readColumnsSteps(parts: readonly ColdPart[]): Generator<void, Map<ColdPart, Vector[]>, void> {
     const held = new Map<ColdPart, Vector[]>()
-    for (const p of this.cold.slice(from)) {
+    for (const p of parts) {
       const vs: Vector[] = []
       held.set(p, vs)
       for (let c = 0; c < this.meta.columns.length; c++) {

@@ -70,7 +70,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   const ti = t.meta.timestampIndex
   // in-memory segments an out-of-order merge left (table.ts) become one version, a column a step
   yield* t.joinSteps()
-  t.prepareCheckpoint(full, (ts) => partitionOf(ts, ti < 0 ? 'NONE' : t.meta.partitionBy), (p) => appendable(p, t))
+  yield* t.prepareCheckpointSteps(full, (ts) => partitionOf(ts, ti < 0 ? 'NONE' : t.meta.partitionBy), (p) => appendable(p, t))
   const { cold, data } = t.pending()
   // entries naming their files where a RENAME or ADD COLUMN left them named otherwise than the columns
   const kept = cold.map((p) => (p as FilePart).entryFor(t.meta.columns))
