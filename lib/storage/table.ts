@@ -14,7 +14,8 @@
  * every merge cost the whole in-memory area (two interleaved ILP streams into a durable table:
  * 1.9M rows copied per commit before a checkpoint, 0.3-0.9 s each). Segments are joined four at a
  * time when they come close in size (so there are O(log rows) of them, see `joinSmall`) and all at
- * once whenever something needs the rows as one version (a checkpoint, in steps; UPDATE; DDL).
+ * once whenever something needs the rows as one version (UPDATE, DDL). A checkpoint writes them
+ * as they are held (held-rows.ts), without joining them first.
  */
 import { timestampMicros } from '../types/timestamp-ns.js'
 import type { ColumnType } from '../types/column-type.js'
@@ -26,6 +27,7 @@ import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
 import { mergeTail } from './o3-merge.js'
 import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 import { WriteLock } from './write-lock.js'
+import { HeldRows } from './held-rows.js'
 import { type Steps, runSteps } from './durable/steps.js'
 import { type Turns, inTurns, rowsPerTurn } from './in-turns.js'
 
@@ -251,9 +253,8 @@ export class Table {
   }
 
   /**
-   * Joins the in-memory segments into one version, a column per step: a background checkpoint
-   * runs it first, so its blocking `data` finds one version already. Nothing may change the
-   * table between steps (as for the checkpoint's own steps). @internal
+   * Joins the in-memory segments into one version, a column per step (what reading the rows as
+   * one version, `data`, runs at once). Nothing may change the table between steps. @internal
    */
   *joinSteps(): Steps<void> {
     if (this.frozen.length === 0) return
@@ -281,9 +282,14 @@ export class Table {
     return this.data
   }
 
-  /** The cold partitions and the in-memory rows, for a checkpoint. @internal */
+  /** The cold partitions and the in-memory rows as one version. @internal */
   pending(): { cold: readonly ColdPart[]; data: TableData } {
     return { cold: this.cold, data: this.data }
+  }
+
+  /** The cold partitions and the in-memory rows as they are held, segments not joined (a checkpoint writes them so). @internal */
+  pendingHeld(): { cold: readonly ColdPart[]; held: HeldRows } {
+    return { cold: this.cold, held: new HeldRows(this.inMemory()) }
   }
 
   /**
@@ -298,14 +304,15 @@ export class Table {
     if (from >= this.cold.length) return
     const held = yield* this.readColumnsSteps(this.cold.slice(from))
     this.preloaded = held
-    try { this.thaw(from) } finally { this.preloaded = undefined }
+    try { yield* this.thawSteps(from) } finally { this.preloaded = undefined }
   }
 
   /** The first cold partition a (not full) checkpoint moves to memory: see {@link prepareCheckpointSteps}. */
   private checkpointThawFrom(partitionOfFirst: (ts: number) => { lo: number; hi: number } | undefined, appendable: (p: ColdPart) => boolean): number {
     const last = this.cold[this.cold.length - 1]
-    const hot = this.data
-    if (last === undefined || hot.rowCount === 0) return this.cold.length
+    // the oldest in-memory rows (segments are not joined for this)
+    const hot = this.inMemory().find((d) => d.rowCount > 0)
+    if (last === undefined || hot === undefined) return this.cold.length
     const ti = this.meta.timestampIndex
     if (ti < 0) return appendable(last) ? this.cold.length : this.cold.length - 1
     const b = partitionOfFirst(timestampMicros(hot.columns[ti]!.type, (hot.columns[ti]!.view(0, 1) as I64Vector).data[0]!))
@@ -327,18 +334,33 @@ export class Table {
    * {@link preloaded} holds for one are used as they are, not read again).
    */
   private thaw(from: number): void {
+    runSteps(this.thawSteps(from))
+  }
+
+  /**
+   * {@link thaw} in steps: a column per step, the new version installed in the last. The moved
+   * partitions' rows, the frozen segments and the newest rows are copied once, into one version
+   * (joining the segments costs no copy of its own). Nothing may change the table between steps.
+   */
+  private *thawSteps(from: number): Steps<void> {
     this.quiesce()
     if (from >= this.cold.length) return
     const moving = this.cold.slice(from)
-    const hot = this.data
-    let rows = hot.rowCount
-    for (const p of moving) { p.retire(this.preloaded?.get(p)); rows += p.rows }
-    const columns = hot.columns.map((b, c) => {
+    const memory = this.inMemory()
+    let rows = 0
+    for (const p of moving) rows += p.rows
+    for (const d of memory) rows += d.rowCount
+    const hot = this.hot
+    const columns: ColumnBuffer[] = []
+    for (let c = 0; c < hot.columns.length; c++) {
+      if (c > 0) yield
+      const b = hot.columns[c]!
       const out = new ColumnBuffer(b.type, rows, b.dict)
-      for (const p of moving) out.append(p.column(c))
-      out.append(b.view(0, hot.rowCount))
-      return out
-    })
+      for (const p of moving) out.append(this.preloaded?.get(p)?.[c] ?? p.column(c))
+      for (const d of memory) out.appendRange(d.columns[c]!.view(0, d.rowCount), 0, d.rowCount)
+      columns.push(out)
+    }
+    for (const p of moving) p.retire(this.preloaded?.get(p))
     this.cold = this.cold.slice(0, from)
     this.data = { columns, rowCount: rows }
   }

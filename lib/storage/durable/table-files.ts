@@ -9,10 +9,11 @@
  */
 import { splitNs } from '../../types/timestamp-ns.js'
 import { SqlError, SqlState } from '../../errors.js'
-import { type I64Vector, type Vector, SymbolTable, materialize, sliceVector } from '../../types/vector.js'
+import { type I64Vector, type Vector, SymbolTable, concatVectors, materialize, sliceVector } from '../../types/vector.js'
 import { appendIndexBlock, encodeIndexBlockSteps, indexFileOf, writeIndexFileSteps } from './index-file.js'
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
+import type { HeldRows } from '../held-rows.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
 import { io, writeAll } from './io.js'
 import { fsyncDirSteps, replaceFileAtomicSteps, writeFileDurableSteps } from './durable-steps.js'
@@ -106,7 +107,7 @@ export function writeTableMetaSteps(dir: string, m: TableFileMeta): Steps<void> 
 }
 
 /** Writes rows [start, end) of in-memory rows `data` as partition directory `dir`; returns the bytes written. */
-export function writePartition(tableDir: string, dir: string, meta: TableMeta, data: TableData, start: number, end: number): number {
+export function writePartition(tableDir: string, dir: string, meta: TableMeta, data: TableData | HeldRows, start: number, end: number): number {
   return runSteps(writePartitionSteps(tableDir, dir, meta, data, start, end))
 }
 
@@ -116,7 +117,7 @@ export function writePartition(tableDir: string, dir: string, meta: TableMeta, d
  * syncs are yielded `later` (see steps.ts): a caller that stepped it must yield a drain before
  * anything that relies on them being durable (a checkpoint does, before `_meta`).
  */
-export function* writePartitionSteps(tableDir: string, dir: string, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
+export function* writePartitionSteps(tableDir: string, dir: string, meta: TableMeta, data: TableData | HeldRows, start: number, end: number): Steps<number> {
   const path = `${tableDir}/${dir}`
   io.rmSync(path)
   io.mkdirSync(path)
@@ -124,22 +125,62 @@ export function* writePartitionSteps(tableDir: string, dir: string, meta: TableM
   for (let i = 0; i < meta.columns.length; i++) {
     if (i > 0) yield
     const c = meta.columns[i]!
-    const v = data.columns[i]!.view(start, end)
+    const vs = piecesOf(data, i, start, end)
     if (isVarSize(c.type)) {
-      const [d, o] = encodeVar(v)
-      bytes += (yield* writeFileSteps(`${path}/${c.name}.d`, [d])) + (yield* writeFileSteps(`${path}/${c.name}.o`, [o]))
+      const [d, o] = encodeVarPieces(c.type, vs, 0)
+      bytes += (yield* writeFileSteps(`${path}/${c.name}.d`, d)) + (yield* writeFileSteps(`${path}/${c.name}.o`, o))
     } else if (fixedWidth(c.type) > 0) {
-      bytes += yield* writeFileSteps(`${path}/${c.name}.d`, fixedPieces(c.type, v))
+      bytes += yield* writeFileSteps(`${path}/${c.name}.d`, fixedPiecesOf(c.type, vs))
     }
-    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { yield* writeIndexFileSteps(indexFileOf(path, c.name), yield* encodeIndexBlockSteps(keysOf(v), 0, end - start)) })
+    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { yield* writeIndexFileSteps(indexFileOf(path, c.name), yield* encodeIndexBlockSteps(keysOf(vs), 0, end - start)) })
   }
   yield* fsyncDirSteps(path)
   return bytes
 }
 
-/** The symbol keys of a SYMBOL vector. */
-function keysOf(v: Vector): Int32Array {
-  return materialize(v).data as Int32Array
+/** The symbol keys of a SYMBOL column's pieces, in one array. */
+function keysOf(vs: readonly Vector[]): Int32Array {
+  if (vs.length === 1) return materialize(vs[0]!).data as Int32Array
+  let n = 0
+  for (const v of vs) n += v.length
+  const out = new Int32Array(n)
+  let at = 0
+  for (const v of vs) { out.set(materialize(v).data as Int32Array, at); at += v.length }
+  return out
+}
+
+/**
+ * Rows [start, end) of column `c` of `data`: a view per segment they fall in (in-memory rows held
+ * apart, held-rows.ts), or one view. Written piece by piece, they are never joined into one copy.
+ */
+function piecesOf(data: TableData | HeldRows, c: number, start: number, end: number): Vector[] {
+  const col = data.columns[c]!
+  return 'pieces' in col ? col.pieces(start, end) : [col.view(start, end)]
+}
+
+/** {@link fixedPieces} of each of `vs` in turn. */
+function* fixedPiecesOf(type: ColumnType, vs: readonly Vector[]): Generator<Uint8Array, void, void> {
+  for (const v of vs) yield* fixedPieces(type, v)
+}
+
+/**
+ * The `.d` and `.o` parts of var-size rows given as pieces, the data part starting at byte `base`
+ * of its file: each piece encoded, its offsets moved past the pieces before it. An array column's
+ * data part starts with every row's header, so its pieces are joined first.
+ */
+function encodeVarPieces(type: ColumnType, vs: readonly Vector[], base: number): [Uint8Array[], Uint8Array[]] {
+  if (vs.length > 1 && physicalOf(type) === 'arr') vs = [concatVectors(type, vs)]
+  const d: Uint8Array[] = []
+  const o: Uint8Array[] = []
+  let at = base
+  for (const v of vs) {
+    const [pd, po] = encodeVar(v)
+    if (at !== 0) rebaseOffsets(po, at)
+    d.push(pd)
+    o.push(po)
+    at += pd.length
+  }
+  return [d, o]
 }
 
 /**
@@ -162,29 +203,28 @@ export function canAppendColumns(columns: readonly { readonly type: ColumnType }
  * after it, and the file synced. The partition's `_meta` entry is the caller's to replace, with
  * the rows, timestamps and the returned bytes added. Never changes a byte before the recorded end.
  */
-export function appendPartition(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): number {
+export function appendPartition(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData | HeldRows, start: number, end: number): number {
   return runSteps(appendPartitionSteps(tableDir, p, meta, data, start, end))
 }
 
 /** {@link appendPartition} in steps, as {@link writePartitionSteps}: a column's files per step (about 4 MiB of rows per step), their syncs `later`. */
-export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
+export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData | HeldRows, start: number, end: number): Steps<number> {
   const path = `${tableDir}/${p.dir}`
   let bytes = 0
   for (let i = 0; i < meta.columns.length; i++) {
     if (i > 0) yield
     const c = meta.columns[i]!
-    const v = data.columns[i]!.view(start, end)
+    const vs = piecesOf(data, i, start, end)
     if (isVarSize(c.type)) {
       const base = `${path}/${c.name}`
       const dataEnd = varDataEnd(base, p.rows)
-      const [d, o] = encodeVar(v)
-      rebaseOffsets(o, dataEnd)
-      bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, [d])) + (yield* appendFileSteps(`${base}.o`, p.rows * 8, [o]))
+      const [d, o] = encodeVarPieces(c.type, vs, dataEnd)
+      bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, d)) + (yield* appendFileSteps(`${base}.o`, p.rows * 8, o))
     } else {
       const w = fixedWidth(c.type)
-      if (w > 0) bytes += yield* appendFileSteps(`${path}/${c.name}.d`, p.rows * w, fixedPieces(c.type, v))
+      if (w > 0) bytes += yield* appendFileSteps(`${path}/${c.name}.d`, p.rows * w, fixedPiecesOf(c.type, vs))
     }
-    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, c.name), p.rows, yield* encodeIndexBlockSteps(keysOf(v), p.rows, p.rows + end - start)) })
+    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, c.name), p.rows, yield* encodeIndexBlockSteps(keysOf(vs), p.rows, p.rows + end - start)) })
   }
   return bytes
 }
