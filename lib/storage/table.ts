@@ -25,7 +25,7 @@ import { ColumnBuffer, RowBuffer } from './column-buffer.js'
 import { applyTtl } from './partition-ops.js'
 import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
 import { mergeTail } from './o3-merge.js'
-import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
+import { type ColdPart, type PartCut, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 import { WriteLock } from './write-lock.js'
 import { HeldRows } from './held-rows.js'
 import { type Steps, runSteps } from './durable/steps.js'
@@ -131,6 +131,24 @@ export interface TableStore {
   quiesce?(): void
 }
 
+/**
+ * Most parts one partition is kept in by out-of-order merges that cut it ({@link ColdPart.cut}):
+ * a merge reaching a partition in this many moves all of them to memory, and the checkpoint writes
+ * it as one directory again (QuestDB bounds its partition splits so: `cairo.o3.last.partition.max.splits`).
+ */
+const MAX_CUTS = 16
+
+/**
+ * What an out-of-order merge moves to memory: cold partitions [from, end) whole and, with `cut`,
+ * the partition before them from its cut on (`tails`: its columns' rows after the cut, as read
+ * ahead); `held`: the whole partitions' columns as read ahead.
+ */
+interface Thawing {
+  readonly from: number
+  readonly cut: { readonly part: ColdPart; readonly at: PartCut; readonly tails: Vector[] } | undefined
+  readonly held?: Map<ColdPart, Vector[]>
+}
+
 /** Most rows the in-memory buffers are sized for after a checkpoint (they grow past it as needed). */
 const SETTLE_CAPACITY = 1 << 18
 
@@ -160,6 +178,8 @@ export class Table {
   private late: RowBuffer | undefined
   /** columns of cold partitions read ahead for the out-of-order merge running now ({@link loadThawing}) */
   private preloaded: Map<ColdPart, Vector[]> | undefined
+  /** what the out-of-order merge running now moves to memory, planned and read ahead ({@link loadThawing}) */
+  private planned: Thawing | undefined
   /** durable storage, when the database has a data directory */
   store: TableStore | undefined
   /** writers share it, UPDATE holds it alone (see write-lock.ts) */
@@ -316,6 +336,8 @@ export class Table {
     const ti = this.meta.timestampIndex
     if (ti < 0) return appendable(last) ? this.cold.length : this.cold.length - 1
     const b = partitionOfFirst(timestampMicros(hot.columns[ti]!.type, (hot.columns[ti]!.view(0, 1) as I64Vector).data[0]!))
+    // the first rows of a partition a merge cut stay as they are: the rows after them are written as a part of their own
+    if (b !== undefined && last.cutShort === true) return this.cold.length
     return b === undefined || (b.lo === last.lo && b.hi === last.hi && !appendable(last)) ? this.cold.length - 1 : this.cold.length
   }
 
@@ -342,12 +364,12 @@ export class Table {
    * partitions' rows, the frozen segments and the newest rows are copied once, into one version
    * (joining the segments costs no copy of its own). Nothing may change the table between steps.
    */
-  private *thawSteps(from: number): Steps<void> {
+  private *thawSteps(from: number, cut?: Thawing['cut']): Steps<void> {
     this.quiesce()
-    if (from >= this.cold.length) return
+    if (from >= this.cold.length && cut === undefined) return
     const moving = this.cold.slice(from)
     const memory = this.inMemory()
-    let rows = 0
+    let rows = cut === undefined ? 0 : cut.part.rows - cut.at.at
     for (const p of moving) rows += p.rows
     for (const d of memory) rows += d.rowCount
     const hot = this.hot
@@ -356,12 +378,18 @@ export class Table {
       if (c > 0) yield
       const b = hot.columns[c]!
       const out = new ColumnBuffer(b.type, rows, b.dict)
+      if (cut !== undefined) out.append(cut.tails[c] ?? cut.at.tail(c))
       for (const p of moving) out.append(this.preloaded?.get(p)?.[c] ?? p.column(c))
       for (const d of memory) out.appendRange(d.columns[c]!.view(0, d.rowCount), 0, d.rowCount)
       columns.push(out)
     }
     for (const p of moving) p.retire(this.preloaded?.get(p))
-    this.cold = this.cold.slice(0, from)
+    if (cut === undefined) this.cold = this.cold.slice(0, from)
+    else {
+      // its first rows stay where they are, as a part of their own (the same files, fewer rows)
+      if (cut.at.prefix !== cut.part) cut.part.retire()
+      this.cold = [...this.cold.slice(0, from - 1), cut.at.prefix]
+    }
     this.data = { columns, rowCount: rows }
   }
 
@@ -423,9 +451,10 @@ export class Table {
     const inOrder = this.late === undefined && this.meta.dedupKeys.length === 0 && (ts < 0 || this.inOrder(vectors[ts] as I64Vector, length))
     if (!inOrder) {
       // the partitions the merge moves to memory are read first, a column per step (a Parquet one decodes)
-      const held = yield* this.loadThawing(vectors, length)
-      this.preloaded = held
-      try { this.applyAppend(vectors, length) } finally { this.preloaded = undefined }
+      const plan = yield* this.loadThawing(vectors, length)
+      this.planned = plan
+      this.preloaded = plan?.held
+      try { this.applyAppend(vectors, length) } finally { this.preloaded = undefined; this.planned = undefined }
       return
     }
     if (length <= rowsPerStep) { this.applyAppend(vectors, length); return }
@@ -521,9 +550,34 @@ export class Table {
     this.frozen = frozen
   }
 
-  /** Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches them). */
+  /**
+   * Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches
+   * them): without DEDUP the first of them only from its first row after `min` on, when it can be
+   * cut ({@link thawPlan}).
+   */
   private thawFrom(min: number | bigint): void {
-    this.thaw(this.firstReached(min))
+    const planned = this.planned
+    const plan = planned !== undefined && (planned.cut === undefined ? planned.from === this.firstReached(min) : this.cold[planned.from - 1] === planned.cut.part) ? planned : this.thawPlan(min)
+    runSteps(this.thawSteps(plan.from, plan.cut))
+  }
+
+  /**
+   * What an out-of-order merge whose oldest new row is `min` moves to memory. A DEDUP table: every
+   * cold partition from the first holding timestamps >= `min` (a new row may replace any row with
+   * its timestamp). Otherwise that partition is cut after its last row not after `min`
+   * ({@link ColdPart.cut}): the rows before stay on disk as they are, as a part of their own, and
+   * only the rest move (QuestDB splits a partition so too). A partition already in
+   * {@link MAX_CUTS} parts moves whole, all its parts, so that the checkpoint writes it as one again.
+   */
+  private thawPlan(min: number | bigint): Thawing {
+    const k = this.firstReached(min)
+    if (k >= this.cold.length || this.meta.dedupKeys.length > 0) return { from: k, cut: undefined }
+    const p = this.cold[k]!
+    let first = k
+    while (first > 0 && this.cold[first - 1]!.lo === p.lo && this.cold[first - 1]!.hi === p.hi) first--
+    if (k - first + 1 >= MAX_CUTS) return { from: first, cut: undefined }
+    const at = p.cut?.(min)
+    return at === undefined ? { from: k, cut: undefined } : { from: k + 1, cut: { part: p, at, tails: [] } }
   }
 
   /** The first of the cold partitions (the rest follow it) holding timestamps >= `min`. */
@@ -536,18 +590,29 @@ export class Table {
   }
 
   /**
-   * Steps reading the columns of the cold partitions an append of these rows (out of order, or to
-   * a DEDUP table) will move to memory: a column of a partition per step, so a partition stored as
-   * Parquet is decoded a column per turn of the event loop rather than all of them in the merge's
-   * one step. Resolves to them, by partition (undefined: none), for {@link thaw}. The table must not
-   * change meanwhile (as for {@link applyAppendSteps}).
+   * Steps reading what an append of these rows (out of order, or to a DEDUP table) will move to
+   * memory ({@link thawPlan}): a column of a partition per step (a cut partition's rows after the
+   * cut only), so a partition stored as Parquet is decoded a column per turn of the event loop
+   * rather than all of them in the merge's one step. Resolves to the plan with what it read
+   * (undefined: nothing moves), for {@link thawFrom}. The table must not change meanwhile (as for
+   * {@link applyAppendSteps}).
    */
-  private *loadThawing(vectors: readonly Vector[], length: number): Generator<void, Map<ColdPart, Vector[]> | undefined, void> {
+  private *loadThawing(vectors: readonly Vector[], length: number): Generator<void, Thawing | undefined, void> {
     const ts = this.meta.timestampIndex
     if (ts < 0 || this.cold.length === 0) return undefined
-    const from = this.firstReached(minOf(vectors[ts] as I64Vector, length))
-    if (from >= this.cold.length) return undefined
-    return yield* this.readColumnsSteps(this.cold.slice(from))
+    const min = minOf(vectors[ts] as I64Vector, length)
+    if (this.firstReached(min) >= this.cold.length) return undefined
+    // (finding the cut reads the partition's timestamps from it on: a step of its own)
+    yield
+    const plan = this.thawPlan(min)
+    const cut = plan.cut
+    if (cut !== undefined) {
+      for (let c = 0; c < this.meta.columns.length; c++) {
+        yield
+        cut.tails[c] = cut.at.tail(c)
+      }
+    }
+    return { ...plan, held: yield* this.readColumnsSteps(this.cold.slice(plan.from)) }
   }
 
   /** Steps reading every column of cold partitions `parts`, a column of a partition per step; resolves to them by partition. */

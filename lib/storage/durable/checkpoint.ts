@@ -81,7 +81,8 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     const last = cold[cold.length - 1] as FilePart | undefined
     const first = ranges[0]
     // rows continuing the last checkpointed partition (prepareCheckpoint left it cold: appendable)
-    if (!full && last !== undefined && first !== undefined && first.lo === last.lo && first.hi === last.hi) {
+    // (not the first rows of a partition an out-of-order merge cut: the rows after them become a part of their own)
+    if (!full && last !== undefined && first !== undefined && first.lo === last.lo && first.hi === last.hi && appendable(last, t)) {
       const bytes = yield* appendPartitionSteps(state.dir, last.entry, t.meta, data, first.start, first.end)
       yield
       const e = last.entry
@@ -99,7 +100,9 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     for (let i = 0; i < ranges.length; i++) {
       const r = ranges[i]!
       // moved to memory by an out-of-order merge that added no row to it: its files stay as they are
-      const same = unchanged(r)
+      // a partition whose first rows stay in a part of their own (cut by a merge) is written as its next part
+      const split = kept.some((e) => e.lo === r.lo && e.hi === r.hi)
+      const same = split ? undefined : unchanged(r)
       if (same !== undefined) {
         let views: Vector[] | undefined
         if (keep[i] === true) for (const b of data.columns) { (views ??= []).push(compactVector(b.view(r.start, r.end))); yield }
@@ -112,7 +115,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       // kept columns copied out of the table's buffers (a view would keep them whole: compact-vector.ts), a column a step
       let views: Vector[] | undefined
       if (keep[i] === true) for (const b of data.columns) { (views ??= []).push(compactVector(b.view(r.start, r.end))); yield }
-      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes, ...parquetOrigin(state.file, r.name, r.lo, r.hi, t.meta, full, state.dedupDirty) }, views })
+      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes, ...(split ? {} : parquetOrigin(state.file, r.name, r.lo, r.hi, t.meta, full, state.dedupDirty)) }, views })
     }
     // every column file written above is durable before the dictionaries and `_meta` (their syncs overlapped)
     yield { drain: true }
@@ -203,10 +206,11 @@ function renamedSymbols(symbols: Record<string, string>, before: TableMeta['colu
 /**
  * True when in-order rows can be appended to cold partition `p`'s files in place: column files
  * (not Parquet) written for the table's current columns and named as they are, none of them an
- * array column.
+ * array column, and not the first rows of a partition an out-of-order merge cut (its files hold
+ * rows the `_meta` in force may still name: they are never written).
  */
 function appendable(p: ColdPart, t: Table): boolean {
   if (!(p instanceof FilePart) || p.entry.format === 'parquet') return false
   const now = t.meta.columns
-  return p.filesMatch(now) && canAppendColumns(now)
+  return p.filesMatch(now) && canAppendColumns(now) && !p.cutShort
 }

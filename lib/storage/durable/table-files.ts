@@ -8,7 +8,7 @@
  * referenced are removed after the change.
  */
 import { splitNs } from '../../types/timestamp-ns.js'
-import { SqlError, SqlState } from '../../errors.js'
+import { SqlError, SqlState, internalError } from '../../errors.js'
 import { type I64Vector, type Vector, SymbolTable, concatVectors, materialize, sliceVector } from '../../types/vector.js'
 import { appendIndexBlock, encodeIndexBlockSteps, indexFileOf, writeIndexFileSteps } from './index-file.js'
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
@@ -374,6 +374,45 @@ export function readColumn(tableDir: string, table: string, c: { readonly name: 
     for (let r = 0; r < keys.length; r++) if (keys[r]! >= dict.size || keys[r]! < -1) throw fail(`symbol key ${keys[r]} outside the dictionary`)
   }
   if (isTimestamp) checkTimestamps(v, p, fail)
+  return v
+}
+
+/**
+ * Rows [from, p.rows) of one column file of partition `p`, read by position: only those rows'
+ * bytes (an out-of-order merge that keeps the rows before `from` where they are, see
+ * `FilePart.cut`). Checked as {@link readColumn} checks a whole file (size, symbol keys).
+ */
+export function readColumnTail(tableDir: string, table: string, c: { readonly name: string; readonly type: ColumnType }, p: PartitionEntry, from: number, dict: SymbolTable | undefined): Vector {
+  const base = `${tableDir}/${p.dir}/${c.name}`
+  const fail = (what: string, e?: unknown) => corrupted(table, p.name, `column ${c.name}: ${what}`, e)
+  const n = p.rows - from
+  const readAt = (path: string, at: number, len: number): Uint8Array => {
+    const out = Buffer.alloc(len)
+    let fd: number
+    try { fd = io.openSync(path, 'r') } catch (e) { throw fail(`cannot read ${path.slice(tableDir.length + 1)}`, e) }
+    try {
+      if (io.readSync(fd, out, at) !== len) throw fail(`${path.slice(tableDir.length + 1)} is shorter than its recorded rows`)
+    } finally { io.closeSync(fd) }
+    return out
+  }
+  if (isVarSize(c.type)) {
+    // (array columns are never cut: their data part starts with every row's header)
+    if (physicalOf(c.type) === 'arr') throw internalError(`array column ${c.name} read in part`)
+    if (n === 0) return decodeVar(c.type, new Uint8Array(0), 0)
+    const o = readAt(`${base}.o`, from * 8, 8)
+    const start = Buffer.from(o.buffer, o.byteOffset, 8).readUInt32LE(0) + Buffer.from(o.buffer, o.byteOffset, 8).readInt32LE(4) * TWO32
+    let end: number
+    try { end = varDataEnd(base, p.rows) } catch (e) { throw fail(String((e as Error).message), e) }
+    if (end < start) throw fail('offsets out of order')
+    try { return decodeVar(c.type, readAt(`${base}.d`, start, end - start), n) } catch (e) { throw e instanceof SqlError ? e : fail(String((e as Error).message), e) }
+  }
+  const w = fixedWidth(c.type)
+  if (w === 0) return { kind: 'null', type: c.type, length: n, data: null } as Vector
+  const v = decodeFixed(c.type, readAt(`${base}.d`, from * w, n * w), n, dict)
+  if (dict !== undefined) {
+    const keys = v.data as Int32Array
+    for (let r = 0; r < keys.length; r++) if (keys[r]! >= dict.size || keys[r]! < -1) throw fail(`symbol key ${keys[r]} outside the dictionary`)
+  }
   return v
 }
 
