@@ -19,7 +19,10 @@ export function partitionsOf(table: Table): PartitionRange[] {
   const out: PartitionRange[] = []
   let start = 0
   for (const p of table.coldParts()) {
-    out.push({ name: partitionName(p.lo, unit), lo: p.lo, hi: p.hi, start, end: start + p.rows, minTs: p.minTs, maxTs: p.maxTs })
+    // a partition an out-of-order merge cut is in several parts: reported once
+    const last = out[out.length - 1]
+    if (last !== undefined && last.lo === p.lo && last.hi === p.hi) out[out.length - 1] = { ...last, end: start + p.rows, maxTs: p.maxTs }
+    else out.push({ name: partitionName(p.lo, unit), lo: p.lo, hi: p.hi, start, end: start + p.rows, minTs: p.minTs, maxTs: p.maxTs })
     start += p.rows
   }
   // the in-memory rows as they are held (segments after an out-of-order merge), not joined: TTL looks on every append

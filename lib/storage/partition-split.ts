@@ -7,6 +7,7 @@ import type { I64Vector } from '../types/vector.js'
 import type { TableData, TableMeta } from './table.js'
 import { partitionName, partitionOf } from './partition-key.js'
 import { timestampMicros } from '../types/timestamp-ns.js'
+import type { HeldRows } from './held-rows.js'
 
 /** One partition's rows in a snapshot. */
 export interface PartitionRange {
@@ -22,8 +23,26 @@ export interface PartitionRange {
   readonly maxTs: number
 }
 
-/** The partitions of in-memory rows (none when there are no rows); rows are indexes into `data`. */
-export function splitPartitions(meta: TableMeta, data: TableData): PartitionRange[] {
+/**
+ * The partitions of in-memory rows (none when there are no rows); rows are indexes into `data`.
+ * Segments held apart ({@link HeldRows}) are split one by one, a partition spanning them reported once.
+ */
+export function splitPartitions(meta: TableMeta, data: TableData | HeldRows): PartitionRange[] {
+  if (!('segments' in data)) return splitOne(meta, data)
+  const out: PartitionRange[] = []
+  let start = 0
+  for (const d of data.segments) {
+    for (const r of splitOne(meta, d)) {
+      const last = out[out.length - 1]
+      if (last !== undefined && last.lo === r.lo && last.hi === r.hi) out[out.length - 1] = { ...last, end: start + r.end, maxTs: r.maxTs }
+      else out.push({ ...r, start: start + r.start, end: start + r.end })
+    }
+    start += d.rowCount
+  }
+  return out
+}
+
+function splitOne(meta: TableMeta, data: TableData): PartitionRange[] {
   const n = data.rowCount
   if (n === 0) return []
   const unit: PartitionUnit = meta.timestampIndex < 0 ? 'NONE' : meta.partitionBy

@@ -81,10 +81,32 @@ export interface ColdPart {
   /** see {@link SnapshotPart.openRanges} */
   readRanges?(columns: readonly number[], intervals: Float64Array): { ranges: number[]; reader: PartReader } | undefined
   /**
+   * For an out-of-order merge whose oldest new row has designated timestamp `min` (raw: µs, or ns
+   * for TIMESTAMP_NS): the part cut after its last row not after `min`, so that only the rows from
+   * there on move to memory (see {@link PartCut}); undefined when it cannot be cut (it then moves whole)
+   */
+  cut?(min: number | bigint): PartCut | undefined
+  /**
+   * True for the first rows of a partition {@link cut} made: its files hold more rows than it (the
+   * `_meta` in force may still name them), so rows are never appended to them in place; the rows
+   * after it are written as a part of their own, with the same bounds.
+   */
+  readonly cutShort?: boolean
+  /**
    * When the part is a partition stored as one Parquet file holding exactly its rows: that file
    * (valid now: open it before the event loop turns, a later write may replace it)
    */
   parquetFile?(): ParquetFileOfPart | undefined
+}
+
+/** A cold partition cut for an out-of-order merge ({@link ColdPart.cut}). */
+export interface PartCut {
+  /** rows [0, at) stay where they are; at > 0 */
+  readonly at: number
+  /** the part holding rows [0, at), reading the same files (the part itself when at is all its rows) */
+  readonly prefix: ColdPart
+  /** column `c`'s rows [at, rows), read on call (only those rows) */
+  tail(c: number): Vector
 }
 
 /** A snapshot part over a cold partition. */

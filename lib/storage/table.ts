@@ -14,7 +14,8 @@
  * every merge cost the whole in-memory area (two interleaved ILP streams into a durable table:
  * 1.9M rows copied per commit before a checkpoint, 0.3-0.9 s each). Segments are joined four at a
  * time when they come close in size (so there are O(log rows) of them, see `joinSmall`) and all at
- * once whenever something needs the rows as one version (a checkpoint, in steps; UPDATE; DDL).
+ * once whenever something needs the rows as one version (UPDATE, DDL). A checkpoint writes them
+ * as they are held (held-rows.ts), without joining them first.
  */
 import { timestampMicros } from '../types/timestamp-ns.js'
 import type { ColumnType } from '../types/column-type.js'
@@ -24,8 +25,9 @@ import { ColumnBuffer, RowBuffer } from './column-buffer.js'
 import { applyTtl } from './partition-ops.js'
 import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
 import { mergeTail } from './o3-merge.js'
-import { type ColdPart, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
+import { type ColdPart, type PartCut, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 import { WriteLock } from './write-lock.js'
+import { HeldRows } from './held-rows.js'
 import { type Steps, runSteps } from './durable/steps.js'
 import { type Turns, inTurns, rowsPerTurn } from './in-turns.js'
 
@@ -141,6 +143,24 @@ export interface TableStore {
   quiesce?(): void
 }
 
+/**
+ * Most parts one partition is kept in by out-of-order merges that cut it ({@link ColdPart.cut}):
+ * a merge reaching a partition in this many moves all of them to memory, and the checkpoint writes
+ * it as one directory again (QuestDB bounds its partition splits so: `cairo.o3.last.partition.max.splits`).
+ */
+const MAX_CUTS = 16
+
+/**
+ * What an out-of-order merge moves to memory: cold partitions [from, end) whole and, with `cut`,
+ * the partition before them from its cut on (`tails`: its columns' rows after the cut, as read
+ * ahead); `held`: the whole partitions' columns as read ahead.
+ */
+interface Thawing {
+  readonly from: number
+  readonly cut: { readonly part: ColdPart; readonly at: PartCut; readonly tails: Vector[] } | undefined
+  readonly held?: Map<ColdPart, Vector[]>
+}
+
 /** Most rows the in-memory buffers are sized for after a checkpoint (they grow past it as needed). */
 const SETTLE_CAPACITY = 1 << 18
 
@@ -170,6 +190,8 @@ export class Table {
   private late: RowBuffer | undefined
   /** columns of cold partitions read ahead for the out-of-order merge running now ({@link loadThawing}) */
   private preloaded: Map<ColdPart, Vector[]> | undefined
+  /** what the out-of-order merge running now moves to memory, planned and read ahead ({@link loadThawing}) */
+  private planned: Thawing | undefined
   /** durable storage, when the database has a data directory */
   store: TableStore | undefined
   /** writers share it, UPDATE holds it alone (see write-lock.ts) */
@@ -268,9 +290,8 @@ export class Table {
   }
 
   /**
-   * Joins the in-memory segments into one version, a column per step: a background checkpoint
-   * runs it first, so its blocking `data` finds one version already. Nothing may change the
-   * table between steps (as for the checkpoint's own steps). @internal
+   * Joins the in-memory segments into one version, a column per step (what reading the rows as
+   * one version, `data`, runs at once). Nothing may change the table between steps. @internal
    */
   *joinSteps(): Steps<void> {
     if (this.frozen.length === 0) return
@@ -298,25 +319,43 @@ export class Table {
     return this.data
   }
 
-  /** The cold partitions and the in-memory rows, for a checkpoint. @internal */
+  /** The cold partitions and the in-memory rows as one version. @internal */
   pending(): { cold: readonly ColdPart[]; data: TableData } {
     return { cold: this.cold, data: this.data }
+  }
+
+  /** The cold partitions and the in-memory rows as they are held, segments not joined (a checkpoint writes them so). @internal */
+  pendingHeld(): { cold: readonly ColdPart[]; held: HeldRows } {
+    return { cold: this.cold, held: new HeldRows(this.inMemory()) }
   }
 
   /**
    * Prepares a checkpoint: with `full` every row moves to memory; otherwise the last cold
    * partition does when the first in-memory row belongs to it (it is then written anew), unless
-   * `appendable` says the rows can be appended to its files where they are. @internal
+   * `appendable` says the rows can be appended to its files where they are. The partitions that
+   * move are read a column per step (a background checkpoint: a column per turn of the event
+   * loop), then moved in one step. Nothing may change the table between steps. @internal
    */
-  prepareCheckpoint(full: boolean, partitionOfFirst: (ts: number) => { lo: number; hi: number } | undefined, appendable: (p: ColdPart) => boolean = () => false): void {
-    if (full) { this.thaw(0); return }
+  *prepareCheckpointSteps(full: boolean, partitionOfFirst: (ts: number) => { lo: number; hi: number } | undefined, appendable: (p: ColdPart) => boolean = () => false): Steps<void> {
+    const from = full ? 0 : this.checkpointThawFrom(partitionOfFirst, appendable)
+    if (from >= this.cold.length) return
+    const held = yield* this.readColumnsSteps(this.cold.slice(from))
+    this.preloaded = held
+    try { yield* this.thawSteps(from) } finally { this.preloaded = undefined }
+  }
+
+  /** The first cold partition a (not full) checkpoint moves to memory: see {@link prepareCheckpointSteps}. */
+  private checkpointThawFrom(partitionOfFirst: (ts: number) => { lo: number; hi: number } | undefined, appendable: (p: ColdPart) => boolean): number {
     const last = this.cold[this.cold.length - 1]
-    const hot = this.data
-    if (last === undefined || hot.rowCount === 0) return
+    // the oldest in-memory rows (segments are not joined for this)
+    const hot = this.inMemory().find((d) => d.rowCount > 0)
+    if (last === undefined || hot === undefined) return this.cold.length
     const ti = this.meta.timestampIndex
-    if (ti < 0) { if (!appendable(last)) this.thaw(this.cold.length - 1); return }
+    if (ti < 0) return appendable(last) ? this.cold.length : this.cold.length - 1
     const b = partitionOfFirst(timestampMicros(hot.columns[ti]!.type, (hot.columns[ti]!.view(0, 1) as I64Vector).data[0]!))
-    if (b === undefined || (b.lo === last.lo && b.hi === last.hi && !appendable(last))) this.thaw(this.cold.length - 1)
+    // the first rows of a partition a merge cut stay as they are: the rows after them are written as a part of their own
+    if (b !== undefined && last.cutShort === true) return this.cold.length
+    return b === undefined || (b.lo === last.lo && b.hi === last.hi && !appendable(last)) ? this.cold.length - 1 : this.cold.length
   }
 
   /** After a checkpoint: the in-memory rows are now the cold partitions `cold`. @internal */
@@ -334,19 +373,40 @@ export class Table {
    * {@link preloaded} holds for one are used as they are, not read again).
    */
   private thaw(from: number): void {
+    runSteps(this.thawSteps(from))
+  }
+
+  /**
+   * {@link thaw} in steps: a column per step, the new version installed in the last. The moved
+   * partitions' rows, the frozen segments and the newest rows are copied once, into one version
+   * (joining the segments costs no copy of its own). Nothing may change the table between steps.
+   */
+  private *thawSteps(from: number, cut?: Thawing['cut']): Steps<void> {
     this.quiesce()
-    if (from >= this.cold.length) return
+    if (from >= this.cold.length && cut === undefined) return
     const moving = this.cold.slice(from)
-    const hot = this.data
-    let rows = hot.rowCount
-    for (const p of moving) { p.retire(this.preloaded?.get(p)); rows += p.rows }
-    const columns = hot.columns.map((b, c) => {
+    const memory = this.inMemory()
+    let rows = cut === undefined ? 0 : cut.part.rows - cut.at.at
+    for (const p of moving) rows += p.rows
+    for (const d of memory) rows += d.rowCount
+    const hot = this.hot
+    const columns: ColumnBuffer[] = []
+    for (let c = 0; c < hot.columns.length; c++) {
+      if (c > 0) yield
+      const b = hot.columns[c]!
       const out = new ColumnBuffer(b.type, rows, b.dict)
-      for (const p of moving) out.append(p.column(c))
-      out.append(b.view(0, hot.rowCount))
-      return out
-    })
-    this.cold = this.cold.slice(0, from)
+      if (cut !== undefined) out.append(cut.tails[c] ?? cut.at.tail(c))
+      for (const p of moving) out.append(this.preloaded?.get(p)?.[c] ?? p.column(c))
+      for (const d of memory) out.appendRange(d.columns[c]!.view(0, d.rowCount), 0, d.rowCount)
+      columns.push(out)
+    }
+    for (const p of moving) p.retire(this.preloaded?.get(p))
+    if (cut === undefined) this.cold = this.cold.slice(0, from)
+    else {
+      // its first rows stay where they are, as a part of their own (the same files, fewer rows)
+      if (cut.at.prefix !== cut.part) cut.part.retire()
+      this.cold = [...this.cold.slice(0, from - 1), cut.at.prefix]
+    }
     this.data = { columns, rowCount: rows }
   }
 
@@ -410,9 +470,10 @@ export class Table {
     const inOrder = this.late === undefined && this.meta.dedupKeys.length === 0 && (ts < 0 || this.inOrder(vectors[ts] as I64Vector, length))
     if (!inOrder) {
       // the partitions the merge moves to memory are read first, a column per step (a Parquet one decodes)
-      const held = yield* this.loadThawing(vectors, length)
-      this.preloaded = held
-      try { this.applyAppend(vectors, length) } finally { this.preloaded = undefined }
+      const plan = yield* this.loadThawing(vectors, length)
+      this.planned = plan
+      this.preloaded = plan?.held
+      try { this.applyAppend(vectors, length) } finally { this.preloaded = undefined; this.planned = undefined }
       return
     }
     if (length <= rowsPerStep) { this.applyAppend(vectors, length); return }
@@ -508,9 +569,34 @@ export class Table {
     this.frozen = frozen
   }
 
-  /** Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches them). */
+  /**
+   * Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches
+   * them): without DEDUP the first of them only from its first row after `min` on, when it can be
+   * cut ({@link thawPlan}).
+   */
   private thawFrom(min: number | bigint): void {
-    this.thaw(this.firstReached(min))
+    const planned = this.planned
+    const plan = planned !== undefined && (planned.cut === undefined ? planned.from === this.firstReached(min) : this.cold[planned.from - 1] === planned.cut.part) ? planned : this.thawPlan(min)
+    runSteps(this.thawSteps(plan.from, plan.cut))
+  }
+
+  /**
+   * What an out-of-order merge whose oldest new row is `min` moves to memory. A DEDUP table: every
+   * cold partition from the first holding timestamps >= `min` (a new row may replace any row with
+   * its timestamp). Otherwise that partition is cut after its last row not after `min`
+   * ({@link ColdPart.cut}): the rows before stay on disk as they are, as a part of their own, and
+   * only the rest move (QuestDB splits a partition so too). A partition already in
+   * {@link MAX_CUTS} parts moves whole, all its parts, so that the checkpoint writes it as one again.
+   */
+  private thawPlan(min: number | bigint): Thawing {
+    const k = this.firstReached(min)
+    if (k >= this.cold.length || this.meta.dedupKeys.length > 0) return { from: k, cut: undefined }
+    const p = this.cold[k]!
+    let first = k
+    while (first > 0 && this.cold[first - 1]!.lo === p.lo && this.cold[first - 1]!.hi === p.hi) first--
+    if (k - first + 1 >= MAX_CUTS) return { from: first, cut: undefined }
+    const at = p.cut?.(min)
+    return at === undefined ? { from: k, cut: undefined } : { from: k + 1, cut: { part: p, at, tails: [] } }
   }
 
   /** The first of the cold partitions (the rest follow it) holding timestamps >= `min`. */
@@ -523,19 +609,35 @@ export class Table {
   }
 
   /**
-   * Steps reading the columns of the cold partitions an append of these rows (out of order, or to
-   * a DEDUP table) will move to memory: a column of a partition per step, so a partition stored as
-   * Parquet is decoded a column per turn of the event loop rather than all of them in the merge's
-   * one step. Resolves to them, by partition (undefined: none), for {@link thaw}. The table must not
-   * change meanwhile (as for {@link applyAppendSteps}).
+   * Steps reading what an append of these rows (out of order, or to a DEDUP table) will move to
+   * memory ({@link thawPlan}): a column of a partition per step (a cut partition's rows after the
+   * cut only), so a partition stored as Parquet is decoded a column per turn of the event loop
+   * rather than all of them in the merge's one step. Resolves to the plan with what it read
+   * (undefined: nothing moves), for {@link thawFrom}. The table must not change meanwhile (as for
+   * {@link applyAppendSteps}).
    */
-  private *loadThawing(vectors: readonly Vector[], length: number): Generator<void, Map<ColdPart, Vector[]> | undefined, void> {
+  private *loadThawing(vectors: readonly Vector[], length: number): Generator<void, Thawing | undefined, void> {
     const ts = this.meta.timestampIndex
     if (ts < 0 || this.cold.length === 0) return undefined
-    const from = this.firstReached(minOf(vectors[ts] as I64Vector, length))
-    if (from >= this.cold.length) return undefined
+    const min = minOf(vectors[ts] as I64Vector, length)
+    if (this.firstReached(min) >= this.cold.length) return undefined
+    // (finding the cut reads the partition's timestamps from it on: a step of its own)
+    yield
+    const plan = this.thawPlan(min)
+    const cut = plan.cut
+    if (cut !== undefined) {
+      for (let c = 0; c < this.meta.columns.length; c++) {
+        yield
+        cut.tails[c] = cut.at.tail(c)
+      }
+    }
+    return { ...plan, held: yield* this.readColumnsSteps(this.cold.slice(plan.from)) }
+  }
+
+  /** Steps reading every column of cold partitions `parts`, a column of a partition per step; resolves to them by partition. */
+  private *readColumnsSteps(parts: readonly ColdPart[]): Generator<void, Map<ColdPart, Vector[]>, void> {
     const held = new Map<ColdPart, Vector[]>()
-    for (const p of this.cold.slice(from)) {
+    for (const p of parts) {
       const vs: Vector[] = []
       held.set(p, vs)
       for (let c = 0; c < this.meta.columns.length; c++) {

@@ -71,13 +71,14 @@ t.test('a background checkpoint after out-of-order rows removes the partitions i
   await checkpointed(dir)
   const tableDir = readdirSync(dir).find((e) => e.startsWith('t~'))!
   const before = readdirSync(join(dir, tableDir)).filter((e) => /^\d{4}-/.test(e))
-  // rows older than the newest, in every partition: each is rewritten to a new directory
+  // rows older than the newest, in every partition, each a microsecond before an existing one (so none stays
+  // where it is: a partition's rows up to the oldest new one would, file-part.ts `cut`): each is rewritten to a new directory
   const { rmSync } = io
   let blocking = 0
   // (a removal of a path that does not exist costs nothing: writing a partition clears its directory's name first)
   io.rmSync = (path) => { if (existsSync(path)) blocking++; rmSync(path) }
   try {
-    await db.append('t', { ...rowsFrom(0), v: rowsFrom(0).v!.map(() => 1) })
+    await db.append('t', { ...rowsFrom(0), ts: (rowsFrom(0).ts as number[]).map((x) => x - 1), v: rowsFrom(0).v!.map(() => 1) })
     await checkpointed(dir)
     await new Promise((r) => setTimeout(r, 300))
   } finally {

@@ -19,8 +19,8 @@ import {
 import { type Steps, runSteps } from './steps.js'
 import { compactVector, retainedBytes } from './compact-vector.js'
 import { vectorBytes } from './part-cache.js'
-import type { ColumnBuffer } from '../column-buffer.js'
 import type { Vector } from '../../types/vector.js'
+import type { HeldRows } from '../held-rows.js'
 import { parquetOrigin, unchangedEntry } from './parquet-keep.js'
 
 /** What storage remembers about one table between checkpoints. */
@@ -69,10 +69,9 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   const beforeFile = state.file
   const before = state.file.meta
   const ti = t.meta.timestampIndex
-  // in-memory segments an out-of-order merge left (table.ts) become one version, a column a step
-  yield* t.joinSteps()
-  t.prepareCheckpoint(full, (ts) => partitionOf(ts, ti < 0 ? 'NONE' : t.meta.partitionBy), (p) => appendable(p, t))
-  const { cold, data } = t.pending()
+  yield* t.prepareCheckpointSteps(full, (ts) => partitionOf(ts, ti < 0 ? 'NONE' : t.meta.partitionBy), (p) => appendable(p, t))
+  // the in-memory segments an out-of-order merge left (table.ts) are written as they are held, not joined first (held-rows.ts)
+  const { cold, held: data } = t.pendingHeld()
   // entries naming their files where a RENAME or ADD COLUMN left them named otherwise than the columns
   const kept = cold.map((p) => (p as FilePart).entryFor(t.meta.columns))
   let symbols = renamedSymbols(state.file.symbols, before.columns, t.meta.columns)
@@ -83,7 +82,8 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     const last = cold[cold.length - 1] as FilePart | undefined
     const first = ranges[0]
     // rows continuing the last checkpointed partition (prepareCheckpoint left it cold: appendable)
-    if (!full && last !== undefined && first !== undefined && first.lo === last.lo && first.hi === last.hi) {
+    // (not the first rows of a partition an out-of-order merge cut: the rows after them become a part of their own)
+    if (!full && last !== undefined && first !== undefined && first.lo === last.lo && first.hi === last.hi && appendable(last, t)) {
       // its files under the names its entry gives them; a column added later gets a file of its own now
       const have = last.appendFiles(t.meta.columns)!
       const taken = new Set([...have.filter((f) => f !== undefined), ...(last.entry.dropped ?? [])])
@@ -101,16 +101,18 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     const cache = source(state.file).cache
     // the rows in memory reached this size (their buffers, whole) since the last checkpoint and will again by the next:
     // they take their share of the budget (a full rewrite's are the whole table: it keeps the last share)
-    if (!full) cache.reserve(t, retainedBytes(data.columns.map((b) => b.view(0, 0))))
+    if (!full) cache.reserve(t, retainedBytes(data.segments.flatMap((d) => d.columns.map((b) => b.view(0, 0)))))
     const keep = keptViews(ranges, data, cache.room)
     const unchanged = unchangedEntry(state.file, t.meta, full, kept, state.dedupDirty)
     for (let i = 0; i < ranges.length; i++) {
       const r = ranges[i]!
       // moved to memory by an out-of-order merge that added no row to it: its files stay as they are
-      const same = unchanged(r)
+      // a partition whose first rows stay in a part of their own (cut by a merge) is written as its next part
+      const split = kept.some((e) => e.lo === r.lo && e.hi === r.hi)
+      const same = split ? undefined : unchanged(r)
       if (same !== undefined) {
         let views: Vector[] | undefined
-        for (const v of keep[i] ?? []) { (views ??= []).push(compactVector(v)); yield }
+        if (keep[i] === true) for (const b of data.columns) { (views ??= []).push(compactVector(b.view(r.start, r.end))); yield }
         written.push({ entry: same, views })
         continue
       }
@@ -119,8 +121,8 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       yield
       // kept columns copied out of the table's buffers (a view would keep them whole: compact-vector.ts), a column a step
       let views: Vector[] | undefined
-      for (const v of keep[i] ?? []) { (views ??= []).push(compactVector(v)); yield }
-      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes, ...parquetOrigin(state.file, r.name, r.lo, r.hi, t.meta, full, state.dedupDirty) }, views })
+      if (keep[i] === true) for (const b of data.columns) { (views ??= []).push(compactVector(b.view(r.start, r.end))); yield }
+      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes, ...(split ? {} : parquetOrigin(state.file, r.name, r.lo, r.hi, t.meta, full, state.dedupDirty)) }, views })
     }
     // every column file written above is durable before the dictionaries and `_meta` (their syncs overlapped)
     yield { drain: true }
@@ -163,20 +165,19 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
 }
 
 /**
- * The columns of the partitions a checkpoint keeps loaded, by index into `ranges`: the newest
- * ones whose rows fit in `budget` together (views into the table's buffers, still to be copied
- * out). Older ones are not kept: the cache would evict them at once, and while kept as views
+ * Which partitions (by index into `ranges`) a checkpoint keeps loaded: the newest ones whose rows
+ * fit in `budget` together (their columns are then copied out of the table's buffers, a column
+ * per step). Older ones are not kept: the cache would evict them at once, and while kept as views
  * they would hold the buffers their newer neighbours were cut from.
  */
-function keptViews(ranges: readonly { start: number; end: number }[], data: { columns: readonly ColumnBuffer[] }, budget: number): (Vector[] | undefined)[] {
-  const out: (Vector[] | undefined)[] = new Array<Vector[] | undefined>(ranges.length).fill(undefined)
+function keptViews(ranges: readonly { start: number; end: number }[], data: HeldRows, budget: number): boolean[] {
+  const out = new Array<boolean>(ranges.length).fill(false)
   let total = 0
   for (let i = ranges.length - 1; i >= 0; i--) {
     const r = ranges[i]!
-    const views = data.columns.map((b) => b.view(r.start, r.end))
-    total += views.reduce((n, v) => n + vectorBytes(v), 0)
+    for (const b of data.columns) for (const v of b.pieces(r.start, r.end)) total += vectorBytes(v)
     if (total > budget) break
-    out[i] = views
+    out[i] = true
   }
   return out
 }
@@ -219,10 +220,12 @@ function renamedSymbols(symbols: Record<string, string>, before: TableMeta['colu
 /**
  * True when in-order rows can be appended to cold partition `p`'s files in place: column files
  * (not Parquet) that serve the table's current columns (under the names its entry gives them; a
- * column added later gets a file then), none of them an array column.
+ * column added later gets a file then), none of them an array column, and not the first rows of a
+ * partition an out-of-order merge cut (its files hold rows the `_meta` in force may still name:
+ * they are never written).
  */
 function appendable(p: ColdPart, t: Table): boolean {
   if (!(p instanceof FilePart) || p.entry.format === 'parquet') return false
   const now = t.meta.columns
-  return p.appendFiles(now) !== undefined && canAppendColumns(now)
+  return p.appendFiles(now) !== undefined && canAppendColumns(now) && !p.cutShort
 }

@@ -10,12 +10,15 @@ import type { FilePart } from './file-part.js'
 import { writeParquetPartition } from './parquet-part.js'
 import { type PartitionEntry, type TableFileMeta, writePartition, writeTableMeta } from './table-files.js'
 import { io } from './io.js'
-import { sliceVector, type Vector } from '../../types/vector.js'
+import { concatVectors, sliceVector, type Vector } from '../../types/vector.js'
 
-/** What a conversion changed: the new `_meta` and each converted part's new entry. */
+/**
+ * What a conversion changed: the new `_meta` and each converted part's new entry; null for a part
+ * that left (the later parts of a partition an out-of-order merge cut, converted as one with its first).
+ */
 export interface Converted {
   readonly file: TableFileMeta
-  readonly replaced: ReadonlyMap<FilePart, PartitionEntry>
+  readonly replaced: ReadonlyMap<FilePart, PartitionEntry | null>
 }
 
 function asTableData(columns: readonly Vector[], rows: number): TableData {
@@ -27,11 +30,30 @@ export async function convertParts(s: TableState, t: Table, choose: (entries: re
   const cold = t.coldParts() as readonly FilePart[]
   const chosen = choose(cold.map((p) => p.entry))
   const txn = s.file.txn + 1
-  const replaced = new Map<FilePart, PartitionEntry>()
+  const replaced = new Map<FilePart, PartitionEntry | null>()
   const meta = t.meta
   try {
+    // a chosen partition in several parts (cut by out-of-order merges, file-part.ts `cut`) becomes one, in the target format
+    for (let i = 0; i < cold.length;) {
+      let j = i + 1
+      while (j < cold.length && cold[j]!.lo === cold[i]!.lo && cold[j]!.hi === cold[i]!.hi) j++
+      const group = cold.slice(i, j)
+      i = j
+      if (group.length === 1 || !group.some((p) => chosen.has(p.entry))) continue
+      let rows = 0
+      for (const p of group) rows += p.rows
+      const columns = meta.columns.map((c, k) => concatVectors(c.type, group.map((p) => p.column(k))))
+      const head = group[0]!
+      const dir = `${head.entry.name}.${txn}`
+      const { format: _old, parquetFrom: _from, files: _files, ...rest } = head.entry
+      const entry = { ...rest, dir, rows, maxTs: group[group.length - 1]!.entry.maxTs }
+      if (to === 'parquet') replaced.set(head, { ...entry, bytes: await writeParquetPartition(s.dir, dir, meta, columns, rows), format: 'parquet' })
+      else replaced.set(head, { ...entry, bytes: writePartition(s.dir, dir, meta, asTableData(columns, rows), 0, rows) })
+      for (const p of group.slice(1)) replaced.set(p, null)
+    }
     // TO NATIVE of a partition on its way back to Parquet (parquet-keep.ts): it stays as it is, and native
     for (const p of cold) {
+      if (replaced.has(p)) continue
       if (chosen.has(p.entry) && to === 'native' && p.entry.parquetFrom !== undefined) {
         const { parquetFrom: _from, ...native } = p.entry
         replaced.set(p, native)
@@ -51,11 +73,16 @@ export async function convertParts(s: TableState, t: Table, choose: (entries: re
     }
     if (replaced.size === 0) return undefined
     const byEntry = new Map([...replaced].map(([p, e]) => [p.entry, e]))
-    const file: TableFileMeta = { ...s.file, txn, partitions: s.file.partitions.map((e) => byEntry.get(e) ?? e) }
+    const partitions: PartitionEntry[] = []
+    for (const e of s.file.partitions) {
+      const now = byEntry.get(e)
+      if (now !== null) partitions.push(now ?? e)
+    }
+    const file: TableFileMeta = { ...s.file, txn, partitions }
     writeTableMeta(s.dir, file)
     return { file, replaced }
   } catch (e) {
-    for (const [p, e2] of replaced) if (e2.dir !== p.entry.dir) try { io.rmSync(`${s.dir}/${e2.dir}`) } catch { /* removed on the next open */ }
+    for (const [p, e2] of replaced) if (e2 !== null && e2.dir !== p.entry.dir) try { io.rmSync(`${s.dir}/${e2.dir}`) } catch { /* removed on the next open */ }
     throw e
   }
 }

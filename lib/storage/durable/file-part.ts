@@ -2,12 +2,13 @@
  * A checkpointed partition as the table sees it: its `_meta` entry, and its columns loaded on
  * first read, one column file at a time, under the store's memory budget ({@link PartCache}).
  */
-import { type Vector, type SymbolTable, allocate, sliceVector } from '../../types/vector.js'
+import { type Vector, type I64Vector, type SymbolTable, allocate, materialize, sliceVector } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
-import type { ColdPart, ParquetFileOfPart, PartReader } from '../table-parts.js'
-import { readRanges } from './range-read.js'
+import type { ColdPart, ParquetFileOfPart, PartCut, PartReader } from '../table-parts.js'
+import { firstRowAtLeast, readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
-import { PARQUET_PARTITION_FILE, type PartitionEntry, columnFileBytes, readColumn } from './table-files.js'
+import { PARQUET_PARTITION_FILE, type PartitionEntry, canAppendColumns, columnFileBytes, corrupted, readColumn, readColumnTail } from './table-files.js'
+import { timestampMicros } from '../../types/timestamp-ns.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
 import { internalError } from '../../errors.js'
@@ -40,6 +41,12 @@ export class FilePart implements ColdPart, Evictable {
   private retired = false
   /** the same partition with rows appended in place (its files hold this part's rows as their prefix) */
   private successor: FilePart | undefined
+  /**
+   * The first rows of a partition an out-of-order merge cut ({@link cut}): its files hold more rows
+   * than it, which the `_meta` in force may still name (until the next checkpoint replaces it), so
+   * rows are never appended to them in place.
+   */
+  private isCut = false
 
   constructor(readonly entry: PartitionEntry, private src: PartSource) {
     this.cols = new Array<Vector | undefined>(src.columns.length).fill(undefined)
@@ -76,6 +83,81 @@ export class FilePart implements ColdPart, Evictable {
     const files = this.entry.files ?? this.src.columns.map((c) => c.name)
     if (files.length > now.length || files.some((_, i) => this.src.columns[i] !== undefined && this.src.columns[i]!.type !== now[i]!.type)) return undefined
     return now.map((_, i) => files[i])
+  }
+
+  /** {@inheritDoc ColdPart.cutShort} */
+  get cutShort(): boolean {
+    return this.isCut
+  }
+
+  /**
+   * {@inheritDoc ColdPart.cut}
+   *
+   * Column files only (not Parquet, nor on their way back to it), one per table column named as
+   * the column, none an array (whose files hold exactly their rows). The timestamp file is
+   * binary-searched with positioned reads, then only rows [at, rows) of each column are read. The
+   * prefix is a part of its own over the same directory with fewer rows: the bytes after its end
+   * are ignored by readers (as after an interrupted append), never written (a retired reader of
+   * this part, or the `_meta` in force until the next checkpoint, still name them).
+   */
+  cut(min: number | bigint): PartCut | undefined {
+    const s = this.src
+    const e = this.entry
+    if (this.retired || this.successor !== undefined || e.format === 'parquet' || e.parquetFrom !== undefined || e.files !== undefined) return undefined
+    if (s.tableColumn(s.columns.length) !== undefined || !canAppendColumns(s.columns)) return undefined
+    if (!s.columns.every((c, i) => s.tableColumn(i)?.name === c.name && s.tableColumn(i)?.type === c.type)) return undefined
+    const ti = s.timestampIndex
+    const rows = e.rows
+    const tsCol = s.columns[ti]!
+    let from = 0
+    let ts: I64Vector
+    try {
+      const loaded = this.cols[ti]
+      if (loaded !== undefined) ts = materialize(loaded) as I64Vector
+      else {
+        // coarse (int64 read as a double, a nanosecond value rounded): from a row before; exact below
+        from = Math.max(0, firstRowAtLeast(`${s.tableDir}/${e.dir}/${tsCol.name}.d`, rows, Number(min) - 4096) - 1)
+        ts = readColumnTail(s.tableDir, s.tableName, tsCol, e, from, undefined) as I64Vector
+        STORAGE_STATS.tailLoads++
+        STORAGE_STATS.tailRows += rows - from
+        STORAGE_STATS.bytesLoaded += vectorBytes(ts)
+        let prev = -Infinity
+        for (let r = 0; r < ts.length; r++) {
+          const x = timestampMicros(tsCol.type, ts.data[r]!)
+          if (x < prev || x < e.minTs || x > e.maxTs) throw corruptedTail(s.tableName, e.name, tsCol.name, from + r)
+          prev = x
+        }
+      }
+    } catch (err) {
+      throw s.fail(err)
+    }
+    // the first row after `min`: rows equal to it stay before the new ones
+    let lo = 0
+    let hi = ts.length
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (ts.data[mid]! <= min) lo = mid + 1; else hi = mid }
+    const at = from + lo
+    if (at === 0) return undefined
+    if (at === rows) return { at, prefix: this, tail: (c) => allocate(s.columns[c]!.type, 0, s.dict(c)) }
+    const prefix = new FilePart({ ...e, rows: at, maxTs: timestampMicros(tsCol.type, ts.data[at - 1 - from]!) }, s)
+    prefix.isCut = true
+    return {
+      at,
+      prefix,
+      tail: (c) => {
+        if (c === ti) return sliceVector(ts, at - from, ts.length)
+        const v = this.cols[c]
+        if (v !== undefined) return sliceVector(v, at, rows)
+        try {
+          const out = readColumnTail(s.tableDir, s.tableName, s.columns[c]!, e, at, s.dict(c))
+          STORAGE_STATS.tailLoads++
+          STORAGE_STATS.tailRows += rows - at
+          STORAGE_STATS.bytesLoaded += vectorBytes(out)
+          return out
+        } catch (err) {
+          throw s.fail(err)
+        }
+      },
+    }
   }
 
   /**
@@ -322,4 +404,9 @@ export class FilePart implements ColdPart, Evictable {
     this.src.cache.forget(this, this.cols.length)
     holdDir(`${this.src.tableDir}/${this.entry.dir}`, this)
   }
+}
+
+/** The error for a designated timestamp out of order or range in a partition's file, at row `r`. */
+function corruptedTail(table: string, partition: string, column: string, r: number): Error {
+  return corrupted(table, partition, `column ${column}: designated timestamp out of order or range at row ${r}`)
 }

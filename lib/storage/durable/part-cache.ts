@@ -34,6 +34,10 @@ export const STORAGE_STATS = {
   indexReads: 0,
   /** symbol indexes of partitions built or completed from the key column */
   indexBuilds: 0,
+  /** columns read from a row on only, for an out-of-order merge (`FilePart.cut`) */
+  tailLoads: 0,
+  /** rows those reads held */
+  tailRows: 0,
 }
 
 /** Zeroes {@link STORAGE_STATS}. */
@@ -43,6 +47,8 @@ export function resetStorageStats(): void {
   STORAGE_STATS.partitionLoads = 0
   STORAGE_STATS.indexReads = 0
   STORAGE_STATS.indexBuilds = 0
+  STORAGE_STATS.tailLoads = 0
+  STORAGE_STATS.tailRows = 0
 }
 
 interface Entry { readonly owner: Evictable; readonly c: number; readonly bytes: number }

@@ -50,6 +50,15 @@ function lowerBound(fd: number, rows: number, x: number, scratch: Buffer): numbe
 }
 
 /**
+ * The first row in [0, rows) of the int64 timestamp file `file` whose value, read as a double, is
+ * at least `x` (nanosecond values are then rounded: callers search below the value they mean).
+ */
+export function firstRowAtLeast(file: string, rows: number, x: number): number {
+  const fd = fs.openSync(file, 'r')
+  try { return lowerBound(fd, rows, x, Buffer.alloc(8)) } finally { fs.closeSync(fd) }
+}
+
+/**
  * Row ranges of the partition inside inclusive [lo, hi] `intervals`, and a reader of `columns`
  * over just those rows; undefined when a column is var-size or the ranges are too large a share.
  */

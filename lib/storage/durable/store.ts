@@ -600,14 +600,19 @@ export class DurableStore implements TableStore {
     if (done === undefined) return 0
     s.file = done.file
     const src = this.source(t, s, done.file)
-    t.replaceCold(t.coldParts().map((p) => {
-      const e = done.replaced.get(p as FilePart)
-      if (e === undefined) return p
+    const cold: FilePart[] = []
+    for (const p of t.coldParts() as readonly FilePart[]) {
+      const e = done.replaced.get(p)
+      if (e === undefined) { cold.push(p); continue }
       p.retire()
-      return new FilePart(e, src)
-    }))
+      // (null: a later part of a cut partition, now in its first part's new entry)
+      if (e !== null) cold.push(new FilePart(e, src))
+    }
+    t.replaceCold(cold)
     try { removeUnreferenced(s.dir, s.file) } catch { /* leftovers are removed on the next open */ }
-    return done.replaced.size
+    let n = 0
+    for (const e of done.replaced.values()) if (e !== null) n++
+    return n
   }
 
   /**
@@ -629,7 +634,10 @@ export class DurableStore implements TableStore {
 
   /** {@inheritDoc TableStore.partitionBytes} */
   partitionBytes(table: Table, name: string): number {
-    return this.states.get(table)?.file.partitions.find((x) => x.name === name)?.bytes ?? 0
+    // a partition an out-of-order merge cut is in several parts
+    let n = 0
+    for (const x of this.states.get(table)?.file.partitions ?? []) if (x.name === name) n += x.bytes
+    return n
   }
 
   /** {@inheritDoc TableStore.partitionFormat} */

@@ -8,11 +8,12 @@
  * referenced are removed after the change.
  */
 import { splitNs } from '../../types/timestamp-ns.js'
-import { SqlError, SqlState } from '../../errors.js'
+import { SqlError, SqlState, internalError } from '../../errors.js'
 import { type I64Vector, type Vector, SymbolTable, allocate, concatVectors, materialize, sliceVector } from '../../types/vector.js'
 import { appendIndexBlock, encodeIndexBlockSteps, indexFileOf, writeIndexFileSteps } from './index-file.js'
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
+import type { HeldRows } from '../held-rows.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
 import { io, writeAll } from './io.js'
 import { fsyncDirSteps, replaceFileAtomicSteps, writeFileDurableSteps } from './durable-steps.js'
@@ -121,7 +122,7 @@ export function writeTableMetaSteps(dir: string, m: TableFileMeta): Steps<void> 
 }
 
 /** Writes rows [start, end) of in-memory rows `data` as partition directory `dir`; returns the bytes written. */
-export function writePartition(tableDir: string, dir: string, meta: TableMeta, data: TableData, start: number, end: number): number {
+export function writePartition(tableDir: string, dir: string, meta: TableMeta, data: TableData | HeldRows, start: number, end: number): number {
   return runSteps(writePartitionSteps(tableDir, dir, meta, data, start, end))
 }
 
@@ -131,7 +132,7 @@ export function writePartition(tableDir: string, dir: string, meta: TableMeta, d
  * syncs are yielded `later` (see steps.ts): a caller that stepped it must yield a drain before
  * anything that relies on them being durable (a checkpoint does, before `_meta`).
  */
-export function* writePartitionSteps(tableDir: string, dir: string, meta: TableMeta, data: TableData, start: number, end: number): Steps<number> {
+export function* writePartitionSteps(tableDir: string, dir: string, meta: TableMeta, data: TableData | HeldRows, start: number, end: number): Steps<number> {
   const path = `${tableDir}/${dir}`
   io.rmSync(path)
   io.mkdirSync(path)
@@ -139,9 +140,14 @@ export function* writePartitionSteps(tableDir: string, dir: string, meta: TableM
   for (let i = 0; i < meta.columns.length; i++) {
     if (i > 0) yield
     const c = meta.columns[i]!
-    const v = data.columns[i]!.view(start, end)
-    bytes += yield* writeColumnSteps(path, c.name, c.type, v)
-    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { yield* writeIndexFileSteps(indexFileOf(path, c.name), yield* encodeIndexBlockSteps(keysOf(v), 0, end - start)) })
+    const vs = piecesOf(data, i, start, end)
+    if (isVarSize(c.type)) {
+      const [d, o] = encodeVarPieces(c.type, vs, 0)
+      bytes += (yield* writeFileSteps(`${path}/${c.name}.d`, d)) + (yield* writeFileSteps(`${path}/${c.name}.o`, o))
+    } else if (fixedWidth(c.type) > 0) {
+      bytes += yield* writeFileSteps(`${path}/${c.name}.d`, fixedPiecesOf(c.type, vs))
+    }
+    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { yield* writeIndexFileSteps(indexFileOf(path, c.name), yield* encodeIndexBlockSteps(keysOf(vs), 0, end - start)) })
   }
   yield* fsyncDirSteps(path)
   return bytes
@@ -167,9 +173,49 @@ export function columnFileBytes(path: string, name: string): number {
   return n
 }
 
-/** The symbol keys of a SYMBOL vector. */
-function keysOf(v: Vector): Int32Array {
-  return materialize(v).data as Int32Array
+/** The symbol keys of a SYMBOL column's pieces, in one array. */
+function keysOf(vs: readonly Vector[]): Int32Array {
+  if (vs.length === 1) return materialize(vs[0]!).data as Int32Array
+  let n = 0
+  for (const v of vs) n += v.length
+  const out = new Int32Array(n)
+  let at = 0
+  for (const v of vs) { out.set(materialize(v).data as Int32Array, at); at += v.length }
+  return out
+}
+
+/**
+ * Rows [start, end) of column `c` of `data`: a view per segment they fall in (in-memory rows held
+ * apart, held-rows.ts), or one view. Written piece by piece, they are never joined into one copy.
+ */
+function piecesOf(data: TableData | HeldRows, c: number, start: number, end: number): Vector[] {
+  const col = data.columns[c]!
+  return 'pieces' in col ? col.pieces(start, end) : [col.view(start, end)]
+}
+
+/** {@link fixedPieces} of each of `vs` in turn. */
+function* fixedPiecesOf(type: ColumnType, vs: readonly Vector[]): Generator<Uint8Array, void, void> {
+  for (const v of vs) yield* fixedPieces(type, v)
+}
+
+/**
+ * The `.d` and `.o` parts of var-size rows given as pieces, the data part starting at byte `base`
+ * of its file: each piece encoded, its offsets moved past the pieces before it. An array column's
+ * data part starts with every row's header, so its pieces are joined first.
+ */
+function encodeVarPieces(type: ColumnType, vs: readonly Vector[], base: number): [Uint8Array[], Uint8Array[]] {
+  if (vs.length > 1 && physicalOf(type) === 'arr') vs = [concatVectors(type, vs)]
+  const d: Uint8Array[] = []
+  const o: Uint8Array[] = []
+  let at = base
+  for (const v of vs) {
+    const [pd, po] = encodeVar(v)
+    if (at !== 0) rebaseOffsets(po, at)
+    d.push(pd)
+    o.push(po)
+    at += pd.length
+  }
+  return [d, o]
 }
 
 /**
@@ -192,7 +238,7 @@ export function canAppendColumns(columns: readonly { readonly type: ColumnType }
  * after it, and the file synced. The partition's `_meta` entry is the caller's to replace, with
  * the rows, timestamps and the returned bytes added. Never changes a byte before the recorded end.
  */
-export function appendPartition(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number): number {
+export function appendPartition(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData | HeldRows, start: number, end: number): number {
   return runSteps(appendPartitionSteps(tableDir, p, meta, data, start, end))
 }
 
@@ -202,30 +248,29 @@ export function appendPartition(tableDir: string, p: PartitionEntry, meta: Table
  * that have no file there yet (added after the partition was written): theirs is written whole, nulls
  * for the partition's rows before, then the new rows (no other column's file is rewritten).
  */
-export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData, start: number, end: number,
+export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData | HeldRows, start: number, end: number,
   names: readonly string[] = meta.columns.map((c) => c.name), tops: ReadonlySet<number> = new Set()): Steps<number> {
   const path = `${tableDir}/${p.dir}`
   let bytes = 0
   for (let i = 0; i < meta.columns.length; i++) {
     if (i > 0) yield
     const c = meta.columns[i]!
-    const v = data.columns[i]!.view(start, end)
+    const vs = piecesOf(data, i, start, end)
     if (tops.has(i)) {
       const before = allocate(c.type, p.rows, data.columns[i]!.dict)
-      bytes += yield* writeColumnSteps(path, names[i]!, c.type, concatVectors(c.type, [before, v]))
+      bytes += yield* writeColumnSteps(path, names[i]!, c.type, concatVectors(c.type, [before, ...vs]))
       continue
     }
     if (isVarSize(c.type)) {
       const base = `${path}/${names[i]!}`
       const dataEnd = varDataEnd(base, p.rows)
-      const [d, o] = encodeVar(v)
-      rebaseOffsets(o, dataEnd)
-      bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, [d])) + (yield* appendFileSteps(`${base}.o`, p.rows * 8, [o]))
+      const [d, o] = encodeVarPieces(c.type, vs, dataEnd)
+      bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, d)) + (yield* appendFileSteps(`${base}.o`, p.rows * 8, o))
     } else {
       const w = fixedWidth(c.type)
-      if (w > 0) bytes += yield* appendFileSteps(`${path}/${names[i]!}.d`, p.rows * w, fixedPieces(c.type, v))
+      if (w > 0) bytes += yield* appendFileSteps(`${path}/${names[i]!}.d`, p.rows * w, fixedPiecesOf(c.type, vs))
     }
-    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, names[i]!), p.rows, yield* encodeIndexBlockSteps(keysOf(v), p.rows, p.rows + end - start)) })
+    if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, names[i]!), p.rows, yield* encodeIndexBlockSteps(keysOf(vs), p.rows, p.rows + end - start)) })
   }
   return bytes
 }
@@ -375,6 +420,45 @@ export function readColumn(tableDir: string, table: string, c: { readonly name: 
     for (let r = 0; r < keys.length; r++) if (keys[r]! >= dict.size || keys[r]! < -1) throw fail(`symbol key ${keys[r]} outside the dictionary`)
   }
   if (isTimestamp) checkTimestamps(v, p, fail)
+  return v
+}
+
+/**
+ * Rows [from, p.rows) of one column file of partition `p`, read by position: only those rows'
+ * bytes (an out-of-order merge that keeps the rows before `from` where they are, see
+ * `FilePart.cut`). Checked as {@link readColumn} checks a whole file (size, symbol keys).
+ */
+export function readColumnTail(tableDir: string, table: string, c: { readonly name: string; readonly type: ColumnType }, p: PartitionEntry, from: number, dict: SymbolTable | undefined): Vector {
+  const base = `${tableDir}/${p.dir}/${c.name}`
+  const fail = (what: string, e?: unknown) => corrupted(table, p.name, `column ${c.name}: ${what}`, e)
+  const n = p.rows - from
+  const readAt = (path: string, at: number, len: number): Uint8Array => {
+    const out = Buffer.alloc(len)
+    let fd: number
+    try { fd = io.openSync(path, 'r') } catch (e) { throw fail(`cannot read ${path.slice(tableDir.length + 1)}`, e) }
+    try {
+      if (io.readSync(fd, out, at) !== len) throw fail(`${path.slice(tableDir.length + 1)} is shorter than its recorded rows`)
+    } finally { io.closeSync(fd) }
+    return out
+  }
+  if (isVarSize(c.type)) {
+    // (array columns are never cut: their data part starts with every row's header)
+    if (physicalOf(c.type) === 'arr') throw internalError(`array column ${c.name} read in part`)
+    if (n === 0) return decodeVar(c.type, new Uint8Array(0), 0)
+    const o = readAt(`${base}.o`, from * 8, 8)
+    const start = Buffer.from(o.buffer, o.byteOffset, 8).readUInt32LE(0) + Buffer.from(o.buffer, o.byteOffset, 8).readInt32LE(4) * TWO32
+    let end: number
+    try { end = varDataEnd(base, p.rows) } catch (e) { throw fail(String((e as Error).message), e) }
+    if (end < start) throw fail('offsets out of order')
+    try { return decodeVar(c.type, readAt(`${base}.d`, start, end - start), n) } catch (e) { throw e instanceof SqlError ? e : fail(String((e as Error).message), e) }
+  }
+  const w = fixedWidth(c.type)
+  if (w === 0) return { kind: 'null', type: c.type, length: n, data: null } as Vector
+  const v = decodeFixed(c.type, readAt(`${base}.d`, from * w, n * w), n, dict)
+  if (dict !== undefined) {
+    const keys = v.data as Int32Array
+    for (let r = 0; r < keys.length; r++) if (keys[r]! >= dict.size || keys[r]! < -1) throw fail(`symbol key ${keys[r]} outside the dictionary`)
+  }
   return v
 }
 
