@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
+// The checkout this file belongs to. Not simply `../../` from here: test/run.mjs runs a transpiled
+// copy of this file from a mirror tree under .cache/, which git ignores.
+const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8' }).trim()
 const modules = realpathSync(join(root, 'node_modules'))
 
 t.test('npm pack ships a working package', { timeout: 600_000 }, async (t) => {
