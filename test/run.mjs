@@ -164,6 +164,9 @@ function runFile(file, childId) {
     // this runner counts), TAP=1 (raw TAP output).
     const env = { ...process.env, TAP: '1', TAP_CHILD_ID: String(childId), TAP_JOB_ID: String(childId % JOBS), TAP_BAIL: '0', TAP_TIMEOUT: String(TIMEOUT_MS / 1000) }
     delete env.NODE_OPTIONS
+    // QuestDB's suites sit beside the checkout (../shared), not beside the mirror tree: the
+    // conformance files find them where tap would have run them from.
+    if (env.EPOCHDB_CONFORMANCE_DIR === undefined && existsSync(join(ROOT, '..', 'shared', 'conformance'))) env.EPOCHDB_CONFORMANCE_DIR = join(ROOT, '..', 'shared', 'conformance')
     const proc = spawn(process.execPath, ['--enable-source-maps', js], { cwd: TREE, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     running.add(proc)
     const counts = { total: 0, pass: 0, fail: 0, skip: 0, todo: 0 }
@@ -177,6 +180,9 @@ function runFile(file, childId) {
     })
     let bailedOut = false
     parser.on('bailout', () => { bailedOut = true })
+    // A file that skips itself whole (`t.plan(0, reason)`) counts as one skip, as tap counts it.
+    let skipAll
+    parser.on('complete', (results) => { if (results.plan?.skipAll) skipAll = results.plan.skipReason || 'skipped' })
     let tap = ''
     proc.stdout.on('data', (d) => { if (VERBOSE) tap += d })
     proc.stdout.pipe(parser)
@@ -200,6 +206,7 @@ function runFile(file, childId) {
       clearTimeout(timer)
       running.delete(proc)
       parser.end()
+      if (skipAll !== undefined && counts.total === 0) { counts.total++; counts.skip++ }
       const ok = !timedOut && !bailedOut && exit.code === 0 && exit.signal === null && parser.ok && counts.fail === 0
       // A file that crashed, timed out or left its plan unfinished without a failing
       // assertion is still one failure (tap reports it as a failed point too).
@@ -208,7 +215,7 @@ function runFile(file, childId) {
         counts.fail++
         failures.push({ name: timedOut ? `timeout after ${TIMEOUT_MS / 1000} s` : `process ended with ${exit.signal ?? `exit code ${exit.code}`}${parser.ok ? '' : ' (TAP incomplete)'}`, diag: null, crashed: true })
       }
-      done({ file, counts, failures, ok, seconds: (Date.now() - started) / 1000, stderr, tap, timedOut })
+      done({ file, counts, failures, ok, seconds: (Date.now() - started) / 1000, stderr, tap, timedOut, skipAll })
     })
   })
 }
@@ -216,7 +223,7 @@ function runFile(file, childId) {
 function report(r) {
   const c = r.counts
   const extra = [c.fail ? `${c.fail} failed` : '', c.skip ? `${c.skip} skipped` : '', c.todo ? `${c.todo} todo` : ''].filter(Boolean).join(', ')
-  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.file}  ${c.total} asserts${extra ? ` (${extra})` : ''}  ${r.seconds.toFixed(1)}s`)
+  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.file}  ${c.total} asserts${extra ? ` (${extra})` : ''}  ${r.seconds.toFixed(1)}s${r.skipAll !== undefined ? `  # SKIP ${r.skipAll}` : ''}`)
   if (VERBOSE) process.stdout.write(r.tap)
   if (r.ok) return
   for (const f of r.failures) {
