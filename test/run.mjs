@@ -14,7 +14,7 @@
  * Plain JavaScript on purpose: it runs before anything is transpiled.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, unlinkSync, copyFileSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, copyFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -89,10 +89,12 @@ async function prepareTree() {
   }
   const modules = join(TREE, 'node_modules')
   if (!existsSync(modules)) symlinkSync(join(ROOT, 'node_modules'), modules)
+  const mirrored = new Set()
   for (const top of SOURCE_DIRS) {
     if (!existsSync(join(ROOT, top))) continue
     mkdirSync(join(TREE, top), { recursive: true })
     for (const e of walk(top)) {
+      mirrored.add(e.path)
       const to = join(TREE, e.path)
       if (e.dir) {
         let st
@@ -105,6 +107,7 @@ async function prepareTree() {
       if (e.path.endsWith('.ts') && !e.path.endsWith('.d.ts')) tsFiles.push(e.path)
     }
   }
+  pruneTree(mirrored)
   // The same transform as tsx (what `npm start`, the benchmarks and child servers use): esbuild,
   // tsconfig.json honoured, names kept, ESM for this Node version; source maps inline so stack
   // traces point into the .ts files.
@@ -132,6 +135,23 @@ async function prepareTree() {
   })
   writeFileSync(stampFile, options)
   return { tsFiles, transpiled: stale.length }
+}
+
+/**
+ * Removes what the mirror still holds of files deleted or renamed in the checkout (a module's
+ * `.js` goes with its `.ts`), so a test never imports a module, or reads a fixture or `.test`
+ * file, that no longer exists.
+ */
+function pruneTree(mirrored) {
+  const prune = (rel) => {
+    for (const e of readdirSync(join(TREE, rel), { withFileTypes: true })) {
+      const p = `${rel}/${e.name}`
+      const source = p.endsWith('.js') && !mirrored.has(p) ? p.replace(/\.js$/, '.ts') : p
+      if (!mirrored.has(source)) rmSync(join(TREE, p), { recursive: true, force: true })
+      else if (e.isDirectory()) prune(p)
+    }
+  }
+  for (const top of SOURCE_DIRS) if (existsSync(join(TREE, top))) prune(top)
 }
 
 /** The test files to run: all included ones, or those under / equal to the arguments. */
