@@ -6,7 +6,7 @@
  * (files written by checkpoints and killed writes) must answer as the rows do.
  */
 import t from 'tap'
-import { spawn } from 'node:child_process'
+import { runWriter } from './kill-writer.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,33 +16,6 @@ import { ROWS, batchRows } from './crash-writer.js'
 const ROUNDS = 22
 const WRITER = join(import.meta.dirname, 'crash-writer.ts')
 
-/** Runs the writer from batch `from`, kills it `delayMs` after it is ready; returns the acknowledged ids (and pushes the acknowledged users' ids to `users`). */
-function runWriter(dir: string, from: number, delayMs: number, users: number[] = []): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, String(from)], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const acked: number[] = []
-    let buf = ''
-    let err = ''
-    child.stderr.on('data', (d: Buffer) => { err += d.toString() })
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString()
-      let nl
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl)
-        buf = buf.slice(nl + 1)
-        if (line === 'ready') setTimeout(() => child.kill('SIGKILL'), delayMs)
-        else if (line.startsWith('ack ')) acked.push(Number(line.slice(4)))
-        else if (line.startsWith('acl ')) users.push(Number(line.slice(4)))
-      }
-    })
-    const guard = setTimeout(() => child.kill('SIGKILL'), 15_000)
-    child.on('exit', (_code, signal) => {
-      clearTimeout(guard)
-      if (signal !== 'SIGKILL') reject(new Error(`writer exited without being killed: ${err}`))
-      else resolve(acked)
-    })
-  })
-}
 
 t.test('every acknowledged batch survives SIGKILL, no batch is there in part', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-crash-'))
@@ -53,7 +26,7 @@ t.test('every acknowledged batch survives SIGKILL, no batch is there in part', a
   let seed = 12345
   const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
   for (let round = 0; round < ROUNDS; round++) {
-    for (const k of await runWriter(dir, next, Math.floor(rnd() * 400), users)) acked.add(k)
+    for (const k of await runWriter(WRITER, dir, next, Math.floor(rnd() * 400), users)) acked.add(k)
     const db = await Database.open({ path: dir, acl: { enabled: true, passwordHashIterations: 1 } })
     try {
       const r = await db.query('select batch, count(), sum(id), sum(v), count(name), count_distinct(s), min(ts), max(ts) from t group by batch order by batch')

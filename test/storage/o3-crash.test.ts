@@ -7,7 +7,7 @@
  * rows do.
  */
 import t from 'tap'
-import { spawn } from 'node:child_process'
+import { runWriter } from './kill-writer.js'
 import { join } from 'node:path'
 import { Database } from '../../lib/index.js'
 import { ROWS, batchRows } from './o3-crash-writer.js'
@@ -26,32 +26,6 @@ function splitOnDisk(dir: string): boolean {
 const ROUNDS = 10
 const WRITER = join(import.meta.dirname, 'o3-crash-writer.ts')
 
-/** Runs the writer from batch `from`, kills it `delayMs` after it is ready; resolves to the acknowledged ids. */
-function runWriter(dir: string, from: number, delayMs: number): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, String(from)], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const acked: number[] = []
-    let buf = ''
-    let err = ''
-    child.stderr.on('data', (d: Buffer) => { err += d.toString() })
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString()
-      let nl
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl)
-        buf = buf.slice(nl + 1)
-        if (line === 'ready') setTimeout(() => child.kill('SIGKILL'), delayMs)
-        else if (line.startsWith('ack ')) acked.push(Number(line.slice(4)))
-      }
-    })
-    const guard = setTimeout(() => child.kill('SIGKILL'), 15_000)
-    child.on('exit', (_code, signal) => {
-      clearTimeout(guard)
-      if (signal !== 'SIGKILL') reject(new Error(`writer exited without being killed: ${err}`))
-      else resolve(acked)
-    })
-  })
-}
 
 t.test('every acknowledged batch survives SIGKILL during out-of-order commits that cut the last partition', async (t) => {
   const dir = tmpDir(t, 'epochdb-o3-crash-')
@@ -61,7 +35,7 @@ t.test('every acknowledged batch survives SIGKILL during out-of-order commits th
   const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
   let split = false
   for (let round = 0; round < ROUNDS; round++) {
-    for (const k of await runWriter(dir, next, 200 + Math.floor(rnd() * 700))) acked.add(k)
+    for (const k of await runWriter(WRITER, dir, next, 200 + Math.floor(rnd() * 700))) acked.add(k)
     const db = await Database.open({ path: dir })
     try {
       const r = await db.query('select batch, count(), sum(id), sum(v), sum(length(s)), min(ts), max(ts) from t group by batch order by batch')

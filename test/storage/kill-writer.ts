@@ -1,0 +1,39 @@
+/**
+ * The parent's side of the SIGKILL tests' writer protocol (crash.test.ts, o3-crash.test.ts): a
+ * child writer prints `ready` once its database is open, `ack <id>` for each batch whose commit
+ * returned (and `acl <id>` for each acknowledged user), and is killed `delayMs` after `ready`.
+ */
+import { spawn } from 'node:child_process'
+
+/**
+ * Runs writer script `script` on data directory `dir` from batch `from`, kills it `delayMs` after
+ * it is ready; resolves to the acknowledged batch ids (and pushes the acknowledged users' ids to
+ * `users`). Rejects when the writer exits without being killed. A writer that never gets ready
+ * is killed after 15 s.
+ */
+export function runWriter(script: string, dir: string, from: number, delayMs: number, users: number[] = []): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, dir, String(from)], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const acked: number[] = []
+    let buf = ''
+    let err = ''
+    child.stderr.on('data', (d: Buffer) => { err += d.toString() })
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString()
+      let nl
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl)
+        buf = buf.slice(nl + 1)
+        if (line === 'ready') setTimeout(() => child.kill('SIGKILL'), delayMs)
+        else if (line.startsWith('ack ')) acked.push(Number(line.slice(4)))
+        else if (line.startsWith('acl ')) users.push(Number(line.slice(4)))
+      }
+    })
+    const guard = setTimeout(() => child.kill('SIGKILL'), 15_000)
+    child.on('exit', (_code, signal) => {
+      clearTimeout(guard)
+      if (signal !== 'SIGKILL') reject(new Error(`writer exited without being killed: ${err}`))
+      else resolve(acked)
+    })
+  })
+}
