@@ -6,7 +6,7 @@
 import { SqlError, SqlState } from '../../errors.js'
 import { typeName, type ColumnType } from '../../types/column-type.js'
 import { VectorWriter, type Batch, type Scalar } from '../../types/vector.js'
-import type { FunctionDef, TableInfo } from '../registry-types.js'
+import type { FunctionContext, FunctionDef, TableInfo } from '../registry-types.js'
 
 /** Builds one batch from column types and rows of scalars (the catalog and system table functions). */
 export function batchOf(types: readonly ColumnType[], rows: readonly Scalar[][]): Batch {
@@ -39,6 +39,12 @@ function tableRow(t: TableInfo): Scalar[] {
   ]
 }
 
+/** Every table of the catalog, in the order they were created (`tables()`, `wal_tables()`, `table_storage()`). */
+export function catalogTables(ctx: FunctionContext): TableInfo[] {
+  const infos = ctx.catalog.tableNames().map((n) => ctx.catalog.table(n)).filter((t): t is TableInfo => t !== undefined)
+  return infos.sort((a, b) => a.id - b.id)
+}
+
 const TABLES: FunctionDef = {
   kind: 'table',
   name: 'tables',
@@ -49,9 +55,7 @@ const TABLES: FunctionDef = {
   columns: () => TABLES_COLUMNS,
   timestampIndex: () => -1,
   open: (_site, ctx) => {
-    const infos = ctx.catalog.tableNames().map((n) => ctx.catalog.table(n)).filter((t): t is TableInfo => t !== undefined)
-    infos.sort((a, b) => a.id - b.id)
-    return [batchOf(TABLES_COLUMNS.map((c) => c.type), infos.map(tableRow))]
+    return [batchOf(TABLES_COLUMNS.map((c) => c.type), catalogTables(ctx).map(tableRow))]
   },
 }
 

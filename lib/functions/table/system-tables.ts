@@ -14,8 +14,8 @@
  */
 import type { Scalar } from '../../types/vector.js'
 import type { ColumnType } from '../../types/column-type.js'
-import type { FunctionContext, FunctionDef, TableInfo } from '../registry-types.js'
-import { batchOf } from './catalog-tables.js'
+import type { FunctionContext, FunctionDef } from '../registry-types.js'
+import { batchOf, catalogTables } from './catalog-tables.js'
 
 type Columns = readonly { name: string; type: ColumnType }[]
 
@@ -65,9 +65,7 @@ const TABLE_STORAGE_COLUMNS: Columns = [
 const PARTITION_DISK_SIZE = 6
 
 function tableStorageRows(ctx: FunctionContext): Scalar[][] {
-  const infos = ctx.catalog.tableNames().map((n) => ctx.catalog.table(n)).filter((t): t is TableInfo => t !== undefined)
-  infos.sort((a, b) => a.id - b.id)
-  return infos.map((t) => {
+  return catalogTables(ctx).map((t) => {
     const parts = ctx.catalog.partitions(t.name) ?? []
     let disk = 0
     for (const p of parts) disk += Number(p[PARTITION_DISK_SIZE] ?? 0)
@@ -80,8 +78,7 @@ export const SYSTEM_TABLE_FUNCTIONS: readonly FunctionDef[] = [
   systemTable('wal_tables', WAL_TABLES_COLUMNS,
     'One row per WAL table: name, suspended (always false), writerTxn, writerLagTxnCount (0: commits apply before they are acknowledged), sequencerTxn.',
     'SELECT name, writerTxn FROM wal_tables()',
-    (ctx) => ctx.catalog.tableNames().map((n) => ctx.catalog.table(n)).filter((t): t is TableInfo => t !== undefined && t.wal)
-      .sort((a, b) => a.id - b.id).map((t) => [t.name, false, t.txn ?? 0, 0, t.txn ?? 0])),
+    (ctx) => catalogTables(ctx).filter((t) => t.wal).map((t) => [t.name, false, t.txn ?? 0, 0, t.txn ?? 0])),
   systemTable('memory_metrics', MEMORY_COLUMNS,
     'The process\'s memory in bytes by tag: TOTAL_USED, RSS and Node\'s HEAP_TOTAL, HEAP_USED, EXTERNAL, ARRAY_BUFFERS.',
     'SELECT * FROM memory_metrics()',
