@@ -13,13 +13,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Database } from '../../lib/index.js'
 import { decodeSnapshot } from '../../lib/security/acl/persistence.js'
+import { nodeScript } from '../node-script.js'
 
 const CHILD = join(import.meta.dirname, 'acl-crash-child.ts')
 const ACL = { enabled: true, passwordHashIterations: 1 }
 
 function runChild(dir: string, phase: string, sql: string): Promise<'killed' | 'done'> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, phase, sql], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...nodeScript(CHILD), dir, phase, sql], { stdio: ['ignore', 'pipe', 'pipe'] })
     let err = ''
     child.stderr.on('data', (d: Buffer) => { err += d.toString() })
     const guard = setTimeout(() => child.kill('SIGKILL'), 60_000)

@@ -6,6 +6,7 @@
  * incremented by an UPDATE, which writes only that column of the partitions it changes, 5: renamed);
  * in odd rounds it then drops `r<k>` (DROP COLUMN, no partition rewritten: 6: dropped).
  */
+import { pathToFileURL } from 'node:url'
 import { Database } from '../../lib/index.js'
 
 /** Rows per append. */
@@ -48,4 +49,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main()
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main()

@@ -14,6 +14,7 @@ import { readdirSync } from 'node:fs'
 import { Database } from '../../lib/index.js'
 import { ROWS } from './alter-crash-child.js'
 import { tmpDir } from '../unit/storage/helpers.js'
+import { nodeScript } from '../node-script.js'
 
 const ROUNDS = 5
 
@@ -36,7 +37,7 @@ const CHILD = join(import.meta.dirname, 'alter-crash-child.ts')
  */
 function runChild(dir: string, from: number, afterAcks: number, delayMs: number, acked: Map<number, number>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(from)], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...nodeScript(CHILD), dir, String(from)], { stdio: ['ignore', 'pipe', 'pipe'] })
     let buf = ''
     let acks = 0
     let err = ''

@@ -3,6 +3,7 @@
  * batches from batch id argv[3] on, and prints `ack <id>` after each append is acknowledged.
  * Every batch's rows are a function of its id (see `batchRows`), so the test can check them.
  */
+import { pathToFileURL } from 'node:url'
 import { Database } from '../../lib/index.js'
 
 /** Rows per batch. */
@@ -48,4 +49,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1]?.endsWith('crash-writer.ts')) void main()
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void main()

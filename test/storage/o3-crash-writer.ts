@@ -5,6 +5,7 @@
  * (and the rows before it), so after each checkpoint an out-of-order commit cuts the last
  * partition (FilePart.cut) — killed at random moments, also inside those checkpoints.
  */
+import { pathToFileURL } from 'node:url'
 import { Database } from '../../lib/index.js'
 
 /** Rows per batch. */
@@ -46,4 +47,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1]?.endsWith('o3-crash-writer.ts')) void main()
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void main()

@@ -8,6 +8,7 @@
 import '../unit/parquet/resolve-hook.js'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Database } from '../../lib/index.js'
 import { injectFault } from '../../lib/storage/durable/io.js'
 import { packr } from '../../lib/storage/durable/wal-codec.js'
@@ -28,4 +29,4 @@ async function main(): Promise<void> {
   process.kill(process.pid, 'SIGKILL')
 }
 
-if (process.argv[1]?.endsWith('parquet-crash-child.ts')) void main()
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void main()

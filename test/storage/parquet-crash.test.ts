@@ -8,6 +8,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../lib/index.js'
 import { duckRows, tmpDir } from '../unit/parquet/helpers.js'
+import { nodeScript } from '../node-script.js'
 
 const CHILD = join(import.meta.dirname, 'parquet-crash-child.ts')
 const DAYS = ['2024-01-01', '2024-01-02', '2024-01-03', '2024-01-04', '2024-01-05', '2024-01-06', '2024-01-07']
@@ -16,7 +17,7 @@ const tableDir = (root: string): string => join(root, readdirSync(root).find((e)
 /** Runs the child on `dir`; resolves to what it printed and the signal that ended it. */
 function runChild(dir: string): Promise<{ out: string; signal: string | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...nodeScript(CHILD), dir], { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     child.stdout.on('data', (d: Buffer) => { out += d.toString() })
