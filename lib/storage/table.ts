@@ -224,6 +224,9 @@ export class Table {
    */
   setMeta(next: TableMeta): void {
     this.quiesce()
+    // late rows kept for later (in-memory tables) were appended under the upsert keys of before:
+    // merged after DEDUP ENABLE they would replace each other as if they came in one commit
+    if (this.late !== undefined && next.dedupKeys.join('\u0000') !== this.meta.dedupKeys.join('\u0000')) this.mergeLate()
     this.currentMeta = frozen(next)
   }
 
@@ -571,8 +574,8 @@ export class Table {
 
   /**
    * Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches
-   * them): without DEDUP the first of them only from its first row after `min` on, when it can be
-   * cut ({@link thawPlan}).
+   * them): the first of them only from its first row after `min` (DEDUP: at `min`) on, when it can
+   * be cut ({@link thawPlan}).
    */
   private thawFrom(min: number | bigint): void {
     const planned = this.planned
@@ -581,21 +584,22 @@ export class Table {
   }
 
   /**
-   * What an out-of-order merge whose oldest new row is `min` moves to memory. A DEDUP table: every
-   * cold partition from the first holding timestamps >= `min` (a new row may replace any row with
-   * its timestamp). Otherwise that partition is cut after its last row not after `min`
-   * ({@link ColdPart.cut}): the rows before stay on disk as they are, as a part of their own, and
-   * only the rest move (QuestDB splits a partition so too). A partition already in
-   * {@link MAX_CUTS} parts moves whole, all its parts, so that the checkpoint writes it as one again.
+   * What an out-of-order merge whose oldest new row is `min` moves to memory: every cold partition
+   * from the first holding timestamps >= `min`, the first of them cut ({@link ColdPart.cut}) after
+   * its last row not after `min`, or in a DEDUP table before its first row at `min` (a new row may
+   * replace any row with its timestamp, and no older row: the upsert keys include the timestamp).
+   * The rows before the cut stay on disk as they are, as a part of their own, and only the rest
+   * move (QuestDB splits a partition so too). A partition already in {@link MAX_CUTS} parts moves
+   * whole, all its parts, so that the checkpoint writes it as one again.
    */
   private thawPlan(min: number | bigint): Thawing {
     const k = this.firstReached(min)
-    if (k >= this.cold.length || this.meta.dedupKeys.length > 0) return { from: k, cut: undefined }
+    if (k >= this.cold.length) return { from: k, cut: undefined }
     const p = this.cold[k]!
     let first = k
     while (first > 0 && this.cold[first - 1]!.lo === p.lo && this.cold[first - 1]!.hi === p.hi) first--
     if (k - first + 1 >= MAX_CUTS) return { from: first, cut: undefined }
-    const at = p.cut?.(min)
+    const at = p.cut?.(min, this.meta.dedupKeys.length > 0)
     return at === undefined ? { from: k, cut: undefined } : { from: k + 1, cut: { part: p, at, tails: [] } }
   }
 

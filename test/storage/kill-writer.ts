@@ -8,12 +8,12 @@ import { spawn } from 'node:child_process'
 /**
  * Runs writer script `script` on data directory `dir` from batch `from`, kills it `delayMs` after
  * it is ready; resolves to the acknowledged batch ids (and pushes the acknowledged users' ids to
- * `users`). Rejects when the writer exits without being killed. A writer that never gets ready
- * is killed after 15 s.
+ * `users`). `args` go to the writer after the batch id. Rejects when the writer exits without
+ * being killed. A writer that never gets ready is killed after 15 s.
  */
-export function runWriter(script: string, dir: string, from: number, delayMs: number, users: number[] = []): Promise<number[]> {
+export function runWriter(script: string, dir: string, from: number, delayMs: number, users: number[] = [], args: readonly string[] = []): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, dir, String(from)], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', script, dir, String(from), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     const acked: number[] = []
     let buf = ''
     let err = ''

@@ -100,7 +100,7 @@ export class FilePart implements ColdPart, Evictable {
    * are ignored by readers (as after an interrupted append), never written (a retired reader of
    * this part, or the `_meta` in force until the next checkpoint, still name them).
    */
-  cut(min: number | bigint): PartCut | undefined {
+  cut(min: number | bigint, equal = false): PartCut | undefined {
     const s = this.src
     const e = this.entry
     if (this.retired || this.successor !== undefined || e.format === 'parquet' || e.parquetFrom !== undefined || e.files !== undefined) return undefined
@@ -131,10 +131,11 @@ export class FilePart implements ColdPart, Evictable {
     } catch (err) {
       throw s.fail(err)
     }
-    // the first row after `min`: rows equal to it stay before the new ones
+    // the first row after `min`: rows equal to it stay before the new ones; with `equal` (DEDUP), the first row at `min`
     let lo = 0
     let hi = ts.length
-    while (lo < hi) { const mid = (lo + hi) >>> 1; if (ts.data[mid]! <= min) lo = mid + 1; else hi = mid }
+    if (equal) while (lo < hi) { const mid = (lo + hi) >>> 1; if (ts.data[mid]! < min) lo = mid + 1; else hi = mid }
+    else while (lo < hi) { const mid = (lo + hi) >>> 1; if (ts.data[mid]! <= min) lo = mid + 1; else hi = mid }
     const at = from + lo
     if (at === 0) return undefined
     if (at === rows) return { at, prefix: this, tail: (c) => allocate(s.columns[c]!.type, 0, s.dict(c)) }
