@@ -347,7 +347,7 @@ function rebaseOffsets(o: Uint8Array, base: number): void {
 const TWO32 = 4294967296
 
 /** Where the data part of a var-size column's first `rows` rows ends, from its files `<base>.o` and `<base>.d`. */
-function varDataEnd(base: string, rows: number): number {
+export function varDataEnd(base: string, rows: number): number {
   if (rows === 0) return 0
   const b = Buffer.alloc(8)
   const read = (file: string, at: number, n: number) => {
