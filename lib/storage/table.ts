@@ -538,16 +538,38 @@ export class Table {
     }
     const min = minOf(vectors[ts] as I64Vector, length)
     this.thawFrom(min)
-    if (this.meta.dedupKeys.length === 0) { this.mergeNewest(vectors, length, min); return }
-    const cols = this.data.columns
-    const merged = cols.map((b) => b.clone())
-    for (let c = 0; c < merged.length; c++) merged[c]!.append(vectors[c]!)
-    const total = this.data.rowCount + length
-    const dedup = this.meta.dedupKeys.length > 0
-    let order = timestampOrder(merged[ts]!, firstAfter(merged[ts]!, this.data.rowCount, minOf(vectors[ts] as I64Vector, length), dedup), this.data.rowCount, total)
-    let count = total
-    if (dedup) [order, count] = dedupRows(this.meta, merged, order, total, this.data.rowCount)
+    if (this.meta.dedupKeys.length === 0) this.mergeNewest(vectors, length, min)
+    else this.mergeDedup(vectors, length, min)
+  }
+
+  /**
+   * The merge of a DEDUP table: as {@link mergeNewest}, only the rows from the first one at the
+   * oldest new timestamp `min` on are rewritten (a new row may replace a row with its timestamp,
+   * none older: the upsert keys include the timestamp), sorted with the new rows and deduplicated
+   * ({@link dedupRows}); the rows before stay in their buffers as a frozen segment. Copying every
+   * in-memory row instead made each DEDUP commit cost every row since the last checkpoint.
+   */
+  private mergeDedup(vectors: readonly Vector[], length: number, min: number | bigint): void {
+    const ts = this.meta.timestampIndex
+    let hot = this.hot
+    let from = firstAfter(hot.columns[ts]!, hot.rowCount, min, true)
+    if (from === 0 && this.frozen.length > 0) {
+      hot = this.data
+      from = firstAfter(hot.columns[ts]!, hot.rowCount, min, true)
+    }
+    const keep = from < length ? 0 : from
+    const existing = hot.rowCount - keep
+    const total = existing + length
+    const merged = hot.columns.map((b, c) => {
+      const out = new ColumnBuffer(b.type, total, b.dict)
+      out.appendRange(b.view(keep, hot.rowCount), 0, existing)
+      out.append(vectors[c]!)
+      return out
+    })
+    const [order, count] = dedupRows(this.meta, merged, timestampOrder(merged[ts]!, from - keep, existing, total), total, existing)
+    const frozen = keep > 0 ? joinSmall([...this.frozen, { columns: hot.columns, rowCount: keep }]) : this.frozen
     this.data = { columns: merged.map((b) => b.permuted(order, count)), rowCount: count }
+    this.frozen = frozen
   }
 
   /**
