@@ -551,12 +551,7 @@ export class Table {
    */
   private mergeDedup(vectors: readonly Vector[], length: number, min: number | bigint): void {
     const ts = this.meta.timestampIndex
-    let hot = this.hot
-    let from = firstAfter(hot.columns[ts]!, hot.rowCount, min, true)
-    if (from === 0 && this.frozen.length > 0) {
-      hot = this.data
-      from = firstAfter(hot.columns[ts]!, hot.rowCount, min, true)
-    }
+    const { hot, from } = this.reached(min, true)
     const keep = from < length ? 0 : from
     const existing = hot.rowCount - keep
     const total = existing + length
@@ -581,17 +576,26 @@ export class Table {
    */
   private mergeNewest(vectors: readonly Vector[], length: number, min: number | bigint): void {
     const ts = this.meta.timestampIndex
-    let hot = this.hot
-    let from = firstAfter(hot.columns[ts]!, hot.rowCount, min, false)
-    if (from === 0 && this.frozen.length > 0) {
-      hot = this.data
-      from = firstAfter(hot.columns[ts]!, hot.rowCount, min, false)
-    }
+    const { hot, from } = this.reached(min, false)
     const keep = from < length ? 0 : from
     const columns = mergeTail(hot.columns, keep, from, hot.rowCount, vectors, length, ts)
     const frozen = keep > 0 ? joinSmall([...this.frozen, { columns: hot.columns, rowCount: keep }]) : this.frozen
     this.data = { columns, rowCount: hot.rowCount - keep + length }
     this.frozen = frozen
+  }
+
+  /**
+   * The newest in-memory rows a merge whose oldest new row is `min` reaches, and the first of them
+   * it rewrites ({@link firstAfter}; `dedup`: the first at `min`); the frozen segments are joined
+   * first when it reaches into them.
+   */
+  private reached(min: number | bigint, dedup: boolean): { hot: TableData; from: number } {
+    const ts = this.meta.timestampIndex
+    const hot = this.hot
+    const from = firstAfter(hot.columns[ts]!, hot.rowCount, min, dedup)
+    if (from > 0 || this.frozen.length === 0) return { hot, from }
+    const all = this.data
+    return { hot: all, from: firstAfter(all.columns[ts]!, all.rowCount, min, dedup) }
   }
 
   /**
