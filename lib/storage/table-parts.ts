@@ -83,9 +83,12 @@ export interface ColdPart {
   /**
    * For an out-of-order merge whose oldest new row has designated timestamp `min` (raw: µs, or ns
    * for TIMESTAMP_NS): the part cut after its last row not after `min`, so that only the rows from
-   * there on move to memory (see {@link PartCut}); undefined when it cannot be cut (it then moves whole)
+   * there on move to memory (see {@link PartCut}); undefined when it cannot be cut (it then moves whole).
+   * With `equal` (a DEDUP table) it is cut before its first row at `min` instead: a new row may
+   * replace a row with its timestamp, so those rows must move too, and the parts then never share a
+   * timestamp (QuestDB's O3 merge takes the rows equal to the O3 minimum into the merge for dedup).
    */
-  cut?(min: number | bigint): PartCut | undefined
+  cut?(min: number | bigint, equal?: boolean): PartCut | undefined
   /**
    * True for the first rows of a partition {@link cut} made: its files hold more rows than it (the
    * `_meta` in force may still name them), so rows are never appended to them in place; the rows

@@ -224,6 +224,9 @@ export class Table {
    */
   setMeta(next: TableMeta): void {
     this.quiesce()
+    // late rows kept for later (in-memory tables) were appended under the upsert keys of before:
+    // merged after DEDUP ENABLE they would replace each other as if they came in one commit
+    if (this.late !== undefined && next.dedupKeys.join('\u0000') !== this.meta.dedupKeys.join('\u0000')) this.mergeLate()
     this.currentMeta = frozen(next)
   }
 
@@ -535,16 +538,33 @@ export class Table {
     }
     const min = minOf(vectors[ts] as I64Vector, length)
     this.thawFrom(min)
-    if (this.meta.dedupKeys.length === 0) { this.mergeNewest(vectors, length, min); return }
-    const cols = this.data.columns
-    const merged = cols.map((b) => b.clone())
-    for (let c = 0; c < merged.length; c++) merged[c]!.append(vectors[c]!)
-    const total = this.data.rowCount + length
-    const dedup = this.meta.dedupKeys.length > 0
-    let order = timestampOrder(merged[ts]!, firstAfter(merged[ts]!, this.data.rowCount, minOf(vectors[ts] as I64Vector, length), dedup), this.data.rowCount, total)
-    let count = total
-    if (dedup) [order, count] = dedupRows(this.meta, merged, order, total, this.data.rowCount)
+    if (this.meta.dedupKeys.length === 0) this.mergeNewest(vectors, length, min)
+    else this.mergeDedup(vectors, length, min)
+  }
+
+  /**
+   * The merge of a DEDUP table: as {@link mergeNewest}, only the rows from the first one at the
+   * oldest new timestamp `min` on are rewritten (a new row may replace a row with its timestamp,
+   * none older: the upsert keys include the timestamp), sorted with the new rows and deduplicated
+   * ({@link dedupRows}); the rows before stay in their buffers as a frozen segment. Copying every
+   * in-memory row instead made each DEDUP commit cost every row since the last checkpoint.
+   */
+  private mergeDedup(vectors: readonly Vector[], length: number, min: number | bigint): void {
+    const ts = this.meta.timestampIndex
+    const { hot, from } = this.reached(min, true)
+    const keep = from < length ? 0 : from
+    const existing = hot.rowCount - keep
+    const total = existing + length
+    const merged = hot.columns.map((b, c) => {
+      const out = new ColumnBuffer(b.type, total, b.dict)
+      out.appendRange(b.view(keep, hot.rowCount), 0, existing)
+      out.append(vectors[c]!)
+      return out
+    })
+    const [order, count] = dedupRows(this.meta, merged, timestampOrder(merged[ts]!, from - keep, existing, total), total, existing)
+    const frozen = keep > 0 ? joinSmall([...this.frozen, { columns: hot.columns, rowCount: keep }]) : this.frozen
     this.data = { columns: merged.map((b) => b.permuted(order, count)), rowCount: count }
+    this.frozen = frozen
   }
 
   /**
@@ -556,12 +576,7 @@ export class Table {
    */
   private mergeNewest(vectors: readonly Vector[], length: number, min: number | bigint): void {
     const ts = this.meta.timestampIndex
-    let hot = this.hot
-    let from = firstAfter(hot.columns[ts]!, hot.rowCount, min, false)
-    if (from === 0 && this.frozen.length > 0) {
-      hot = this.data
-      from = firstAfter(hot.columns[ts]!, hot.rowCount, min, false)
-    }
+    const { hot, from } = this.reached(min, false)
     const keep = from < length ? 0 : from
     const columns = mergeTail(hot.columns, keep, from, hot.rowCount, vectors, length, ts)
     const frozen = keep > 0 ? joinSmall([...this.frozen, { columns: hot.columns, rowCount: keep }]) : this.frozen
@@ -570,9 +585,23 @@ export class Table {
   }
 
   /**
+   * The newest in-memory rows a merge whose oldest new row is `min` reaches, and the first of them
+   * it rewrites ({@link firstAfter}; `dedup`: the first at `min`); the frozen segments are joined
+   * first when it reaches into them.
+   */
+  private reached(min: number | bigint, dedup: boolean): { hot: TableData; from: number } {
+    const ts = this.meta.timestampIndex
+    const hot = this.hot
+    const from = firstAfter(hot.columns[ts]!, hot.rowCount, min, dedup)
+    if (from > 0 || this.frozen.length === 0) return { hot, from }
+    const all = this.data
+    return { hot: all, from: firstAfter(all.columns[ts]!, all.rowCount, min, dedup) }
+  }
+
+  /**
    * Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches
-   * them): without DEDUP the first of them only from its first row after `min` on, when it can be
-   * cut ({@link thawPlan}).
+   * them): the first of them only from its first row after `min` (DEDUP: at `min`) on, when it can
+   * be cut ({@link thawPlan}).
    */
   private thawFrom(min: number | bigint): void {
     const planned = this.planned
@@ -581,21 +610,22 @@ export class Table {
   }
 
   /**
-   * What an out-of-order merge whose oldest new row is `min` moves to memory. A DEDUP table: every
-   * cold partition from the first holding timestamps >= `min` (a new row may replace any row with
-   * its timestamp). Otherwise that partition is cut after its last row not after `min`
-   * ({@link ColdPart.cut}): the rows before stay on disk as they are, as a part of their own, and
-   * only the rest move (QuestDB splits a partition so too). A partition already in
-   * {@link MAX_CUTS} parts moves whole, all its parts, so that the checkpoint writes it as one again.
+   * What an out-of-order merge whose oldest new row is `min` moves to memory: every cold partition
+   * from the first holding timestamps >= `min`, the first of them cut ({@link ColdPart.cut}) after
+   * its last row not after `min`, or in a DEDUP table before its first row at `min` (a new row may
+   * replace any row with its timestamp, and no older row: the upsert keys include the timestamp).
+   * The rows before the cut stay on disk as they are, as a part of their own, and only the rest
+   * move (QuestDB splits a partition so too). A partition already in {@link MAX_CUTS} parts moves
+   * whole, all its parts, so that the checkpoint writes it as one again.
    */
   private thawPlan(min: number | bigint): Thawing {
     const k = this.firstReached(min)
-    if (k >= this.cold.length || this.meta.dedupKeys.length > 0) return { from: k, cut: undefined }
+    if (k >= this.cold.length) return { from: k, cut: undefined }
     const p = this.cold[k]!
     let first = k
     while (first > 0 && this.cold[first - 1]!.lo === p.lo && this.cold[first - 1]!.hi === p.hi) first--
     if (k - first + 1 >= MAX_CUTS) return { from: first, cut: undefined }
-    const at = p.cut?.(min)
+    const at = p.cut?.(min, this.meta.dedupKeys.length > 0)
     return at === undefined ? { from: k, cut: undefined } : { from: k + 1, cut: { part: p, at, tails: [] } }
   }
 

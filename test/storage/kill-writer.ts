@@ -9,12 +9,13 @@ import { nodeScript } from '../node-script.js'
 /**
  * Runs writer script `script` on data directory `dir` from batch `from`, kills it `delayMs` after
  * it is ready; resolves to the acknowledged batch ids (and pushes the acknowledged users' ids to
- * `users`). Rejects when the writer exits without being killed, or never gets ready: one that
- * is not ready after 120 s (a loaded machine starts a child in seconds, not minutes) is killed.
+ * `users`). `args` go to the writer after the batch id. Rejects when the writer exits without
+ * being killed, or never gets ready: one that is not ready after 120 s (a loaded machine starts
+ * a child in seconds, not minutes) is killed.
  */
-export function runWriter(script: string, dir: string, from: number, delayMs: number, users: number[] = []): Promise<number[]> {
+export function runWriter(script: string, dir: string, from: number, delayMs: number, users: number[] = [], args: readonly string[] = []): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeScript(script), dir, String(from)], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...nodeScript(script), dir, String(from), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     const acked: number[] = []
     let buf = ''
     let ready = false

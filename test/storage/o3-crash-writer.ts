@@ -4,6 +4,11 @@
  * in pairs from two streams writing "now": the odd batch's rows fall between the even batch's
  * (and the rows before it), so after each checkpoint an out-of-order commit cuts the last
  * partition (FilePart.cut) — killed at random moments, also inside those checkpoints.
+ *
+ * With argv[4] `dedup` the table has DEDUP UPSERT KEYS(ts, id), and after every third batch the
+ * batch before it is sent again, unchanged (a client retrying a commit whose answer it lost): its
+ * rows are at timestamps already in the table, often in a checkpointed partition, so the cut must
+ * take the rows at the oldest of them into the merge, or they would be there twice.
  */
 import { pathToFileURL } from 'node:url'
 import { Database } from '../../lib/index.js'
@@ -37,12 +42,14 @@ export function batchRows(k: number): { ts: Float64Array; id: Float64Array; batc
 async function main(): Promise<void> {
   const dir = process.argv[2]!
   let k = Number(process.argv[3])
+  const dedup = process.argv[4] === 'dedup'
   const db = await Database.open({ path: dir, checkpointBytes: 60_000 })
-  await db.query('create table if not exists t (ts timestamp, id long, batch int, s string, y symbol index, v double) timestamp(ts) partition by day')
+  await db.query(`create table if not exists t (ts timestamp, id long, batch int, s string, y symbol index, v double) timestamp(ts) partition by day${dedup ? ' wal dedup upsert keys(ts, id)' : ''}`)
   process.stdout.write('ready\n')
   for (;;) {
     await db.append('t', batchRows(k))
     process.stdout.write(`ack ${k}\n`)
+    if (dedup && k % 3 === 2) await db.append('t', batchRows(k - 1))
     k++
   }
 }

@@ -4,9 +4,9 @@
  * the checkpoint). A writer appends two interleaved streams with frequent background checkpoints
  * and is killed with SIGKILL at random moments; on reopen every acknowledged batch must be there,
  * whole, no batch in part, the rows in timestamp order, and the symbol index must answer as the
- * rows do.
+ * rows do. Again with a DEDUP table whose writer sends some batches twice: each batch once.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { runWriter } from './kill-writer.js'
 import { join } from 'node:path'
 import { Database } from '../../lib/index.js'
@@ -23,19 +23,19 @@ function splitOnDisk(dir: string): boolean {
   return new Set(names).size < names.length
 }
 
-const ROUNDS = 10
 const WRITER = join(import.meta.dirname, 'o3-crash-writer.ts')
 
 
-t.test('every acknowledged batch survives SIGKILL during out-of-order commits that cut the last partition', async (t) => {
+/** Kills the writer (`args`: its mode) `rounds` times; after each, checks every acknowledged batch is there whole, once. */
+async function killRounds(t: Test, args: readonly string[], rounds: number): Promise<void> {
   const dir = tmpDir(t, 'epochdb-o3-crash-')
   const acked = new Set<number>()
   let next = 0
   let seed = 4242
   const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
   let split = false
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const k of await runWriter(WRITER, dir, next, 200 + Math.floor(rnd() * 700))) acked.add(k)
+  for (let round = 0; round < rounds; round++) {
+    for (const k of await runWriter(WRITER, dir, next, 200 + Math.floor(rnd() * 700), [], args)) acked.add(k)
     const db = await Database.open({ path: dir })
     try {
       const r = await db.query('select batch, count(), sum(id), sum(v), sum(length(s)), min(ts), max(ts) from t group by batch order by batch')
@@ -47,6 +47,9 @@ t.test('every acknowledged batch survives SIGKILL during out-of-order commits th
           Number(row[4]) === b.s.reduce((a, x) => a + x.length, 0) && Number(row[5]) === Math.min(...b.ts) && Number(row[6]) === Math.max(...b.ts)
         if (!ok) t.fail(`round ${round}: batch ${k} is not intact: ${JSON.stringify(row, (_, x) => (typeof x === 'bigint' ? String(x) : x))}`)
       }
+      // a batch sent again (DEDUP) is not there twice: counted per batch above, and per row here
+      const twice = await db.query('select count() from (select ts, id, count() n from t group by ts, id) where n > 1')
+      if (Number(twice.rows[0]![0]) !== 0) t.fail(`round ${round}: ${String(twice.rows[0]![0])} rows twice`)
       const disorder = await db.query('select count() from (select ts, lag(ts) over () prev from t) where ts < prev')
       if (Number(disorder.rows[0]![0]) !== 0) t.fail(`round ${round}: rows out of timestamp order`)
       const viaIndex = new Map((await db.query("select batch, count() from t where y = 'y3' group by batch")).rows.map((row) => [Number(row[0]), Number(row[1])]))
@@ -66,6 +69,10 @@ t.test('every acknowledged batch survives SIGKILL during out-of-order commits th
       await db.close()
     }
   }
-  t.ok(acked.size > ROUNDS, `${acked.size} batches acknowledged over ${ROUNDS} kills`)
+  t.ok(acked.size > rounds, `${acked.size} batches acknowledged over ${rounds} kills`)
   t.ok(split, 'some round found a partition in more than one part (the cut path ran)')
-})
+}
+
+t.test('every acknowledged batch survives SIGKILL during out-of-order commits that cut the last partition', (t) => killRounds(t, [], 10))
+
+t.test('DEDUP: every acknowledged batch survives SIGKILL, once, while batches sent again cut partitions at their timestamps', (t) => killRounds(t, ['dedup'], 6))

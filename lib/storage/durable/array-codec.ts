@@ -42,11 +42,31 @@ export function encodeArr(v0: ArrVector): [Uint8Array, Uint8Array] {
 
 /** Decodes `n` rows of array `type` from a data part; throws RangeError on a malformed part. */
 export function decodeArr(type: ColumnType, data: Uint8Array, n: number): ArrVector {
-  const d = arrayDims(type)
-  const head = headerBytes(n, d)
+  const head = headerBytes(n, arrayDims(type))
   if (data.length < head) throw new RangeError('array data is truncated')
+  return decodeArrRows(type, data.subarray(0, headerRecordBytes(n, type)), data.subarray(head), n)
+}
+
+/** Bytes of the header records of `n` rows of array `type` (without the padding after them). */
+export function headerRecordBytes(n: number, type: ColumnType): number {
+  return n * 4 * (1 + arrayDims(type))
+}
+
+/** Byte position of the elements in a data part of `rows` rows of array `type` (its header's size, padded). */
+export function elementsAt(rows: number, type: ColumnType): number {
+  return headerBytes(rows, arrayDims(type))
+}
+
+/**
+ * Decodes `n` rows of array `type` from their header records (`header`: {@link headerRecordBytes}
+ * long) and their elements, back to back (`elements`: exactly theirs), as cut out of a data part
+ * holding more rows (a part of a partition, see `FilePart.cut`); throws RangeError on a mismatch.
+ */
+export function decodeArrRows(type: ColumnType, header: Uint8Array, elements: Uint8Array, n: number): ArrVector {
+  const d = arrayDims(type)
   const hb = new Uint8Array(n * 4 * (1 + d))
-  hb.set(data.subarray(0, hb.length))
+  if (header.length < hb.length) throw new RangeError('array data is truncated')
+  hb.set(header.subarray(0, hb.length))
   const h = new Int32Array(hb.buffer)
   const offsets = new Int32Array(n + 1)
   const shapes = new Int32Array(n * d)
@@ -60,8 +80,8 @@ export function decodeArr(type: ColumnType, data: Uint8Array, n: number): ArrVec
     at += count
     offsets[i + 1] = at
   }
-  if (data.length !== head + at * 8) throw new RangeError(`array data has ${data.length} bytes, expected ${head + at * 8}`)
+  if (elements.length !== at * 8) throw new RangeError(`array elements have ${elements.length} bytes, expected ${at * 8}`)
   const buf = sharedBuffer(at * 8)
-  new Uint8Array(buf).set(data.subarray(head, head + at * 8))
+  new Uint8Array(buf).set(elements)
   return { kind: 'arr', type, length: n, dims: d, data: new Float64Array(buf), offsets, shapes }
 }

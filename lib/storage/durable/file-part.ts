@@ -7,7 +7,7 @@ import type { ColumnType } from '../../types/column-type.js'
 import type { ColdPart, ParquetFileOfPart, PartCut, PartReader } from '../table-parts.js'
 import { firstRowAtLeast, readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
-import { PARQUET_PARTITION_FILE, type PartitionEntry, canAppendColumns, columnFileBytes, corrupted, readColumn, readColumnTail } from './table-files.js'
+import { PARQUET_PARTITION_FILE, type PartitionEntry, columnFileBytes, corrupted, readColumn, readColumnTail } from './table-files.js'
 import { timestampMicros } from '../../types/timestamp-ns.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
@@ -93,22 +93,26 @@ export class FilePart implements ColdPart, Evictable {
   /**
    * {@inheritDoc ColdPart.cut}
    *
-   * Column files only (not Parquet, nor on their way back to it), one per table column named as
-   * the column, none an array (whose files hold exactly their rows). The timestamp file is
-   * binary-searched with positioned reads, then only rows [at, rows) of each column are read. The
-   * prefix is a part of its own over the same directory with fewer rows: the bytes after its end
-   * are ignored by readers (as after an interrupted append), never written (a retired reader of
-   * this part, or the `_meta` in force until the next checkpoint, still name them).
+   * Column files only (not Parquet, nor on their way back to it), read under the names its entry
+   * gives them (a RENAME COLUMN, an UPDATE or a DROP COLUMN since it was written), a column added
+   * after it was written has no file and its tail is nulls; arrays read their rows' header records
+   * and elements by position (array-rows.ts). The timestamp file is binary-searched with
+   * positioned reads, then only rows [at, rows) of each column are read. The prefix is a part of
+   * its own over the same directory and entry with fewer rows: the bytes after its end are ignored
+   * by readers (as after an interrupted append), never written (a retired reader of this part, or
+   * the `_meta` in force until the next checkpoint, still name them).
    */
-  cut(min: number | bigint): PartCut | undefined {
+  cut(min: number | bigint, equal = false): PartCut | undefined {
     const s = this.src
     const e = this.entry
-    if (this.retired || this.successor !== undefined || e.format === 'parquet' || e.parquetFrom !== undefined || e.files !== undefined) return undefined
-    if (s.tableColumn(s.columns.length) !== undefined || !canAppendColumns(s.columns)) return undefined
-    if (!s.columns.every((c, i) => s.tableColumn(i)?.name === c.name && s.tableColumn(i)?.type === c.type)) return undefined
+    if (this.retired || this.successor !== undefined || e.format === 'parquet' || e.parquetFrom !== undefined) return undefined
+    // every column its files were written as is the table's column of that index, with the same type
+    if (!s.columns.every((c, i) => s.tableColumn(i)?.type === c.type)) return undefined
     const ti = s.timestampIndex
     const rows = e.rows
-    const tsCol = s.columns[ti]!
+    const tsCol = this.fileColumn(ti)
+    if (tsCol === undefined) return undefined
+    const typeOf = (c: number): ColumnType => (s.columns[c] ?? s.tableColumn(c))!.type
     let from = 0
     let ts: I64Vector
     try {
@@ -131,13 +135,14 @@ export class FilePart implements ColdPart, Evictable {
     } catch (err) {
       throw s.fail(err)
     }
-    // the first row after `min`: rows equal to it stay before the new ones
+    // the first row after `min`: rows equal to it stay before the new ones; with `equal` (DEDUP), the first row at `min`
     let lo = 0
     let hi = ts.length
-    while (lo < hi) { const mid = (lo + hi) >>> 1; if (ts.data[mid]! <= min) lo = mid + 1; else hi = mid }
+    if (equal) while (lo < hi) { const mid = (lo + hi) >>> 1; if (ts.data[mid]! < min) lo = mid + 1; else hi = mid }
+    else while (lo < hi) { const mid = (lo + hi) >>> 1; if (ts.data[mid]! <= min) lo = mid + 1; else hi = mid }
     const at = from + lo
     if (at === 0) return undefined
-    if (at === rows) return { at, prefix: this, tail: (c) => allocate(s.columns[c]!.type, 0, s.dict(c)) }
+    if (at === rows) return { at, prefix: this, tail: (c) => allocate(typeOf(c), 0, s.dict(c)) }
     const prefix = new FilePart({ ...e, rows: at, maxTs: timestampMicros(tsCol.type, ts.data[at - 1 - from]!) }, s)
     prefix.isCut = true
     return {
@@ -147,8 +152,11 @@ export class FilePart implements ColdPart, Evictable {
         if (c === ti) return sliceVector(ts, at - from, ts.length)
         const v = this.cols[c]
         if (v !== undefined) return sliceVector(v, at, rows)
+        const fc = this.fileColumn(c)
+        // a column added after the partition was written: null in every row here
+        if (fc === undefined) return allocate(typeOf(c), rows - at, s.dict(c))
         try {
-          const out = readColumnTail(s.tableDir, s.tableName, s.columns[c]!, e, at, s.dict(c))
+          const out = readColumnTail(s.tableDir, s.tableName, fc, e, at, s.dict(c))
           STORAGE_STATS.tailLoads++
           STORAGE_STATS.tailRows += rows - at
           STORAGE_STATS.bytesLoaded += vectorBytes(out)

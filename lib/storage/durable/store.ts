@@ -21,6 +21,7 @@ import { io } from './io.js'
 import { fsyncDir, replaceFileAtomic, replaceFileAtomicSteps } from './durable-steps.js'
 import { DirLock } from './lock.js'
 import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, columnFileBytes, corrupted, purgeDropped, readDictionaries, readTableMeta, removeDropped, removeUnreferenced, writeColumnSteps, writeDictionarySteps, writeTableMeta, writeTableMetaSteps } from './table-files.js'
+import { trimCutParts } from './cut-trim.js'
 import { FilePart, type PartSource } from './file-part.js'
 import { convertParts } from './convert-parts.js'
 import { loadSyncColumnReader } from '../../parquet/sync-column.js'
@@ -185,6 +186,8 @@ export class DurableStore implements TableStore {
       return
     }
     if (file.meta.ttl === null) file.meta = { ...file.meta, ttl: undefined }
+    // nothing reads the rows after a cut part's end now: its files lose them
+    try { file.partitions = trimCutParts(dir, file) } catch { /* best effort: tried again on the next open */ }
     const state: TableState = { dir, file, dirtyFrom: Infinity, appliedSeq: file.walSeq, broken: undefined }
     const t: Table = new Table(structuredClone(file.meta), this, [])
     const src = this.source(t, state, file)

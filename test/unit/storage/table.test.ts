@@ -109,6 +109,16 @@ t.test('dedup: existing duplicates (from before dedup) each take the new row', a
   t.same(dump(table), [[1, 'a', 9], [1, 'a', 9], [2, 'a', 3]])
 })
 
+t.test('dedup: late rows appended before DEDUP was enabled (not merged yet) stay duplicates, each taking the new row', async (t) => {
+  const table = new Table(meta())
+  rows(table, [1, 2], ['a', 'a'], [1, 3])
+  // out of order: an in-memory table keeps them for a later merge
+  rows(table, [1], ['a'], [2])
+  table.setMeta({ ...table.meta, dedupKeys: ['ts', 's'] })
+  rows(table, [1], ['a'], [9])
+  t.same(dump(table), [[1, 'a', 9], [1, 'a', 9], [2, 'a', 3]])
+})
+
 t.test('dedup: the string null and a null key are different keys', async (t) => {
   const table = new Table(meta(['ts', 's']))
   rows(table, [1, 1], ['null', null], [1, 2])

@@ -4,9 +4,11 @@
  * checkpoint) and through checkpointed partition files, with out-of-order rows merged.
  */
 import t from 'tap'
-import { readdirSync } from 'node:fs'
+import { readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { Database } from '../../../../lib/index.js'
 import { encodeArr, decodeArr } from '../../../../lib/storage/durable/array-codec.js'
+import { readArrayRows } from '../../../../lib/storage/durable/array-rows.js'
 import { arrOf } from '../../../../lib/types/array-vector.js'
 import { DoubleArray } from '../../../../lib/types/array.js'
 import { getScalar } from '../../../../lib/types/vector.js'
@@ -46,4 +48,22 @@ t.test('arrays survive WAL replay and checkpoints, out-of-order rows included', 
   t.ok(files.some((f) => f.endsWith('bids.d')) && files.some((f) => f.endsWith('bids.o')), 'the array column has partition files')
   const [after] = await afterReopen(dir, 'select array_sum(bids), v from book order by ts')
   t.same(after, [[0.5, [9, 8]], [null, []], [7, [1, null, 3]], [32.9, [1]]])
+})
+
+t.test('rows [from, to) read by position from files holding more rows (a partition cut by an out-of-order merge)', async (t) => {
+  const dir = tmpDir(t)
+  const rows = Array.from({ length: 11 }, (_, i) => (i % 4 === 0 ? null : i % 4 === 1 ? DoubleArray.empty(2) : new DoubleArray([1, i], Float64Array.from({ length: i }, (_, j) => i * 10 + j))))
+  const [data, offsets] = encodeArr(arrOf('DOUBLE[][]', rows))
+  const base = join(dir, 'b')
+  writeFileSync(`${base}.d`, data)
+  writeFileSync(`${base}.o`, offsets)
+  for (const [from, to] of [[0, 11], [0, 5], [5, 11], [3, 4], [7, 7], [11, 11], [0, 0]] as const) {
+    const v = readArrayRows(base, 'DOUBLE[][]', from, to)
+    t.equal(v.length, to - from, `rows [${from}, ${to}): count`)
+    t.same(Array.from({ length: to - from }, (_, r) => getScalar(v, r)), rows.slice(from, to), `rows [${from}, ${to}): values`)
+  }
+  t.throws(() => readArrayRows(base, 'DOUBLE[][]', 5, 12), RangeError, 'more rows than the files hold')
+  writeFileSync(`${base}.d`, data.subarray(0, data.length - 8))
+  t.throws(() => readArrayRows(base, 'DOUBLE[][]', 5, 11), RangeError, 'elements cut short')
+  t.same(getScalar(readArrayRows(base, 'DOUBLE[][]', 0, 3), 2), rows[2], 'rows before the damage still read')
 })
