@@ -710,22 +710,31 @@ export class Table {
     })
   }
 
-  /** Applies a rewrite and persists it; on failure restores the rows and columns as they were. */
+  /**
+   * Applies a rewrite and persists it; on failure restores the rows, columns and partitions as
+   * they were: the partitions the change or the rewrite retired (TRUNCATE, DROP PARTITION, DROP
+   * COLUMN, a partition moved to memory) are the table's live partitions again, not retired.
+   */
   private rewrite(full: boolean, change: () => void): void {
     this.quiesce()
     const data = this.data
     const cold = this.cold
     const meta = this.meta
-    change()
+    const undo = (): void => {
+      this.data = data
+      this.cold = cold
+      this.setMeta(meta)
+      for (const p of cold) p.unretire?.()
+    }
+    // refused midway (a part that cannot change), it is undone as a failed write is
+    try { change() } catch (e) { undo(); throw e }
     if (this.store === undefined) return
     try {
       this.store.persistRewrite(this, full)
     } catch (e) {
-      this.data = data
-      this.cold = cold
-      this.setMeta(meta)
+      undo()
       // the failure may have come after the new `_meta` was in place: write the rows as they are again
-      try { this.store.persistRewrite(this, full) } catch { /* the old `_meta` stands, or the next write repairs it */ }
+      try { this.store.persistRewrite(this, full) } catch { undo() /* the old `_meta` stands, or the next write repairs it */ }
       throw e
     }
   }

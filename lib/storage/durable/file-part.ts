@@ -12,7 +12,7 @@ import { timestampMicros } from '../../types/timestamp-ns.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
 import { internalError } from '../../errors.js'
-import { holdDir, whereNow } from './retired-dirs.js'
+import { holdDir, releaseDirs, whereNow } from './retired-dirs.js'
 import { encodeIndexBlock, indexFileOf, readIndexFile, writeIndexFile } from './index-file.js'
 
 /** What a partition needs to read its files; shared by the partitions of one table version. */
@@ -39,6 +39,8 @@ export class FilePart implements ColdPart, Evictable {
   private readonly cols: (Vector | undefined)[]
   private loadedCount = 0
   private retired = false
+  /** the table's source a DROP COLUMN replaced with the columns of before when it retired this part ({@link withoutColumns}), for {@link unretire} */
+  private live: PartSource | undefined
   /** the same partition with rows appended in place (its files hold this part's rows as their prefix) */
   private successor: FilePart | undefined
   /**
@@ -83,6 +85,11 @@ export class FilePart implements ColdPart, Evictable {
     const files = this.entry.files ?? this.src.columns.map((c) => c.name)
     if (files.length > now.length || files.some((_, i) => this.src.columns[i] !== undefined && this.src.columns[i]!.type !== now[i]!.type)) return undefined
     return now.map((_, i) => files[i])
+  }
+
+  /** True once the partition left the table ({@link retire}): it is read only by statements that still hold it. */
+  get isRetired(): boolean {
+    return this.retired
   }
 
   /** {@inheritDoc ColdPart.cutShort} */
@@ -240,6 +247,7 @@ export class FilePart implements ColdPart, Evictable {
     }
     const next = new FilePart(entry, narrowed)
     this.cols.forEach((v, c) => { if (!gone.has(c) && v !== undefined) next.keep(c - [...gone].filter((i) => i < c).length, v) })
+    this.live = src
     this.src = pinned
     this.retireHolding(dropped)
     return next
@@ -386,6 +394,20 @@ export class FilePart implements ColdPart, Evictable {
     if (this.retired || this.cols[c] === undefined) return
     this.cols[c] = undefined
     this.loadedCount--
+  }
+
+  /**
+   * {@inheritDoc ColdPart.unretire}
+   *
+   * It reads with the table's columns again (not those a DROP COLUMN pinned), releases the
+   * directories and files it held, and its loaded columns count in the memory budget again.
+   */
+  unretire(): void {
+    if (!this.retired) return
+    this.retired = false
+    if (this.live !== undefined) { this.src = this.live; this.live = undefined }
+    releaseDirs(this)
+    this.cols.forEach((v, c) => { if (v !== undefined) this.src.cache.add(this, c, vectorBytes(v)) })
   }
 
   /** {@inheritDoc ColdPart.retire} */
