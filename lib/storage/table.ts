@@ -115,6 +115,12 @@ export interface TableStore {
   /** persists a rewrite (UPDATE, TRUNCATE, DROP PARTITION, ADD/DROP COLUMN) after it is applied; `full` rewrites every partition */
   persistRewrite(table: Table, full: boolean): void
   /**
+   * True when a rewrite just applied is persisted later, by the DDL statement that made it (whose
+   * syncs run off the main thread: `DurableStore.persistDdl`), which calls `undo` if that fails;
+   * false: persist it now ({@link persistRewrite})
+   */
+  deferRewrite?(table: Table, full: boolean, undo: () => void): boolean
+  /**
    * persists, in the background checkpoint, partitions the table dropped itself while a commit
    * applied rows (TTL): not now, inside the commit's step; until then the files still hold them
    * (a crash brings them back, and the next commit drops them again)
@@ -729,6 +735,8 @@ export class Table {
     // refused midway (a part that cannot change), it is undone as a failed write is
     try { change() } catch (e) { undo(); throw e }
     if (this.store === undefined) return
+    // a DDL statement persisting in the background persists it after its change (and undoes it on failure)
+    if (this.store.deferRewrite?.(this, full, undo) === true) return
     try {
       this.store.persistRewrite(this, full)
     } catch (e) {

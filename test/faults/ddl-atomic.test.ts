@@ -12,8 +12,8 @@ import { Database, SqlError } from '../../lib/index.js'
 import { io } from '../../lib/storage/durable/io.js'
 
 type Io = typeof io
-/** The calls that change the data directory (reads are not failed). */
-const MUTATING = ['openSync', 'writeSync', 'fsyncSync', 'renameSync', 'mkdirSync', 'rmSync', 'ftruncateSync'] as const
+/** The calls that change the data directory (reads are not failed); `fsync` is the sync on the thread pool DDL statements use. */
+const MUTATING = ['openSync', 'writeSync', 'fsyncSync', 'fsync', 'renameSync', 'mkdirSync', 'rmSync', 'ftruncateSync'] as const
 
 /** Makes the `n`-th mutating call (1-based) from now on throw `code`; returns a function that restores io and tells how many calls were made. */
 function inject(n: number, code: string): () => number {
@@ -25,7 +25,11 @@ function inject(n: number, code: string): () => number {
     ;(io as Record<string, unknown>)[k] = (...args: unknown[]) => {
       // opening for reading is not a change
       if (k === 'openSync' && args[1] === 'r') return orig(...args)
-      if (++calls === n) throw Object.assign(new Error(`injected ${code}`), { code })
+      if (++calls === n) {
+        const e = Object.assign(new Error(`injected ${code}`), { code })
+        if (k === 'fsync') return Promise.reject(e)
+        throw e
+      }
       return orig(...args)
     }
   }

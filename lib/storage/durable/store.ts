@@ -15,10 +15,10 @@ import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '..
 import type { Catalog } from '../catalog.js'
 import { Table, type TableStore, concatAppends } from '../table.js'
 import type { ColdPart } from '../table-parts.js'
-import { type TableState, checkpointSteps, checkpointTable, metaKey } from './checkpoint.js'
+import { type TableState, checkpointSteps, metaKey } from './checkpoint.js'
 import { type Background, type Steps, type SyncWait, background, runSteps } from './steps.js'
 import { io } from './io.js'
-import { fsyncDir, replaceFileAtomic, replaceFileAtomicSteps } from './durable-steps.js'
+import { fsyncDir, fsyncDirSteps, replaceFileAtomic, replaceFileAtomicSteps } from './durable-steps.js'
 import { DirLock } from './lock.js'
 import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, columnFileBytes, corrupted, purgeDropped, readDictionaries, readTableMeta, removeDropped, removeUnreferenced, writeColumnSteps, writeDictionarySteps, writeTableMeta, writeTableMetaSteps } from './table-files.js'
 import { FilePart, type PartSource } from './file-part.js'
@@ -100,6 +100,10 @@ export class DurableStore implements TableStore {
    * commit took the WAL past {@link checkpointBytes}); `done` resolves when it has ended
    */
   private job: { readonly run: Background; readonly done: Promise<void> } | undefined
+  /** ends when the DDL statements started so far have ended ({@link oneDdlAtATime}) */
+  private ddlTurn: Promise<void> = Promise.resolve()
+  /** rewrites made by the change {@link persistDdl} runs, persisted by it afterwards */
+  private deferred: DeferredRewrite[] | undefined
   /** a step of {@link job} is running (a change it makes itself does not wait for it) */
   private inStep = false
   /**
@@ -440,6 +444,84 @@ export class DurableStore implements TableStore {
     return error
   }
 
+  /**
+   * {@inheritDoc TableStore.deferRewrite}
+   *
+   * True while {@link persistDdl} runs a statement's change: the rewrite is persisted by it, after
+   * the change, with its syncs off the main thread.
+   */
+  deferRewrite(table: Table, full: boolean, undo: () => void): boolean {
+    if (this.deferred === undefined) return false
+    this.deferred.push({ table, full, undo })
+    return true
+  }
+
+  /**
+   * Runs a DDL statement's change `change` (in memory, at once) and persists it as {@link sync}
+   * does, but in the background: a step per turn of the event loop, every file sync on the thread
+   * pool, so queries are answered while the files sync (they see the change already: the table
+   * is changed in memory first, as a blocking DDL left it). Resolves once the change is durable.
+   * On failure the table rewrites the change made ({@link deferRewrite}) are undone (rows and
+   * partitions as before), and it rejects: the caller puts the catalog back and calls {@link sync}
+   * (which makes the files match it again). Nothing else may change the tables it changes
+   * meanwhile (the caller holds their write locks alone); anything that must change a table
+   * first finishes the remaining steps at once ({@link quiesce}), as for a background checkpoint.
+   */
+  async persistDdl(change: () => void): Promise<void> {
+    this.commitSync()
+    const deferred: DeferredRewrite[] = []
+    const undo = (): void => { for (const d of deferred.reverse()) d.undo() }
+    this.deferred = deferred
+    try { change() } catch (e) { this.deferred = undefined; undo(); throw e }
+    this.deferred = undefined
+    const full = new Map<Table, boolean>()
+    for (const d of deferred) full.set(d.table, full.get(d.table) === true || d.full)
+    try {
+      await this.runJob(this.syncSteps(full))
+    } catch (e) {
+      undo()
+      throw e instanceof SqlError ? e : ioError('storage write failed', e)
+    }
+  }
+
+  /**
+   * Runs `f` (a DDL statement: its catalog savepoint, change and {@link persistDdl}) after the
+   * DDL statements that came before it have ended: one persists at a time, so none undoes its
+   * change over another's.
+   */
+  async oneDdlAtATime<T>(f: () => Promise<T>): Promise<T> {
+    const before = this.ddlTurn
+    let end!: () => void
+    this.ddlTurn = new Promise<void>((r) => { end = r })
+    try {
+      await before
+      return await f()
+    } finally {
+      end()
+    }
+  }
+
+  /**
+   * Runs `steps` as the store's {@link job} (after the one running, if any): a step per turn of the
+   * event loop (the first now), syncs on the thread pool; commits wait for it, and {@link quiesce}
+   * runs its remaining steps at once. Resolves when they end; rejects with what they threw.
+   */
+  private async runJob(steps: Steps<void>): Promise<void> {
+    while (this.job !== undefined) await this.job.done
+    let end!: () => void
+    const done = new Promise<void>((r) => { end = r })
+    let outcome!: { error: unknown }
+    const around = (run: () => void): void => {
+      this.inStep = true
+      try { run() } finally { this.inStep = false }
+    }
+    const job = { run: undefined as unknown as Background, done }
+    this.job = job
+    job.run = background(steps, around, (error) => { outcome = { error }; if (this.job === job) this.job = undefined; end() }, true)
+    await done
+    if (outcome.error !== undefined) throw outcome.error
+  }
+
   /** {@inheritDoc TableStore.persistRewrite} */
   persistRewrite(table: Table, full: boolean): void {
     this.commitSync()
@@ -571,10 +653,15 @@ export class DurableStore implements TableStore {
    * (which a failed DDL statement runs right after undoing its change in the catalog).
    */
   private checkpointChanged(t: Table, s: TableState, full: boolean): void {
+    runSteps(this.checkpointChangedSteps(t, s, full))
+  }
+
+  /** {@link checkpointChanged} in steps (its syncs yielded: see steps.ts). */
+  private *checkpointChangedSteps(t: Table, s: TableState, full: boolean): Steps<void> {
     const before = s.file
     try {
       // the directories it replaced are removed on the thread pool: unlinking a large partition's files takes long
-      this.write(() => checkpointTable(s, t, full, (f) => this.source(t, s, f), true))
+      yield* this.writeSteps(checkpointSteps(s, t, full, (f) => this.source(t, s, f), true))
     } catch (e) {
       this.metaKeys.delete(t)
       throw e
@@ -654,31 +741,47 @@ export class DurableStore implements TableStore {
    */
   sync(): void {
     this.commitSync()
+    runSteps(this.syncSteps(new Map()))
+  }
+
+  /**
+   * {@link sync} in steps (their syncs yielded). `rewritten`: tables a statement rewrote
+   * ({@link deferRewrite}), each written whether its metadata changed or not, whole when `true`.
+   */
+  private *syncSteps(rewritten: ReadonlyMap<Table, boolean>): Steps<void> {
     const live = new Set(this.catalog.all())
     for (const t of live) {
-      const s = this.stateOf(t)
+      const s = this.states.get(t) ?? (yield* this.createDirSteps(t))
       if (s.broken !== undefined) continue
+      const full = rewritten.get(t)
+      if (full !== undefined) {
+        // the rows as they are now replace what the log holds (as persistRewrite)
+        s.appliedSeq = this.seq
+        yield* this.checkpointChangedSteps(t, s, full)
+        continue
+      }
       const key = metaKey(t)
       if (this.metaKeys.get(t) === key) continue
       // a column renamed or added keeps every partition as it is (their `_meta` entries name their files:
       // PartitionEntry.files); any other change of the columns rewrites them all
-      this.checkpointChanged(t, s, !columnsKept(s.file.meta.columns, t.meta.columns))
+      yield* this.checkpointChangedSteps(t, s, !columnsKept(s.file.meta.columns, t.meta.columns))
     }
-    this.dropDead(live)
-    if (this.catalog.idCounter !== this.savedNextId) this.writeDb()
+    yield* this.dropDeadSteps(live)
+    if (this.catalog.idCounter !== this.savedNextId) yield* this.writeSteps(this.writeDbSteps())
   }
 
   /**
-   * Removes the directories of tables no longer in the catalog: all of them move to `_trash`
-   * (one rename each) or, when one move fails, those already moved move back and nothing is
+   * Steps removing the directories of tables no longer in the catalog: all of them move to `_trash`
+   * (one rename each; the data directory's sync yielded) or, when one move fails, those already moved move back and nothing is
    * dropped. Deleting the trash afterwards is best effort, off the main thread: the next open empties it.
    */
-  private dropDead(live: ReadonlySet<Table>): void {
+  private *dropDeadSteps(live: ReadonlySet<Table>): Steps<void> {
     const dead = [...this.states].filter(([t]) => !live.has(t))
     if (dead.length === 0) return
     const trash = `${this.root}/${TRASH_DIR}`
     const moved: { from: string; to: string }[] = []
     try {
+      this.lock.check()
       io.mkdirSync(trash)
       for (const [t, s] of dead) {
         const to = `${trash}/${t.meta.id}`
@@ -686,7 +789,7 @@ export class DurableStore implements TableStore {
         io.renameSync(s.dir, to)
         moved.push({ from: s.dir, to })
       }
-      fsyncDir(this.root)
+      yield* fsyncDirSteps(this.root)
     } catch (e) {
       for (const m of moved.reverse()) try { io.renameSync(m.to, m.from) } catch { /* the next open finds it in the trash */ }
       try { fsyncDir(this.root) } catch { /* best effort */ }
@@ -826,6 +929,10 @@ export class DurableStore implements TableStore {
   }
 
   private stateOf(t: Table): TableState {
+    const s = this.states.get(t)
+    if (s !== undefined) return s
+    // a CREATE TABLE persisting in the background (persistDdl) may be making its directory: finished first
+    this.quiesce()
     return this.states.get(t) ?? this.createDir(t)
   }
 
@@ -836,6 +943,11 @@ export class DurableStore implements TableStore {
    * never reused.
    */
   private createDir(t: Table): TableState {
+    return runSteps(this.createDirSteps(t))
+  }
+
+  /** {@link createDir} in steps (its syncs yielded: see steps.ts). */
+  private *createDirSteps(t: Table): Steps<TableState> {
     const dir = `${this.root}/${tableDirName(t.meta.name, t.meta.id)}`
     const staging = `${this.root}/${TRASH_DIR}/new-${t.meta.id}`
     const s: TableState = { dir, file: { version: FORMAT_VERSION, meta: t.meta, walSeq: this.seq, txn: 0, partitions: [], symbols: {} }, dirtyFrom: -Infinity, appliedSeq: this.seq, broken: undefined }
@@ -843,12 +955,12 @@ export class DurableStore implements TableStore {
     try {
       io.rmSync(staging)
       io.mkdirSync(staging)
-      writeTableMeta(staging, { ...s.file, meta: structuredClone(t.meta) })
-      this.writeDb()
+      yield* writeTableMetaSteps(staging, { ...s.file, meta: structuredClone(t.meta) })
+      yield* this.writeDbSteps()
       if (io.existsSync(dir)) throw Object.assign(new Error(`table directory exists: ${dir}`), { code: 'EEXIST' })
       io.renameSync(staging, dir)
       placed = true
-      fsyncDir(this.root)
+      yield* fsyncDirSteps(this.root)
     } catch (e) {
       try { io.rmSync(placed ? dir : staging) } catch { /* emptied on the next open, or found with its _meta */ }
       throw e instanceof SqlError ? e : ioError('could not create the table directory', e)
@@ -884,6 +996,14 @@ export class DurableStore implements TableStore {
     this.lock.check()
     try { f() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
   }
+}
+
+/** A table rewrite a DDL statement's change made ({@link DurableStore.deferRewrite}). */
+interface DeferredRewrite {
+  readonly table: Table
+  readonly full: boolean
+  /** puts the table's rows, partitions and metadata back as before the change */
+  readonly undo: () => void
 }
 
 /**
