@@ -7,7 +7,7 @@ import type { ColumnType } from '../../types/column-type.js'
 import type { ColdPart, ParquetFileOfPart, PartCut, PartReader } from '../table-parts.js'
 import { firstRowAtLeast, readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
-import { PARQUET_PARTITION_FILE, type PartitionEntry, canAppendColumns, columnFileBytes, corrupted, readColumn, readColumnTail } from './table-files.js'
+import { PARQUET_PARTITION_FILE, type PartitionEntry, canAppendColumns, columnFileBytes, corrupted, readColumn, readColumnTail, topOf, topsWithout } from './table-files.js'
 import { timestampMicros } from '../../types/timestamp-ns.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
@@ -238,10 +238,12 @@ export class FilePart implements ColdPart, Evictable {
     // SHOW PARTITIONS' size loses the dropped files (a Parquet partition's file keeps them)
     let freed = 0
     if (this.entry.format !== 'parquet') for (const f of dropped) freed += columnFileBytes(dir, f)
-    const { files: _files, dropped: _dropped, ...rest } = this.entry
+    const { files: _files, dropped: _dropped, tops: _tops, ...rest } = this.entry
     const plain = files.length === columns.length && files.every((f, i) => f === columns[i]!.name)
+    const tops = topsWithout(this.entry.tops, dropped)
     const entry: PartitionEntry = {
       ...rest, bytes: Math.max(0, this.entry.bytes - freed),
+      ...(tops === undefined ? {} : { tops }),
       ...(plain ? {} : { files }),
       ...(dropped.length > 0 || this.entry.dropped !== undefined ? { dropped: [...new Set([...(this.entry.dropped ?? []), ...dropped])] } : {}),
     }
@@ -351,6 +353,8 @@ export class FilePart implements ColdPart, Evictable {
     const s = this.src
     // anything already in memory is cheaper to read from there; a Parquet partition loads whole columns
     if (this.retired || this.successor !== undefined || this.entry.format === 'parquet' || this.cols[s.timestampIndex] !== undefined || columns.some((c) => this.cols[c] !== undefined)) return undefined
+    // a column with a column top (its file holds fewer rows than the partition) is read whole
+    if (this.entry.tops !== undefined && columns.some((c) => { const f = this.fileColumn(c); return f !== undefined && topOf(this.entry, f.name) > 0 })) return undefined
     // the files as this partition names them; a column without a file (added later) is read whole (all null)
     let files = s.columns
     if (this.entry.files !== undefined || columns.some((c) => c >= s.columns.length)) {

@@ -20,7 +20,7 @@ import { type Background, type Steps, type SyncWait, background, runSteps } from
 import { io } from './io.js'
 import { fsyncDir, fsyncDirSteps, replaceFileAtomic, replaceFileAtomicSteps } from './durable-steps.js'
 import { DirLock } from './lock.js'
-import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, columnFileBytes, corrupted, purgeDropped, readDictionaries, readTableMeta, removeDropped, removeUnreferenced, writeColumnSteps, writeDictionarySteps, writeTableMeta, writeTableMetaSteps } from './table-files.js'
+import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, columnFileBytes, corrupted, purgeDropped, readDictionaries, readTableMeta, removeDropped, removeUnreferenced, topsWithout, writeColumnSteps, writeDictionarySteps, writeTableMeta, writeTableMetaSteps } from './table-files.js'
 import { FilePart, type PartSource } from './file-part.js'
 import { convertParts } from './convert-parts.js'
 import { loadSyncColumnReader } from '../../parquet/sync-column.js'
@@ -579,8 +579,10 @@ export class DurableStore implements TableStore {
           bytes += yield* writeColumnSteps(path, name, cols[c]!.type, v)
           yield
         }
-        const { files: _f, ...rest } = e
-        next.set(p, { entry: { ...rest, bytes: Math.max(0, bytes), files, dropped: [...new Set([...(e.dropped ?? []), ...replaced])] }, changed: written, replaced })
+        const { files: _f, tops: had, ...rest } = e
+        // a replaced file's column top goes with it (the new files hold every row)
+        const tops = topsWithout(had, replaced)
+        next.set(p, { entry: { ...rest, bytes: Math.max(0, bytes), files, dropped: [...new Set([...(e.dropped ?? []), ...replaced])], ...(tops === undefined ? {} : { tops }) }, changed: written, replaced })
       }
       // every column file written above is durable before the dictionaries and `_meta`
       yield { drain: true }
