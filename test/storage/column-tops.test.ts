@@ -112,3 +112,44 @@ t.test('CONVERT PARTITION TO PARQUET and back reads the top as nulls', async (t)
   t.same((await db.query(SUMMARY)).rows, WANT)
   t.equal(entries(dir).at(-1)!.tops, undefined, 'written anew: every row in the files')
 })
+
+t.test('UPDATE of a column added after others writes no nulls for the columns before it', async (t) => {
+  const dir = tmpDir(t)
+  let db = await make(dir)
+  await db.query('ALTER TABLE t ADD COLUMN a DOUBLE[], w INT')
+  db = await reopen(db, dir)
+  t.teardown(() => db.close())
+  await db.query("UPDATE t SET w = 7 WHERE ts IN '2024-01-01'")
+  const first = entries(dir)[0]!
+  const byCol = new Map(['x', 'ts', 'n', 's', 'k', 'a', 'w'].map((c, i) => [c, first.files![i]!]))
+  for (const c of ['n', 's', 'k', 'a']) {
+    t.equal(first.tops?.[byCol.get(c)!], 500, `${c}: an empty file, its top every row`)
+    t.equal(size(dir, first, `${byCol.get(c)!}.d`), 0, `${c}: no null written`)
+  }
+  t.equal(size(dir, first, `${byCol.get('w')!}.d`), 500 * 4, 'the updated column holds every row')
+  const want = [[1000n, 0n, 0n, 0n, 0n, 500n, 3500n]]
+  const q = 'SELECT count(), count(n), count(s), count(k), count(a), count(w), sum(w) FROM t'
+  t.same((await db.query(q)).rows, want)
+  db = await reopen(db, dir)
+  t.same((await db.query(q)).rows, want, 'after a restart')
+  // rows appended later in place, and another UPDATE of a topped column
+  await db.query("UPDATE t SET n = 1 WHERE x = 3")
+  t.same((await db.query('SELECT count(n), sum(n), count(s) FROM t')).rows, [[1n, 1n, 0n]])
+})
+
+t.test('rows still in memory at ADD COLUMN are written first: the new column starts after them', async (t) => {
+  const dir = tmpDir(t)
+  let db = await Database.open({ path: dir })
+  await db.query(`CREATE TABLE t AS (SELECT x, timestamp_sequence('2024-01-01', 172800000) ts FROM long_sequence(1000)) TIMESTAMP(ts) PARTITION BY DAY`)
+  db = await reopen(db, dir)
+  // in memory, not yet in a partition's files
+  await db.query("INSERT INTO t (x, ts) VALUES (2000, '2024-01-02T23:58:00Z')")
+  await db.query('ALTER TABLE t ADD COLUMN n LONG')
+  await db.query("INSERT INTO t (x, ts, n) VALUES (2001, '2024-01-02T23:59:00Z', 5)")
+  db = await reopen(db, dir)
+  t.teardown(() => db.close())
+  const last = entries(dir).at(-1)!
+  t.same(last.tops, { n: 501 }, 'the top covers the rows that were in memory too')
+  t.equal(size(dir, last, 'n.d'), 8)
+  t.same((await db.query('SELECT count(), count(n), sum(n), sum(x) FROM t')).rows, [[1002n, 1n, 5n, 500500n + 4001n]])
+})

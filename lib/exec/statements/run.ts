@@ -104,7 +104,9 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
     case 'rename_table': return ddlInBackground(env, () => renameTable(stmt, env.catalog), done('rename_table'))
     case 'alter_table':
       if (stmt.action.kind === 'convert_partition') return convertPartition(stmt, stmt.action, env.catalog, env.store)
-      return ddlInBackground(env, () => alterTable(stmt, env.catalog), done('alter_table'))
+      // ADD COLUMN: the table's rows in memory are written first, so the new column starts after them (a column top)
+      return ddlInBackground(env, () => alterTable(stmt, env.catalog), done('alter_table'),
+        () => { const t = stmt.action.kind === 'add_column' ? env.catalog.find(stmt.table) : undefined; return t === undefined ? [] : [t] })
     case 'insert': {
       const table = env.catalog.get(stmt.table, stmt.tablePos)
       const cteBc = stmt.ctes === undefined ? bc : withCtes(bc, stmt.ctes)
@@ -170,20 +172,21 @@ function ddl(env: RunEnv, change: () => void, ex: Execution): Execution {
 }
 
 /**
- * {@link ddl} with its file syncs off the main thread (`DurableStore.persistDdl`): queries are
+ * {@link ddl} with its file syncs off the main thread (`DurableStore.persistDdl`; `flushFirst`:
+ * tables whose rows in memory are written before the change): queries are
  * answered while they run, and see the change (the plans cached before it are dropped at once:
  * {@link RunEnv.schemaChanged}). One DDL statement persists at a time; the caller holds the
  * write locks of the tables it changes alone, so no append or UPDATE lands in them meanwhile.
  * On failure the tables' rows and partitions, and the catalog, are put back as they were, and
  * the files are made to match them again (blocking: a failure is rare).
  */
-async function ddlInBackground(env: RunEnv, change: () => void, ex: Execution): Promise<Execution> {
+async function ddlInBackground(env: RunEnv, change: () => void, ex: Execution, flushFirst: () => readonly Table[] = () => []): Promise<Execution> {
   const store = env.store
   if (store === undefined) return ddl(env, change, ex)
   return store.oneDdlAtATime(async () => {
     const undo = env.catalog.savepoint()
     try {
-      await store.persistDdl(() => { change(); env.schemaChanged?.() })
+      await store.persistDdl(() => { change(); env.schemaChanged?.() }, flushFirst())
     } catch (e) {
       undo()
       env.schemaChanged?.()

@@ -11,7 +11,7 @@
 import * as path from 'node:path'
 import { SqlError, SqlState, internalError } from '../../errors.js'
 import { timestampMicros } from '../../types/timestamp-ns.js'
-import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '../../types/vector.js'
+import { type Vector, type I64Vector, type SymbolTable, allocate, concatVectors } from '../../types/vector.js'
 import type { Catalog } from '../catalog.js'
 import { Table, type TableStore, concatAppends } from '../table.js'
 import type { ColdPart } from '../table-parts.js'
@@ -467,8 +467,12 @@ export class DurableStore implements TableStore {
    * meanwhile (the caller holds their write locks alone); anything that must change a table
    * first finishes the remaining steps at once ({@link quiesce}), as for a background checkpoint.
    */
-  async persistDdl(change: () => void): Promise<void> {
+  async persistDdl(change: () => void, flushFirst: readonly Table[] = []): Promise<void> {
     this.commitSync()
+    // rows in memory of `flushFirst` (ADD COLUMN's table) go to their partitions before the change, as QuestDB
+    // commits them first: the column added then starts after them (its column top), with no null written
+    const dirty = flushFirst.filter((t) => { const s = this.states.get(t); return s !== undefined && s.broken === undefined && s.dirtyFrom !== Infinity })
+    if (dirty.length > 0) await this.runJob(this.flushSteps(dirty))
     const deferred: DeferredRewrite[] = []
     const undo = (): void => { for (const d of deferred.reverse()) d.undo() }
     this.deferred = deferred
@@ -498,6 +502,14 @@ export class DurableStore implements TableStore {
       return await f()
     } finally {
       end()
+    }
+  }
+
+  /** Steps checkpointing tables `tables` (their rows in memory written as they are: {@link flush}). */
+  private *flushSteps(tables: readonly Table[]): Steps<void> {
+    for (const t of tables) {
+      const s = this.stateOf(t)
+      if (s.broken === undefined && s.dirtyFrom !== Infinity) yield* this.checkpointChangedSteps(t, s, false)
     }
   }
 
@@ -565,24 +577,28 @@ export class DurableStore implements TableStore {
         const path = `${s.dir}/${e.dir}`
         const replaced: string[] = []
         let bytes = e.bytes
-        // a column past the files' end (added later) has none: those before it get files of their nulls too
+        // a column past the files' end (added later) has none: those before it that UPDATE does not change get
+        // an empty file whose column top is every row (files are named by index, without gaps; no null is written)
         const last = Math.max(...changed.keys())
-        const written = new Map(changed)
-        for (let c = files.length; c < last; c++) if (!written.has(c)) written.set(c, p.column(c))
-        for (const [c, v] of [...written].sort((a, b) => a[0] - b[0])) {
+        const topped: number[] = []
+        for (let c = files.length; c < last; c++) if (!changed.has(c)) topped.push(c)
+        const newTops: Record<string, number> = {}
+        for (const c of [...changed.keys(), ...topped].sort((a, b) => a - b)) {
           const name = `${cols[c]!.name}.u${txn}`
           if (c < files.length) {
             replaced.push(files[c]!)
             bytes -= columnFileBytes(path, files[c]!)
           }
           files[c] = name
-          bytes += yield* writeColumnSteps(path, name, cols[c]!.type, v)
+          const v = changed.get(c)
+          if (v === undefined) newTops[name] = p.rows
+          bytes += yield* writeColumnSteps(path, name, cols[c]!.type, v ?? allocate(cols[c]!.type, 0, t.dictOf(c)))
           yield
         }
         const { files: _f, tops: had, ...rest } = e
         // a replaced file's column top goes with it (the new files hold every row)
-        const tops = topsWithout(had, replaced)
-        next.set(p, { entry: { ...rest, bytes: Math.max(0, bytes), files, dropped: [...new Set([...(e.dropped ?? []), ...replaced])], ...(tops === undefined ? {} : { tops }) }, changed: written, replaced })
+        const tops = { ...topsWithout(had, replaced), ...newTops }
+        next.set(p, { entry: { ...rest, bytes: Math.max(0, bytes), files, dropped: [...new Set([...(e.dropped ?? []), ...replaced])], ...(Object.keys(tops).length === 0 ? {} : { tops }) }, changed, replaced })
       }
       // every column file written above is durable before the dictionaries and `_meta`
       yield { drain: true }
