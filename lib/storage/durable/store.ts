@@ -998,11 +998,7 @@ export class DurableStore implements TableStore {
     this.write(() => replaceFileAtomic(this.root, name, bytes))
   }
 
-  private writeDb(): void {
-    runSteps(this.writeSteps(this.writeDbSteps()))
-  }
-
-  /** {@link writeDb} in steps (its syncs yielded, see durable-steps.ts). */
+  /** Writes `_db` (the next table id and the WAL sequence) atomically, in steps (its syncs yielded, see durable-steps.ts). */
   private *writeDbSteps(): Steps<void> {
     const nextId = this.catalog.idCounter
     yield* replaceFileAtomicSteps(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId, seq: this.seq }))
