@@ -7,7 +7,7 @@
  * a restart. Checked in bytes on disk and answers, not time.
  */
 import t from 'tap'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../lib/index.js'
 import { packr } from '../../lib/storage/durable/wal-codec.js'
@@ -152,4 +152,20 @@ t.test('rows still in memory at ADD COLUMN are written first: the new column sta
   t.same(last.tops, { n: 501 }, 'the top covers the rows that were in memory too')
   t.equal(size(dir, last, 'n.d'), 8)
   t.same((await db.query('SELECT count(), count(n), sum(n), sum(x) FROM t')).rows, [[1002n, 1n, 5n, 500500n + 4001n]])
+})
+
+t.test('damaged column tops in _meta make the table unreadable (XX001), not misread', async (t) => {
+  for (const bad of [{ n: -1 }, { n: 1.5 }, { n: 'x' }, 7]) {
+    const dir = tmpDir(t)
+    let db = await make(dir)
+    await db.query(ROWS)
+    await db.close()
+    const file = join(tableDir(dir), '_meta')
+    const m = packr.unpack(readFileSync(file)) as { partitions: { tops?: unknown }[] }
+    m.partitions[m.partitions.length - 1]!.tops = bad
+    writeFileSync(file, packr.pack(m))
+    db = await Database.open({ path: dir })
+    await t.rejects(db.query('SELECT count() FROM t'), { code: 'XX001' }, JSON.stringify(bad))
+    await db.close()
+  }
 })
