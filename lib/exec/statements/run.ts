@@ -87,14 +87,14 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       })
       const meta = tableMeta(stmt.name, stmt.namePos, columns, stmt.options, stmt.pos, env.catalog.maxNameLength)
       let t!: Table
-      ddl(env, () => { t = env.catalog.create(meta, stmt.namePos) }, done('create_table'))
+      await ddlInBackground(env, () => { t = env.catalog.create(meta, stmt.namePos) }, done('create_table'))
       try {
         // in memory, a large result goes in a slice per turn of the event loop
         await t.appendInTurns(columns.map((c, i) => (data.vectors[i]!.type === c.type ? data.vectors[i]! : castVector(data.vectors[i]!, c.type))), data.length)
         await env.store?.commit()
       } catch (err) {
         // the rows were not committed: the table goes too (if that fails as well, it stays, empty, in the catalog and on disk alike)
-        try { ddl(env, () => { if (env.catalog.find(stmt.name) === t) env.catalog.drop(stmt.name) }, done('drop_table')) } catch { /* see above */ }
+        try { await ddlInBackground(env, () => { if (env.catalog.find(stmt.name) === t) env.catalog.drop(stmt.name) }, done('drop_table')) } catch { /* see above */ }
         throw err
       }
       return done('create_table', data.length)
