@@ -974,7 +974,7 @@ export class DurableStore implements TableStore {
       io.rmSync(staging)
       io.mkdirSync(staging)
       yield* writeTableMetaSteps(staging, { ...s.file, meta: structuredClone(t.meta) })
-      yield* this.writeDbSteps()
+      yield* this.writeSteps(this.writeDbSteps())
       if (io.existsSync(dir)) throw Object.assign(new Error(`table directory exists: ${dir}`), { code: 'EEXIST' })
       io.renameSync(staging, dir)
       placed = true
