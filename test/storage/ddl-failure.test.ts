@@ -101,3 +101,21 @@ t.test('a DROP COLUMN refused midway (by the third partition) leaves every parti
   await db.query('ALTER TABLE t DROP COLUMN v')
   t.same((await db.query('SELECT count(), sum(x) FROM t')).rows, [[500n, 125250n]])
 })
+
+t.test('TRUNCATE TABLE t, u failing on u: t stays truncated (its files say so), u is as before, in memory as on disk', async (t) => {
+  const dir = tmpDir(t)
+  let db = await make(dir)
+  await db.query('CREATE TABLE u AS (SELECT x, timestamp_sequence(\'2024-01-01\', 864000000) ts FROM long_sequence(100)) TIMESTAMP(ts) PARTITION BY DAY')
+  // u's `_meta` cannot be replaced
+  const restore = injectFault(['renameSync'], 'EIO', (p) => String(p).includes('/u~'))
+  try {
+    await t.rejects(db.query('TRUNCATE TABLE t, u'), { code: '58030' })
+  } finally { restore() }
+  const now = async (): Promise<unknown[]> => [(await db.query('SELECT count() FROM t')).rows, (await db.query('SELECT count(), sum(x) FROM u')).rows]
+  const seen = await now()
+  t.same(seen, [[[0n]], [[100n, 5050n]]], 't truncated, u as before')
+  await db.close()
+  db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  t.same(await now(), seen, 'the same after a restart')
+})

@@ -474,16 +474,17 @@ export class DurableStore implements TableStore {
     const dirty = flushFirst.filter((t) => { const s = this.states.get(t); return s !== undefined && s.broken === undefined && s.dirtyFrom !== Infinity })
     if (dirty.length > 0) await this.runJob(this.flushSteps(dirty))
     const deferred: DeferredRewrite[] = []
-    const undo = (): void => { for (const d of deferred.reverse()) d.undo() }
     this.deferred = deferred
-    try { change() } catch (e) { this.deferred = undefined; undo(); throw e }
+    try { change() } catch (e) { this.deferred = undefined; for (const d of deferred.reverse()) d.undo(); throw e }
     this.deferred = undefined
     const full = new Map<Table, boolean>()
     for (const d of deferred) full.set(d.table, full.get(d.table) === true || d.full)
+    const persisted = new Set<Table>()
     try {
-      await this.runJob(this.syncSteps(full))
+      await this.runJob(this.syncSteps(full, persisted))
     } catch (e) {
-      undo()
+      // a table whose rewrite is durable already (TRUNCATE a, b failing on b) keeps it, as its files do
+      for (const d of deferred.reverse()) if (!persisted.has(d.table)) d.undo()
       throw e instanceof SqlError ? e : ioError('storage write failed', e)
     }
   }
@@ -764,9 +765,10 @@ export class DurableStore implements TableStore {
 
   /**
    * {@link sync} in steps (their syncs yielded). `rewritten`: tables a statement rewrote
-   * ({@link deferRewrite}), each written whether its metadata changed or not, whole when `true`.
+   * ({@link deferRewrite}), each written whether its metadata changed or not, whole when `true`;
+   * `persisted` gets those whose rewrite is durable.
    */
-  private *syncSteps(rewritten: ReadonlyMap<Table, boolean>): Steps<void> {
+  private *syncSteps(rewritten: ReadonlyMap<Table, boolean>, persisted = new Set<Table>()): Steps<void> {
     const live = new Set(this.catalog.all())
     for (const t of live) {
       const s = this.states.get(t) ?? (yield* this.createDirSteps(t))
@@ -776,6 +778,7 @@ export class DurableStore implements TableStore {
         // the rows as they are now replace what the log holds (as persistRewrite)
         s.appliedSeq = this.seq
         yield* this.checkpointChangedSteps(t, s, full)
+        persisted.add(t)
         continue
       }
       const key = metaKey(t)
