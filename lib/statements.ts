@@ -253,7 +253,7 @@ export class Statements {
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, constant: (e) => evalConstant(e, ctx), params: values, naming: this.env.naming }
     const { acl } = this.env
-    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, files: this.env.files.roots, ...(acl.enabled ? { canSee: this.visibility(session.principal).canSee } : {}) }
+    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, files: this.env.files.roots, schemaChanged: () => { this.schemaVersion++ }, ...(acl.enabled ? { canSee: this.visibility(session.principal).canSee } : {}) }
     if (!DDL_KINDS.has(stmt.kind)) return runStatement(stmt, session, ctx, bc, runEnv)
     if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
     // alone on the tables it changes: no INSERT or UPDATE of them is half done

@@ -71,6 +71,11 @@ export interface ColdPart {
    */
   retire(loaded?: readonly (Vector | undefined)[]): void
   /**
+   * Undoes {@link retire} (and the retirement {@link withoutColumns} makes): the statement that
+   * retired it failed before its change was durable, and the part is the table's again, as before.
+   */
+  unretire?(): void
+  /**
    * The same rows without table columns `gone` (indexes among the table's `count` columns before
    * DROP COLUMN), read or rewritten by nothing; this part is retired, keeping what statements
    * holding it read. Absent: the table rewrites its rows to drop a column.

@@ -115,6 +115,12 @@ export interface TableStore {
   /** persists a rewrite (UPDATE, TRUNCATE, DROP PARTITION, ADD/DROP COLUMN) after it is applied; `full` rewrites every partition */
   persistRewrite(table: Table, full: boolean): void
   /**
+   * True when a rewrite just applied is persisted later, by the DDL statement that made it (whose
+   * syncs run off the main thread: `DurableStore.persistDdl`), which calls `undo` if that fails;
+   * false: persist it now ({@link persistRewrite})
+   */
+  deferRewrite?(table: Table, full: boolean, undo: () => void): boolean
+  /**
    * persists, in the background checkpoint, partitions the table dropped itself while a commit
    * applied rows (TTL): not now, inside the commit's step; until then the files still hold them
    * (a crash brings them back, and the next commit drops them again)
@@ -740,22 +746,33 @@ export class Table {
     })
   }
 
-  /** Applies a rewrite and persists it; on failure restores the rows and columns as they were. */
+  /**
+   * Applies a rewrite and persists it; on failure restores the rows, columns and partitions as
+   * they were: the partitions the change or the rewrite retired (TRUNCATE, DROP PARTITION, DROP
+   * COLUMN, a partition moved to memory) are the table's live partitions again, not retired.
+   */
   private rewrite(full: boolean, change: () => void): void {
     this.quiesce()
     const data = this.data
     const cold = this.cold
     const meta = this.meta
-    change()
-    if (this.store === undefined) return
-    try {
-      this.store.persistRewrite(this, full)
-    } catch (e) {
+    const undo = (): void => {
       this.data = data
       this.cold = cold
       this.setMeta(meta)
+      for (const p of cold) p.unretire?.()
+    }
+    // refused midway (a part that cannot change), it is undone as a failed write is
+    try { change() } catch (e) { undo(); throw e }
+    if (this.store === undefined) return
+    // a DDL statement persisting in the background persists it after its change (and undoes it on failure)
+    if (this.store.deferRewrite?.(this, full, undo) === true) return
+    try {
+      this.store.persistRewrite(this, full)
+    } catch (e) {
+      undo()
       // the failure may have come after the new `_meta` was in place: write the rows as they are again
-      try { this.store.persistRewrite(this, full) } catch { /* the old `_meta` stands, or the next write repairs it */ }
+      try { this.store.persistRewrite(this, full) } catch { undo() /* the old `_meta` stands, or the next write repairs it */ }
       throw e
     }
   }

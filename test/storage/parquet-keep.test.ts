@@ -110,7 +110,8 @@ t.test('a conversion back that did not happen (failed, or the process stopped fi
   // writing Parquet files fails from now on (the engine reads them through node:fs, not this hook)
   const restore = injectFault(['openSync'], 'EIO', (p) => String(p).includes('data.parquet'))
   try {
-    // its checkpoint (the columns changed: every partition moved to memory is written as column files)
+    // ADD COLUMN first writes the rows in memory (the column then starts after them): the partition the late row
+    // landed in is written as column files; those the merge moved to memory but added no row to keep their Parquet file
     await db.query('ALTER TABLE t ADD COLUMN n INT')
     await db.close()
   } finally {
@@ -118,7 +119,7 @@ t.test('a conversion back that did not happen (failed, or the process stopped fi
   }
   const meta = packr.unpack(readFileSync(join(tableDir(dir), '_meta'))) as { partitions: { name: string; format?: string; parquetFrom?: { dir: string } }[] }
   const pending = meta.partitions.filter((p) => p.format === undefined && p.parquetFrom !== undefined)
-  t.same(pending.map((p) => p.name), DAYS, 'the failed conversion left them column files, recorded in _meta as on their way back to Parquet')
+  t.same(pending.map((p) => p.name), ['2024-01-01'], 'the failed conversion left it column files, recorded in _meta as on its way back to Parquet')
   db = await Database.open({ path: dir })
   t.teardown(() => db.close())
   await parquetAgain(t, dir, db)

@@ -51,6 +51,11 @@ export interface RunEnv {
   readonly canSee?: (table: string) => boolean
   /** the import and export roots (read_parquet, COPY ... TO) */
   readonly files?: FileRoots
+  /**
+   * A DDL statement changed the catalog in memory (its files still syncing): plans cached for the
+   * schema of before are not used from now on
+   */
+  readonly schemaChanged?: () => void
 }
 
 /** Runs `stmt`, bound in `bc`, in `session`. */
@@ -62,8 +67,8 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       if (q.subqueries.length > 0) await computeSubqueries(q.subqueries, ctx)
       return { columns: q.columns, types: q.types, timestampIndex: q.plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(physical(q.plan, ctx), ctx) }
     }
-    case 'create_table': return ddl(env, () => createTable(stmt, env.catalog), done('create_table'))
-    case 'create_table_like': return ddl(env, () => createTableLike(stmt, env.catalog), done('create_table'))
+    case 'create_table': return ddlInBackground(env, () => createTable(stmt, env.catalog), done('create_table'))
+    case 'create_table_like': return ddlInBackground(env, () => createTableLike(stmt, env.catalog), done('create_table'))
     case 'create_table_as': {
       if (env.catalog.find(stmt.name) !== undefined) {
         if (stmt.ifNotExists) return done('create_table')
@@ -82,24 +87,26 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       })
       const meta = tableMeta(stmt.name, stmt.namePos, columns, stmt.options, stmt.pos, env.catalog.maxNameLength)
       let t!: Table
-      ddl(env, () => { t = env.catalog.create(meta, stmt.namePos) }, done('create_table'))
+      await ddlInBackground(env, () => { t = env.catalog.create(meta, stmt.namePos) }, done('create_table'))
       try {
         // in memory, a large result goes in a slice per turn of the event loop
         await t.appendInTurns(columns.map((c, i) => (data.vectors[i]!.type === c.type ? data.vectors[i]! : castVector(data.vectors[i]!, c.type))), data.length)
         await env.store?.commit()
       } catch (err) {
         // the rows were not committed: the table goes too (if that fails as well, it stays, empty, in the catalog and on disk alike)
-        try { ddl(env, () => { if (env.catalog.find(stmt.name) === t) env.catalog.drop(stmt.name) }, done('drop_table')) } catch { /* see above */ }
+        try { await ddlInBackground(env, () => { if (env.catalog.find(stmt.name) === t) env.catalog.drop(stmt.name) }, done('drop_table')) } catch { /* see above */ }
         throw err
       }
       return done('create_table', data.length)
     }
-    case 'drop_table': return ddl(env, () => dropTable(stmt, env.catalog), done('drop_table'))
-    case 'truncate_table': return ddl(env, () => truncateTable(stmt, env.catalog), done('truncate_table'))
-    case 'rename_table': return ddl(env, () => renameTable(stmt, env.catalog), done('rename_table'))
+    case 'drop_table': return ddlInBackground(env, () => dropTable(stmt, env.catalog), done('drop_table'))
+    case 'truncate_table': return ddlInBackground(env, () => truncateTable(stmt, env.catalog), done('truncate_table'))
+    case 'rename_table': return ddlInBackground(env, () => renameTable(stmt, env.catalog), done('rename_table'))
     case 'alter_table':
       if (stmt.action.kind === 'convert_partition') return convertPartition(stmt, stmt.action, env.catalog, env.store)
-      return ddl(env, () => alterTable(stmt, env.catalog), done('alter_table'))
+      // ADD COLUMN: the table's rows in memory are written first, so the new column starts after them (a column top)
+      return ddlInBackground(env, () => alterTable(stmt, env.catalog), done('alter_table'),
+        () => { const t = stmt.action.kind === 'add_column' ? env.catalog.find(stmt.table) : undefined; return t === undefined ? [] : [t] })
     case 'insert': {
       const table = env.catalog.get(stmt.table, stmt.tablePos)
       const cteBc = stmt.ctes === undefined ? bc : withCtes(bc, stmt.ctes)
@@ -162,6 +169,32 @@ function ddl(env: RunEnv, change: () => void, ex: Execution): Execution {
     throw e
   }
   return ex
+}
+
+/**
+ * {@link ddl} with its file syncs off the main thread (`DurableStore.persistDdl`; `flushFirst`:
+ * tables whose rows in memory are written before the change): queries are
+ * answered while they run, and see the change (the plans cached before it are dropped at once:
+ * {@link RunEnv.schemaChanged}). One DDL statement persists at a time; the caller holds the
+ * write locks of the tables it changes alone, so no append or UPDATE lands in them meanwhile.
+ * On failure the tables' rows and partitions, and the catalog, are put back as they were, and
+ * the files are made to match them again (blocking: a failure is rare).
+ */
+async function ddlInBackground(env: RunEnv, change: () => void, ex: Execution, flushFirst: () => readonly Table[] = () => []): Promise<Execution> {
+  const store = env.store
+  if (store === undefined) return ddl(env, change, ex)
+  return store.oneDdlAtATime(async () => {
+    const undo = env.catalog.savepoint()
+    try {
+      await store.persistDdl(() => { change(); env.schemaChanged?.() }, flushFirst())
+    } catch (e) {
+      undo()
+      env.schemaChanged?.()
+      try { store.sync() } catch { /* the files are repaired at the next DDL statement or open */ }
+      throw e
+    }
+    return ex
+  })
 }
 
 function withCtes(bc: BindContext, ctes: NonNullable<Extract<Statement, { kind: 'insert' }>['ctes']>): BindContext {

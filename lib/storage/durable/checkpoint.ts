@@ -91,9 +91,15 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       const names = t.meta.columns.map((c, i) => have[i] ?? (taken.has(c.name) ? `${c.name}.t${txn}` : c.name))
       const bytes = yield* appendPartitionSteps(state.dir, last.entry, t.meta, data, first.start, first.end, names, tops)
       yield
-      const { files: _files, ...e } = last.entry
+      const { files: _files, tops: had, ...e } = last.entry
       const plain = names.every((n, i) => n === t.meta.columns[i]!.name)
-      const entry: PartitionEntry = { ...e, ...(plain ? {} : { files: names }), rows: e.rows + first.end - first.start, minTs: Math.min(e.minTs, first.minTs), maxTs: Math.max(e.maxTs, first.maxTs), bytes: e.bytes + bytes }
+      // a column added after the partition's rows gets a file of the new rows only: its column top is those rows
+      const topsNow = { ...had }
+      for (const i of tops) topsNow[names[i]!] = e.rows
+      const entry: PartitionEntry = {
+        ...e, ...(plain ? {} : { files: names }), ...(Object.keys(topsNow).length > 0 ? { tops: topsNow } : {}),
+        rows: e.rows + first.end - first.start, minTs: Math.min(e.minTs, first.minTs), maxTs: Math.max(e.maxTs, first.maxTs), bytes: e.bytes + bytes,
+      }
       kept[kept.length - 1] = entry
       extended = { from: last, entry }
       ranges.shift()

@@ -45,7 +45,7 @@ export async function convertParts(s: TableState, t: Table, choose: (entries: re
       const columns = meta.columns.map((c, k) => concatVectors(c.type, group.map((p) => p.column(k))))
       const head = group[0]!
       const dir = `${head.entry.name}.${txn}`
-      const { format: _old, parquetFrom: _from, files: _files, ...rest } = head.entry
+      const { format: _old, parquetFrom: _from, files: _files, tops: _tops, ...rest } = head.entry
       const entry = { ...rest, dir, rows, maxTs: group[group.length - 1]!.entry.maxTs }
       if (to === 'parquet') replaced.set(head, { ...entry, bytes: await writeParquetPartition(s.dir, dir, meta, columns, rows), format: 'parquet' })
       else replaced.set(head, { ...entry, bytes: writePartition(s.dir, dir, meta, asTableData(columns, rows), 0, rows) })
@@ -62,7 +62,7 @@ export async function convertParts(s: TableState, t: Table, choose: (entries: re
       const columns = meta.columns.map((_, c) => p.column(c))
       const dir = `${p.entry.name}.${txn}`
       // written anew for the columns as they are named now
-      const { format: _old, parquetFrom: _from, files: _files, dropped: _dropped, ...rest } = p.entry
+      const { format: _old, parquetFrom: _from, files: _files, dropped: _dropped, tops: _tops, ...rest } = p.entry
       if (to === 'parquet') {
         const bytes = await writeParquetPartition(s.dir, dir, meta, columns, p.rows)
         replaced.set(p, { ...rest, dir, bytes, format: 'parquet' })

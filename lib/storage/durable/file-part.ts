@@ -7,12 +7,12 @@ import type { ColumnType } from '../../types/column-type.js'
 import type { ColdPart, ParquetFileOfPart, PartCut, PartReader } from '../table-parts.js'
 import { firstRowAtLeast, readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
-import { PARQUET_PARTITION_FILE, type PartitionEntry, columnFileBytes, corrupted, readColumn, readColumnTail } from './table-files.js'
+import { PARQUET_PARTITION_FILE, type PartitionEntry, canAppendColumns, columnFileBytes, corrupted, readColumn, readColumnTail, topOf, topsWithout } from './table-files.js'
 import { timestampMicros } from '../../types/timestamp-ns.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
 import { internalError } from '../../errors.js'
-import { holdDir, whereNow } from './retired-dirs.js'
+import { holdDir, releaseDirs, whereNow } from './retired-dirs.js'
 import { encodeIndexBlock, indexFileOf, readIndexFile, writeIndexFile } from './index-file.js'
 
 /** What a partition needs to read its files; shared by the partitions of one table version. */
@@ -39,6 +39,8 @@ export class FilePart implements ColdPart, Evictable {
   private readonly cols: (Vector | undefined)[]
   private loadedCount = 0
   private retired = false
+  /** the table's source a DROP COLUMN replaced with the columns of before when it retired this part ({@link withoutColumns}), for {@link unretire} */
+  private live: PartSource | undefined
   /** the same partition with rows appended in place (its files hold this part's rows as their prefix) */
   private successor: FilePart | undefined
   /**
@@ -83,6 +85,11 @@ export class FilePart implements ColdPart, Evictable {
     const files = this.entry.files ?? this.src.columns.map((c) => c.name)
     if (files.length > now.length || files.some((_, i) => this.src.columns[i] !== undefined && this.src.columns[i]!.type !== now[i]!.type)) return undefined
     return now.map((_, i) => files[i])
+  }
+
+  /** True once the partition left the table ({@link retire}): it is read only by statements that still hold it. */
+  get isRetired(): boolean {
+    return this.retired
   }
 
   /** {@inheritDoc ColdPart.cutShort} */
@@ -239,15 +246,18 @@ export class FilePart implements ColdPart, Evictable {
     // SHOW PARTITIONS' size loses the dropped files (a Parquet partition's file keeps them)
     let freed = 0
     if (this.entry.format !== 'parquet') for (const f of dropped) freed += columnFileBytes(dir, f)
-    const { files: _files, dropped: _dropped, ...rest } = this.entry
+    const { files: _files, dropped: _dropped, tops: _tops, ...rest } = this.entry
     const plain = files.length === columns.length && files.every((f, i) => f === columns[i]!.name)
+    const tops = topsWithout(this.entry.tops, dropped)
     const entry: PartitionEntry = {
       ...rest, bytes: Math.max(0, this.entry.bytes - freed),
+      ...(tops === undefined ? {} : { tops }),
       ...(plain ? {} : { files }),
       ...(dropped.length > 0 || this.entry.dropped !== undefined ? { dropped: [...new Set([...(this.entry.dropped ?? []), ...dropped])] } : {}),
     }
     const next = new FilePart(entry, narrowed)
     this.cols.forEach((v, c) => { if (!gone.has(c) && v !== undefined) next.keep(c - [...gone].filter((i) => i < c).length, v) })
+    this.live = src
     this.src = pinned
     this.retireHolding(dropped)
     return next
@@ -351,6 +361,8 @@ export class FilePart implements ColdPart, Evictable {
     const s = this.src
     // anything already in memory is cheaper to read from there; a Parquet partition loads whole columns
     if (this.retired || this.successor !== undefined || this.entry.format === 'parquet' || this.cols[s.timestampIndex] !== undefined || columns.some((c) => this.cols[c] !== undefined)) return undefined
+    // a column with a column top (its file holds fewer rows than the partition) is read whole
+    if (this.entry.tops !== undefined && columns.some((c) => { const f = this.fileColumn(c); return f !== undefined && topOf(this.entry, f.name) > 0 })) return undefined
     // the files as this partition names them; a column without a file (added later) is read whole (all null)
     let files = s.columns
     if (this.entry.files !== undefined || columns.some((c) => c >= s.columns.length)) {
@@ -394,6 +406,20 @@ export class FilePart implements ColdPart, Evictable {
     if (this.retired || this.cols[c] === undefined) return
     this.cols[c] = undefined
     this.loadedCount--
+  }
+
+  /**
+   * {@inheritDoc ColdPart.unretire}
+   *
+   * It reads with the table's columns again (not those a DROP COLUMN pinned), releases the
+   * directories and files it held, and its loaded columns count in the memory budget again.
+   */
+  unretire(): void {
+    if (!this.retired) return
+    this.retired = false
+    if (this.live !== undefined) { this.src = this.live; this.live = undefined }
+    releaseDirs(this)
+    this.cols.forEach((v, c) => { if (v !== undefined) this.src.cache.add(this, c, vectorBytes(v)) })
   }
 
   /** {@inheritDoc ColdPart.retire} */

@@ -75,7 +75,7 @@ export async function parquetBack(t: Table, name: string, store: StoreAccess): P
     io.renameSync(`${s.dir}/${dir}/${PARTIAL_FILE}`, `${s.dir}/${dir}/${PARQUET_PARTITION_FILE}`)
     fsyncDir(`${s.dir}/${dir}`)
     // written anew for the columns as they are named now
-    const { parquetFrom: _from, files: _files, dropped: _dropped, ...rest } = e
+    const { parquetFrom: _from, files: _files, dropped: _dropped, tops: _tops, ...rest } = e
     const entry: PartitionEntry = { ...rest, dir, bytes: result.bytes, format: 'parquet' }
     const file: TableFileMeta = { ...s.file, txn: s.file.txn + 1, partitions: s.file.partitions.map((x) => (x === e ? entry : x)) }
     // the commit point; a failure leaves the column files in force (the new directory goes on the next open)

@@ -17,13 +17,31 @@ interface Held {
 
 const held = new Map<string, Held>()
 const collected = new FinalizationRegistry<string>((dir) => release(dir))
+/** the directories each owner holds, for {@link releaseDirs} */
+const byOwner = new WeakMap<object, string[]>()
 
 /** `owner` (a retired partition) may read directory `dir` (absolute) for as long as it lives. */
 export function holdDir(dir: string, owner: object): void {
   const h = held.get(dir)
   if (h !== undefined) h.count++
   else held.set(dir, { count: 1, movedTo: undefined })
-  collected.register(owner, dir)
+  const dirs = byOwner.get(owner)
+  if (dirs !== undefined) dirs.push(dir)
+  else byOwner.set(owner, [dir])
+  // the owner is its own unregister token (held weakly): releaseDirs can take its holds back
+  collected.register(owner, dir, owner)
+}
+
+/**
+ * `owner` no longer holds the directories it held (a partition retired by a statement that then
+ * failed is the table's again, and its directories are named by `_meta` as before).
+ */
+export function releaseDirs(owner: object): void {
+  const dirs = byOwner.get(owner)
+  if (dirs === undefined) return
+  byOwner.delete(owner)
+  collected.unregister(owner)
+  for (const d of dirs) release(d)
 }
 
 function release(dir: string): void {

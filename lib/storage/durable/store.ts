@@ -11,16 +11,16 @@
 import * as path from 'node:path'
 import { SqlError, SqlState, internalError } from '../../errors.js'
 import { timestampMicros } from '../../types/timestamp-ns.js'
-import { type Vector, type I64Vector, type SymbolTable, concatVectors } from '../../types/vector.js'
+import { type Vector, type I64Vector, type SymbolTable, allocate, concatVectors } from '../../types/vector.js'
 import type { Catalog } from '../catalog.js'
 import { Table, type TableStore, concatAppends } from '../table.js'
 import type { ColdPart } from '../table-parts.js'
-import { type TableState, checkpointSteps, checkpointTable, metaKey } from './checkpoint.js'
+import { type TableState, checkpointSteps, metaKey } from './checkpoint.js'
 import { type Background, type Steps, type SyncWait, background, runSteps } from './steps.js'
 import { io } from './io.js'
-import { fsyncDir, replaceFileAtomic, replaceFileAtomicSteps } from './durable-steps.js'
+import { fsyncDir, fsyncDirSteps, replaceFileAtomic, replaceFileAtomicSteps } from './durable-steps.js'
 import { DirLock } from './lock.js'
-import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, columnFileBytes, corrupted, purgeDropped, readDictionaries, readTableMeta, removeDropped, removeUnreferenced, writeColumnSteps, writeDictionarySteps, writeTableMeta, writeTableMetaSteps } from './table-files.js'
+import { FORMAT_VERSION, type PartitionEntry, type TableFileMeta, columnFileBytes, corrupted, purgeDropped, readDictionaries, readTableMeta, removeDropped, removeUnreferenced, topsWithout, writeColumnSteps, writeDictionarySteps, writeTableMeta, writeTableMetaSteps } from './table-files.js'
 import { trimCutParts } from './cut-trim.js'
 import { FilePart, type PartSource } from './file-part.js'
 import { convertParts } from './convert-parts.js'
@@ -101,6 +101,10 @@ export class DurableStore implements TableStore {
    * commit took the WAL past {@link checkpointBytes}); `done` resolves when it has ended
    */
   private job: { readonly run: Background; readonly done: Promise<void> } | undefined
+  /** ends when the DDL statements started so far have ended ({@link oneDdlAtATime}) */
+  private ddlTurn: Promise<void> = Promise.resolve()
+  /** rewrites made by the change {@link persistDdl} runs, persisted by it afterwards */
+  private deferred: DeferredRewrite[] | undefined
   /** a step of {@link job} is running (a change it makes itself does not wait for it) */
   private inStep = false
   /**
@@ -443,6 +447,97 @@ export class DurableStore implements TableStore {
     return error
   }
 
+  /**
+   * {@inheritDoc TableStore.deferRewrite}
+   *
+   * True while {@link persistDdl} runs a statement's change: the rewrite is persisted by it, after
+   * the change, with its syncs off the main thread.
+   */
+  deferRewrite(table: Table, full: boolean, undo: () => void): boolean {
+    if (this.deferred === undefined) return false
+    this.deferred.push({ table, full, undo })
+    return true
+  }
+
+  /**
+   * Runs a DDL statement's change `change` (in memory, at once) and persists it as {@link sync}
+   * does, but in the background: a step per turn of the event loop, every file sync on the thread
+   * pool, so queries are answered while the files sync (they see the change already: the table
+   * is changed in memory first, as a blocking DDL left it). Resolves once the change is durable.
+   * On failure the table rewrites the change made ({@link deferRewrite}) are undone (rows and
+   * partitions as before), and it rejects: the caller puts the catalog back and calls {@link sync}
+   * (which makes the files match it again). Nothing else may change the tables it changes
+   * meanwhile (the caller holds their write locks alone); anything that must change a table
+   * first finishes the remaining steps at once ({@link quiesce}), as for a background checkpoint.
+   */
+  async persistDdl(change: () => void, flushFirst: readonly Table[] = []): Promise<void> {
+    this.commitSync()
+    // rows in memory of `flushFirst` (ADD COLUMN's table) go to their partitions before the change, as QuestDB
+    // commits them first: the column added then starts after them (its column top), with no null written
+    const dirty = flushFirst.filter((t) => { const s = this.states.get(t); return s !== undefined && s.broken === undefined && s.dirtyFrom !== Infinity })
+    if (dirty.length > 0) await this.runJob(this.flushSteps(dirty))
+    const deferred: DeferredRewrite[] = []
+    this.deferred = deferred
+    try { change() } catch (e) { this.deferred = undefined; for (const d of deferred.reverse()) d.undo(); throw e }
+    this.deferred = undefined
+    const full = new Map<Table, boolean>()
+    for (const d of deferred) full.set(d.table, full.get(d.table) === true || d.full)
+    const persisted = new Set<Table>()
+    try {
+      await this.runJob(this.syncSteps(full, persisted))
+    } catch (e) {
+      // a table whose rewrite is durable already (TRUNCATE a, b failing on b) keeps it, as its files do
+      for (const d of deferred.reverse()) if (!persisted.has(d.table)) d.undo()
+      throw e instanceof SqlError ? e : ioError('storage write failed', e)
+    }
+  }
+
+  /**
+   * Runs `f` (a DDL statement: its catalog savepoint, change and {@link persistDdl}) after the
+   * DDL statements that came before it have ended: one persists at a time, so none undoes its
+   * change over another's.
+   */
+  async oneDdlAtATime<T>(f: () => Promise<T>): Promise<T> {
+    const before = this.ddlTurn
+    let end!: () => void
+    this.ddlTurn = new Promise<void>((r) => { end = r })
+    try {
+      await before
+      return await f()
+    } finally {
+      end()
+    }
+  }
+
+  /** Steps checkpointing tables `tables` (their rows in memory written as they are: {@link flush}). */
+  private *flushSteps(tables: readonly Table[]): Steps<void> {
+    for (const t of tables) {
+      const s = this.stateOf(t)
+      if (s.broken === undefined && s.dirtyFrom !== Infinity) yield* this.checkpointChangedSteps(t, s, false)
+    }
+  }
+
+  /**
+   * Runs `steps` as the store's {@link job} (after the one running, if any): a step per turn of the
+   * event loop (the first now), syncs on the thread pool; commits wait for it, and {@link quiesce}
+   * runs its remaining steps at once. Resolves when they end; rejects with what they threw.
+   */
+  private async runJob(steps: Steps<void>): Promise<void> {
+    while (this.job !== undefined) await this.job.done
+    let end!: () => void
+    const done = new Promise<void>((r) => { end = r })
+    let outcome!: { error: unknown }
+    const around = (run: () => void): void => {
+      this.inStep = true
+      try { run() } finally { this.inStep = false }
+    }
+    const job = { run: undefined as unknown as Background, done }
+    this.job = job
+    job.run = background(steps, around, (error) => { outcome = { error }; if (this.job === job) this.job = undefined; end() }, true)
+    await done
+    if (outcome.error !== undefined) throw outcome.error
+  }
+
   /** {@inheritDoc TableStore.persistRewrite} */
   persistRewrite(table: Table, full: boolean): void {
     this.commitSync()
@@ -486,22 +581,28 @@ export class DurableStore implements TableStore {
         const path = `${s.dir}/${e.dir}`
         const replaced: string[] = []
         let bytes = e.bytes
-        // a column past the files' end (added later) has none: those before it get files of their nulls too
+        // a column past the files' end (added later) has none: those before it that UPDATE does not change get
+        // an empty file whose column top is every row (files are named by index, without gaps; no null is written)
         const last = Math.max(...changed.keys())
-        const written = new Map(changed)
-        for (let c = files.length; c < last; c++) if (!written.has(c)) written.set(c, p.column(c))
-        for (const [c, v] of [...written].sort((a, b) => a[0] - b[0])) {
+        const topped: number[] = []
+        for (let c = files.length; c < last; c++) if (!changed.has(c)) topped.push(c)
+        const newTops: Record<string, number> = {}
+        for (const c of [...changed.keys(), ...topped].sort((a, b) => a - b)) {
           const name = `${cols[c]!.name}.u${txn}`
           if (c < files.length) {
             replaced.push(files[c]!)
             bytes -= columnFileBytes(path, files[c]!)
           }
           files[c] = name
-          bytes += yield* writeColumnSteps(path, name, cols[c]!.type, v)
+          const v = changed.get(c)
+          if (v === undefined) newTops[name] = p.rows
+          bytes += yield* writeColumnSteps(path, name, cols[c]!.type, v ?? allocate(cols[c]!.type, 0, t.dictOf(c)))
           yield
         }
-        const { files: _f, ...rest } = e
-        next.set(p, { entry: { ...rest, bytes: Math.max(0, bytes), files, dropped: [...new Set([...(e.dropped ?? []), ...replaced])] }, changed: written, replaced })
+        const { files: _f, tops: had, ...rest } = e
+        // a replaced file's column top goes with it (the new files hold every row)
+        const tops = { ...topsWithout(had, replaced), ...newTops }
+        next.set(p, { entry: { ...rest, bytes: Math.max(0, bytes), files, dropped: [...new Set([...(e.dropped ?? []), ...replaced])], ...(Object.keys(tops).length === 0 ? {} : { tops }) }, changed, replaced })
       }
       // every column file written above is durable before the dictionaries and `_meta`
       yield { drain: true }
@@ -574,10 +675,15 @@ export class DurableStore implements TableStore {
    * (which a failed DDL statement runs right after undoing its change in the catalog).
    */
   private checkpointChanged(t: Table, s: TableState, full: boolean): void {
+    runSteps(this.checkpointChangedSteps(t, s, full))
+  }
+
+  /** {@link checkpointChanged} in steps (its syncs yielded: see steps.ts). */
+  private *checkpointChangedSteps(t: Table, s: TableState, full: boolean): Steps<void> {
     const before = s.file
     try {
       // the directories it replaced are removed on the thread pool: unlinking a large partition's files takes long
-      this.write(() => checkpointTable(s, t, full, (f) => this.source(t, s, f), true))
+      yield* this.writeSteps(checkpointSteps(s, t, full, (f) => this.source(t, s, f), true))
     } catch (e) {
       this.metaKeys.delete(t)
       throw e
@@ -657,31 +763,49 @@ export class DurableStore implements TableStore {
    */
   sync(): void {
     this.commitSync()
+    runSteps(this.syncSteps(new Map()))
+  }
+
+  /**
+   * {@link sync} in steps (their syncs yielded). `rewritten`: tables a statement rewrote
+   * ({@link deferRewrite}), each written whether its metadata changed or not, whole when `true`;
+   * `persisted` gets those whose rewrite is durable.
+   */
+  private *syncSteps(rewritten: ReadonlyMap<Table, boolean>, persisted = new Set<Table>()): Steps<void> {
     const live = new Set(this.catalog.all())
     for (const t of live) {
-      const s = this.stateOf(t)
+      const s = this.states.get(t) ?? (yield* this.createDirSteps(t))
       if (s.broken !== undefined) continue
+      const full = rewritten.get(t)
+      if (full !== undefined) {
+        // the rows as they are now replace what the log holds (as persistRewrite)
+        s.appliedSeq = this.seq
+        yield* this.checkpointChangedSteps(t, s, full)
+        persisted.add(t)
+        continue
+      }
       const key = metaKey(t)
       if (this.metaKeys.get(t) === key) continue
       // a column renamed or added keeps every partition as it is (their `_meta` entries name their files:
       // PartitionEntry.files); any other change of the columns rewrites them all
-      this.checkpointChanged(t, s, !columnsKept(s.file.meta.columns, t.meta.columns))
+      yield* this.checkpointChangedSteps(t, s, !columnsKept(s.file.meta.columns, t.meta.columns))
     }
-    this.dropDead(live)
-    if (this.catalog.idCounter !== this.savedNextId) this.writeDb()
+    yield* this.dropDeadSteps(live)
+    if (this.catalog.idCounter !== this.savedNextId) yield* this.writeSteps(this.writeDbSteps())
   }
 
   /**
-   * Removes the directories of tables no longer in the catalog: all of them move to `_trash`
-   * (one rename each) or, when one move fails, those already moved move back and nothing is
+   * Steps removing the directories of tables no longer in the catalog: all of them move to `_trash`
+   * (one rename each; the data directory's sync yielded) or, when one move fails, those already moved move back and nothing is
    * dropped. Deleting the trash afterwards is best effort, off the main thread: the next open empties it.
    */
-  private dropDead(live: ReadonlySet<Table>): void {
+  private *dropDeadSteps(live: ReadonlySet<Table>): Steps<void> {
     const dead = [...this.states].filter(([t]) => !live.has(t))
     if (dead.length === 0) return
     const trash = `${this.root}/${TRASH_DIR}`
     const moved: { from: string; to: string }[] = []
     try {
+      this.lock.check()
       io.mkdirSync(trash)
       for (const [t, s] of dead) {
         const to = `${trash}/${t.meta.id}`
@@ -689,7 +813,7 @@ export class DurableStore implements TableStore {
         io.renameSync(s.dir, to)
         moved.push({ from: s.dir, to })
       }
-      fsyncDir(this.root)
+      yield* fsyncDirSteps(this.root)
     } catch (e) {
       for (const m of moved.reverse()) try { io.renameSync(m.to, m.from) } catch { /* the next open finds it in the trash */ }
       try { fsyncDir(this.root) } catch { /* best effort */ }
@@ -829,6 +953,10 @@ export class DurableStore implements TableStore {
   }
 
   private stateOf(t: Table): TableState {
+    const s = this.states.get(t)
+    if (s !== undefined) return s
+    // a CREATE TABLE persisting in the background (persistDdl) may be making its directory: finished first
+    this.quiesce()
     return this.states.get(t) ?? this.createDir(t)
   }
 
@@ -839,6 +967,11 @@ export class DurableStore implements TableStore {
    * never reused.
    */
   private createDir(t: Table): TableState {
+    return runSteps(this.createDirSteps(t))
+  }
+
+  /** {@link createDir} in steps (its syncs yielded: see steps.ts). */
+  private *createDirSteps(t: Table): Steps<TableState> {
     const dir = `${this.root}/${tableDirName(t.meta.name, t.meta.id)}`
     const staging = `${this.root}/${TRASH_DIR}/new-${t.meta.id}`
     const s: TableState = { dir, file: { version: FORMAT_VERSION, meta: t.meta, walSeq: this.seq, txn: 0, partitions: [], symbols: {} }, dirtyFrom: -Infinity, appliedSeq: this.seq, broken: undefined }
@@ -846,12 +979,12 @@ export class DurableStore implements TableStore {
     try {
       io.rmSync(staging)
       io.mkdirSync(staging)
-      writeTableMeta(staging, { ...s.file, meta: structuredClone(t.meta) })
-      this.writeDb()
+      yield* writeTableMetaSteps(staging, { ...s.file, meta: structuredClone(t.meta) })
+      yield* this.writeSteps(this.writeDbSteps())
       if (io.existsSync(dir)) throw Object.assign(new Error(`table directory exists: ${dir}`), { code: 'EEXIST' })
       io.renameSync(staging, dir)
       placed = true
-      fsyncDir(this.root)
+      yield* fsyncDirSteps(this.root)
     } catch (e) {
       try { io.rmSync(placed ? dir : staging) } catch { /* emptied on the next open, or found with its _meta */ }
       throw e instanceof SqlError ? e : ioError('could not create the table directory', e)
@@ -871,11 +1004,7 @@ export class DurableStore implements TableStore {
     this.write(() => replaceFileAtomic(this.root, name, bytes))
   }
 
-  private writeDb(): void {
-    runSteps(this.writeSteps(this.writeDbSteps()))
-  }
-
-  /** {@link writeDb} in steps (its syncs yielded, see durable-steps.ts). */
+  /** Writes `_db` (the next table id and the WAL sequence) atomically, in steps (its syncs yielded, see durable-steps.ts). */
   private *writeDbSteps(): Steps<void> {
     const nextId = this.catalog.idCounter
     yield* replaceFileAtomicSteps(this.root, '_db', packr.pack({ version: FORMAT_VERSION, nextId, seq: this.seq }))
@@ -887,6 +1016,14 @@ export class DurableStore implements TableStore {
     this.lock.check()
     try { f() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
   }
+}
+
+/** A table rewrite a DDL statement's change made ({@link DurableStore.deferRewrite}). */
+interface DeferredRewrite {
+  readonly table: Table
+  readonly full: boolean
+  /** puts the table's rows, partitions and metadata back as before the change */
+  readonly undo: () => void
 }
 
 /**

@@ -65,6 +65,31 @@ export interface PartitionEntry {
    * removed on open ({@link purgeDropped}); a Parquet partition's file keeps them, unread.
    */
   dropped?: readonly string[]
+  /**
+   * Column tops (QuestDB's word): by file name, how many of the partition's first rows a column
+   * file holds no bytes for, because the column was added after them (they are null). Rows
+   * appended in place after ADD COLUMN write only their own values to the new column's file and
+   * record the partition's rows before them here. Absent (or a file not listed): the file holds
+   * every row.
+   */
+  tops?: Readonly<Record<string, number>>
+}
+
+/** The column top of file `name` in partition `p`: its first rows without bytes in the file ({@link PartitionEntry.tops}). */
+export function topOf(p: PartitionEntry, name: string): number {
+  // (a part an out-of-order merge cut may end before the top: all its rows are then null)
+  return Math.min(p.tops?.[name] ?? 0, p.rows)
+}
+
+/**
+ * `tops` without the files that are no longer the partition's own (`gone`: dropped or replaced
+ * files), or undefined when none is left.
+ */
+export function topsWithout(tops: PartitionEntry['tops'], gone: readonly string[]): PartitionEntry['tops'] {
+  if (tops === undefined) return undefined
+  const out: Record<string, number> = {}
+  for (const [k, v] of Object.entries(tops)) if (!gone.includes(k)) out[k] = v
+  return Object.keys(out).length === 0 ? undefined : out
 }
 
 /** The file of a Parquet partition inside its directory (QuestDB's name). */
@@ -103,6 +128,11 @@ export function readTableMeta(dir: string): TableFileMeta {
     // only ever used to remove files: a list that is not plain file names is dropped, never followed
     const dropped = p.dropped as unknown
     if (dropped !== undefined && !(Array.isArray(dropped) && dropped.every(isPlainName))) delete p.dropped
+    // column tops that are not counts of rows would misplace every value after them: unreadable, not misread
+    const tops = p.tops as unknown
+    if (tops !== undefined && !(tops !== null && typeof tops === 'object' && Object.values(tops).every((n) => Number.isInteger(n) && (n as number) >= 0))) {
+      throw corrupted(m.meta.name, p.name, 'partition entry has column tops that are not row counts')
+    }
   }
   return m
 }
@@ -246,8 +276,10 @@ export function appendPartition(tableDir: string, p: PartitionEntry, meta: Table
 /**
  * {@link appendPartition} in steps, as {@link writePartitionSteps}: a column's files per step (about 4 MiB of rows per step), their syncs `later`.
  * `names`: each column's file name in the partition (default: the column names); `tops`: the columns
- * that have no file there yet (added after the partition was written): theirs is written whole, nulls
- * for the partition's rows before, then the new rows (no other column's file is rewritten).
+ * that have no file there yet (added after the partition was written): theirs is written with the
+ * new rows only, and the partition's rows before them are its column top (the caller records
+ * `p.rows` in the entry's {@link PartitionEntry.tops} under its name: no null is written). A
+ * column with a top already appends after the rows its file holds. No other column's file is rewritten.
  */
 export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta: TableMeta, data: TableData | HeldRows, start: number, end: number,
   names: readonly string[] = meta.columns.map((c) => c.name), tops: ReadonlySet<number> = new Set()): Steps<number> {
@@ -258,18 +290,19 @@ export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta:
     const c = meta.columns[i]!
     const vs = piecesOf(data, i, start, end)
     if (tops.has(i)) {
-      const before = allocate(c.type, p.rows, data.columns[i]!.dict)
-      bytes += yield* writeColumnSteps(path, names[i]!, c.type, concatVectors(c.type, [before, ...vs]))
+      bytes += yield* writeColumnSteps(path, names[i]!, c.type, concatVectors(c.type, vs))
       continue
     }
+    // the rows its file holds (fewer than the partition's after a column top)
+    const held = p.rows - topOf(p, names[i]!)
     if (isVarSize(c.type)) {
       const base = `${path}/${names[i]!}`
-      const dataEnd = varDataEnd(base, p.rows)
+      const dataEnd = varDataEnd(base, held)
       const [d, o] = encodeVarPieces(c.type, vs, dataEnd)
-      bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, d)) + (yield* appendFileSteps(`${base}.o`, p.rows * 8, o))
+      bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, d)) + (yield* appendFileSteps(`${base}.o`, held * 8, o))
     } else {
       const w = fixedWidth(c.type)
-      if (w > 0) bytes += yield* appendFileSteps(`${path}/${names[i]!}.d`, p.rows * w, fixedPiecesOf(c.type, vs))
+      if (w > 0) bytes += yield* appendFileSteps(`${path}/${names[i]!}.d`, held * w, fixedPiecesOf(c.type, vs))
     }
     if (c.indexed && c.type === 'SYMBOL') yield* indexSteps(function* () { appendIndexBlock(indexFileOf(path, names[i]!), p.rows, yield* encodeIndexBlockSteps(keysOf(vs), p.rows, p.rows + end - start)) })
   }
@@ -397,6 +430,9 @@ export function readDictionaries(tableDir: string, m: TableFileMeta): (SymbolTab
 
 /** Reads one column file of partition `p` (checked for size, symbol keys and timestamp order). */
 export function readColumn(tableDir: string, table: string, c: { readonly name: string; readonly type: ColumnType }, isTimestamp: boolean, p: PartitionEntry, dict: SymbolTable | undefined): Vector {
+  const top = topOf(p, c.name)
+  // a column top: the file holds the rows after it, the rows before are null
+  if (top > 0) return withTop(c.type, top, readColumn(tableDir, table, c, isTimestamp, { ...p, rows: p.rows - top, tops: undefined }, dict), dict)
   const base = `${tableDir}/${p.dir}/${c.name}`
   const fail = (what: string, e?: unknown) => corrupted(table, p.name, `column ${c.name}: ${what}`, e)
   const read = (path: string) => {
@@ -432,6 +468,13 @@ export function readColumn(tableDir: string, table: string, c: { readonly name: 
  * `FilePart.cut`). Checked as {@link readColumn} checks a whole file (size, symbol keys).
  */
 export function readColumnTail(tableDir: string, table: string, c: { readonly name: string; readonly type: ColumnType }, p: PartitionEntry, from: number, dict: SymbolTable | undefined): Vector {
+  const top = topOf(p, c.name)
+  if (top > 0) {
+    // a column top (see readColumn): the file's rows are the partition's from `top` on
+    const inFile: PartitionEntry = { ...p, rows: p.rows - top, tops: undefined }
+    if (from >= top) return readColumnTail(tableDir, table, c, inFile, from - top, dict)
+    return withTop(c.type, top - from, readColumn(tableDir, table, c, false, inFile, dict), dict)
+  }
   const base = `${tableDir}/${p.dir}/${c.name}`
   const fail = (what: string, e?: unknown) => corrupted(table, p.name, `column ${c.name}: ${what}`, e)
   const n = p.rows - from
@@ -464,6 +507,11 @@ export function readColumnTail(tableDir: string, table: string, c: { readonly na
     for (let r = 0; r < keys.length; r++) if (keys[r]! >= dict.size || keys[r]! < -1) throw fail(`symbol key ${keys[r]} outside the dictionary`)
   }
   return v
+}
+
+/** `top` null rows, then `v` (a column file's rows after its column top). */
+function withTop(type: ColumnType, top: number, v: Vector, dict: SymbolTable | undefined): Vector {
+  return concatVectors(type, [allocate(type, top, dict), v])
 }
 
 /** The designated timestamps must be ascending and inside the partition's recorded range. */
