@@ -1,42 +1,35 @@
 /**
  * UPDATE: without FROM, a durable table's checkpointed partitions are checked in turn and only the
  * changed columns of the changed partitions are written (`TableStore.updateColumns`); in memory,
- * the updated columns are rewritten copy-on-write. UPDATE ... FROM runs the join as a SELECT of
- * the target rows' positions and the new values. Nothing changes until every new value is computed,
- * so an UPDATE that fails leaves the table as it was.
+ * the updated columns are rewritten copy-on-write. UPDATE ... FROM: update-from.ts. Nothing changes
+ * until every new value is computed, so an UPDATE that fails leaves the table as it was.
  */
 import { parquetRowGuard } from './parquet-update-guard.js'
 import { SqlError, SqlState } from '../../errors.js'
-import type { Select, Update } from '../../sql/ast.js'
-import { type Batch, type Vector, constVector, getScalar, materialize, sliceVector } from '../../types/vector.js'
-import type { Table, TableData } from '../../storage/table.js'
-import { type ColdPart, memorySnapshotPart } from '../../storage/table-parts.js'
+import type { Update } from '../../sql/ast.js'
+import { type Batch, type Vector, constVector, materialize, sliceVector } from '../../types/vector.js'
+import type { Table } from '../../storage/table.js'
+import { type ColdPart, partMeets } from '../../storage/table-parts.js'
 import { ColumnBuffer } from '../../storage/column-buffer.js'
 import { columnsOf } from '../../plan/optimize/walk.js'
-import type { OutputColumn, ScanNode } from '../../plan/plan-node.js'
+import type { BoundExpr, FilterNode, OutputColumn, ScanNode } from '../../plan/plan-node.js'
+import { extractTimestampIntervals } from '../../plan/optimize/extract-timestamp-intervals.js'
+import { resolveRuntimeIntervals } from '../../plan/physical/runtime-intervals.js'
+import { nsScanBounds } from '../../types/timestamp-ns.js'
+import { rowRanges } from '../operators/basic.js'
 import { Scope } from '../../plan/scope.js'
 import { bindExpr, castTo } from '../../plan/bind-expr.js'
 import type { BindContext } from '../../plan/bind-query.js'
 import { bindQuery } from '../../plan/bind-query.js'
 import type { ExecContext } from '../context.js'
-import { compileExpr } from '../evaluate.js'
+import { compileExpr, evalConstant } from '../evaluate.js'
 import { prepareSubqueries } from '../subqueries.js'
-import { optimize } from '../../plan/optimize/index.js'
-import { physical } from './physical.js'
-import { collectAll, inferOf } from './dml.js'
+import { changesOf, partColumnCopies, setColumns } from './update-target.js'
+import { updateFrom } from './update-from.js'
+import { inferOf } from './dml.js'
 
-/** The table column indexes an UPDATE's SET clause assigns, in order (not the designated timestamp, each once). */
-function setColumns(s: Update, meta: Table['meta']): number[] {
-  const seen = new Set<number>()
-  return s.set.map((a) => {
-    const i = meta.columns.findIndex((c) => c.name.toLowerCase() === a.column.toLowerCase())
-    if (i < 0) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${a.column}`, a.pos)
-    if (i === meta.timestampIndex) throw new SqlError(SqlState.SYNTAX_ERROR, 'Designated timestamp column cannot be updated', a.pos)
-    if (seen.has(i)) throw new SqlError(SqlState.DUPLICATE_COLUMN, `Duplicate column ${a.column} in SET clause`, a.pos)
-    seen.add(i)
-    return i
-  })
-}
+/** Rows an UPDATE checks and computes per batch (one batch per turn of the event loop). */
+const UPDATE_BATCH = 65536
 
 /** UPDATE; returns the number of rows updated. Rewrites the updated columns copy-on-write. */
 export async function update(s: Update, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
@@ -65,7 +58,7 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
       const needed = new Set<number>()
       for (const x of sets) columnsOf(x.expr, needed)
       if (where !== undefined) columnsOf(where, needed)
-      return updatePartitions(table, sets.map((x) => x.index), needed, pred, evals, s.pos, ctx)
+      return updatePartitions(table, sets.map((x) => x.index), needed, pred, evals, whereIntervals(table, output, where, ctx), s.pos, ctx)
     }
   }
   // UPDATE rewrites whole columns: every row in memory, as one version
@@ -74,9 +67,8 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
   const clones = sets.map((x) => buffers[x.index]!.clone())
   const guard = parquetRowGuard(table, s.pos)
   let updated = 0
-  const BATCH = 65536
-  for (let start = 0; start < snap.rowCount; start += BATCH) {
-    const end = Math.min(start + BATCH, snap.rowCount)
+  for (let start = 0; start < snap.rowCount; start += UPDATE_BATCH) {
+    const end = Math.min(start + UPDATE_BATCH, snap.rowCount)
     const b: Batch = { length: end - start, vectors: snap.columns.map((c) => c.view(start, end)) }
     const mask = pred?.(b)
     const values = evals.map((e) => materialize(e(b)))
@@ -98,113 +90,96 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
 
 
 /**
+ * The designated-timestamp intervals (inclusive µs pairs) outside which `where` holds for no row,
+ * as the query planner finds them for a scan under the same filter (`extract-timestamp-intervals`,
+ * then this execution's runtime bounds: `ts IN today()`, `ts > $1`); undefined when it does not
+ * narrow the table (no filter, no designated timestamp, no such conjunct).
+ */
+export function whereIntervals(table: Table, output: readonly OutputColumn[], where: BoundExpr | undefined, ctx: ExecContext): Float64Array | undefined {
+  const ts = table.meta.timestampIndex
+  if (where === undefined || ts < 0) return undefined
+  const scan: ScanNode = { kind: 'scan', table, columns: output.map((_, i) => i), output, timestampIndex: ts }
+  const filter: FilterNode = { kind: 'filter', input: scan, predicate: where, output, timestampIndex: ts }
+  const plan = resolveRuntimeIntervals(extractTimestampIntervals(filter), { evaluate: (e) => evalConstant(e, ctx), params: ctx.params, now: ctx.now, nowSub: ctx.nowSub })
+  const narrowed = plan.kind === 'scan' ? plan : plan.kind === 'filter' && plan.input.kind === 'scan' ? plan.input : undefined
+  // a bound left unresolved (a bad parameter text) prunes nothing: the filter reports it
+  return narrowed?.intervals
+}
+
+/** Column `c`'s rows [start, end) (part-local) as one part of an UPDATE reads them. */
+type PartColumns = (c: number, start: number, end: number) => Vector
+
+/**
+ * The row ranges [from, to) of cold partition `p` that an UPDATE filtered to timestamp
+ * `intervals` (µs; undefined: every row) checks, and a reader of its `needed` columns over them
+ * (the others read as nulls): when the ranges are a small share of a partition on disk, only
+ * their rows are read (durable/range-read.ts), as a scan reads them.
+ */
+function partRows(table: Table, p: ColdPart, needed: ReadonlySet<number>, intervals: Float64Array | undefined): { ranges: number[]; read: PartColumns } {
+  const meta = table.meta
+  const nulls = (c: number, start: number, end: number): Vector => constVector(meta.columns[c]!.type, null, end - start)
+  // whole columns, each loaded on first read (none when no row is in range)
+  const whole = (): PartColumns => {
+    const held: (Vector | undefined)[] = []
+    return (c, start, end) => (needed.has(c) ? sliceVector(held[c] ??= p.column(c), start, end) : nulls(c, start, end))
+  }
+  if (intervals === undefined) return { ranges: [0, p.rows], read: whole() }
+  const ti = meta.timestampIndex
+  const rowIntervals = meta.columns[ti]!.type === 'TIMESTAMP_NS' ? nsScanBounds(intervals) : intervals
+  const cols = [...needed].sort((a, b) => a - b)
+  const direct = p.readRanges?.(cols, rowIntervals)
+  if (direct !== undefined) {
+    const at = new Map(cols.map((c, k) => [c, k]))
+    return { ranges: direct.ranges, read: (c, start, end) => { const k = at.get(c); return k === undefined ? nulls(c, start, end) : direct.reader.view(k, start, end) } }
+  }
+  return { ranges: rowRanges(p.column(ti), rowIntervals), read: whole() }
+}
+
+/**
  * UPDATE of a durable table whose rows are all checkpointed: each partition in turn (its
  * `needed` columns read, a batch per turn of the event loop) is checked against the filter, and
  * only in the partitions with updated rows are the `targets` columns copied and changed; the
- * store then writes those columns' files alone (`TableStore.updateColumns`). Returns the rows updated.
+ * store then writes those columns' files alone (`TableStore.updateColumns`). With `intervals`
+ * (the filter's designated-timestamp ranges, {@link whereIntervals}) only the partitions meeting
+ * them are read, and in those only the rows in them are checked. Returns the rows updated.
  */
 async function updatePartitions(table: Table, targets: readonly number[], needed: ReadonlySet<number>, pred: ((b: Batch) => Vector) | undefined,
-  evals: readonly ((b: Batch) => Vector)[], pos: number, ctx: ExecContext): Promise<number> {
+  evals: readonly ((b: Batch) => Vector)[], intervals: Float64Array | undefined, pos: number, ctx: ExecContext): Promise<number> {
   const meta = table.meta
   const parts = table.coldParts()
   const guard = parquetRowGuard(table, pos)
-  const changes = new Map<ColdPart, Map<number, Vector>>()
+  const copies = new Map<ColdPart, ColumnBuffer[]>()
+  const width = meta.columns.length
   let updated = 0
   let base = 0
-  const BATCH = 65536
   for (const p of parts) {
-    // the columns no expression reads stand as nulls, unread
-    const columns = meta.columns.map((c, i) => (needed.has(i) ? p.column(i) : constVector(c.type, null, p.rows)))
+    if (p.rows === 0 || (intervals !== undefined && !partMeets(p, intervals))) { base += p.rows; continue }
+    const { ranges, read } = partRows(table, p, needed, intervals)
     let clones: ColumnBuffer[] | undefined
-    for (let start = 0; start < p.rows; start += BATCH) {
-      const end = Math.min(start + BATCH, p.rows)
-      const b: Batch = { length: end - start, vectors: columns.map((v) => sliceVector(v, start, end)) }
-      const mask = pred?.(b)
-      const values = evals.map((e) => materialize(e(b)))
-      for (let i = 0; i < b.length; i++) {
-        if (mask !== undefined && !(mask.kind === 'bool' && mask.data[mask.isConst ? 0 : i] === 1)) continue
-        guard?.(base + start + i)
-        updated++
-        clones ??= targets.map((c) => {
-          const out = new ColumnBuffer(meta.columns[c]!.type, p.rows, table.dictOf(c))
-          out.append(p.column(c))
-          return out
-        })
-        for (let k = 0; k < clones.length; k++) clones[k]!.setFrom(start + i, values[k]!, i)
+    for (let r = 0; r < ranges.length; r += 2) {
+      const to = ranges[r + 1]!
+      for (let start = ranges[r]!; start < to; start += UPDATE_BATCH) {
+        const end = Math.min(start + UPDATE_BATCH, to)
+        const vectors: Vector[] = new Array(width)
+        for (let c = 0; c < width; c++) vectors[c] = read(c, start, end)
+        const b: Batch = { length: end - start, vectors }
+        const mask = pred?.(b)
+        const values = evals.map((e) => materialize(e(b)))
+        for (let i = 0; i < b.length; i++) {
+          if (mask !== undefined && !(mask.kind === 'bool' && mask.data[mask.isConst ? 0 : i] === 1)) continue
+          guard?.(base + start + i)
+          updated++
+          clones ??= partColumnCopies(table, p, targets)
+          for (let k = 0; k < clones.length; k++) clones[k]!.setFrom(start + i, values[k]!, i)
+        }
+        await ctx.maybeYield()
       }
-      await ctx.maybeYield()
     }
-    if (clones !== undefined) changes.set(p, new Map(targets.map((c, k) => [c, clones![k]!.view(0, p.rows)])))
+    if (clones !== undefined) copies.set(p, clones)
     base += p.rows
   }
   if (table.coldParts() !== parts || table.meta !== meta) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', pos)
   if (updated === 0) return 0
-  await table.store!.updateColumns!(table, changes)
+  await table.store!.updateColumns!(table, changesOf(copies, targets))
   return updated
-}
-
-/** The hidden column that carries each target row's position through an UPDATE ... FROM join. */
-const ROW_ID = '__epochdb_row_id'
-
-/** A scan of `snap`'s rows plus their positions, standing in for the target table while binding. */
-function rowIdScan(table: Table, snap: TableData, alias: string): ScanNode {
-  const cols = snap.columns
-  const rowIds = {
-    view: (start: number, end: number): Vector => {
-      const d = new Float64Array(end - start)
-      for (let i = 0; i < d.length; i++) d[i] = start + i
-      return { kind: 'i64', type: 'LONG', length: d.length, data: d }
-    },
-  }
-  const fake = { meta: table.meta, snapshot: () => ({ meta: table.meta, rowCount: snap.rowCount, parts: [memorySnapshotPart([...cols, rowIds], snap.rowCount, 0, -1)] }) } as unknown as Table
-  const output: OutputColumn[] = [
-    ...table.meta.columns.map((c, i) => {
-      const dict = table.dictOf(i)
-      return dict === undefined ? { name: c.name, type: c.type, table: alias } : { name: c.name, type: c.type, table: alias, dict }
-    }),
-    { name: ROW_ID, type: 'LONG', table: alias },
-  ]
-  return { kind: 'scan', table: fake, columns: output.map((_, i) => i), output, timestampIndex: -1 }
-}
-
-/**
- * UPDATE t SET ... FROM t2 [JOIN ...] WHERE ...: binds `SELECT row_id, values... FROM t, t2 ...
- * WHERE ...` with `t` standing for the target's snapshot, runs it, and writes the values into
- * copies of the updated columns. When several source rows match a target row, the last wins.
- */
-async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
-  const meta = table.meta
-  const snap = table.materialized()
-  const alias = s.alias ?? meta.name
-  const targets = setColumns(s, meta)
-  const ctes = new Map(bc.ctes)
-  ctes.set(alias.toLowerCase(), rowIdScan(table, snap, alias))
-  const select: Select = {
-    kind: 'select', pos: s.pos, distinct: false,
-    columns: [
-      { expr: { kind: 'column', pos: s.pos, table: alias, name: ROW_ID } },
-      ...s.set.map((a) => ({ expr: { kind: 'cast' as const, pos: a.value.pos, expr: a.value, type: meta.columns[targets[s.set.indexOf(a)]!]!.type, typePos: a.value.pos, shorthand: false } })),
-    ],
-    from: { kind: 'table', pos: s.tablePos, name: alias },
-    joins: [...(s.from === undefined ? [] : [{ pos: s.from.pos, type: 'cross' as const, table: s.from }]), ...s.joins],
-    ...(s.where === undefined ? {} : { where: s.where }),
-  }
-  const plan = optimize(bindQuery(select, { ...bc, ctes }))
-  const data = await collectAll(physical(plan, ctx), ctx)
-  const buffers = [...snap.columns]
-  const clones = targets.map((i) => buffers[i]!.clone())
-  const ids = materialize(data.vectors[0]!)
-  const touched = new Set<number>()
-  const guard = parquetRowGuard(table, s.pos)
-  for (let r = 0; r < data.length; r++) {
-    const row = Number(getScalar(ids, r))
-    guard?.(row)
-    touched.add(row)
-    for (let k = 0; k < clones.length; k++) clones[k]!.setFrom(row, data.vectors[k + 1]!, r)
-  }
-  if (table.materialized() !== snap) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
-  if (touched.size === 0) return 0
-  targets.forEach((i, k) => { buffers[i] = clones[k]! })
-  table.replace(buffers, snap.rowCount)
-  return touched.size
 }
