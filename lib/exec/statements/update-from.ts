@@ -9,19 +9,22 @@
  */
 import { parquetRowGuard } from './parquet-update-guard.js'
 import { SqlError, SqlState } from '../../errors.js'
-import type { Select, Update } from '../../sql/ast.js'
+import type { Expr, Select, Update } from '../../sql/ast.js'
 import { type Batch, type Vector, getScalar, materialize } from '../../types/vector.js'
 import type { Table } from '../../storage/table.js'
 import { type ColdPart, type PartReader, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from '../../storage/table-parts.js'
 import type { ColumnBuffer } from '../../storage/column-buffer.js'
-import type { OutputColumn, ScanNode } from '../../plan/plan-node.js'
+import type { BoundExpr, OutputColumn, ScanNode } from '../../plan/plan-node.js'
+import { Scope } from '../../plan/scope.js'
+import { bindExpr, castTo } from '../../plan/bind-expr.js'
+import { ALL_TIME, intersectIntervals } from '../../types/interval.js'
 import type { BindContext } from '../../plan/bind-query.js'
 import { bindQuery } from '../../plan/bind-query.js'
 import type { ExecContext } from '../context.js'
 import { optimize } from '../../plan/optimize/index.js'
 import { physical } from './physical.js'
 import { collectAll } from './dml.js'
-import { changesOf, partColumnCopies, setColumns } from './update-target.js'
+import { changesOf, partColumnCopies, setColumns, whereIntervals } from './update-target.js'
 
 /** The hidden column that carries each target row's position through an UPDATE ... FROM join. */
 const ROW_ID = '__epochdb_row_id'
@@ -58,17 +61,50 @@ function withRowIds(part: SnapshotPart, idCol: number): SnapshotPart {
 }
 
 /** A scan of `parts` (rows plus their positions, `rowCount` in all), standing in for the target table while binding. */
-function rowIdScan(table: Table, parts: readonly SnapshotPart[], rowCount: number, alias: string): ScanNode {
+function rowIdScan(table: Table, parts: readonly SnapshotPart[], rowCount: number, alias: string, intervals: Float64Array | undefined): ScanNode {
   const meta = table.meta
   const fake = { meta, rowCount, dictOf: (c: number) => table.dictOf(c), snapshot: () => ({ meta, rowCount, parts }) } as unknown as Table
-  const output: OutputColumn[] = [
-    ...meta.columns.map((c, i) => {
-      const dict = table.dictOf(i)
-      return dict === undefined ? { name: c.name, type: c.type, table: alias } : { name: c.name, type: c.type, table: alias, dict }
-    }),
-    { name: ROW_ID, type: 'LONG', table: alias },
-  ]
-  return { kind: 'scan', table: fake, columns: output.map((_, i) => i), output, timestampIndex: meta.timestampIndex }
+  const output: OutputColumn[] = [...targetOutput(table, alias), { name: ROW_ID, type: 'LONG', table: alias }]
+  const scan: ScanNode = { kind: 'scan', table: fake, columns: output.map((_, i) => i), output, timestampIndex: meta.timestampIndex }
+  return intervals === undefined ? scan : { ...scan, intervals }
+}
+
+/** The table's columns as the statement names them (under its alias), without the hidden one. */
+function targetOutput(table: Table, alias: string): OutputColumn[] {
+  return table.meta.columns.map((c, i) => {
+    const dict = table.dictOf(i)
+    return dict === undefined ? { name: c.name, type: c.type, table: alias } : { name: c.name, type: c.type, table: alias, dict }
+  })
+}
+
+/** The top-level AND operands of `e`. */
+function conjuncts(e: Expr): Expr[] {
+  return e.kind === 'binary' && e.op === 'and' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e]
+}
+
+/**
+ * The designated-timestamp intervals of the target that the WHERE's top-level conjuncts reading
+ * the target alone confine the statement to ({@link whereIntervals}; those that bind against the
+ * target's columns only), or undefined. The scan of the target then reads only the partitions and
+ * rows in them, as a query's scan under such a filter does; the WHERE is still applied whole.
+ */
+function targetIntervals(s: Update, table: Table, alias: string, bc: BindContext, ctx: ExecContext): Float64Array | undefined {
+  if (s.where === undefined || table.meta.timestampIndex < 0) return undefined
+  const output = targetOutput(table, alias)
+  // no parameter-type inference: the statement's own binding infers
+  const env = { scope: new Scope(output), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'WHERE' }
+  let set: Float64Array | undefined
+  for (const c of conjuncts(s.where)) {
+    let bound: BoundExpr
+    try {
+      bound = castTo(bindExpr(c, env), 'BOOLEAN', s.where.pos, false)
+    } catch {
+      continue // it reads a joined table (or is wrong, which the statement's own binding reports)
+    }
+    const iv = whereIntervals(table, output, bound, ctx)
+    if (iv !== undefined) set = intersectIntervals(set ?? ALL_TIME, iv)
+  }
+  return set
 }
 
 /** Runs the statement's join over `parts` (the target's rows): each matched row's position, then its new values. */
@@ -76,7 +112,7 @@ async function matchedRows(s: Update, table: Table, targets: readonly number[], 
   const meta = table.meta
   const alias = s.alias ?? meta.name
   const ctes = new Map(bc.ctes)
-  ctes.set(alias.toLowerCase(), rowIdScan(table, parts, rowCount, alias))
+  ctes.set(alias.toLowerCase(), rowIdScan(table, parts, rowCount, alias, targetIntervals(s, table, alias, bc, ctx)))
   const select: Select = {
     kind: 'select', pos: s.pos, distinct: false,
     columns: [
@@ -95,6 +131,11 @@ async function matchedRows(s: Update, table: Table, targets: readonly number[], 
 export async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: ExecContext): Promise<number> {
   const meta = table.meta
   const targets = setColumns(s, meta)
+  const store = table.store
+  if (store?.flush !== undefined && store.updateColumns !== undefined) {
+    store.flush(table)
+    if (table.inMemory().every((d) => d.rowCount === 0)) return updateFromPartitions(s, table, targets, bc, ctx)
+  }
   // in memory: the updated columns rewritten copy-on-write, every row as one version
   const snap = table.materialized()
   const part = withRowIds(memorySnapshotPart(snap.columns, snap.rowCount, 0, meta.timestampIndex), meta.columns.length)
@@ -122,7 +163,7 @@ export async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: 
  * partitions as a query does, and each matched row's values go into copies of the updated columns
  * of its partition, made for the partitions with a matched row only; the store then writes those.
  */
-export async function updateFromPartitions(s: Update, table: Table, targets: readonly number[], bc: BindContext, ctx: ExecContext): Promise<number> {
+async function updateFromPartitions(s: Update, table: Table, targets: readonly number[], bc: BindContext, ctx: ExecContext): Promise<number> {
   const meta = table.meta
   const cold = table.coldParts()
   const starts = new Float64Array(cold.length + 1)

@@ -12,9 +12,6 @@ import type { Table } from '../../storage/table.js'
 import { type ColdPart, partMeets } from '../../storage/table-parts.js'
 import { ColumnBuffer } from '../../storage/column-buffer.js'
 import { columnsOf } from '../../plan/optimize/walk.js'
-import type { BoundExpr, FilterNode, OutputColumn, ScanNode } from '../../plan/plan-node.js'
-import { extractTimestampIntervals } from '../../plan/optimize/extract-timestamp-intervals.js'
-import { resolveRuntimeIntervals } from '../../plan/physical/runtime-intervals.js'
 import { nsScanBounds } from '../../types/timestamp-ns.js'
 import { rowRanges } from '../operators/basic.js'
 import { Scope } from '../../plan/scope.js'
@@ -22,9 +19,9 @@ import { bindExpr, castTo } from '../../plan/bind-expr.js'
 import type { BindContext } from '../../plan/bind-query.js'
 import { bindQuery } from '../../plan/bind-query.js'
 import type { ExecContext } from '../context.js'
-import { compileExpr, evalConstant } from '../evaluate.js'
+import { compileExpr } from '../evaluate.js'
 import { prepareSubqueries } from '../subqueries.js'
-import { changesOf, partColumnCopies, setColumns } from './update-target.js'
+import { changesOf, partColumnCopies, setColumns, whereIntervals } from './update-target.js'
 import { updateFrom } from './update-from.js'
 import { inferOf } from './dml.js'
 
@@ -88,23 +85,6 @@ export async function update(s: Update, table: Table, bc: BindContext, ctx: Exec
   return updated
 }
 
-
-/**
- * The designated-timestamp intervals (inclusive µs pairs) outside which `where` holds for no row,
- * as the query planner finds them for a scan under the same filter (`extract-timestamp-intervals`,
- * then this execution's runtime bounds: `ts IN today()`, `ts > $1`); undefined when it does not
- * narrow the table (no filter, no designated timestamp, no such conjunct).
- */
-export function whereIntervals(table: Table, output: readonly OutputColumn[], where: BoundExpr | undefined, ctx: ExecContext): Float64Array | undefined {
-  const ts = table.meta.timestampIndex
-  if (where === undefined || ts < 0) return undefined
-  const scan: ScanNode = { kind: 'scan', table, columns: output.map((_, i) => i), output, timestampIndex: ts }
-  const filter: FilterNode = { kind: 'filter', input: scan, predicate: where, output, timestampIndex: ts }
-  const plan = resolveRuntimeIntervals(extractTimestampIntervals(filter), { evaluate: (e) => evalConstant(e, ctx), params: ctx.params, now: ctx.now, nowSub: ctx.nowSub })
-  const narrowed = plan.kind === 'scan' ? plan : plan.kind === 'filter' && plan.input.kind === 'scan' ? plan.input : undefined
-  // a bound left unresolved (a bad parameter text) prunes nothing: the filter reports it
-  return narrowed?.intervals
-}
 
 /** Column `c`'s rows [start, end) (part-local) as one part of an UPDATE reads them. */
 type PartColumns = (c: number, start: number, end: number) => Vector
