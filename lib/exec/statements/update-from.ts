@@ -6,13 +6,15 @@
  * checkpointed first; the scan then reads the partitions as a query does (only the columns the
  * statement reads, only the partitions and rows its designated-timestamp bounds meet), and only
  * the updated columns of the partitions with updated rows are written (`TableStore.updateColumns`).
+ * In memory, only the updated columns of the segments with updated rows are copied
+ * (`Table.updateInMemory`).
  */
 import { parquetRowGuard } from './parquet-update-guard.js'
 import { SqlError, SqlState } from '../../errors.js'
 import type { Expr, Select, Update } from '../../sql/ast.js'
 import { type Batch, type Vector, getScalar, materialize } from '../../types/vector.js'
-import type { Table } from '../../storage/table.js'
-import { type ColdPart, type PartReader, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from '../../storage/table-parts.js'
+import type { Table, TableData } from '../../storage/table.js'
+import { type PartReader, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from '../../storage/table-parts.js'
 import type { ColumnBuffer } from '../../storage/column-buffer.js'
 import type { BoundExpr, OutputColumn, ScanNode } from '../../plan/plan-node.js'
 import { Scope } from '../../plan/scope.js'
@@ -132,78 +134,92 @@ export async function updateFrom(s: Update, table: Table, bc: BindContext, ctx: 
   const meta = table.meta
   const targets = setColumns(s, meta)
   const store = table.store
-  if (store?.flush !== undefined && store.updateColumns !== undefined) {
-    store.flush(table)
-    if (table.inMemory().every((d) => d.rowCount === 0)) return updateFromPartitions(s, table, targets, bc, ctx)
+  if (store?.flush !== undefined && store.updateColumns !== undefined) store.flush(table)
+  if (store?.updateColumns !== undefined && table.inMemory().every((d) => d.rowCount === 0)) {
+    // durable, every row checkpointed: the partitions with matched rows get the updated columns written
+    const cold = table.coldParts()
+    const { touched, copies } = await matchedCopies(s, table, targets, cold.map((p) => ({ rows: p.rows, part: (start) => coldSnapshotPart(p, start), copy: () => partColumnCopies(table, p, targets) })), bc, ctx)
+    if (table.coldParts() !== cold || table.meta !== meta) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
+    if (touched === 0) return 0
+    await store.updateColumns(table, changesOf(new Map([...copies].map(([n, cs]) => [cold[n]!, cs])), targets))
+    return touched
   }
-  // in memory: the updated columns rewritten copy-on-write, every row as one version
+  if (store === undefined) {
+    // in memory: the segments with matched rows get copies of the updated columns (nothing else is copied)
+    const segments = table.inMemory()
+    const ti = meta.timestampIndex
+    const { touched, copies } = await matchedCopies(s, table, targets, segments.map((d) => ({ rows: d.rowCount, part: (start) => memorySnapshotPart(d.columns, d.rowCount, start, ti), copy: () => segmentCopies(d, targets) })), bc, ctx)
+    if (touched === 0) return 0
+    const changes = new Map([...copies].map(([n, cs]) => [segments[n]!, new Map(targets.map((c, k) => [c, cs[k]!]))]))
+    if (!table.updateInMemory(segments, changes)) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
+    return touched
+  }
+  // a durable table whose rows could not all be checkpointed: every row in memory, as one version, rewritten
   const snap = table.materialized()
-  const part = withRowIds(memorySnapshotPart(snap.columns, snap.rowCount, 0, meta.timestampIndex), meta.columns.length)
-  const data = await matchedRows(s, table, targets, [part], snap.rowCount, bc, ctx)
-  const buffers = [...snap.columns]
-  const clones = targets.map((i) => buffers[i]!.clone())
-  const ids = materialize(data.vectors[0]!)
-  const touched = new Set<number>()
-  const guard = parquetRowGuard(table, s.pos)
-  for (let r = 0; r < data.length; r++) {
-    const row = Number(getScalar(ids, r))
-    guard?.(row)
-    touched.add(row)
-    for (let k = 0; k < clones.length; k++) clones[k]!.setFrom(row, data.vectors[k + 1]!, r)
-  }
+  const { touched, copies } = await matchedCopies(s, table, targets, [{ rows: snap.rowCount, part: (start) => memorySnapshotPart(snap.columns, snap.rowCount, start, meta.timestampIndex), copy: () => segmentCopies(snap, targets) }], bc, ctx)
   if (table.materialized() !== snap) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
-  if (touched.size === 0) return 0
-  targets.forEach((i, k) => { buffers[i] = clones[k]! })
+  if (touched === 0) return 0
+  const buffers = [...snap.columns]
+  targets.forEach((c, k) => { buffers[c] = copies.get(0)![k]! })
   table.replace(buffers, snap.rowCount)
-  return touched.size
+  return touched
+}
+
+/** Copies of in-memory segment `d`'s columns `targets`. */
+function segmentCopies(d: TableData, targets: readonly number[]): ColumnBuffer[] {
+  return targets.map((c) => d.columns[c]!.clone())
+}
+
+/** A run of the target's rows UPDATE ... FROM reads and changes: a checkpointed partition or an in-memory segment. */
+interface FromUnit {
+  readonly rows: number
+  /** its rows as a snapshot part whose first row is at `start` */
+  part(start: number): SnapshotPart
+  /** copies of its updated columns, to change rows in */
+  copy(): ColumnBuffer[]
 }
 
 /**
- * UPDATE ... FROM of a durable table whose rows are all checkpointed: the join reads the cold
- * partitions as a query does, and each matched row's values go into copies of the updated columns
- * of its partition, made for the partitions with a matched row only; the store then writes those.
+ * Runs the statement's join over `units` (the target's rows, in order) and writes each matched
+ * row's values into copies of the updated columns of its unit, made for the units with a matched
+ * row only. Returns the target rows updated (a row matched twice counts once; the last match
+ * wins) and the copies by unit index.
  */
-async function updateFromPartitions(s: Update, table: Table, targets: readonly number[], bc: BindContext, ctx: ExecContext): Promise<number> {
-  const meta = table.meta
-  const cold = table.coldParts()
-  const starts = new Float64Array(cold.length + 1)
+async function matchedCopies(s: Update, table: Table, targets: readonly number[], units: readonly FromUnit[], bc: BindContext, ctx: ExecContext): Promise<{ touched: number; copies: Map<number, ColumnBuffer[]> }> {
+  const starts = new Float64Array(units.length + 1)
   const parts: SnapshotPart[] = []
-  for (let k = 0; k < cold.length; k++) {
-    parts.push(withRowIds(coldSnapshotPart(cold[k]!, starts[k]!), meta.columns.length))
-    starts[k + 1] = starts[k]! + cold[k]!.rows
+  for (let k = 0; k < units.length; k++) {
+    parts.push(withRowIds(units[k]!.part(starts[k]!), table.meta.columns.length))
+    starts[k + 1] = starts[k]! + units[k]!.rows
   }
-  const data = await matchedRows(s, table, targets, parts, starts[cold.length]!, bc, ctx)
-  if (table.coldParts() !== cold || table.meta !== meta) throw new SqlError(SqlState.OBJECT_IN_USE, 'table changed during UPDATE, retry', s.pos)
+  const data = await matchedRows(s, table, targets, parts, starts[units.length]!, bc, ctx)
   const ids = materialize(data.vectors[0]!)
   const guard = parquetRowGuard(table, s.pos)
-  const copies = new Map<ColdPart, ColumnBuffer[]>()
-  // per changed partition: which of its rows were matched already (a row matched twice counts once; the last match wins)
-  const seen = new Map<ColdPart, Uint8Array>()
+  const copies = new Map<number, ColumnBuffer[]>()
+  // per unit with a matched row: which of its rows were matched already
+  const seen = new Map<number, Uint8Array>()
   let touched = 0
   let k = 0
   for (let r = 0; r < data.length; r++) {
     const row = Number(getScalar(ids, r))
     guard?.(row)
-    // the partition holding the row: matches mostly come in order, so look from the last one first
+    // the unit holding the row: matches mostly come in order, so look in the last one first
     if (row < starts[k]! || row >= starts[k + 1]!) k = partitionOf(starts, row)
-    const p = cold[k]!
-    let clones = copies.get(p)
+    let clones = copies.get(k)
     if (clones === undefined) {
-      clones = partColumnCopies(table, p, targets)
-      copies.set(p, clones)
-      seen.set(p, new Uint8Array(p.rows))
+      clones = units[k]!.copy()
+      copies.set(k, clones)
+      seen.set(k, new Uint8Array(units[k]!.rows))
     }
     const local = row - starts[k]!
-    const marks = seen.get(p)!
+    const marks = seen.get(k)!
     if (marks[local] === 0) { marks[local] = 1; touched++ }
     for (let c = 0; c < clones.length; c++) clones[c]!.setFrom(local, data.vectors[c + 1]!, r)
   }
-  if (touched === 0) return 0
-  await table.store!.updateColumns!(table, changesOf(copies, targets))
-  return touched
+  return { touched, copies }
 }
 
-/** The index k of the partition with starts[k] <= row < starts[k + 1] (binary search). */
+/** The index k of the unit with starts[k] <= row < starts[k + 1] (binary search). */
 function partitionOf(starts: Float64Array, row: number): number {
   let lo = 0
   let hi = starts.length - 2
