@@ -166,7 +166,7 @@ export function memorySnapshotPart(columns: readonly ColumnSource[], rows: numbe
 }
 
 /** True when some inclusive [lo, hi] pair of `intervals` meets the part's timestamp range (unknown ranges meet everything). */
-export function partMeets(p: SnapshotPart, intervals: Float64Array): boolean {
+export function partMeets(p: Pick<SnapshotPart, 'minTs' | 'maxTs'>, intervals: Float64Array): boolean {
   if (Number.isNaN(p.minTs) || Number.isNaN(p.maxTs)) return true
   for (let k = 0; k < intervals.length; k += 2) if (intervals[k]! <= p.maxTs && intervals[k + 1]! >= p.minTs) return true
   return false

@@ -719,6 +719,27 @@ export class Table {
   }
 
   /**
+   * UPDATE of a table without storage: in the in-memory segments `changes` names (as
+   * {@link inMemory} returned them, `segments`), the columns it gives by index are replaced (same
+   * rows). Other segments and columns stay the very buffers they were; a statement already reading
+   * keeps the buffers it holds. False, and nothing changes, when the rows changed since `segments`
+   * was read. @internal
+   */
+  updateInMemory(segments: readonly TableData[], changes: ReadonlyMap<TableData, ReadonlyMap<number, ColumnBuffer>>): boolean {
+    this.quiesce()
+    const now = this.inMemory()
+    if (this.store !== undefined || now.length !== segments.length || now.some((d, i) => d !== segments[i])) return false
+    const changed = (d: TableData): TableData => {
+      const m = changes.get(d)
+      return m === undefined ? d : { columns: d.columns.map((c, i) => m.get(i) ?? c), rowCount: d.rowCount }
+    }
+    this.txn++
+    this.frozen = this.frozen.map(changed)
+    this.current = changed(this.hot)
+    return true
+  }
+
+  /**
    * Removes whole partitions: `drop` tells, by lower bound, which. Cold partitions leave without
    * being rewritten; in-memory rows of dropped partitions (`inMemory`: the partitions of the
    * in-memory rows) are filtered out. `soon`: see {@link TableStore.persistSoon}.

@@ -3,8 +3,9 @@
  * argv[3] on, per round k: appends ROWS rows of batch k, adds column `c<k>` (ADD COLUMN, no
  * partition rewritten), appends ROWS rows with `c<k>` = k, renames `c<k>` to `r<k>` — printing
  * `ack <k> <step>` after each acknowledged step (1: first rows, 2: added, 3: second rows, 4: `c<k>`
- * incremented by an UPDATE, which writes only that column of the partitions it changes, 5: renamed);
- * in odd rounds it then drops `r<k>` (DROP COLUMN, no partition rewritten: 6: dropped).
+ * incremented by an UPDATE, which writes only that column of the partitions it changes — in odd
+ * rounds an UPDATE ... FROM a table `u` holding (k, 1), which writes so too — 5: renamed); in odd
+ * rounds it then drops `r<k>` (DROP COLUMN, no partition rewritten: 6: dropped).
  */
 import { pathToFileURL } from 'node:url'
 import { Database } from '../../lib/index.js'
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const from = Number(process.argv[3])
   const db = await Database.open({ path: dir, checkpointBytes: 50_000 })
   await db.query('create table if not exists t (batch int, id long, s symbol, ts timestamp) timestamp(ts) partition by hour')
+  await db.query('create table if not exists u (b int, d int)')
   process.stdout.write('ready\n')
   for (let k = from; ; k++) {
     await db.query(`insert into t (batch, id, s, ts) values ${rowsOf(2 * k, k, false)}`)
@@ -38,7 +40,12 @@ async function main(): Promise<void> {
     process.stdout.write(`ack ${k} 2\n`)
     await db.query(`insert into t (batch, id, s, ts, c${k}) values ${rowsOf(2 * k + 1, k, true)}`)
     process.stdout.write(`ack ${k} 3\n`)
-    await db.query(`update t set c${k} = c${k} + 1 where batch = ${k}`)
+    if (k % 2 === 1) {
+      await db.query(`insert into u values (${k}, 1)`)
+      await db.query(`update t set c${k} = c${k} + u.d from u where t.batch = u.b`)
+    } else {
+      await db.query(`update t set c${k} = c${k} + 1 where batch = ${k}`)
+    }
     process.stdout.write(`ack ${k} 4\n`)
     await db.query(`alter table t rename column c${k} to r${k}`)
     process.stdout.write(`ack ${k} 5\n`)

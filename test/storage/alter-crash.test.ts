@@ -1,8 +1,9 @@
 /**
  * Crash test of ALTER TABLE ADD / RENAME / DROP COLUMN, which rewrite no partition (their `_meta`
- * names the partitions' files), and of UPDATE, which writes only the columns it changes: a child
- * process appends, adds a column, appends with it, increments it with an UPDATE, renames it and
- * (odd rounds) drops it, round after round, and is killed with SIGKILL at random moments; the
+ * names the partitions' files), and of UPDATE and UPDATE ... FROM, which write only the columns they
+ * change: a child process appends, adds a column, appends with it, increments it with an UPDATE
+ * (odd rounds: an UPDATE ... FROM), renames it and (odd rounds) drops it, round after round, and
+ * is killed with SIGKILL at random moments; the
  * directory is reopened and every acknowledged step must be there (rows intact, the column under
  * its acknowledged name with its values, null in the rows before it, or gone once its drop was
  * acknowledged, its files too), and no append or UPDATE there in part.
@@ -65,7 +66,7 @@ function runChild(dir: string, from: number, afterAcks: number, delayMs: number,
   })
 }
 
-t.test('acknowledged ADD/RENAME/DROP COLUMN and UPDATE steps and rows survive SIGKILL', async (t) => {
+t.test('acknowledged ADD/RENAME/DROP COLUMN, UPDATE and UPDATE ... FROM steps and rows survive SIGKILL', async (t) => {
   const dir = tmpDir(t, 'epochdb-alter-crash-')
   let seed = 4242
   const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
