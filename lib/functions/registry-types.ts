@@ -169,6 +169,12 @@ export interface ScalarFunctionDef extends FunctionDefBase {
   readonly nullStrict?: boolean
   /** false for functions whose result changes per call (rnd_*, systimestamp); they are never constant-folded */
   readonly deterministic?: boolean
+  /**
+   * true for the clock readings (`systimestamp()`, `systimestamp_ns()`, `sysdate()`): per call
+   * (so not deterministic), yet a designated-timestamp bound built on one is read once per
+   * execution and narrows the scan (plan/optimize/runtime-bounds.ts)
+   */
+  readonly readsClock?: boolean
   /** creates per-execution state (see {@link CallSite}) */
   readonly init?: (site: CallSite, ctx: FunctionContext) => unknown
 }

@@ -114,11 +114,11 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
   },
   {
     kind: 'scalar', name: 'systimestamp', family: 'time', description: 'The current time, read on every call.', example: 'SELECT systimestamp()',
-    signatures: [{ args: [], returns: 'TIMESTAMP' }], deterministic: false, row: (_a, ctx) => Math.floor(ctx.clock()),
+    signatures: [{ args: [], returns: 'TIMESTAMP' }], deterministic: false, readsClock: true, row: (_a, ctx) => Math.floor(ctx.clock()),
   },
   {
     kind: 'scalar', name: 'sysdate', family: 'time', description: 'The current time as a DATE (milliseconds), read on every call.', example: 'SELECT sysdate()',
-    signatures: [{ args: [], returns: 'DATE' }], deterministic: false, row: (_a, ctx) => Math.floor(ctx.clock() / 1000),
+    signatures: [{ args: [], returns: 'DATE' }], deterministic: false, readsClock: true, row: (_a, ctx) => Math.floor(ctx.clock() / 1000),
   },
   ...([['today', 0], ['tomorrow', 1], ['yesterday', -1]] as const).map(([name, shift]): ScalarFunctionDef => ({
     kind: 'scalar', name, family: 'time',
