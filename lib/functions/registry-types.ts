@@ -177,6 +177,12 @@ export interface ScalarFunctionDef extends FunctionDefBase {
   readonly readsClock?: boolean
   /** creates per-execution state (see {@link CallSite}) */
   readonly init?: (site: CallSite, ctx: FunctionContext) => unknown
+  /**
+   * Checks the call's constant arguments when it is bound, as QuestDB's function factories do when
+   * the statement compiles: an invalid constant (a time zone that does not exist) is refused with
+   * its SqlError even when the query computes no row (an empty table, a false filter)
+   */
+  readonly check?: (site: CallSite) => void
 }
 
 /**
