@@ -62,6 +62,10 @@ export interface FunctionContext {
   readonly parquet?: ParquetAccess | undefined
   /** `flush_query_cache()`: empties the cache of parsed statements; true when done; undefined where there is none */
   readonly flushQueryCache?: (() => boolean) | undefined
+  /** `query_activity()`: the running statements the user may see; undefined where there is no registry */
+  readonly queryActivity?: (() => readonly QueryActivity[]) | undefined
+  /** `cancel_query(id)`: asks running statement `id` to stop; false when there is none (42501 without the permission) */
+  readonly cancelQuery?: ((id: number) => boolean) | undefined
   /** the process's memory by tag, in bytes (`memory_metrics()`); undefined where it cannot be read */
   readonly memoryMetrics?: (() => readonly { readonly tag: string; readonly bytes: number }[]) | undefined
   /** the lowercase hex digest of `data` (`md5()`, `sha1()`, `sha256()`); undefined where there is no hash library */
@@ -92,6 +96,20 @@ export interface TableScan {
   readonly columns?: readonly number[] | undefined
   /** inclusive [lo, hi] designated-timestamp pairs the rows must fall in (a hint: rows outside may still come) */
   readonly intervals?: Float64Array | undefined
+}
+
+/** What a running statement is, as `query_activity()` lists it. */
+export interface QueryActivity {
+  readonly id: number
+  /** the user that runs it */
+  readonly user: string
+  /** its SQL text ('' when it was given parsed) */
+  readonly sql: string
+  /** when it started, µs since the epoch */
+  readonly start: number
+  /** when its state last changed (its start, or its cancellation), µs */
+  readonly stateChange: number
+  readonly state: 'active' | 'cancelled'
 }
 
 /** What meta functions may read of the catalog. */
