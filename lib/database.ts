@@ -310,7 +310,8 @@ export class Database {
   async parseAsync(sql: string, options: ExecOptions = {}): Promise<Statement[]> {
     if (sql.length <= ASYNC_PARSE_MIN_TEXT || this.parseCache.has(sql)) return this.parse(sql)
     this.checkOpen()
-    const run = this.running.track(options.signal)
+    // listed by query_activity() (and cancellable) while it parses
+    const run = this.running.track(options.signal, { user: (options.session ?? this.defaultSession).principal.name, sql })
     const pacer = this.statements.pacer(options.session ?? this.defaultSession, { ...options, signal: run.signal })
     let stmts: Statement[]
     try {
