@@ -3,7 +3,8 @@
  */
 import { SqlError, SqlState } from './errors.js'
 import type { Statement } from './sql/ast.js'
-import { parseScriptAsync, parseStatements } from './sql/parse.js'
+import type { ParsedStatement } from './sql/parse.js'
+import { parseScript, parseScriptAsync } from './sql/parse.js'
 import { parseLimits, type ParseLimits } from './sql/limits.js'
 import type { ColumnType } from './types/column-type.js'
 import type { JsValue } from './types/js-value.js'
@@ -190,6 +191,7 @@ export class Database {
       files: new ParquetFiles({ copyRoot: options.copyRoot, exportRoot: options.exportRoot }),
       naming: { expression: options.columnAliasExpression === true, maxLength: options.columnAliasMaxLength ?? DEFAULT_ALIAS_MAX_LENGTH },
       flushQueryCache: () => { this.parseCache.clear(); this.parseCacheChars = 0 },
+      running: this.running,
     })
   }
 
@@ -274,10 +276,15 @@ export class Database {
   parse(sql: string): Statement[] {
     let stmts = this.parseCache.get(sql)
     if (stmts === undefined) {
-      stmts = parseStatements(sql, this.parseLimits)
+      stmts = this.texted(parseScript(sql, this.parseLimits))
       this.remember(sql, stmts)
     }
     return stmts
+  }
+
+  /** The statements of a parse, their texts kept for `query_activity()`. */
+  private texted(parsed: readonly ParsedStatement[]): Statement[] {
+    return parsed.map((p) => { this.statementTexts.set(p.statement, p.text); return p.statement })
   }
 
   /** Keeps a parse in the cache (texts up to {@link PARSE_CACHE_MAX_TEXT}). */
@@ -303,11 +310,12 @@ export class Database {
   async parseAsync(sql: string, options: ExecOptions = {}): Promise<Statement[]> {
     if (sql.length <= ASYNC_PARSE_MIN_TEXT || this.parseCache.has(sql)) return this.parse(sql)
     this.checkOpen()
-    const run = this.running.track(options.signal)
+    // listed by query_activity() (and cancellable) while it parses
+    const run = this.running.track(options.signal, { user: (options.session ?? this.defaultSession).principal.name, sql })
     const pacer = this.statements.pacer(options.session ?? this.defaultSession, { ...options, signal: run.signal })
     let stmts: Statement[]
     try {
-      stmts = (await parseScriptAsync(sql, this.parseLimits, () => pacer.maybeYield())).map((p) => p.statement)
+      stmts = this.texted(await parseScriptAsync(sql, this.parseLimits, () => pacer.maybeYield()))
     } catch (e) {
       throw this.running.shutdownError(asSqlError(e))
     } finally {
@@ -516,7 +524,9 @@ export class Database {
   }
 
   /** Statements running now (started by {@link Database.execute} and not yet ended): for `close({ cancel: true })`. */
-  private readonly running = new RunningStatements()
+  private readonly running = new RunningStatements(() => this.clock())
+  /** each parsed statement's text, as `query_activity()` shows it */
+  private readonly statementTexts = new WeakMap<Statement, string>()
 
   private checkOpen(): void {
     if (this.closed) throw new SqlError(SqlState.ADMIN_SHUTDOWN, 'database is closed')
@@ -541,7 +551,7 @@ export class Database {
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
     // PIVOT ... IN (SELECT ...): the values name the columns, so the subqueries run first
     if (hasPivotSubquery(stmt)) stmt = await resolvePivotValues(stmt, async (q) => (await this.collect(await this.execute(q, params, options))).rows)
-    const run = this.running.track(options.signal)
+    const run = this.running.track(options.signal, { user: (options.session ?? this.defaultSession).principal.name, sql: this.statementTexts.get(stmt) ?? '' })
     const memory = new QueryMemory(this.queryMemoryLimit, this.memoryPool)
     try {
       this.checkOpen()

@@ -1,39 +1,87 @@
 /**
- * The statements running now, for `Database.close({ cancel: true })`: each is registered when it
- * starts and ends when its batches end; a shutdown cancels them all and waits for them. Also what
- * every failure becomes on its way out (a SqlError; 57014 caused by the shutdown becomes 57P01),
- * and the release of a statement's memory when its batches end or are dropped.
+ * The statements running now, for `Database.close({ cancel: true })`, `query_activity()` and
+ * `CANCEL QUERY`: each is registered with an id, its user and text when it starts and ends when
+ * its batches end; a shutdown cancels them all and waits for them, `CANCEL QUERY id` one of them.
+ * Also what every failure becomes on its way out (a SqlError; 57014 caused by the shutdown becomes
+ * 57P01), and the release of a statement's memory when its batches end or are dropped.
  */
 import { SqlError, SqlState } from './errors.js'
 import type { CancelSignal } from './exec/context.js'
+import type { QueryActivity } from './functions/registry-types.js'
 import type { QueryMemory } from './exec/memory.js'
 import type { Batch } from './types/vector.js'
 
 /** A statement between its start and its end. */
 export interface RunningStatement {
+  /** its id in the registry (QuestDB's `query_id`), from 1 */
+  readonly id: number
   readonly signal: CancelSignal
   readonly ended: Promise<void>
   readonly done: () => void
 }
 
+/** Who started a statement and what it is, for the registry. */
+export interface StatementOrigin {
+  readonly user: string
+  readonly sql: string
+}
+
+interface Entry {
+  id: number
+  user: string
+  sql: string
+  start: number
+  stateChange: number
+  cancelled: boolean
+}
+
 /** The statements of one database that have started and not ended. */
 export class RunningStatements {
   private readonly running = new Set<RunningStatement>()
+  /** the registry of running statements by id */
+  private readonly entries = new Map<number, Entry>()
+  private lastId = 0
   /** set by {@link RunningStatements.cancelAll}: every running statement is cancelled */
   private cancelling = false
 
-  /** Registers a statement as running; its signal also fires once {@link RunningStatements.cancelAll} was called. */
-  track(signal: CancelSignal | undefined): RunningStatement {
+  /** `clock`: µs since the epoch, for the registry's start and state-change times. */
+  constructor(private readonly clock: () => number = () => Date.now() * 1000) {}
+
+  /**
+   * Registers a statement as running; its signal also fires once {@link RunningStatements.cancelAll}
+   * was called or {@link RunningStatements.cancel} named it.
+   */
+  track(signal: CancelSignal | undefined, origin: StatementOrigin = { user: '', sql: '' }): RunningStatement {
     let end!: () => void
     const ended = new Promise<void>((r) => { end = r })
     const self = this
+    const now = Math.floor(this.clock())
+    const entry: Entry = { id: ++this.lastId, user: origin.user, sql: origin.sql, start: now, stateChange: now, cancelled: false }
+    this.entries.set(entry.id, entry)
     const run: RunningStatement = {
-      signal: { get cancelled() { return self.cancelling || signal?.cancelled === true } },
+      id: entry.id,
+      signal: { get cancelled() { return self.cancelling || entry.cancelled || signal?.cancelled === true } },
       ended,
-      done: () => { this.running.delete(run); end() },
+      done: () => { this.running.delete(run); this.entries.delete(entry.id); end() },
     }
     this.running.add(run)
     return run
+  }
+
+  /** The statements running now, oldest first. */
+  activity(): QueryActivity[] {
+    return [...this.entries.values()].map((e) => ({ id: e.id, user: e.user, sql: e.sql, start: e.start, stateChange: e.stateChange, state: e.cancelled ? 'cancelled' : 'active' }))
+  }
+
+  /**
+   * Asks statement `id` to stop: it fails with 57014 at its next check (between batches, as a
+   * timeout does). False when no statement of that id is running.
+   */
+  cancel(id: number): boolean {
+    const e = this.entries.get(id)
+    if (e === undefined) return false
+    if (!e.cancelled) { e.cancelled = true; e.stateChange = Math.floor(this.clock()) }
+    return true
   }
 
   /** Cancels every running statement and waits for them to end, at most `timeout` ms. */

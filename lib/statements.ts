@@ -28,6 +28,7 @@ import type { Principal, Session } from './session.js'
 import type { AccessControl } from './security/acl/access-control.js'
 import { type TableIntent, beginTableChange, settleTableChange } from './security/acl/table-changes.js'
 import type { IdentityCaches } from './security/identity-caches.js'
+import type { RunningStatements } from './running.js'
 import { requiredPermissions } from './exec/statements/permissions.js'
 import type { StatementInfo } from './statement-info.js'
 import { type Binder, LazyStatementInfo } from './exec/statements/info.js'
@@ -91,6 +92,18 @@ export interface StatementsEnv {
   readonly naming?: OutputNaming
   /** empties the database's cache of parsed statements (`flush_query_cache()`) */
   readonly flushQueryCache?: () => void
+  /** the database's running statements (`query_activity()`, `CANCEL QUERY`) */
+  readonly running?: RunningStatements
+}
+
+/** Whether `principal` holds database-level `permission` (no error). */
+function holds(acl: AccessControl, principal: Principal, permission: string): boolean {
+  try {
+    acl.authorize(principal, [{ permission }])
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** Binds, caches and runs the statements of one database. */
@@ -125,8 +138,22 @@ export class Statements {
       return identityCaches.flush(subject)
     }
     ctx.parquet = this.env.files
+    // flush_query_cache() needs SYSTEM ADMIN, as in QuestDB Enterprise
     const flush = this.env.flushQueryCache
-    if (flush !== undefined) ctx.flushQueryCache = () => { flush(); return true }
+    if (flush !== undefined) ctx.flushQueryCache = () => { acl.authorize(principal, [{ permission: 'SYSTEM ADMIN' }]); flush(); return true }
+    const running = this.env.running
+    if (running !== undefined) {
+      // QuestDB Enterprise: SQL ENGINE ADMIN lists and cancels every user's statements; without
+      // it a user sees and cancels only their own
+      const admin = (): boolean => !acl.enabled || holds(acl, principal, 'SQL ENGINE ADMIN')
+      ctx.queryActivity = () => (admin() ? running.activity() : running.activity().filter((q) => q.user === principal.name))
+      ctx.cancelQuery = (id) => {
+        const q = running.activity().find((x) => x.id === id)
+        if (q === undefined) return false
+        if (q.user !== principal.name) acl.authorize(principal, [{ permission: 'SQL ENGINE ADMIN' }])
+        return running.cancel(id)
+      }
+    }
     return ctx
   }
 

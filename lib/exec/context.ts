@@ -6,7 +6,7 @@
 import type { PlanNode } from '../plan/plan-node.js'
 import { SqlError, SqlState } from '../errors.js'
 import { createHash } from 'node:crypto'
-import type { CatalogView, DigestAlgorithm, FunctionContext, ParquetAccess } from '../functions/registry-types.js'
+import type { CatalogView, DigestAlgorithm, FunctionContext, ParquetAccess, QueryActivity } from '../functions/registry-types.js'
 import { Rnd } from '../functions/rnd/rnd.js'
 import type { Scalar } from '../types/vector.js'
 import { type QueryMemory, unlimitedMemory } from './memory.js'
@@ -59,6 +59,10 @@ export class ExecContext implements FunctionContext {
   parquet: ParquetAccess | undefined
   /** `flush_query_cache()`: empties the database's cache of parsed statements (set by the database) */
   flushQueryCache: (() => boolean) | undefined
+  /** `query_activity()`: the running statements this statement's user may see (set by the database) */
+  queryActivity: (() => readonly QueryActivity[]) | undefined
+  /** `CANCEL QUERY id` / `cancel_query(id)`: asks a running statement to stop; false when none has that id (set by the database; permission checked) */
+  cancelQuery: ((id: number) => boolean) | undefined
 
   constructor(
     readonly now: number,

@@ -62,6 +62,10 @@ export interface FunctionContext {
   readonly parquet?: ParquetAccess | undefined
   /** `flush_query_cache()`: empties the cache of parsed statements; true when done; undefined where there is none */
   readonly flushQueryCache?: (() => boolean) | undefined
+  /** `query_activity()`: the running statements the user may see; undefined where there is no registry */
+  readonly queryActivity?: (() => readonly QueryActivity[]) | undefined
+  /** `cancel_query(id)`: asks running statement `id` to stop; false when there is none (42501 without the permission) */
+  readonly cancelQuery?: ((id: number) => boolean) | undefined
   /** the process's memory by tag, in bytes (`memory_metrics()`); undefined where it cannot be read */
   readonly memoryMetrics?: (() => readonly { readonly tag: string; readonly bytes: number }[]) | undefined
   /** the lowercase hex digest of `data` (`md5()`, `sha1()`, `sha256()`); undefined where there is no hash library */
@@ -92,6 +96,20 @@ export interface TableScan {
   readonly columns?: readonly number[] | undefined
   /** inclusive [lo, hi] designated-timestamp pairs the rows must fall in (a hint: rows outside may still come) */
   readonly intervals?: Float64Array | undefined
+}
+
+/** What a running statement is, as `query_activity()` lists it. */
+export interface QueryActivity {
+  readonly id: number
+  /** the user that runs it */
+  readonly user: string
+  /** its SQL text ('' when it was given parsed) */
+  readonly sql: string
+  /** when it started, µs since the epoch */
+  readonly start: number
+  /** when its state last changed (its start, or its cancellation), µs */
+  readonly stateChange: number
+  readonly state: 'active' | 'cancelled'
 }
 
 /** What meta functions may read of the catalog. */
@@ -169,8 +187,20 @@ export interface ScalarFunctionDef extends FunctionDefBase {
   readonly nullStrict?: boolean
   /** false for functions whose result changes per call (rnd_*, systimestamp); they are never constant-folded */
   readonly deterministic?: boolean
+  /**
+   * true for the clock readings (`systimestamp()`, `systimestamp_ns()`, `sysdate()`): per call
+   * (so not deterministic), yet a designated-timestamp bound built on one is read once per
+   * execution and narrows the scan (plan/optimize/runtime-bounds.ts)
+   */
+  readonly readsClock?: boolean
   /** creates per-execution state (see {@link CallSite}) */
   readonly init?: (site: CallSite, ctx: FunctionContext) => unknown
+  /**
+   * Checks the call's constant arguments when it is bound, as QuestDB's function factories do when
+   * the statement compiles: an invalid constant (a time zone that does not exist) is refused with
+   * its SqlError even when the query computes no row (an empty table, a false filter)
+   */
+  readonly check?: (site: CallSite) => void
 }
 
 /**

@@ -91,7 +91,7 @@ const NS_ONLY: ScalarFunctionDef[] = [
   },
   {
     kind: 'scalar', name: 'systimestamp_ns', family: 'time', description: 'The current time in nanoseconds, read on every call.', example: 'SELECT systimestamp_ns()',
-    signatures: [{ args: [], returns: NS }], deterministic: false,
+    signatures: [{ args: [], returns: NS }], deterministic: false, readsClock: true,
     row: (_a, ctx) => { if (ctx.clockNs !== undefined) return nsScalar(ctx.clockNs()); const us = ctx.clock(); const m = Math.floor(us); return nsOf(m, Math.min(999, Math.floor((us - m) * 1000))) },
   },
   {

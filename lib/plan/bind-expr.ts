@@ -366,6 +366,7 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
   }
   const returns = typeof res.signature.returns === 'function' ? res.signature.returns(argTypes, constants) : res.signature.returns
   const site: CallSite = { argTypes, constants, returns, argPositions: positions, pos }
+  def.check?.(site)
   return { kind: 'call', type: returns, def, site, args }
 }
 

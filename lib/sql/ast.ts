@@ -569,6 +569,18 @@ export interface Unsupported {
   readonly feature: string
 }
 
+/**
+ * `CANCEL QUERY id`: asks the running statement `id` (from `query_activity()`) to stop, as QuestDB
+ * does; another user's statement needs SQL ENGINE ADMIN.
+ */
+export interface CancelQuery {
+  readonly kind: 'cancel_query'
+  readonly pos: number
+  /** the query id (negative ones are refused when the statement runs, as QuestDB does) */
+  readonly queryId: number
+  readonly idPos: number
+}
+
 import type { AclStatement } from './ast-acl.js'
 export type { AclStatement } from './ast-acl.js'
 import type { ConvertPartition, CopyTo } from './ast-copy.js'
@@ -579,7 +591,7 @@ export type Statement =
   | Query
   | CreateTable | CreateTableAs | CreateTableLike | DropTable | TruncateTable | RenameTable | AlterTable
   | Insert | Update
-  | Show | Explain | Transaction | SetStatement | Unsupported
+  | Show | Explain | Transaction | SetStatement | Unsupported | CancelQuery
   | AclStatement
   | CopyTo
 

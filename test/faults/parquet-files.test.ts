@@ -113,6 +113,12 @@ t.test('row groups outside a timestamp filter are not read', async (t) => {
   const firstTs = f.rowGroups[0]!.tsMin!
   const early = await db.query(`SELECT count(), sum(x) FROM read_parquet('last-damaged.parquet') WHERE ts < ${firstTs + 1000 * 60_000_000}`)
   t.same(early.rows, [[1000n, 500500n]], 'pruned by the row groups\' timestamp statistics')
+  // runtime bounds (a parameter, a scalar subquery, the clock) prune row groups as literal ones do
+  const cut = `SELECT count(), sum(x) FROM read_parquet('last-damaged.parquet') WHERE ts <`
+  t.same((await db.query(`${cut} $1`, [firstTs + 1000 * 60_000_000])).rows, [[1000n, 500500n]], 'a parameter bound')
+  t.same((await db.query(`${cut} (SELECT dateadd('m', 1000, min(ts)) FROM t)`)).rows, [[1000n, 500500n]], 'a subquery bound')
+  t.same((await db.query(`${cut} dateadd('y', -100, now())`)).rows, [[0n, null]], 'a now() bound before every row: no row group read')
+  t.same((await db.query(`SELECT count() FROM read_parquet('last-damaged.parquet') WHERE ts > dateadd('y', -1, systimestamp())`)).rows, [[0n]], 'a clock bound after every row')
   await fails(t, `SELECT count(), sum(x) FROM read_parquet('last-damaged.parquet')`, '22P04', /failed to read parquet file/)
   // projection: only the chunks of the columns used are read (x's chunks are intact, d's are not)
   const dOnly = Buffer.from(good)

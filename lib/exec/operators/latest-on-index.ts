@@ -4,21 +4,20 @@
  * its postings in the newest part that has any, so the answer is found from the index alone,
  * part by part from the newest, and then only those rows are read — one per symbol — instead of
  * scanning rows backwards until every symbol is met (which reads the whole table when one
- * symbol's latest row is old). The null key counts as a key, as in the row scan.
+ * symbol's latest row is old). The null key counts as a key, as in the row scan. With the scan's
+ * timestamp intervals, only the row ranges inside them are looked up, newest first.
  */
 import { type Batch, type Vector, VectorWriter, gather, getScalar } from '../../types/vector.js'
 import type { LatestOnNode, ScanNode } from '../../plan/plan-node.js'
 import type { SnapshotPart } from '../../storage/table-parts.js'
-import { scanSnapshot } from './basic.js'
+import type { BackwardRanges } from './latest-on.js'
 import { concatBatches } from './sort.js'
 
 /**
  * The latest row per symbol of the scan's snapshot, in timestamp order; undefined when some part
  * has no index to read (the caller then scans rows).
  */
-export function latestFromIndex(node: LatestOnNode, scan: ScanNode, column: number): Batch | undefined {
-  const snap = scanSnapshot(scan)
-  const parts = snap.parts
+export function latestFromIndex(node: LatestOnNode, scan: ScanNode, column: number, ranges: BackwardRanges): Batch | undefined {
   const key = node.partitionBy[0]!
   const dict = key.kind === 'column' ? scan.output[key.index]?.dict : undefined
   if (dict === undefined) return undefined
@@ -26,25 +25,24 @@ export function latestFromIndex(node: LatestOnNode, scan: ScanNode, column: numb
   const remaining = new Int32Array(dict.size + 1)
   for (let k = 0; k < remaining.length; k++) remaining[k] = k - 1
   let left = remaining.length
-  const hits: (Int32Array | undefined)[] = new Array(parts.length)
-  for (let pi = parts.length - 1; pi >= 0 && left > 0; pi--) {
-    const part = parts[pi]!
-    if (part.rows === 0) continue
-    const postings = part.postings?.(column)
+  // the rows found per range, newest range first
+  const hits: { part: SnapshotPart; sel: Int32Array }[] = []
+  for (let s = 0, seg = ranges.at(0); seg !== undefined && left > 0; seg = ranges.at(++s)) {
+    const postings = seg.part.postings?.(column)
     if (postings === undefined) return undefined
     const rows: number[] = []
     let kept = 0
     for (let i = 0; i < left; i++) {
       const k = remaining[i]!
-      const r = postings.rows(k, 0, part.rows)
+      const r = postings.rows(k, seg.from, seg.to)
       if (r.length > 0) rows.push(r[r.length - 1]!)
       else remaining[kept++] = k
     }
     left = kept
-    if (rows.length > 0) hits[pi] = Int32Array.from(rows).sort()
+    if (rows.length > 0) hits.push({ part: seg.part, sel: Int32Array.from(rows).sort() })
   }
   const out: Batch[] = []
-  hits.forEach((sel, pi) => { if (sel !== undefined) out.push(rowsOf(parts[pi]!, scan.columns, sel)) })
+  for (let h = hits.length - 1; h >= 0; h--) out.push(rowsOf(hits[h]!.part, scan.columns, hits[h]!.sel))
   return concatBatches(out, node.output)
 }
 

@@ -8,37 +8,103 @@
  * is then looked up with one native `lastIndexOf` over the rest of the column (when there is no
  * filter). Other keys cannot know their key count, so they read the whole snapshot (backwards).
  *
- * Any other input, and a scan narrowed to timestamp intervals, takes a **forward pass** that keeps, per key, the row with the greatest
+ * A scan narrowed to timestamp intervals (`WHERE ts IN '2024-01-02'`, `ts > dateadd('d', -1,
+ * now())`) is read backward the same way, as QuestDB does: from the end of the newest interval,
+ * part by part (the parts outside the intervals are never opened), only the row ranges inside the
+ * intervals, stopping once every key is found.
+ *
+ * Any other input takes a **forward pass** that keeps, per key, the row with the greatest
  * timestamp (ties: the later row) and finally sorts the winners by (timestamp, arrival).
  */
 import { BATCH_SIZE, type Batch, type Vector, gather } from '../../types/vector.js'
 import type { BoundExpr, LatestOnNode, PlanNode, ScanNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { type Evaluator, compileExpr, selection } from '../evaluate.js'
-import type { PartReader, SnapshotPart } from '../../storage/table-parts.js'
+import { type PartReader, type SnapshotPart, partMeets } from '../../storage/table-parts.js'
 import { concatBatches, emit } from './sort.js'
 import { KeyIndex } from '../keys/key-index.js'
 import { gatherParts, nsRemaindersOf, timestampsOf } from './time-join-rows.js'
 import type { Runner } from './runner.js'
-import { scanSnapshot } from './basic.js'
+import { rowRanges, scanRowIntervals, scanSnapshot } from './basic.js'
 import { latestFromIndex } from './latest-on-index.js'
 import { MAP_ENTRY_BYTES, type Reservation, batchBytes } from '../memory.js'
 
 /** Estimated bytes per key of a key index (map entry, key text or number) and of the per-key arrays. */
 const KEY_BYTES = MAP_ENTRY_BYTES + 48 + 40
 
+/** Counters for tests (process-wide): what backward LATEST ON scans read. */
+export const LATEST_ON_STATS = {
+  /** parts (partitions) a backward scan opened */
+  parts: 0,
+  /** rows a backward scan read */
+  rows: 0,
+}
+
 /** Runs a LATEST ON node. */
 export async function* runLatestOn(node: LatestOnNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  // a scan narrowed to timestamp intervals (`WHERE ts IN today()`) is read forward: the backward
-  // scan and the symbol index read whole parts, and the narrowing conjuncts have left the filter
-  const under = node.ordered ? scanUnderFilters(node.input) : undefined
-  const scan = under?.scan.intervals === undefined ? under : undefined
+  const scan = node.ordered ? scanUnderFilters(node.input) : undefined
   const mem = ctx.memory.reservation('LATEST ON')
-  const indexed = node.symbolIndex !== undefined && scan !== undefined ? latestFromIndex(node, scan.scan, node.symbolIndex) : undefined
+  const ranges = scan === undefined ? undefined : new BackwardRanges(scan.scan, node.symbolIndex === undefined)
+  const indexed = node.symbolIndex !== undefined && scan !== undefined ? latestFromIndex(node, scan.scan, node.symbolIndex, ranges!) : undefined
   if (indexed !== undefined) mem.grow(batchBytes(indexed))
-  const rows = indexed ?? (scan === undefined ? await forward(node, ctx, run, mem) : await backward(node, scan.scan, scan.predicates, ctx, mem))
+  const rows = indexed ?? (scan === undefined ? await forward(node, ctx, run, mem) : await backward(node, scan.scan, ranges!, scan.predicates, ctx, mem))
   yield* emit(rows, ctx)
   mem.close()
+}
+
+/** Part-local rows [from, to) of part `pi`, read with `reader` (which loads columns on its first read). */
+export interface BackwardRange {
+  readonly pi: number
+  readonly part: SnapshotPart
+  readonly reader: PartReader
+  readonly from: number
+  readonly to: number
+}
+
+/**
+ * The row ranges a backward LATEST ON reads, newest first: each part whole, or with the scan's
+ * intervals only the parts that meet them and in those the ranges inside them (binary search on
+ * the timestamp column, or a cold partition's range read). Parts are opened on demand, so a scan
+ * that stops early never opens the older ones. `rangeReads`: a cold partition may read just the
+ * rows of its ranges (false when only the symbol index is looked up, which reads no rows).
+ */
+export class BackwardRanges {
+  private readonly done: BackwardRange[] = []
+  private readonly parts: readonly SnapshotPart[]
+  private readonly rowIntervals: Float64Array | undefined
+  private readonly ti: number
+  private next: number
+
+  constructor(private readonly scan: ScanNode, private readonly rangeReads: boolean) {
+    const snap = scanSnapshot(scan)
+    this.parts = snap.parts
+    this.rowIntervals = scanRowIntervals(scan, snap)
+    this.ti = snap.meta.timestampIndex
+    this.next = this.parts.length - 1
+  }
+
+  /** The `i`-th range from the end, or undefined past the first. */
+  at(i: number): BackwardRange | undefined {
+    while (this.done.length <= i && this.next >= 0) this.load(this.next--)
+    return this.done[i]
+  }
+
+  private load(pi: number): void {
+    const part = this.parts[pi]!
+    const { columns, intervals } = this.scan
+    if (part.rows === 0 || (intervals !== undefined && !partMeets(part, intervals))) return
+    if (this.rowIntervals === undefined) {
+      LATEST_ON_STATS.parts++
+      this.done.push({ pi, part, reader: lazyReader(part, columns), from: 0, to: part.rows })
+      return
+    }
+    const direct = this.rangeReads ? part.openRanges?.(columns, this.rowIntervals) : undefined
+    const ranges = direct?.ranges ?? rowRanges(part.open([this.ti]).view(0, 0, part.rows), this.rowIntervals)
+    if (ranges.length === 0) return
+    LATEST_ON_STATS.parts++
+    const reader = direct?.reader ?? lazyReader(part, columns)
+    for (let r = ranges.length - 2; r >= 0; r -= 2) this.done.push({ pi, part, reader, from: ranges[r]!, to: ranges[r + 1]! })
+  }
 }
 
 /** The scan below a chain of filters, with the filters' predicates (innermost first). */
@@ -49,10 +115,14 @@ function scanUnderFilters(n: PlanNode): { scan: ScanNode; predicates: BoundExpr[
   return cur.kind === 'scan' ? { scan: cur, predicates } : undefined
 }
 
+/** A reader of `columns` of `part` that opens the part on its first read. */
+function lazyReader(part: SnapshotPart, columns: readonly number[]): PartReader {
+  let reader: PartReader | undefined
+  return { view: (k, start, end) => (reader ??= part.open(columns)).view(k, start, end) }
+}
+
 /** Backward scan of the snapshot; returns the latest row per key in table order. */
-async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly BoundExpr[], ctx: ExecContext, mem: Reservation): Promise<Batch> {
-  const snap = scanSnapshot(scan)
-  const parts = snap.parts
+async function backward(node: LatestOnNode, scan: ScanNode, ranges: BackwardRanges, predicates: readonly BoundExpr[], ctx: ExecContext, mem: Reservation): Promise<Batch> {
   const dicts = scan.output.map((o) => o.dict)
   const preds = predicates.map((p) => compileExpr(p, ctx))
   const keyEvals = node.partitionBy.map((k) => compileExpr(k, ctx))
@@ -66,19 +136,19 @@ async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly
   let nullFound = false
   let gaveUp = false
   const out: Batch[] = []
-  let pi = parts.length - 1
-  let reader = pi >= 0 ? parts[pi]!.open(scan.columns) : undefined
-  let end = pi >= 0 ? parts[pi]!.rows : 0
-  while (reader !== undefined) {
-    if (end === 0) {
-      pi--
-      reader = pi >= 0 ? parts[pi]!.open(scan.columns) : undefined
-      end = pi >= 0 ? parts[pi]!.rows : 0
+  let si = 0
+  let seg = ranges.at(0)
+  let end = seg?.to ?? 0
+  while (seg !== undefined) {
+    if (end <= seg.from) {
+      seg = ranges.at(++si)
+      end = seg?.to ?? 0
       continue
     }
-    const start = Math.max(0, end - BATCH_SIZE)
-    const rd = reader
+    const start = Math.max(seg.from, end - BATCH_SIZE)
+    const rd = seg.reader
     let b: Batch = { length: end - start, vectors: scan.columns.map((_, k) => rd.view(k, start, end)) }
+    LATEST_ON_STATS.rows += end - start
     end = start
     for (const p of preds) {
       const { sel, count } = selection(p(b), b.length)
@@ -117,7 +187,7 @@ async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly
     if (symCol >= 0 && found === dictSize) {
       if (nullFound) break
       if (!gaveUp) {
-        const r = latestNullRow(parts, scan.columns, pi, reader, symCol, end, preds)
+        const r = latestNullRow(ranges, si, end, scan.columns, symCol, preds)
         if (r !== undefined) {
           if (r !== null) out.push(r)
           break
@@ -135,25 +205,25 @@ async function backward(node: LatestOnNode, scan: ScanNode, predicates: readonly
 const MAX_NULL_PROBES = 64
 
 /**
- * The last row before row `end` of part `pi` (earlier parts included) whose symbol is null and
+ * The last row before row `end` of range `si` (older ranges included) whose symbol is null and
  * that passes the filters, found with native `lastIndexOf` probes over the symbol column only;
  * null when there is none, undefined when probing gave up.
  */
-function latestNullRow(
-  parts: readonly SnapshotPart[], columns: readonly number[], pi: number, reader: PartReader, symCol: number, end: number, preds: readonly Evaluator[],
-): Batch | null | undefined {
+function latestNullRow(ranges: BackwardRanges, si: number, end: number, columns: readonly number[], symCol: number, preds: readonly Evaluator[]): Batch | null | undefined {
   let probes = 0
-  for (let p = pi; p >= 0; p--) {
-    const rd = p === pi ? reader : parts[p]!.open(columns)
-    let hi = p === pi ? end : parts[p]!.rows
-    if (hi === 0) continue
-    const syms = rd.view(symCol, 0, hi).data as Int32Array
+  for (let s = si, seg = ranges.at(s); seg !== undefined; seg = ranges.at(++s)) {
+    const rd = seg.reader
+    const lo = seg.from
+    let hi = s === si ? end : seg.to
+    if (hi <= lo) continue
+    const syms = rd.view(symCol, lo, hi).data as Int32Array
     while (probes++ < MAX_NULL_PROBES) {
-      const r = hi === 0 ? -1 : syms.lastIndexOf(-1, hi - 1)
+      const r = hi === lo ? -1 : syms.lastIndexOf(-1, hi - lo - 1)
       if (r < 0) break
-      const one: Batch = { length: 1, vectors: columns.map((_, k) => rd.view(k, r, r + 1)) }
+      const row = lo + r
+      const one: Batch = { length: 1, vectors: columns.map((_, k) => rd.view(k, row, row + 1)) }
       if (preds.every((f) => selection(f(one), 1).count === 1)) return one
-      hi = r
+      hi = row
     }
     if (probes > MAX_NULL_PROBES) return undefined
   }

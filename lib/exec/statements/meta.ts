@@ -182,18 +182,20 @@ function intervalsText(iv: Float64Array): string {
 /** EXPLAIN: one line per plan node, indented by depth. */
 export function explain(plan: PlanNode): Rows {
   const lines: string[] = []
-  const visit = (n: PlanNode, depth: number) => {
+  // backward: the scan (under filters) of an ordered LATEST ON, read from its end
+  const visit = (n: PlanNode, depth: number, backward = false) => {
     const pad = '    '.repeat(depth)
+    const dir = backward ? 'backward' : 'forward'
     switch (n.kind) {
       case 'scan':
-        lines.push(n.intervals === undefined ? `${pad}Row forward scan` : `${pad}Interval forward scan`, `${pad}  Frame forward scan on: ${n.table.meta.name}`)
+        lines.push(n.intervals === undefined ? `${pad}Row ${dir} scan` : `${pad}Interval ${dir} scan`, `${pad}  Frame ${dir} scan on: ${n.table.meta.name}`)
         if (n.intervals !== undefined) lines.push(`${pad}  intervals: ${intervalsText(n.intervals)}`)
         if (n.symbolIndex !== undefined) lines.push(`${pad}  Index forward scan on: ${n.table.meta.columns[n.symbolIndex.column]?.name ?? '?'} (${n.symbolIndex.values.length} ${n.symbolIndex.values.length === 1 ? 'key' : 'keys'})`)
         if (n.columns.length < n.table.meta.columns.length) lines.push(`${pad}  columns: ${n.output.map((c) => c.name).join(',')}`)
         return
       case 'table_function': lines.push(`${pad}${n.def.name}`); return
       case 'values': lines.push(`${pad}VirtualRecord`); return
-      case 'filter': lines.push(`${pad}Filter`); break
+      case 'filter': lines.push(`${pad}Filter`); visit(n.input, depth + 1, backward); return
       case 'project': lines.push(`${pad}VirtualRecord`); break
       case 'aggregate': lines.push(`${pad}GroupBy keys: ${n.keys.length} values: ${n.aggregates.map((a) => a.def.name).join(',')}`); break
       case 'sort': lines.push(`${pad}Sort`); break
@@ -204,7 +206,7 @@ export function explain(plan: PlanNode): Rows {
       case 'lateral_join': lines.push(`${pad}${lateralName(n)}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'time_join': lines.push(`${pad}${n.type === 'asof' ? 'AsOf' : n.type === 'lt' ? 'Lt' : 'Splice'} Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'sample_by': lines.push(`${pad}Sample By`); break
-      case 'latest_on': lines.push(n.symbolIndex === undefined ? `${pad}LatestBy` : `${pad}LatestByAllIndexed`); break
+      case 'latest_on': lines.push(n.symbolIndex === undefined ? `${pad}LatestBy` : `${pad}LatestByAllIndexed`); visit(n.input, depth + 1, n.ordered); return
       case 'window': lines.push(`${pad}Window`); break
       case 'parallel_filter': lines.push(`${pad}Async Filter workers: ${n.workers}`); visit(n.scan, depth + 1); return
       case 'parallel_aggregate': {

@@ -107,7 +107,8 @@ function permissionsOf(stmt: Statement, bc: BindContext): RequiredPermission[] {
     case 'truncate_table': return stmt.names.map((n) => ({ permission: 'TRUNCATE TABLE', table: catalog.find(n.name)?.meta.name ?? n.name }))
     case 'rename_table': return [{ permission: 'RENAME TABLE', table: catalog.find(stmt.from)?.meta.name ?? stmt.from }]
     case 'alter_table': return [alterPermission(stmt, catalog.find(stmt.table))]
-    case 'show': case 'transaction': case 'set': case 'unsupported': return []
+    // CANCEL QUERY: SQL ENGINE ADMIN for another user's statement, checked when it runs (it depends on whose it is)
+    case 'show': case 'transaction': case 'set': case 'unsupported': case 'cancel_query': return []
     case 'acl': return aclStatementPermissions(stmt)
   }
 }

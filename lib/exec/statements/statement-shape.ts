@@ -11,6 +11,7 @@ export function returnsRows(stmt: Statement): boolean {
     case 'select': case 'setop': case 'with': case 'show': case 'explain': case 'copy_to': return true
     case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
     case 'rename_table': case 'alter_table': case 'insert': case 'update': case 'transaction': case 'set': case 'unsupported':
+    case 'cancel_query':
       return false
     case 'acl': return aclReturnsRows(stmt)
   }
@@ -34,6 +35,7 @@ export function commandTag(stmt: Statement): string {
     case 'rename_table': case 'alter_table': return 'ALTER TABLE'
     case 'transaction': return stmt.action.toUpperCase()
     case 'set': return 'SET'
+    case 'cancel_query': return 'CANCEL QUERY'
     case 'unsupported': return stmt.feature.toUpperCase()
     case 'acl': return aclReturnsRows(stmt) ? 'SELECT' : stmt.action.replace(/_/g, ' ').toUpperCase()
   }

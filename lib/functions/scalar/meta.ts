@@ -42,6 +42,19 @@ export const META_FUNCTIONS: readonly ScalarFunctionDef[] = [
     row: (_a, ctx) => ctx.flushQueryCache?.() ?? false,
   },
   {
+    kind: 'scalar', name: 'cancel_query', family: 'meta',
+    description: 'Asks running statement id (from query_activity()) to stop; it fails with 57014 at its next check. True when it was found. Another user\'s statement needs SQL ENGINE ADMIN.',
+    example: 'SELECT cancel_query(42)',
+    signatures: [{ args: ['LONG'], returns: 'BOOLEAN' }],
+    deterministic: false,
+    init: (site) => site.argPositions[0] ?? site.pos,
+    row: (a, ctx, pos) => {
+      const id = Number(a[0])
+      if (id < 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'non-negative integer literal expected as query id', typeof pos === 'number' ? pos : -1)
+      return ctx.cancelQuery?.(id) ?? false
+    },
+  },
+  {
     kind: 'scalar', name: 'pg_postmaster_start_time', family: 'meta',
     description: 'When the engine started (its main thread loaded), as QuestDB returns its server start time; the same in every statement of a process.',
     example: 'SELECT pg_postmaster_start_time()',

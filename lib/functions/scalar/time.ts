@@ -86,8 +86,9 @@ const tzPos = (argIndex: number) => (site: CallSite) => site.argPositions[argInd
 
 /**
  * `to_timezone` / `to_utc`'s zone argument, as QuestDB checks it: a constant zone is checked when
- * the statement starts (22023 `invalid timezone: X`, or `timezone must not be null`, at the
- * argument); a zone read per row (a column) is not — see {@link zoneRow}.
+ * the call is bound (22023 `invalid timezone: X`, or `timezone must not be null`, at the
+ * argument), so also when no row is computed; a zone read per row (a column) is not — see
+ * {@link zoneRow}.
  */
 function zoneArgInit(site: CallSite): undefined {
   const c = site.constants[1]
@@ -114,11 +115,11 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
   },
   {
     kind: 'scalar', name: 'systimestamp', family: 'time', description: 'The current time, read on every call.', example: 'SELECT systimestamp()',
-    signatures: [{ args: [], returns: 'TIMESTAMP' }], deterministic: false, row: (_a, ctx) => Math.floor(ctx.clock()),
+    signatures: [{ args: [], returns: 'TIMESTAMP' }], deterministic: false, readsClock: true, row: (_a, ctx) => Math.floor(ctx.clock()),
   },
   {
     kind: 'scalar', name: 'sysdate', family: 'time', description: 'The current time as a DATE (milliseconds), read on every call.', example: 'SELECT sysdate()',
-    signatures: [{ args: [], returns: 'DATE' }], deterministic: false, row: (_a, ctx) => Math.floor(ctx.clock() / 1000),
+    signatures: [{ args: [], returns: 'DATE' }], deterministic: false, readsClock: true, row: (_a, ctx) => Math.floor(ctx.clock() / 1000),
   },
   ...([['today', 0], ['tomorrow', 1], ['yesterday', -1]] as const).map(([name, shift]): ScalarFunctionDef => ({
     kind: 'scalar', name, family: 'time',
@@ -140,13 +141,12 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     description: 'Adds n units (n u T s m h d w M y) to a timestamp; with a time zone, in local time.',
     example: "SELECT dateadd('w', 1, '2024-10-21T10:00:00Z', 'Europe/Bratislava')",
     signatures: [{ args: ['TEXT', 'INT', 'TIMESTAMP'], returns: 'TIMESTAMP' }, { args: ['TEXT', 'INT', 'TIMESTAMP', 'STRING'], returns: 'TIMESTAMP' }],
-    init: (site) => {
-      // a constant zone is checked when the statement starts; one read per row, at that row (NULL: 22023 `NULL timezone`), as in QuestDB
-      const tzPos = site.argPositions[3] ?? site.pos
+    // a constant zone is checked when the call is bound; one read per row, at that row (NULL: 22023 `NULL timezone`), as in QuestDB
+    check: (site) => {
       const c = site.constants[3]
-      if (typeof c === 'string') checkTimeZone(c, tzPos)
-      return { ...unitInit(site), tzPos }
+      if (typeof c === 'string') checkTimeZone(c, site.argPositions[3] ?? site.pos)
     },
+    init: (site) => ({ ...unitInit(site), tzPos: site.argPositions[3] ?? site.pos }),
     vector: (args, n, _ctx, state) => {
       const st = state as (UnitState & { tzPos: number }) | undefined
       const nv = toF64(args[1]!)
@@ -220,7 +220,7 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     kind: 'scalar', name: 'to_timezone', family: 'time',
     description: 'Converts a UTC timestamp to the wall-clock time of a zone.', example: "SELECT to_timezone(1623167145000000, 'Europe/Berlin')",
     signatures: [{ args: ['TIMESTAMP', 'STRING'], returns: 'TIMESTAMP' }],
-    init: zoneArgInit,
+    check: zoneArgInit,
     nullStrict: false,
     row: (a) => zoneRow(a, utcToLocal),
   },
@@ -228,7 +228,7 @@ export const TIME_FUNCTIONS: readonly ScalarFunctionDef[] = [
     kind: 'scalar', name: 'to_utc', family: 'time',
     description: 'Converts a wall-clock time of a zone to UTC.', example: "SELECT to_utc('2021-06-08T17:45:45Z', 'Europe/Berlin')",
     signatures: [{ args: ['TIMESTAMP', 'STRING'], returns: 'TIMESTAMP' }],
-    init: zoneArgInit,
+    check: zoneArgInit,
     nullStrict: false,
     row: (a) => zoneRow(a, localToUtc),
   },

@@ -8,6 +8,11 @@
  * - `memory_metrics()`: `memory_tag`, `bytes`, with Node's figures instead of QuestDB's native
  *   memory tags (see `ExecContext.memoryMetrics`); empty where the process cannot be read.
  * - `views()`: QuestDB's columns; always empty, as EpochDB has no CREATE VIEW.
+ * - `query_activity()`: the statements running now (QuestDB's `query_id`, `worker_id`,
+ *   `worker_pool`, `username`, `query_start`, `state_change`, `state`, `is_wal`, `query`): all of
+ *   them with SQL ENGINE ADMIN (or without access control), else the user's own. Statements run
+ *   on the event loop: `worker_id` is 0 and `worker_pool` `shared`; `is_wal` is false (no WAL
+ *   apply job runs as a query here).
  * - `table_storage()`: one row per table (`tableName`, `walEnabled`, `partitionBy`,
  *   `partitionCount`, `rowCount`, `diskSize`), the sums of `table_partitions()`' rows; `diskSize`
  *   counts checkpointed partition files (0 for a table held in memory only).
@@ -73,7 +78,19 @@ function tableStorageRows(ctx: FunctionContext): Scalar[][] {
   })
 }
 
-/** wal_tables, memory_metrics, views, table_storage. */
+const QUERY_ACTIVITY_COLUMNS: Columns = [
+  { name: 'query_id', type: 'LONG' },
+  { name: 'worker_id', type: 'LONG' },
+  { name: 'worker_pool', type: 'STRING' },
+  { name: 'username', type: 'STRING' },
+  { name: 'query_start', type: 'TIMESTAMP' },
+  { name: 'state_change', type: 'TIMESTAMP' },
+  { name: 'state', type: 'STRING' },
+  { name: 'is_wal', type: 'BOOLEAN' },
+  { name: 'query', type: 'STRING' },
+]
+
+/** wal_tables, memory_metrics, views, table_storage, query_activity. */
 export const SYSTEM_TABLE_FUNCTIONS: readonly FunctionDef[] = [
   systemTable('wal_tables', WAL_TABLES_COLUMNS,
     'One row per WAL table: name, suspended (always false), writerTxn, writerLagTxnCount (0: commits apply before they are acknowledged), sequencerTxn.',
@@ -83,6 +100,10 @@ export const SYSTEM_TABLE_FUNCTIONS: readonly FunctionDef[] = [
     'The process\'s memory in bytes by tag: TOTAL_USED, RSS and Node\'s HEAP_TOTAL, HEAP_USED, EXTERNAL, ARRAY_BUFFERS.',
     'SELECT * FROM memory_metrics()',
     (ctx) => (ctx.memoryMetrics?.() ?? []).map((m) => [m.tag, m.bytes])),
+  systemTable('query_activity', QUERY_ACTIVITY_COLUMNS,
+    'The statements running now: id (for CANCEL QUERY), worker, user, start, last state change, state (active or cancelled) and text; another user\'s only with SQL ENGINE ADMIN.',
+    'SELECT query_id, username, query FROM query_activity()',
+    (ctx) => (ctx.queryActivity?.() ?? []).map((q) => [q.id, 0, 'shared', q.user, q.start, q.stateChange, q.state, false, q.sql])),
   systemTable('views', VIEWS_COLUMNS,
     'QuestDB\'s views (name, SQL, directory, status); empty, as EpochDB has no CREATE VIEW.',
     'SELECT * FROM views()',

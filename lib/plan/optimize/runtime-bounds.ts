@@ -2,9 +2,11 @@
  * Designated-timestamp conjuncts whose bounds are constant for one execution but unknown when
  * the plan is made (used by `extract-timestamp-intervals`): `ts IN today()` (bound as a BETWEEN
  * of `interval_start`/`interval_end`), `ts > dateadd('h', -1, now())`, `ts BETWEEN $1 AND $2`,
- * `ts IN $1`, `ts IN '$today'`. QuestDB evaluates such "runtime constant" intervals once per
- * execution and scans only them; here the physical step of each execution does
- * (plan/physical/runtime-intervals.ts).
+ * `ts IN $1`, `ts IN '$today'`, `ts > (SELECT max(ts) - 3600000000 FROM t)` (an uncorrelated
+ * scalar subquery, computed once before the pipeline runs) and `ts > systimestamp() - 60000000`
+ * (a clock reading, taken once for the bound). QuestDB evaluates such "runtime constant"
+ * intervals once per execution and scans only them; here the physical step of each execution
+ * does (plan/physical/runtime-intervals.ts).
  */
 import type { BoundExpr, RuntimeBound } from '../plan-node.js'
 
@@ -15,14 +17,17 @@ const CMP = new Map<string, RuntimeCmp>([['=', '='], ['>', '>'], ['>=', '>='], [
 const FLIP = new Map<string, RuntimeCmp>([['=', '='], ['>', '<'], ['>=', '<='], ['<', '>'], ['<=', '>=']])
 
 /**
- * True when `e` has one value for a whole execution: no column, subquery or per-call function
- * (`rnd_*`, `systimestamp()`), only constants, parameters and deterministic scalar calls over
- * them (`now()`, `today()`, `dateadd`, arithmetic, casts).
+ * True when `e` can have one value for a whole execution: no column or random function
+ * (`rnd_*`), only constants, parameters, uncorrelated scalar subqueries and deterministic scalar
+ * calls over them (`now()`, `today()`, `dateadd`, arithmetic, casts), and clock readings
+ * (`systimestamp()`): QuestDB reads those per call and does not narrow a scan by them; a bound
+ * built on one is read once here, and the filter then uses that same reading
+ * (plan/physical/runtime-intervals.ts), so the rows are those of one instant of the statement.
  */
 export function isRuntimeConstant(e: BoundExpr): boolean {
   switch (e.kind) {
-    case 'const': case 'param': return true
-    case 'call': return e.def.deterministic !== false && e.args.every(isRuntimeConstant)
+    case 'const': case 'param': case 'subquery': return true
+    case 'call': return (e.def.deterministic !== false || e.def.readsClock === true) && e.args.every(isRuntimeConstant)
     case 'cast': case 'isnull': return isRuntimeConstant(e.expr)
     case 'case': return e.whens.every((w) => isRuntimeConstant(w.when) && isRuntimeConstant(w.then)) && isRuntimeConstant(e.else)
     default: return false
@@ -65,4 +70,14 @@ export function runtimeBoundOf(e: BoundExpr, ts: number): RuntimeBound | undefin
     return op === undefined ? undefined : { op, value: a, ns: b.type === 'TIMESTAMP_NS' }
   }
   return undefined
+}
+
+/** Whether `e` reads the clock per call (`systimestamp()` anywhere in it). */
+export function readsClock(e: BoundExpr): boolean {
+  switch (e.kind) {
+    case 'call': return e.def.readsClock === true || e.args.some(readsClock)
+    case 'cast': case 'isnull': return readsClock(e.expr)
+    case 'case': return e.whens.some((w) => readsClock(w.when) || readsClock(w.then)) || readsClock(e.else)
+    default: return false
+  }
 }

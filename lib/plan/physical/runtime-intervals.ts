@@ -9,21 +9,31 @@
  * own nodes.
  *
  * Inside the right side of a LATERAL join (and a correlated subquery run per row) parameter slots
- * hold the outer row's values, set per row while it runs: bounds that read a parameter are left
- * unresolved there (no pruning), the others (now(), today()) are resolved as anywhere else.
+ * hold the outer row's values, set per row while it runs: bounds that read a parameter or a
+ * subquery are left unresolved there (no pruning), the others (now(), today()) are resolved as
+ * anywhere else.
+ *
+ * Each bound expression is evaluated once per execution: a clock reading (`ts > systimestamp() -
+ * 60000000`) gives one value, which both narrows the scan and replaces the reading in the
+ * conjunct the filter keeps. An uncorrelated scalar subquery (`ts > (SELECT max(ts) - 3600000000
+ * FROM t)`) is computed before this step runs; `evaluate` throws for one that is not (EXPLAIN),
+ * which prunes nothing. `read_parquet(...)` takes the resolved ranges as its row-group hint, as it
+ * takes literal ones; its filter keeps every conjunct.
  */
 import { type IntervalSet, ALL_TIME, intersectIntervals, normalizeIntervals, parseInterval } from '../../types/interval.js'
 import { nsIntervalsOf } from '../../types/timestamp-ns-interval.js'
 import { nsParts } from '../../types/timestamp-ns.js'
 import type { Scalar } from '../../types/vector.js'
-import type { BoundExpr, FilterNode, PlanNode, RuntimeBound, ScanNode } from '../plan-node.js'
+import type { BoundExpr, FilterNode, PlanNode, RuntimeBound, ScanNode, TableFunctionNode } from '../plan-node.js'
 import { andAll, conjunctsOf, mapChildren } from '../optimize/walk.js'
-import { runtimeBoundOf } from '../optimize/runtime-bounds.js'
+import { readsClock, runtimeBoundOf } from '../optimize/runtime-bounds.js'
 
 /** What one execution knows that its plan does not (given by the layer that runs statements: plan/ does not import exec/). */
 export interface RuntimeValues {
   /** the value of a runtime-constant expression in this execution; may throw as the evaluator does */
   readonly evaluate: (e: BoundExpr) => Scalar
+  /** whether `e` can be evaluated now (its subqueries computed); absent: always */
+  readonly ready?: (e: BoundExpr) => boolean
   /** the statement's parameter values */
   readonly params: readonly Scalar[]
   /** the statement's now(), microseconds since the epoch */
@@ -33,9 +43,23 @@ export interface RuntimeValues {
 }
 
 /** `plan` with every scan's runtime bounds evaluated into its intervals (unchanged nodes keep their identity). */
-export function resolveRuntimeIntervals(plan: PlanNode, values: RuntimeValues): PlanNode {
+export function resolveRuntimeIntervals(plan: PlanNode, given: RuntimeValues): PlanNode {
+  // one value per bound expression and execution: a clock reading is taken once
+  const memo = new Map<BoundExpr, Scalar>()
+  const values: RuntimeValues = {
+    ...given,
+    evaluate: (e) => {
+      if (memo.has(e)) return memo.get(e)!
+      const v = given.evaluate(e)
+      memo.set(e, v)
+      return v
+    },
+  }
   const visit = (node: PlanNode, perRow: boolean): PlanNode => {
     if (node.kind === 'filter' && node.input.kind === 'scan' && node.input.runtimeBounds !== undefined) return resolveFilter(node, node.input, values, perRow)
+    if (node.kind === 'filter' && node.input.kind === 'table_function' && node.input.def.pushdown === true && node.input.timestampIndex >= 0) {
+      return resolveTableFunction(node, node.input, values, perRow)
+    }
     if (node.kind === 'scan') return node.runtimeBounds === undefined ? node : resolveScan(node, values, perRow)
     if (node.kind === 'lateral_join') {
       const left = visit(node.left, perRow)
@@ -93,7 +117,8 @@ function resolveScan(scan: ScanNode, values: RuntimeValues, perRow: boolean): Sc
   let set: IntervalSet = scan.intervals ?? ALL_TIME
   const left: RuntimeBound[] = []
   for (const b of scan.runtimeBounds ?? []) {
-    const iv = perRow && readsParam(b) ? undefined : boundIntervals(b, values)
+    // no filter over the scan here to give the clock's reading to: the bound prunes nothing
+    const iv = (perRow && readsParam(b)) || boundReadsClock(b) ? undefined : boundIntervals(b, values)
     if (iv === undefined) left.push(b)
     else set = intersectIntervals(set, normalizeIntervals(iv))
   }
@@ -102,8 +127,36 @@ function resolveScan(scan: ScanNode, values: RuntimeValues, perRow: boolean): Sc
   return left.length === 0 ? { ...rest, intervals: set } : { ...rest, intervals: set, runtimeBounds: left }
 }
 
+/**
+ * A filter over a table function that takes designated-timestamp intervals (`read_parquet`): its
+ * runtime bounds narrow the function's row-group hint. The filter keeps every conjunct (the hint
+ * skips whole row groups only); one that reads the clock keeps the reading the hint used.
+ */
+function resolveTableFunction(node: FilterNode, fn: TableFunctionNode, values: RuntimeValues, perRow: boolean): PlanNode {
+  const ts = fn.timestampIndex
+  let set: IntervalSet = fn.intervals ?? ALL_TIME
+  let resolved = 0
+  let clock = false
+  const kept: BoundExpr[] = []
+  for (const c of conjunctsOf(node.predicate)) {
+    const b = runtimeBoundOf(c, ts)
+    const iv = b === undefined || (perRow && readsParam(b)) ? undefined : boundIntervals(b, values)
+    if (b === undefined || iv === undefined) { kept.push(c); continue }
+    set = intersectIntervals(set, normalizeIntervals(iv))
+    resolved++
+    if (boundReadsClock(b)) { clock = true; kept.push(withConstantBounds(c, ts, values)) } else kept.push(c)
+  }
+  if (resolved === 0) return node
+  const input: TableFunctionNode = { ...fn, intervals: set }
+  if (!clock) return { ...node, input }
+  const and = node.predicate.kind === 'call' && node.predicate.def.name === 'and' ? node.predicate : undefined
+  return { ...node, input, predicate: andAll(kept, and)! }
+}
+
 /** The microsecond ranges covering what bound `b` lets through, or undefined when it cannot be evaluated. */
 export function boundIntervals(b: RuntimeBound, values: RuntimeValues): Float64Array | undefined {
+  const ready = values.ready
+  if (ready !== undefined && !(b.op === 'between' ? ready(b.lo) && ready(b.hi) : b.op === 'in' || ready(b.value))) return undefined
   try {
     switch (b.op) {
       case 'between': {
@@ -168,9 +221,19 @@ function readsParam(b: RuntimeBound): boolean {
   }
 }
 
+/** Whether a bound reads the clock (`systimestamp()`), whose per-call value the filter would otherwise read anew. */
+function boundReadsClock(b: RuntimeBound): boolean {
+  switch (b.op) {
+    case 'between': return readsClock(b.lo) || readsClock(b.hi)
+    case 'in': return false
+    default: return readsClock(b.value)
+  }
+}
+
+/** Whether `e` reads a parameter slot, or a subquery (which may read one: it is not known per row). */
 function usesParam(e: BoundExpr): boolean {
   switch (e.kind) {
-    case 'param': return true
+    case 'param': case 'subquery': return true
     case 'call': return e.args.some(usesParam)
     case 'cast': case 'isnull': return usesParam(e.expr)
     case 'case': return e.whens.some((w) => usesParam(w.when) || usesParam(w.then)) || usesParam(e.else)

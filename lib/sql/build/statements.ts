@@ -1,7 +1,7 @@
 /**
  * AST builders for utility statements: SHOW, EXPLAIN, transactions, SET, unsupported.
  */
-import type { SetStatement, Transaction, Unsupported } from '../ast.js'
+import type { CancelQuery, SetStatement, Transaction, Unsupported } from '../ast.js'
 import { syntaxError } from '../../errors.js'
 import type { Token } from '../lexer.js'
 import type { Name } from './tokens.js'
@@ -37,6 +37,12 @@ export function set(tok: Token, name: string, value: readonly Token[]): SetState
 /** A statement recognised only to be refused with 0A000 by the engine. */
 export function unsupported(tok: Token, feature: string): Unsupported {
   return { kind: 'unsupported', pos: tok.offset, feature }
+}
+
+/** `CANCEL QUERY id` (`minus`: the `-` before a negative id, refused when it runs). */
+export function cancelQuery(tok: Token, id: Token, minus: Token | null = null): CancelQuery {
+  const n = Number(id.text.replace(/[lL]$/, ''))
+  return { kind: 'cancel_query', pos: tok.offset, queryId: minus === null ? n : -n, idPos: (minus ?? id).offset }
 }
 
 /** True when one of `toks` is the word `w` (case-insensitive). */

@@ -2,7 +2,7 @@
 @lexer lexer
 # refused (kind 'unsupported').
 
-utility -> show {% id %} | explain {% id %} | transaction {% id %} | setStatement {% id %} | unsupported {% id %}
+utility -> show {% id %} | explain {% id %} | transaction {% id %} | setStatement {% id %} | cancelQuery {% id %} | unsupported {% id %}
 
 show ->
     %SHOW %TABLES                       {% ([s]) => ({ kind: 'show', pos: s.offset, what: 'tables' }) %}
@@ -22,6 +22,11 @@ idents -> %ident {% ([t]) => L.one(t) %} | idents %ident {% ([l, t]) => L.add(l,
 
 explain -> %EXPLAIN explainFormat:? statement {% ([e, f, statement]) => ({ kind: 'explain', pos: e.offset, statement, ...(f === null ? {} : { format: f }) }) %}
 explainFormat -> "(" %FORMAT name ")" {% ([, , n]) => S.explainFormat(n) %}
+
+# QuestDB's CANCEL QUERY id (an id from query_activity())
+cancelQuery ->
+    %CANCEL %QUERY (%integer | %long)      {% ([c, , [n]]) => S.cancelQuery(c, n) %}
+  | %CANCEL %QUERY "-" (%integer | %long)  {% ([c, , m, [n]]) => S.cancelQuery(c, n, m) %}
 
 transaction ->
     %BEGIN txWord:?          {% ([t]) => S.transaction(t, 'begin') %}

@@ -108,3 +108,26 @@ t.test('a runtime-constant bound (today(), now() arithmetic, $1) loads only the 
   t.equal(STORAGE_STATS.partitionLoads, 3, 'parameters: the one partition of their day')
   await db.close()
 })
+
+t.test('subquery and clock bounds (computed once per execution) read only the rows of their interval', async (t) => {
+  const dir = tmp(t)
+  await fill(dir, 10, 1000)
+  const now = BASE + 7 * DAY + DAY / 2 // noon of 2024-01-08
+  const db = await Database.open({ path: dir, clock: () => now })
+  await db.query('create table lim (at timestamp)')
+  await db.query("insert into lim values ('2024-01-03T12:00:00Z')")
+  t.same((await db.query('select at from lim')).rows, [[BASE + 2 * DAY + DAY / 2]])
+  const bytes = async (sql: string, want: unknown[]): Promise<number> => {
+    resetStorageStats()
+    t.same((await db.query(sql)).rows, [want], sql)
+    return STORAGE_STATS.bytesLoaded
+  }
+  const clock = 'ts > systimestamp() - 3600000000 and ts <= systimestamp()'
+  t.equal(await bytes(`select count(), sum(v) from t where ${clock}`, [42n, 42 * 7]), 42 * 8, 'systimestamp(): read once for the bound, only the hour\'s 42 values of v read')
+  // 1000 rows a day: the one at noon itself is excluded by '>'
+  const sub = "ts > (select at from lim) and ts < (select dateadd('d', 1, at) from lim)"
+  t.equal(await bytes(`select count(), sum(v) from t where ${sub}`, [999n, 499 * 2 + 500 * 3]), 2 * 1000 * 16, 'scalar subqueries: ts and v of the two partitions their day spans read, no other')
+  t.ok(await bytes(`select count(), sum(v) from t where (${clock}) or v < 0`, [42n, 42 * 7]) >= 10 * 1000 * 8, 'the same rows as a full scan, which reads every row')
+  await bytes(`select count(), sum(v) from t where (${sub}) or v < 0`, [999n, 499 * 2 + 500 * 3])
+  await db.close()
+})
