@@ -17,6 +17,7 @@ import { KeyIndex } from '../keys/key-index.js'
 import { fuseDoubleSums } from '../../functions/aggregate/fused-double-sums.js'
 import { PerfectGroups, perfectAggregate } from '../keys/perfect-groups.js'
 import { pairMinMax } from '../../functions/aggregate/fused-min-max.js'
+import { countsFromStats } from './count-from-stats.js'
 
 /**
  * Rows of a batch refused by perfect groups that fold by key ids before the rest is offered to
@@ -45,6 +46,10 @@ export interface GroupState {
 
 /** Runs a GROUP BY node: keyed or not. */
 export async function* runAggregate(node: AggregateNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  if (node.keys.length === 0 && node.input.kind === 'scan') {
+    const counted = await countsFromStats(node, node.input, ctx)
+    if (counted !== undefined) { yield counted; return }
+  }
   const state = await accumulateGroups(node.keys, node.aggregates, run(node.input, ctx), ctx)
   if (state.count === 0) return
   yield groupsBatch(state, node.output)

@@ -6,6 +6,7 @@ import type { Vector } from '../../types/vector.js'
 import type { AggregateKernel, FunctionDef } from '../registry-types.js'
 import { aggregate, arg, grow, nullMask } from './agg-util.js'
 import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
+import { nullsOf } from '../../types/null-count.js'
 
 /** Row counter; with `nonNull`, counts only rows whose first argument is not null. */
 export class CountKernel implements AggregateKernel {
@@ -63,83 +64,6 @@ function countFinite(groups: Int32Array, d: Float64Array | Float32Array, c: Floa
 /** Keyed count of the values of `d` other than the null sentinel `nul` (INT, IPV4, LONG-like held as doubles). */
 function countUnlike(groups: Int32Array, d: Int32Array | Float64Array, nul: number, c: Float64Array, length: number): void {
   for (let i = 0; i < length; i++) if (d[i] !== nul) c[groups[i]!]!++
-}
-
-/**
- * Nulls among the first `length` values of `v` (a constant: all or none): the unkeyed count's
- * whole work. Each layout's test runs four rows a step into four counters, so the compares do
- * not wait on one counter's increments (0.75 against 1.28 ns/row for one counter over 2M LONG
- * values in 64 Ki batches; docs/benchmarks.md, unkeyed session).
- */
-function nullsOf(v: Vector, length: number): number {
-  if (v.isConst === true) return nullMask(v, 1)[0] === 1 ? length : 0
-  if (v.kind === 'f64') return nonFiniteF64(v.data, length)
-  if (v.kind === 'f32') return nonFiniteF32(v.data, length)
-  if (v.kind === 'i64' && v.data instanceof Float64Array) return equalToF64(v.data, LONG_NULL, length)
-  if (v.kind === 'i32') return equalToI32(v.data, v.type === 'IPV4' ? 0 : INT_NULL, length)
-  const m = nullMask(v, length)
-  let n = 0
-  for (let i = 0; i < length; i++) n += m[i]!
-  return n
-}
-
-/*
- * One function per array type, so each loop's loads stay monomorphic (V8 compiles a loop per
- * call site's element kinds; a shared loop over two array types slows both).
- */
-
-/** Values among the first `length` of `d` that are NaN or infinite (DOUBLE nulls). */
-function nonFiniteF64(d: Float64Array, length: number): number {
-  let n0 = 0, n1 = 0, n2 = 0, n3 = 0, i = 0
-  for (; i + 3 < length; i += 4) {
-    const a = d[i]!, b = d[i + 1]!, c = d[i + 2]!, e = d[i + 3]!
-    if (a - a !== 0) n0++
-    if (b - b !== 0) n1++
-    if (c - c !== 0) n2++
-    if (e - e !== 0) n3++
-  }
-  for (; i < length; i++) { const x = d[i]!; if (x - x !== 0) n0++ }
-  return n0 + n1 + n2 + n3
-}
-
-/** Values among the first `length` of `d` that are NaN or infinite (FLOAT nulls). */
-function nonFiniteF32(d: Float32Array, length: number): number {
-  let n0 = 0, n1 = 0, n2 = 0, n3 = 0, i = 0
-  for (; i + 3 < length; i += 4) {
-    const a = d[i]!, b = d[i + 1]!, c = d[i + 2]!, e = d[i + 3]!
-    if (a - a !== 0) n0++
-    if (b - b !== 0) n1++
-    if (c - c !== 0) n2++
-    if (e - e !== 0) n3++
-  }
-  for (; i < length; i++) { const x = d[i]!; if (x - x !== 0) n0++ }
-  return n0 + n1 + n2 + n3
-}
-
-/** Values among the first `length` of `d` equal to the null sentinel `nul` (LONG-like values held as doubles). */
-function equalToF64(d: Float64Array, nul: number, length: number): number {
-  let n0 = 0, n1 = 0, n2 = 0, n3 = 0, i = 0
-  for (; i + 3 < length; i += 4) {
-    if (d[i] === nul) n0++
-    if (d[i + 1] === nul) n1++
-    if (d[i + 2] === nul) n2++
-    if (d[i + 3] === nul) n3++
-  }
-  for (; i < length; i++) if (d[i] === nul) n0++
-  return n0 + n1 + n2 + n3
-}
-
-/** Values among the first `length` of `d` equal to the null sentinel `nul` (INT, IPV4). */
-function equalToI32(d: Int32Array, nul: number, length: number): number {
-  let n0 = 0, n1 = 0, n2 = 0, n3 = 0, i = 0
-  for (; i + 3 < length; i += 4) {
-    if (d[i] === nul) n0++
-    if (d[i + 1] === nul) n1++
-    if (d[i + 2] === nul) n2++
-    if (d[i + 3] === nul) n3++
-  }
-  for (; i < length; i++) if (d[i] === nul) n0++
-  return n0 + n1 + n2 + n3
 }
 
 const count = aggregate({
