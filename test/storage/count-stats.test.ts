@@ -76,7 +76,7 @@ t.test('checkpointed partitions answer count(x) from their recorded counts, thro
 
   // late rows into a checkpointed day: its first rows stay as a part of their own (fewer rows than counted: read)
   const late = rows(30, 3, 1)
-  await db.append('t', { ...late, ts: late.ts.map((x) => (x as number) + 1) })
+  await db.append('t', { ...late, ts: late['ts']!.map((x) => (x as number) + 1) })
   c = await counts(db, cols)
   t.same(c.fast, c.read, 'late rows in memory')
   await db.close()
