@@ -208,3 +208,22 @@ t.test('nonNullOf: a recorded count holds only for the directory and row count i
   t.equal(nonNullOf({ ...e, nonNull: { dir: e.dir, rows: 24, counts: { v: 1.5 } } }, 'v'), undefined)
   t.equal(nonNullOf({ ...e, nonNull: undefined }, 'v'), undefined, 'an entry from before counts were recorded')
 })
+
+t.test('every column type counts its own nulls the same from the recorded counts as by reading', async (t) => {
+  const dir = tmpDir(t, 'epochdb-count-stats-types-')
+  const types = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'IPV4', 'LONG', 'DATE', 'TIMESTAMP_NS', 'FLOAT', 'DOUBLE', 'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'LONG256', 'BINARY', 'DECIMAL(30,4)', 'DOUBLE[]']
+  const cols = types.map((_, i) => `c${i}`)
+  let db = await Database.open({ path: dir })
+  await db.query(`CREATE TABLE t (ts TIMESTAMP, ${types.map((ty, i) => `c${i} ${ty}`).join(', ')}) TIMESTAMP(ts) PARTITION BY DAY`)
+  const values = ['true', '1', '2', "'x'", '3', "'1.2.3.4'", '4', "'2024-01-01'", "'2024-01-01T00:00:00.000000001Z'", '1.5', '2.5', "'s'", "'a'", "'b'",
+    "'11111111-1111-1111-1111-111111111111'", "'0x01'", 'NULL', '1.25', 'ARRAY[1.0, 2.0]']
+  const inserts: string[] = []
+  for (let h = 0; h < 60; h++) inserts.push(`('${new Date(T0 / 1000 + h * 3_600_000).toISOString()}', ${values.map((v, i) => ((h + i) % 3 === 0 ? 'NULL' : v)).join(', ')})`)
+  await db.query(`INSERT INTO t VALUES ${inserts.join(', ')}`)
+  await db.close()
+  db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  const c = await counts(db, cols)
+  t.same(c.fast, c.read)
+  t.ok(c.known >= 2, `known ${c.known}`)
+})
