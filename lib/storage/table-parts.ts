@@ -39,6 +39,8 @@ export interface SnapshotPart {
   postings?(column: number): SymbolPostings | undefined
   /** see {@link ColdPart.parquetFile} */
   parquetFile?(): ParquetFileOfPart | undefined
+  /** see {@link ColdPart.nonNull}; absent or undefined: read the column to know */
+  nonNull?(column: number): number | undefined
 }
 
 /** A partition stored as one Parquet file that holds exactly a part's rows (`ColdPart.parquetFile`). */
@@ -105,6 +107,11 @@ export interface ColdPart {
    * (valid now: open it before the event loop turns, a later write may replace it)
    */
   parquetFile?(): ParquetFileOfPart | undefined
+  /**
+   * The number of non-null values of table column `c` among the part's rows when it is known
+   * without reading the column (recorded when the part was written), else undefined
+   */
+  nonNull?(c: number): number | undefined
 }
 
 /** A cold partition cut for an out-of-order merge ({@link ColdPart.cut}). */
@@ -127,6 +134,7 @@ export function coldSnapshotPart(p: ColdPart, start: number): SnapshotPart {
     },
     openRanges: (columns, intervals) => p.readRanges?.(columns, intervals),
     parquetFile: () => p.parquetFile?.(),
+    nonNull: (c) => p.nonNull?.(c),
     postings(c) {
       const own = p.postings?.(c)
       if (own !== undefined) return own

@@ -3,7 +3,8 @@
  * values ({@link KeyIndex}: one SYMBOL key through a remap array, one numeric key through a Map
  * on the number, anything else through a composite text key), then lets each aggregate kernel
  * fold whole batches by group id. {@link accumulateGroups} is also one share of a parallel
- * GROUP BY (exec/parallel), whose partial groups the kernels' `merge` folds together.
+ * GROUP BY (exec/parallel), whose partial groups the kernels' `merge` folds together. Without keys
+ * the batches go whole to the kernels' `updateOne` (no ids, no index): see {@link accumulateOne}.
  */
 import { type Batch, type Vector, sliceVector } from '../../types/vector.js'
 import type { AggregateKernel } from '../../functions/registry-types.js'
@@ -16,6 +17,7 @@ import { KeyIndex } from '../keys/key-index.js'
 import { fuseDoubleSums } from '../../functions/aggregate/fused-double-sums.js'
 import { PerfectGroups, perfectAggregate } from '../keys/perfect-groups.js'
 import { pairMinMax } from '../../functions/aggregate/fused-min-max.js'
+import { countsFromStats } from './count-from-stats.js'
 
 /**
  * Rows of a batch refused by perfect groups that fold by key ids before the rest is offered to
@@ -44,6 +46,10 @@ export interface GroupState {
 
 /** Runs a GROUP BY node: keyed or not. */
 export async function* runAggregate(node: AggregateNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  if (node.keys.length === 0 && node.input.kind === 'scan') {
+    const counted = await countsFromStats(node, node.input, ctx)
+    if (counted !== undefined) { yield counted; return }
+  }
   const state = await accumulateGroups(node.keys, node.aggregates, run(node.input, ctx), ctx)
   if (state.count === 0) return
   yield groupsBatch(state, node.output)
@@ -51,6 +57,7 @@ export async function* runAggregate(node: AggregateNode, ctx: ExecContext, run: 
 
 /** Folds the batches of `input` into groups by `keyExprs`, each with the `aggregates`' kernels. */
 export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregates: readonly BoundAggregate[], input: AsyncIterable<Batch>, ctx: ExecContext): Promise<GroupState> {
+  if (keyExprs.length === 0) return accumulateOne(aggregates, input, ctx)
   const keyEvals = keyExprs.map((k) => compileExpr(k, ctx))
   const argEvals = aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
   const kernels: AggregateKernel[] = aggregates.map((a) => a.def.create(a.site))
@@ -90,13 +97,7 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
   // (the first batch of every statement and share brings all its keys in its first rows); stopped once it does not help
   let probe = true
   for await (const b of input) {
-    if (index === undefined) {
-      for (const a of rest) kernels[a]!.updateOne(0, argEvals[a]!.map((e) => e(b)), b.length)
-      for (const f of fused) f.sums.updateOne(0, f.of.map((a) => argEvals[a]![0]!(b)), b.length)
-      for (const p of pairs) p.fused.updateOne(0, argEvals[p.of[0]]!.map((e) => e(b)), b.length)
-      memory.resize(kernelBytes(kernels, 1))
-      continue
-    }
+    if (index === undefined) continue // unreachable: no keys go to accumulateOne
     const keys = keyEvals.map((e) => e(b))
     if (perfect !== undefined && take(b, keys)) {
       memory.resize(index.bytes + kernelBytes(kernels, index.count + perfect.groups))
@@ -125,6 +126,30 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
   perfect?.flush(kernels)
   for (const f of fused) f.sums.settle()
   return { index, kernels, count: index?.count ?? 1, memory }
+}
+
+/**
+ * An aggregation without keys: one group, each batch handed whole to the kernels' `updateOne`
+ * (their loop over the column is the work; nothing is done per row here). Several double sums
+ * still fold in one pass and min/max of one column in one read.
+ */
+async function accumulateOne(aggregates: readonly BoundAggregate[], input: AsyncIterable<Batch>, ctx: ExecContext): Promise<GroupState> {
+  const argEvals = aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
+  const kernels: AggregateKernel[] = aggregates.map((a) => a.def.create(a.site))
+  const { fused, rest: single } = fuseDoubleSums(kernels)
+  const { pairs, rest } = pairMinMax(kernels, aggregates, single)
+  const memory = ctx.memory.reservation('aggregate')
+  for (const k of kernels) k.resize(1)
+  memory.resize(kernelBytes(kernels, 1))
+  for await (const b of input) {
+    for (const a of rest) kernels[a]!.updateOne(0, argEvals[a]!.map((e) => e(b)), b.length)
+    for (const f of fused) f.sums.updateOne(0, f.of.map((a) => argEvals[a]![0]!(b)), b.length)
+    for (const p of pairs) p.fused.updateOne(0, argEvals[p.of[0]]!.map((e) => e(b)), b.length)
+    memory.resize(kernelBytes(kernels, 1))
+    await ctx.maybeYield()
+  }
+  for (const f of fused) f.sums.settle()
+  return { index: undefined, kernels, count: 1, memory }
 }
 
 /** The groups as one batch in `output`'s layout (keys, then each aggregate's result); gives back their memory. */

@@ -13,6 +13,7 @@ import { workerPool } from './pool.js'
 import { runShares } from './shares.js'
 import { mergePartials } from './merge.js'
 import { timestamps } from '../operators/sample-by-clip.js'
+import { countsFromStats } from '../operators/count-from-stats.js'
 
 export { PARALLEL_STATS } from './shares.js'
 
@@ -21,6 +22,10 @@ export async function* runParallelAggregate(node: ParallelAggregateNode, ctx: Ex
   const pool = workerPool()
   if (pool === undefined) { yield* run(node.logical, ctx); return }
   const share = node.share
+  if (share.kind === 'aggregate' && node.filter === undefined) {
+    const counted = await countsFromStats(share, node.scan, ctx)
+    if (counted !== undefined) { yield counted; return }
+  }
   let anchor: number | undefined
   if (share.kind === 'sample_by' && share.align.kind === 'first observation') {
     anchor = await firstTimestamp(run(share.input, ctx), share.timestampColumn)

@@ -6,6 +6,7 @@ import type { Vector } from '../../types/vector.js'
 import type { AggregateKernel, FunctionDef } from '../registry-types.js'
 import { aggregate, arg, grow, nullMask } from './agg-util.js'
 import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
+import { nullsOf } from '../../types/null-count.js'
 
 /** Row counter; with `nonNull`, counts only rows whose first argument is not null. */
 export class CountKernel implements AggregateKernel {
@@ -63,30 +64,6 @@ function countFinite(groups: Int32Array, d: Float64Array | Float32Array, c: Floa
 /** Keyed count of the values of `d` other than the null sentinel `nul` (INT, IPV4, LONG-like held as doubles). */
 function countUnlike(groups: Int32Array, d: Int32Array | Float64Array, nul: number, c: Float64Array, length: number): void {
   for (let i = 0; i < length; i++) if (d[i] !== nul) c[groups[i]!]!++
-}
-
-/** Nulls among the first `length` values of `v` (a constant: all or none). */
-function nullsOf(v: Vector, length: number): number {
-  if (v.isConst === true) return nullMask(v, 1)[0] === 1 ? length : 0
-  let n = 0
-  if (v.kind === 'f64' || v.kind === 'f32') {
-    const d = v.data
-    for (let i = 0; i < length; i++) { const x = d[i]!; if (x - x !== 0) n++ }
-    return n
-  }
-  if (v.kind === 'i64' && v.data instanceof Float64Array) {
-    const d = v.data
-    for (let i = 0; i < length; i++) if (d[i] === LONG_NULL) n++
-    return n
-  }
-  if (v.kind === 'i32') {
-    const d = v.data, nul = v.type === 'IPV4' ? 0 : INT_NULL
-    for (let i = 0; i < length; i++) if (d[i] === nul) n++
-    return n
-  }
-  const m = nullMask(v, length)
-  for (let i = 0; i < length; i++) n += m[i]!
-  return n
 }
 
 const count = aggregate({

@@ -17,7 +17,7 @@
  */
 import { type Vector, materialize } from '../../types/vector.js'
 import type { AggregateKernel } from '../registry-types.js'
-import { DoubleSumKernel } from './double-sum.js'
+import { DoubleSumKernel, sumF64 } from './double-sum.js'
 
 /** Aggregates folded by one generated loop, at most (more are split into several). */
 export const MAX_FUSED = 16
@@ -43,9 +43,9 @@ function rowLoop(n: number): RowLoop {
   return f
 }
 
-/** True when `k` can be folded by {@link FusedDoubleSums}: sum or avg of doubles, accumulated as doubles. */
+/** True when `k` can be folded by {@link FusedDoubleSums}: sum or avg of doubles (not of INT / LONG), accumulated as doubles. */
 export function isFusableDoubleSum(k: AggregateKernel): k is DoubleSumKernel {
-  return k instanceof DoubleSumKernel && k.type === 'DOUBLE'
+  return k instanceof DoubleSumKernel && k.type === 'DOUBLE' && !k.integers
 }
 
 /** The argument of one member as a Float64Array of `length` values (constants expanded, FLOAT widened). */
@@ -67,6 +67,8 @@ export class FusedDoubleSums {
   private cap = 16
   private count = 0
   private readonly cols: Float64Array[]
+  /** the unkeyed batch sum's scratch (sum, count) */
+  private readonly acc = new Float64Array(2)
 
   /** @param members the kernels folded here (each passes {@link isFusableDoubleSum}), at most {@link MAX_FUSED} */
   constructor(private readonly members: readonly DoubleSumKernel[]) {
@@ -99,13 +101,11 @@ export class FusedDoubleSums {
   updateOne(group: number, args: readonly Vector[], length: number): void {
     this.resize(group + 1)
     const o = group * this.n
+    const acc = this.acc
     for (let a = 0; a < this.n; a++) {
-      const d = f64Arg(args[a]!, length)
-      let s = 0
-      let nulls = 0
-      for (let i = 0; i < length; i++) { const x = d[i]!; if (x - x === 0) s += x; else nulls++ }
-      this.sums[o + a] = this.sums[o + a]! + s
-      this.nulls[o + a] = this.nulls[o + a]! + nulls
+      sumF64(f64Arg(args[a]!, length), length, acc)
+      this.sums[o + a] = this.sums[o + a]! + acc[0]!
+      this.nulls[o + a] = this.nulls[o + a]! + (length - acc[1]!)
     }
     this.rows[group] = this.rows[group]! + length
   }

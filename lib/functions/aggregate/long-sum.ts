@@ -76,7 +76,53 @@ export class LongSumKernel implements AggregateKernel {
 
   updateOne(group: number, args: readonly Vector[], length: number): void {
     this.resize(group + 1)
-    this.update(sameGroup(group, length), args, length)
+    const v = arg(args, 0)
+    const d = v.data
+    if (v.kind === 'i32') this.addRun(group, d as Int32Array, INT_NULL, length)
+    else if (d instanceof Float64Array) this.addRunF64(group, d, LONG_NULL, length)
+    else this.update(sameGroup(group, length), args, length)
+  }
+
+  /**
+   * Adds the INT values of d[0..length) other than `nul` to group `group`: four running sums, so
+   * an addition does not wait on the one before; a running sum that would pass 2^52 goes to the
+   * group first (every addition stays exact, as in {@link update}).
+   */
+  private addRun(group: number, d: Int32Array, nul: number, length: number): void {
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, n = 0, i = 0
+    for (; i + 3 < length; i += 4) {
+      const a = d[i]!, b = d[i + 1]!, c = d[i + 2]!, e = d[i + 3]!
+      if (a !== nul) { n++; const t = s0 + a; if (t > LIMIT || t < -LIMIT) { this.addSlow(group, s0); s0 = a } else s0 = t }
+      if (b !== nul) { n++; const t = s1 + b; if (t > LIMIT || t < -LIMIT) { this.addSlow(group, s1); s1 = b } else s1 = t }
+      if (c !== nul) { n++; const t = s2 + c; if (t > LIMIT || t < -LIMIT) { this.addSlow(group, s2); s2 = c } else s2 = t }
+      if (e !== nul) { n++; const t = s3 + e; if (t > LIMIT || t < -LIMIT) { this.addSlow(group, s3); s3 = e } else s3 = t }
+    }
+    for (; i < length; i++) {
+      const a = d[i]!
+      if (a !== nul) { n++; const t = s0 + a; if (t > LIMIT || t < -LIMIT) { this.addSlow(group, s0); s0 = a } else s0 = t }
+    }
+    if (n === 0) return
+    this.addSlow(group, s0); this.addSlow(group, s1); this.addSlow(group, s2); this.addSlow(group, s3)
+    this.seen[group] = 1
+  }
+
+  /** {@link addRun} over LONG values held as doubles (a copy, so each loop's loads stay monomorphic). */
+  private addRunF64(group: number, d: Float64Array, nul: number, length: number): void {
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, n = 0, i = 0
+    for (; i + 3 < length; i += 4) {
+      const a = d[i]!, b = d[i + 1]!, c = d[i + 2]!, e = d[i + 3]!
+      if (a !== nul) { n++; const t = s0 + a; if (t > LIMIT || t < -LIMIT) { this.addSlow(group, s0); s0 = a } else s0 = t }
+      if (b !== nul) { n++; const t = s1 + b; if (t > LIMIT || t < -LIMIT) { this.addSlow(group, s1); s1 = b } else s1 = t }
+      if (c !== nul) { n++; const t = s2 + c; if (t > LIMIT || t < -LIMIT) { this.addSlow(group, s2); s2 = c } else s2 = t }
+      if (e !== nul) { n++; const t = s3 + e; if (t > LIMIT || t < -LIMIT) { this.addSlow(group, s3); s3 = e } else s3 = t }
+    }
+    for (; i < length; i++) {
+      const a = d[i]!
+      if (a !== nul) { n++; const t = s0 + a; if (t > LIMIT || t < -LIMIT) { this.addSlow(group, s0); s0 = a } else s0 = t }
+    }
+    if (n === 0) return
+    this.addSlow(group, s0); this.addSlow(group, s1); this.addSlow(group, s2); this.addSlow(group, s3)
+    this.seen[group] = 1
   }
 
   merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void {

@@ -33,10 +33,12 @@ const sum = aggregate({
 
 const avg = aggregate({
   name: 'avg',
-  signatures: [{ args: ['DOUBLE'], returns: 'DOUBLE' }, DECIMAL_AVG_SIGNATURE],
+  // INT and LONG read as they are (no DOUBLE copy per batch), summed as the doubles a cast gives
+  signatures: [{ args: ['INT'], returns: 'DOUBLE' }, { args: ['LONG'], returns: 'DOUBLE' }, { args: ['DOUBLE'], returns: 'DOUBLE' }, DECIMAL_AVG_SIGNATURE],
   description: 'Arithmetic mean of the non-null values, as DOUBLE (DECIMAL input: DECIMAL of its type).',
   example: 'SELECT avg(x) FROM long_sequence(10)',
-  create: (site) => decimalAggregateKernel('avg', site) ?? new DoubleSumKernel('avg'),
+  create: (site) => decimalAggregateKernel('avg', site) ??
+    new DoubleSumKernel('avg', 'DOUBLE', site.argTypes[0] === 'INT' || site.argTypes[0] === 'LONG'),
 })
 
 /** sum and avg. */

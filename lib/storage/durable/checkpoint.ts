@@ -14,7 +14,7 @@ import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
 import type { ColdPart } from '../table-parts.js'
 import {
-  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeDropped, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps,
+  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeDropped, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps, type NonNullCounts, nonNullCountsSteps, nonNullOf, nonNullRows, topNonNull,
 } from './table-files.js'
 import { type Steps, runSteps } from './steps.js'
 import { compactVector, retainedBytes } from './compact-vector.js'
@@ -91,7 +91,8 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       const names = t.meta.columns.map((c, i) => have[i] ?? (taken.has(c.name) ? `${c.name}.t${txn}` : c.name))
       const bytes = yield* appendPartitionSteps(state.dir, last.entry, t.meta, data, first.start, first.end, names, tops)
       yield
-      const { files: _files, tops: had, ...e } = last.entry
+      const nonNull = yield* appendedNonNull(last, t.meta, names, tops, data, first.start, first.end)
+      const { files: _files, tops: had, nonNull: _counted, ...e } = last.entry
       const plain = names.every((n, i) => n === t.meta.columns[i]!.name)
       // a column added after the partition's rows gets a file of the new rows only: its column top is those rows
       const topsNow = { ...had }
@@ -99,6 +100,7 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       const entry: PartitionEntry = {
         ...e, ...(plain ? {} : { files: names }), ...(Object.keys(topsNow).length > 0 ? { tops: topsNow } : {}),
         rows: e.rows + first.end - first.start, minTs: Math.min(e.minTs, first.minTs), maxTs: Math.max(e.maxTs, first.maxTs), bytes: e.bytes + bytes,
+        ...(nonNull === undefined ? {} : { nonNull }),
       }
       kept[kept.length - 1] = entry
       extended = { from: last, entry }
@@ -125,10 +127,12 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       const dir = `${r.name}.${txn}`
       const bytes = yield* writePartitionSteps(state.dir, dir, t.meta, data, r.start, r.end)
       yield
+      const nonNull = yield* nonNullCountsSteps(dir, t.meta, data, r.start, r.end)
+      yield
       // kept columns copied out of the table's buffers (a view would keep them whole: compact-vector.ts), a column a step
       let views: Vector[] | undefined
       if (keep[i] === true) for (const b of data.columns) { (views ??= []).push(compactVector(b.view(r.start, r.end))); yield }
-      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes, ...(split ? {} : parquetOrigin(state.file, r.name, r.lo, r.hi, t.meta, full, state.dedupDirty)) }, views })
+      written.push({ entry: { name: r.name, dir, lo: r.lo, hi: r.hi, rows: r.end - r.start, minTs: r.minTs, maxTs: r.maxTs, bytes, nonNull, ...(split ? {} : parquetOrigin(state.file, r.name, r.lo, r.hi, t.meta, full, state.dedupDirty)) }, views })
     }
     // every column file written above is durable before the dictionaries and `_meta` (their syncs overlapped)
     yield { drain: true }
@@ -234,4 +238,24 @@ function appendable(p: ColdPart, t: Table): boolean {
   if (!(p instanceof FilePart) || p.entry.format === 'parquet') return false
   const now = t.meta.columns
   return p.appendFiles(now) !== undefined && canAppendColumns(now) && !p.cutShort
+}
+
+/**
+ * The non-null counts of partition `last` after rows [start, end) of `data` are appended to its
+ * files `names` (`tops`: columns added after it was written, null in its rows so far): its
+ * recorded counts plus the appended rows'; undefined when it has none that hold (a column it has
+ * no count of is left out).
+ */
+function* appendedNonNull(last: FilePart, meta: TableMeta, names: readonly string[], tops: ReadonlySet<number>, data: HeldRows, start: number, end: number): Steps<NonNullCounts | undefined> {
+  const e = last.entry
+  const counts: Record<string, number> = {}
+  let any = false
+  for (let i = 0; i < meta.columns.length; i++) {
+    const before = tops.has(i) ? topNonNull(meta.columns[i]!.type, e.rows) : nonNullOf(e, names[i]!)
+    if (before === undefined) continue
+    counts[names[i]!] = before + nonNullRows(data, i, start, end)
+    any = true
+    yield
+  }
+  return any ? { dir: e.dir, rows: e.rows + end - start, counts } : undefined
 }

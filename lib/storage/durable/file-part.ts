@@ -7,7 +7,7 @@ import type { ColumnType } from '../../types/column-type.js'
 import type { ColdPart, ParquetFileOfPart, PartCut, PartReader } from '../table-parts.js'
 import { firstRowAtLeast, readRanges } from './range-read.js'
 import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './part-cache.js'
-import { PARQUET_PARTITION_FILE, type PartitionEntry, canAppendColumns, columnFileBytes, corrupted, readColumn, readColumnTail, topOf, topsWithout } from './table-files.js'
+import { PARQUET_PARTITION_FILE, type PartitionEntry, canAppendColumns, columnFileBytes, corrupted, nonNullOf, readColumn, readColumnTail, topNonNull, topOf, topsWithout } from './table-files.js'
 import { timestampMicros } from '../../types/timestamp-ns.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
@@ -282,6 +282,21 @@ export class FilePart implements ColdPart, Evictable {
   private retireHolding(names: readonly string[]): void {
     this.retire()
     if (this.entry.format !== 'parquet') for (const f of names) holdDir(`${this.src.tableDir}/${this.entry.dir}/${f}`, this)
+  }
+
+  /**
+   * {@inheritDoc ColdPart.nonNull}
+   *
+   * From the entry's recorded counts ({@link nonNullOf}: only while they were counted over this
+   * directory and row count); a column without a file here (added later) has none. Never for a
+   * Parquet partition.
+   */
+  nonNull(c: number): number | undefined {
+    if (this.entry.format === 'parquet') return undefined
+    const fc = this.fileColumn(c)
+    if (fc !== undefined) return nonNullOf(this.entry, fc.name)
+    const type = this.src.tableColumn(c)?.type
+    return type === undefined ? undefined : topNonNull(type, this.entry.rows)
   }
 
   /** {@inheritDoc ColdPart.column} */

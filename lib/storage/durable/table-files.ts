@@ -21,6 +21,7 @@ import { packr } from './wal-codec.js'
 import { type Steps, runSteps } from './steps.js'
 import { isHeld, movedDir } from './retired-dirs.js'
 import { readArrayRows } from './array-rows.js'
+import { nullsOf } from '../../types/null-count.js'
 
 /** The `_meta` file's format version. */
 export const FORMAT_VERSION = 1
@@ -73,6 +74,15 @@ export interface PartitionEntry {
    * every row.
    */
   tops?: Readonly<Record<string, number>>
+  /**
+   * Non-null values per column file (by the file name {@link files} gives, or the column name)
+   * among the partition's rows, recorded when a checkpoint wrote them (so unkeyed `count(x)`
+   * answers without reading the column). Valid only while `dir` and `rows` equal the entry's own:
+   * an entry that keeps the field through a change of its rows or directory (a cut, an append, a
+   * rewrite) no longer reads the rows it was counted over, and the field is ignored
+   * ({@link nonNullOf}). Files written after it (UPDATE's `<column>.u<txn>`) have no count.
+   */
+  nonNull?: NonNullCounts
 }
 
 /** The column top of file `name` in partition `p`: its first rows without bytes in the file ({@link PartitionEntry.tops}). */
@@ -90,6 +100,44 @@ export function topsWithout(tops: PartitionEntry['tops'], gone: readonly string[
   const out: Record<string, number> = {}
   for (const [k, v] of Object.entries(tops)) if (!gone.includes(k)) out[k] = v
   return Object.keys(out).length === 0 ? undefined : out
+}
+
+/** {@link PartitionEntry.nonNull}: what a checkpoint counted, and over which rows. */
+export interface NonNullCounts {
+  /** the entry's directory and row count when counted */
+  readonly dir: string
+  readonly rows: number
+  /** non-null values by file name */
+  readonly counts: Readonly<Record<string, number>>
+}
+
+/**
+ * The recorded non-null count of the column whose file is `file` in partition `e`, or undefined
+ * when none holds for the entry as it is (see {@link PartitionEntry.nonNull}; a Parquet partition
+ * is counted from its own file, not from this).
+ */
+export function nonNullOf(e: PartitionEntry, file: string): number | undefined {
+  const s = e.nonNull
+  if (s === undefined || e.format === 'parquet' || s.dir !== e.dir || s.rows !== e.rows || typeof s.counts !== 'object' || s.counts === null) return undefined
+  if (!Object.hasOwn(s.counts, file)) return undefined
+  const n = s.counts[file]
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= e.rows ? n : undefined
+}
+
+/**
+ * Non-null values among `rows` rows of a column of type `type` that has no value in them (a column
+ * added after they were written): none, but for the types without a null (BOOLEAN, BYTE, SHORT
+ * read as 0, which `count(x)` counts).
+ */
+export function topNonNull(type: ColumnType, rows: number): number {
+  return nullsOf(allocate(type, 1), 1) === 1 ? 0 : rows
+}
+
+/** Non-null values of column `c` of `data` among rows [start, end). */
+export function nonNullRows(data: TableData | HeldRows, c: number, start: number, end: number): number {
+  let nulls = 0
+  for (const v of piecesOf(data, c, start, end)) nulls += nullsOf(v, v.length)
+  return end - start - nulls
 }
 
 /** The file of a Parquet partition inside its directory (QuestDB's name). */
@@ -155,6 +203,19 @@ export function writeTableMetaSteps(dir: string, m: TableFileMeta): Steps<void> 
 /** Writes rows [start, end) of in-memory rows `data` as partition directory `dir`; returns the bytes written. */
 export function writePartition(tableDir: string, dir: string, meta: TableMeta, data: TableData | HeldRows, start: number, end: number): number {
   return runSteps(writePartitionSteps(tableDir, dir, meta, data, start, end))
+}
+
+/**
+ * {@link NonNullCounts} of rows [start, end) of `data` written as partition directory `dir` (files
+ * named as the columns), a column a step (a pass over its values, ~1 ns a row).
+ */
+export function* nonNullCountsSteps(dir: string, meta: TableMeta, data: TableData | HeldRows, start: number, end: number): Steps<NonNullCounts> {
+  const counts: Record<string, number> = {}
+  for (let i = 0; i < meta.columns.length; i++) {
+    if (i > 0) yield
+    counts[meta.columns[i]!.name] = nonNullRows(data, i, start, end)
+  }
+  return { dir, rows: end - start, counts }
 }
 
 /**

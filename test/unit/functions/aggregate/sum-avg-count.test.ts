@@ -82,3 +82,40 @@ t.test('count(x) skips each type\'s own null, keyed and not', async (t) => {
     t.equal(one('count', [type], [vec(type, values)]), all, `${type}: not keyed`)
   }
 })
+
+t.test('avg of INT and LONG reads the integers: nulls skipped, keyed and not, each value as its cast to DOUBLE', async (t) => {
+  // lengths 1..9 cover the four-row steps and every tail
+  for (let n = 1; n <= 9; n++) {
+    const ints = Array.from({ length: n }, (_, i) => (i % 3 === 1 ? null : i * 1000 - 2147483647 + 1))
+    // sums exact as doubles, so every order of addition gives the same bits
+    const longs = Array.from({ length: n }, (_, i) => (i % 4 === 2 ? null : 1099511627776 * (i + 1) - i * 3))
+    for (const [type, values] of [['INT', ints], ['LONG', longs]] as [ColumnType, (number | null)[]][]) {
+      const kept = values.filter((x): x is number => x !== null)
+      const want = kept.length === 0 ? null : kept.reduce((a, b) => a + b, 0) / kept.length
+      const got = one('avg', [type], [vec(type, values)])
+      t.ok(got === null ? want === null : Math.abs((got as number) - want!) <= Math.abs(want!) * 1e-15, `${type} x${n}: ${got} vs ${want}`)
+      t.same(keyed('avg', [type], values.map(() => 0), [vec(type, values)]), [got], `${type} x${n}: keyed equals not keyed`)
+    }
+  }
+  t.equal(one('avg', ['LONG'], [vec('LONG', [null, null, null, null, null])]), null)
+  t.equal(one('avg', ['INT'], [vec('INT', [null])]), null)
+  // LONG values past 2^53 (held as BigInt): as their doubles
+  t.equal(one('avg', ['LONG'], [vec('LONG', [4611686018427387904n, null, 4611686018427387904n, -4611686018427387904n])]), 4611686018427387904 / 3)
+})
+
+t.test('not keyed: sums of doubles in four runs equal the exact sum where it is representable; LONG sums stay exact across the 2^52 carry in every run', async (t) => {
+  const xs = Array.from({ length: 1003 }, (_, i) => (i % 17 === 0 ? null : (i * 7919) % 10007 - 5000))
+  const exact = xs.reduce<number>((a, b) => a + (b ?? 0), 0)
+  t.equal(one('sum', ['DOUBLE'], [vec('DOUBLE', xs)]), exact)
+  t.equal(one('avg', ['DOUBLE'], [vec('DOUBLE', xs)]), exact / xs.filter((x) => x !== null).length)
+  // each of the four runs passes 2^52 several times; one null per 13 rows
+  const big = Array.from({ length: 1001 }, (_, i) => (i % 13 === 5 ? null : (i % 2 === 0 ? 1 : -1) * (9007199254740991 - i * 104729)))
+  const bigExact = big.reduce<bigint>((a, b) => a + BigInt(b ?? 0), 0n)
+  const same = Array.from({ length: 1001 }, (_, i) => (i % 13 === 5 ? null : 4503599627370495 + i))
+  const sameExact = same.reduce<bigint>((a, b) => a + BigInt(b ?? 0), 0n)
+  const asScalar = (b: bigint): number | bigint => (b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b)
+  t.equal(one('sum', ['LONG'], [vec('LONG', big)]), asScalar(bigExact))
+  t.equal(one('sum', ['LONG'], [vec('LONG', same)]), asScalar(sameExact))
+  const ints = Array.from({ length: 999 }, (_, i) => (i % 7 === 0 ? null : 2147483647 - i))
+  t.equal(one('sum', ['INT'], [vec('INT', ints)]), ints.reduce<number>((a, b) => a + (b ?? 0), 0))
+})
