@@ -408,12 +408,13 @@ export class PerfectGroups {
     for (const a of this.seeded) {
       const p = this.kernels[a] as DoubleSumKernel, o = this.ordinary[a] as DoubleSumKernel
       o.resize(this.index.count)
+      const ps = p.st, os = o.st
       for (let i = 0; i < from.length; i++) {
-        const f = from[i]!, t = to[i]!
-        p.sum[f] = o.sum[t]!
-        p.count[f] = o.count[t]!
-        o.sum[t] = 0
-        o.count[t] = 0
+        const f = from[i]! << 1, t = to[i]! << 1
+        ps[f] = os[t]!
+        ps[f + 1] = os[t + 1]!
+        os[t] = 0
+        os[t + 1] = 0
       }
     }
   }
