@@ -9,13 +9,15 @@
  * `<base tree>` is a directory holding another copy of `lib/` (e.g. `git archive <commit> lib |
  * tar -x -C /tmp/base`); without it only this tree and DuckDB run. `EPOCHDB_WORKERS=0` and
  * `EPOCHDB_BENCH_DUCK_THREADS=1` run both engines on one thread (CPU time then equals the work).
- * `EPOCHDB_BENCH_ONLY=<substring>` keeps the queries whose text contains it.
+ * `EPOCHDB_BENCH_ONLY=<substring>` keeps the queries whose text contains it; `EPOCHDB_BENCH_SQL=<q>|<q>…` runs
+ * exactly these queries in this order (the first query of a run also pays the workers' start-up and JIT).
  * Data as `decimal.ts`: v DECIMAL(18,4) = ((x * 7919) mod 10^8) / 10^4, w the same as DOUBLE,
  * k = x mod 100 (INT), nk = k - 50 (INT), l = 10^12 + k (LONG).
  */
 import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 import { resolve } from 'node:path'
+import { warmWorkers } from './warm-workers.js'
 
 const BASE = process.argv[2] !== undefined && process.argv[2] !== '-' ? resolve(process.argv[2]) : undefined
 const ROWS = Number(process.argv[3] ?? 4_000_000)
@@ -28,7 +30,8 @@ const ALL = [
   'SELECT l, sum(v) FROM d GROUP BY l ORDER BY l', 'SELECT k, min(v), max(v) FROM d GROUP BY k ORDER BY k',
   'SELECT k, count(v) FROM d GROUP BY k ORDER BY k', 'SELECT sum(v) FROM d', 'SELECT avg(v) FROM d', 'SELECT count(v) FROM d',
 ]
-const SQL = ONLY === undefined ? ALL : ALL.filter((q) => q.includes(ONLY))
+const LIST = process.env['EPOCHDB_BENCH_SQL']
+const SQL = LIST !== undefined ? LIST.split('|') : ONLY === undefined ? ALL : ALL.filter((q) => q.includes(ONLY))
 
 interface Engine { name: string; run(q: string): Promise<string> }
 
@@ -49,6 +52,8 @@ async function openEpoch(name: string, lib: string): Promise<Engine> {
     }
     await db.append('d', { k, nk, l, v, w })
   }
+  // the workers load the engine for seconds from sources: time nothing before they take part
+  console.log(`${name}: workers ready after ${await warmWorkers(lib, () => db.query('SELECT k, count() FROM d GROUP BY k'))} ms`)
   return { name, run: async (q) => (await db.query(q)).rows.map((r) => r.map(String).join(' ')).join('|') }
 }
 

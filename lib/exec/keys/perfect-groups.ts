@@ -78,16 +78,17 @@ function allKnown(d: Int32Array, length: number, ids: Int32Array, n: number): bo
  * The check loop when every slot of the span is known (a dense key range, the common case): true
  * when each of the first `length` keys of `d` lies in [0, lim]. No table read: per row one
  * subtraction and two ORs into a sign test (a key below 0 or past `lim` leaves a sign bit set);
- * 0.4 against 0.6-1.0 ns/row for {@link allKnown}.
+ * 0.4 against 0.6-1.0 ns/row for {@link allKnown}. Four rows a step into two chains: 0.69
+ * against 0.76 ns/row two rows a step (2M rows in 65,536-row batches, load 15).
  */
 function inSpan(d: Int32Array, length: number, lim: number): boolean {
   let p = 0, q = 0, i = 0
-  for (; i + 1 < length; i += 2) {
-    const x = d[i]!, y = d[i + 1]!
-    p |= x | (lim - x)
-    q |= y | (lim - y)
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    p |= (x | (lim - x)) | (z | (lim - z))
+    q |= (y | (lim - y)) | (w | (lim - w))
   }
-  if (i < length) { const x = d[i]!; p |= x | (lim - x) }
+  for (; i < length; i++) { const x = d[i]!; p |= x | (lim - x) }
   return (p | q) >= 0
 }
 
@@ -116,13 +117,15 @@ function shiftedSpan32(d: Int32Array, length: number, base: number, lim: number,
  * test of each truncated slot.
  */
 function shiftedSpan64(d: Float64Array, length: number, base: number, lim: number, out: Int32Array): boolean {
+  // lo <= 0 <= hi throughout, so a slot past hi is not below lo: one compare per row when it is
+  // neither (1.29 against 1.39 ns/row with both compares, 2M rows in 65,536-row batches, load 15)
   let lo = 0, hi = 0, i = 0
   for (; i + 1 < length; i += 2) {
     const s = d[i]! - base, t = d[i + 1]! - base
-    if (s < lo) lo = s
     if (s > hi) hi = s
-    if (t < lo) lo = t
+    else if (s < lo) lo = s
     if (t > hi) hi = t
+    else if (t < lo) lo = t
     out[i] = s | 0; out[i + 1] = t | 0
   }
   if (i < length) { const s = d[i]! - base; if (s < lo) lo = s; if (s > hi) hi = s; out[i] = s | 0 }
@@ -405,12 +408,13 @@ export class PerfectGroups {
     for (const a of this.seeded) {
       const p = this.kernels[a] as DoubleSumKernel, o = this.ordinary[a] as DoubleSumKernel
       o.resize(this.index.count)
+      const ps = p.st, os = o.st
       for (let i = 0; i < from.length; i++) {
-        const f = from[i]!, t = to[i]!
-        p.sum[f] = o.sum[t]!
-        p.count[f] = o.count[t]!
-        o.sum[t] = 0
-        o.count[t] = 0
+        const f = from[i]! << 1, t = to[i]! << 1
+        ps[f] = os[t]!
+        ps[f + 1] = os[t + 1]!
+        os[t] = 0
+        os[t + 1] = 0
       }
     }
   }

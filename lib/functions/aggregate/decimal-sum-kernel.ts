@@ -42,7 +42,9 @@ function nullOrCarry(st: Float64Array, big: bigint[], j: number, x: number): voi
 /**
  * Keyed sum of the Float64Array layout (see the module comment). Two rows a step: the second
  * row's loads start before the first row's store (in row order still when both rows are of one
- * group); 2.8-3.4 against 3.8-3.9 ns/row one row a step, 100 groups.
+ * group); 2.8-3.4 against 3.8-3.9 ns/row one row a step, 100 groups. The exactness test is one
+ * compare of `Math.abs(t)` (false for NaN as well): 1.95 against 2.13 ns/row for the two
+ * compares `t < 2^53 && t > -2^53` (2M rows in 65,536-row batches, 100 groups, load 15).
  */
 function addDoubles(groups: Int32Array, d: Float64Array, st: Float64Array, big: bigint[], length: number): void {
   let i = 0
@@ -50,15 +52,15 @@ function addDoubles(groups: Int32Array, d: Float64Array, st: Float64Array, big: 
     const j = groups[i]! << 1, k = groups[i + 1]! << 1
     const x = d[i]!, y = d[i + 1]!
     const t = st[j]! + x
-    if (t < EXACT && t > -EXACT) { st[j] = t; st[j + 1]!++ } else nullOrCarry(st, big, j, x)
+    if (Math.abs(t) < EXACT) { st[j] = t; st[j + 1]!++ } else nullOrCarry(st, big, j, x)
     const u = st[k]! + y
-    if (u < EXACT && u > -EXACT) { st[k] = u; st[k + 1]!++ } else nullOrCarry(st, big, k, y)
+    if (Math.abs(u) < EXACT) { st[k] = u; st[k + 1]!++ } else nullOrCarry(st, big, k, y)
   }
   for (; i < length; i++) {
     const j = groups[i]! << 1
     const x = d[i]!
     const t = st[j]! + x
-    if (t < EXACT && t > -EXACT) { st[j] = t; st[j + 1]!++ } else nullOrCarry(st, big, j, x)
+    if (Math.abs(t) < EXACT) { st[j] = t; st[j + 1]!++ } else nullOrCarry(st, big, j, x)
   }
 }
 

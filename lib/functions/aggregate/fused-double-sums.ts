@@ -119,11 +119,10 @@ export class FusedDoubleSums {
     for (let a = 0; a < n; a++) {
       const k = this.members[a]!
       k.resize(count)
-      const s = k.sum
-      const c = k.count
+      const st = k.st
       for (let g = 0, o = a; g < count; g++, o += n) {
-        s[g] = s[g]! + sums[o]!
-        c[g] = c[g]! + (rows[g]! - nulls[o]!)
+        st[2 * g] = st[2 * g]! + sums[o]!
+        st[2 * g + 1] = st[2 * g + 1]! + (rows[g]! - nulls[o]!)
       }
     }
     rows.fill(0); sums.fill(0); nulls.fill(0)
