@@ -48,8 +48,9 @@ export function fn(name: string): ScalarFunctionDef {
 }
 
 /**
- * Calls `name` on argument vectors: runs init with a site whose constants come from constant
- * vectors and whose return type is `returns` (or the first matching signature's), then the kernel.
+ * Calls `name` on argument vectors: runs the bind-time check and init (as the binder does) with a
+ * site whose constants come from constant vectors and whose return type is `returns` (or the first
+ * matching signature's), then the kernel.
  */
 export function call(name: string, args: readonly Vector[], returns?: ColumnType): Vector {
   const d = fn(name)
@@ -63,6 +64,7 @@ export function call(name: string, args: readonly Vector[], returns?: ColumnType
     argPositions: args.map((_, i) => 10 + i * 5),
     pos: 7,
   }
+  d.check?.(site)
   const state = d.init?.(site, ctx)
   const n = args.reduce((m, a) => Math.max(m, a.length), 1)
   if (d.vector !== undefined) return d.vector(args, n, ctx, state)
