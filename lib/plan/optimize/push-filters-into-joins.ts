@@ -12,6 +12,9 @@
  * - SPLICE JOIN: nothing. Every row of either side is emitted with the prevailing row of the other,
  *   so removing left rows first would give right rows another prevailing left row.
  *
+ * ON conjuncts of INNER and LEFT joins move the same way (INNER: either side; LEFT: the right side,
+ * whose rows failing them match nothing; a left-side ON conjunct of a LEFT JOIN stays).
+ *
  * A conjunct moves only when it is deterministic and holds no subquery (a pushed `rnd_*()` would
  * run for other rows; a subquery is left to the decorrelation rule). On its side the conjunct goes
  * through a filter (merged into it) or a projection (its column references replaced by the
@@ -29,6 +32,7 @@ import { columnsOf, conjunctsOf, mapChildren, remapExpr } from './walk.js'
 /** Applies the rule everywhere in the plan. */
 export function pushFiltersIntoJoins(node: PlanNode): PlanNode {
   const n = mapChildren(node, pushFiltersIntoJoins)
+  if (n.kind === 'join') return pushResidual(n)
   if (n.kind !== 'filter' || n.projection !== undefined) return n
   const input = n.input
   if (input.kind !== 'join' && input.kind !== 'time_join') return n
@@ -40,25 +44,64 @@ export function pushFiltersIntoJoins(node: PlanNode): PlanNode {
   const right: BoundExpr[] = []
   const stay: BoundExpr[] = []
   for (const c of conjunctsOf(n.predicate)) {
-    const cols = new Set<number>()
-    columnsOf(c, cols)
-    if (cols.size === 0 || !movable(c)) { stay.push(c); continue }
-    let min = Infinity
-    let max = -Infinity
-    for (const i of cols) { if (i < min) min = i; if (i > max) max = i }
-    if (toLeft && max < nLeft) left.push(c)
-    else if (toRight && min >= nLeft) right.push(c)
+    const side = sideOf(c, nLeft)
+    if (side === 'left' && toLeft) left.push(c)
+    else if (side === 'right' && toRight) right.push(c)
     else stay.push(c)
   }
   if (left.length === 0 && right.length === 0) return n
-  const shift = new Int32Array(input.output.length)
-  for (let i = 0; i < shift.length; i++) shift[i] = i - nLeft
   const joined: PlanNode = {
     ...input,
     left: left.length === 0 ? input.left : filterOn(input.left, left),
-    right: right.length === 0 ? input.right : filterOn(input.right, right.map((c) => remapExpr(c, shift))),
+    right: right.length === 0 ? input.right : filterOn(input.right, right.map((c) => remapExpr(c, shiftBy(input.output.length, nLeft)))),
   }
   return stay.length === 0 ? joined : { ...n, input: joined, predicate: andAll(stay) }
+}
+
+/**
+ * The ON conjuncts of a hash join that name one side only, moved onto that side: either side of an
+ * INNER JOIN; the right side of a LEFT JOIN (a right row that fails it can match no left row, so
+ * the left rows that lose every match still get their NULLs). A left-side ON conjunct of a LEFT
+ * JOIN stays: the left row is kept whether it holds or not.
+ */
+function pushResidual(n: Extract<PlanNode, { kind: 'join' }>): PlanNode {
+  if (n.residual === undefined || (n.type !== 'inner' && n.type !== 'left' && n.type !== 'cross')) return n
+  const toLeft = n.type !== 'left'
+  const nLeft = n.left.output.length
+  const left: BoundExpr[] = []
+  const right: BoundExpr[] = []
+  const stay: BoundExpr[] = []
+  for (const c of conjunctsOf(n.residual)) {
+    const side = sideOf(c, nLeft)
+    if (side === 'left' && toLeft) left.push(c)
+    else if (side === 'right') right.push(c)
+    else stay.push(c)
+  }
+  if (left.length === 0 && right.length === 0) return n
+  return {
+    ...n,
+    left: left.length === 0 ? n.left : filterOn(n.left, left),
+    right: right.length === 0 ? n.right : filterOn(n.right, right.map((c) => remapExpr(c, shiftBy(n.output.length, nLeft)))),
+    residual: stay.length === 0 ? undefined : andAll(stay),
+  }
+}
+
+/** Which side of a join with `nLeft` left columns conjunct `c` may move to: one it names alone, or none. */
+function sideOf(c: BoundExpr, nLeft: number): 'left' | 'right' | undefined {
+  const cols = new Set<number>()
+  columnsOf(c, cols)
+  if (cols.size === 0 || !movable(c)) return undefined
+  let min = Infinity
+  let max = -Infinity
+  for (const i of cols) { if (i < min) min = i; if (i > max) max = i }
+  return max < nLeft ? 'left' : min >= nLeft ? 'right' : undefined
+}
+
+/** A column map taking the joined row's index i to i - nLeft (the right input's index). */
+function shiftBy(width: number, nLeft: number): Int32Array {
+  const shift = new Int32Array(width)
+  for (let i = 0; i < width; i++) shift[i] = i - nLeft
+  return shift
 }
 
 /** `side` keeping only the rows where every conjunct holds, with the conjuncts pushed as far down as they go. */

@@ -45,7 +45,7 @@ async function setup(seed: number, path?: string): Promise<Database> {
 
 const COLS = 't.ts tts, t.k tk, t.v, t.s, p.ts pts, p.k pk, p.name'
 const JOINS = ['join p on t.k = p.k', 'left join p on t.k = p.k', 'cross join p', 'join p on t.k = p.k and p.name <> t.s',
-  'left join p on t.k = p.k and p.name > \'n1\'', 'asof join p on (k)', 'asof join p', 'lt join p on (k)', 'splice join p on (k)', 'asof join p on (k) tolerance 12h']
+  'left join p on t.k = p.k and p.name > \'n1\'', 'left join p on t.k = p.k and t.v > 5 and p.ts in \'2024-01-02\'', 'join p on t.k = p.k and t.ts in \'2024-01-03\' and p.name is not null', 'asof join p on (k)', 'asof join p', 'lt join p on (k)', 'splice join p on (k)', 'asof join p on (k) tolerance 12h']
 const WHERES = [
   "t.ts in '2024-01-03'", "t.ts >= '2024-01-02' and t.ts < '2024-01-04T06:00' and t.v > 5", 'p.name is null', "p.name = 'n1' and t.v < 20",
   "t.s = 's1' and p.k > 3", 't.v is null or p.k is null', "p.ts in '2024-01-02' and t.ts in '2024-01-02'", 't.k + p.k > 6', 'coalesce(p.k, -1) = -1',
@@ -92,6 +92,11 @@ t.test('EXPLAIN: what moves below which join', async (t) => {
     t.match(p, /^Filter\n/, `${kind}: a right-side timestamp conjunct stays above`)
     t.notMatch(p, /Interval forward scan/, `${kind}: p is not narrowed`)
   }
+  // ON conjuncts: INNER either side; LEFT the right side only
+  p = await plan(db, "select * from t join p on t.k = p.k and t.ts in '2024-01-03' and p.name = 'n1'")
+  t.match(p, /^Hash Join\n\s+Interval forward scan[^]*Filter\n\s+Row forward scan\n\s+Frame forward scan on: p/, 'inner ON: t narrowed, p filtered')
+  p = await plan(db, "select * from t left join p on t.k = p.k and t.ts in '2024-01-03' and p.ts in '2024-01-03'")
+  t.match(p, /^Hash Outer Join\n\s+Row forward scan\n\s+Frame forward scan on: t\n\s+Interval forward scan\n\s+Frame forward scan on: p/, 'left ON: p narrowed, t read whole (its rows are all kept)')
   // SPLICE: nothing moves
   p = await plan(db, "select * from t splice join p on (k) where t.ts in '2024-01-03'")
   t.match(p, /^Filter\n/, 'splice: stays above')
