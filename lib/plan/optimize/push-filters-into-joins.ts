@@ -15,10 +15,11 @@
  * ON conjuncts of INNER and LEFT joins move the same way (INNER: either side; LEFT: the right side,
  * whose rows failing them match nothing; a left-side ON conjunct of a LEFT JOIN stays).
  *
- * A conjunct moves only when it is deterministic and holds no subquery (a pushed `rnd_*()` would
- * run for other rows; a subquery is left to the decorrelation rule). On its side the conjunct goes
+ * A conjunct moves only when it is deterministic (a pushed `rnd_*()` would run for other rows). An
+ * uncorrelated subquery in it moves along: its value is computed once per execution either way, so
+ * `t.ts > (SELECT max(ts) - 3600000000 FROM t)` lands on t's scan like `t.ts > $1`. On its side the conjunct goes
  * through a filter (merged into it) or a projection (its column references replaced by the
- * projection's expressions, when those are deterministic and subquery-free) and through a nested
+ * projection's expressions, when those are deterministic) and through a nested
  * join by the same rule, but never into a LIMIT, aggregate, DISTINCT, window, SAMPLE BY, LATEST ON
  * or set operation: those get the filter above them. A pushed conjunct that lands directly on a
  * table scan is then seen by `extract-timestamp-intervals` (which runs next), so a conjunct on the
@@ -141,7 +142,7 @@ function inline(e: BoundExpr, exprs: readonly BoundExpr[]): BoundExpr | undefine
       for (const a of e.args) { const b = inline(a, exprs); if (b === undefined) return undefined; args.push(b) }
       return { ...e, args }
     }
-    case 'cast': case 'isnull': case 'in': case 'in_intervals': {
+    case 'cast': case 'isnull': case 'in': case 'in_intervals': case 'in_query': {
       const x = inline(e.expr, exprs)
       return x === undefined ? undefined : ({ ...e, expr: x } as BoundExpr)
     }
@@ -156,19 +157,23 @@ function inline(e: BoundExpr, exprs: readonly BoundExpr[]): BoundExpr | undefine
       const els = inline(e.else, exprs)
       return els === undefined ? undefined : { ...e, whens, else: els }
     }
-    case 'const': case 'param': return e
-    case 'subquery': case 'exists': case 'in_query': return undefined
+    // an uncorrelated subquery names no column of the row: it moves as it is (the same node, so
+    // its value is still computed once per execution, keyed by the node)
+    case 'const': case 'param': case 'subquery': case 'exists': return e
   }
 }
 
-/** True when `e` may be evaluated on other rows than the ones it was written for: deterministic, no subquery. */
+/**
+ * True when `e` may be evaluated on other rows than the ones it was written for: deterministic.
+ * Subqueries left in expressions are uncorrelated (correlated ones are lateral joins by now) and
+ * computed once per execution before any row, wherever the expression sits.
+ */
 function movable(e: BoundExpr): boolean {
   switch (e.kind) {
-    case 'column': case 'const': case 'param': return true
+    case 'column': case 'const': case 'param': case 'subquery': case 'exists': return true
     case 'call': return e.def.deterministic !== false && e.args.every(movable)
-    case 'cast': case 'isnull': case 'in': case 'in_intervals': return movable(e.expr)
+    case 'cast': case 'isnull': case 'in': case 'in_intervals': case 'in_query': return movable(e.expr)
     case 'case': return e.whens.every((w) => movable(w.when) && movable(w.then)) && movable(e.else)
-    case 'subquery': case 'exists': case 'in_query': return false
   }
 }
 

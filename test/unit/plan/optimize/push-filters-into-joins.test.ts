@@ -49,6 +49,8 @@ const JOINS = ['join p on t.k = p.k', 'left join p on t.k = p.k', 'cross join p'
 const WHERES = [
   "t.ts in '2024-01-03'", "t.ts >= '2024-01-02' and t.ts < '2024-01-04T06:00' and t.v > 5", 'p.name is null', "p.name = 'n1' and t.v < 20",
   "t.s = 's1' and p.k > 3", 't.v is null or p.k is null', "p.ts in '2024-01-02' and t.ts in '2024-01-02'", 't.k + p.k > 6', 'coalesce(p.k, -1) = -1',
+  // uncorrelated subqueries move with their conjunct
+  't.v > (select avg(v) from t)', 'p.k in (select k from t where v > 20) and t.ts > (select min(ts) + 86400000000 from p)',
 ]
 
 t.test('answers equal those of the unpushed plan for every join type', async (t) => {
@@ -110,7 +112,12 @@ t.test('EXPLAIN: what moves below which join', async (t) => {
     t.match(p, /Filter\n\s+(Limit|GroupBy|Async|Distinct|Window|Sample|Hash|Row forward scan|VirtualRecord)/, `${sub}: the filter stays on top of the subquery`)
     t.notMatch(p, interval, `${sub}: t is not narrowed`)
   }
-  // a nondeterministic conjunct or a subquery stays above
+  // a correlated subquery in a side's select list: the conjunct on it stays on top of that side's projection
+  const corr = 'select a.k, a.m, p.name from (select k, (select max(v) from t t2 where t2.k = t1.k) m from t t1) a join p on a.k = p.k'
+  t.same(await rows(db, `${corr} where a.m > 10 and p.name <> 'n0'`), await rows(db, `select * from (${corr} limit 1000000000) where m > 10 and name <> 'n0'`), 'correlated subquery in a side: same answers')
+  // an uncorrelated subquery bound moves onto its side
+  t.match(await plan(db, 'select * from t join p on t.k = p.k where t.ts > (select max(ts) - 3600000000 from t)'), /^Hash Join\n\s+Filter\n\s+Row forward scan\n\s+Frame forward scan on: t/, 'subquery bound: on t')
+  // a nondeterministic conjunct stays above
   t.match(await plan(db, 'select * from t join p on t.k = p.k where rnd_int(0, 1, 0) = 1'), /^Filter\n\s+Hash Join/, 'rnd_*: stays')
   // three tables: the conjunct on t reaches t under both joins
   p = await plan(db, "select * from t join p on t.k = p.k join p q on q.k = t.k where t.ts in '2024-01-03' and q.name = 'n2'")
