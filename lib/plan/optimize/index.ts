@@ -9,6 +9,7 @@ import { pruneColumns } from './prune-columns.js'
 import { useSymbolIndex } from './use-symbol-index.js'
 import { groupByTimeBucket } from './group-by-time-bucket.js'
 import { decorrelateSubqueries } from './decorrelate.js'
+import { pushFiltersIntoJoins } from './push-filters-into-joins.js'
 
 /** A named rewrite. */
 export interface Rule {
@@ -19,6 +20,7 @@ export interface Rule {
 /** The rules, in the order they run. */
 export const RULES: readonly Rule[] = [
   { name: 'decorrelate-subqueries', apply: decorrelateSubqueries },
+  { name: 'push-filters-into-joins', apply: pushFiltersIntoJoins },
   { name: 'extract-timestamp-intervals', apply: extractTimestampIntervals },
   { name: 'use-symbol-index', apply: useSymbolIndex },
   { name: 'group-by-time-bucket', apply: groupByTimeBucket },

@@ -1,0 +1,192 @@
+/**
+ * Rule `push-filters-into-joins`: a WHERE conjunct over a join that names columns of one side only
+ * moves below the join, onto that side, where doing so cannot change the answer:
+ *
+ * - INNER (and CROSS) JOIN: either side (a row of the join passes the conjunct exactly when its
+ *   side's row does);
+ * - LEFT JOIN: the left (preserved) side only. A conjunct on the right side stays above: after the
+ *   join it also sees the NULLs of unmatched rows (`WHERE p.name IS NULL` keeps exactly those);
+ * - ASOF / LT JOIN: the left side only. Each left row finds its match on its own, so removing left
+ *   rows first changes no other row's match; removing right rows first would change which right
+ *   row is the closest (QuestDB and Spark keep right-side WHERE conjuncts above for that reason);
+ * - SPLICE JOIN: nothing. Every row of either side is emitted with the prevailing row of the other,
+ *   so removing left rows first would give right rows another prevailing left row.
+ *
+ * ON conjuncts of INNER and LEFT joins move the same way (INNER: either side; LEFT: the right side,
+ * whose rows failing them match nothing; a left-side ON conjunct of a LEFT JOIN stays).
+ *
+ * A conjunct moves only when it is deterministic (a pushed `rnd_*()` would run for other rows). An
+ * uncorrelated subquery in it moves along: its value is computed once per execution either way, so
+ * `t.ts > (SELECT max(ts) - 3600000000 FROM t)` lands on t's scan like `t.ts > $1`. On its side the conjunct goes
+ * through a filter (merged into it) or a projection (its column references replaced by the
+ * projection's expressions, when those are deterministic) and through a nested
+ * join by the same rule, but never into a LIMIT, aggregate, DISTINCT, window, SAMPLE BY, LATEST ON
+ * or set operation: those get the filter above them. A pushed conjunct that lands directly on a
+ * table scan is then seen by `extract-timestamp-intervals` (which runs next), so a conjunct on the
+ * designated timestamp becomes the scan's intervals, or its runtime bounds for `now()`, `$1`.
+ */
+import { internalError } from '../../errors.js'
+import { functionsNamed } from '../../functions/registry.js'
+import type { BoundExpr, FilterNode, PlanNode } from '../plan-node.js'
+import { columnsOf, conjunctsOf, mapChildren, remapExpr } from './walk.js'
+
+/** Applies the rule everywhere in the plan. */
+export function pushFiltersIntoJoins(node: PlanNode): PlanNode {
+  const n = mapChildren(node, pushFiltersIntoJoins)
+  if (n.kind === 'join') return pushResidual(n)
+  if (n.kind !== 'filter' || n.projection !== undefined) return n
+  const input = n.input
+  if (input.kind !== 'join' && input.kind !== 'time_join') return n
+  const toLeft = input.kind === 'join' ? input.type === 'inner' || input.type === 'left' || input.type === 'cross' : input.type === 'asof' || input.type === 'lt'
+  const toRight = input.kind === 'join' && (input.type === 'inner' || input.type === 'cross')
+  if (!toLeft && !toRight) return n
+  const nLeft = input.left.output.length
+  const left: BoundExpr[] = []
+  const right: BoundExpr[] = []
+  const stay: BoundExpr[] = []
+  for (const c of conjunctsOf(n.predicate)) {
+    const side = sideOf(c, nLeft)
+    if (side === 'left' && toLeft) left.push(c)
+    else if (side === 'right' && toRight) right.push(c)
+    else stay.push(c)
+  }
+  if (left.length === 0 && right.length === 0) return n
+  const joined: PlanNode = {
+    ...input,
+    left: left.length === 0 ? input.left : filterOn(input.left, left),
+    right: right.length === 0 ? input.right : filterOn(input.right, right.map((c) => remapExpr(c, shiftBy(input.output.length, nLeft)))),
+  }
+  return stay.length === 0 ? joined : { ...n, input: joined, predicate: andAll(stay) }
+}
+
+/**
+ * The ON conjuncts of a hash join that name one side only, moved onto that side: either side of an
+ * INNER JOIN; the right side of a LEFT JOIN (a right row that fails it can match no left row, so
+ * the left rows that lose every match still get their NULLs). A left-side ON conjunct of a LEFT
+ * JOIN stays: the left row is kept whether it holds or not.
+ */
+function pushResidual(n: Extract<PlanNode, { kind: 'join' }>): PlanNode {
+  if (n.residual === undefined || (n.type !== 'inner' && n.type !== 'left' && n.type !== 'cross')) return n
+  const toLeft = n.type !== 'left'
+  const nLeft = n.left.output.length
+  const left: BoundExpr[] = []
+  const right: BoundExpr[] = []
+  const stay: BoundExpr[] = []
+  for (const c of conjunctsOf(n.residual)) {
+    const side = sideOf(c, nLeft)
+    if (side === 'left' && toLeft) left.push(c)
+    else if (side === 'right') right.push(c)
+    else stay.push(c)
+  }
+  if (left.length === 0 && right.length === 0) return n
+  return {
+    ...n,
+    left: left.length === 0 ? n.left : filterOn(n.left, left),
+    right: right.length === 0 ? n.right : filterOn(n.right, right.map((c) => remapExpr(c, shiftBy(n.output.length, nLeft)))),
+    residual: stay.length === 0 ? undefined : andAll(stay),
+  }
+}
+
+/** Which side of a join with `nLeft` left columns conjunct `c` may move to: one it names alone, or none. */
+function sideOf(c: BoundExpr, nLeft: number): 'left' | 'right' | undefined {
+  const cols = new Set<number>()
+  columnsOf(c, cols)
+  if (cols.size === 0 || !movable(c)) return undefined
+  let min = Infinity
+  let max = -Infinity
+  for (const i of cols) { if (i < min) min = i; if (i > max) max = i }
+  return max < nLeft ? 'left' : min >= nLeft ? 'right' : undefined
+}
+
+/** A column map taking the joined row's index i to i - nLeft (the right input's index). */
+function shiftBy(width: number, nLeft: number): Int32Array {
+  const shift = new Int32Array(width)
+  for (let i = 0; i < width; i++) shift[i] = i - nLeft
+  return shift
+}
+
+/** `side` keeping only the rows where every conjunct holds, with the conjuncts pushed as far down as they go. */
+function filterOn(side: PlanNode, conjuncts: readonly BoundExpr[]): PlanNode {
+  if (side.kind === 'filter' && side.projection === undefined) {
+    return filterOn(side.input, [...conjunctsOf(side.predicate), ...conjuncts])
+  }
+  if (side.kind === 'project') {
+    const below: BoundExpr[] = []
+    const above: BoundExpr[] = []
+    for (const c of conjuncts) {
+      const inlined = movable(c) ? inline(c, side.exprs) : undefined
+      if (inlined === undefined) above.push(c)
+      else below.push(inlined)
+    }
+    const project: PlanNode = below.length === 0 ? side : { ...side, input: filterOn(side.input, below) }
+    return above.length === 0 ? project : filterNode(project, above)
+  }
+  // a nested join takes the filter by this rule again
+  if (side.kind === 'join' || side.kind === 'time_join') return pushFiltersIntoJoins(filterNode(side, conjuncts))
+  return filterNode(side, conjuncts)
+}
+
+function filterNode(input: PlanNode, conjuncts: readonly BoundExpr[]): FilterNode {
+  return { kind: 'filter', input, predicate: andAll(conjuncts), output: input.output, timestampIndex: input.timestampIndex }
+}
+
+/** `e` (over a projection's output) rewritten over the projection's input, or undefined when an expression it names may not be copied. */
+function inline(e: BoundExpr, exprs: readonly BoundExpr[]): BoundExpr | undefined {
+  switch (e.kind) {
+    case 'column': {
+      const x = exprs[e.index]
+      return x !== undefined && movable(x) ? x : undefined
+    }
+    case 'call': {
+      const args: BoundExpr[] = []
+      for (const a of e.args) { const b = inline(a, exprs); if (b === undefined) return undefined; args.push(b) }
+      return { ...e, args }
+    }
+    case 'cast': case 'isnull': case 'in': case 'in_intervals': case 'in_query': {
+      const x = inline(e.expr, exprs)
+      return x === undefined ? undefined : ({ ...e, expr: x } as BoundExpr)
+    }
+    case 'case': {
+      const whens: { when: BoundExpr; then: BoundExpr }[] = []
+      for (const w of e.whens) {
+        const when = inline(w.when, exprs)
+        const then = inline(w.then, exprs)
+        if (when === undefined || then === undefined) return undefined
+        whens.push({ when, then })
+      }
+      const els = inline(e.else, exprs)
+      return els === undefined ? undefined : { ...e, whens, else: els }
+    }
+    // an uncorrelated subquery names no column of the row: it moves as it is (the same node, so
+    // its value is still computed once per execution, keyed by the node)
+    case 'const': case 'param': case 'subquery': case 'exists': return e
+  }
+}
+
+/**
+ * True when `e` may be evaluated on other rows than the ones it was written for: deterministic.
+ * Subqueries left in expressions are uncorrelated (correlated ones are lateral joins by now) and
+ * computed once per execution before any row, wherever the expression sits.
+ */
+function movable(e: BoundExpr): boolean {
+  switch (e.kind) {
+    case 'column': case 'const': case 'param': case 'subquery': case 'exists': return true
+    case 'call': return e.def.deterministic !== false && e.args.every(movable)
+    case 'cast': case 'isnull': case 'in': case 'in_intervals': case 'in_query': return movable(e.expr)
+    case 'case': return e.whens.every((w) => movable(w.when) && movable(w.then)) && movable(e.else)
+  }
+}
+
+/** The conjuncts joined by AND (left-deep, as the binder builds them). */
+function andAll(parts: readonly BoundExpr[]): BoundExpr {
+  if (parts.length === 0) throw internalError('no conjunct to join')
+  let acc = parts[0]!
+  for (let i = 1; i < parts.length; i++) acc = andOf(acc, parts[i]!)
+  return acc
+}
+
+function andOf(a: BoundExpr, b: BoundExpr): BoundExpr {
+  const def = functionsNamed('and').find((d) => d.kind === 'scalar')
+  if (def === undefined || def.kind !== 'scalar') throw internalError('operator and is missing')
+  return { kind: 'call', type: 'BOOLEAN', def, site: { argTypes: ['BOOLEAN', 'BOOLEAN'], constants: [undefined, undefined], returns: 'BOOLEAN', argPositions: [-1, -1], pos: -1 }, args: [a, b] }
+}
