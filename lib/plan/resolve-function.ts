@@ -37,7 +37,8 @@ export function conversionCost(from: ColumnType, to: ArgType, literal: boolean):
   if (isIntegral(from) && isTemporal(to)) return 12
   if (from === 'DATE' && to === 'TIMESTAMP') return 5
   if (from === 'TIMESTAMP' && to === 'DATE') return 20
-  if (isTemporal(from) && (to === 'LONG')) return 15
+  // (no TIMESTAMP / DATE → LONG: the binder refuses that cast, so `avg(ts)` would pick the LONG
+  // overload and fail on the argument; QuestDB's answer is that no function takes TIMESTAMP)
   return -1
 }
 
