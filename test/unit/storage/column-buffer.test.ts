@@ -72,7 +72,10 @@ for (const type of TYPES) {
     t.equal(copy.dict, orig.dict, 'the dictionary is shared')
 
     // a source with another dictionary (symbols are re-keyed) and values not in the column
-    const src = vectorFor(type, [100, 101, 102, 103, 104, 105], new SymbolTable())
+    const other = new SymbolTable()
+    other.intern('not in the column')
+    other.intern('sym3')
+    const src = vectorFor(type, [100, 101, 102, 103, 104, 105], other)
     const want = [...before]
     const writes: [number, number][] = [[0, 0], [7, 2], [8, 1], [N - 1, 5], [20, 3], [7, 4]]
     for (const [i, j] of writes) {
