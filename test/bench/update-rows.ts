@@ -5,7 +5,6 @@
  *
  *   node --import tsx test/bench/update-rows.ts   (base tree in .bench-base/lib: `git archive <commit> lib | tar -x -C .bench-base`)
  */
-import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 import { resolve } from 'node:path'
 import { mkdtempSync, rmSync } from 'node:fs'
