@@ -210,14 +210,31 @@ export class ColumnBuffer {
     return out
   }
 
-  /** A copy of this buffer (for copy-on-write updates). */
+  /**
+   * A copy of this buffer (for copy-on-write updates): one typed-array copy for fixed-width
+   * columns, one slice for lists, one range push for arrays; the symbol dictionary is shared.
+   */
   clone(): ColumnBuffer {
-    const order = new Int32Array(this.len)
-    for (let i = 0; i < this.len; i++) order[i] = i
-    return this.permuted(order, this.len)
+    const n = this.len
+    const out = new ColumnBuffer(this.type, n, this.dict)
+    if (this.arr !== null) {
+      out.arr!.pushRange(this.arr.finish(), 0, n)
+    } else if (this.list !== null) {
+      out.list = this.list.slice(0, n)
+    } else {
+      const src = this.fixed!
+      // slots past the length keep the constructor's fill (INT's nulls)
+      if (src instanceof BigInt64Array) out.fixed = shared(new BigInt64Array(Math.max(n, 16)))
+      ;(out.fixed as Float64Array).set((src as Float64Array).subarray(0, n))
+    }
+    out.len = n
+    return out
   }
 
-  /** Overwrites row `i` with `value` read from row `j` of `v` (used on clones only). */
+  /**
+   * Overwrites row `i` with the value at row `j` of `v` (which must have this column's type; used
+   * on clones only). Fixed-width columns copy the one value in place: no per-call allocation.
+   */
   setFrom(i: number, v: Vector, j: number): void {
     if (this.arr !== null) {
       // rebuilt around the new row: O(rows) per call (UPDATE of array columns is rare)
@@ -233,12 +250,26 @@ export class ColumnBuffer {
       this.list[i] = getScalar(v, j)
       return
     }
-    const one = new ColumnBuffer(this.type, 1, this.dict)
-    one.appendRange(v, j, j + 1)
-    if (one.fixed instanceof BigInt64Array && !(this.fixed instanceof BigInt64Array)) this.promote()
-    const x = one.fixed![0]!
-    ;(this.fixed as Float64Array)[i] = typeof x === 'bigint' && this.fixed instanceof Float64Array ? Number(x) : (x as number)
-    if (this.fixed instanceof BigInt64Array && typeof x === 'number') this.fixed[i] = x === LONG_NULL ? -9223372036854775808n : BigInt(x)
+    const at = v.isConst ? 0 : j
+    if (v.kind === 'sym') {
+      const k = v.data[at]!
+      ;(this.fixed as Int32Array)[i] = k < 0 ? SYMBOL_NULL : v.dict === this.dict ? k : this.dict!.intern(v.dict.values[k]!)
+    } else if (v.kind === 'i64') {
+      const s = v.data
+      // a source holding exact 64-bit values makes this column hold them too (as appends do)
+      if (s instanceof BigInt64Array && !(this.fixed instanceof BigInt64Array)) this.promote()
+      const dst = this.fixed
+      if (dst instanceof BigInt64Array) {
+        const x = s[at]!
+        dst[i] = typeof x === 'bigint' ? x : x === LONG_NULL ? -9223372036854775808n : BigInt(x)
+      } else {
+        ;(dst as Float64Array)[i] = (s as Float64Array)[at]!
+      }
+    } else if (v.kind === 'null') {
+      ;(this.fixed as Float64Array)[i] = (allocate(this.type, 1, this.dict).data as Float64Array)[0]!
+    } else {
+      ;(this.fixed as Float64Array)[i] = (v.data as Float64Array)[at]!
+    }
   }
 
   /** A buffer of `length` nulls of `type` (for ADD COLUMN on a table with rows). */

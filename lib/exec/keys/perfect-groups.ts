@@ -34,6 +34,7 @@ import type { KeyIndex } from './key-index.js'
 import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
 import { pairMinMax, type MinMaxPair } from '../../functions/aggregate/fused-min-max.js'
 import { DoubleSumKernel } from '../../functions/aggregate/double-sum.js'
+import { LongSumKernel } from '../../functions/aggregate/long-sum.js'
 
 /** Batches folded through perfect groups since the process started (for tests and benches). */
 export const PERFECT_STATS = { batches: 0 }
@@ -43,8 +44,9 @@ export const PERFECT_SPAN = 65_536
 
 /**
  * Whether `a` (with ordinary kernel `k`) may fold through perfect groups: its merge is exact and
- * in row order (`count`, `min`, `max`, DECIMAL `sum` / `avg`, `first` / `last` and their
- * `_not_null` forms), or it is a double `sum` / `avg` ({@link DoubleSumKernel}), whose running
+ * in row order (`count`, `min`, `max`, DECIMAL `sum` / `avg`, the exact integer `sum` of INT /
+ * LONG ({@link LongSumKernel}), `first` / `last` and their `_not_null` forms), or it is a double
+ * `sum` / `avg` ({@link DoubleSumKernel}), whose running
  * totals move to the perfect kernels and back ({@link PerfectGroups}: merging partial sums would
  * round differently from one running sum, moving them does not).
  */
@@ -52,7 +54,8 @@ export function perfectAggregate(a: BoundAggregate, k: AggregateKernel): boolean
   const name = a.def.name
   return name === 'count' || name === 'min' || name === 'max' || name === 'first' || name === 'last' ||
     name === 'first_not_null' || name === 'last_not_null' ||
-    ((name === 'sum' || name === 'avg') && isDecimal(a.site.returns)) || k instanceof DoubleSumKernel
+    ((name === 'sum' || name === 'avg') && isDecimal(a.site.returns)) || k instanceof DoubleSumKernel ||
+    k instanceof LongSumKernel
 }
 
 /**

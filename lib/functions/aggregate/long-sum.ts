@@ -3,6 +3,10 @@
  * float accumulators, `hi` (multiples of 2^32) and `lo`, normalized whenever |lo| passes 2^52
  * so every addition stays exact. The result wraps to 64 bits like Java's `long` arithmetic.
  * Used by `sum(int)`, `sum(long)` (both → LONG).
+ *
+ * A group's `lo` and its seen flag sit side by side in one array (`st`: lo at 2g, seen at 2g+1),
+ * so the keyed row loop touches one array and one cache line per row, as the DOUBLE kernel does
+ * (double-sum.ts); `hi` is its own array, touched only when a carry is taken.
  */
 import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
 import type { I64Vector, Vector } from '../../types/vector.js'
@@ -15,39 +19,38 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER
 
 /** Exact integer sum kernel over INT (i32) or LONG (i64) input; all-null groups give null. */
 export class LongSumKernel implements AggregateKernel {
+  /** per group g: the multiples of 2^32 carried out of its running sum */
   hi = new Float64Array(0)
-  lo = new Float64Array(0)
-  seen = new Uint8Array(0)
+  /** per group g: at 2g the running sum (|lo| <= 2^52), at 2g+1 1 once a non-null value was added */
+  st = new Float64Array(0)
 
   resize(count: number): void {
     this.hi = grow(this.hi, count)
-    this.lo = grow(this.lo, count)
-    this.seen = grow(this.seen, count)
+    this.st = grow(this.st, 2 * count)
   }
 
   /** Adds `x` (any exact integer value as a double, |x| <= 2^53) to group g, carrying into hi. */
   private addSlow(g: number, x: number): void {
     const xh = Math.floor(x / TWO_32)
-    const s = this.lo[g]! + (x - xh * TWO_32)
+    const s = this.st[2 * g]! + (x - xh * TWO_32)
     const c = Math.floor(s / TWO_32)
     this.hi[g] = this.hi[g]! + xh + c
-    this.lo[g] = s - c * TWO_32
+    this.st[2 * g] = s - c * TWO_32
   }
 
   update(groups: Int32Array, args: readonly Vector[], length: number): void {
     const v = arg(args, 0)
-    const lo = this.lo
-    const seen = this.seen
+    const st = this.st
     if (v.kind === 'i32') {
       const d = v.data
       for (let i = 0; i < length; i++) {
         const x = d[i]!
         if (x === INT_NULL) continue
-        const g = groups[i]!
-        const s = lo[g]! + x
-        if (s > LIMIT || s < -LIMIT) this.addSlow(g, x)
-        else lo[g] = s
-        seen[g] = 1
+        const j = groups[i]! << 1
+        const s = st[j]! + x
+        if (s > LIMIT || s < -LIMIT) this.addSlow(j >> 1, x)
+        else st[j] = s
+        st[j + 1] = 1
       }
       return
     }
@@ -56,11 +59,11 @@ export class LongSumKernel implements AggregateKernel {
       for (let i = 0; i < length; i++) {
         const x = d[i]!
         if (x === LONG_NULL) continue
-        const g = groups[i]!
-        const s = lo[g]! + x
-        if (s > LIMIT || s < -LIMIT) this.addSlow(g, x)
-        else lo[g] = s
-        seen[g] = 1
+        const j = groups[i]! << 1
+        const s = st[j]! + x
+        if (s > LIMIT || s < -LIMIT) this.addSlow(j >> 1, x)
+        else st[j] = s
+        st[j + 1] = 1
       }
       return
     }
@@ -70,7 +73,7 @@ export class LongSumKernel implements AggregateKernel {
       const g = groups[i]!
       this.hi[g] = this.hi[g]! + Number(x >> 32n)
       this.addSlow(g, Number(x & 0xffffffffn))
-      seen[g] = 1
+      st[2 * g + 1] = 1
     }
   }
 
@@ -103,7 +106,7 @@ export class LongSumKernel implements AggregateKernel {
     }
     if (n === 0) return
     this.addSlow(group, s0); this.addSlow(group, s1); this.addSlow(group, s2); this.addSlow(group, s3)
-    this.seen[group] = 1
+    this.st[2 * group + 1] = 1
   }
 
   /** {@link addRun} over LONG values held as doubles (a copy, so each loop's loads stay monomorphic). */
@@ -122,25 +125,25 @@ export class LongSumKernel implements AggregateKernel {
     }
     if (n === 0) return
     this.addSlow(group, s0); this.addSlow(group, s1); this.addSlow(group, s2); this.addSlow(group, s3)
-    this.seen[group] = 1
+    this.st[2 * group + 1] = 1
   }
 
   merge(other: AggregateKernel, from: Int32Array, to: Int32Array, count: number): void {
     const o = other as LongSumKernel
     for (let i = 0; i < count; i++) {
       const f = from[i]!
-      if (o.seen[f] === 0) continue
+      if (o.st[2 * f + 1] === 0) continue
       const g = to[i]!
       this.hi[g] = this.hi[g]! + o.hi[f]!
-      this.addSlow(g, o.lo[f]!)
-      this.seen[g] = 1
+      this.addSlow(g, o.st[2 * f]!)
+      this.st[2 * g + 1] = 1
     }
   }
 
   /** The exact sum of group g: a number when safe, a bigint otherwise (wrapped to 64 bits). */
   value(g: number): number | bigint {
     const h = this.hi[g]!
-    const l = this.lo[g]!
+    const l = this.st[2 * g]!
     if (Math.abs(h) < 2097152) {
       const v = h * TWO_32 + l
       if (Math.abs(v) <= MAX_SAFE) return v
@@ -152,7 +155,7 @@ export class LongSumKernel implements AggregateKernel {
   result(count: number): Vector {
     let data: Float64Array | BigInt64Array = new Float64Array(count)
     for (let g = 0; g < count; g++) {
-      if (this.seen[g] !== 1) { data[g] = data instanceof Float64Array ? LONG_NULL : -9223372036854775808n; continue }
+      if (this.st[2 * g + 1] !== 1) { data[g] = data instanceof Float64Array ? LONG_NULL : -9223372036854775808n; continue }
       const v = this.value(g)
       if (typeof v === 'bigint' && data instanceof Float64Array) {
         const big = new BigInt64Array(count)

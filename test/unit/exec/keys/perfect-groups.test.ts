@@ -27,7 +27,7 @@ function random(seed: number): () => number {
 }
 
 const N = 400_000
-const AGGS = 'count(), count(v), sum(v), avg(v), min(v), max(v), first(v), last(v), first_not_null(v), last_not_null(v), min(x), max(x), count(x), first(x), last(x)'
+const AGGS = 'count(), count(v), sum(v), avg(v), min(v), max(v), first(v), last(v), first_not_null(v), last_not_null(v), min(x), max(x), count(x), first(x), last(x), sum(nk), sum(lk), sum(lk * 1000)'
 
 const str = (rows: unknown[][]): string[] => rows.map((r) => JSON.stringify(r.map((x) => (x === null ? null : String(x)))))
 
@@ -94,7 +94,7 @@ t.test('a refused batch folds its first rows by ids and offers the rest to perfe
   const v = Array.from({ length: n }, (_, i) => (i % 13 === 0 ? null : `${(i * 7919) % 100000}.${i % 10000}`))
   const w = Float64Array.from({ length: n }, (_, i) => ((i * 7919) % 1000) / 3)
   await db.append('q', { k, nk, lk, e, v, w, x: w })
-  const aggs = 'count(), sum(v), avg(v), min(v), max(v), first(v), last(v), sum(w)'
+  const aggs = 'count(), sum(v), avg(v), min(v), max(v), first(v), last(v), sum(w), sum(nk), sum(lk)'
   for (const key of ['k', 'nk', 'lk', 'e']) {
     const before = PERFECT_STATS.batches
     const fast = (await db.query(`select ${key}, ${aggs} from q`)).rows

@@ -119,3 +119,36 @@ t.test('not keyed: sums of doubles in four runs equal the exact sum where it is 
   const ints = Array.from({ length: 999 }, (_, i) => (i % 7 === 0 ? null : 2147483647 - i))
   t.equal(one('sum', ['INT'], [vec('INT', ints)]), ints.reduce<number>((a, b) => a + (b ?? 0), 0))
 })
+
+t.test('keyed LONG and INT sums stay exact per group across the 2^52 carry, through a merge, with an all-null group', async (t) => {
+  const asScalar = (b: bigint): Scalar => {
+    const w = BigInt.asIntN(64, b)
+    return w >= -9007199254740991n && w <= 9007199254740991n ? Number(w) : w
+  }
+  const n = 3000
+  const groups = Int32Array.from({ length: n }, (_, i) => (i * 7) % 5)
+  // group 3 holds only nulls; groups 0..2 and 4 mix large values of both signs, exact and not safe
+  const longs: Scalar[] = Array.from({ length: n }, (_, i) => {
+    const g = groups[i]!
+    if (g === 3 || i % 11 === 4) return null
+    if (g === 4 && i % 17 === 0) return 9223372036854775807n - BigInt(i)
+    return (g % 2 === 0 ? 1 : -1) * (9007199254740991 - i * 104729)
+  })
+  const ints: Scalar[] = Array.from({ length: n }, (_, i) => (groups[i] === 3 || i % 13 === 1 ? null : (i % 2 === 0 ? 2147483647 - i : -2147483647 + i)))
+  for (const [type, values] of [['LONG', longs], ['INT', ints]] as [ColumnType, Scalar[]][]) {
+    const want = [0n, 0n, 0n, 0n, 0n]
+    const seen = [false, false, false, false, false]
+    values.forEach((x, i) => { if (x !== null) { want[groups[i]!]! += BigInt(x as number | bigint); seen[groups[i]!] = true } })
+    const expected = want.map((b, g) => (seen[g] ? asScalar(b) : null))
+    t.same(keyed('sum', [type], Array.from(groups), [vec(type, values)]), expected, `${type}: one kernel`)
+    // split in two halves summed apart, the second merged into the first under permuted group ids
+    const a = kernel('sum', [type])
+    const b = kernel('sum', [type])
+    a.resize(5); b.resize(5)
+    const h = n / 2
+    a.update(groups.slice(0, h), [vec(type, values.slice(0, h))], h)
+    b.update(groups.slice(h).map((g) => 4 - g), [vec(type, values.slice(h))], n - h)
+    a.merge(b, Int32Array.of(0, 1, 2, 3, 4), Int32Array.of(4, 3, 2, 1, 0), 5)
+    t.same(results(a, 5), expected, `${type}: merged halves`)
+  }
+})
