@@ -134,7 +134,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
     }
     case 'cancel_query': {
       // QuestDB's errors: a negative id, and an id no running statement has
-      if (stmt.queryId < 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'non-negative integer literal expected as query id', stmt.idPos)
+      if (!Number.isSafeInteger(stmt.queryId) || stmt.queryId < 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'non-negative integer literal expected as query id', stmt.idPos)
       if (ctx.cancelQuery?.(stmt.queryId) !== true) throw new SqlError(SqlState.UNDEFINED_OBJECT, `query to cancel not found in registry [id=${stmt.queryId}]`, stmt.idPos)
       return done('cancel_query')
     }

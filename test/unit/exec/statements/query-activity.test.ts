@@ -57,6 +57,8 @@ t.test("CANCEL QUERY's errors, with QuestDB's texts and positions", async (t) =>
   }
   await fails('CANCEL QUERY 123456', '42704', 'query to cancel not found in registry [id=123456]', 13)
   await fails('CANCEL QUERY -1', '22023', 'non-negative integer literal expected as query id', 13)
+  // an id past 2^53 (or not an integer) is refused, not printed as `1e+23` in a 'not found'
+  await fails('CANCEL QUERY 99999999999999999999999', '22023', 'non-negative integer literal expected as query id', 13)
   await fails('select cancel_query(-5)', '22023', 'non-negative integer literal expected as query id', 20)
   t.same((await db.query('select 1 query, 2 cancel')).columns.map((c) => c.name), ['query', 'cancel'], 'QUERY and CANCEL stay usable as names')
 })
