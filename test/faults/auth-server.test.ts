@@ -13,6 +13,7 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import pg from 'pg'
 import { loadConfig } from '../../adapters/http/server/config.js'
+import { nodeScript } from '../node-script.js'
 
 const run = promisify(execFile)
 const dir = mkdtempSync(join(tmpdir(), 'epochdb-auth-'))
@@ -47,7 +48,7 @@ async function startServer(t: { teardown: (fn: () => void) => void }, conf: stri
   const root = mkdtempSync(join(dir, 'root-'))
   const file = join(root, 'server.conf')
   writeFileSync(file, ['http.bind.to=127.0.0.1:0', 'pg.net.bind.to=127.0.0.1:0', `cairo.root=${join(root, 'db')}`, ...conf].join('\n') + '\n')
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts', '--conf', file], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeScript('examples/server.ts'), '--conf', file], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   const ports = await new Promise<{ http: number; pg: number }>((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('no banner: ' + out)) }, 30_000)
@@ -146,7 +147,7 @@ t.test('SCRAM is the default without TLS too: psql and pg', { timeout: 120_000 }
 })
 
 t.test('a missing certificate file stops start-up naming the key', { timeout: 60_000 }, async (t) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+  const child = spawn(process.execPath, nodeScript('examples/server.ts'), {
     env: { ...process.env, QDB_PG_TLS_ENABLED: 'true', QDB_PG_TLS_CERT_PATH: join(dir, 'nope.pem'), QDB_PG_TLS_PRIVATE_KEY_PATH: key, QDB_CAIRO_ROOT: join(dir, 'never') },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

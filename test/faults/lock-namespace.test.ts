@@ -9,6 +9,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { Database } from '../../lib/index.js'
 import { tmpDir } from '../unit/storage/helpers.js'
+import { nodeScript } from '../node-script.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -18,7 +19,7 @@ function canUnshare(): boolean {
 
 /** The lock holder of lock-takeover.test.ts, in a new PID namespace (where it is pid 1). */
 function holderInNamespace(dir: string, t: { teardown(f: () => void): void }): { proc: ChildProcess; line: Promise<string> } {
-  const proc = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', process.execPath, '--import', 'tsx', 'test/faults/lock-holder.ts', dir], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  const proc = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', process.execPath, ...nodeScript('test/faults/lock-holder.ts', root), dir], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
   t.teardown(() => { proc.kill('SIGKILL') })
   const line = new Promise<string>((resolve, reject) => {
     let buf = ''

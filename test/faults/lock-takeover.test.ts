@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { Database } from '../../lib/index.js'
 import { encodeOwner, procStat, self } from '../../lib/storage/durable/lock.js'
 import { tmpDir } from '../unit/storage/helpers.js'
+import { nodeScript } from '../node-script.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const HOLDER = 'test/faults/lock-holder.ts'
@@ -33,7 +34,7 @@ function firstLine(proc: ChildProcess): Promise<string> {
 }
 
 function holder(dir: string, t: { teardown(f: () => void): void }, lease?: number): ChildProcess {
-  const p = spawn(process.execPath, ['--import', 'tsx', HOLDER, dir, ...(lease === undefined ? [] : [String(lease)])], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  const p = spawn(process.execPath, [...nodeScript(HOLDER, root), dir, ...(lease === undefined ? [] : [String(lease)])], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
   t.teardown(() => { p.kill('SIGKILL') })
   return p
 }
@@ -47,7 +48,7 @@ const timed = async <T>(f: () => Promise<T>): Promise<{ value: T; ms: number }> 
 t.test('a zombie owner (killed, not reaped) is taken over at once', { skip: !linux && 'needs /proc', timeout: 60_000 }, async (t) => {
   const dir = tmpDir(t, 'epochdb-lock-')
   // `exec sleep` makes sleep the holder's parent: it never reaps, so the killed holder stays a zombie
-  const parent = spawn('sh', ['-c', `"${process.execPath}" --import tsx ${HOLDER} "${dir}" & exec sleep 60`], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  const parent = spawn('sh', ['-c', `"${process.execPath}" ${nodeScript(HOLDER, root).join(' ')} "${dir}" & exec sleep 60`], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
   t.teardown(() => { parent.kill('SIGKILL') })
   const line = await firstLine(parent)
   const pid = Number(/^ready (\d+)$/.exec(line)?.[1])

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import pg from 'pg'
 import { loadConfig } from '../../adapters/http/server/config.js'
+import { nodeScript } from '../node-script.js'
 
 t.setTimeout(60_000)
 
@@ -22,7 +23,7 @@ t.test('defaults and values', async (t) => {
 
 t.test('npm start with the pgwire keys', async (t) => {
   const root = join(mkdtempSync(join(tmpdir(), 'epochdb-pgkeys-')), 'root')
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+  const child = spawn(process.execPath, nodeScript('examples/server.ts'), {
     env: {
       ...process.env, QDB_HTTP_ENABLED: 'false', QDB_PG_NET_BIND_TO: '127.0.0.1:0', QDB_CAIRO_ROOT: root,
       QDB_PG_SECURITY_READONLY: 'true', QDB_PG_NET_CONNECTION_LIMIT: '1', QDB_PG_NET_CONNECTION_TIMEOUT: '500',

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { nodeScript } from '../node-script.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -51,8 +52,8 @@ export async function spawnServer(dir: string, env: Record<string, string> = {},
   const httpPort = options.ports?.http ?? await freePort()
   const pgPort = options.ports?.pg ?? await freePort()
   const [cmd, args] = options.unreaped === true
-    ? ['sh', ['-c', `"${process.execPath}" --import tsx examples/server.ts & echo "epochdb-pid $!"; exec sleep 600`]] as const
-    : [process.execPath, ['--import', 'tsx', 'examples/server.ts']] as const
+    ? ['sh', ['-c', `"${process.execPath}" ${nodeScript('examples/server.ts', root).join(' ')} & echo "epochdb-pid $!"; exec sleep 600`]] as const
+    : [process.execPath, nodeScript('examples/server.ts', root)] as const
   const proc = spawn(cmd, args, {
     cwd: root,
     env: { ...process.env, QDB_CAIRO_ROOT: dir, QDB_HTTP_BIND_TO: `127.0.0.1:${httpPort}`, QDB_PG_NET_BIND_TO: `127.0.0.1:${pgPort}`, ...env },

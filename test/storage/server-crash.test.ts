@@ -10,6 +10,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { nodeScript } from '../node-script.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const ROUNDS = 5
@@ -29,18 +30,20 @@ async function freePort(): Promise<number> {
 async function start(dir: string): Promise<{ proc: ChildProcess; url: string }> {
   const http = await freePort()
   const pg = await freePort()
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+  const proc = spawn(process.execPath, nodeScript('examples/server.ts', root), {
     cwd: root,
     env: { ...process.env, QDB_CAIRO_ROOT: dir, QDB_HTTP_BIND_TO: `127.0.0.1:${http}`, QDB_PG_NET_BIND_TO: `127.0.0.1:${pg}` },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${http}`
-  for (let i = 0; i < 200; i++) {
+  // generous: a start-up (recovery included) under CI's load takes seconds; a 10 s limit failed there
+  const deadline = Date.now() + 120_000
+  while (Date.now() < deadline && proc.exitCode === null && proc.signalCode === null) {
     try { if ((await fetch(`${url}/ping`)).status === 204) return { proc, url } } catch { /* not up yet */ }
     await new Promise((r) => setTimeout(r, 50))
   }
   proc.kill('SIGKILL')
-  throw new Error('server did not start')
+  throw new Error(proc.exitCode !== null ? `server exited with ${proc.exitCode} during start-up` : 'server did not start within 120 s')
 }
 
 async function exec(url: string, query: string): Promise<{ status: number; body: { dataset?: unknown[][]; error?: string } }> {

@@ -11,6 +11,7 @@ import pg from 'pg'
 import t from 'tap'
 import { loadConfig } from '../../../adapters/http/server/config.js'
 import { get } from './helpers.js'
+import { nodeScript } from '../../node-script.js'
 
 const basic = (user: string, password: string): Record<string, string> => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') })
 
@@ -32,7 +33,7 @@ t.test('npm start with acl.enabled=true: banner, REST and pgwire need the admin\
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-acl-'))
   const conf = join(dir, 'server.conf')
   writeFileSync(conf, `http.bind.to=127.0.0.1:0\npg.net.bind.to=127.0.0.1:0\ncairo.root=${join(dir, 'root')}\nacl.enabled=true\nacl.admin.user=root\nacl.admin.password=pw1\n`)
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts', '--conf', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeScript('examples/server.ts'), '--conf', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
   t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
   let out = ''
   const ports = await new Promise<[number, number]>((resolve, reject) => {

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { ConfigError, loadConfig } from '../../../adapters/http/server/config.js'
 import { get } from './helpers.js'
+import { nodeScript } from '../../node-script.js'
 
 t.test('config: defaults, server.conf, QDB_ overrides, warnings, bad values', async (t) => {
   const warnings: string[] = []
@@ -37,7 +38,7 @@ t.test('config: defaults, server.conf, QDB_ overrides, warnings, bad values', as
 
 /** Runs examples/server.ts with `env`; resolves with the child and its REST port (from the banner). */
 function startChild(env: Record<string, string>, args: string[] = []): Promise<{ child: ReturnType<typeof spawn>; port: number; out: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeScript('examples/server.ts'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('no banner: ' + out)) }, 30000)
@@ -75,7 +76,7 @@ t.test('npm start: banner, REST, one log line per request, graceful SIGTERM', as
 })
 
 t.test('a bad value stops start-up with a clear message', async (t) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], { env: { ...process.env, QDB_HTTP_BIND_TO: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, nodeScript('examples/server.ts'), { env: { ...process.env, QDB_HTTP_BIND_TO: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] })
   let err = ''
   child.stderr.on('data', (c: Buffer) => { err += c.toString() })
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
