@@ -189,7 +189,6 @@ function paramValue(bc: BindContext, e: BoundExpr): Scalar | undefined {
 }
 
 function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
-  if (join.type === 'right' || join.type === 'full') throw notSupported(`${join.type.toUpperCase()} JOIN is not supported`, join.pos)
   const unnest = unnestAsLateral(join) // `t, UNNEST(t.arr)`: per row of t
   if (unnest !== undefined) return bindLateral(left, unnest, bc, bindQuery, (n, a) => relabel(n, a))
   if (join.lateral === true) return bindLateral(left, join, bc, bindQuery, (n, a) => relabel(n, a))
@@ -219,7 +218,8 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   const res = residual.reduce<BoundExpr | undefined>((acc, r) => (acc === undefined ? r : andOf(acc, r)), undefined)
   return {
     kind: 'join', type: join.type === 'cross' ? 'inner' : join.type, left, right, leftKeys, rightKeys, residual: res,
-    output, timestampIndex: left.timestampIndex,
+    // RIGHT / FULL emit unmatched right rows last, out of the left side's time order: no designated timestamp (as QuestDB)
+    output, timestampIndex: join.type === 'right' || join.type === 'full' ? -1 : left.timestampIndex,
   }
 }
 

@@ -11,14 +11,15 @@ import { compileExpr, selection } from '../evaluate.js'
 import { collect } from './sort.js'
 import { rowKey } from '../keys/row-key.js'
 import type { Runner } from './runner.js'
-import { MAP_ENTRY_BYTES, STRING_OVERHEAD_BYTES } from '../memory.js'
+import { MAP_ENTRY_BYTES, type Reservation, STRING_OVERHEAD_BYTES } from '../memory.js'
+import { runRightOrFullJoin } from './outer-join.js'
 import { evaluateSliced } from '../evaluate-sliced.js'
 
 /** Bytes of hash-table estimate a join build reserves at a time (accounting per chunk, not per row). */
 const BUILD_CHUNK_BYTES = 1 << 20
 
 /** Rows `sel` of `v`, where -1 gives a null. */
-function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
+export function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
   const v = materialize(v0)
   if (v.kind === 'i64' && v.data instanceof BigInt64Array) {
     const w = new VectorWriter(v.type, count)
@@ -33,32 +34,18 @@ function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
   return out
 }
 
-const JOIN_BATCH = 65536
+/** Joined pairs per emitted batch (and per residual evaluation). */
+export const JOIN_BATCH = 65536
 
-/** Runs an INNER / LEFT / CROSS join node. */
+/** Runs an INNER / LEFT / CROSS join node (RIGHT and FULL: {@link runRightOrFullJoin}). */
 export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  if (node.type === 'right' || node.type === 'full') { yield* runRightOrFullJoin(node, ctx, run); return }
   // the right side and its hash table, held until the left side is done (or the statement ends)
   const mem = ctx.memory.reservation(node.leftKeys.length > 0 ? 'hash join build side' : 'cross join right side')
   const right = await collect(run, node.right, ctx, node.right.output, mem)
   const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)
   const outer = node.type === 'left'
-  let table: Map<string, number[]> | undefined
-  if (node.leftKeys.length > 0) {
-    table = new Map()
-    const keys: Vector[] = []
-    for (const k of node.rightKeys) keys.push(materialize(await evaluateSliced(k, right, ctx)))
-    let pending = 0
-    for (let j = 0; j < right.length; j++) {
-      if ((j & (YIELD_CHECK_WORK - 1)) === 0) await ctx.maybeYield()
-      if (node.nullsEqual !== true && keys.some((v) => getScalar(v, j) === null)) continue
-      const k = rowKey(keys, j)
-      const list = table.get(k)
-      if (list === undefined) { table.set(k, [j]); pending += MAP_ENTRY_BYTES + STRING_OVERHEAD_BYTES + 2 * k.length + 32 }
-      else { list.push(j); pending += 8 }
-      if (pending > BUILD_CHUNK_BYTES) { mem.grow(pending); pending = 0 }
-    }
-    mem.grow(pending)
-  }
+  const table = node.leftKeys.length > 0 ? await buildHashTable(node, right, ctx, mem) : undefined
   const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
   mem.grow(8 * right.length)
   const allRight = Array.from({ length: right.length }, (_, j) => j)
@@ -123,6 +110,29 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
   mem.close()
 }
 
+/**
+ * The hash table of the (collected) right side: its rows by the text key of `node.rightKeys`.
+ * Rows with a NULL key are left out (they match nothing) unless `node.nullsEqual`. The table's
+ * estimated size is reserved on `mem` a chunk at a time.
+ */
+export async function buildHashTable(node: JoinNode, right: Batch, ctx: ExecContext, mem: Reservation): Promise<Map<string, number[]>> {
+  const table = new Map<string, number[]>()
+  const keys: Vector[] = []
+  for (const k of node.rightKeys) keys.push(materialize(await evaluateSliced(k, right, ctx)))
+  let pending = 0
+  for (let j = 0; j < right.length; j++) {
+    if ((j & (YIELD_CHECK_WORK - 1)) === 0) await ctx.maybeYield()
+    if (node.nullsEqual !== true && keys.some((v) => getScalar(v, j) === null)) continue
+    const k = rowKey(keys, j)
+    const list = table.get(k)
+    if (list === undefined) { table.set(k, [j]); pending += MAP_ENTRY_BYTES + STRING_OVERHEAD_BYTES + 2 * k.length + 32 }
+    else { list.push(j); pending += 8 }
+    if (pending > BUILD_CHUNK_BYTES) { mem.grow(pending); pending = 0 }
+  }
+  mem.grow(pending)
+  return table
+}
+
 /** One left row against (a slice of) its candidates under a residual condition (LEFT join): the pairs that pass it. */
 function leftWithResidual(b: Batch, right: Batch, i: number, matches: number[], residual: (b: Batch) => Vector): Batch | undefined {
   const joined = buildJoined(b, right, new Int32Array(matches.length).fill(i), Int32Array.from(matches))
@@ -130,7 +140,8 @@ function leftWithResidual(b: Batch, right: Batch, i: number, matches: number[], 
   return count > 0 ? { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) } : undefined
 }
 
-function buildJoined(left: Batch, right: Batch, ls: Int32Array, rs: Int32Array): Batch {
+/** The joined rows: left row `ls[k]` beside right row `rs[k]` (-1: a row of nulls). */
+export function buildJoined(left: Batch, right: Batch, ls: Int32Array, rs: Int32Array): Batch {
   const n = ls.length
   return {
     length: n,
