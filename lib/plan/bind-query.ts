@@ -21,6 +21,7 @@ import { pivotQuery, withRestKeys } from './bind-pivot.js'
 import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
 import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
+import { bindJoins } from './bind-comma-group.js'
 import { unnestAsLateral, withColumnAliases } from './bind-unnest.js'
 import { widenNsSeriesBounds } from './ns-literal-args.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
@@ -258,7 +259,7 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   let source: PlanNode = s.from === undefined
     ? { kind: 'values', rows: [[]], output: [], timestampIndex: -1 }
     : bindTableRef(s.from, bc)
-  for (const j of s.joins) source = bindJoin(source, j, bc)
+  source = bindJoins(source, s.joins, bc, { join: bindJoin, table: bindTableRef })
   const scope = new Scope(source.output)
   if (s.where !== undefined) {
     const specs: CorrelatedSpec[] = []

@@ -118,6 +118,10 @@ t.test('chains of joins (left-deep, as written) equal DuckDB', async (t) => {
     'a RIGHT JOIN b ON a.ka = b.kb LEFT JOIN c ON a.ka = c.kc',
     'a CROSS JOIN c RIGHT JOIN b ON a.ka = b.kb AND c.kc = b.kb',
     'a FULL JOIN b ON a.ka = b.kb JOIN c ON b.kb = c.kc',
+    // a comma binds looser than JOIN: c crosses the result of the RIGHT / FULL join
+    'c, a RIGHT JOIN b ON a.ka = b.kb',
+    'c, a FULL JOIN b ON a.ka = b.kb AND a.va > 3',
+    'c, a LEFT JOIN b ON a.ka = b.kb RIGHT JOIN (SELECT 1 k) z ON b.kb = z.k',
   ]
   for (const from of chains) {
     for (const where of ['', 'WHERE c.kc IS NULL', 'WHERE a.ka IS NOT NULL AND c.vc > 4']) {
