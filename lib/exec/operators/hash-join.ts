@@ -70,7 +70,7 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
       if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
       let matches: number[] | undefined
       if (table === undefined) matches = allRight
-      else if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.get(rowKey(lk, i))
+      else if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.rows.get(probeKey(table, lk, i))
       if (matches === undefined || matches.length === 0) {
         if (outer) { ls.push(i); rs.push(-1) }
         continue
@@ -111,21 +111,42 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
 }
 
 /**
- * The hash table of the (collected) right side: its rows by the text key of `node.rightKeys`.
+ * Key types whose values are their own Map keys: one such key column needs no text key per row
+ * (equal values are equal JS primitives on both sides, which carry the same type). LONG and the
+ * other 64-bit types are not among them: a vector may hold them as numbers or as bigints.
+ */
+const DIRECT_KEY_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'CHAR', 'INT', 'FLOAT', 'DOUBLE', 'STRING', 'VARCHAR', 'SYMBOL'])
+
+/** The right side's rows by key, and how a row's key is made ({@link probeKey}). */
+export interface JoinTable {
+  readonly rows: Map<unknown, number[]>
+  /** one key of a {@link DIRECT_KEY_TYPES} type: the value itself is the Map key; else its text (rowKey) */
+  readonly direct: boolean
+}
+
+/** The Map key of row `i` of key vectors `keys` in `table`. */
+export function probeKey(table: JoinTable, keys: readonly Vector[], i: number): unknown {
+  return table.direct ? getScalar(keys[0]!, i) : rowKey(keys, i)
+}
+
+/**
+ * The hash table of the (collected) right side: its rows by the key of `node.rightKeys`.
  * Rows with a NULL key are left out (they match nothing) unless `node.nullsEqual`. The table's
  * estimated size is reserved on `mem` a chunk at a time.
  */
-export async function buildHashTable(node: JoinNode, right: Batch, ctx: ExecContext, mem: Reservation): Promise<Map<string, number[]>> {
-  const table = new Map<string, number[]>()
+export async function buildHashTable(node: JoinNode, right: Batch, ctx: ExecContext, mem: Reservation): Promise<JoinTable> {
+  const direct = node.rightKeys.length === 1 && node.leftKeys[0]!.type === node.rightKeys[0]!.type && DIRECT_KEY_TYPES.has(node.rightKeys[0]!.type)
+  const table: JoinTable = { rows: new Map<unknown, number[]>(), direct }
+  const rows = table.rows
   const keys: Vector[] = []
   for (const k of node.rightKeys) keys.push(materialize(await evaluateSliced(k, right, ctx)))
   let pending = 0
   for (let j = 0; j < right.length; j++) {
     if ((j & (YIELD_CHECK_WORK - 1)) === 0) await ctx.maybeYield()
     if (node.nullsEqual !== true && keys.some((v) => getScalar(v, j) === null)) continue
-    const k = rowKey(keys, j)
-    const list = table.get(k)
-    if (list === undefined) { table.set(k, [j]); pending += MAP_ENTRY_BYTES + STRING_OVERHEAD_BYTES + 2 * k.length + 32 }
+    const k = probeKey(table, keys, j)
+    const list = rows.get(k)
+    if (list === undefined) { rows.set(k, [j]); pending += MAP_ENTRY_BYTES + 32 + (typeof k === 'string' ? STRING_OVERHEAD_BYTES + 2 * k.length : 0) }
     else { list.push(j); pending += 8 }
     if (pending > BUILD_CHUNK_BYTES) { mem.grow(pending); pending = 0 }
   }

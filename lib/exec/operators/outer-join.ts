@@ -15,9 +15,8 @@ import type { JoinNode } from '../../plan/plan-node.js'
 import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
 import { compileExpr, selection } from '../evaluate.js'
 import { collect } from './sort.js'
-import { rowKey } from '../keys/row-key.js'
 import type { Runner } from './runner.js'
-import { JOIN_BATCH, buildHashTable, buildJoined } from './hash-join.js'
+import { JOIN_BATCH, buildHashTable, buildJoined, probeKey } from './hash-join.js'
 
 /** Runs a RIGHT or FULL join node. */
 export async function* runRightOrFullJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
@@ -56,7 +55,7 @@ export async function* runRightOrFullJoin(node: JoinNode, ctx: ExecContext, run:
       if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
       let matches: number[] | undefined
       if (table !== undefined) {
-        if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.get(rowKey(lk, i))
+        if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.rows.get(probeKey(table, lk, i))
       }
       const m = table === undefined ? right.length : matches?.length ?? 0
       // a row's candidates in slices, so that one row matching every right row still yields
