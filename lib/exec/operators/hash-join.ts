@@ -12,7 +12,7 @@ import { collect } from './sort.js'
 import { rowKey } from '../keys/row-key.js'
 import type { Runner } from './runner.js'
 import { MAP_ENTRY_BYTES, type Reservation, STRING_OVERHEAD_BYTES } from '../memory.js'
-import { runRightOrFullJoin } from './outer-join.js'
+import { runBufferedJoin } from './outer-join.js'
 import { evaluateSliced } from '../evaluate-sliced.js'
 
 /** Bytes of hash-table estimate a join build reserves at a time (accounting per chunk, not per row). */
@@ -37,9 +37,13 @@ export function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector
 /** Joined pairs per emitted batch (and per residual evaluation). */
 export const JOIN_BATCH = 65536
 
-/** Runs an INNER / LEFT / CROSS join node (RIGHT and FULL: {@link runRightOrFullJoin}). */
+/**
+ * Runs a join node: a LEFT join with a residual condition here (each left row's candidates tried
+ * together, so that a row all of whose candidates fail still comes once); every other join by
+ * buffered pairs ({@link runBufferedJoin}).
+ */
 export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  if (node.type === 'right' || node.type === 'full') { yield* runRightOrFullJoin(node, ctx, run); return }
+  if (node.type !== 'left' || node.residual === undefined) { yield* runBufferedJoin(node, ctx, run); return }
   // the right side and its hash table, held until the left side is done (or the statement ends)
   const mem = ctx.memory.reservation(node.leftKeys.length > 0 ? 'hash join build side' : 'cross join right side')
   const right = await collect(run, node.right, ctx, node.right.output, mem)

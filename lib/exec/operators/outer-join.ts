@@ -1,15 +1,18 @@
 /**
- * RIGHT [OUTER] and FULL [OUTER] joins. The right side is collected (and, with equi-keys, built
- * into the same hash table as an INNER / LEFT join's); the left side streams through it. Every
- * candidate pair (same key, or every right row without keys: a nested loop) goes through the
- * residual ON condition in batches of {@link JOIN_BATCH} pairs; a pair that passes marks its right
- * row (one byte per right row) and, for FULL, its left row. A FULL join emits the left rows of a
- * batch that no pair kept, with nulls on the right, once the batch is done; both joins end with the
- * right rows nothing matched, with nulls on the left.
+ * Joins by buffered pairs: INNER and CROSS joins, LEFT joins without a residual ON condition, and
+ * RIGHT [OUTER] / FULL [OUTER] joins (a LEFT join with a residual: hash-join.ts). The right side is
+ * collected (and, with equi-keys, built into a hash table, {@link buildHashTable}); the left side
+ * streams through it. Every candidate pair (same key, or every right row without keys: a nested
+ * loop) goes into typed pair buffers and through the residual ON condition {@link JOIN_BATCH} pairs
+ * at a time; a pair that passes marks its right row (RIGHT / FULL: one byte per right row) and, for
+ * FULL, its left row. A LEFT join emits a left row without candidates in place, with nulls on the
+ * right; a FULL join emits the left rows of a batch that no pair kept once the batch is done; RIGHT
+ * and FULL end with the right rows nothing matched, with nulls on the left.
  *
  * The result has no designated timestamp (the binder sets none): the unmatched right rows come
  * last, out of the left side's order, as in QuestDB, whose RIGHT / FULL joins drop it too.
  */
+import { internalError } from '../../errors.js'
 import { type Batch, type Vector, allocate, gather, getScalar, materialize } from '../../types/vector.js'
 import type { JoinNode } from '../../plan/plan-node.js'
 import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
@@ -18,17 +21,20 @@ import { collect } from './sort.js'
 import type { Runner } from './runner.js'
 import { JOIN_BATCH, buildHashTable, buildJoined, probeKey } from './hash-join.js'
 
-/** Runs a RIGHT or FULL join node. */
-export async function* runRightOrFullJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+/** Runs an INNER / CROSS join, a LEFT join without a residual, or a RIGHT / FULL join. */
+export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const keyed = node.leftKeys.length > 0
-  const mem = ctx.memory.reservation(keyed ? 'hash join build side' : 'nested loop join right side')
+  const mem = ctx.memory.reservation(keyed ? 'hash join build side' : node.type === 'inner' || node.type === 'left' ? 'cross join right side' : 'nested loop join right side')
   const right = await collect(run, node.right, ctx, node.right.output, mem)
   const table = keyed ? await buildHashTable(node, right, ctx, mem) : undefined
   const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)
   const full = node.type === 'full'
-  // which right rows some pair kept: one byte each, held to the end
-  const rightHit = new Uint8Array(right.length)
-  mem.grow(right.length)
+  // LEFT (without a residual): a left row without candidates is emitted in place
+  const inlineLeft = node.type === 'left'
+  if (inlineLeft && residual !== undefined) throw internalError('a LEFT join with a residual runs in hash-join.ts')
+  // RIGHT / FULL: which right rows some pair kept, one byte each, held to the end
+  const rightHit = node.type === 'right' || full ? new Uint8Array(right.length) : undefined
+  if (rightHit !== undefined) mem.grow(right.length)
   const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
   let work = 0
   for await (const b of run(node.left, ctx)) {
@@ -43,12 +49,14 @@ export async function* runRightOrFullJoin(node: JoinNode, ctx: ExecContext, run:
       const count = n
       n = 0
       if (residual === undefined) {
-        for (let k = 0; k < count; k++) { rightHit[rs[k]!] = 1; if (leftHit !== undefined) leftHit[ls[k]!] = 1 }
+        if (rightHit !== undefined) for (let k = 0; k < count; k++) rightHit[rs[k]!] = 1
+        if (leftHit !== undefined) for (let k = 0; k < count; k++) leftHit[ls[k]!] = 1
         return joined
       }
       const { sel, count: kept } = selection(residual(joined), count)
       if (kept === 0) return undefined
-      for (let k = 0; k < kept; k++) { const p = sel[k]!; rightHit[rs[p]!] = 1; if (leftHit !== undefined) leftHit[ls[p]!] = 1 }
+      if (rightHit !== undefined) for (let k = 0; k < kept; k++) rightHit[rs[sel[k]!]!] = 1
+      if (leftHit !== undefined) for (let k = 0; k < kept; k++) leftHit[ls[sel[k]!]!] = 1
       return { length: kept, vectors: joined.vectors.map((v) => gather(v, sel, kept)) }
     }
     for (let i = 0; i < b.length; i++) {
@@ -58,6 +66,14 @@ export async function* runRightOrFullJoin(node: JoinNode, ctx: ExecContext, run:
         if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.rows.get(probeKey(table, lk, i))
       }
       const m = table === undefined ? right.length : matches?.length ?? 0
+      if (m === 0 && inlineLeft) {
+        ls[n] = i; rs[n++] = -1
+        if (n === JOIN_BATCH) {
+          const out = flush()
+          if (out !== undefined) yield out
+        }
+        continue
+      }
       // a row's candidates in slices, so that one row matching every right row still yields
       // and checks for cancellation every JOIN_BATCH pairs
       for (let from = 0; from < m;) {
@@ -84,7 +100,7 @@ export async function* runRightOrFullJoin(node: JoinNode, ctx: ExecContext, run:
     await ctx.maybeYield()
   }
   // the right rows no pair kept, with nulls on the left
-  const lost = unset(rightHit)
+  const lost = rightHit === undefined ? new Int32Array(0) : unset(rightHit)
   for (let from = 0; from < lost.length; from += JOIN_BATCH) {
     const sel = lost.subarray(from, Math.min(lost.length, from + JOIN_BATCH))
     yield rightOnly(node, right, sel)
