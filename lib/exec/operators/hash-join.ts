@@ -1,8 +1,10 @@
 /**
- * INNER / LEFT / CROSS joins. With equi-keys, the right side is built into a hash table of row
- * lists and the left side streams through it; without keys it is a nested loop over the
- * materialized right side. A residual condition filters joined rows; for LEFT joins a left row
- * whose candidates all fail it is still emitted once with nulls on the right.
+ * Hash joins: the right side's hash table ({@link buildHashTable}, shared by every join type), the
+ * joined rows of pairs ({@link buildJoined}), and LEFT joins with a residual condition. With
+ * equi-keys, the right side is built into a hash table of row lists and the left side streams
+ * through it; without keys it is a nested loop over the materialized right side. A left row whose
+ * candidates all fail the residual is still emitted once with nulls on the right. Every other join
+ * runs in outer-join.ts.
  */
 import { type Batch, type Vector, VectorWriter, allocate, gather, getScalar, materialize } from '../../types/vector.js'
 import type { JoinNode } from '../../plan/plan-node.js'
@@ -39,36 +41,31 @@ export const JOIN_BATCH = 65536
 
 /**
  * Runs a join node: a LEFT join with a residual condition here (each left row's candidates tried
- * together, so that a row all of whose candidates fail still comes once); every other join by
- * buffered pairs ({@link runBufferedJoin}).
+ * together, so that a row all of whose candidates fail still comes once); every other
+ * join by buffered pairs ({@link runBufferedJoin}).
  */
 export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  if (node.type !== 'left' || node.residual === undefined) { yield* runBufferedJoin(node, ctx, run); return }
+  const residualNode = node.residual
+  if (node.type !== 'left' || residualNode === undefined) { yield* runBufferedJoin(node, ctx, run); return }
   // the right side and its hash table, held until the left side is done (or the statement ends)
   const mem = ctx.memory.reservation(node.leftKeys.length > 0 ? 'hash join build side' : 'cross join right side')
   const right = await collect(run, node.right, ctx, node.right.output, mem)
-  const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)
-  const outer = node.type === 'left'
+  const residual = compileExpr(residualNode, ctx)
   const table = node.leftKeys.length > 0 ? await buildHashTable(node, right, ctx, mem) : undefined
   const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
   mem.grow(8 * right.length)
   const allRight = Array.from({ length: right.length }, (_, j) => j)
-  // work (pairs emitted, candidates walked) since the last yield check: one probe row may match
-  // every build row, and a cross join emits |left| x |right| pairs from one left batch
+  // work (candidates walked) since the last yield check: one probe row may match every build row
   let work = 0
   for await (const b of run(node.left, ctx)) {
     const lk = leftKeyEvals.map((e) => materialize(e(b)))
-    let ls: number[] = []
-    let rs: number[] = []
-    const flush = (): Batch | undefined => {
-      const joined = buildJoined(b, right, Int32Array.from(ls), Int32Array.from(rs))
-      ls = []
-      rs = []
-      // LEFT join: matched pairs under a residual go through leftWithResidual, so what is
-      // buffered here is either unconditioned pairs or null-extended rows: never filter those
-      if (residual === undefined || outer) return joined
-      const { sel, count } = selection(residual(joined), joined.length)
-      return count > 0 ? { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) } : undefined
+    // left rows without candidates, emitted null-extended a batch at a time
+    let lost: number[] = []
+    const flushLost = (): Batch | undefined => {
+      if (lost.length === 0) return undefined
+      const out = buildJoined(b, right, Int32Array.from(lost), new Int32Array(lost.length).fill(-1))
+      lost = []
+      return out
     }
     for (let i = 0; i < b.length; i++) {
       if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
@@ -76,39 +73,22 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
       if (table === undefined) matches = allRight
       else if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.rows.get(probeKey(table, lk, i))
       if (matches === undefined || matches.length === 0) {
-        if (outer) { ls.push(i); rs.push(-1) }
+        lost.push(i)
+        if (lost.length >= JOIN_BATCH) yield flushLost()!
         continue
       }
-      if (outer && residual !== undefined) {
-        let matched = false
-        for (let from = 0; from < matches.length; from += JOIN_BATCH) {
-          const part = matches.length <= JOIN_BATCH ? matches : matches.slice(from, from + JOIN_BATCH)
-          const hit = leftWithResidual(b, right, i, part, residual)
-          if (hit !== undefined) { matched = true; yield hit }
-          work += part.length
-          if (work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
-        }
-        if (!matched) yield buildJoined(b, right, Int32Array.of(i), Int32Array.of(-1))
-        continue
-      }
-      // a row's candidates in slices, so that one probe row matching every build row still
-      // yields and checks for cancellation every JOIN_BATCH pairs
-      for (let from = 0; from < matches.length;) {
-        const to = Math.min(matches.length, from + JOIN_BATCH - ls.length)
-        for (let j = from; j < to; j++) { ls.push(i); rs.push(matches[j]!) }
-        work += to - from
-        from = to
-        if (ls.length >= JOIN_BATCH) {
-          const out = flush()
-          if (out !== undefined) yield out
-        }
+      let matched = false
+      for (let from = 0; from < matches.length; from += JOIN_BATCH) {
+        const part = matches.length <= JOIN_BATCH ? matches : matches.slice(from, from + JOIN_BATCH)
+        const hit = leftWithResidual(b, right, i, part, residual)
+        if (hit !== undefined) { matched = true; yield hit }
+        work += part.length
         if (work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
       }
+      if (!matched) yield buildJoined(b, right, Int32Array.of(i), Int32Array.of(-1))
     }
-    if (ls.length > 0) {
-      const out = flush()
-      if (out !== undefined) yield out
-    }
+    const rest = flushLost()
+    if (rest !== undefined) yield rest
     await ctx.maybeYield()
   }
   mem.close()
