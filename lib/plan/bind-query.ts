@@ -21,6 +21,7 @@ import { pivotQuery, withRestKeys } from './bind-pivot.js'
 import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
 import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
+import { bindJoins } from './bind-comma-group.js'
 import { unnestAsLateral, withColumnAliases } from './bind-unnest.js'
 import { widenNsSeriesBounds } from './ns-literal-args.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
@@ -189,7 +190,6 @@ function paramValue(bc: BindContext, e: BoundExpr): Scalar | undefined {
 }
 
 function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
-  if (join.type === 'right' || join.type === 'full') throw notSupported(`${join.type.toUpperCase()} JOIN is not supported`, join.pos)
   const unnest = unnestAsLateral(join) // `t, UNNEST(t.arr)`: per row of t
   if (unnest !== undefined) return bindLateral(left, unnest, bc, bindQuery, (n, a) => relabel(n, a))
   if (join.lateral === true) return bindLateral(left, join, bc, bindQuery, (n, a) => relabel(n, a))
@@ -219,7 +219,8 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   const res = residual.reduce<BoundExpr | undefined>((acc, r) => (acc === undefined ? r : andOf(acc, r)), undefined)
   return {
     kind: 'join', type: join.type === 'cross' ? 'inner' : join.type, left, right, leftKeys, rightKeys, residual: res,
-    output, timestampIndex: left.timestampIndex,
+    // RIGHT / FULL emit unmatched right rows last, out of the left side's time order: no designated timestamp (as QuestDB)
+    output, timestampIndex: join.type === 'right' || join.type === 'full' ? -1 : left.timestampIndex,
   }
 }
 
@@ -258,7 +259,7 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   let source: PlanNode = s.from === undefined
     ? { kind: 'values', rows: [[]], output: [], timestampIndex: -1 }
     : bindTableRef(s.from, bc)
-  for (const j of s.joins) source = bindJoin(source, j, bc)
+  source = bindJoins(source, s.joins, bc, { join: bindJoin, table: bindTableRef })
   const scope = new Scope(source.output)
   if (s.where !== undefined) {
     const specs: CorrelatedSpec[] = []

@@ -192,7 +192,7 @@ export interface SetOpNode extends NodeBase {
   readonly right: PlanNode
 }
 
-/** INNER / LEFT / CROSS join. */
+/** INNER / LEFT / RIGHT / FULL / CROSS join (a CROSS join is an INNER one without keys). RIGHT and FULL have no designated timestamp. */
 export interface JoinNode extends NodeBase {
   readonly kind: 'join'
   readonly type: JoinType

@@ -270,6 +270,11 @@ export interface Join {
   readonly tolerance?: { readonly value: string; readonly pos: number }
   /** `JOIN LATERAL (query)`: the query may name columns of the tables before it */
   readonly lateral?: boolean
+  /**
+   * written as a comma (`FROM a, b`): the item and the explicit joins after it form a group that a
+   * RIGHT / FULL join binds within when its ON names nothing before the comma (plan/bind-comma-group.ts)
+   */
+  readonly comma?: boolean
 }
 
 /** The SAMPLE BY clause. */

@@ -385,7 +385,7 @@ const grammar: Grammar = {
     {"name": "join$ebnf$6", "symbols": [], "postprocess": () => null},
     {"name": "join", "symbols": ["timeKind", {type: "JOIN"}, "tableRef", "join$ebnf$5", "join$ebnf$6"], "postprocess": ([k, , t, on, tol]) => Q.join(k.offset, Q.joinType(k), t, on, tol)},
     {"name": "join", "symbols": [{type: "CROSS"}, {type: "JOIN"}, "tableRef"], "postprocess": ([k, , t]) => Q.join(k.offset, 'cross', t, null, null)},
-    {"name": "join", "symbols": [{"literal":","}, "tableRef"], "postprocess": ([k, t]) => Q.join(k.offset, 'cross', t, null, null)},
+    {"name": "join", "symbols": [{"literal":","}, "tableRef"], "postprocess": ([k, t]) => Q.comma(Q.join(k.offset, 'cross', t, null, null))},
     {"name": "join$ebnf$7", "symbols": [{type: "INNER"}], "postprocess": id},
     {"name": "join$ebnf$7", "symbols": [], "postprocess": () => null},
     {"name": "join$ebnf$8", "symbols": ["joinOn"], "postprocess": id},

@@ -1,8 +1,10 @@
 /**
- * INNER / LEFT / CROSS joins. With equi-keys, the right side is built into a hash table of row
- * lists and the left side streams through it; without keys it is a nested loop over the
- * materialized right side. A residual condition filters joined rows; for LEFT joins a left row
- * whose candidates all fail it is still emitted once with nulls on the right.
+ * Hash joins: the right side's hash table ({@link buildHashTable}, shared by every join type), the
+ * joined rows of pairs ({@link buildJoined}), and LEFT joins with a residual condition. With
+ * equi-keys, the right side is built into a hash table of row lists and the left side streams
+ * through it; without keys it is a nested loop over the materialized right side. A left row whose
+ * candidates all fail the residual is still emitted once with nulls on the right. Every other join
+ * runs in outer-join.ts.
  */
 import { type Batch, type Vector, VectorWriter, allocate, gather, getScalar, materialize } from '../../types/vector.js'
 import type { JoinNode } from '../../plan/plan-node.js'
@@ -11,14 +13,15 @@ import { compileExpr, selection } from '../evaluate.js'
 import { collect } from './sort.js'
 import { rowKey } from '../keys/row-key.js'
 import type { Runner } from './runner.js'
-import { MAP_ENTRY_BYTES, STRING_OVERHEAD_BYTES } from '../memory.js'
+import { MAP_ENTRY_BYTES, type Reservation, STRING_OVERHEAD_BYTES } from '../memory.js'
+import { runBufferedJoin } from './outer-join.js'
 import { evaluateSliced } from '../evaluate-sliced.js'
 
 /** Bytes of hash-table estimate a join build reserves at a time (accounting per chunk, not per row). */
 const BUILD_CHUNK_BYTES = 1 << 20
 
 /** Rows `sel` of `v`, where -1 gives a null. */
-function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
+export function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
   const v = materialize(v0)
   if (v.kind === 'i64' && v.data instanceof BigInt64Array) {
     const w = new VectorWriter(v.type, count)
@@ -33,94 +36,106 @@ function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
   return out
 }
 
-const JOIN_BATCH = 65536
+/** Joined pairs per emitted batch (and per residual evaluation). */
+export const JOIN_BATCH = 65536
 
-/** Runs an INNER / LEFT / CROSS join node. */
+/**
+ * Runs a join node: a LEFT join with a residual condition here (each left row's candidates tried
+ * together, so that a row all of whose candidates fail still comes once); every other
+ * join by buffered pairs ({@link runBufferedJoin}).
+ */
 export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const residualNode = node.residual
+  if (node.type !== 'left' || residualNode === undefined) { yield* runBufferedJoin(node, ctx, run); return }
   // the right side and its hash table, held until the left side is done (or the statement ends)
   const mem = ctx.memory.reservation(node.leftKeys.length > 0 ? 'hash join build side' : 'cross join right side')
   const right = await collect(run, node.right, ctx, node.right.output, mem)
-  const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)
-  const outer = node.type === 'left'
-  let table: Map<string, number[]> | undefined
-  if (node.leftKeys.length > 0) {
-    table = new Map()
-    const keys: Vector[] = []
-    for (const k of node.rightKeys) keys.push(materialize(await evaluateSliced(k, right, ctx)))
-    let pending = 0
-    for (let j = 0; j < right.length; j++) {
-      if ((j & (YIELD_CHECK_WORK - 1)) === 0) await ctx.maybeYield()
-      if (node.nullsEqual !== true && keys.some((v) => getScalar(v, j) === null)) continue
-      const k = rowKey(keys, j)
-      const list = table.get(k)
-      if (list === undefined) { table.set(k, [j]); pending += MAP_ENTRY_BYTES + STRING_OVERHEAD_BYTES + 2 * k.length + 32 }
-      else { list.push(j); pending += 8 }
-      if (pending > BUILD_CHUNK_BYTES) { mem.grow(pending); pending = 0 }
-    }
-    mem.grow(pending)
-  }
+  const residual = compileExpr(residualNode, ctx)
+  const table = node.leftKeys.length > 0 ? await buildHashTable(node, right, ctx, mem) : undefined
   const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
   mem.grow(8 * right.length)
   const allRight = Array.from({ length: right.length }, (_, j) => j)
-  // work (pairs emitted, candidates walked) since the last yield check: one probe row may match
-  // every build row, and a cross join emits |left| x |right| pairs from one left batch
+  // work (candidates walked) since the last yield check: one probe row may match every build row
   let work = 0
   for await (const b of run(node.left, ctx)) {
     const lk = leftKeyEvals.map((e) => materialize(e(b)))
-    let ls: number[] = []
-    let rs: number[] = []
-    const flush = (): Batch | undefined => {
-      const joined = buildJoined(b, right, Int32Array.from(ls), Int32Array.from(rs))
-      ls = []
-      rs = []
-      // LEFT join: matched pairs under a residual go through leftWithResidual, so what is
-      // buffered here is either unconditioned pairs or null-extended rows: never filter those
-      if (residual === undefined || outer) return joined
-      const { sel, count } = selection(residual(joined), joined.length)
-      return count > 0 ? { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) } : undefined
+    // left rows without candidates, emitted null-extended a batch at a time
+    let lost: number[] = []
+    const flushLost = (): Batch | undefined => {
+      if (lost.length === 0) return undefined
+      const out = buildJoined(b, right, Int32Array.from(lost), new Int32Array(lost.length).fill(-1))
+      lost = []
+      return out
     }
     for (let i = 0; i < b.length; i++) {
       if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
       let matches: number[] | undefined
       if (table === undefined) matches = allRight
-      else if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.get(rowKey(lk, i))
+      else if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.rows.get(probeKey(table, lk, i))
       if (matches === undefined || matches.length === 0) {
-        if (outer) { ls.push(i); rs.push(-1) }
+        lost.push(i)
+        if (lost.length >= JOIN_BATCH) yield flushLost()!
         continue
       }
-      if (outer && residual !== undefined) {
-        let matched = false
-        for (let from = 0; from < matches.length; from += JOIN_BATCH) {
-          const part = matches.length <= JOIN_BATCH ? matches : matches.slice(from, from + JOIN_BATCH)
-          const hit = leftWithResidual(b, right, i, part, residual)
-          if (hit !== undefined) { matched = true; yield hit }
-          work += part.length
-          if (work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
-        }
-        if (!matched) yield buildJoined(b, right, Int32Array.of(i), Int32Array.of(-1))
-        continue
-      }
-      // a row's candidates in slices, so that one probe row matching every build row still
-      // yields and checks for cancellation every JOIN_BATCH pairs
-      for (let from = 0; from < matches.length;) {
-        const to = Math.min(matches.length, from + JOIN_BATCH - ls.length)
-        for (let j = from; j < to; j++) { ls.push(i); rs.push(matches[j]!) }
-        work += to - from
-        from = to
-        if (ls.length >= JOIN_BATCH) {
-          const out = flush()
-          if (out !== undefined) yield out
-        }
+      let matched = false
+      for (let from = 0; from < matches.length; from += JOIN_BATCH) {
+        const part = matches.length <= JOIN_BATCH ? matches : matches.slice(from, from + JOIN_BATCH)
+        const hit = leftWithResidual(b, right, i, part, residual)
+        if (hit !== undefined) { matched = true; yield hit }
+        work += part.length
         if (work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
       }
+      if (!matched) yield buildJoined(b, right, Int32Array.of(i), Int32Array.of(-1))
     }
-    if (ls.length > 0) {
-      const out = flush()
-      if (out !== undefined) yield out
-    }
+    const rest = flushLost()
+    if (rest !== undefined) yield rest
     await ctx.maybeYield()
   }
   mem.close()
+}
+
+/**
+ * Key types whose values are their own Map keys: one such key column needs no text key per row
+ * (equal values are equal JS primitives on both sides, which carry the same type). LONG and the
+ * other 64-bit types are not among them: a vector may hold them as numbers or as bigints.
+ */
+const DIRECT_KEY_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'CHAR', 'INT', 'FLOAT', 'DOUBLE', 'STRING', 'VARCHAR', 'SYMBOL'])
+
+/** The right side's rows by key, and how a row's key is made ({@link probeKey}). */
+export interface JoinTable {
+  readonly rows: Map<unknown, number[]>
+  /** one key of a {@link DIRECT_KEY_TYPES} type: the value itself is the Map key; else its text (rowKey) */
+  readonly direct: boolean
+}
+
+/** The Map key of row `i` of key vectors `keys` in `table`. */
+export function probeKey(table: JoinTable, keys: readonly Vector[], i: number): unknown {
+  return table.direct ? getScalar(keys[0]!, i) : rowKey(keys, i)
+}
+
+/**
+ * The hash table of the (collected) right side: its rows by the key of `node.rightKeys`.
+ * Rows with a NULL key are left out (they match nothing) unless `node.nullsEqual`. The table's
+ * estimated size is reserved on `mem` a chunk at a time.
+ */
+export async function buildHashTable(node: JoinNode, right: Batch, ctx: ExecContext, mem: Reservation): Promise<JoinTable> {
+  const direct = node.rightKeys.length === 1 && node.leftKeys[0]!.type === node.rightKeys[0]!.type && DIRECT_KEY_TYPES.has(node.rightKeys[0]!.type)
+  const table: JoinTable = { rows: new Map<unknown, number[]>(), direct }
+  const rows = table.rows
+  const keys: Vector[] = []
+  for (const k of node.rightKeys) keys.push(materialize(await evaluateSliced(k, right, ctx)))
+  let pending = 0
+  for (let j = 0; j < right.length; j++) {
+    if ((j & (YIELD_CHECK_WORK - 1)) === 0) await ctx.maybeYield()
+    if (node.nullsEqual !== true && keys.some((v) => getScalar(v, j) === null)) continue
+    const k = probeKey(table, keys, j)
+    const list = rows.get(k)
+    if (list === undefined) { rows.set(k, [j]); pending += MAP_ENTRY_BYTES + 32 + (typeof k === 'string' ? STRING_OVERHEAD_BYTES + 2 * k.length : 0) }
+    else { list.push(j); pending += 8 }
+    if (pending > BUILD_CHUNK_BYTES) { mem.grow(pending); pending = 0 }
+  }
+  mem.grow(pending)
+  return table
 }
 
 /** One left row against (a slice of) its candidates under a residual condition (LEFT join): the pairs that pass it. */
@@ -130,7 +145,8 @@ function leftWithResidual(b: Batch, right: Batch, i: number, matches: number[], 
   return count > 0 ? { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) } : undefined
 }
 
-function buildJoined(left: Batch, right: Batch, ls: Int32Array, rs: Int32Array): Batch {
+/** The joined rows: left row `ls[k]` beside right row `rs[k]` (-1: a row of nulls). */
+export function buildJoined(left: Batch, right: Batch, ls: Int32Array, rs: Int32Array): Batch {
   const n = ls.length
   return {
     length: n,

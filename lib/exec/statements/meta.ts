@@ -164,6 +164,19 @@ function lateralName(n: LateralJoinNode): string {
   return `Hash ${a.not ? 'Anti' : 'Semi'} Join (${what === 'In' ? 'IN' : 'EXISTS'}) ${keys}`
 }
 
+/**
+ * A join's EXPLAIN name. RIGHT / FULL take QuestDB's names: `Hash Right Outer Join` /
+ * `Hash Full Outer Join` with equality keys, `Nested Loop Right Join` / `Nested Loop Full Join`
+ * without (an arbitrary ON condition tried on every pair).
+ */
+function joinName(n: Extract<PlanNode, { kind: 'join' }>): string {
+  if (n.type === 'right' || n.type === 'full') {
+    const kind = n.type === 'right' ? 'Right' : 'Full'
+    return n.leftKeys.length > 0 ? `Hash ${kind} Outer Join` : `Nested Loop ${kind} Join`
+  }
+  return `Hash ${n.type === 'left' ? 'Outer ' : ''}Join`
+}
+
 /** At most this many of a scan's intervals are listed (a TICK list can have a million). */
 const EXPLAIN_INTERVALS = 10
 
@@ -202,7 +215,7 @@ export function explain(plan: PlanNode): Rows {
       case 'limit': lines.push(`${pad}Limit`); break
       case 'distinct': lines.push(`${pad}Distinct`); break
       case 'setop': lines.push(`${pad}${n.op === 'union' ? 'Union' : n.op === 'except' ? 'Except' : 'Intersect'}${n.all ? ' All' : ''}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
-      case 'join': lines.push(`${pad}Hash ${n.type === 'left' ? 'Outer ' : ''}Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
+      case 'join': lines.push(`${pad}${joinName(n)}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'lateral_join': lines.push(`${pad}${lateralName(n)}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'time_join': lines.push(`${pad}${n.type === 'asof' ? 'AsOf' : n.type === 'lt' ? 'Lt' : 'Splice'} Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'sample_by': lines.push(`${pad}Sample By`); break

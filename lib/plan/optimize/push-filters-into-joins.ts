@@ -6,14 +6,19 @@
  *   side's row does);
  * - LEFT JOIN: the left (preserved) side only. A conjunct on the right side stays above: after the
  *   join it also sees the NULLs of unmatched rows (`WHERE p.name IS NULL` keeps exactly those);
+ * - RIGHT JOIN: the mirror of LEFT, the right (preserved) side only;
+ * - FULL JOIN: nothing. Both sides are preserved, so either side's conjunct also sees the other's
+ *   NULL-extended rows;
  * - ASOF / LT JOIN: the left side only. Each left row finds its match on its own, so removing left
  *   rows first changes no other row's match; removing right rows first would change which right
  *   row is the closest (QuestDB and Spark keep right-side WHERE conjuncts above for that reason);
  * - SPLICE JOIN: nothing. Every row of either side is emitted with the prevailing row of the other,
  *   so removing left rows first would give right rows another prevailing left row.
  *
- * ON conjuncts of INNER and LEFT joins move the same way (INNER: either side; LEFT: the right side,
- * whose rows failing them match nothing; a left-side ON conjunct of a LEFT JOIN stays).
+ * ON conjuncts of INNER, LEFT and RIGHT joins move the other way round: onto the side that is not
+ * preserved (INNER: either side; LEFT: the right side, whose rows failing them match nothing; RIGHT:
+ * the left side). An ON conjunct on a preserved side stays (the row is kept whether it holds or
+ * not), so a FULL JOIN's ON conjuncts all stay.
  *
  * A conjunct moves only when it is deterministic (a pushed `rnd_*()` would run for other rows). An
  * uncorrelated subquery in it moves along: its value is computed once per execution either way, so
@@ -38,7 +43,7 @@ export function pushFiltersIntoJoins(node: PlanNode): PlanNode {
   const input = n.input
   if (input.kind !== 'join' && input.kind !== 'time_join') return n
   const toLeft = input.kind === 'join' ? input.type === 'inner' || input.type === 'left' || input.type === 'cross' : input.type === 'asof' || input.type === 'lt'
-  const toRight = input.kind === 'join' && (input.type === 'inner' || input.type === 'cross')
+  const toRight = input.kind === 'join' && (input.type === 'inner' || input.type === 'right' || input.type === 'cross')
   if (!toLeft && !toRight) return n
   const nLeft = input.left.output.length
   const left: BoundExpr[] = []
@@ -62,12 +67,14 @@ export function pushFiltersIntoJoins(node: PlanNode): PlanNode {
 /**
  * The ON conjuncts of a hash join that name one side only, moved onto that side: either side of an
  * INNER JOIN; the right side of a LEFT JOIN (a right row that fails it can match no left row, so
- * the left rows that lose every match still get their NULLs). A left-side ON conjunct of a LEFT
- * JOIN stays: the left row is kept whether it holds or not.
+ * the left rows that lose every match still get their NULLs), the left side of a RIGHT JOIN. A
+ * conjunct on a preserved side stays (a left-side one of a LEFT JOIN, a right-side one of a RIGHT
+ * JOIN, any of a FULL JOIN): the row is kept whether it holds or not.
  */
 function pushResidual(n: Extract<PlanNode, { kind: 'join' }>): PlanNode {
-  if (n.residual === undefined || (n.type !== 'inner' && n.type !== 'left' && n.type !== 'cross')) return n
+  if (n.residual === undefined || (n.type !== 'inner' && n.type !== 'left' && n.type !== 'right' && n.type !== 'cross')) return n
   const toLeft = n.type !== 'left'
+  const toRight = n.type !== 'right'
   const nLeft = n.left.output.length
   const left: BoundExpr[] = []
   const right: BoundExpr[] = []
@@ -75,7 +82,7 @@ function pushResidual(n: Extract<PlanNode, { kind: 'join' }>): PlanNode {
   for (const c of conjunctsOf(n.residual)) {
     const side = sideOf(c, nLeft)
     if (side === 'left' && toLeft) left.push(c)
-    else if (side === 'right') right.push(c)
+    else if (side === 'right' && toRight) right.push(c)
     else stay.push(c)
   }
   if (left.length === 0 && right.length === 0) return n

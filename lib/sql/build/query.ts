@@ -111,6 +111,11 @@ export function join(pos: number, type: JoinType, table: TableRef, on: Expr | re
   return { pos, type, table, ...cond, ...(tolerance === null ? {} : { tolerance }) }
 }
 
+/** Marks a join written as a comma in FROM (`FROM a, b`). */
+export function comma(j: Join): Join {
+  return { ...j, comma: true }
+}
+
 /** Marks a join LATERAL. */
 export function lateral(j: Join): Join {
   return { ...j, lateral: true }

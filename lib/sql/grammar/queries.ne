@@ -72,7 +72,7 @@ join ->
   | outerKind %OUTER:? %JOIN tableRef joinOn:?              {% ([k, , , t, on]) => Q.join(k.offset, Q.joinType(k), t, on, null) %}
   | timeKind %JOIN tableRef joinOn:? tolerance:?            {% ([k, , t, on, tol]) => Q.join(k.offset, Q.joinType(k), t, on, tol) %}
   | %CROSS %JOIN tableRef                                   {% ([k, , t]) => Q.join(k.offset, 'cross', t, null, null) %}
-  | "," tableRef                                            {% ([k, t]) => Q.join(k.offset, 'cross', t, null, null) %}
+  | "," tableRef                                            {% ([k, t]) => Q.comma(Q.join(k.offset, 'cross', t, null, null)) %}
   # LATERAL: the subquery may name columns of the FROM items before it (plan/bind-lateral.ts)
   | %INNER:? %JOIN %LATERAL tableRef joinOn:?               {% ([i, j, , t, on]) => Q.lateral(Q.join((i ?? j).offset, 'inner', t, on, null)) %}
   | %LEFT %OUTER:? %JOIN %LATERAL tableRef joinOn:?         {% ([k, , , , t, on]) => Q.lateral(Q.join(k.offset, 'left', t, on, null)) %}

@@ -45,7 +45,9 @@ async function setup(seed: number, path?: string): Promise<Database> {
 
 const COLS = 't.ts tts, t.k tk, t.v, t.s, p.ts pts, p.k pk, p.name'
 const JOINS = ['join p on t.k = p.k', 'left join p on t.k = p.k', 'cross join p', 'join p on t.k = p.k and p.name <> t.s',
-  'left join p on t.k = p.k and p.name > \'n1\'', 'left join p on t.k = p.k and t.v > 5 and p.ts in \'2024-01-02\'', 'join p on t.k = p.k and t.ts in \'2024-01-03\' and p.name is not null', 'asof join p on (k)', 'asof join p', 'lt join p on (k)', 'splice join p on (k)', 'asof join p on (k) tolerance 12h']
+  'left join p on t.k = p.k and p.name > \'n1\'', 'left join p on t.k = p.k and t.v > 5 and p.ts in \'2024-01-02\'', 'join p on t.k = p.k and t.ts in \'2024-01-03\' and p.name is not null', 'asof join p on (k)', 'asof join p', 'lt join p on (k)', 'splice join p on (k)', 'asof join p on (k) tolerance 12h',
+  'right join p on t.k = p.k', 'full join p on t.k = p.k', 'right join p on t.k = p.k and t.v > 5 and p.ts in \'2024-01-02\'',
+  'full join p on t.k = p.k and p.name <> t.s and t.v > 5 and p.name > \'n1\'', 'right outer join p on t.k < p.k and t.ts in \'2024-01-03\'']
 const WHERES = [
   "t.ts in '2024-01-03'", "t.ts >= '2024-01-02' and t.ts < '2024-01-04T06:00' and t.v > 5", 'p.name is null', "p.name = 'n1' and t.v < 20",
   "t.s = 's1' and p.k > 3", 't.v is null or p.k is null', "p.ts in '2024-01-02' and t.ts in '2024-01-02'", 't.k + p.k > 6', 'coalesce(p.k, -1) = -1',
@@ -99,6 +101,14 @@ t.test('EXPLAIN: what moves below which join', async (t) => {
   t.match(p, /^Hash Join\n\s+Interval forward scan[^]*Filter\n\s+Row forward scan\n\s+Frame forward scan on: p/, 'inner ON: t narrowed, p filtered')
   p = await plan(db, "select * from t left join p on t.k = p.k and t.ts in '2024-01-03' and p.ts in '2024-01-03'")
   t.match(p, /^Hash Outer Join\n\s+Row forward scan\n\s+Frame forward scan on: t\n\s+Interval forward scan\n\s+Frame forward scan on: p/, 'left ON: p narrowed, t read whole (its rows are all kept)')
+  // RIGHT: the mirror of LEFT; FULL: nothing moves, from WHERE or ON
+  p = await plan(db, "select * from t right join p on t.k = p.k where p.ts in '2024-01-03' and t.v is null")
+  t.match(p, /^Filter\n\s+Hash Right Outer Join\n\s+Row forward scan\n\s+Frame forward scan on: t\n\s+Interval forward scan\n\s+Frame forward scan on: p/, 'right: p narrowed, the left-side conjunct stays above')
+  p = await plan(db, "select * from t right join p on t.k = p.k and t.ts in '2024-01-03' and p.ts in '2024-01-03'")
+  t.match(p, /^Hash Right Outer Join\n\s+Interval forward scan\n\s+Frame forward scan on: t\n[^]*Row forward scan\n\s+Frame forward scan on: p/, 'right ON: t narrowed, p read whole (its rows are all kept)')
+  p = await plan(db, "select * from t full join p on t.k = p.k and t.ts in '2024-01-03' and p.ts in '2024-01-03' where t.v > 1 and p.name = 'n1'")
+  t.match(p, /^Filter\n\s+Hash Full Outer Join\n\s+Row forward scan\n\s+Frame forward scan on: t\n\s+Row forward scan\n\s+Frame forward scan on: p/, 'full: nothing moves')
+  t.match(await plan(db, 'select * from t full join p on t.k < p.k'), /^Nested Loop Full Join/, 'full, no keys: a nested loop')
   // SPLICE: nothing moves
   p = await plan(db, "select * from t splice join p on (k) where t.ts in '2024-01-03'")
   t.match(p, /^Filter\n/, 'splice: stays above')

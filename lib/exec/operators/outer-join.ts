@@ -1,0 +1,127 @@
+/**
+ * Joins by buffered pairs: INNER and CROSS joins, LEFT joins without a residual ON condition, and
+ * RIGHT [OUTER] / FULL [OUTER] joins (a LEFT join with a residual: hash-join.ts). The right side is
+ * collected (and, with equi-keys, built into a hash table, {@link buildHashTable}); the left side
+ * streams through it. Every candidate pair (same key, or every right row without keys: a nested
+ * loop) goes into typed pair buffers and through the residual ON condition {@link JOIN_BATCH} pairs
+ * at a time; a pair that passes marks its right row (RIGHT / FULL: one byte per right row) and, for
+ * FULL, its left row. A LEFT join emits a left row without candidates in place, with nulls on the
+ * right; a FULL join emits the left rows of a batch that no pair kept once the batch is done; RIGHT
+ * and FULL end with the right rows nothing matched, with nulls on the left.
+ *
+ * The result has no designated timestamp (the binder sets none): the unmatched right rows come
+ * last, out of the left side's order, as in QuestDB, whose RIGHT / FULL joins drop it too.
+ */
+import { internalError } from '../../errors.js'
+import { type Batch, type Vector, allocate, gather, getScalar, materialize } from '../../types/vector.js'
+import type { JoinNode } from '../../plan/plan-node.js'
+import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
+import { compileExpr, selection } from '../evaluate.js'
+import { collect } from './sort.js'
+import type { Runner } from './runner.js'
+import { JOIN_BATCH, buildHashTable, buildJoined, probeKey } from './hash-join.js'
+
+/** Runs an INNER / CROSS join, a LEFT join without a residual, or a RIGHT / FULL join. */
+export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const keyed = node.leftKeys.length > 0
+  const mem = ctx.memory.reservation(keyed ? 'hash join build side' : node.type === 'inner' || node.type === 'left' ? 'cross join right side' : 'nested loop join right side')
+  const right = await collect(run, node.right, ctx, node.right.output, mem)
+  const table = keyed ? await buildHashTable(node, right, ctx, mem) : undefined
+  const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)
+  const full = node.type === 'full'
+  // LEFT (without a residual): a left row without candidates is emitted in place
+  const inlineLeft = node.type === 'left'
+  if (inlineLeft && residual !== undefined) throw internalError('a LEFT join with a residual runs in hash-join.ts')
+  // RIGHT / FULL: which right rows some pair kept, one byte each, held to the end
+  const rightHit = node.type === 'right' || full ? new Uint8Array(right.length) : undefined
+  if (rightHit !== undefined) mem.grow(right.length)
+  const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
+  let work = 0
+  for await (const b of run(node.left, ctx)) {
+    const lk = leftKeyEvals.map((e) => materialize(e(b)))
+    const leftHit = full ? new Uint8Array(b.length) : undefined
+    const ls = new Int32Array(JOIN_BATCH)
+    const rs = new Int32Array(JOIN_BATCH)
+    let n = 0
+    // the buffered pairs through the residual: the ones kept, their rows marked
+    const flush = (): Batch | undefined => {
+      const joined = buildJoined(b, right, ls.subarray(0, n), rs.subarray(0, n))
+      const count = n
+      n = 0
+      if (residual === undefined) {
+        if (rightHit !== undefined) for (let k = 0; k < count; k++) rightHit[rs[k]!] = 1
+        if (leftHit !== undefined) for (let k = 0; k < count; k++) leftHit[ls[k]!] = 1
+        return joined
+      }
+      const { sel, count: kept } = selection(residual(joined), count)
+      if (kept === 0) return undefined
+      if (rightHit !== undefined) for (let k = 0; k < kept; k++) rightHit[rs[sel[k]!]!] = 1
+      if (leftHit !== undefined) for (let k = 0; k < kept; k++) leftHit[ls[sel[k]!]!] = 1
+      return { length: kept, vectors: joined.vectors.map((v) => gather(v, sel, kept)) }
+    }
+    for (let i = 0; i < b.length; i++) {
+      if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
+      let matches: number[] | undefined
+      if (table !== undefined) {
+        if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.rows.get(probeKey(table, lk, i))
+      }
+      const m = table === undefined ? right.length : matches?.length ?? 0
+      if (m === 0 && inlineLeft) {
+        ls[n] = i; rs[n++] = -1
+        if (n === JOIN_BATCH) {
+          const out = flush()
+          if (out !== undefined) yield out
+        }
+        continue
+      }
+      // a row's candidates in slices, so that one row matching every right row still yields
+      // and checks for cancellation every JOIN_BATCH pairs
+      for (let from = 0; from < m;) {
+        const to = Math.min(m, from + JOIN_BATCH - n)
+        if (matches === undefined) for (let j = from; j < to; j++) { ls[n] = i; rs[n++] = j }
+        else for (let j = from; j < to; j++) { ls[n] = i; rs[n++] = matches[j]! }
+        work += to - from
+        from = to
+        if (n === JOIN_BATCH) {
+          const out = flush()
+          if (out !== undefined) yield out
+        }
+        if (work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
+      }
+    }
+    if (n > 0) {
+      const out = flush()
+      if (out !== undefined) yield out
+    }
+    if (leftHit !== undefined) {
+      const lost = unset(leftHit)
+      if (lost.length > 0) yield buildJoined(b, right, lost, new Int32Array(lost.length).fill(-1))
+    }
+    await ctx.maybeYield()
+  }
+  // the right rows no pair kept, with nulls on the left
+  const lost = rightHit === undefined ? new Int32Array(0) : unset(rightHit)
+  for (let from = 0; from < lost.length; from += JOIN_BATCH) {
+    const sel = lost.subarray(from, Math.min(lost.length, from + JOIN_BATCH))
+    yield rightOnly(node, right, sel)
+    await ctx.maybeYield()
+  }
+  mem.close()
+}
+
+/** The positions of `flags` that are 0. */
+function unset(flags: Uint8Array): Int32Array {
+  let count = 0
+  for (let i = 0; i < flags.length; i++) if (flags[i] === 0) count++
+  const out = new Int32Array(count)
+  for (let i = 0, k = 0; i < flags.length; i++) if (flags[i] === 0) out[k++] = i
+  return out
+}
+
+/** Right rows `sel` with every left column null. */
+function rightOnly(node: JoinNode, right: Batch, sel: Int32Array): Batch {
+  const n = sel.length
+  const vectors: Vector[] = node.left.output.map((c) => allocate(c.type, n))
+  for (const v of right.vectors) vectors.push(gather(v, sel, n))
+  return { length: n, vectors }
+}
