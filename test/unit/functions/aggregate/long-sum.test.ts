@@ -56,8 +56,9 @@ function fold(data: Float64Array | Int32Array, groups: number, batch: number): s
     if (groups === 1) k.updateOne(0, [vec(data, lo, hi)], hi - lo)
     else k.update(Int32Array.from({ length: hi - lo }, (_, j) => (lo + j) % groups), [vec(data, lo, hi)], hi - lo)
   }
-  const r = k.result(groups)
-  return Array.from({ length: groups }, (_, g) => (r.data[g] === LONG_NULL || r.data[g] === -9223372036854775808n ? 'null' : String(r.data[g])))
+  const out = k.result(groups).data as Float64Array | BigInt64Array
+  const isNull = (x: number | bigint): boolean => (typeof x === 'bigint' ? x === -9223372036854775808n : x === LONG_NULL)
+  return Array.from({ length: groups }, (_, g) => (isNull(out[g]!) ? 'null' : String(out[g])))
 }
 
 t.test('LONG: unkeyed blocks and keyed loops give the exact sum', async (t) => {
