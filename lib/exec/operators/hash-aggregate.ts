@@ -55,8 +55,30 @@ export async function* runAggregate(node: AggregateNode, ctx: ExecContext, run: 
   yield groupsBatch(state, node.output)
 }
 
+/**
+ * Batches to aggregate: an operator's async stream, or (a parallel share without a filter) views
+ * of shared columns produced synchronously, read without a promise per batch.
+ */
+export type BatchSource = AsyncIterable<Batch> | Iterable<Batch>
+
+/**
+ * Calls `fold` on every batch of `input`, yielding to the event loop when due (and throwing 57014
+ * when the statement is cancelled or timed out) after each.
+ */
+async function eachBatch(input: BatchSource, ctx: ExecContext, fold: (b: Batch) => void): Promise<void> {
+  if (Symbol.asyncIterator in input) {
+    for await (const b of input) { fold(b); await ctx.maybeYield() }
+    return
+  }
+  for (const b of input) {
+    fold(b)
+    const due = ctx.yieldIfDue()
+    if (due !== undefined) await due
+  }
+}
+
 /** Folds the batches of `input` into groups by `keyExprs`, each with the `aggregates`' kernels. */
-export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregates: readonly BoundAggregate[], input: AsyncIterable<Batch>, ctx: ExecContext): Promise<GroupState> {
+export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregates: readonly BoundAggregate[], input: BatchSource, ctx: ExecContext): Promise<GroupState> {
   if (keyExprs.length === 0) return accumulateOne(aggregates, input, ctx)
   const keyEvals = keyExprs.map((k) => compileExpr(k, ctx))
   const argEvals = aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
@@ -96,13 +118,12 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
   // a batch refused by perfect groups folds its first PROBE_ROWS rows by ids, then offers the rest again
   // (the first batch of every statement and share brings all its keys in its first rows); stopped once it does not help
   let probe = true
-  for await (const b of input) {
-    if (index === undefined) continue // unreachable: no keys go to accumulateOne
+  await eachBatch(input, ctx, (b) => {
+    if (index === undefined) return // unreachable: no keys go to accumulateOne
     const keys = keyEvals.map((e) => e(b))
     if (perfect !== undefined && take(b, keys)) {
       memory.resize(index.bytes + kernelBytes(kernels, index.count + perfect.groups))
-      await ctx.maybeYield()
-      continue
+      return
     }
     perfect?.flush(kernels)
     if (perfect !== undefined && probe && b.length >= 2 * PROBE_ROWS) {
@@ -116,13 +137,11 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
         ordinary(tail, tailKeys)
         memory.resize(index.bytes + kernelBytes(kernels, index.count))
       }
-      await ctx.maybeYield()
-      continue
+      return
     }
     ordinary(b, keys)
     memory.resize(index.bytes + kernelBytes(kernels, index.count))
-    await ctx.maybeYield()
-  }
+  })
   perfect?.flush(kernels)
   for (const f of fused) f.sums.settle()
   return { index, kernels, count: index?.count ?? 1, memory }
@@ -133,7 +152,7 @@ export async function accumulateGroups(keyExprs: readonly BoundExpr[], aggregate
  * (their loop over the column is the work; nothing is done per row here). Several double sums
  * still fold in one pass and min/max of one column in one read.
  */
-async function accumulateOne(aggregates: readonly BoundAggregate[], input: AsyncIterable<Batch>, ctx: ExecContext): Promise<GroupState> {
+async function accumulateOne(aggregates: readonly BoundAggregate[], input: BatchSource, ctx: ExecContext): Promise<GroupState> {
   const argEvals = aggregates.map((a) => a.args.map((e) => compileExpr(e, ctx)))
   const kernels: AggregateKernel[] = aggregates.map((a) => a.def.create(a.site))
   const { fused, rest: single } = fuseDoubleSums(kernels)
@@ -141,13 +160,12 @@ async function accumulateOne(aggregates: readonly BoundAggregate[], input: Async
   const memory = ctx.memory.reservation('aggregate')
   for (const k of kernels) k.resize(1)
   memory.resize(kernelBytes(kernels, 1))
-  for await (const b of input) {
+  await eachBatch(input, ctx, (b) => {
     for (const a of rest) kernels[a]!.updateOne(0, argEvals[a]!.map((e) => e(b)), b.length)
     for (const f of fused) f.sums.updateOne(0, f.of.map((a) => argEvals[a]![0]!(b)), b.length)
     for (const p of pairs) p.fused.updateOne(0, argEvals[p.of[0]]!.map((e) => e(b)), b.length)
     memory.resize(kernelBytes(kernels, 1))
-    await ctx.maybeYield()
-  }
+  })
   for (const f of fused) f.sums.settle()
   return { index: undefined, kernels, count: 1, memory }
 }

@@ -34,12 +34,14 @@ export const STREAM_PIECES_PER_THREAD = 8
 
 /**
  * Aggregates whose merged result does not depend on which rows each partial saw nor on the order
- * of the merges (exact arithmetic): `count`, `min`, `max`, and `sum` / `avg` with a DECIMAL result.
+ * of the merges (exact arithmetic): `count`, `min`, `max`, `sum` / `avg` with a DECIMAL result,
+ * and `sum` of INT / LONG (an exact 64-bit sum, long-sum.ts, wrapping as Java's long does).
  * (A double sum rounds by its order of additions; `first` / `last` need row order.)
  */
 function orderFree(a: BoundAggregate): boolean {
   const name = a.def.name
-  return name === 'count' || name === 'min' || name === 'max' || ((name === 'sum' || name === 'avg') && isDecimal(a.site.returns))
+  return name === 'count' || name === 'min' || name === 'max' || ((name === 'sum' || name === 'avg') && isDecimal(a.site.returns)) ||
+    (name === 'sum' && a.site.returns === 'LONG')
 }
 
 /**
