@@ -28,6 +28,7 @@ import { mergeTail } from './o3-merge.js'
 import { type ColdPart, type PartCut, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 import { WriteLock } from './write-lock.js'
 import { HeldRows } from './held-rows.js'
+import { noteTableRows } from './table-growth.js'
 import { type Steps, runSteps } from './durable/steps.js'
 import { type Turns, inTurns, rowsPerTurn } from './in-turns.js'
 
@@ -461,6 +462,7 @@ export class Table {
   applyAppend(vectors: readonly Vector[], length: number): void {
     this.appendUnlogged(vectors, length)
     if (this.meta.ttl != null) applyTtl(this)
+    noteTableRows(this.rowCount)
   }
 
   /**
@@ -497,6 +499,7 @@ export class Table {
     }
     this.current = { columns: cols, rowCount: this.hot.rowCount + length }
     if (this.meta.ttl != null) applyTtl(this)
+    noteTableRows(this.rowCount)
   }
 
   /** Applies an append without logging it (WAL replay). @internal */
