@@ -554,8 +554,8 @@ export class Database {
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
     // PIVOT ... IN (SELECT ...): the values name the columns, so the subqueries run first
     if (hasPivotSubquery(stmt)) stmt = await resolvePivotValues(stmt, async (q) => (await this.collect(await this.execute(q, params, options))).rows)
-    const run = this.running.track(options.signal, { user: (options.session ?? this.defaultSession).principal.name, sql: this.statementTexts.get(stmt) ?? '' })
     const memory = new QueryMemory(this.queryMemoryLimit, this.memoryPool)
+    const run = this.running.track(options.signal, { user: (options.session ?? this.defaultSession).principal.name, sql: this.statementTexts.get(stmt) ?? '', memory })
     try {
       this.checkOpen()
       const ex = await this.statements.start(stmt, params, { ...options, signal: run.signal }, memory)
