@@ -431,6 +431,8 @@ export class Table {
    */
   append(vectors: readonly Vector[], length: number): void {
     if (length === 0) return
+    // before the rows go in: a large append starts the parallel workers loading while it runs
+    noteTableRows(this.rowCount + length)
     this.txn++
     if (this.store !== undefined) this.store.logAppend(this, vectors, length)
     else this.applyAppend(vectors, length)
@@ -445,6 +447,7 @@ export class Table {
    */
   async appendInTurns(vectors: readonly Vector[], length: number, rowsPerStep = rowsPerTurn(this.meta.columns.map((c) => c.type))): Promise<void> {
     if (this.store !== undefined || length <= rowsPerStep) { this.append(vectors, length); return }
+    noteTableRows(this.rowCount + length)
     this.quiesce()
     this.txn++
     const run = inTurns(this.applyAppendSteps(vectors, length, rowsPerStep))
