@@ -34,6 +34,7 @@ import { ParquetFiles } from './parquet/files.js'
 import { type ParquetExportResult, writeParquetFile } from './parquet/export.js'
 import type { ParquetWriteOptions } from './parquet/writer.js'
 import { DEFAULT_ALIAS_MAX_LENGTH } from './plan/naming.js'
+import { warmWorkersFor } from './exec/parallel/warm.js'
 
 /** The engine's version, as `version()` reports it. */
 export const VERSION = 'PostgreSQL 12.3, EpochDB 0.1.0'
@@ -209,6 +210,8 @@ export class Database {
     if (options.path !== undefined) db.store = db.statements.store = await DurableStore.open(options.path, db.catalog, { memoryBudget: options.memoryBudget, checkpointBytes: options.checkpointBytes, lockLease: options.lockLease })
     const store = db.store
     try { db.acl.attach(store && { read: () => store.readInternal(ACL_FILE), write: (b) => store.writeInternal(ACL_FILE, b) }) } catch (e) { store?.close(); throw e }
+    // the parallel workers start loading now if a table is already large enough for a parallel plan, else when one grows so
+    warmWorkersFor(db.catalog.all().reduce((most, t) => Math.max(most, t.rowCount), 0))
     return db
   }
 
@@ -551,8 +554,8 @@ export class Database {
   async execute(stmt: Statement, params: readonly unknown[], options: ExecOptions = {}): Promise<Execution> {
     // PIVOT ... IN (SELECT ...): the values name the columns, so the subqueries run first
     if (hasPivotSubquery(stmt)) stmt = await resolvePivotValues(stmt, async (q) => (await this.collect(await this.execute(q, params, options))).rows)
-    const run = this.running.track(options.signal, { user: (options.session ?? this.defaultSession).principal.name, sql: this.statementTexts.get(stmt) ?? '' })
     const memory = new QueryMemory(this.queryMemoryLimit, this.memoryPool)
+    const run = this.running.track(options.signal, { user: (options.session ?? this.defaultSession).principal.name, sql: this.statementTexts.get(stmt) ?? '', memory })
     try {
       this.checkOpen()
       const ex = await this.statements.start(stmt, params, { ...options, signal: run.signal }, memory)

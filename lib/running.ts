@@ -24,6 +24,8 @@ export interface RunningStatement {
 export interface StatementOrigin {
   readonly user: string
   readonly sql: string
+  /** the memory it holds (query_activity()'s `memory_used` / `memory_limit`); absent while it only parses */
+  readonly memory?: Pick<QueryMemory, 'used' | 'limit'>
 }
 
 interface Entry {
@@ -33,6 +35,7 @@ interface Entry {
   start: number
   stateChange: number
   cancelled: boolean
+  memory: Pick<QueryMemory, 'used' | 'limit'> | undefined
 }
 
 /** The statements of one database that have started and not ended. */
@@ -56,7 +59,7 @@ export class RunningStatements {
     const ended = new Promise<void>((r) => { end = r })
     const self = this
     const now = Math.floor(this.clock())
-    const entry: Entry = { id: ++this.lastId, user: origin.user, sql: origin.sql, start: now, stateChange: now, cancelled: false }
+    const entry: Entry = { id: ++this.lastId, user: origin.user, sql: origin.sql, start: now, stateChange: now, cancelled: false, memory: origin.memory }
     this.entries.set(entry.id, entry)
     const run: RunningStatement = {
       id: entry.id,
@@ -70,7 +73,8 @@ export class RunningStatements {
 
   /** The statements running now, oldest first. */
   activity(): QueryActivity[] {
-    return [...this.entries.values()].map((e) => ({ id: e.id, user: e.user, sql: e.sql, start: e.start, stateChange: e.stateChange, state: e.cancelled ? 'cancelled' : 'active' }))
+    return [...this.entries.values()].map((e) => ({ id: e.id, user: e.user, sql: e.sql, start: e.start, stateChange: e.stateChange, state: e.cancelled ? 'cancelled' : 'active',
+      memoryUsed: e.memory?.used ?? null, memoryLimit: e.memory === undefined || !Number.isFinite(e.memory.limit) ? null : e.memory.limit }))
   }
 
   /**

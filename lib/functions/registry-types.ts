@@ -110,6 +110,10 @@ export interface QueryActivity {
   /** when its state last changed (its start, or its cancellation), µs */
   readonly stateChange: number
   readonly state: 'active' | 'cancelled'
+  /** bytes it holds now in sort buffers, hash tables and the like (null while it only parses) */
+  readonly memoryUsed: number | null
+  /** bytes it may hold (null: no limit, or while it only parses) */
+  readonly memoryLimit: number | null
 }
 
 /** What meta functions may read of the catalog. */

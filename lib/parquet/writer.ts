@@ -380,13 +380,15 @@ function withStats<T>(data: T, type: ColumnType, enabled: boolean, out: (ChunkSt
 }
 
 /** Min and max (UTF-8 byte order, as Parquet orders BYTE_ARRAY) and null count of SYMBOL vectors. */
-function symbolStats(parts: readonly Vector[]): ChunkStats {
+function symbolStats(parts: readonly Vector[]): ChunkStats | undefined {
   let nulls = 0
   let min: string | undefined
   let max: string | undefined
   for (const v of parts) {
     const m = materialize(v)
-    if (m.kind !== 'sym') return { null_count: 0n }
+    // a column of nulls only (a column top); anything else: the library's statistics (never a wrong null count)
+    if (m.kind === 'null') { nulls += m.length; continue }
+    if (m.kind !== 'sym') return undefined
     const values = m.dict.values
     const seen = new Uint8Array(values.length)
     const d = m.data

@@ -136,7 +136,13 @@ function bindFill(fill: readonly FillValue[], aggs: readonly BoundAggregate[], o
   if (linear !== undefined && fill.length > 1 && otherKeys > 0) {
     throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'linear interpolation is not supported when using fill values for keyed sample by expression', linear.pos)
   }
-  return aggs.map((g, i) => fillOf(fill[fill.length === 1 ? 0 : i]!, g.site.returns, env))
+  return aggs.map((g, i) => {
+    const f = fill[fill.length === 1 ? 0 : i]!
+    // QuestDB's sparkline is not a scalar group-by function: its FILL(LINEAR) factory asks it to interpolate between two
+    // buckets' states and refuses it ("interpolation is not supported for function: ...SparklineGroupByFunction", at 0)
+    if (f.kind === 'linear' && g.def.name === 'sparkline') throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'interpolation is not supported for function: sparkline', g.site.pos)
+    return fillOf(f, g.site.returns, env)
+  })
 }
 
 function fillOf(f: FillValue, type: ColumnType, env: ExprEnv): SampleFill {

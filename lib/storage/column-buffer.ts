@@ -13,6 +13,7 @@ import {
 } from '../types/vector.js'
 import { type ArrVector, ArrBuilder, arrSlice } from '../types/array-vector.js'
 import { HAS_SAB, sharedBuffer } from './shared-memory.js'
+import { nullsOf } from '../types/null-count.js'
 
 type Fixed = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Float32Array | Float64Array | BigInt64Array
 
@@ -45,6 +46,9 @@ export class ColumnBuffer {
   private len = 0
   /** the symbol dictionary (SYMBOL columns) */
   readonly dict: SymbolTable | undefined
+  /** rows [0, counted) hold {@link countedNonNull} non-null values ({@link countNonNull}) */
+  private counted = 0
+  private countedNonNull = 0
 
   constructor(readonly type: ColumnType, capacity = 1024, dict?: SymbolTable) {
     const kind = physicalOf(type)
@@ -93,6 +97,24 @@ export class ColumnBuffer {
    */
   makeRoom(rows: number): void {
     if (this.fixed !== null) this.reserve(this.len + rows)
+  }
+
+  /**
+   * The non-null values among rows [0, rows), counting at most `limit` rows not counted before
+   * (undefined when more are left: call again). Rows are only ever appended to a buffer
+   * ({@link setFrom}, the one change in place, starts the count over), so a count taken once
+   * stays true for its rows and a later call counts only the rows appended since: unkeyed
+   * `count(x)` over a table's in-memory rows (exec/operators/count-from-stats.ts). Asked for
+   * fewer rows than were counted (an older snapshot), it counts from the start again.
+   */
+  countNonNull(rows: number, limit: number): number | undefined {
+    if (rows < this.counted) { this.counted = 0; this.countedNonNull = 0 }
+    const to = Math.min(rows, this.counted + Math.max(0, limit))
+    if (to > this.counted) {
+      this.countedNonNull += to - this.counted - nullsOf(this.view(this.counted, to), to - this.counted)
+      this.counted = to
+    }
+    return to === rows ? this.countedNonNull : undefined
   }
 
   /** Appends every row of `v` (which must already have this column's type). */
@@ -236,6 +258,7 @@ export class ColumnBuffer {
    * on clones only). Fixed-width columns copy the one value in place: no per-call allocation.
    */
   setFrom(i: number, v: Vector, j: number): void {
+    if (i < this.counted) { this.counted = 0; this.countedNonNull = 0 }
     if (this.arr !== null) {
       // rebuilt around the new row: O(rows) per call (UPDATE of array columns is rare)
       const src = this.arr.finish()

@@ -41,6 +41,12 @@ export interface SnapshotPart {
   parquetFile?(): ParquetFileOfPart | undefined
   /** see {@link ColdPart.nonNull}; absent or undefined: read the column to know */
   nonNull?(column: number): number | undefined
+  /**
+   * In-memory rows: the non-null values of table column `column`, counting at most `limit` rows
+   * not counted before (undefined: more are left, call again); the count is kept for the next
+   * statement ({@link ColumnBuffer.countNonNull}).
+   */
+  countNonNull?(column: number, limit: number): number | undefined
 }
 
 /** A partition stored as one Parquet file that holds exactly a part's rows (`ColdPart.parquetFile`). */
@@ -144,8 +150,16 @@ export function coldSnapshotPart(p: ColdPart, start: number): SnapshotPart {
   }
 }
 
-/** Anything with `view(start, end)` over rows, such as a {@link ColumnBuffer}. */
-export type ColumnSource = Pick<ColumnBuffer, 'view'>
+/** Anything with `view(start, end)` over rows, such as a {@link ColumnBuffer} (whose non-null counts the part then uses). */
+export type ColumnSource = Pick<ColumnBuffer, 'view'> & Partial<Pick<ColumnBuffer, 'countNonNull'>>
+
+/**
+ * Rows of an in-memory part not counted before that {@link SnapshotPart.nonNull} still counts at
+ * once (a few batches, or an eighth of the part): more, and the part is read as the others are.
+ */
+export function cheapNonNullRows(rows: number): number {
+  return Math.max(65_536, rows >>> 3)
+}
 
 /** A snapshot part over in-memory columns: rows [0, rows) of `columns`. */
 export function memorySnapshotPart(columns: readonly ColumnSource[], rows: number, start: number, tsIndex: number): SnapshotPart {
@@ -164,6 +178,8 @@ export function memorySnapshotPart(columns: readonly ColumnSource[], rows: numbe
       const bufs = cols.map((c) => columns[c]!)
       return { view: (k, s, e) => bufs[k]!.view(s, e) }
     },
+    nonNull: (c) => columns[c]!.countNonNull?.(rows, cheapNonNullRows(rows)),
+    countNonNull: (c, limit) => columns[c]!.countNonNull?.(rows, limit),
     postings(c) {
       const buf = columns[c]!
       const keys = keyData(buf.view(0, rows))

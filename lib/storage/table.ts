@@ -28,6 +28,7 @@ import { mergeTail } from './o3-merge.js'
 import { type ColdPart, type PartCut, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 import { WriteLock } from './write-lock.js'
 import { HeldRows } from './held-rows.js'
+import { noteTableRows } from './table-growth.js'
 import { type Steps, runSteps } from './durable/steps.js'
 import { type Turns, inTurns, rowsPerTurn } from './in-turns.js'
 
@@ -430,6 +431,8 @@ export class Table {
    */
   append(vectors: readonly Vector[], length: number): void {
     if (length === 0) return
+    // before the rows go in: a large append starts the parallel workers loading while it runs
+    noteTableRows(this.rowCount + length)
     this.txn++
     if (this.store !== undefined) this.store.logAppend(this, vectors, length)
     else this.applyAppend(vectors, length)
@@ -444,6 +447,7 @@ export class Table {
    */
   async appendInTurns(vectors: readonly Vector[], length: number, rowsPerStep = rowsPerTurn(this.meta.columns.map((c) => c.type))): Promise<void> {
     if (this.store !== undefined || length <= rowsPerStep) { this.append(vectors, length); return }
+    noteTableRows(this.rowCount + length)
     this.quiesce()
     this.txn++
     const run = inTurns(this.applyAppendSteps(vectors, length, rowsPerStep))
@@ -461,6 +465,7 @@ export class Table {
   applyAppend(vectors: readonly Vector[], length: number): void {
     this.appendUnlogged(vectors, length)
     if (this.meta.ttl != null) applyTtl(this)
+    noteTableRows(this.rowCount)
   }
 
   /**
@@ -497,6 +502,7 @@ export class Table {
     }
     this.current = { columns: cols, rowCount: this.hot.rowCount + length }
     if (this.meta.ttl != null) applyTtl(this)
+    noteTableRows(this.rowCount)
   }
 
   /** Applies an append without logging it (WAL replay). @internal */

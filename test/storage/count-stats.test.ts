@@ -61,11 +61,16 @@ t.test('checkpointed partitions answer count(x) from their recorded counts, thro
   t.same(c.fast, [72, 48, 54, 58, 62, 72])
   t.same([c.known, c.readParts], [3, 0], 'every day known, none read')
 
-  // rows not yet checkpointed: the active rows are read, the days known
+  // rows not yet checkpointed: the in-memory rows are counted from their buffers (few: at once), the days known
   await db.append('t', rows(72, 10))
   c = await counts(db, cols)
   t.same(c.fast, c.read, 'with rows not checkpointed')
-  t.ok(c.known >= 2 && c.readParts >= 1, `known ${c.known}, read ${c.readParts}`)
+  t.same([c.known, c.readParts], [4, 0], 'three days and the in-memory rows known')
+  // more rows appended to the same buffers: only those are counted; a count that changed shows
+  await db.append('t', rows(82, 5, 2))
+  c = await counts(db, cols)
+  t.same(c.fast, c.read, 'after a second append in memory')
+  t.same(c.fast[0], 87)
   await db.close()
 
   // the last day's rows appended in place: its counts are the old ones plus the appended rows'
@@ -118,10 +123,16 @@ t.test('checkpointed partitions answer count(x) from their recorded counts, thro
   c = await counts(db, ['v', 'd', 's2', 'y', 'z'])
   t.same(c.fast, c.read, 'reopened')
 
-  // a Parquet partition is read (its own file), the others known
+  // a Parquet partition answers from its file's row-group statistics, the others from _meta
   await db.query(`ALTER TABLE t CONVERT PARTITION TO PARQUET LIST '2024-01-02'`)
   c = await counts(db, ['v', 'd', 's2', 'y', 'z'])
   t.same(c.fast, c.read, 'with a Parquet partition')
+  t.same(c.readParts, 0, 'the Parquet partition known from its footer')
+  await db.query('ALTER TABLE t ADD COLUMN w LONG')
+  c = await counts(db, ['v', 'd', 's2', 'y', 'z', 'w'])
+  t.same(c.fast, c.read, 'a column added after the Parquet file was written')
+  t.same(c.readParts, 0)
+  await db.query('ALTER TABLE t DROP COLUMN w')
   await db.query(`ALTER TABLE t CONVERT PARTITION TO NATIVE LIST '2024-01-02'`)
   c = await counts(db, ['v', 'd', 's2', 'y', 'z'])
   t.same(c.fast, c.read, 'converted back')
@@ -146,14 +157,14 @@ t.test('the counts come from _meta, and only while its entry still holds the row
   t.same((await db.query(`SELECT count(v) FROM t WHERE ts >= '1970-01-01'`)).rows, [[32]], 'a scan reads the values')
 })
 
-t.test('an in-memory table and a DEDUP table count by reading', async (t) => {
+t.test('an in-memory table counts its buffers; a DEDUP table counts what its merges wrote', async (t) => {
   const mem = await Database.open()
   t.teardown(() => mem.close())
   await mem.query(DDL)
   await mem.append('t', rows(0, 100))
   const c = await counts(mem, ['v', 'd', 's', 'y'])
   t.same(c.fast, c.read)
-  t.same([c.known, c.readParts], [0, 0], 'no part knows: the ordinary aggregation ran')
+  t.same([c.known, c.readParts], [1, 0], 'a few in-memory rows are counted at once')
 
   const dir = tmpDir(t, 'epochdb-count-stats-dedup-')
   let db = await Database.open({ path: dir })
@@ -223,7 +234,57 @@ t.test('every column type counts its own nulls the same from the recorded counts
   await db.close()
   db = await Database.open({ path: dir })
   t.teardown(() => db.close())
-  const c = await counts(db, cols)
+  let c = await counts(db, cols)
   t.same(c.fast, c.read)
   t.ok(c.known >= 2, `known ${c.known}`)
+  // the same rows as Parquet partitions: every flat column from the files' null counts (the array column is read)
+  await db.query(`ALTER TABLE t CONVERT PARTITION TO PARQUET WHERE ts >= 0`)
+  c = await counts(db, cols)
+  t.same(c.fast, c.read, 'Parquet partitions count as the column files did')
+  const flat = cols.filter((_, i) => types[i] !== 'DOUBLE[]')
+  c = await counts(db, flat)
+  t.same(c.fast, c.read)
+  t.same(c.readParts, 0, 'no Parquet partition read for its flat columns')
+  await db.query(`ALTER TABLE t CONVERT PARTITION TO NATIVE WHERE ts >= 0`)
+  c = await counts(db, cols)
+  t.same(c.fast, c.read, 'converted back')
+})
+
+t.test('in-memory rows keep the count a statement took: appends, out-of-order rows, UPDATE, more rows than are counted at once', async (t) => {
+  const dir = tmpDir(t, 'epochdb-count-stats-memory-')
+  let db = await Database.open({ path: dir })
+  await db.query('CREATE TABLE t (ts TIMESTAMP, v LONG, d DOUBLE) TIMESTAMP(ts) PARTITION BY DAY')
+  const mk = (from: number, n: number, off = 0, seed = 0): Record<string, unknown[]> => {
+    const h = Array.from({ length: n }, (_, i) => from + i)
+    return { ts: h.map((x) => T0 + x * 1_000_000 + off), v: h.map((x) => ((x + seed) % 3 === 0 ? null : x)), d: h.map((x) => ((x + seed) % 5 === 1 ? null : x / 8)) }
+  }
+  // 400k rows a second apart (five days) checkpointed, then 150k in memory: more than are counted at once
+  await db.append('t', mk(0, 400_000))
+  await db.close()
+  db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  await db.append('t', mk(400_000, 150_000))
+  let c = await counts(db, ['v', 'd'])
+  t.same(c.fast, c.read, 'first count: the in-memory rows read')
+  t.same(c.fast, [550_000, 366_666, 440_000])
+  t.ok(c.readParts >= 1, `read ${c.readParts}`)
+  // appended since: only those are counted, at once
+  await db.append('t', mk(550_000, 1000, 0, 1))
+  c = await counts(db, ['v', 'd'])
+  t.same(c.fast, c.read, 'after an append')
+  t.same(c.readParts, 0, 'the in-memory rows known from their buffers')
+  // rows older than the newest: merged into new buffers, counted anew
+  await db.append('t', mk(545_000, 100, 500, 2))
+  c = await counts(db, ['v', 'd'])
+  t.same(c.fast, c.read, 'after out-of-order rows')
+  await db.append('t', mk(551_000, 10))
+  c = await counts(db, ['v', 'd'])
+  t.same(c.fast, c.read, 'then in order again')
+  // UPDATE of in-memory rows
+  await db.query(`UPDATE t SET v = NULL, d = 1.5 WHERE ts > '2024-01-07T08:00:00Z'`)
+  c = await counts(db, ['v', 'd'])
+  t.same(c.fast, c.read, 'after UPDATE')
+  await db.append('t', mk(551_010, 10, 0, 1))
+  c = await counts(db, ['v', 'd'])
+  t.same(c.fast, c.read, 'after UPDATE and an append')
 })

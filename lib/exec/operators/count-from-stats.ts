@@ -2,9 +2,13 @@
  * Unkeyed `count()` / `count(x)` over a whole table answered from what its parts know (as DuckDB
  * answers from its null statistics): a checkpointed partition records the non-null values of each
  * column file it was written with (`PartitionEntry.nonNull`, storage/durable/table-files.ts), and a
- * column added after a partition was written has none in it. Parts that know nothing (in-memory
- * rows, the rows not yet checkpointed, a Parquet partition, a column UPDATE rewrote) have the
- * column read and its nulls counted, as the ordinary aggregation would.
+ * column added after a partition was written has none in it. A Parquet partition answers from its
+ * file's row-group statistics (`num_values`, `null_count`: parquet/null-stats.ts). In-memory rows
+ * (not checkpointed yet, or moved back to memory by an out-of-order commit) keep the count a
+ * statement took of them in their column buffers ({@link ColumnBuffer.countNonNull}: rows are only
+ * appended), so a part counts only the rows appended since: it is known when those are few.
+ * Parts that know nothing (a column UPDATE rewrote, the first rows of a partition an out-of-order
+ * merge cut) have the column read and its nulls counted, as the ordinary aggregation would.
  *
  * Taken only for an aggregation whose every aggregate is `count()` or `count(column)` straight
  * over a table scan without a filter, interval or index; and only when the parts that know their
@@ -16,6 +20,7 @@ import type { AggregateNode, ScanNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { nullsOf } from '../../types/null-count.js'
 import { scanSnapshot } from './basic.js'
+import type { ColumnBuffer } from '../../storage/column-buffer.js'
 
 /** How many parts answered from their recorded counts and how many were read (tests look; never reset by the engine). */
 export const COUNT_STATS = { partsKnown: 0, partsRead: 0 }
@@ -62,6 +67,13 @@ export async function countsFromStats(node: AggregateNode, scan: ScanNode, ctx: 
       const reader = part.open(missing)
       const nonNull = new Map<number, number>()
       for (let j = 0; j < missing.length; j++) {
+        if (part.countNonNull !== undefined) {
+          // in-memory rows: counted a batch per turn, and the count kept, so the next statement counts only rows appended since
+          let n: number | undefined
+          while ((n = part.countNonNull(missing[j]!, BATCH_SIZE)) === undefined) await ctx.maybeYield()
+          nonNull.set(missing[j]!, n)
+          continue
+        }
         let nulls = 0
         for (let start = 0; start < part.rows; start += BATCH_SIZE) {
           const end = Math.min(start + BATCH_SIZE, part.rows)

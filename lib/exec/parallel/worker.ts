@@ -30,3 +30,6 @@ parentPort?.on('message', (msg: { id: number; task: WireTask }) => {
     (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? { message: err.message, code: (err as { code?: string }).code, position: (err as { position?: number }).position } : { message: String(err) } }),
   )
 })
+
+// loaded: the pool counts this worker as ready (tasks posted while it loaded are queued for it meanwhile)
+parentPort?.postMessage({ ready: true })

@@ -13,7 +13,7 @@ import type { BoundExpr, PlanNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { runPlan } from '../operators/runner.js'
 import { optimize } from '../../plan/optimize/index.js'
-import { physical } from './physical.js'
+import { physical, runtimeBoundSubqueries } from './physical.js'
 import { computeSubqueries } from '../subqueries.js'
 import { alterTable, columnType, createTable, createTableLike, dropTable, renameTable, tableMeta, truncateTable, checkName, isNonPersisted, nonPersisted } from './ddl.js'
 import { castVector } from '../../types/cast.js'
@@ -130,7 +130,11 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
     case 'explain': {
       const inner = stmt.statement
       if (inner.kind !== 'select' && inner.kind !== 'setop' && inner.kind !== 'with') throw notSupported('EXPLAIN supports queries only', stmt.pos)
-      return rowsExecution(explain(physical(optimize(bindQuery(inner, bc)), ctx)))
+      // the intervals a runtime bound gives are printed as a run scans them: its subqueries are computed first (as QuestDB does)
+      const plan = optimize(bindQuery(inner, bc))
+      const bounds = runtimeBoundSubqueries(plan)
+      if (bounds.length > 0) await computeSubqueries(bounds, ctx)
+      return rowsExecution(explain(physical(plan, ctx)))
     }
     case 'cancel_query': {
       // QuestDB's errors: a negative id, and an id no running statement has

@@ -9,10 +9,13 @@
  *   memory tags (see `ExecContext.memoryMetrics`); empty where the process cannot be read.
  * - `views()`: QuestDB's columns; always empty, as EpochDB has no CREATE VIEW.
  * - `query_activity()`: the statements running now (QuestDB's `query_id`, `worker_id`,
- *   `worker_pool`, `username`, `query_start`, `state_change`, `state`, `is_wal`, `query`): all of
- *   them with SQL ENGINE ADMIN (or without access control), else the user's own. Statements run
- *   on the event loop: `worker_id` is 0 and `worker_pool` `shared`; `is_wal` is false (no WAL
- *   apply job runs as a query here).
+ *   `worker_pool`, `username`, `query_start`, `state_change`, `state`, `is_wal`, `query`,
+ *   `memory_used`, `memory_limit`; QuestDB has no `pid` column): all of them with SQL ENGINE
+ *   ADMIN (or without access control), else the user's own. Statements run on the event loop:
+ *   `worker_id` is 0 and `worker_pool` `shared`; `is_wal` is false (no WAL apply job runs as a
+ *   query here). `memory_used` is the bytes the statement holds now (sort buffers, hash tables,
+ *   results it gathers: what its memory limit counts), `memory_limit` that limit, NULL when there
+ *   is none (QuestDB's NULL for an unlimited query); both NULL for a statement still being parsed.
  * - `table_storage()`: one row per table (`tableName`, `walEnabled`, `partitionBy`,
  *   `partitionCount`, `rowCount`, `diskSize`), the sums of `table_partitions()`' rows; `diskSize`
  *   counts checkpointed partition files (0 for a table held in memory only).
@@ -88,6 +91,8 @@ const QUERY_ACTIVITY_COLUMNS: Columns = [
   { name: 'state', type: 'STRING' },
   { name: 'is_wal', type: 'BOOLEAN' },
   { name: 'query', type: 'STRING' },
+  { name: 'memory_used', type: 'LONG' },
+  { name: 'memory_limit', type: 'LONG' },
 ]
 
 /** wal_tables, memory_metrics, views, table_storage, query_activity. */
@@ -101,9 +106,9 @@ export const SYSTEM_TABLE_FUNCTIONS: readonly FunctionDef[] = [
     'SELECT * FROM memory_metrics()',
     (ctx) => (ctx.memoryMetrics?.() ?? []).map((m) => [m.tag, m.bytes])),
   systemTable('query_activity', QUERY_ACTIVITY_COLUMNS,
-    'The statements running now: id (for CANCEL QUERY), worker, user, start, last state change, state (active or cancelled) and text; another user\'s only with SQL ENGINE ADMIN.',
+    'The statements running now: id (for CANCEL QUERY), worker, user, start, last state change, state (active or cancelled), text, and the bytes each holds and may hold; another user\'s only with SQL ENGINE ADMIN.',
     'SELECT query_id, username, query FROM query_activity()',
-    (ctx) => (ctx.queryActivity?.() ?? []).map((q) => [q.id, 0, 'shared', q.user, q.start, q.stateChange, q.state, false, q.sql])),
+    (ctx) => (ctx.queryActivity?.() ?? []).map((q) => [q.id, 0, 'shared', q.user, q.start, q.stateChange, q.state, false, q.sql, q.memoryUsed, q.memoryLimit])),
   systemTable('views', VIEWS_COLUMNS,
     'QuestDB\'s views (name, SQL, directory, status); empty, as EpochDB has no CREATE VIEW.',
     'SELECT * FROM views()',

@@ -10,6 +10,8 @@ import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './pa
 import { PARQUET_PARTITION_FILE, type PartitionEntry, columnFileBytes, corrupted, nonNullOf, readColumn, readColumnTail, topNonNull, topOf, topsWithout } from './table-files.js'
 import { timestampMicros } from '../../types/timestamp-ns.js'
 import { readParquetPartColumn } from './parquet-part.js'
+import { ParquetFile } from '../../parquet/reader.js'
+import { parquetNonNullCounts } from '../../parquet/null-stats.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
 import { internalError } from '../../errors.js'
 import { holdDir, releaseDirs, whereNow } from './retired-dirs.js'
@@ -288,15 +290,44 @@ export class FilePart implements ColdPart, Evictable {
    * {@inheritDoc ColdPart.nonNull}
    *
    * From the entry's recorded counts ({@link nonNullOf}: only while they were counted over this
-   * directory and row count); a column without a file here (added later) has none. Never for a
-   * Parquet partition.
+   * directory and row count); a column without a file here (added later) has none. A Parquet
+   * partition's from its file's footer ({@link parquetNonNull}).
    */
   nonNull(c: number): number | undefined {
-    if (this.entry.format === 'parquet') return undefined
+    if (this.entry.format === 'parquet') return this.parquetNonNull(c)
     const fc = this.fileColumn(c)
     if (fc !== undefined) return nonNullOf(this.entry, fc.name)
     const type = this.src.tableColumn(c)?.type
     return type === undefined ? undefined : topNonNull(type, this.entry.rows)
+  }
+
+  /** the non-null counts of the Parquet file's columns, read from its footer once ({@link parquetNonNull}) */
+  private parquetCounts: Map<string, number | undefined> | undefined
+
+  /**
+   * {@link nonNull} of a Parquet partition: from the file's own row-group statistics
+   * (`num_values`, `null_count`: parquet/null-stats.ts) while the file holds exactly the
+   * partition's rows as the table's columns ({@link parquetFile}); a column added after the file
+   * was written has none in it.
+   */
+  private parquetNonNull(c: number): number | undefined {
+    const file = this.parquetFile()
+    if (file === undefined) return undefined
+    const type = this.src.tableColumn(c)?.type
+    const fc = this.src.columns[c]
+    if (type === undefined) return undefined
+    if (fc === undefined) return topNonNull(type, this.entry.rows)
+    if (fc.type !== type) return undefined
+    if (this.parquetCounts === undefined) {
+      try {
+        const pf = ParquetFile.open(file.path)
+        this.parquetCounts = pf.rowCount === this.entry.rows ? parquetNonNullCounts(pf) : new Map()
+      } catch {
+        // a damaged footer fails the scan that reads the column, with its own error
+        this.parquetCounts = new Map()
+      }
+    }
+    return this.parquetCounts.get(fc.name)
   }
 
   /** {@inheritDoc ColdPart.column} */

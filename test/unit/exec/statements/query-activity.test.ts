@@ -29,7 +29,7 @@ t.test('query_activity() lists running statements; CANCEL QUERY and cancel_query
   const db = await Database.open({ clock: () => Date.UTC(2024, 0, 1) * 1000 })
   t.teardown(() => db.close())
   const columns = (await db.query('select * from query_activity()')).columns
-  t.same(columns.map((c) => `${c.name} ${c.type}`), ['query_id LONG', 'worker_id LONG', 'worker_pool STRING', 'username STRING', 'query_start TIMESTAMP', 'state_change TIMESTAMP', 'state STRING', 'is_wal BOOLEAN', 'query STRING'])
+  t.same(columns.map((c) => `${c.name} ${c.type}`), ['query_id LONG', 'worker_id LONG', 'worker_pool STRING', 'username STRING', 'query_start TIMESTAMP', 'state_change TIMESTAMP', 'state STRING', 'is_wal BOOLEAN', 'query STRING', 'memory_used LONG', 'memory_limit LONG'], 'QuestDB 9\'s columns and types (it has no pid)')
   const self = (await db.query('select username, state, query, query_start from query_activity()')).rows
   t.same(self, [['admin', 'active', 'select username, state, query, query_start from query_activity()', Date.UTC(2024, 0, 1) * 1000]], 'the statement itself, with its text and start')
   const a = startLong(db)
@@ -88,4 +88,25 @@ t.test('access control: SQL ENGINE ADMIN for other users\' statements, SYSTEM AD
   await db.query('grant system admin to bob')
   t.same((await db.query('select flush_query_cache()', [], { session: bob })).rows, [[true]])
   t.same((await db.query('select flush_query_cache()')).rows, [[true]], 'the admin may')
+})
+
+t.test('memory_used is what a statement holds now, memory_limit its limit (NULL without one)', async (t) => {
+  const limited = await Database.open({ queryMemoryLimit: 64 * 1024 * 1024 })
+  t.teardown(() => limited.close())
+  const [[used, limit]] = (await limited.query('select memory_used, memory_limit from query_activity()')).rows as [[bigint, bigint]]
+  t.equal(limit, 64n * 1024n * 1024n, 'the per-statement limit')
+  t.ok(used >= 0n && used < limit, `used ${used}`)
+  // a statement holding a sort buffer: its bytes show while it runs
+  await limited.query('create table s (v long)')
+  await limited.query('insert into s select x from long_sequence(200000)')
+  const ex = await limited.execute(limited.parse('select v from s order by v desc')[0]!, [])
+  const it = ex.batches[Symbol.asyncIterator]()
+  await it.next()
+  const rows = (await limited.query("select memory_used from query_activity() where query like 'select v from s%'")).rows as [bigint][]
+  t.equal(rows.length, 1)
+  t.ok(rows[0]![0] > 1_000_000n, `the sort holds its rows: ${rows[0]![0]} bytes`)
+  await it.return?.(undefined)
+  const open = await Database.open({ queryMemoryLimit: 0, totalQueryMemoryLimit: 0 })
+  t.teardown(() => open.close())
+  t.same((await open.query('select memory_limit from query_activity()')).rows, [[null]], 'no limit: NULL, as QuestDB')
 })

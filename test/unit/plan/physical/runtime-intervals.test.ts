@@ -134,11 +134,20 @@ t.test('LATERAL: outer columns (parameter slots set per row) are not resolved on
 
 t.test('a scalar subquery bound is computed once, before the scan: the rows of a full scan', async (t) => {
   const db = await setup(() => NOW)
-  for (const where of ['ts > (select max(ts) - 3600000000 from t)', "ts BETWEEN (select min(ts) from t) AND (select dateadd('d', 1, min(ts)) from t)", 'ts = (select max(ts) from t)', '(select max(ts) from t) <= ts']) {
+  for (const [where, intervals] of [
+    ['ts > (select max(ts) - 3600000000 from t)', '[("2024-03-12T22:30:00.000001Z","MAX")]'],
+    ["ts BETWEEN (select min(ts) from t) AND (select dateadd('d', 1, min(ts)) from t)", '[("2024-03-07T00:00:00.000000Z","2024-03-08T00:00:00.000000Z")]'],
+    ['ts = (select max(ts) from t)', '[("2024-03-12T23:30:00.000000Z","2024-03-12T23:30:00.000000Z")]'],
+    ['(select max(ts) from t) <= ts', '[("2024-03-12T23:30:00.000000Z","MAX")]'],
+    ['ts > (select max(ts) from t where v < 0)', '[]'],
+  ]) {
     const sql = `select v from t where ${where} order by ts`
     t.same(await rows(db, sql), await rows(db, `select v from t where (${where}) or v < 0 order by ts`), `${where}: the rows of a full scan`)
-    t.match(await plan(db, sql), /Row forward scan/, `${where}: EXPLAIN runs no subquery, so shows no interval`)
+    // as QuestDB's plan of a runtime interval, EXPLAIN computes the bound's subquery and lists the interval a run scans (none for a NULL bound)
+    t.equal(intervalsOf(await plan(db, sql)), intervals, `${where}: EXPLAIN shows the interval`)
   }
+  t.match(await plan(db, 'select o.id from (select 1 id) o cross join lateral (select count() n from t where t.ts > (select max(ts) from t) and t.v > o.id) c'), /Row forward scan/,
+    'a bound inside a LATERAL right side is evaluated per row: EXPLAIN shows no interval for it')
   t.same(await rows(db, 'select count() from t where ts > (select max(ts) - 3600000000 from t)'), ['2'])
   t.same(await rows(db, 'select count() from t where ts > (select max(ts) from t where v < 0)'), ['0'], 'a NULL bound: no row')
   // inside a LATERAL right side it is not resolved (it may read outer columns), and still right
