@@ -1,7 +1,7 @@
 /**
  * AST builders for DDL: type names, column definitions, table options, TTL.
  */
-import type { ColumnDef, CreateTable, PartitionUnit, TableOptions } from '../ast.js'
+import type { ColumnDef, CreateTable, CreateView, PartitionUnit, Query, TableOptions } from '../ast.js'
 import { SqlError, SqlState, syntaxError } from '../../errors.js'
 import type { Token } from '../lexer.js'
 import { unquoteString } from '../lexer.js'
@@ -97,4 +97,12 @@ export function paramValue(v: Token | Name): string {
 /** A string literal's value with its position. */
 export function stringValue(t: Token): { value: string; pos: number } {
   return { value: unquoteString(t.text), pos: t.offset }
+}
+
+/**
+ * `CREATE [OR REPLACE] VIEW [IF NOT EXISTS] name AS (query)` / `ALTER VIEW name AS (query)`; the
+ * query's text (`sql`) is filled in by the parser from the tokens between the parentheses.
+ */
+export function createView(tok: Token, orReplace: boolean, ifNotExists: boolean, alter: boolean, n: Name, lparen: Token, query: Query, rparen: Token): CreateView {
+  return { kind: 'create_view', pos: tok.offset, name: n.name, namePos: n.pos, orReplace, ifNotExists, alter, query, bodyStart: lparen.offset + 1, bodyEnd: rparen.offset, sql: '' }
 }
