@@ -11,6 +11,8 @@ import { bindQuery, type BindContext } from '../../plan/bind-query.js'
 import { checkTableName } from '../../storage/names.js'
 import { VIEWS_FILE, encodeViews } from '../../storage/views-file.js'
 import { type Execution, done } from '../../result.js'
+import type { ViewDef } from '../../storage/catalog.js'
+import { viewQuery } from '../../plan/bind-view.js'
 import type { RunEnv } from './run.js'
 
 /** CREATE [OR REPLACE] VIEW [IF NOT EXISTS] / ALTER VIEW. */
@@ -84,4 +86,15 @@ async function persistViews(env: RunEnv, change: () => void): Promise<void> {
 export function refuseView(env: Pick<RunEnv, 'catalog'>, name: string, pos: number): void {
   const v = env.catalog.findView(name)
   if (v !== undefined) throw new SqlError(SqlState.WRONG_OBJECT_TYPE, `cannot modify view [view=${v.name}]`, pos)
+}
+
+/** Why view `v` does not bind now (its error's message), or undefined when it is valid. */
+export function viewProblem(v: ViewDef, bc: BindContext): string | undefined {
+  try {
+    bindQuery(viewQuery(v, { kind: 'table', pos: 0, name: v.name }), { ...bc, viewPath: [v.name] })
+    return undefined
+  } catch (e) {
+    if (e instanceof SqlError) return e.message
+    throw e
+  }
 }
