@@ -4,7 +4,7 @@
  * DROP VIEW leaves every acknowledged change there and the `_views` file readable (it is replaced
  * atomically).
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -14,7 +14,7 @@ import { nodeScript } from '../node-script.js'
 
 const CHILD = join(import.meta.dirname, 'views-crash-child.ts')
 
-function tmp(t: Tap.Test): string {
+function tmp(t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-views-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   return dir
