@@ -24,7 +24,7 @@ export interface Binding {
 /** Expressions that stand for a duration as written (`@period := 1m`, `1h`), for SAMPLE BY @period. */
 const durations = new WeakMap<object, string>()
 
-/** `@x := expr`; `OVERRIDABLE @x := expr` (QuestDB: it only matters in a view definition, which EpochDB has not). */
+/** `@x := expr` (`OVERRIDABLE @x := expr`: {@link overridable}). */
 export function binding(v: Token, expr: Expr): Binding {
   return { name: v.text.toLowerCase(), pos: v.offset, expr }
 }
