@@ -130,15 +130,22 @@ const PARAMETERS: Record<string, [string, string]> = {
 
 /**
  * Runs a SHOW statement. With `canSee` (access control on), tables it hides are left out of
- * SHOW TABLES and do not exist for SHOW COLUMNS / PARTITIONS / CREATE TABLE.
+ * SHOW TABLES and do not exist for SHOW COLUMNS / PARTITIONS / CREATE TABLE. `bindView` binds a
+ * view's query (SHOW COLUMNS FROM a view lists its output), undefined for a name that is no view.
  */
-export function show(s: Show, catalog: Catalog, session: Session, canSee?: (table: string) => boolean): Rows {
+export function show(s: Show, catalog: Catalog, session: Session, canSee?: (table: string) => boolean, bindView?: (name: string) => { readonly output: readonly { readonly name: string; readonly type: ColumnType }[]; readonly timestampIndex: number } | undefined): Rows {
   switch (s.what) {
     case 'tables': {
       const names = canSee === undefined ? catalog.names() : catalog.names().filter(canSee)
       return rowsOf([{ name: 'table_name', type: 'STRING' }], names.sort().map((n) => [n]))
     }
     case 'columns': {
+      const view = bindView?.(s.table)
+      if (view !== undefined) {
+        if (canSee !== undefined && !canSee(s.table)) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${s.table}]`, s.tablePos)
+        // a view's columns: its query's output (no index, symbol or dedup facts of its own)
+        return rowsOf(TABLE_COLUMNS, view.output.map((c, i) => [c.name, typeName(c.type), false, INDEX_BLOCK_CAPACITY, false, 0, 0, i === view.timestampIndex, false, '', '']))
+      }
       const t = visibleTable(catalog, s.table, s.tablePos, canSee)
       const info = tableInfo(t)
       return rowsOf(TABLE_COLUMNS, info.columns.map((c, i) => [

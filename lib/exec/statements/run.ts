@@ -29,7 +29,7 @@ import type { AccessControl } from '../../security/acl/access-control.js'
 import { runAcl } from './acl.js'
 import { copyTo } from './copy.js'
 import { convertPartition } from './convert-partition.js'
-import { createView, dropView, refuseView } from './views.js'
+import { bindViewOutput, createView, dropView, refuseView } from './views.js'
 import type { FileRoots } from '../../parquet/files.js'
 
 /** An optimized query plan with what every execution of it needs, worked out once. */
@@ -140,7 +140,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
         return done('update', await update(stmt, table, bc, ctx))
       } finally { release() }
     }
-    case 'show': return rowsExecution(show(stmt, env.catalog, session, env.canSee))
+    case 'show': return rowsExecution(show(stmt, env.catalog, session, env.canSee, (name) => bindViewOutput(name, stmt.pos, bc, env.catalog)))
     case 'copy_to': return copyTo(stmt, bc, ctx, env.files)
     case 'explain': {
       const inner = stmt.statement

@@ -12,7 +12,9 @@ import { checkTableName } from '../../storage/names.js'
 import { VIEWS_FILE, encodeViews } from '../../storage/views-file.js'
 import { type Execution, done } from '../../result.js'
 import type { ViewDef } from '../../storage/catalog.js'
-import { viewQuery } from '../../plan/bind-view.js'
+import { atViewRef, viewQuery } from '../../plan/bind-view.js'
+import type { PlanNode } from '../../plan/plan-node.js'
+import type { Catalog } from '../../storage/catalog.js'
 import type { RunEnv } from './run.js'
 
 /** CREATE [OR REPLACE] VIEW [IF NOT EXISTS] / ALTER VIEW. */
@@ -96,5 +98,16 @@ export function viewProblem(v: ViewDef, bc: BindContext): string | undefined {
   } catch (e) {
     if (e instanceof SqlError) return e.message
     throw e
+  }
+}
+
+/** The bound query of view `name` (its output columns), or undefined when there is no such view; the view's error at `pos` when it is invalid. */
+export function bindViewOutput(name: string, pos: number, bc: BindContext, catalog: Catalog): PlanNode | undefined {
+  const v = catalog.findView(name)
+  if (v === undefined) return undefined
+  try {
+    return bindQuery(viewQuery(v, { kind: 'table', pos, name: v.name }), { ...bc, viewPath: [v.name] })
+  } catch (e) {
+    throw atViewRef(e, pos)
   }
 }
