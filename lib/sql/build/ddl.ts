@@ -7,6 +7,7 @@ import type { Token } from '../lexer.js'
 import { unquoteString } from '../lexer.js'
 import type { Name } from './tokens.js'
 import { valueText } from './tokens.js'
+import { isBare } from './query.js'
 
 /** A type name as written: `geohash(8c)`, `decimal(18,3)`, `double[]`. */
 export function typeName(n: Name, args: readonly (Token | Name)[] | null, dims: number): Name {
@@ -105,4 +106,15 @@ export function stringValue(t: Token): { value: string; pos: number } {
  */
 export function createView(tok: Token, orReplace: boolean, ifNotExists: boolean, alter: boolean, n: Name, lparen: Token, query: Query, rparen: Token): CreateView {
   return { kind: 'create_view', pos: tok.offset, name: n.name, namePos: n.pos, orReplace, ifNotExists, alter, query, bodyStart: lparen.offset + 1, bodyEnd: rparen.offset, sql: '' }
+}
+
+/**
+ * `ALTER VIEW v AS query` / `CREATE VIEW v AS query` without parentheses (QuestDB accepts both):
+ * the text runs to the end of the statement. Null (the rule rejects) when the query is one in
+ * parentheses, which the parenthesised rule reads.
+ */
+export function bareView(tok: Token, alterOrCreate: boolean, n: Name, as: Token, query: Query, orReplace = false, ifNotExists = false): CreateView | null {
+  if (isBare(query)) return null
+  const alter = alterOrCreate && tok.type === 'ALTER'
+  return { kind: 'create_view', pos: tok.offset, name: n.name, namePos: n.pos, orReplace, ifNotExists, alter, query, bodyStart: as.offset + as.text.length, bodyEnd: Number.MAX_SAFE_INTEGER, sql: '' }
 }

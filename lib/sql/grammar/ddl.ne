@@ -77,6 +77,12 @@ createView ->
       {% ([c, r, , ine, n, , l, q, rp]) => D.createView(c, r !== null, ine !== null, false, n, l, q, rp) %}
   | %ALTER %VIEW tableName %AS "(" query ")"
       {% ([a, , n, , l, q, rp]) => D.createView(a, false, false, true, n, l, q, rp) %}
+  # QuestDB's tests also write the query bare (`ALTER VIEW v AS SELECT ...`); a query in
+  # parentheses is the form above (the bare rule rejects it)
+  | %ALTER %VIEW tableName %AS query
+      {% ([a, , n, as, q], _l, reject) => D.bareView(a, true, n, as, q) ?? reject %}
+  | %CREATE orReplace:? %VIEW ifNotExists:? tableName %AS query
+      {% ([c, r, , ine, n, as, q], _l, reject) => D.bareView(c, true, n, as, q, r !== null, ine !== null) ?? reject %}
 orReplace -> %OR name {% ([, w], _l, reject) => w.name.toLowerCase() === 'replace' ? true : reject %}
 dropView -> %DROP %VIEW ifExists:? tableName
   {% ([d, , ie, n]) => ({ kind: 'drop_view', pos: d.offset, name: n.name, namePos: n.pos, ifExists: ie !== null }) %}

@@ -141,6 +141,8 @@ export const CORPUS: readonly string[] = [
   'create view v as (select 1)',
   'create or replace view if not exists v as (declare overridable @x := 1 select @x)',
   'alter view v as (select * from t)',
+  'alter view v as select * from t where x > 1',
+  'create view v as (select 1) union (select 2)',
   'drop view if exists v',
   'create materialized view v as (select 1)',
   'select * from t where ts in $1 and x in interval(a, b)',
