@@ -1,6 +1,7 @@
 /**
  * The `Database` facade: open/close, query/stream/prepare, bulk append, sessions.
  */
+import { VIEWS_FILE, decodeViews } from './storage/views-file.js'
 import { SqlError, SqlState } from './errors.js'
 import type { Statement } from './sql/ast.js'
 import type { ParsedStatement } from './sql/parse.js'
@@ -209,7 +210,10 @@ export class Database {
     if (options.maxNameLength !== undefined) db.catalog.maxNameLength = options.maxNameLength
     if (options.path !== undefined) db.store = db.statements.store = await DurableStore.open(options.path, db.catalog, { memoryBudget: options.memoryBudget, checkpointBytes: options.checkpointBytes, lockLease: options.lockLease })
     const store = db.store
-    try { db.acl.attach(store && { read: () => store.readInternal(ACL_FILE), write: (b) => store.writeInternal(ACL_FILE, b) }) } catch (e) { store?.close(); throw e }
+    try {
+      db.acl.attach(store && { read: () => store.readInternal(ACL_FILE), write: (b) => store.writeInternal(ACL_FILE, b) })
+      if (store !== undefined) db.catalog.adoptViews(decodeViews(store.readInternal(VIEWS_FILE)))
+    } catch (e) { store?.close(); throw e }
     // the parallel workers start loading now if a table is already large enough for a parallel plan, else when one grows so
     warmWorkersFor(db.catalog.all().reduce((most, t) => Math.max(most, t.rowCount), 0))
     return db

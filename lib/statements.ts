@@ -62,7 +62,7 @@ function planned(plan: PlanNode): PlannedQuery {
 }
 
 /** Statements that may change a table's shape (they invalidate cached parameter types and plans). */
-const DDL_KINDS: ReadonlySet<Statement['kind']> = new Set<Statement['kind']>(['create_table', 'create_table_like', 'create_table_as', 'drop_table', 'truncate_table', 'rename_table', 'alter_table'])
+const DDL_KINDS: ReadonlySet<Statement['kind']> = new Set<Statement['kind']>(['create_table', 'create_table_like', 'create_table_as', 'drop_table', 'truncate_table', 'rename_table', 'alter_table', 'create_view', 'drop_view'])
 
 /** What the statement module needs of its database. */
 export interface StatementsEnv {

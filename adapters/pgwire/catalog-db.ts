@@ -101,12 +101,7 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
     pg_settings: Object.entries(SETTINGS).map(([k, v]) => [k, v]),
     information_schema_schemata: [['qdb', 'public', user], ['qdb', 'pg_catalog', user], ['qdb', 'information_schema', user]],
   }
-  for (const [id, name] of tables) {
-    const oid = TABLE_OID_BASE + Number(id)
-    const table = String(name)
-    rows['pg_class']!.push([oid, table, NS_PUBLIC, 'r', 10, -1, false, 'p', false, 0, 0, null, 0, 0])
-    rows['information_schema_tables']!.push(['qdb', 'public', table, 'BASE TABLE'])
-    const cols = (await ctx.db.query(`select "column", type from table_columns('${table.replace(/'/g, "''")}')`, [], { session: ctx.session })).rows
+  const addColumns = (oid: number, table: string, cols: readonly (readonly unknown[])[]): void => {
     cols.forEach(([c, t], k) => {
       const tag = String(t).toUpperCase() as ColumnType
       const decimal = isDecimal(tag) // DECIMAL(p,s): numeric with its type modifier, precision in digits
@@ -117,6 +112,25 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
         'qdb', 'pg_catalog', udt?.name ?? 'varchar', type.modifier > 4 && !decimal ? type.modifier - 4 : null,
         decimal ? decimalPrecision(tag) : NUMERIC_PRECISION[type.oid] ?? null, type.oid === Oid.TIMESTAMP ? 6 : null])
     })
+  }
+  for (const [id, name] of tables) {
+    const oid = TABLE_OID_BASE + Number(id)
+    const table = String(name)
+    rows['pg_class']!.push([oid, table, NS_PUBLIC, 'r', 10, -1, false, 'p', false, 0, 0, null, 0, 0])
+    rows['information_schema_tables']!.push(['qdb', 'public', table, 'BASE TABLE'])
+    addColumns(oid, table, (await ctx.db.query(`select "column", type from table_columns('${table.replace(/'/g, "''")}')`, [], { session: ctx.session })).rows)
+  }
+  // views: relkind 'v' (psql's \dv), table_type VIEW; the columns of those whose query binds now
+  const views = (await ctx.db.query('select view_name, view_table_dir_name from views() order by view_name', [], { session: ctx.session })).rows
+  for (const [name, dir] of views) {
+    const view = String(name)
+    const oid = TABLE_OID_BASE + Number(String(dir).slice(String(dir).lastIndexOf('~') + 1))
+    rows['pg_class']!.push([oid, view, NS_PUBLIC, 'v', 10, -1, false, 'p', false, 0, 0, null, 0, 0])
+    rows['information_schema_tables']!.push(['qdb', 'public', view, 'VIEW'])
+    try {
+      const r = await ctx.db.query(`select * from "${view.replace(/"/g, '""')}" limit 0`, [], { session: ctx.session })
+      addColumns(oid, view, r.columns.map((c) => [c.name, c.type]))
+    } catch { /* an invalid view, or one the session may not read: listed without columns */ }
   }
   const db = await Database.open()
   for (const [table, cols] of Object.entries(SCHEMAS)) {

@@ -123,6 +123,19 @@ export interface CatalogView {
   table(name: string): TableInfo | undefined
   /** one row per partition of the table, in `SHOW PARTITIONS`' columns; undefined when the table does not exist */
   partitions(name: string): Scalar[][] | undefined
+  /** the views, each checked now (`views()`); absent: none */
+  views?(): ViewInfo[]
+}
+
+/** A view for `views()`: its definition and whether its query binds now. */
+export interface ViewInfo {
+  readonly id: number
+  readonly name: string
+  readonly sql: string
+  /** undefined when the view is valid, else why not (the error its query gives) */
+  readonly invalidReason: string | undefined
+  /** when the status last changed (µs since the epoch) */
+  readonly since: number
 }
 
 /** Description of a table for meta functions. */

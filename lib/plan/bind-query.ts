@@ -8,7 +8,8 @@ import type { Call, Expr, Join, OrderItem, Query, Select, SelectItem, TableRef }
 import { type ColumnType, typeName } from '../types/column-type.js'
 import type { Scalar } from '../types/vector.js'
 import type { AggregateFunctionDef, FunctionContext, TableFunctionDef } from '../functions/registry-types.js'
-import type { Catalog } from '../storage/catalog.js'
+import type { Catalog, ViewDef } from '../storage/catalog.js'
+import { atViewRef, enterView, viewQuery } from './bind-view.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from './plan-node.js'
 import { checkOrderedAggregate } from './ordered-aggregate-args.js'
 import { Scope } from './scope.js'
@@ -50,6 +51,10 @@ export interface BindContext {
   readonly lateralBase?: number
   /** how unaliased result columns are named (default: QuestDB's legacy names, see naming.ts) */
   readonly naming?: OutputNaming
+  /** the views being expanded around this query, outermost first (bind-view.ts) */
+  readonly viewPath?: readonly string[]
+  /** collects the views the statement names itself (not those inside views), for access control */
+  readonly viewsRead?: Set<string>
 }
 
 /** Binds any query. */
@@ -107,6 +112,8 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
     case 'table': {
       const cte = bc.ctes.get(ref.name.toLowerCase())
       if (cte !== undefined) { node = relabel(cte, ref.alias ?? ref.name); break }
+      const view = bc.catalog.findView(ref.name)
+      if (view !== undefined) { node = bindViewRef(view, ref, bc); break }
       const table = bc.catalog.get(ref.name, ref.pos)
       const meta = table.meta
       const alias = ref.alias ?? meta.name
@@ -117,6 +124,7 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
           return dict === undefined ? { name: c.name, type: c.type, table: alias } : { name: c.name, type: c.type, table: alias, dict }
         }),
         timestampIndex: meta.timestampIndex,
+        ...(bc.viewPath !== undefined && bc.viewPath.length > 0 ? { inView: true } : {}),
       }
       break
     }
@@ -136,6 +144,19 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
     node = { ...node, timestampIndex: i } as PlanNode
   }
   return node
+}
+
+/** A view named in FROM: its query bound as a subquery of its own scope (bind-view.ts). */
+function bindViewRef(view: ViewDef, ref: Extract<TableRef, { kind: 'table' }>, bc: BindContext): PlanNode {
+  const viewPath = enterView(bc.viewPath ?? [], view, ref.pos)
+  if (viewPath.length === 1) bc.viewsRead?.add(view.name)
+  let node: PlanNode
+  try {
+    node = bindQuery(viewQuery(view, ref), { ...bc, ctes: new Map(), viewPath })
+  } catch (e) {
+    throw atViewRef(e, ref.pos)
+  }
+  return relabel(node, ref.alias ?? view.name)
 }
 
 function bindTableFunction(call: Call, bc: BindContext, alias: string | undefined): PlanNode {

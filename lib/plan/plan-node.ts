@@ -88,6 +88,8 @@ export interface NodeBase {
 export interface ScanNode extends NodeBase {
   readonly kind: 'scan'
   readonly table: Table
+  /** read by a view's query: access control checks SELECT on the view, not on this table (definer model) */
+  readonly inView?: boolean
   /**
    * The table metadata `columns` index into (scans of catalog tables): the scan refuses a
    * snapshot taken under other metadata (a DDL statement ran between planning and reading).

@@ -64,6 +64,7 @@ function split(cols: ReadonlySet<number>, leftWidth: number): [Set<number>, Set<
 function need(node: PlanNode, required: ReadonlySet<number>, out: TablesRead): void {
   switch (node.kind) {
     case 'scan': {
+      if (node.inView === true) return
       let set = out.get(node.table)
       if (set === undefined) out.set(node.table, set = new Set())
       for (const r of required) set.add(node.columns[r]!)

@@ -457,6 +457,36 @@ export interface DropTable {
   readonly cascadePermissions?: boolean
 }
 
+/**
+ * `CREATE [OR REPLACE] VIEW [IF NOT EXISTS] name AS (query)` and `ALTER VIEW name AS (query)`
+ * (`alter`: the view must exist). `sql` is the query's text as written between the parentheses
+ * (filled in by the parser from the tokens between `bodyStart` and `bodyEnd`).
+ */
+export interface CreateView {
+  readonly kind: 'create_view'
+  readonly pos: number
+  readonly name: string
+  readonly namePos: number
+  readonly orReplace: boolean
+  readonly ifNotExists: boolean
+  readonly alter: boolean
+  readonly query: Query
+  /** offset of the query's first token (just after `(`) */
+  readonly bodyStart: number
+  /** offset of the closing `)` */
+  readonly bodyEnd: number
+  readonly sql: string
+}
+
+/** `DROP VIEW [IF EXISTS] name`. */
+export interface DropView {
+  readonly kind: 'drop_view'
+  readonly pos: number
+  readonly name: string
+  readonly namePos: number
+  readonly ifExists: boolean
+}
+
 /** TRUNCATE TABLE. */
 export interface TruncateTable {
   readonly kind: 'truncate_table'
@@ -595,6 +625,7 @@ export type { ConvertPartition, CopyOption, CopyTo } from './ast-copy.js'
 export type Statement =
   | Query
   | CreateTable | CreateTableAs | CreateTableLike | DropTable | TruncateTable | RenameTable | AlterTable
+  | CreateView | DropView
   | Insert | Update
   | Show | Explain | Transaction | SetStatement | Unsupported | CancelQuery
   | AclStatement

@@ -130,6 +130,10 @@ async function runSliced(tokens: readonly Token[], pause: () => Promise<void>): 
  * and every syntax error, comes from the grammar reading all the tokens.
  */
 function parseTokens(tokens: readonly Token[], end: number): Statement {
+  return withViewText(parseTemplated(tokens, end), tokens)
+}
+
+function parseTemplated(tokens: readonly Token[], end: number): Statement {
   const shape = shapeOf(tokens)
   if (shape === undefined) return parseGrammar(tokens, end)
   const hit = templates.lookup(shape, tokens)
@@ -147,7 +151,25 @@ const templates = new TemplateCache()
  * template cache is tested against).
  */
 export function parseByGrammar(sql: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Statement[] {
-  return lexChecked(sql, limits).map(({ tokens, end }) => parseGrammar(tokens, end))
+  return lexChecked(sql, limits).map(({ tokens, end }) => withViewText(parseGrammar(tokens, end), tokens))
+}
+
+/**
+ * A CREATE / ALTER VIEW with its query's text (`sql`): the tokens between its parentheses, a
+ * space where the text had whitespace or a comment between two of them (the statement's tokens
+ * are all there is here; a template hit has moved the offsets to these tokens).
+ */
+function withViewText(stmt: Statement, tokens: readonly Token[]): Statement {
+  if (stmt.kind !== 'create_view') return stmt
+  let text = ''
+  let prevEnd = -1
+  for (const t of tokens) {
+    if (t.offset < stmt.bodyStart || t.offset >= stmt.bodyEnd) continue
+    if (prevEnd >= 0 && t.offset > prevEnd) text += ' '
+    text += t.text
+    prevEnd = t.offset + t.text.length
+  }
+  return { ...stmt, sql: text }
 }
 
 /** {@link parseTokens} by the grammar (with the fast path for long lists). */
@@ -176,10 +198,10 @@ async function parseTokensAsync(tokens: readonly Token[], end: number, pause: ()
     const r = await runSliced(shrunk.tokens, pause)
     if (r.failed === undefined && r.parser.results.length > 0) {
       const stmt = await finishAstAsync(rawStatementOf(r, shrunk.tokens, end), pause)
-      if (shrunk.patch(stmt)) return stmt
+      if (shrunk.patch(stmt)) return withViewText(stmt, tokens)
     }
   }
-  return finishAstAsync(rawStatementOf(await runSliced(tokens, pause), tokens, end), pause)
+  return withViewText(await finishAstAsync(rawStatementOf(await runSliced(tokens, pause), tokens, end), pause), tokens)
 }
 
 /** The statement the parser read, or the syntax error where it failed or stopped short. */

@@ -19,15 +19,19 @@ export async function runAcl(acl: AccessControl, stmt: AclStatement, session: Se
   return rowsOf(r.columns.map((c) => ({ name: c.name, type: c.type })), rows)
 }
 
-/** What access control reads of the catalog: table names, columns, designated timestamps. */
+/** What access control reads of the catalog: table (and view) names, columns, designated timestamps. */
 export function tableLookup(catalog: Catalog): TableLookup {
   return {
     find: (name) => {
       const t = catalog.find(name)
-      if (t === undefined) return undefined
+      if (t === undefined) {
+        // a view: granted as a whole (QuestDB Enterprise has no column grants on views)
+        const v = catalog.findView(name)
+        return v === undefined ? undefined : { name: v.name, columns: [], timestamp: undefined }
+      }
       const m = t.meta
       return { name: m.name, columns: m.columns.map((c) => c.name), timestamp: m.timestampIndex >= 0 ? m.columns[m.timestampIndex]!.name : undefined }
     },
-    names: () => catalog.names(),
+    names: () => [...catalog.names(), ...catalog.allViews().map((v) => v.name)],
   }
 }

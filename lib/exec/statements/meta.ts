@@ -6,7 +6,9 @@ import type { Show } from '../../sql/ast.js'
 import { type ColumnType, typeName } from '../../types/column-type.js'
 import { type Batch, type Scalar, VectorWriter } from '../../types/vector.js'
 import { formatTimestamp } from '../../types/timestamp.js'
-import type { CatalogView, TableInfo } from '../../functions/registry-types.js'
+import type { CatalogView, TableInfo, ViewInfo } from '../../functions/registry-types.js'
+import { ExecContext } from '../context.js'
+import { viewProblem } from './views.js'
 import type { Catalog } from '../../storage/catalog.js'
 import type { Table } from '../../storage/table.js'
 import { PARTITION_COLUMNS, partitionRows } from '../../storage/partition-info.js'
@@ -64,11 +66,28 @@ export function tableInfo(t: Table): TableInfo {
 }
 
 /** The catalog as meta functions see it. */
+/** Every view with its status now (the view's query bound: QuestDB recompiles a view to check it). */
+function checkViews(catalog: Catalog): ViewInfo[] {
+  const fn = new ExecContext(0, () => 0, '', catalogView(catalog), '', [], undefined, undefined)
+  return catalog.allViews().map((v) => {
+    const reason = viewProblem(v, { catalog, paramTypes: [], ctes: new Map(), fn })
+    const key = v.name.toLowerCase()
+    const before = catalog.viewStatus.get(key)
+    const now = Date.now() * 1000
+    if (before === undefined || before.valid !== (reason === undefined) || before.reason !== (reason ?? '')) {
+      catalog.viewStatus.set(key, { valid: reason === undefined, reason: reason ?? '', since: now })
+    }
+    const st = catalog.viewStatus.get(key)!
+    return { id: v.id, name: v.name, sql: v.sql, invalidReason: reason, since: st.since }
+  })
+}
+
 export function catalogView(catalog: Catalog): CatalogView {
   return {
     tableNames: () => catalog.names(),
     table: (name) => { const t = catalog.find(name); return t === undefined ? undefined : tableInfo(t) },
     partitions: (name) => { const t = catalog.find(name); return t === undefined ? undefined : partitionRows(t) },
+    views: () => checkViews(catalog),
   }
 }
 
@@ -82,6 +101,7 @@ export function visibleCatalog(view: CatalogView, canSee: (table: string) => boo
     tableNames: () => view.tableNames().filter(canSee),
     table: (name) => { const t = view.table(name); return t === undefined || !canSee(t.name) ? undefined : t },
     partitions: (name) => { const t = view.table(name); return t === undefined || !canSee(t.name) ? undefined : view.partitions(name) },
+    views: () => (view.views?.() ?? []).filter((v) => canSee(v.name)),
   }
 }
 
@@ -110,15 +130,22 @@ const PARAMETERS: Record<string, [string, string]> = {
 
 /**
  * Runs a SHOW statement. With `canSee` (access control on), tables it hides are left out of
- * SHOW TABLES and do not exist for SHOW COLUMNS / PARTITIONS / CREATE TABLE.
+ * SHOW TABLES and do not exist for SHOW COLUMNS / PARTITIONS / CREATE TABLE. `bindView` binds a
+ * view's query (SHOW COLUMNS FROM a view lists its output), undefined for a name that is no view.
  */
-export function show(s: Show, catalog: Catalog, session: Session, canSee?: (table: string) => boolean): Rows {
+export function show(s: Show, catalog: Catalog, session: Session, canSee?: (table: string) => boolean, bindView?: (name: string) => { readonly output: readonly { readonly name: string; readonly type: ColumnType }[]; readonly timestampIndex: number } | undefined): Rows {
   switch (s.what) {
     case 'tables': {
       const names = canSee === undefined ? catalog.names() : catalog.names().filter(canSee)
       return rowsOf([{ name: 'table_name', type: 'STRING' }], names.sort().map((n) => [n]))
     }
     case 'columns': {
+      const view = bindView?.(s.table)
+      if (view !== undefined) {
+        if (canSee !== undefined && !canSee(s.table)) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${s.table}]`, s.tablePos)
+        // a view's columns: its query's output (no index, symbol or dedup facts of its own)
+        return rowsOf(TABLE_COLUMNS, view.output.map((c, i) => [c.name, typeName(c.type), false, INDEX_BLOCK_CAPACITY, false, 0, 0, i === view.timestampIndex, false, '', '']))
+      }
       const t = visibleTable(catalog, s.table, s.tablePos, canSee)
       const info = tableInfo(t)
       return rowsOf(TABLE_COLUMNS, info.columns.map((c, i) => [

@@ -65,7 +65,7 @@ function neutralContext(catalog: Catalog): FunctionContext {
 function permissionsOf(stmt: Statement, bc: BindContext): RequiredPermission[] {
   const { catalog } = bc
   switch (stmt.kind) {
-    case 'select': case 'setop': case 'with': return selects(tablesRead(bindQuery(stmt, bc)))
+    case 'select': case 'setop': case 'with': return queryPermissions(stmt, bc)
     case 'explain': return permissionsOf(stmt.statement, bc)
     case 'copy_to': return queryPermissions(stmt.query, bc)
     case 'insert': {
@@ -107,6 +107,13 @@ function permissionsOf(stmt: Statement, bc: BindContext): RequiredPermission[] {
     case 'truncate_table': return stmt.names.map((n) => ({ permission: 'TRUNCATE TABLE', table: catalog.find(n.name)?.meta.name ?? n.name }))
     case 'rename_table': return [{ permission: 'RENAME TABLE', table: catalog.find(stmt.from)?.meta.name ?? stmt.from }]
     case 'alter_table': return [alterPermission(stmt, catalog.find(stmt.table))]
+    // the query is checked as a SELECT of the creator's (the definer's rights the view keeps)
+    case 'create_view': {
+      const old = catalog.findView(stmt.name)
+      const own: RequiredPermission[] = stmt.alter || (old !== undefined && stmt.orReplace) ? [{ permission: 'ALTER VIEW', table: old?.name ?? stmt.name }] : [{ permission: 'CREATE VIEW' }]
+      return [...own, ...queryPermissions(stmt.query, bc)]
+    }
+    case 'drop_view': return [{ permission: 'DROP VIEW', table: catalog.findView(stmt.name)?.name ?? stmt.name }]
     // CANCEL QUERY: SQL ENGINE ADMIN for another user's statement, checked when it runs (it depends on whose it is)
     case 'show': case 'transaction': case 'set': case 'unsupported': case 'cancel_query': return []
     case 'acl': return aclStatementPermissions(stmt)
@@ -115,7 +122,10 @@ function permissionsOf(stmt: Statement, bc: BindContext): RequiredPermission[] {
 
 /** What a query statement (the source of INSERT, CREATE TABLE AS, ...) needs. */
 function queryPermissions(q: Parameters<typeof bindQuery>[0], bc: BindContext): RequiredPermission[] {
-  return selects(tablesRead(bindQuery(q, bc)))
+  // a view is read with its definer's rights (QuestDB Enterprise): SELECT on the view, none on what it reads
+  const viewsRead = new Set<string>()
+  const plan = bindQuery(q, { ...bc, viewsRead })
+  return [...selects(tablesRead(plan)), ...[...viewsRead].map((table) => ({ permission: 'SELECT', table }))]
 }
 
 function alterPermission(stmt: Extract<Statement, { kind: 'alter_table' }>, t: Table | undefined): RequiredPermission {

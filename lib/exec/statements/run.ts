@@ -29,6 +29,7 @@ import type { AccessControl } from '../../security/acl/access-control.js'
 import { runAcl } from './acl.js'
 import { copyTo } from './copy.js'
 import { convertPartition } from './convert-partition.js'
+import { bindViewOutput, createView, dropView, refuseView } from './views.js'
 import type { FileRoots } from '../../parquet/files.js'
 
 /** An optimized query plan with what every execution of it needs, worked out once. */
@@ -100,15 +101,28 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       }
       return done('create_table', data.length)
     }
-    case 'drop_table': return ddlInBackground(env, () => dropTable(stmt, env.catalog), done('drop_table'))
-    case 'truncate_table': return ddlInBackground(env, () => truncateTable(stmt, env.catalog), done('truncate_table'))
-    case 'rename_table': return ddlInBackground(env, () => renameTable(stmt, env.catalog), done('rename_table'))
+    case 'drop_table':
+      for (const n of stmt.names) {
+        // QuestDB's message and position (DROP VIEW drops a view)
+        if (env.catalog.findView(n.name) !== undefined) throw new SqlError(SqlState.WRONG_OBJECT_TYPE, 'table name expected, got view or materialized view name', n.pos)
+      }
+      return ddlInBackground(env, () => dropTable(stmt, env.catalog), done('drop_table'))
+    case 'truncate_table':
+      for (const n of stmt.names) refuseView(env, n.name, n.pos)
+      return ddlInBackground(env, () => truncateTable(stmt, env.catalog), done('truncate_table'))
+    case 'rename_table':
+      refuseView(env, stmt.from, stmt.fromPos)
+      return ddlInBackground(env, () => renameTable(stmt, env.catalog), done('rename_table'))
+    case 'create_view': return createView(stmt, bc, env, ctx.clock())
+    case 'drop_view': return dropView(stmt, env)
     case 'alter_table':
+      refuseView(env, stmt.table, stmt.tablePos)
       if (stmt.action.kind === 'convert_partition') return convertPartition(stmt, stmt.action, env.catalog, env.store)
       // ADD COLUMN: the table's rows in memory are written first, so the new column starts after them (a column top)
       return ddlInBackground(env, () => alterTable(stmt, env.catalog), done('alter_table'),
         () => { const t = stmt.action.kind === 'add_column' ? env.catalog.find(stmt.table) : undefined; return t === undefined ? [] : [t] })
     case 'insert': {
+      refuseView(env, stmt.table, stmt.tablePos)
       const table = env.catalog.get(stmt.table, stmt.tablePos)
       const cteBc = stmt.ctes === undefined ? bc : withCtes(bc, stmt.ctes)
       if (session.inTransaction) return done('insert', await insert(stmt, table, cteBc, ctx, (t, v, n) => { session.pending.add(t, v, n) }))
@@ -117,6 +131,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       try { return done('insert', await insert(stmt, table, cteBc, ctx)) } finally { release() }
     }
     case 'update': {
+      refuseView(env, stmt.table, stmt.tablePos)
       const table = env.catalog.get(stmt.table, stmt.tablePos)
       // alone on the table: no append lands between the rows UPDATE reads and the rows it writes
       const release = await table.writers.exclusive()
@@ -125,7 +140,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
         return done('update', await update(stmt, table, bc, ctx))
       } finally { release() }
     }
-    case 'show': return rowsExecution(show(stmt, env.catalog, session, env.canSee))
+    case 'show': return rowsExecution(show(stmt, env.catalog, session, env.canSee, (name) => bindViewOutput(name, stmt.pos, bc, env.catalog)))
     case 'copy_to': return copyTo(stmt, bc, ctx, env.files)
     case 'explain': {
       const inner = stmt.statement

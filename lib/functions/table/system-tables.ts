@@ -7,7 +7,9 @@
  *   opened (QuestDB's survive a restart).
  * - `memory_metrics()`: `memory_tag`, `bytes`, with Node's figures instead of QuestDB's native
  *   memory tags (see `ExecContext.memoryMetrics`); empty where the process cannot be read.
- * - `views()`: QuestDB's columns; always empty, as EpochDB has no CREATE VIEW.
+ * - `views()`: QuestDB's columns, one row per view: its name, query text, directory name
+ *   (`<name>~<id>`, as QuestDB's), and `valid`, or `invalid` with the error its query gives now
+ *   (checked on every call: a view over a dropped table is invalid, valid again once it is back).
  * - `query_activity()`: the statements running now (QuestDB's `query_id`, `worker_id`,
  *   `worker_pool`, `username`, `query_start`, `state_change`, `state`, `is_wal`, `query`,
  *   `memory_used`, `memory_limit`; QuestDB has no `pid` column): all of them with SQL ENGINE
@@ -110,9 +112,9 @@ export const SYSTEM_TABLE_FUNCTIONS: readonly FunctionDef[] = [
     'SELECT query_id, username, query FROM query_activity()',
     (ctx) => (ctx.queryActivity?.() ?? []).map((q) => [q.id, 0, 'shared', q.user, q.start, q.stateChange, q.state, false, q.sql, q.memoryUsed, q.memoryLimit])),
   systemTable('views', VIEWS_COLUMNS,
-    'QuestDB\'s views (name, SQL, directory, status); empty, as EpochDB has no CREATE VIEW.',
-    'SELECT * FROM views()',
-    () => []),
+    'One row per view: name, query text, directory name, invalidation reason, status (valid or invalid) and when the status last changed.',
+    'SELECT view_name, view_status FROM views()',
+    (ctx) => (ctx.catalog.views?.() ?? []).map((v) => [v.name, v.sql, `${v.name}~${v.id}`, v.invalidReason ?? null, v.invalidReason === undefined ? 'valid' : 'invalid', v.since])),
   systemTable('table_storage', TABLE_STORAGE_COLUMNS,
     'One row per table: name, WAL, partitioning, partition count, row count and bytes on disk.',
     'SELECT tableName, partitionCount, rowCount FROM table_storage()',

@@ -55,6 +55,12 @@ function plan(acl: AccessControl, stmt: Statement, principal: Principal): TableI
       const owner = ownerOf(acl, stmt.owner, principal, 'a table', 'CREATE TABLE')
       return owner === undefined ? undefined : { id, op: 'create', table: stmt.name, owner }
     }
+    case 'create_view': {
+      // the creator owns a new view as a new table (every table permission, with the grant option)
+      if (stmt.alter || acl.tables.find(stmt.name) !== undefined) return undefined
+      const owner = ownerOf(acl, undefined, principal, 'a view', 'CREATE VIEW')
+      return owner === undefined ? undefined : { id, op: 'create', table: stmt.name, owner }
+    }
     case 'alter_table': {
       const a = stmt.action
       if (a.kind !== 'add_column') return undefined

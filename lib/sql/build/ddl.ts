@@ -1,12 +1,13 @@
 /**
  * AST builders for DDL: type names, column definitions, table options, TTL.
  */
-import type { ColumnDef, CreateTable, PartitionUnit, TableOptions } from '../ast.js'
+import type { ColumnDef, CreateTable, CreateView, PartitionUnit, Query, TableOptions } from '../ast.js'
 import { SqlError, SqlState, syntaxError } from '../../errors.js'
 import type { Token } from '../lexer.js'
 import { unquoteString } from '../lexer.js'
 import type { Name } from './tokens.js'
 import { valueText } from './tokens.js'
+import { isBare } from './query.js'
 
 /** A type name as written: `geohash(8c)`, `decimal(18,3)`, `double[]`. */
 export function typeName(n: Name, args: readonly (Token | Name)[] | null, dims: number): Name {
@@ -97,4 +98,23 @@ export function paramValue(v: Token | Name): string {
 /** A string literal's value with its position. */
 export function stringValue(t: Token): { value: string; pos: number } {
   return { value: unquoteString(t.text), pos: t.offset }
+}
+
+/**
+ * `CREATE [OR REPLACE] VIEW [IF NOT EXISTS] name AS (query)` / `ALTER VIEW name AS (query)`; the
+ * query's text (`sql`) is filled in by the parser from the tokens between the parentheses.
+ */
+export function createView(tok: Token, orReplace: boolean, ifNotExists: boolean, alter: boolean, n: Name, lparen: Token, query: Query, rparen: Token): CreateView {
+  return { kind: 'create_view', pos: tok.offset, name: n.name, namePos: n.pos, orReplace, ifNotExists, alter, query, bodyStart: lparen.offset + 1, bodyEnd: rparen.offset, sql: '' }
+}
+
+/**
+ * `ALTER VIEW v AS query` / `CREATE VIEW v AS query` without parentheses (QuestDB accepts both):
+ * the text runs to the end of the statement. Null (the rule rejects) when the query is one in
+ * parentheses, which the parenthesised rule reads.
+ */
+export function bareView(tok: Token, alterOrCreate: boolean, n: Name, as: Token, query: Query, orReplace = false, ifNotExists = false): CreateView | null {
+  if (isBare(query)) return null
+  const alter = alterOrCreate && tok.type === 'ALTER'
+  return { kind: 'create_view', pos: tok.offset, name: n.name, namePos: n.pos, orReplace, ifNotExists, alter, query, bodyStart: as.offset + as.text.length, bodyEnd: Number.MAX_SAFE_INTEGER, sql: '' }
 }

@@ -17,19 +17,41 @@ export interface Binding {
   readonly pos: number
   readonly expr: Expr
   readonly list?: readonly Expr[]
+  /** `OVERRIDABLE @x := ...`: in a view, a caller's DECLARE of `@x` replaces it */
+  readonly overridable?: boolean
 }
 
 /** Expressions that stand for a duration as written (`@period := 1m`, `1h`), for SAMPLE BY @period. */
 const durations = new WeakMap<object, string>()
 
-/** `@x := expr`; `OVERRIDABLE @x := expr` (QuestDB: it only matters in a view definition, which EpochDB has not). */
+/** `@x := expr` (`OVERRIDABLE @x := expr`: {@link overridable}). */
 export function binding(v: Token, expr: Expr): Binding {
   return { name: v.text.toLowerCase(), pos: v.offset, expr }
 }
 
 /** `[OVERRIDABLE] @x := ...`: null (the rule rejects) when the word before the variable is not OVERRIDABLE. */
 export function overridable(word: { readonly name: string }, b: Binding): Binding | null {
-  return word.name.toLowerCase() === 'overridable' ? b : null
+  return word.name.toLowerCase() === 'overridable' ? { ...b, overridable: true } : null
+}
+
+/** The caller's bindings a view's DECLARE is parsed with ({@link withOverrides}); undefined otherwise. */
+let overrides: ReadonlyMap<string, Binding> | undefined
+
+/**
+ * Runs `parse` (of a view's query) with `callerBindings` overriding the view's DECLARE: an
+ * `OVERRIDABLE` variable takes the caller's expression, another one the caller also declares is
+ * 42P17 `variable is not overridable: @x` (QuestDB's message), at the caller's binding.
+ */
+export function withOverrides<T>(callerBindings: ReadonlyMap<string, Binding>, parse: () => T): T {
+  const before = overrides
+  overrides = callerBindings
+  try { return parse() } finally { overrides = before }
+}
+
+/** The DECLARE bindings in scope where table reference `ref` is (attached by the substitution), if any. */
+export function declaredOn(ref: TableRef): ReadonlyMap<string, Binding> | undefined {
+  const list = (ref as unknown as { declared?: readonly Binding[] }).declared
+  return list === undefined ? undefined : new Map(list.map((b) => [b.name, b]))
 }
 
 /** `@x := 1h`: a duration, as SAMPLE BY takes it (in an expression it is the string '1h'). */
@@ -79,11 +101,21 @@ export function declare(_tok: Token, list: Seq<Binding>, query: Query): Query {
 
 function substituteAll(list: readonly Binding[], query: Query): Query {
   const vars = new Map<string, Binding>()
-  for (const b of list) {
-    if (vars.has(b.name)) throw new SqlError(SqlState.SYNTAX_ERROR, `variable already declared: ${b.name}`, b.pos)
+  for (const declared of list) {
+    if (vars.has(declared.name)) throw new SqlError(SqlState.SYNTAX_ERROR, `variable already declared: ${declared.name}`, declared.pos)
+    const b = overridden(declared)
     vars.set(b.name, b.list === undefined ? { ...b, expr: substitute(b.expr, vars) as Expr } : { ...b, list: b.list.map((x) => substitute(x, vars) as Expr) })
   }
   return substitute(query, vars) as Query
+}
+
+/** `b`, or the caller's binding of its variable when a view's query is parsed ({@link withOverrides}). */
+function overridden(b: Binding): Binding {
+  const o = overrides?.get(b.name)
+  if (o === undefined) return b
+  if (b.overridable !== true) throw new SqlError(SqlState.INVALID_OBJECT_DEFINITION, `variable is not overridable: ${b.name}`, o.pos)
+  // already substituted in the caller's scope: nothing of the view's bindings reaches into it
+  return { ...o, name: b.name, pos: b.pos }
 }
 
 /**
@@ -109,7 +141,16 @@ function substitute(node: unknown, vars: ReadonlyMap<string, Binding>): unknown 
     return b.expr
   }
   let out: Record<string, unknown> | undefined
+  // a table reference remembers the bindings in scope: a view it names may let them override its own
+  // (a plain list, not a Map: the statement templates copy and re-literal the AST as plain objects)
+  if (o['kind'] === 'table' && typeof o['name'] === 'string' && vars.size > 0) {
+    const inner = o['declared'] as readonly Binding[] | undefined
+    const merged = new Map(vars)
+    for (const b of inner ?? []) merged.set(b.name, b)
+    out = { ...o, declared: [...merged.values()] }
+  }
   for (const [k, v] of Object.entries(o)) {
+    if (k === 'declared') continue
     // `x IN @v` with a list binding takes its items
     const y = (k === 'list' && o['kind'] === 'in' ? listOf(v, vars) : undefined) ?? substitute(v, vars)
     if (y !== v) (out ??= { ...o })[k] = y

@@ -4,6 +4,7 @@
 ddl ->
     createTable {% id %} | createTableAs {% id %} | createTableLike {% id %}
   | dropTable {% id %} | truncateTable {% id %} | renameTable {% id %} | alterTable {% id %}
+  | createView {% id %} | dropView {% id %}
 
 ifNotExists -> %IF %NOT %EXISTS {% id %}
 ifExists -> %IF %EXISTS {% id %}
@@ -68,3 +69,20 @@ alterAction ->
   | %SET %TYPE %BYPASS:? %WAL             {% ([s, , b]) => ({ kind: 'set_type_wal', pos: s.offset, wal: b === null }) %}
 partitionNames -> %string {% ([t]) => L.one(D.stringValue(t)) %} | partitionNames "," %string {% ([l, , t]) => L.add(l, D.stringValue(t)) %}
 ttlValue -> %integer name {% ([n, u]) => D.ttl(n, n.text, u) %} | %duration {% ([d]) => D.ttl(d, d.text, null) %}
+
+# Views (QuestDB 9): `CREATE [OR REPLACE] VIEW [IF NOT EXISTS] v AS (query)`, `ALTER VIEW v AS (query)`,
+# `DROP VIEW [IF EXISTS] v`. The query's text is cut from the statement by the parser (parse.ts).
+createView ->
+    %CREATE orReplace:? %VIEW ifNotExists:? tableName %AS "(" query ")"
+      {% ([c, r, , ine, n, , l, q, rp]) => D.createView(c, r !== null, ine !== null, false, n, l, q, rp) %}
+  | %ALTER %VIEW tableName %AS "(" query ")"
+      {% ([a, , n, , l, q, rp]) => D.createView(a, false, false, true, n, l, q, rp) %}
+  # QuestDB's tests also write the query bare (`ALTER VIEW v AS SELECT ...`); a query in
+  # parentheses is the form above (the bare rule rejects it)
+  | %ALTER %VIEW tableName %AS query
+      {% ([a, , n, as, q], _l, reject) => D.bareView(a, true, n, as, q) ?? reject %}
+  | %CREATE orReplace:? %VIEW ifNotExists:? tableName %AS query
+      {% ([c, r, , ine, n, as, q], _l, reject) => D.bareView(c, true, n, as, q, r !== null, ine !== null) ?? reject %}
+orReplace -> %OR name {% ([, w], _l, reject) => w.name.toLowerCase() === 'replace' ? true : reject %}
+dropView -> %DROP %VIEW ifExists:? tableName
+  {% ([d, , ie, n]) => ({ kind: 'drop_view', pos: d.offset, name: n.name, namePos: n.pos, ifExists: ie !== null }) %}

@@ -4,8 +4,8 @@
 @lexer lexer
 
 # A DECLARE may open any query, also a subquery or a CTE's (queries.ne `query`): its bindings
-# shadow the outer ones there. `OVERRIDABLE` is accepted (it matters in a view definition, which
-# EpochDB has not). A binding may be a duration (`@p := 1h`, for `SAMPLE BY @p`) or a list
+# shadow the outer ones there. `OVERRIDABLE` marks a view's variable a caller's DECLARE may override
+# (build/declare.ts withOverrides). A binding may be a duration (`@p := 1h`, for `SAMPLE BY @p`) or a list
 # (`@s := ('a', 'b')`, for `IN @s`).
 declareList -> declareItem {% ([d]) => L.one(d) %} | declareList "," declareItem {% ([l, , d]) => L.add(l, d) %}
 declareItem -> declareBinding {% id %} | name declareBinding {% ([w, b], _l, reject) => V.overridable(w, b) ?? reject %}

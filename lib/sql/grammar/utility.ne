@@ -55,5 +55,4 @@ unsupported ->
   | %CLOSE restTokens                   {% ([t]) => S.unsupported(t, 'CLOSE') %}
   | %COPY tableName %FROM restTokens    {% ([t]) => S.unsupported(t, 'COPY') %}
   | %CREATE %INDEX restTokens           {% ([t]) => S.unsupported(t, 'CREATE INDEX') %}
-  | %CREATE %VIEW restTokens            {% ([t]) => S.unsupported(t, 'CREATE VIEW') %}
   | %CREATE %MATERIALIZED %VIEW restTokens {% ([t]) => S.unsupported(t, 'CREATE MATERIALIZED VIEW') %}

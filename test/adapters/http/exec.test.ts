@@ -68,6 +68,16 @@ t.test('statements without rows', async (t) => {
   t.match((await exec(srv.port, 'explain select * from t')).body, '"columns":[{"name":"QUERY PLAN","type":"STRING"}]')
 })
 
+t.test('views through /exec: DDL OK, read like a table, QuestDB\'s error for a write', async (t) => {
+  t.equal((await exec(srv.port, 'create view tv as (select * from t)')).body, '{"ddl":"OK"}')
+  const all = await exec(srv.port, 'select count() from t')
+  t.equal((await exec(srv.port, 'select count() from tv')).body.replace('tv', 't'), all.body.replace('tv', 't'))
+  const bad = await exec(srv.port, 'update tv set v = 1')
+  t.equal(bad.status, 400)
+  t.match(bad.body, 'cannot modify view [view=tv]')
+  t.equal((await exec(srv.port, 'drop view tv')).body, '{"ddl":"OK"}')
+})
+
 t.test('errors: status, message, 0-based position', async (t) => {
   const e1 = await exec(srv.port, 'select * from nope')
   t.equal(e1.status, 400)

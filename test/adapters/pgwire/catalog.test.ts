@@ -64,6 +64,17 @@ t.test('tables created later appear', async (t) => {
   t.same(await rows("select table_name from information_schema.tables where table_name = 'later'"), [['later']])
 })
 
+t.test('views: relkind v (psql \\dv), table_type VIEW, their columns', async (t) => {
+  await client.query('create view tv as (select ts, v as price from t)')
+  t.teardown(async () => { await client.query('drop view tv') })
+  t.same(await rows("select relkind from pg_catalog.pg_class where relname = 'tv'"), [['v']])
+  t.same(await rows("select table_type from information_schema.tables where table_name = 'tv'"), [['VIEW']])
+  t.same(await rows("select column_name, data_type from information_schema.columns where table_name = 'tv' order by ordinal_position"),
+    [['ts', 'timestamp without time zone'], ['price', 'double precision']])
+  // the command tags
+  t.equal((await client.query('create or replace view tv as (select ts from t)')).command, 'CREATE')
+})
+
 t.test('Describe reports inferred parameter types', async (t) => {
   // pg sends untyped (OID 0) text parameters; the LIMIT bound and the int comparison are inferred
   t.same(await rows('select i from t where i = $1 limit $2', ['3', '1']), [[3]])

@@ -12,7 +12,7 @@ t.test('syntax errors name the offending token and what was expected', async (t)
     ['create table t (a int', 21, "unexpected end of statement, expected '(', '[', CAPACITY, CACHE, NOCACHE, INDEX, ',' or ')'"],
     ['select f(1 2)', 11, "unexpected '2', expected ',', ')' or an operator"],
     ['select * from t where a = 1 group', 33, 'unexpected end of statement, expected BY'],
-    ['create tabl x', 7, "unexpected 'tabl', expected MATERIALIZED, VIEW, INDEX, TABLE, SERVICE, GROUP, USER or ATOMIC"],
+    ['create tabl x', 7, "unexpected 'tabl', expected MATERIALIZED, INDEX, TABLE, SERVICE, GROUP, USER, ATOMIC, OR or VIEW"],
     ["select * from t where s = 'a' samle by 1h", 30, "unexpected 'samle', expected LATEST, SAMPLE, GROUP, WINDOW, INTERSECT, UNION, EXCEPT, ORDER, LIMIT, an operator or end of statement"],
     ['select 1;', -1, ''],
   ]

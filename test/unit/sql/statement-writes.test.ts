@@ -16,7 +16,7 @@ t.test('writes', async (t) => {
     'insert into t values (now(), 1)', 'insert into t select * from t', "update t set x = 2 where x = 1",
     'create table u (x int)', 'create table u as (select * from t)', 'create table u (like t)', 'drop table t',
     'truncate table t', 'rename table t to u', 'alter table t add column y int', 'alter table t drop column x',
-    'delete from t', 'copy t from stdin', 'create index i on t (x)', 'create view v as select 1',
+    'delete from t', 'copy t from stdin', 'create index i on t (x)', 'create view v as (select 1)', 'alter view v as (select 1)', 'drop view v',
   ]) t.ok(writes(sql), sql)
 })
 

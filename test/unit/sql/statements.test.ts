@@ -88,7 +88,7 @@ t.test('unsupported statements parse to kind unsupported', async (t) => {
   const cases: [string, string][] = [
     ['delete from t where a = 1', 'DELETE'], ['declare c cursor for select 1', 'DECLARE CURSOR'], ['fetch 10 from c', 'FETCH'],
     ['move next in c', 'MOVE'], ['close c', 'CLOSE'], ["copy t from 'x.csv'", 'COPY'], ['create index i on t (a)', 'CREATE INDEX'],
-    ['create view v as select 1', 'CREATE VIEW'], ['create materialized view v as (select 1)', 'CREATE MATERIALIZED VIEW'],
+    ['create materialized view v as (select 1)', 'CREATE MATERIALIZED VIEW'],
   ]
   for (const [sql, feature] of cases) t.match(parseStatement(sql), { kind: 'unsupported', feature, pos: 0 }, sql)
 })

@@ -1,0 +1,113 @@
+/**
+ * CREATE [OR REPLACE] VIEW, ALTER VIEW, DROP VIEW (QuestDB 9). A view is its query's text in the
+ * catalog, sharing the tables' namespace; its query is checked when it is created (it must bind,
+ * and may not read the view itself, directly or through other views), and the views are
+ * persisted as a whole in the data directory's `_views` file (storage/views-file.ts), replaced
+ * atomically, one DDL statement at a time.
+ */
+import { SqlError, SqlState } from '../../errors.js'
+import type { CreateView, DropView } from '../../sql/ast.js'
+import { bindQuery, type BindContext } from '../../plan/bind-query.js'
+import { checkTableName } from '../../storage/names.js'
+import { VIEWS_FILE, encodeViews } from '../../storage/views-file.js'
+import { type Execution, done } from '../../result.js'
+import type { ViewDef } from '../../storage/catalog.js'
+import { atViewRef, viewQuery } from '../../plan/bind-view.js'
+import type { PlanNode } from '../../plan/plan-node.js'
+import type { Catalog } from '../../storage/catalog.js'
+import type { RunEnv } from './run.js'
+
+/** CREATE [OR REPLACE] VIEW [IF NOT EXISTS] / ALTER VIEW. */
+export async function createView(stmt: CreateView, bc: BindContext, env: RunEnv, now: number): Promise<Execution> {
+  const tag = stmt.alter ? 'alter_view' : 'create_view'
+  const { catalog } = env
+  checkTableName(stmt.name, stmt.namePos, catalog.maxNameLength)
+  const old = catalog.findView(stmt.name)
+  if (stmt.alter && old === undefined) throw viewMissing(stmt.name, stmt.namePos, catalog.find(stmt.name) !== undefined)
+  if (!stmt.alter && old !== undefined) {
+    if (stmt.ifNotExists) return done(tag)
+    if (!stmt.orReplace) throw new SqlError(SqlState.DUPLICATE_TABLE, `view already exists [view=${old.name}]`, stmt.namePos)
+  }
+  if (catalog.find(stmt.name) !== undefined) {
+    if (stmt.ifNotExists) return done(tag)
+    throw new SqlError(SqlState.DUPLICATE_TABLE, `table already exists [table=${stmt.name}]`, stmt.namePos)
+  }
+  // the query must bind now, with the view on the path so that reading itself is a cycle
+  bindQuery(stmt.query, { ...bc, viewPath: [old?.name ?? stmt.name] })
+  await persistViews(env, () => {
+    const v = catalog.putView(stmt.name, stmt.sql, stmt.namePos)
+    catalog.viewStatus.set(v.name.toLowerCase(), { valid: true, reason: '', since: now })
+  })
+  return done(tag)
+}
+
+/** DROP VIEW [IF EXISTS]. */
+export async function dropView(stmt: DropView, env: RunEnv): Promise<Execution> {
+  const { catalog } = env
+  const v = catalog.findView(stmt.name)
+  if (v === undefined) {
+    const isTable = catalog.find(stmt.name) !== undefined
+    if (stmt.ifExists && !isTable) return done('drop_view')
+    throw viewMissing(stmt.name, stmt.namePos, isTable)
+  }
+  await persistViews(env, () => { catalog.dropView(v.name) })
+  return done('drop_view')
+}
+
+function viewMissing(name: string, pos: number, isTable: boolean): SqlError {
+  return isTable
+    ? new SqlError(SqlState.WRONG_OBJECT_TYPE, `view name expected, got table name [table=${name}]`, pos)
+    : new SqlError(SqlState.UNDEFINED_TABLE, `view does not exist [view=${name}]`, pos)
+}
+
+/**
+ * Changes the views (`change`, in memory) and writes the `_views` file; when the write fails the
+ * catalog is put back, so what a restart sees is what the answer said. One DDL statement at a time
+ * on a data directory.
+ */
+async function persistViews(env: RunEnv, change: () => void): Promise<void> {
+  const run = (): void => {
+    const undo = env.catalog.savepoint()
+    try {
+      change()
+      env.store?.writeInternal(VIEWS_FILE, encodeViews(env.catalog.allViews()))
+    } catch (e) {
+      undo()
+      throw e
+    } finally {
+      // plans of statements that read the view (or the name) are not reused
+      env.schemaChanged?.()
+    }
+  }
+  const store = env.store
+  if (store === undefined) { run(); return }
+  await store.oneDdlAtATime(async () => { run() })
+}
+
+/** 42809 `cannot modify view [view=v]` (QuestDB's message) when `name` is a view: INSERT, UPDATE, ALTER, TRUNCATE, RENAME, COPY into it. */
+export function refuseView(env: Pick<RunEnv, 'catalog'>, name: string, pos: number): void {
+  const v = env.catalog.findView(name)
+  if (v !== undefined) throw new SqlError(SqlState.WRONG_OBJECT_TYPE, `cannot modify view [view=${v.name}]`, pos)
+}
+
+/** Why view `v` does not bind now (its error's message), or undefined when it is valid. */
+export function viewProblem(v: ViewDef, bc: BindContext): string | undefined {
+  try {
+    bindQuery(viewQuery(v, { kind: 'table', pos: 0, name: v.name }), { ...bc, viewPath: [v.name] })
+    return undefined
+  } catch (e) {
+    if (e instanceof SqlError) return e.message
+    throw e
+  }
+}
+
+/** The bound query of view `name` (its output columns), or undefined when there is no such view; the view's error at `pos` when it is invalid. */
+export function bindViewOutput(name: string, pos: number, bc: BindContext, catalog: Catalog): PlanNode | undefined {
+  const v = catalog.findView(name)
+  if (v === undefined) return undefined
+  try {
+    return bindQuery(viewQuery(v, { kind: 'table', pos, name: v.name }), { ...bc, viewPath: [v.name] })
+  } catch (e) {
+    throw atViewRef(e, pos)
+  }
+}
