@@ -87,6 +87,11 @@ export class FilePart implements ColdPart, Evictable {
     return now.map((_, i) => files[i])
   }
 
+  /** The partition's directory, where its files are while it is the table's (not once retired: see retired-dirs.ts). */
+  get dirPath(): string {
+    return `${this.src.tableDir}/${this.entry.dir}`
+  }
+
   /** True once the partition left the table ({@link retire}): it is read only by statements that still hold it. */
   get isRetired(): boolean {
     return this.retired
