@@ -303,7 +303,8 @@ function encodeVarPieces(type: ColumnType, vs: readonly Vector[], base: number):
   let at = base
   if (physicalOf(type) === 'arr') {
     // layout 2 (array-codec.ts): a new file starts with its magic; the offsets are absolute
-    if (at === 0) { d.push(ARR_FILE_MAGIC); at = ARR_FILE_MAGIC.length }
+    // (a file of no rows stays empty: a column top's file, say)
+    if (at === 0 && vs.some((v) => v.length > 0)) { d.push(ARR_FILE_MAGIC); at = ARR_FILE_MAGIC.length }
     for (const v of vs) {
       const [pd, po] = encodeArrFile(v as ArrVector, at)
       d.push(pd)
@@ -338,20 +339,24 @@ function* indexSteps(write: () => Steps<void>): Steps<void> {
  * partition is written anew instead (in layout 2; the next checkpoints append to it).
  */
 export function arrayFilesAppendable(path: string, columns: readonly { readonly type: ColumnType }[], names: readonly (string | undefined)[]): boolean {
+  // (an 8-byte read per array column of the last partition, at each checkpoint that appends to it)
   for (let i = 0; i < columns.length; i++) {
     if (physicalOf(columns[i]!.type) !== 'arr' || names[i] === undefined) continue
     const head = Buffer.alloc(8)
     let fd: number
     try { fd = io.openSync(`${path}/${names[i]!}.d`, 'r') } catch { return false }
-    try { if (io.readSync(fd, head, 0) !== 8) return false } finally { io.closeSync(fd) }
-    if (!isArrFile2(head)) return false
+    let n: number
+    try { n = io.readSync(fd, head, 0) } finally { io.closeSync(fd) }
+    // an empty file holds no rows in either layout: the rows appended start it in layout 2
+    if (n !== 0 && !isArrFile2(head)) return false
   }
   return true
 }
 
 /** Where layout 2 array rows (array-codec.ts) end in `<base>.d` after its first `rows` rows: after the last one's record and elements. */
 function arrDataEnd(base: string, type: ColumnType, rows: number): number {
-  if (rows === 0) return ARR_FILE_MAGIC.length
+  // no rows: after the magic, or at 0 in an empty file (the append writes the magic first)
+  if (rows === 0) return io.statSize(`${base}.d`) >= ARR_FILE_MAGIC.length ? ARR_FILE_MAGIC.length : 0
   const b = Buffer.alloc(8)
   const read = (file: string, at: number) => {
     const fd = io.openSync(file, 'r')
@@ -691,6 +696,21 @@ function liveNames(e: PartitionEntry, columns: readonly { readonly name: string 
  * others are removed on the thread pool (`later`) or at once. Never a file `after` names.
  */
 export function removeDropped(tableDir: string, before: TableFileMeta, after: TableFileMeta, later = false): void {
+  runSteps(removeDroppedSteps(tableDir, before, after, later))
+}
+
+/** Partitions whose dropped files {@link removeDroppedSteps} moves per step (a few file-system calls each). */
+const DROPPED_PER_STEP = 8
+
+/**
+ * {@link removeDropped} in steps, {@link DROPPED_PER_STEP} partitions' files per step: a DROP
+ * COLUMN of a table of many partitions moved every partition's files in one turn of the event
+ * loop (an existence check per extension, a directory, a rename per file, on the main thread). The
+ * `_meta` that no longer names them is in force already: a crash between steps leaves files the
+ * next open removes ({@link purgeDropped}).
+ */
+export function* removeDroppedSteps(tableDir: string, before: TableFileMeta, after: TableFileMeta, later = false): Steps<void> {
+  let moved = 0
   const had = new Map(before.partitions.map((e) => [e.dir, new Set(e.dropped ?? [])]))
   const trash = `${tableDir}/../${TRASH}`
   for (const e of after.partitions) {
@@ -701,6 +721,8 @@ export function removeDropped(tableDir: string, before: TableFileMeta, after: Ta
     for (const name of e.dropped) {
       if (prev.has(name) || live.has(name)) continue
       const base = `${tableDir}/${e.dir}/${name}`
+      if (moved > 0 && moved % DROPPED_PER_STEP === 0) yield
+      moved++
       const files = COLUMN_FILE_EXTS.map((x) => `${name}${x}`).filter((f) => io.existsSync(`${tableDir}/${e.dir}/${f}`))
       if (files.length === 0) continue
       const to = `${trash}/${isHeld(base) ? 'held' : 'gone'}-${++trashed}-${e.dir}`
