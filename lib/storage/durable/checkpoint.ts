@@ -14,7 +14,7 @@ import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
 import type { ColdPart } from '../table-parts.js'
 import {
-  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, arrayFilesAppendable, removeDropped, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps, type NonNullCounts, nonNullCountsSteps, nonNullOf, nonNullRows, topNonNull,
+  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, arrayFilesAppendable, removeDroppedSteps, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps, type NonNullCounts, nonNullCountsSteps, nonNullOf, nonNullRows, topNonNull,
 } from './table-files.js'
 import { type Steps, runSteps } from './steps.js'
 import { compactVector, retainedBytes } from './compact-vector.js'
@@ -169,8 +169,12 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     coldNow[coldNow.length - 1] = next
   }
   t.settle([...coldNow, ...parts])
+  // the new `_meta` is in force: what it no longer names leaves in steps of its own (a directory
+  // listing, then a few partitions' dropped files per step), not in the step that replaced it
+  yield
   try { removeUnreferenced(state.dir, file, removeLater) } catch { /* leftovers are removed on the next open */ }
-  try { removeDropped(state.dir, beforeFile, file, removeLater) } catch { /* leftovers are removed on the next open */ }
+  yield
+  try { yield* removeDroppedSteps(state.dir, beforeFile, file, removeLater) } catch { /* leftovers are removed on the next open */ }
   indexChanges(state, t, before, coldNow)
 }
 

@@ -10,6 +10,7 @@ import { type PartCache, type Evictable, STORAGE_STATS, vectorBytes } from './pa
 import { PARQUET_PARTITION_FILE, type PartitionEntry, columnFileBytes, corrupted, nonNullOf, readColumn, readColumnTail, topNonNull, topOf, topsWithout } from './table-files.js'
 import { timestampMicros } from '../../types/timestamp-ns.js'
 import { readParquetPartColumn } from './parquet-part.js'
+import { fixedWidth, isVarSize } from './column-codec.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
 import { internalError } from '../../errors.js'
 import { holdDir, releaseDirs, whereNow } from './retired-dirs.js'
@@ -248,9 +249,18 @@ export class FilePart implements ColdPart, Evictable {
     const files = had.filter((_, i) => !gone.has(i))
     const dropped = had.filter((_, i) => gone.has(i))
     const dir = `${src.tableDir}/${this.entry.dir}`
-    // SHOW PARTITIONS' size loses the dropped files (a Parquet partition's file keeps them)
+    // SHOW PARTITIONS' size loses the dropped files (a Parquet partition's file keeps them): a
+    // fixed-width file's recorded rows are its bytes as written (no stat on the event loop, which
+    // DROP COLUMN paid per partition); a var-size file's size is asked of the file system
     let freed = 0
-    if (this.entry.format !== 'parquet') for (const f of dropped) freed += columnFileBytes(dir, f)
+    if (this.entry.format !== 'parquet') {
+      had.forEach((f, i) => {
+        if (!gone.has(i)) return
+        const type = before[i]?.type
+        const w = type === undefined || isVarSize(type) ? -1 : fixedWidth(type)
+        freed += w >= 0 ? (this.entry.rows - topOf(this.entry, f)) * w : columnFileBytes(dir, f)
+      })
+    }
     const { files: _files, dropped: _dropped, tops: _tops, ...rest } = this.entry
     const plain = files.length === columns.length && files.every((f, i) => f === columns[i]!.name)
     const tops = topsWithout(this.entry.tops, dropped)
