@@ -15,6 +15,13 @@ import { type ArrVector, ArrBuilder, arrSlice } from '../types/array-vector.js'
 import { HAS_SAB, sharedBuffer } from './shared-memory.js'
 import { nullsOf } from '../types/null-count.js'
 
+/** Rows [lo, hi) of `v` (see {@link ColumnBuffer.appendMerged}). */
+export interface RowPiece {
+  readonly v: Vector
+  readonly lo: number
+  readonly hi: number
+}
+
 type Fixed = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Float32Array | Float64Array | BigInt64Array
 
 /**
@@ -207,6 +214,63 @@ export class ColumnBuffer {
     for (let i = 0; i < count; i++) {
       const k = order[i]!
       dst[at + i] = k < split ? xd[k]! : yd[k - split]!
+    }
+    this.len += count
+    return true
+  }
+
+  /**
+   * Appends `count` rows picked by `order` from the rows of `pieces` (taken one after another) and
+   * of `b`: `order[i] < split` is row `order[i]` of the pieces' rows, which `order` takes in
+   * ascending order (an out-of-order merge's existing rows), otherwise row `order[i] - split` of
+   * `b` (the new rows). {@link appendGathered} over existing rows not in one vector: fixed-width
+   * values of one representation are gathered in one loop, anything else (var-size, arrays,
+   * another symbol dictionary, 64-bit values held another way) a run of consecutive rows at a time.
+   */
+  appendMerged(pieces: readonly RowPiece[], b: Vector, order: Int32Array, count: number, split: number): void {
+    const y = materialize(b)
+    const xs = pieces.map((p) => materialize(p.v))
+    if (this.fixed !== null && this.gatherFixed(pieces, xs, y, order, count, split)) return
+    // runs: existing rows continue one piece at a time, new rows while consecutive
+    let p = 0, local = pieces.length > 0 ? pieces[0]!.lo : 0
+    let i = 0
+    while (i < count) {
+      const k = order[i]!
+      if (k >= split) {
+        let e = i + 1
+        while (e < count && order[e] === order[e - 1]! + 1) e++
+        this.appendRange(y, k - split, k - split + e - i)
+        i = e
+        continue
+      }
+      while (local >= pieces[p]!.hi) { p++; local = pieces[p]!.lo }
+      const piece = pieces[p]!
+      let e = i + 1
+      while (e < count && order[e]! < split && local + e - i < piece.hi) e++
+      this.appendRange(xs[p]!, local, local + e - i)
+      local += e - i
+      i = e
+    }
+  }
+
+  /** {@link appendMerged}'s loop for fixed-width values of this buffer's representation; false (nothing appended) otherwise. */
+  private gatherFixed(pieces: readonly RowPiece[], xs: readonly Vector[], y: Vector, order: Int32Array, count: number, split: number): boolean {
+    const ctor = this.fixed!.constructor
+    const same = (v: Vector): boolean => !(v.kind === 'sym' && v.dict !== this.dict) && v.data !== null && v.data.constructor === ctor
+    if (!same(y) || !xs.every(same)) return false
+    this.reserve(this.len + count)
+    const dst = this.fixed as Float64Array
+    const yd = y.data as Float64Array
+    const at = this.len
+    let p = 0
+    let xd = (xs[0]?.data ?? yd) as Float64Array
+    let local = pieces.length > 0 ? pieces[0]!.lo : 0
+    let hi = pieces.length > 0 ? pieces[0]!.hi : 0
+    for (let i = 0; i < count; i++) {
+      const k = order[i]!
+      if (k >= split) { dst[at + i] = yd[k - split]!; continue }
+      while (local >= hi) { p++; xd = xs[p]!.data as Float64Array; local = pieces[p]!.lo; hi = pieces[p]!.hi }
+      dst[at + i] = xd[local++]!
     }
     this.len += count
     return true

@@ -19,7 +19,7 @@
  * (`cairo.o3.max.lag` bounds how far back a commit expects late rows).
  */
 import { type I64Vector, type Vector, materialize } from '../types/vector.js'
-import { ColumnBuffer } from './column-buffer.js'
+import { ColumnBuffer, type RowPiece } from './column-buffer.js'
 import { firstAfter, minOf } from './merge-rows.js'
 
 type Stamps = Float64Array | BigInt64Array
@@ -106,4 +106,83 @@ export function mergeTail(cols: readonly ColumnBuffer[], keep: number, from: num
 export function mergeOutOfOrder(cols: readonly ColumnBuffer[], existing: number, vectors: readonly Vector[], length: number, ts: number): ColumnBuffer[] {
   const from = firstAfter(cols[ts]!, existing, minOf(vectors[ts] as I64Vector, length), false)
   return mergeTail(cols, 0, from, existing, vectors, length, ts)
+}
+
+/**
+ * Rows held as consecutive pieces, oldest first (what an out-of-order merge reaches across: the
+ * rows after a cut partition's cut, whole partitions, the in-memory segments): `rows` rows whose
+ * column `c` is `column(c)` (called once per column and merge).
+ */
+export interface RowSegment {
+  readonly rows: number
+  column(c: number): Vector
+}
+
+/** Index of the first row of the segments' timestamps `stamps` (rows in order) after `min`, or with `dedup` at it. */
+function firstAfterSegments(stamps: readonly Stamps[], rows: readonly number[], min: number | bigint, dedup: boolean): number {
+  let base = 0
+  for (let s = 0; s < stamps.length; s++) {
+    const d = stamps[s]!
+    const n = rows[s]!
+    if (n === 0 || (dedup ? d[n - 1]! < min : d[n - 1]! <= min)) { base += n; continue }
+    let lo = 0, hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (dedup ? d[mid]! < min : d[mid]! <= min) lo = mid + 1
+      else hi = mid
+    }
+    return base + lo
+  }
+  return base
+}
+
+/**
+ * The rows of `segments` and the new rows `vectors` (`length`, not in order after the newest row)
+ * in timestamp order (column `ts`), copied once into new buffers shaped like `like` (type and
+ * dictionary per column): {@link mergeTail} over rows not in one buffer yet. An out-of-order merge
+ * that moves checkpointed rows to memory gathers them from where they were read straight into the
+ * merged version; before, they were first copied into one in-memory version (the thaw) and then
+ * copied again by the merge. Rows before the first one a new row lands before are copied as
+ * blocks; ties keep existing rows first, then the new rows in arrival order (as `mergeTail`).
+ */
+export function mergeSegments(like: readonly ColumnBuffer[], segments: readonly RowSegment[], vectors: readonly Vector[], length: number, ts: number): ColumnBuffer[] {
+  const rows = segments.map((s) => s.rows)
+  const tsVectors = segments.map((s) => materialize(s.column(ts)))
+  const stamps = tsVectors.map((v) => v.data as Stamps)
+  let existing = 0
+  for (const n of rows) existing += n
+  const fresh = (materialize(vectors[ts]!) as I64Vector).data as Stamps
+  const from = firstAfterSegments(stamps, rows, minOf(vectors[ts] as I64Vector, length), false)
+  const tailOld = existing - from
+  const n = tailOld + length
+  const runs = runOrder(fresh, 0, length)
+  // row k < tailOld: existing row from + k; otherwise new row k - tailOld
+  const order = new Int32Array(n)
+  let s = 0, local = from
+  while (s < rows.length && local >= rows[s]!) local -= rows[s++]!
+  let i = 0, j = 0, o = 0
+  while (i < tailOld && j < length) {
+    while (local >= rows[s]!) { s++; local = 0 }
+    const k = runs[j]!
+    if (fresh[k]! < stamps[s]![local]!) { order[o++] = tailOld + k; j++ } else { order[o++] = i++; local++ }
+  }
+  while (i < tailOld) order[o++] = i++
+  while (j < length) order[o++] = tailOld + runs[j++]!
+  return like.map((b, c) => {
+    const vs = c === ts ? tsVectors : segments.map((seg) => seg.column(c))
+    // room for the next in-order batch of this size without regrowing at once
+    const out = new ColumnBuffer(b.type, existing + length + length, b.dict)
+    // the rows before `from` as blocks, then the pieces the merge gathers from
+    const pieces: RowPiece[] = []
+    let base = 0
+    for (let k = 0; k < vs.length; k++) {
+      const v = vs[k]!, r = rows[k]!
+      const lo = Math.max(0, Math.min(r, from - base))
+      out.appendRange(v, 0, lo)
+      if (lo < r) pieces.push({ v, lo, hi: r })
+      base += r
+    }
+    out.appendMerged(pieces, vectors[c]!, order, n, tailOld)
+    return out
+  })
 }

@@ -24,7 +24,7 @@ import type { PartitionUnit } from '../sql/ast.js'
 import { ColumnBuffer, RowBuffer } from './column-buffer.js'
 import { applyTtl } from './partition-ops.js'
 import { dedupRows, firstAfter, minOf, timestampOrder } from './merge-rows.js'
-import { mergeTail } from './o3-merge.js'
+import { type RowSegment, mergeSegments, mergeTail } from './o3-merge.js'
 import { type ColdPart, type PartCut, type SnapshotPart, coldSnapshotPart, memorySnapshotPart } from './table-parts.js'
 import { WriteLock } from './write-lock.js'
 import { HeldRows } from './held-rows.js'
@@ -391,12 +391,12 @@ export class Table {
    * partitions' rows, the frozen segments and the newest rows are copied once, into one version
    * (joining the segments costs no copy of its own). Nothing may change the table between steps.
    */
-  private *thawSteps(from: number, cut?: Thawing['cut']): Steps<void> {
+  private *thawSteps(from: number): Steps<void> {
     this.quiesce()
-    if (from >= this.cold.length && cut === undefined) return
+    if (from >= this.cold.length) return
     const moving = this.cold.slice(from)
     const memory = this.inMemory()
-    let rows = cut === undefined ? 0 : cut.part.rows - cut.at.at
+    let rows = 0
     for (const p of moving) rows += p.rows
     for (const d of memory) rows += d.rowCount
     const hot = this.hot
@@ -405,18 +405,12 @@ export class Table {
       if (c > 0) yield
       const b = hot.columns[c]!
       const out = new ColumnBuffer(b.type, rows, b.dict)
-      if (cut !== undefined) out.append(cut.tails[c] ?? cut.at.tail(c))
       for (const p of moving) out.append(this.preloaded?.get(p)?.[c] ?? p.column(c))
       for (const d of memory) out.appendRange(d.columns[c]!.view(0, d.rowCount), 0, d.rowCount)
       columns.push(out)
     }
     for (const p of moving) p.retire(this.preloaded?.get(p))
-    if (cut === undefined) this.cold = this.cold.slice(0, from)
-    else {
-      // its first rows stay where they are, as a part of their own (the same files, fewer rows)
-      if (cut.at.prefix !== cut.part) cut.part.retire()
-      this.cold = [...this.cold.slice(0, from - 1), cut.at.prefix]
-    }
+    this.cold = this.cold.slice(0, from)
     this.data = { columns, rowCount: rows }
   }
 
@@ -549,9 +543,58 @@ export class Table {
       return
     }
     const min = minOf(vectors[ts] as I64Vector, length)
-    this.thawFrom(min)
+    const plan = this.thawing(min)
+    if (plan.from < this.cold.length || plan.cut !== undefined) { this.mergeThawed(plan, vectors, length, min); return }
     if (this.meta.dedupKeys.length === 0) this.mergeNewest(vectors, length, min)
     else this.mergeDedup(vectors, length, min)
+  }
+
+  /**
+   * The merge of rows that reach checkpointed partitions (`plan`, {@link thawPlan}): the rows that
+   * move to memory (the cut partition's after the cut, whole partitions, as read ahead when the
+   * commit ran in steps) and the in-memory rows are merged with the new ones straight from where
+   * they are held, so each is copied once (into the merged version; DEDUP: into the rows it sorts,
+   * then in their order). Before, the move (`thawSteps`) copied them into one version and the
+   * merge copied them again. The moved partitions retire as in {@link thawSteps}; a failure while
+   * reading leaves the table as it was.
+   */
+  private mergeThawed(plan: Thawing, vectors: readonly Vector[], length: number, min: number | bigint): void {
+    const ts = this.meta.timestampIndex
+    const cut = plan.cut
+    const moving = this.cold.slice(plan.from)
+    const preloaded = this.preloaded
+    const segments: RowSegment[] = []
+    if (cut !== undefined) segments.push({ rows: cut.part.rows - cut.at.at, column: (c) => cut.tails[c] ?? cut.at.tail(c) })
+    for (const p of moving) segments.push({ rows: p.rows, column: (c) => preloaded?.get(p)?.[c] ?? p.column(c) })
+    for (const d of this.inMemory()) if (d.rowCount > 0) segments.push({ rows: d.rowCount, column: (c) => d.columns[c]!.view(0, d.rowCount) })
+    const like = this.hot.columns
+    let data: TableData
+    if (this.meta.dedupKeys.length === 0) {
+      const columns = mergeSegments(like, segments, vectors, length, ts)
+      data = { columns, rowCount: columns[ts]!.length }
+    } else {
+      // staged once (the rows before the first one at `min` are left in order by timestampOrder), then sorted and deduplicated
+      let existing = 0
+      for (const g of segments) existing += g.rows
+      const total = existing + length
+      const merged = like.map((b, c) => {
+        const out = new ColumnBuffer(b.type, total, b.dict)
+        for (const g of segments) out.appendRange(g.column(c), 0, g.rows)
+        out.append(vectors[c]!)
+        return out
+      })
+      const from = firstAfter(merged[ts]!, existing, min, true)
+      const [order, count] = dedupRows(this.meta, merged, timestampOrder(merged[ts]!, from, existing, total), total, existing)
+      data = { columns: merged.map((b) => b.permuted(order, count)), rowCount: count }
+    }
+    for (const p of moving) p.retire(preloaded?.get(p))
+    if (cut === undefined) this.cold = this.cold.slice(0, plan.from)
+    else {
+      // its first rows stay where they are, as a part of their own (the same files, fewer rows)
+      if (cut.at.prefix !== cut.part) cut.part.retire()
+      this.cold = [...this.cold.slice(0, plan.from - 1), cut.at.prefix]
+    }
+    this.data = data
   }
 
   /**
@@ -611,14 +654,14 @@ export class Table {
   }
 
   /**
-   * Moves to memory the cold partitions holding timestamps >= `min` (an out-of-order merge reaches
-   * them): the first of them only from its first row after `min` (DEDUP: at `min`) on, when it can
-   * be cut ({@link thawPlan}).
+   * What an out-of-order merge whose oldest new row is `min` moves to memory (the cold partitions
+   * holding timestamps >= `min`, the first of them only from its first row after `min`, DEDUP: at
+   * `min`, when it can be cut): as read ahead ({@link loadThawing}) when that plan still holds, else
+   * {@link thawPlan}.
    */
-  private thawFrom(min: number | bigint): void {
+  private thawing(min: number | bigint): Thawing {
     const planned = this.planned
-    const plan = planned !== undefined && (planned.cut === undefined ? planned.from === this.firstReached(min) : this.cold[planned.from - 1] === planned.cut.part) ? planned : this.thawPlan(min)
-    runSteps(this.thawSteps(plan.from, plan.cut))
+    return planned !== undefined && (planned.cut === undefined ? planned.from === this.firstReached(min) : this.cold[planned.from - 1] === planned.cut.part) ? planned : this.thawPlan(min)
   }
 
   /**
@@ -655,7 +698,7 @@ export class Table {
    * memory ({@link thawPlan}): a column of a partition per step (a cut partition's rows after the
    * cut only), so a partition stored as Parquet is decoded a column per turn of the event loop
    * rather than all of them in the merge's one step. Resolves to the plan with what it read
-   * (undefined: nothing moves), for {@link thawFrom}. The table must not change meanwhile (as for
+   * (undefined: nothing moves), for {@link thawing}. The table must not change meanwhile (as for
    * {@link applyAppendSteps}).
    */
   private *loadThawing(vectors: readonly Vector[], length: number): Generator<void, Thawing | undefined, void> {

@@ -29,7 +29,7 @@ t.test('every acknowledged batch survives SIGKILL, no batch is there in part', a
     for (const k of await runWriter(WRITER, dir, next, Math.floor(rnd() * 400), users)) acked.add(k)
     const db = await Database.open({ path: dir, acl: { enabled: true, passwordHashIterations: 1 } })
     try {
-      const r = await db.query('select batch, count(), sum(id), sum(v), count(name), count_distinct(s), min(ts), max(ts) from t group by batch order by batch')
+      const r = await db.query('select batch, count(), sum(id), sum(v), count(name), count_distinct(s), min(ts), max(ts), sum(array_sum(a)) from t group by batch order by batch')
       const present = new Map(r.rows.map((row) => [Number(row[0]), row]))
       for (const k of acked) if (!present.has(k)) t.fail(`round ${round}: acknowledged batch ${k} is missing`)
       for (const [k, row] of present) {
@@ -37,7 +37,8 @@ t.test('every acknowledged batch survives SIGKILL, no batch is there in part', a
         const sumId = b.id.reduce((a, x) => a + x, 0)
         const sumV = b.v.reduce((a, x) => a + x, 0)
         const names = b.name.filter((x) => x !== null).length
-        const ok = Number(row[1]) === ROWS && Number(row[2]) === sumId && row[3] === sumV && Number(row[4]) === names &&
+        const sumA = b.a.reduce((x, y) => x + (y === null ? 0 : y.values.reduce((p, q) => p + q, 0)), 0)
+        const ok = row[8] === sumA && Number(row[1]) === ROWS && Number(row[2]) === sumId && row[3] === sumV && Number(row[4]) === names &&
           Number(row[5]) === Math.min(7, ROWS) && Number(row[6]) === b.ts[0] && Number(row[7]) === b.ts[ROWS - 1]
         if (!ok) t.fail(`round ${round}: batch ${k} is not intact: ${JSON.stringify(row, (_, x) => (typeof x === 'bigint' ? String(x) : x))}`)
       }

@@ -13,6 +13,7 @@ import { unpack } from 'msgpackr'
 import { Database } from '../../lib/index.js'
 import { STORAGE_STATS } from '../../lib/storage/durable/part-cache.js'
 import { afterReopen, tmpDir } from '../unit/storage/helpers.js'
+import { ColumnBuffer } from '../../lib/storage/column-buffer.js'
 
 const DAY = 86_400_000_000
 const T0 = Date.UTC(2024, 0, 1) * 1000
@@ -75,6 +76,57 @@ t.test('a late batch into the last hours of a checkpointed day reads only those 
   t.ok(parts[2]!.dir !== dayDir, 'the rest is in a new one')
   t.same(await afterReopen(dir, ...QUERIES('o')), i, 'after the checkpoint and a reopen: the same answers')
   db = await Database.open({ path: dir })
+})
+
+t.test('the rows a late batch moves to memory are copied once, into the merged rows (not into a moved version first)', async (t) => {
+  const dir = tmpDir(t, 'epochdb-o3-copies-')
+  for (const dedup of [false, true]) {
+    let db = await Database.open({ path: dir })
+    const name = dedup ? 'd' : 'n'
+    await db.query(`create table ${name} (ts timestamp, v long, d double) timestamp(ts) partition by day${dedup ? ' wal dedup upsert keys(ts)' : ''}`)
+    const n = 20_000
+    const tail = 2_000
+    const step = 1_000_000
+    const stamps = Array.from({ length: n }, (_, i) => T0 + i * step * 2)
+    await db.append(name, { ts: stamps, v: stamps.map((_, i) => i), d: stamps.map((_, i) => i / 2) })
+    await db.close()
+    db = await Database.open({ path: dir })
+    // 100 late rows among the last 2,000 (odd timestamps: no row is replaced)
+    const late = Array.from({ length: 100 }, (_, i) => T0 + (n - tail + 20 * i) * step * 2 + step)
+    // rows appended to column buffers meanwhile (a merge's gather counts once, not again for its runs)
+    let copied = 0
+    let depth = 0
+    const proto = ColumnBuffer.prototype as unknown as Record<string, (...a: unknown[]) => unknown>
+    const saved = new Map<string, (...a: unknown[]) => unknown>()
+    const rowsOf: Record<string, (a: unknown[]) => number> = {
+      appendRange: (a) => (a[2] as number) - (a[1] as number),
+      appendGathered: (a) => a[3] as number,
+      appendMerged: (a) => a[3] as number,
+      permuted: (a) => a[1] as number,
+    }
+    for (const [k, count] of Object.entries(rowsOf)) {
+      const f = proto[k]!
+      saved.set(k, f)
+      proto[k] = function (this: unknown, ...a: unknown[]) {
+        if (depth === 0) copied += count(a)
+        depth++
+        try { return f.apply(this, a) } finally { depth-- }
+      }
+    }
+    try {
+      await db.append(name, { ts: late, v: late.map(() => -1), d: late.map(() => -1) })
+    } finally {
+      for (const [k, f] of saved) proto[k] = f
+    }
+    // the cut falls after the last row not after the oldest late one: the last tail - 1 rows move
+    const moved = tail - 1 + late.length
+    // a copy into the merged rows: 3 columns × (tail + late); DEDUP sorts a staged copy (× 2); the thaw's copy came on top
+    const once = 3 * moved * (dedup ? 2 : 1)
+    t.ok(copied >= 3 * moved && copied <= once + 3 * late.length, `${dedup ? 'DEDUP: ' : ''}${copied} column rows copied for ${moved} rows × 3 columns (at most ${once + 3 * late.length})`)
+    const r = await db.query(`select count(), sum(v), min(ts), max(ts) from ${name}`)
+    t.same(r.rows[0]!.slice(0, 2), [BigInt(n + late.length), BigInt((n * (n - 1)) / 2 - late.length)], 'every row once')
+    await db.close()
+  }
 })
 
 t.test('two interleaved streams through many checkpoints: parts per day stay bounded, the rows read back in order', async (t) => {

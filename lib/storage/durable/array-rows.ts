@@ -6,7 +6,7 @@
  */
 import type { ColumnType } from '../../types/column-type.js'
 import type { ArrVector } from '../../types/array-vector.js'
-import { decodeArrRows, elementsAt, headerRecordBytes } from './array-codec.js'
+import { ARR_FILE_MAGIC, arrRecordBytes, decodeArrFile, decodeArrRows, elementsAt, headerRecordBytes, isArrFile2 } from './array-codec.js'
 import { io } from './io.js'
 
 const TWO32 = 4294967296
@@ -17,6 +17,10 @@ const TWO32 = 4294967296
  * and the file system's error when one cannot be read.
  */
 export function readArrayRows(base: string, type: ColumnType, from: number, to: number): ArrVector {
+  const head = Buffer.alloc(ARR_FILE_MAGIC.length)
+  const hfd = io.openSync(`${base}.d`, 'r')
+  try { io.readSync(hfd, head, 0) } finally { io.closeSync(hfd) }
+  if (isArrFile2(head)) return readArrayRows2(base, type, from, to)
   const oSize = io.statSize(`${base}.o`)
   const dSize = io.statSize(`${base}.d`)
   const fileRows = oSize / 8
@@ -49,4 +53,38 @@ export function readArrayRows(base: string, type: ColumnType, from: number, to: 
     io.closeSync(dfd)
   }
   return decodeArrRows(type, header, elements, n)
+}
+
+/** {@link readArrayRows} of files in layout 2 (array-codec.ts): from row `from`'s record to the end of row `to - 1`'s elements. */
+function readArrayRows2(base: string, type: ColumnType, from: number, to: number): ArrVector {
+  const n = to - from
+  if (n === 0) return decodeArrFile(type, new Uint8Array(0), 0).vector
+  const o = Buffer.alloc(8)
+  const rec = Buffer.alloc(arrRecordBytes(type))
+  let start: number
+  let last: number
+  const fd = io.openSync(`${base}.o`, 'r')
+  try {
+    const offsetAt = (r: number): number => {
+      if (io.readSync(fd, o, r * 8) !== 8) throw new RangeError('offsets file is shorter than its rows')
+      return o.readUInt32LE(0) + o.readInt32LE(4) * TWO32
+    }
+    start = offsetAt(from)
+    last = offsetAt(to - 1)
+  } finally {
+    io.closeSync(fd)
+  }
+  if (start < ARR_FILE_MAGIC.length || last < start) throw new RangeError('array offsets out of order')
+  const dfd = io.openSync(`${base}.d`, 'r')
+  try {
+    if (io.readSync(dfd, rec, last) !== rec.length) throw new RangeError('array data is shorter than its rows')
+    const end = last + rec.length + Math.max(0, rec.readInt32LE(0)) * 8
+    const bytes = Buffer.alloc(end - start)
+    if (io.readSync(dfd, bytes, start) !== bytes.length) throw new RangeError('array data is shorter than its rows')
+    const { vector, end: at } = decodeArrFile(type, bytes, n)
+    if (at !== bytes.length) throw new RangeError('array offsets disagree with the rows\' records')
+    return vector
+  } finally {
+    io.closeSync(dfd)
+  }
 }

@@ -14,7 +14,7 @@ import { partitionOf } from '../partition-key.js'
 import { FilePart, type PartSource } from './file-part.js'
 import type { ColdPart } from '../table-parts.js'
 import {
-  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, canAppendColumns, removeDropped, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps, type NonNullCounts, nonNullCountsSteps, nonNullOf, nonNullRows, topNonNull,
+  FORMAT_VERSION, type PartitionEntry, type TableFileMeta, appendPartitionSteps, arrayFilesAppendable, removeDroppedSteps, removeUnreferenced, writeDictionarySteps, writePartitionSteps, writeTableMetaSteps, type NonNullCounts, nonNullCountsSteps, nonNullOf, nonNullRows, topNonNull,
 } from './table-files.js'
 import { type Steps, runSteps } from './steps.js'
 import { compactVector, retainedBytes } from './compact-vector.js'
@@ -169,8 +169,12 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
     coldNow[coldNow.length - 1] = next
   }
   t.settle([...coldNow, ...parts])
+  // the new `_meta` is in force: what it no longer names leaves in steps of its own (a directory
+  // listing, then a few partitions' dropped files per step), not in the step that replaced it
+  yield
   try { removeUnreferenced(state.dir, file, removeLater) } catch { /* leftovers are removed on the next open */ }
-  try { removeDropped(state.dir, beforeFile, file, removeLater) } catch { /* leftovers are removed on the next open */ }
+  yield
+  try { yield* removeDroppedSteps(state.dir, beforeFile, file, removeLater) } catch { /* leftovers are removed on the next open */ }
   indexChanges(state, t, before, coldNow)
 }
 
@@ -230,14 +234,15 @@ function renamedSymbols(symbols: Record<string, string>, before: TableMeta['colu
 /**
  * True when in-order rows can be appended to cold partition `p`'s files in place: column files
  * (not Parquet) that serve the table's current columns (under the names its entry gives them; a
- * column added later gets a file then), none of them an array column, and not the first rows of a
+ * column added later gets a file then), array columns' in layout 2 (array-codec.ts), and not the first rows of a
  * partition an out-of-order merge cut (its files hold rows the `_meta` in force may still name:
  * they are never written).
  */
 function appendable(p: ColdPart, t: Table): boolean {
   if (!(p instanceof FilePart) || p.entry.format === 'parquet') return false
   const now = t.meta.columns
-  return p.appendFiles(now) !== undefined && canAppendColumns(now) && !p.cutShort
+  const files = p.appendFiles(now)
+  return files !== undefined && !p.cutShort && arrayFilesAppendable(p.dirPath, now, files)
 }
 
 /**

@@ -12,6 +12,7 @@ import { timestampMicros } from '../../types/timestamp-ns.js'
 import { readParquetPartColumn } from './parquet-part.js'
 import { ParquetFile } from '../../parquet/reader.js'
 import { parquetNonNullCounts } from '../../parquet/null-stats.js'
+import { fixedWidth, isVarSize } from './column-codec.js'
 import { SymbolPostings, cachedPostings, setPostings } from '../symbol-index.js'
 import { internalError } from '../../errors.js'
 import { holdDir, releaseDirs, whereNow } from './retired-dirs.js'
@@ -87,6 +88,11 @@ export class FilePart implements ColdPart, Evictable {
     const files = this.entry.files ?? this.src.columns.map((c) => c.name)
     if (files.length > now.length || files.some((_, i) => this.src.columns[i] !== undefined && this.src.columns[i]!.type !== now[i]!.type)) return undefined
     return now.map((_, i) => files[i])
+  }
+
+  /** The partition's directory, where its files are while it is the table's (not once retired: see retired-dirs.ts). */
+  get dirPath(): string {
+    return `${this.src.tableDir}/${this.entry.dir}`
   }
 
   /** True once the partition left the table ({@link retire}): it is read only by statements that still hold it. */
@@ -245,9 +251,18 @@ export class FilePart implements ColdPart, Evictable {
     const files = had.filter((_, i) => !gone.has(i))
     const dropped = had.filter((_, i) => gone.has(i))
     const dir = `${src.tableDir}/${this.entry.dir}`
-    // SHOW PARTITIONS' size loses the dropped files (a Parquet partition's file keeps them)
+    // SHOW PARTITIONS' size loses the dropped files (a Parquet partition's file keeps them): a
+    // fixed-width file's recorded rows are its bytes as written (no stat on the event loop, which
+    // DROP COLUMN paid per partition); a var-size file's size is asked of the file system
     let freed = 0
-    if (this.entry.format !== 'parquet') for (const f of dropped) freed += columnFileBytes(dir, f)
+    if (this.entry.format !== 'parquet') {
+      had.forEach((f, i) => {
+        if (!gone.has(i)) return
+        const type = before[i]?.type
+        const w = type === undefined || isVarSize(type) ? -1 : fixedWidth(type)
+        freed += w >= 0 ? (this.entry.rows - topOf(this.entry, f)) * w : columnFileBytes(dir, f)
+      })
+    }
     const { files: _files, dropped: _dropped, tops: _tops, ...rest } = this.entry
     const plain = files.length === columns.length && files.every((f, i) => f === columns[i]!.name)
     const tops = topsWithout(this.entry.tops, dropped)

@@ -14,6 +14,7 @@ import { appendIndexBlock, encodeIndexBlockSteps, indexFileOf, writeIndexFileSte
 import { type ColumnType, physicalOf } from '../../types/column-type.js'
 import type { TableData, TableMeta } from '../table.js'
 import type { HeldRows } from '../held-rows.js'
+import type { ArrVector } from '../../types/array-vector.js'
 import { decodeFixed, decodeVar, encodeFixed, encodeVar, fixedWidth, isVarSize } from './column-codec.js'
 import { io, writeAll } from './io.js'
 import { fsyncDirSteps, replaceFileAtomicSteps, writeFileDurableSteps } from './durable-steps.js'
@@ -21,6 +22,7 @@ import { packr } from './wal-codec.js'
 import { type Steps, runSteps } from './steps.js'
 import { isHeld, movedDir } from './retired-dirs.js'
 import { readArrayRows } from './array-rows.js'
+import { ARR_FILE_MAGIC, arrRecordBytes, decodeArrFile, encodeArrFile, isArrFile2 } from './array-codec.js'
 import { nullsOf } from '../../types/null-count.js'
 
 /** The `_meta` file's format version. */
@@ -252,8 +254,8 @@ export function* writePartitionSteps(tableDir: string, dir: string, meta: TableM
  */
 export function* writeColumnSteps(path: string, name: string, type: ColumnType, v: Vector): Steps<number> {
   if (isVarSize(type)) {
-    const [d, o] = encodeVar(v)
-    return (yield* writeFileSteps(`${path}/${name}.d`, [d])) + (yield* writeFileSteps(`${path}/${name}.o`, [o]))
+    const [d, o] = encodeVarPieces(type, [v], 0)
+    return (yield* writeFileSteps(`${path}/${name}.d`, d)) + (yield* writeFileSteps(`${path}/${name}.o`, o))
   }
   return fixedWidth(type) > 0 ? yield* writeFileSteps(`${path}/${name}.d`, fixedPieces(type, v)) : 0
 }
@@ -292,14 +294,25 @@ function* fixedPiecesOf(type: ColumnType, vs: readonly Vector[]): Generator<Uint
 
 /**
  * The `.d` and `.o` parts of var-size rows given as pieces, the data part starting at byte `base`
- * of its file: each piece encoded, its offsets moved past the pieces before it. An array column's
- * data part starts with every row's header, so its pieces are joined first.
+ * of its file: each piece encoded, its offsets moved past the pieces before it (an array column's
+ * in layout 2, array-codec.ts, which a new file starts with the magic of).
  */
 function encodeVarPieces(type: ColumnType, vs: readonly Vector[], base: number): [Uint8Array[], Uint8Array[]] {
-  if (vs.length > 1 && physicalOf(type) === 'arr') vs = [concatVectors(type, vs)]
   const d: Uint8Array[] = []
   const o: Uint8Array[] = []
   let at = base
+  if (physicalOf(type) === 'arr') {
+    // layout 2 (array-codec.ts): a new file starts with its magic; the offsets are absolute
+    // (a file of no rows stays empty: a column top's file, say)
+    if (at === 0 && vs.some((v) => v.length > 0)) { d.push(ARR_FILE_MAGIC); at = ARR_FILE_MAGIC.length }
+    for (const v of vs) {
+      const [pd, po] = encodeArrFile(v as ArrVector, at)
+      d.push(pd)
+      o.push(po)
+      at += pd.length
+    }
+    return [d, o]
+  }
   for (const v of vs) {
     const [pd, po] = encodeVar(v)
     if (at !== 0) rebaseOffsets(po, at)
@@ -319,9 +332,40 @@ function* indexSteps(write: () => Steps<void>): Steps<void> {
   try { yield* write() } catch { /* rebuilt from the key column when next read */ }
 }
 
-/** True when rows can be appended to the files of a partition with these columns (array columns cannot: their data part starts with every row's header). */
-export function canAppendColumns(columns: readonly { readonly type: ColumnType }[]): boolean {
-  return columns.every((c) => !isVarSize(c.type) || physicalOf(c.type) !== 'arr')
+/**
+ * True when rows can be appended to the array column files of partition directory `path`: every
+ * array column's file (`names[i]`, absent for a column added since, which gets a file of its own)
+ * is in layout 2 (array-codec.ts). A layout 1 file starts with every row's header, so the
+ * partition is written anew instead (in layout 2; the next checkpoints append to it).
+ */
+export function arrayFilesAppendable(path: string, columns: readonly { readonly type: ColumnType }[], names: readonly (string | undefined)[]): boolean {
+  // (an 8-byte read per array column of the last partition, at each checkpoint that appends to it)
+  for (let i = 0; i < columns.length; i++) {
+    if (physicalOf(columns[i]!.type) !== 'arr' || names[i] === undefined) continue
+    const head = Buffer.alloc(8)
+    let fd: number
+    try { fd = io.openSync(`${path}/${names[i]!}.d`, 'r') } catch { return false }
+    let n: number
+    try { n = io.readSync(fd, head, 0) } finally { io.closeSync(fd) }
+    // an empty file holds no rows in either layout: the rows appended start it in layout 2
+    if (n !== 0 && !isArrFile2(head)) return false
+  }
+  return true
+}
+
+/** Where layout 2 array rows (array-codec.ts) end in `<base>.d` after its first `rows` rows: after the last one's record and elements. */
+function arrDataEnd(base: string, type: ColumnType, rows: number): number {
+  // no rows: after the magic, or at 0 in an empty file (the append writes the magic first)
+  if (rows === 0) return io.statSize(`${base}.d`) >= ARR_FILE_MAGIC.length ? ARR_FILE_MAGIC.length : 0
+  const b = Buffer.alloc(8)
+  const read = (file: string, at: number) => {
+    const fd = io.openSync(file, 'r')
+    try { if (io.readSync(fd, b, at) !== 8) throw new RangeError(`${file} is shorter than its rows`) } finally { io.closeSync(fd) }
+  }
+  read(`${base}.o`, (rows - 1) * 8)
+  const last = b.readUInt32LE(0) + b.readInt32LE(4) * TWO32
+  read(`${base}.d`, last)
+  return last + arrRecordBytes(type) + Math.max(0, b.readInt32LE(0)) * 8
 }
 
 /**
@@ -358,7 +402,7 @@ export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta:
     const held = p.rows - topOf(p, names[i]!)
     if (isVarSize(c.type)) {
       const base = `${path}/${names[i]!}`
-      const dataEnd = varDataEnd(base, held)
+      const dataEnd = physicalOf(c.type) === 'arr' ? arrDataEnd(base, c.type, held) : varDataEnd(base, held)
       const [d, o] = encodeVarPieces(c.type, vs, dataEnd)
       bytes += (yield* appendFileSteps(`${base}.d`, dataEnd, d)) + (yield* appendFileSteps(`${base}.o`, held * 8, o))
     } else {
@@ -505,9 +549,11 @@ export function readColumn(tableDir: string, table: string, c: { readonly name: 
     const o = read(`${base}.o`)
     if (o.length < p.rows * 8) throw fail(`offsets file has ${o.length} bytes, expected ${p.rows * 8}`)
     try {
-      // array files hold exactly their rows, but for the first part of a partition an out-of-order merge cut (FilePart.cut)
-      if (physicalOf(c.type) === 'arr' && o.length > p.rows * 8) return readArrayRows(base, c.type, 0, p.rows)
       const d = read(`${base}.d`)
+      // layout 2: the rows' records from the magic on (bytes after the recorded rows are ignored)
+      if (physicalOf(c.type) === 'arr' && isArrFile2(d)) return decodeArrFile(c.type, d.subarray(ARR_FILE_MAGIC.length), p.rows).vector
+      // layout 1 files hold exactly their rows, but for the first part of a partition an out-of-order merge cut (FilePart.cut)
+      if (physicalOf(c.type) === 'arr' && o.length > p.rows * 8) return readArrayRows(base, c.type, 0, p.rows)
       return decodeVar(c.type, physicalOf(c.type) === 'arr' ? d : d.subarray(0, varDataEndOf(o, d, p.rows)), p.rows)
     } catch (e) { throw e instanceof SqlError ? e : fail(String((e as Error).message), e) }
   }
@@ -650,6 +696,21 @@ function liveNames(e: PartitionEntry, columns: readonly { readonly name: string 
  * others are removed on the thread pool (`later`) or at once. Never a file `after` names.
  */
 export function removeDropped(tableDir: string, before: TableFileMeta, after: TableFileMeta, later = false): void {
+  runSteps(removeDroppedSteps(tableDir, before, after, later))
+}
+
+/** Partitions whose dropped files {@link removeDroppedSteps} moves per step (a few file-system calls each). */
+const DROPPED_PER_STEP = 8
+
+/**
+ * {@link removeDropped} in steps, {@link DROPPED_PER_STEP} partitions' files per step: a DROP
+ * COLUMN of a table of many partitions moved every partition's files in one turn of the event
+ * loop (an existence check per extension, a directory, a rename per file, on the main thread). The
+ * `_meta` that no longer names them is in force already: a crash between steps leaves files the
+ * next open removes ({@link purgeDropped}).
+ */
+export function* removeDroppedSteps(tableDir: string, before: TableFileMeta, after: TableFileMeta, later = false): Steps<void> {
+  let moved = 0
   const had = new Map(before.partitions.map((e) => [e.dir, new Set(e.dropped ?? [])]))
   const trash = `${tableDir}/../${TRASH}`
   for (const e of after.partitions) {
@@ -660,6 +721,8 @@ export function removeDropped(tableDir: string, before: TableFileMeta, after: Ta
     for (const name of e.dropped) {
       if (prev.has(name) || live.has(name)) continue
       const base = `${tableDir}/${e.dir}/${name}`
+      if (moved > 0 && moved % DROPPED_PER_STEP === 0) yield
+      moved++
       const files = COLUMN_FILE_EXTS.map((x) => `${name}${x}`).filter((f) => io.existsSync(`${tableDir}/${e.dir}/${f}`))
       if (files.length === 0) continue
       const to = `${trash}/${isHeld(base) ? 'held' : 'gone'}-${++trashed}-${e.dir}`

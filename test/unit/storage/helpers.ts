@@ -2,11 +2,14 @@
  * Helpers for storage tests: throwaway data directories, and reading a data directory back
  * through a freshly opened database (what a restart would see).
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { unpack } from 'msgpackr'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Database } from '../../../lib/index.js'
 import type { JsValue } from '../../../lib/types/js-value.js'
+import type { ColumnType } from '../../../lib/types/column-type.js'
+import { ARR_FILE_MAGIC, decodeArrFile, encodeArr, isArrFile2 } from '../../../lib/storage/durable/array-codec.js'
 
 /** A new empty directory, removed when the test `t` ends. */
 export function tmpDir(t: { teardown(f: () => void): void }, prefix = 'epochdb-unit-'): string {
@@ -37,4 +40,27 @@ export async function checkpointed(dir: string): Promise<void> {
     if (Date.now() > until) throw new Error('the checkpoint did not end within 60 s')
     await new Promise((r) => setTimeout(r, 5))
   }
+}
+
+/**
+ * Rewrites, in closed data directory `dir`, every partition file of array column `column` (`type`) of
+ * table `table` (files under the column's name) in array layout 1, as data directories written
+ * before layout 2 hold them (array-codec.ts); the rows stay the same. Returns the files rewritten.
+ */
+export function toArrayLayout1(dir: string, table: string, column: string, type: ColumnType = 'DOUBLE[]'): number {
+  const td = readdirSync(dir).find((e) => e.startsWith(`${table}~`))!
+  const meta = unpack(readFileSync(join(dir, td, '_meta'))) as { partitions: { dir: string; rows: number; tops?: Record<string, number> }[] }
+  let n = 0
+  for (const p of meta.partitions) {
+    const base = join(dir, td, p.dir, column)
+    if (!existsSync(`${base}.d`)) continue
+    const rows = p.rows - (p.tops?.[column] ?? 0)
+    const d = readFileSync(`${base}.d`)
+    if (!isArrFile2(d)) continue
+    const [d1, o1] = encodeArr(decodeArrFile(type, d.subarray(ARR_FILE_MAGIC.length), rows).vector)
+    writeFileSync(`${base}.d`, d1)
+    writeFileSync(`${base}.o`, o1)
+    n++
+  }
+  return n
 }

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { ColumnBuffer } from '../../../lib/storage/column-buffer.js'
 import { firstAfter, minOf, timestampOrder } from '../../../lib/storage/merge-rows.js'
-import { mergeOutOfOrder, runOrder } from '../../../lib/storage/o3-merge.js'
+import { mergeOutOfOrder, mergeSegments, runOrder } from '../../../lib/storage/o3-merge.js'
 import { getScalar, vectorOf, type I64Vector, type Vector } from '../../../lib/types/vector.js'
 import type { ColumnType } from '../../../lib/types/column-type.js'
 import { Database } from '../../../lib/index.js'
@@ -87,6 +87,38 @@ t.test('mergeOutOfOrder gives what the full sort-and-permute merge gave, and lea
     t.same(rowsOf(a, existingN), before, 'the old version is unchanged')
   }
 })
+
+t.test('mergeSegments over rows held in pieces gives what the full merge gives over them in one buffer', async (t) => {
+  for (let round = 0; round < 60; round++) {
+    const big = round % 3 === 0
+    const existingN = Math.floor(rnd() * 300)
+    const old = Array.from({ length: existingN }, () => Math.floor(rnd() * 1000)).sort((a, b) => a - b)
+    const m = 1 + Math.floor(rnd() * 200)
+    const fresh = round % 2 === 0 ? Array.from({ length: m }, () => Math.floor(rnd() * 1000))
+      : [...Array.from({ length: m >> 1 }, (_, i) => 600 + 2 * i), ...Array.from({ length: m - (m >> 1) }, (_, i) => 601 + 2 * i)]
+    const whole = table(old, 'o', big)
+    const want = reference(whole, existingN, vectors(fresh, 'n', big, whole), fresh.length, 0)
+    // the same rows cut into pieces (some empty), every 4th round the SYMBOL pieces on another dictionary
+    const cuts = [0, ...Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => Math.floor(rnd() * (existingN + 1))).sort((a, b) => a - b), existingN]
+    const foreign = round % 4 === 1
+    const segments = cuts.slice(1).map((hi, k) => {
+      const lo = cuts[k]!
+      const vs = whole.map((b) => b.view(lo, hi))
+      return { rows: hi - lo, column: (c: number) => (foreign && c === 2 ? symbolsOf(whole, lo, hi) : vs[c]!) }
+    })
+    const got = mergeSegments(whole, segments, vectors(fresh, 'n', big, whole), fresh.length, 0)
+    const n = existingN + fresh.length
+    t.same(rowsOf(got, n), rowsOf(want, n), `round ${round} (${existingN} rows in ${segments.length} pieces + ${fresh.length}${big ? ', ns' : ''}${foreign ? ', another dictionary' : ''})`)
+  }
+})
+
+/** Rows [lo, hi) of `cols`' SYMBOL column re-keyed on a dictionary of their own. */
+function symbolsOf(cols: readonly ColumnBuffer[], lo: number, hi: number): Vector {
+  const src = cols[2]!.view(lo, hi)
+  const own = new ColumnBuffer('SYMBOL', 16)
+  const keys = Int32Array.from({ length: hi - lo }, (_, i) => own.dict!.intern(String(getScalar(src, i))))
+  return vectorOf('SYMBOL', keys, hi - lo, own.dict)
+}
 
 t.test('SQL: two interleaved in-order streams into a durable-style table end up in order, each row once', async (t) => {
   const db = await Database.open()

@@ -7,7 +7,7 @@ import t from 'tap'
 import { readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../../../lib/index.js'
-import { encodeArr, decodeArr } from '../../../../lib/storage/durable/array-codec.js'
+import { ARR_FILE_MAGIC, decodeArrFile, encodeArr, encodeArrFile, decodeArr, isArrFile2 } from '../../../../lib/storage/durable/array-codec.js'
 import { readArrayRows } from '../../../../lib/storage/durable/array-rows.js'
 import { arrOf } from '../../../../lib/types/array-vector.js'
 import { DoubleArray } from '../../../../lib/types/array.js'
@@ -66,4 +66,32 @@ t.test('rows [from, to) read by position from files holding more rows (a partiti
   writeFileSync(`${base}.d`, data.subarray(0, data.length - 8))
   t.throws(() => readArrayRows(base, 'DOUBLE[][]', 5, 11), RangeError, 'elements cut short')
   t.same(getScalar(readArrayRows(base, 'DOUBLE[][]', 0, 3), 2), rows[2], 'rows before the damage still read')
+})
+
+t.test('layout 2 files (magic, then a record and the elements per row): appended in pieces, read whole and by position', async (t) => {
+  const dir = tmpDir(t)
+  const rows = Array.from({ length: 11 }, (_, i) => (i % 4 === 0 ? null : i % 4 === 1 ? DoubleArray.empty(2) : new DoubleArray([1, i], Float64Array.from({ length: i }, (_, j) => i * 10 + j))))
+  // written as two appends, the second's offsets after the first's bytes
+  const [d1, o1] = encodeArrFile(arrOf('DOUBLE[][]', rows.slice(0, 6)), ARR_FILE_MAGIC.length)
+  const [d2, o2] = encodeArrFile(arrOf('DOUBLE[][]', rows.slice(6)), ARR_FILE_MAGIC.length + d1.length)
+  const data = Buffer.concat([ARR_FILE_MAGIC, d1, d2])
+  const base = join(dir, 'b')
+  writeFileSync(`${base}.d`, data)
+  writeFileSync(`${base}.o`, Buffer.concat([o1, o2]))
+  t.ok(isArrFile2(data), 'starts with the magic')
+  t.notOk(isArrFile2(encodeArr(arrOf('DOUBLE[][]', rows))[0]), 'layout 1 does not')
+  const whole = decodeArrFile('DOUBLE[][]', data.subarray(ARR_FILE_MAGIC.length), 11)
+  t.equal(whole.end, data.length - ARR_FILE_MAGIC.length, 'the rows end where the file does')
+  t.same(Array.from({ length: 11 }, (_, r) => getScalar(whole.vector, r)), rows, 'every row read whole')
+  for (const [from, to] of [[0, 11], [0, 5], [5, 11], [3, 4], [7, 7], [11, 11], [0, 0], [5, 7]] as const) {
+    const v = readArrayRows(base, 'DOUBLE[][]', from, to)
+    t.same(Array.from({ length: to - from }, (_, r) => getScalar(v, r)), rows.slice(from, to), `rows [${from}, ${to})`)
+  }
+  t.throws(() => readArrayRows(base, 'DOUBLE[][]', 5, 12), RangeError, 'more rows than the files hold')
+  writeFileSync(`${base}.d`, data.subarray(0, data.length - 8))
+  t.throws(() => readArrayRows(base, 'DOUBLE[][]', 5, 11), RangeError, 'elements cut short')
+  t.throws(() => decodeArrFile('DOUBLE[][]', data.subarray(ARR_FILE_MAGIC.length, data.length - 8), 11), RangeError, 'a whole read of a short file')
+  const bad = Buffer.from(data)
+  bad.writeInt32LE(5, ARR_FILE_MAGIC.length + 16)
+  t.throws(() => decodeArrFile('DOUBLE[][]', bad.subarray(ARR_FILE_MAGIC.length), 11), RangeError, 'a record whose shape disagrees with its count')
 })

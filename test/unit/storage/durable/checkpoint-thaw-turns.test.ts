@@ -1,17 +1,17 @@
 /**
  * A background checkpoint that must rewrite the last checkpointed partition (its files cannot take
- * the new rows in place: here an array column was added after it was written, and array files
- * are never appended to in place) reads that partition's
+ * the new rows in place: here an array column's files are in layout 1, as a data directory written
+ * before layout 2 holds them, array-codec.ts) reads that partition's
  * columns a column per turn of the event loop, not all of them in one step, so other queries are
  * answered meanwhile. Counted in turns and column loads, not timed.
  */
 import t from 'tap'
 import { Database } from '../../../../lib/index.js'
 import { STORAGE_STATS } from '../../../../lib/storage/durable/part-cache.js'
-import { afterReopen, checkpointed, tmpDir } from '../helpers.js'
+import { afterReopen, checkpointed, tmpDir, toArrayLayout1 } from '../helpers.js'
 
 const ROWS = 20_000
-const COLUMNS = 6
+const COLUMNS = 7
 
 t.test('the checkpoint reads the partition it rewrites a column per turn; a query on another table is answered meanwhile', async (t) => {
   const dir = tmpDir(t, 'epochdb-ckpt-thaw-')
@@ -24,8 +24,10 @@ t.test('the checkpoint reads the partition it rewrites a column per turn; a quer
   await db.close()
   db = await Database.open({ path: dir })
   await db.query('ALTER TABLE t ADD COLUMN w DOUBLE[]')
+  await db.query(`INSERT INTO t (x, ts, w) VALUES (0, '2024-01-01T22:00:00.000000Z', ARRAY[0.0])`)
   const expect = (await db.query('SELECT count(), sum(x), sum(d) FROM t')).rows[0]!
   await db.close()
+  t.equal(toArrayLayout1(dir, 't', 'w'), 1, 'the array file rewritten in layout 1')
   // reopened, every commit starting a background checkpoint; no partition column in memory
   db = await Database.open({ path: dir, checkpointBytes: 1 })
   t.teardown(() => db.close())
