@@ -171,7 +171,7 @@ interface Thawing {
  * Fewest rows of an in-order append to a durable table that becomes a segment of its own (its
  * vectors adopted, not copied into the newest rows' buffers: see {@link Table.applyAppendSteps}).
  */
-const ADOPT_MIN_ROWS = 8192
+export const ADOPT_MIN_ROWS = 8192
 /** Most frozen segments before an in-order batch is copied into the newest rows again (a checkpoint settles them all). */
 const MAX_ADOPTED_SEGMENTS = 64
 

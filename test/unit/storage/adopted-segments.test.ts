@@ -118,3 +118,27 @@ t.test('checkpoints between adopted batches (a small WAL threshold), and a DEDUP
   await mem.close()
   t.same(await afterReopen(dir, 'select count(), sum(n) from t', 'select count(), sum(n) from u'), [[[30000n, BigInt(29999 * 30000 / 2)]], [[30000n, BigInt(29999 * 30000 / 2)]]])
 })
+
+t.test('large appends in one group commit stay apart (no concatenation copy): in order each is a segment, interleaved they merge, the answers of the same rows in memory', { timeout: 240_000 }, async (t) => {
+  const dir = tmpDir(t)
+  const db = await Database.open({ path: dir })
+  const mem = await Database.open()
+  /** Both bodies' requests at once (their appends staged before the sync starts: one group). */
+  const together = async (d: Database, a: Buffer, b: Buffer): Promise<void> => {
+    const w1 = d.lineWriter()
+    const w2 = d.lineWriter()
+    w1.write(a)
+    w2.write(b)
+    await Promise.all([w1.end(), w2.end()])
+  }
+  const pair = async (a: Buffer, b: Buffer): Promise<void> => { await together(db, a, b); await together(mem, a, b) }
+  await pair(lines('t', 0, BATCH), lines('t', BATCH, BATCH))
+  t.same(segments(db, 't').filter((n) => n > 0), [BATCH, BATCH], 'two in-order appends of one group: two adopted segments')
+  // two interleaved streams: stream k at 2i + k (minutes apart), each request in order
+  const at = (k: number) => (i: number): number => (2 * BATCH + 2 * (i - 2 * BATCH) + k) * 300_000_000
+  await pair(lines('t', 2 * BATCH, BATCH, at(0)), lines('t', 3 * BATCH, BATCH, (i) => at(1)(i - BATCH)))
+  for (const q of Q) t.same((await db.query(q)).rows, (await mem.query(q)).rows, q)
+  await db.close()
+  await mem.close()
+  t.same(await afterReopen(dir, 'select count(), sum(n) from t'), [[[40000n, BigInt(39999 * 40000 / 2)]]])
+})
