@@ -8,8 +8,17 @@ import type { ColumnType } from '../types/column-type.js'
 import { LONG_NULL, SYMBOL_NULL } from '../types/column-type.js'
 import { type Scalar, type SymbolTable, type Vector, VectorWriter, vectorOf } from '../types/vector.js'
 import { joinNs } from '../types/timestamp-ns.js'
+import { HAS_SAB, sharedBuffer } from '../storage/shared-memory.js'
 
 const INITIAL = 1024
+
+/**
+ * A grown builder array of `n` elements, in column memory (shared where available): a large
+ * request's vectors are then adopted by the table as they are, not copied (`ColumnBuffer.adopt`).
+ */
+function columnArray<T extends Float64Array | Int32Array>(ctor: { new (b: ArrayBufferLike): T; new (n: number): T; readonly BYTES_PER_ELEMENT: number }, n: number): T {
+  return HAS_SAB ? new ctor(sharedBuffer(n * ctor.BYTES_PER_ELEMENT)) : new ctor(n)
+}
 
 /** FNV-1a's offset basis: the start of a SYMBOL value's hash ({@link SymBuilder.setHashed}); each byte `b` then folds in as `h = Math.imul(h ^ b, 16777619)`. */
 export const SYM_HASH_SEED = 0x811c9dc5
@@ -32,7 +41,7 @@ export class F64Builder extends ColumnBuilder {
   data = new Float64Array(INITIAL).fill(NaN)
   reserve(row: number): void {
     if (row < this.data.length) return
-    const next = new Float64Array(Math.max(row + 1, this.data.length * 2))
+    const next = columnArray(Float64Array, Math.max(row + 1, this.data.length * 2))
     next.set(this.data)
     next.fill(NaN, this.data.length)
     this.data = next
@@ -47,7 +56,7 @@ export class I64Builder extends ColumnBuilder {
   big: Map<number, bigint> | undefined
   reserve(row: number): void {
     if (row < this.data.length) return
-    const next = new Float64Array(Math.max(row + 1, this.data.length * 2))
+    const next = columnArray(Float64Array, Math.max(row + 1, this.data.length * 2))
     next.set(this.data)
     next.fill(LONG_NULL, this.data.length)
     this.data = next
@@ -86,7 +95,7 @@ export class SymBuilder extends ColumnBuilder {
   private poolLength = 0
   reserve(row: number): void {
     if (row < this.data.length) return
-    const next = new Int32Array(Math.max(row + 1, this.data.length * 2))
+    const next = columnArray(Int32Array, Math.max(row + 1, this.data.length * 2))
     next.set(this.data)
     next.fill(SYMBOL_NULL, this.data.length)
     this.data = next

@@ -78,6 +78,29 @@ export class ColumnBuffer {
     }
   }
 
+  /**
+   * A buffer holding the rows of `v` without copying them when it can: a fixed-width vector whose
+   * values sit in column memory (shared memory where available) in the array this type keeps
+   * (i64 as safe integers, SYMBOL keys of `dict`) becomes the buffer's own array, its capacity
+   * exactly its rows (an append to it reallocates; the array is never written again). Any other
+   * vector is copied into a right-sized buffer. The caller gives up `v`'s array: nothing may write
+   * to it afterwards (an ILP request's builders are not used after their vectors are taken).
+   */
+  static adopt(type: ColumnType, v: Vector, dict?: SymbolTable): ColumnBuffer {
+    const out = new ColumnBuffer(type, 0, dict)
+    const data = v.isConst ? null : v.data
+    const own = out.fixed
+    if (own !== null && data !== null && !Array.isArray(data) && data.constructor === own.constructor && data.length === v.length
+      && (!HAS_SAB || data.buffer instanceof SharedArrayBuffer) && (v.kind !== 'sym' || v.dict === out.dict)) {
+      out.fixed = data as Fixed
+      out.len = v.length
+      return out
+    }
+    const copy = new ColumnBuffer(type, v.length, dict)
+    copy.append(v)
+    return copy
+  }
+
   /** Number of rows. */
   get length(): number {
     return this.len

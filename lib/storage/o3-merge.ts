@@ -63,9 +63,10 @@ export function runOrder(d: Stamps, base: number, n: number): Int32Array {
  * untouched (readers may hold them). `from` is the first existing row a new row lands before
  * (`firstAfter`, at least `keep`): rows [keep, from) are copied as a block, the rest merged. Ties
  * keep existing rows first, then new rows in arrival order. Rows [0, keep) stay where they are:
- * the caller keeps them (a table's frozen in-memory segment, see `Table.merge`).
+ * the caller keeps them (a table's frozen in-memory segment, see `Table.merge`). The new buffers
+ * have room for `spare` more rows (default: another `length`).
  */
-export function mergeTail(cols: readonly ColumnBuffer[], keep: number, from: number, existing: number, vectors: readonly Vector[], length: number, ts: number): ColumnBuffer[] {
+export function mergeTail(cols: readonly ColumnBuffer[], keep: number, from: number, existing: number, vectors: readonly Vector[], length: number, ts: number, spare = length): ColumnBuffer[] {
   const tailOld = existing - from
   const n = tailOld + length
   const old = (cols[ts]!.view(from, existing) as I64Vector).data as Stamps
@@ -82,8 +83,8 @@ export function mergeTail(cols: readonly ColumnBuffer[], keep: number, from: num
   while (j < length) order[o++] = tailOld + runs[j++]!
   const total = existing - keep + length
   return cols.map((b, c) => {
-    // room for the next in-order batch of this size without regrowing at once
-    const out = new ColumnBuffer(b.type, total + length, b.dict)
+    // room (`spare` rows) for the next in-order batch without regrowing at once
+    const out = new ColumnBuffer(b.type, total + spare, b.dict)
     if (from > keep) out.appendRange(b.view(keep, from), 0, from - keep)
     const overlapped = b.view(from, existing)
     if (!out.appendGathered(overlapped, vectors[c]!, order, n, tailOld)) {

@@ -168,6 +168,14 @@ interface Thawing {
   readonly held?: Map<ColdPart, Vector[]>
 }
 
+/**
+ * Fewest rows of an in-order append to a durable table that becomes a segment of its own (its
+ * vectors adopted, not copied into the newest rows' buffers: see {@link Table.applyAppendSteps}).
+ */
+export const ADOPT_MIN_ROWS = 8192
+/** Most frozen segments before an in-order batch is copied into the newest rows again (a checkpoint settles them all). */
+const MAX_ADOPTED_SEGMENTS = 64
+
 /** Most rows the in-memory buffers are sized for after a checkpoint (they grow past it as needed). */
 const SETTLE_CAPACITY = 1 << 18
 
@@ -186,6 +194,8 @@ export class Table {
    * where they were (see the file's comment). Never written again; empty in most tables.
    */
   private frozen: readonly TableData[] = []
+  /** rows of the frozen segments that are batches adopted as they came ({@link applyAppendSteps}), since the last checkpoint */
+  private adoptedRows = 0
   /** the newest in-memory rows (all of them when {@link frozen} is empty): appends go here */
   private current: TableData | undefined
   /**
@@ -254,6 +264,7 @@ export class Table {
   /** Installs `d` as every in-memory row (no frozen segment). */
   private set data(d: TableData) {
     this.frozen = []
+    this.adoptedRows = 0
     this.current = d
   }
 
@@ -373,8 +384,10 @@ export class Table {
     this.cold = cold
     const d = this.current
     // sized for the rows that came since the last checkpoint (within reason), so steady appends do not regrow from 1024
-    const capacity = d === undefined ? 1024 : Math.min(Math.max(1024, this.frozenRows + d.rowCount), SETTLE_CAPACITY)
+    // (batches adopted as segments of their own never came through these buffers)
+    const capacity = d === undefined ? 1024 : Math.min(Math.max(1024, this.frozenRows - this.adoptedRows + d.rowCount), SETTLE_CAPACITY)
     this.frozen = []
+    this.adoptedRows = 0
     if (d !== undefined) this.current = { columns: d.columns.map((b) => new ColumnBuffer(b.type, capacity, b.dict)), rowCount: 0 }
   }
 
@@ -482,6 +495,23 @@ export class Table {
       this.planned = plan
       this.preloaded = plan?.held
       try { this.applyAppend(vectors, length) } finally { this.preloaded = undefined; this.planned = undefined }
+      return
+    }
+    if (this.store !== undefined && length >= ADOPT_MIN_ROWS && this.frozen.length < MAX_ADOPTED_SEGMENTS) {
+      // a large batch in order into a durable table: its vectors become a segment of their own
+      // (the newest rows so far freeze before it), adopted without a copy where they are column
+      // memory already (an ILP request's builders); the checkpoint writes and settles it
+      yield
+      const hot = this.hot
+      const segment = { columns: hot.columns.map((b, c) => ColumnBuffer.adopt(b.type, vectors[c]!, b.dict)), rowCount: length }
+      if (hot.rowCount > 0) {
+        this.frozen = [...this.frozen, hot, segment]
+        this.current = { columns: hot.columns.map((b) => new ColumnBuffer(b.type, 1024, b.dict)), rowCount: 0 }
+      } else {
+        this.frozen = [...this.frozen, segment]
+      }
+      this.adoptedRows += length
+      if (this.meta.ttl != null) applyTtl(this)
       return
     }
     if (length <= rowsPerStep) { this.applyAppend(vectors, length); return }
@@ -633,7 +663,9 @@ export class Table {
     const ts = this.meta.timestampIndex
     const { hot, from } = this.reached(min, false)
     const keep = from < length ? 0 : from
-    const columns = mergeTail(hot.columns, keep, from, hot.rowCount, vectors, length, ts)
+    // room for the next in-order batch of this size, unless it will be a segment of its own
+    const spare = this.store !== undefined && length >= ADOPT_MIN_ROWS ? 0 : length
+    const columns = mergeTail(hot.columns, keep, from, hot.rowCount, vectors, length, ts, spare)
     const frozen = keep > 0 ? joinSmall([...this.frozen, { columns: hot.columns, rowCount: keep }]) : this.frozen
     this.data = { columns, rowCount: hot.rowCount - keep + length }
     this.frozen = frozen
@@ -649,7 +681,29 @@ export class Table {
     const hot = this.hot
     const from = firstAfter(hot.columns[ts]!, hot.rowCount, min, dedup)
     if (from > 0 || this.frozen.length === 0) return { hot, from }
-    const all = this.data
+    // the frozen segments it reaches (from the newest back to the one it lands in) are joined
+    // with the newest rows; older segments stay as they are
+    let k = this.frozen.length
+    while (k > 0) {
+      const d = this.frozen[k - 1]!
+      const f = firstAfter(d.columns[ts]!, d.rowCount, min, dedup)
+      if (f >= d.rowCount) break
+      k--
+      if (f > 0) break
+    }
+    const older = this.frozen.slice(0, k)
+    // one segment reached and no newer rows: it becomes the newest rows as it is (the merge
+    // writes new buffers anyway); several are joined first
+    const reached = this.frozen.slice(k)
+    let all: TableData
+    if (reached.length === 1 && hot.rowCount === 0) {
+      all = reached[0]!
+      this.current = all
+    } else {
+      this.frozen = reached
+      all = this.data
+    }
+    this.frozen = older
     return { hot: all, from: firstAfter(all.columns[ts]!, all.rowCount, min, dedup) }
   }
 

@@ -13,7 +13,7 @@ import { SqlError, SqlState, internalError } from '../../errors.js'
 import { timestampMicros } from '../../types/timestamp-ns.js'
 import { type Vector, type I64Vector, type SymbolTable, allocate, concatVectors } from '../../types/vector.js'
 import type { Catalog } from '../catalog.js'
-import { Table, type TableStore, concatAppends } from '../table.js'
+import { ADOPT_MIN_ROWS, Table, type TableStore, concatAppends } from '../table.js'
 import type { ColdPart } from '../table-parts.js'
 import { type TableState, checkpointSteps, metaKey } from './checkpoint.js'
 import { type Background, type Steps, type SyncWait, background, runSteps } from './steps.js'
@@ -358,7 +358,8 @@ export class DurableStore implements TableStore {
   /**
    * Writes the WAL records of the staged appends not written yet, in steps of about
    * {@link STEP_BYTES} (a record encoded, checksummed and written per step): each run of
-   * consecutive appends to one table becomes one append with one group of records (an
+   * consecutive appends to one table (of fewer than `ADOPT_MIN_ROWS` rows each; larger ones stay
+   * apart) becomes one append with one group of records (an
    * out-of-order group then also merges into its table once, not once per row). On failure
    * (58030, 53100, 54000) every staged append is dropped, the WAL cut back to where this write
    * started, and the error returned.
@@ -373,7 +374,10 @@ export class DurableStore implements TableStore {
       for (let i = 0; i < fresh.length;) {
         const table = fresh[i]!.table
         let j = i + 1
-        while (j < fresh.length && fresh[j]!.table === table) j++
+        // a large append stays alone: in order it is adopted as it is (table.ts), and out of order it
+        // merges into rows that include the one before it without a copy of both first (two
+        // interleaved ILP streams: the concatenation was one more copy of every row)
+        if (fresh[i]!.length < ADOPT_MIN_ROWS) while (j < fresh.length && fresh[j]!.table === table && fresh[j]!.length < ADOPT_MIN_ROWS) j++
         // one table's appends in a group all have its current columns: DDL commits the group first
         const run = fresh.slice(i, j)
         merged.push(run.length === 1 ? run[0]! : { ...concatAppends(table, run), first: run[0]!.first, last: run[run.length - 1]!.last, seq: 0, at: 0 })
