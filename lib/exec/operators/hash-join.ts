@@ -16,6 +16,7 @@ import type { Runner } from './runner.js'
 import { MAP_ENTRY_BYTES, type Reservation, STRING_OVERHEAD_BYTES } from '../memory.js'
 import { runBufferedJoin } from './outer-join.js'
 import { evaluateSliced } from '../evaluate-sliced.js'
+import { TYPED_JOIN_KEY_TYPES, type TypedJoinTable, buildTypedJoinTable } from '../keys/join-table.js'
 
 /** Bytes of hash-table estimate a join build reserves at a time (accounting per chunk, not per row). */
 const BUILD_CHUNK_BYTES = 1 << 20
@@ -59,6 +60,7 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
   let work = 0
   for await (const b of run(node.left, ctx)) {
     const lk = leftKeyEvals.map((e) => materialize(e(b)))
+    table?.typed?.probe(lk[0]!)
     // left rows without candidates, emitted null-extended a batch at a time
     let lost: number[] = []
     const flushLost = (): Batch | undefined => {
@@ -71,7 +73,7 @@ export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): A
       if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
       let matches: number[] | undefined
       if (table === undefined) matches = allRight
-      else if (node.nullsEqual === true || !lk.some((v) => getScalar(v, i) === null)) matches = table.rows.get(probeKey(table, lk, i))
+      else matches = candidates(table, lk, i, node.nullsEqual)
       if (matches === undefined || matches.length === 0) {
         lost.push(i)
         if (lost.length >= JOIN_BATCH) yield flushLost()!
@@ -106,6 +108,22 @@ export interface JoinTable {
   readonly rows: Map<unknown, number[]>
   /** one key of a {@link DIRECT_KEY_TYPES} type: the value itself is the Map key; else its text (rowKey) */
   readonly direct: boolean
+  /** one numeric key of a {@link TYPED_JOIN_KEY_TYPES} type: this table instead of `rows` (then empty) */
+  readonly typed?: TypedJoinTable
+}
+
+/** The build rows matching row `i` of probe key vectors `keys`, ascending (with a typed table, `keys[0]` must be the one {@link TypedJoinTable.probe} saw). */
+export function candidates(table: JoinTable, keys: readonly Vector[], i: number, nullsEqual: boolean | undefined): number[] | undefined {
+  const typed = table.typed
+  if (typed !== undefined) {
+    let j = typed.first(i)
+    if (j < 0) return undefined
+    const out: number[] = []
+    for (; j >= 0; j = typed.next[j]!) out.push(j)
+    return out
+  }
+  if (nullsEqual !== true && keys.some((v) => getScalar(v, i) === null)) return undefined
+  return table.rows.get(probeKey(table, keys, i))
 }
 
 /** The Map key of row `i` of key vectors `keys` in `table`. */
@@ -119,11 +137,19 @@ export function probeKey(table: JoinTable, keys: readonly Vector[], i: number): 
  * estimated size is reserved on `mem` a chunk at a time.
  */
 export async function buildHashTable(node: JoinNode, right: Batch, ctx: ExecContext, mem: Reservation): Promise<JoinTable> {
-  const direct = node.rightKeys.length === 1 && node.leftKeys[0]!.type === node.rightKeys[0]!.type && DIRECT_KEY_TYPES.has(node.rightKeys[0]!.type)
-  const table: JoinTable = { rows: new Map<unknown, number[]>(), direct }
-  const rows = table.rows
+  const single = node.rightKeys.length === 1 && node.leftKeys[0]!.type === node.rightKeys[0]!.type
+  const direct = single && DIRECT_KEY_TYPES.has(node.rightKeys[0]!.type)
   const keys: Vector[] = []
   for (const k of node.rightKeys) keys.push(materialize(await evaluateSliced(k, right, ctx)))
+  if (single && TYPED_JOIN_KEY_TYPES.has(node.rightKeys[0]!.type)) {
+    const typed = buildTypedJoinTable(keys[0]!, node.nullsEqual === true)
+    if (typed !== undefined) {
+      mem.grow(typed.bytes)
+      return { rows: new Map(), direct: false, typed }
+    }
+  }
+  const table: JoinTable = { rows: new Map<unknown, number[]>(), direct }
+  const rows = table.rows
   let pending = 0
   for (let j = 0; j < right.length; j++) {
     if ((j & (YIELD_CHECK_WORK - 1)) === 0) await ctx.maybeYield()

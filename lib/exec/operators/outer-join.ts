@@ -59,7 +59,35 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
       if (leftHit !== undefined) for (let k = 0; k < kept; k++) leftHit[ls[sel[k]!]!] = 1
       return { length: kept, vectors: joined.vectors.map((v) => gather(v, sel, kept)) }
     }
-    for (let i = 0; i < b.length; i++) {
+    const typed = table?.typed
+    if (typed !== undefined) {
+      // one numeric key: walk each row's chain of build rows
+      typed.probe(lk[0]!)
+      const next = typed.next
+      for (let i = 0; i < b.length; i++) {
+        let j = typed.first(i)
+        if (j < 0) {
+          if (inlineLeft) {
+            ls[n] = i; rs[n++] = -1
+            if (n === JOIN_BATCH) {
+              const out = flush()
+              if (out !== undefined) yield out
+            }
+          }
+          if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
+          continue
+        }
+        for (; j >= 0; j = next[j]!) {
+          ls[n] = i; rs[n++] = j
+          if (n === JOIN_BATCH) {
+            const out = flush()
+            if (out !== undefined) yield out
+          }
+          if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
+        }
+      }
+    }
+    else for (let i = 0; i < b.length; i++) {
       if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
       let matches: number[] | undefined
       if (table !== undefined) {
