@@ -22,6 +22,7 @@ import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
 import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
 import { type WindowJoinBinding, bindWindowJoins } from './bind-window-join.js'
+import { bindHorizonJoin } from './bind-horizon-join.js'
 import { unnestAsLateral, withColumnAliases } from './bind-unnest.js'
 import { widenNsSeriesBounds } from './ns-literal-args.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
@@ -266,9 +267,13 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
     if (s.groupBy !== undefined || s.sampleBy !== undefined || s.latestOn !== undefined) throw notSupported('WINDOW JOIN with GROUP BY, SAMPLE BY or LATEST ON is not supported; aggregate in an outer query', s.pos)
     if (s.where !== undefined) source = { kind: 'filter', input: source, predicate: castTo(bindExpr(s.where, env(new Scope(source.output), bc, { clause: 'WHERE' })), 'BOOLEAN', s.where.pos, false, bc.onInfer), output: source.output, timestampIndex: source.timestampIndex }
     windowJoins = bindWindowJoins(source, s.joins, (j) => bindTableRef(j.table, bc), (sc, clause) => env(sc, bc, { clause }))
+  } else if (s.joins.some((j) => j.type === 'horizon')) {
+    // HORIZON JOIN: WHERE filters the left side first (bind-horizon-join.ts)
+    source = bindHorizonJoin(source, s.joins, s.where, (j) => bindTableRef(j.table, bc), (sc, clause) => env(sc, bc, { clause }))
   } else for (const j of s.joins) source = bindJoin(source, j, bc)
+  const horizon = s.joins.some((j) => j.type === 'horizon')
   const scope = new Scope(source.output)
-  if (s.where !== undefined && windowJoins === undefined) {
+  if (s.where !== undefined && windowJoins === undefined && !horizon) {
     const specs: CorrelatedSpec[] = []
     const width = source.output.length
     const onCorrelated = (spec: CorrelatedSpec): BoundExpr => ({ kind: 'column', type: spec.type, index: width + specs.push(spec) - 1 })

@@ -416,6 +416,7 @@ const grammar: Grammar = {
     {"name": "prevailing", "symbols": [{type: "EXCLUDE"}, {type: "PREVAILING"}], "postprocess": id},
     {"name": "horizonOffsets", "symbols": [{type: "RANGE"}, {type: "FROM"}, "horizonOffset", {type: "TO"}, "horizonOffset", {type: "STEP"}, "horizonOffset"], "postprocess": ([r, , from, , to, , step]) => ({ kind: 'range', pos: r.offset, from, to, step })},
     {"name": "horizonOffsets", "symbols": [{type: "LIST"}, {"literal":"("}, "horizonOffsetList", {"literal":")"}], "postprocess": ([l, , offs]) => ({ kind: 'list', pos: l.offset, offsets: L.toArray(offs) })},
+    {"name": "horizonOffsets", "symbols": [{type: "LIST"}, {"literal":"("}, {"literal":")"}], "postprocess": ([, p]) => ({ kind: 'list', pos: p.offset + 1, offsets: [] })},
     {"name": "horizonOffsetList", "symbols": ["horizonOffset"], "postprocess": ([o]) => L.one(o)},
     {"name": "horizonOffsetList", "symbols": ["horizonOffsetList", {"literal":","}, "horizonOffset"], "postprocess": ([l, , o]) => L.add(l, o)},
     {"name": "horizonOffset$ebnf$1", "symbols": [{"literal":"-"}], "postprocess": id},

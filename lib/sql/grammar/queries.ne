@@ -92,6 +92,8 @@ prevailing -> %INCLUDE %PREVAILING {% id %} | %EXCLUDE %PREVAILING {% id %}
 horizonOffsets ->
     %RANGE %FROM horizonOffset %TO horizonOffset %STEP horizonOffset {% ([r, , from, , to, , step]) => ({ kind: 'range', pos: r.offset, from, to, step }) %}
   | %LIST "(" horizonOffsetList ")" {% ([l, , offs]) => ({ kind: 'list', pos: l.offset, offsets: L.toArray(offs) }) %}
+  # `LIST ()`: refused when bound with QuestDB's message
+  | %LIST "(" ")" {% ([, p]) => ({ kind: 'list', pos: p.offset + 1, offsets: [] }) %}
 horizonOffsetList -> horizonOffset {% ([o]) => L.one(o) %} | horizonOffsetList "," horizonOffset {% ([l, , o]) => L.add(l, o) %}
 horizonOffset -> "-":? horizonUnit {% ([m, t]) => Q.horizonOffset(m, t) %}
 horizonUnit -> %duration {% id %} | %integer {% id %}
