@@ -171,3 +171,15 @@ t.test('a right side past the query memory limit is a clear 53200, and the datab
   t.same((await db.query('select count() from l')).rows, [[10n]])
   await db.close()
 })
+
+t.test('the right side is read for the columns the join uses only', async (t) => {
+  const db = await Database.open()
+  await db.query('create table l (ts timestamp, k symbol, a double) timestamp(ts)')
+  await db.query('create table r (ts timestamp, k symbol, v double, w string, z long) timestamp(ts)')
+  const plan = async (sql: string) => (await db.query(`explain ${sql}`)).rows.map((r) => String(r[0])).join('\n')
+  t.match(await plan('select l.k, sum(r.v) from l window join r on (k) range between 1 second preceding and 1 second following'), /Frame forward scan on: r\n\s+columns: ts,k,v/)
+  t.match(await plan('select count() from l window join r range between 1 second preceding and 1 second following'), /Frame forward scan on: r\n\s+columns: ts\b/)
+  t.match(await plan('select h.offset, avg(r.v) from l horizon join r on (k) list (0, 1s) as h'), /Frame forward scan on: r\n\s+columns: ts,k,v/)
+  t.match(await plan('select h.offset, max(r.z) from l horizon join r list (0) as h'), /Frame forward scan on: r\n\s+columns: ts,z/)
+  await db.close()
+})
