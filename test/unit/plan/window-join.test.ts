@@ -183,3 +183,34 @@ t.test('the right side is read for the columns the join uses only', async (t) =>
   t.match(await plan('select h.offset, max(r.z) from l horizon join r list (0) as h'), /Frame forward scan on: r\n\s+columns: ts,z/)
   await db.close()
 })
+
+t.test('a left interval narrows the right scan (rule window-join-intervals) without changing answers', async (t) => {
+  const next = rng(99)
+  const left = rows(next, 300, ['a', 'b'])
+  const right = rows(next, 900, ['a', 'b'])
+  const db = await Database.open()
+  await load(db, 'l', left)
+  await load(db, 'r', right)
+  const from = left[100]!.ts
+  const to = left[200]!.ts
+  const where = `where l.ts between ${from}::timestamp and ${to}::timestamp`
+  const picked = left.filter((lr) => lr.ts >= from && lr.ts <= to)
+  for (const prevailing of ['include', 'exclude'] as const) {
+    const sql = `select l.ts, count() c, sum(r.v) s from l window join r on (sym) range between 3 seconds preceding and 2 seconds following ${prevailing} prevailing ${where}`
+    const plan = (await db.query(`explain ${sql}`)).rows.map((r) => String(r[0])).join('\n')
+    t.match(plan, /Frame forward scan on: r\n\s+intervals: \[\("(MIN|[0-9T:.Z-]+)","[0-9T:.Z-]+"\)\]/, `${prevailing}: the right scan has an interval`)
+    t.equal(plan.includes('"MIN"'), prevailing === 'include', `${prevailing}: open start only with the prevailing row`)
+    const expected = picked.map((lr) => {
+      const cand = right.filter((rr) => rr.sym === lr.sym)
+      const inWin = cand.filter((rr) => rr.ts >= lr.ts - 3e6 && rr.ts <= lr.ts + 2e6)
+      if (prevailing === 'include' && !inWin.some((rr) => rr.ts === lr.ts - 3e6)) {
+        const before = cand.filter((rr) => rr.ts < lr.ts - 3e6)
+        if (before.length > 0) inWin.unshift(before[before.length - 1]!)
+      }
+      const vs = inWin.map((rr) => rr.v).filter((v): v is number => v !== null)
+      return [BigInt(lr.ts), BigInt(inWin.length), vs.length === 0 ? null : BigInt(vs.reduce((a, b) => a + b, 0))]
+    })
+    t.same((await db.query(sql.replace('on (k)', 'on (sym)'))).rows, expected, `${prevailing} prevailing`)
+  }
+  await db.close()
+})
