@@ -54,8 +54,8 @@ export const NOT_BARE_ALIAS: ReadonlySet<string> = new Set([
   'WAL', 'BYPASS', 'PRECISION', 'VARYING', 'WITHOUT',
   // `t PIVOT (...)`, `sum(x) FOR col IN (...)`
   'PIVOT', 'FOR', 'LATERAL',
-  // `FROM t HORIZON JOIN m ...`, `... 1m FOLLOWING INCLUDE PREVAILING`
-  'HORIZON', 'INCLUDE', 'PREVAILING', 'STEP',
+  // `FROM t HORIZON JOIN m ...` (INCLUDE / PREVAILING / STEP never follow a FROM item or select item)
+  'HORIZON',
 ])
 
 /**
