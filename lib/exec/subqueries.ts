@@ -84,6 +84,15 @@ function collect(x: PlanNode | BoundExpr, out: BoundExpr[]): void {
     case 'setop': collect(x.left, out); collect(x.right, out); return
     case 'sample_by': case 'latest_on': case 'window': collect(x.input, out); return
     case 'time_join': collect(x.left, out); collect(x.right, out); return
+    case 'window_join':
+      collect(x.left, out); collect(x.right, out)
+      x.leftKeys.forEach((e) => collect(e, out)); x.rightKeys.forEach((e) => collect(e, out))
+      x.aggregates.forEach((a) => a.args.forEach((e) => collect(e, out)))
+      return
+    case 'horizon_join':
+      collect(x.left, out); collect(x.right, out)
+      x.leftKeys.forEach((e) => collect(e, out)); x.rightKeys.forEach((e) => collect(e, out))
+      return
     case 'parallel_aggregate': case 'parallel_filter': collect(x.logical, out); return
     case 'lateral_join':
       collect(x.left, out); collect(x.right, out); x.outerRefs.forEach((e) => collect(e, out))

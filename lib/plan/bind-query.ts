@@ -23,6 +23,8 @@ import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
 import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
 import { bindJoins } from './bind-comma-group.js'
+import { type WindowJoinBinding, bindWindowJoins } from './bind-window-join.js'
+import { bindHorizonJoin } from './bind-horizon-join.js'
 import { unnestAsLateral, withColumnAliases } from './bind-unnest.js'
 import { widenNsSeriesBounds } from './ns-literal-args.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
@@ -211,6 +213,7 @@ function paramValue(bc: BindContext, e: BoundExpr): Scalar | undefined {
 }
 
 function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
+  if (join.type === 'window' || join.type === 'horizon') throw notSupported(`${join.type.toUpperCase()} JOIN cannot be combined with other join types`, join.pos)
   const unnest = unnestAsLateral(join) // `t, UNNEST(t.arr)`: per row of t
   if (unnest !== undefined) return bindLateral(left, unnest, bc, bindQuery, (n, a) => relabel(n, a))
   if (join.lateral === true) return bindLateral(left, join, bc, bindQuery, (n, a) => relabel(n, a))
@@ -280,9 +283,19 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   let source: PlanNode = s.from === undefined
     ? { kind: 'values', rows: [[]], output: [], timestampIndex: -1 }
     : bindTableRef(s.from, bc)
-  source = bindJoins(source, s.joins, bc, { join: bindJoin, table: bindTableRef })
+  // WINDOW JOIN: WHERE filters the left side first, aggregates become columns of the joins (bind-window-join.ts)
+  let windowJoins: WindowJoinBinding | undefined
+  if (s.joins.some((j) => j.type === 'window')) {
+    if (s.groupBy !== undefined || s.sampleBy !== undefined || s.latestOn !== undefined) throw notSupported('WINDOW JOIN with GROUP BY, SAMPLE BY or LATEST ON is not supported; aggregate in an outer query', s.pos)
+    if (s.where !== undefined) source = { kind: 'filter', input: source, predicate: castTo(bindExpr(s.where, env(new Scope(source.output), bc, { clause: 'WHERE' })), 'BOOLEAN', s.where.pos, false, bc.onInfer), output: source.output, timestampIndex: source.timestampIndex }
+    windowJoins = bindWindowJoins(source, s.joins, (j) => bindTableRef(j.table, bc), (sc, clause) => env(sc, bc, { clause }))
+  } else if (s.joins.some((j) => j.type === 'horizon')) {
+    // HORIZON JOIN: WHERE filters the left side first (bind-horizon-join.ts)
+    source = bindHorizonJoin(source, s.joins, s.where, (j) => bindTableRef(j.table, bc), (sc, clause) => env(sc, bc, { clause }))
+  } else source = bindJoins(source, s.joins, bc, { join: bindJoin, table: bindTableRef })
+  const horizon = s.joins.some((j) => j.type === 'horizon')
   const scope = new Scope(source.output)
-  if (s.where !== undefined) {
+  if (s.where !== undefined && windowJoins === undefined && !horizon) {
     const specs: CorrelatedSpec[] = []
     const width = source.output.length
     const onCorrelated = (spec: CorrelatedSpec): BoundExpr => ({ kind: 'column', type: spec.type, index: width + specs.push(spec) - 1 })
@@ -295,7 +308,7 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
 
   const expanded = new Set<SelectItem>()
   const items = expandStars(s.columns, scope, expanded)
-  const isAgg = s.groupBy !== undefined || s.sampleBy !== undefined || items.some((it) => containsAggregate(it.expr))
+  const isAgg = windowJoins === undefined && (s.groupBy !== undefined || s.sampleBy !== undefined || items.some((it) => containsAggregate(it.expr)))
   const names = outputNames(items, bc.naming, expanded)
   let projected: { node: PlanNode; exprEnv: ExprEnv; exprs: BoundExpr[]; orderBy?: (BoundExpr | undefined)[] }
   if (isAgg) projected = bindAggregation(s, items, source, scope, bc, names)
@@ -309,11 +322,18 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
     }
     const specs: CorrelatedSpec[] = []
     const onCorrelated = (spec: CorrelatedSpec): BoundExpr => ({ kind: 'column', type: spec.type, index: width + specs.push(spec) - 1 })
-    const e = env(scope, bc, { clause: 'SELECT', onWindow, onCorrelated })
-    const exprs = items.map((it) => bindExpr(it.expr, e))
+    const e = env(scope, bc, { clause: 'SELECT', onWindow, onCorrelated, ...(windowJoins === undefined ? {} : { onAggregate: windowJoins.onAggregate, rewrite: windowJoins.rewrite }) })
+    let exprs = items.map((it) => bindExpr(it.expr, e))
+    if (windowJoins !== undefined) {
+      if (calls.length > 0 || specs.length > 0) throw notSupported('window functions and correlated subqueries over a WINDOW JOIN are not supported; use an outer query', s.pos)
+      const done = windowJoins.finish(exprs)
+      exprs = done.exprs
+      projected = { node: done.node, exprEnv: env(new Scope(done.node.output), bc, { clause: 'ORDER BY' }), exprs }
+    } else {
     if (specs.length > 0 && calls.length > 0) throw notSupported('correlated subqueries and window functions in one select list are not supported; move one into a subquery', s.pos)
     const node = specs.length > 0 ? applyCorrelated(source, specs) : calls.length === 0 ? source : windowNode(source, calls)
     projected = { node, exprEnv: env(new Scope(node.output), bc, { clause: 'ORDER BY' }), exprs }
+    }
   }
   const { exprEnv } = projected
   const exprs = [...projected.exprs]

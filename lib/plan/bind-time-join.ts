@@ -90,7 +90,7 @@ function isDesignated(e: BoundExpr, n: PlanNode): boolean {
 }
 
 /** Key pairs must be both text (compared by value), or the same type, or both numeric (widened). */
-function unifyKeys(l: BoundExpr, r: BoundExpr, pos: number): [BoundExpr, BoundExpr] {
+export function unifyKeys(l: BoundExpr, r: BoundExpr, pos: number): [BoundExpr, BoundExpr] {
   if (isText(l.type) && isText(r.type)) return [l, r]
   if (l.type === r.type) return [l, r]
   if (isNumeric(l.type) && isNumeric(r.type)) {
@@ -100,12 +100,13 @@ function unifyKeys(l: BoundExpr, r: BoundExpr, pos: number): [BoundExpr, BoundEx
   throw new SqlError(SqlState.DATATYPE_MISMATCH, 'join column type mismatch', pos)
 }
 
-function conjuncts(e: Expr): Expr[] {
+/** The AND-ed conditions of `e`. */
+export function conjuncts(e: Expr): Expr[] {
   return e.kind === 'binary' && e.op === 'and' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e]
 }
 
 /** `a = b` where one side binds over the left input only and the other over the right only. */
-function equiPair(a: Expr, b: Expr, left: ExprEnv, right: ExprEnv): [BoundExpr, BoundExpr] | undefined {
+export function equiPair(a: Expr, b: Expr, left: ExprEnv, right: ExprEnv): [BoundExpr, BoundExpr] | undefined {
   if (collectColumnRefs(a).length === 0 || collectColumnRefs(b).length === 0) return undefined
   const tryBind = (e: Expr, env: ExprEnv) => { try { return bindExpr(e, env) } catch { return undefined } }
   const la = tryBind(a, left)
@@ -118,7 +119,7 @@ function equiPair(a: Expr, b: Expr, left: ExprEnv, right: ExprEnv): [BoundExpr, 
 }
 
 /** QuestDB's text of a join condition in error messages: `l.v < r.v`. */
-function formatExpr(e: Expr): string {
+export function formatExpr(e: Expr): string {
   switch (e.kind) {
     case 'column': return e.table === undefined ? e.name : `${e.table}.${e.name}`
     case 'binary': return `${formatExpr(e.left)} ${e.op} ${formatExpr(e.right)}`

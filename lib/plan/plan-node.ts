@@ -11,11 +11,12 @@ import type { JoinType } from '../sql/ast.js'
 import type { SampleByNode } from './nodes/sample-by.js'
 import type { LatestOnNode } from './nodes/latest-on.js'
 import type { TimeJoinNode } from './nodes/time-join.js'
+import type { HorizonJoinNode, WindowJoinNode } from './nodes/window-join.js'
 import type { WindowNode } from './nodes/window.js'
 import type { ParallelAggregateNode, ParallelFilterNode } from './nodes/parallel.js'
 import type { LiteralList } from './literal-list.js'
 
-export type { SampleByNode, LatestOnNode, TimeJoinNode, WindowNode, ParallelAggregateNode, ParallelFilterNode }
+export type { SampleByNode, LatestOnNode, TimeJoinNode, WindowNode, ParallelAggregateNode, ParallelFilterNode, WindowJoinNode, HorizonJoinNode }
 
 // ---------------------------------------------------------------------------------------------
 // Expressions
@@ -262,6 +263,6 @@ export type CorrelatedApply =
 export type PlanNode =
   | ScanNode | TableFunctionNode | ValuesNode | FilterNode | ProjectNode | AggregateNode
   | SortNode | LimitNode | DistinctNode | SetOpNode | JoinNode
-  | SampleByNode | LatestOnNode | TimeJoinNode | WindowNode | LateralJoinNode
+  | SampleByNode | LatestOnNode | TimeJoinNode | WindowNode | LateralJoinNode | WindowJoinNode | HorizonJoinNode
   // physical nodes, chosen by plan/physical after the optimizer
   | ParallelAggregateNode | ParallelFilterNode

@@ -129,6 +129,35 @@ function need(node: PlanNode, required: ReadonlySet<number>, out: TablesRead): v
       return
     }
     case 'parallel_aggregate': case 'parallel_filter': need(node.logical, required, out); return
+    case 'window_join': {
+      // WINDOW JOIN: the left columns used above, keys, timestamps and the aggregates' arguments
+      const width = node.left.output.length
+      const l = new Set<number>()
+      for (const c of required) if (c < width) l.add(c)
+      const r = new Set<number>()
+      uses(node.leftKeys, l, out)
+      uses(node.rightKeys, r, out)
+      for (const a of node.aggregates) uses(a.args, a.side === 'left' ? l : r, out)
+      l.add(node.left.timestampIndex)
+      r.add(node.right.timestampIndex)
+      need(node.left, l, out)
+      need(node.right, r, out)
+      return
+    }
+    case 'horizon_join': {
+      // HORIZON JOIN: left columns, then offset and horizon timestamp (computed), then right columns
+      const width = node.left.output.length
+      const l = new Set<number>()
+      const r = new Set<number>()
+      for (const c of required) if (c < width) l.add(c); else if (c >= width + 2) r.add(c - width - 2)
+      uses(node.leftKeys, l, out)
+      uses(node.rightKeys, r, out)
+      l.add(node.left.timestampIndex)
+      r.add(node.right.timestampIndex)
+      need(node.left, l, out)
+      need(node.right, r, out)
+      return
+    }
     case 'lateral_join': {
       // LATERAL joins and correlated subqueries (apply): the subquery side reads what it reads
       const width = node.left.output.length

@@ -260,7 +260,8 @@ export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'cross' | 'asof' | 
 /** A join of the FROM clause. */
 export interface Join {
   readonly pos: number
-  readonly type: JoinType
+  /** WINDOW / HORIZON joins carry their clause in `window` / `horizon` (plan/bind-window-join.ts, bind-horizon-join.ts) */
+  readonly type: JoinType | 'window' | 'horizon'
   readonly table: TableRef
   /** `ON expr`; for ASOF/LT/SPLICE also `ON (a, b)` which the parser turns into `a = a AND b = b` column pairs via `using` */
   readonly on?: Expr
@@ -275,7 +276,28 @@ export interface Join {
    * RIGHT / FULL join binds within when its ON names nothing before the comma (plan/bind-comma-group.ts)
    */
   readonly comma?: boolean
+  /** WINDOW JOIN's `RANGE BETWEEN lo AND hi [INCLUDE | EXCLUDE PREVAILING]` */
+  readonly window?: WindowJoinRange
+  /** HORIZON JOIN's `RANGE FROM .. TO .. STEP .. AS h` / `LIST (...) AS h` */
+  readonly horizon?: HorizonSpec
 }
+
+/** WINDOW JOIN's RANGE clause: both bounds inclusive, relative to the left row's timestamp. */
+export interface WindowJoinRange {
+  readonly pos: number
+  readonly lo: FrameBound & { readonly pos: number }
+  readonly hi: FrameBound & { readonly pos: number }
+  /** absent: INCLUDE PREVAILING, QuestDB's default */
+  readonly prevailing?: 'include' | 'exclude'
+}
+
+/** One HORIZON offset as written: `1s`, `-5m`, `0`. */
+export interface HorizonOffset { readonly text: string; readonly pos: number }
+
+/** HORIZON JOIN's offsets and the alias of its pseudo-table (`h.offset`, `h.timestamp`). */
+export type HorizonSpec =
+  | { readonly kind: 'range'; readonly pos: number; readonly from: HorizonOffset; readonly to: HorizonOffset; readonly step: HorizonOffset; readonly alias: string }
+  | { readonly kind: 'list'; readonly pos: number; readonly offsets: readonly HorizonOffset[]; readonly alias: string }
 
 /** The SAMPLE BY clause. */
 export interface SampleBy {

@@ -24,10 +24,10 @@ export const SOFT_KEYWORDS: readonly string[] = [
   'ABORT', 'ADD', 'ALIGN', 'ASC', 'ATOMIC', 'BEGIN', 'BYPASS', 'CACHE', 'CALENDAR', 'CANCEL', 'CAPACITY',
   'CHARACTERISTICS', 'CLOSE', 'COLUMN', 'COLUMNS', 'COMMIT', 'COPY', 'CUMULATIVE', 'CURRENT',
   'DECLARE', 'DEDUP', 'DELETE', 'DESC', 'DISABLE', 'ENABLE', 'EXCLUDE', 'EXTRACT', 'FETCH',
-  'FILL', 'FIRST', 'FOLLOWING', 'FOR', 'FORMAT', 'GROUPS', 'IF', 'IGNORE', 'INDEX', 'KEYS', 'LAST',
+  'FILL', 'FIRST', 'FOLLOWING', 'FOR', 'FORMAT', 'GROUPS', 'HORIZON', 'IF', 'IGNORE', 'INCLUDE', 'INDEX', 'KEYS', 'LAST',
   'LATEST', 'LATERAL', 'LIST', 'MATERIALIZED', 'MOVE', 'NO', 'NOCACHE', 'NULLS', 'OBSERVATION', 'OFFSET',
-  'OTHERS', 'PARAM', 'PARAMETERS', 'PARTITION', 'PARTITIONS', 'PIVOT', 'PRECEDING', 'QUERY', 'RANGE', 'RENAME',
-  'RESPECT', 'ROLLBACK', 'ROW', 'ROWS', 'SAMPLE', 'SESSION', 'SHOW', 'START', 'TABLE', 'TABLES',
+  'OTHERS', 'PARAM', 'PARAMETERS', 'PARTITION', 'PARTITIONS', 'PIVOT', 'PRECEDING', 'PREVAILING', 'QUERY', 'RANGE', 'RENAME',
+  'RESPECT', 'ROLLBACK', 'ROW', 'ROWS', 'SAMPLE', 'SESSION', 'SHOW', 'START', 'STEP', 'TABLE', 'TABLES',
   'TIME', 'TIMESTAMP', 'TO', 'TOLERANCE', 'TRANSACTION', 'TRUNCATE', 'TTL', 'TYPE', 'UPSERT',
   'USER', 'USERS', 'VIEW', 'WAL', 'WINDOW', 'WORK', 'ZONE',
   // the second words of PostgreSQL type names (`double precision`, `character varying`,
@@ -54,6 +54,8 @@ export const NOT_BARE_ALIAS: ReadonlySet<string> = new Set([
   'WAL', 'BYPASS', 'PRECISION', 'VARYING', 'WITHOUT',
   // `t PIVOT (...)`, `sum(x) FOR col IN (...)`
   'PIVOT', 'FOR', 'LATERAL',
+  // `FROM t HORIZON JOIN m ...` (INCLUDE / PREVAILING / STEP never follow a FROM item or select item)
+  'HORIZON',
 ])
 
 /**

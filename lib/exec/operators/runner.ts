@@ -12,6 +12,8 @@ import { runLimit } from './limit.js'
 import { runDistinct, runSetOp } from './set-ops.js'
 import { runJoin } from './hash-join.js'
 import { runLateralJoin } from './lateral-join.js'
+import { runWindowJoin } from './window-join.js'
+import { runHorizonJoin } from './horizon-join.js'
 import { runLatestOn, runSampleBy, runTimeJoin, runWindow } from './time-series.js'
 import { runParallelAggregate } from '../parallel/parallel-aggregate.js'
 import { runParallelFilter } from '../parallel/parallel-filter.js'
@@ -39,6 +41,8 @@ const HANDLERS: Handlers = {
   time_join: runTimeJoin,
   window: runWindow,
   lateral_join: runLateralJoin,
+  window_join: runWindowJoin,
+  horizon_join: runHorizonJoin,
   parallel_aggregate: runParallelAggregate,
   parallel_filter: runParallelFilter,
 }

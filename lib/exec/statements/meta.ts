@@ -245,6 +245,15 @@ export function explain(plan: PlanNode): Rows {
       case 'join': lines.push(`${pad}${joinName(n)}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'lateral_join': lines.push(`${pad}${lateralName(n)}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'time_join': lines.push(`${pad}${n.type === 'asof' ? 'AsOf' : n.type === 'lt' ? 'Lt' : 'Splice'} Join`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
+      case 'window_join': {
+        // QuestDB's lines: `Window Join`, `window lo: 60000000 preceding (exclude prevailing)`, `window hi: ...`
+        const unit = n.left.output[n.left.timestampIndex]?.type === 'TIMESTAMP_NS' ? 1 : 1000
+        const bound = (x: number) => (x === 0 ? 'current row' : `${Math.abs(x) / unit} ${x < 0 ? 'preceding' : 'following'}`)
+        lines.push(`${pad}Window ${n.leftKeys.length > 0 ? 'Fast ' : ''}Join`)
+        lines.push(`${pad}  window lo: ${bound(n.loNanos)} (${n.includePrevailing ? 'include' : 'exclude'} prevailing)`, `${pad}  window hi: ${bound(n.hiNanos)}`)
+        visit(n.left, depth + 1); visit(n.right, depth + 1); return
+      }
+      case 'horizon_join': lines.push(`${pad}Horizon Join`, `${pad}  offsets: ${n.offsetsNanos.length}`); visit(n.left, depth + 1); visit(n.right, depth + 1); return
       case 'sample_by': lines.push(`${pad}Sample By`); break
       case 'latest_on': lines.push(n.symbolIndex === undefined ? `${pad}LatestBy` : `${pad}LatestByAllIndexed`); visit(n.input, depth + 1, n.ordered); return
       case 'window': lines.push(`${pad}Window`); break

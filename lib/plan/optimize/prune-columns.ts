@@ -93,6 +93,33 @@ function prune(node: PlanNode, required: ReadonlySet<number>): Pruned {
         map: identity(node.output.length),
       }
     }
+    case 'window_join': {
+      // the right side is read for its keys, timestamp and the right aggregates' arguments only
+      const needed = new Set<number>([node.right.timestampIndex])
+      for (const e of node.rightKeys) columnsOf(e, needed)
+      for (const a of node.aggregates) if (a.side === 'right') for (const e of a.args) columnsOf(e, needed)
+      const right = prune(node.right, needed)
+      const wj = {
+        ...node, left: pruneAll(node.left), right: right.node, rightKeys: node.rightKeys.map((e) => remapExpr(e, right.map)),
+        aggregates: node.aggregates.map((a) => (a.side === 'right' ? { ...a, args: a.args.map((e) => remapExpr(e, right.map)) } : a)),
+      }
+      return { node: wj, map: identity(node.output.length) }
+    }
+    case 'horizon_join': {
+      // left columns, offset, horizon timestamp, then the right columns used above (and keys, timestamp)
+      const width = node.left.output.length + 2
+      const needed = new Set<number>([node.right.timestampIndex])
+      for (const e of node.rightKeys) columnsOf(e, needed)
+      for (const r of required) if (r >= width) needed.add(r - width)
+      const right = prune(node.right, needed)
+      const map = new Int32Array(node.output.length)
+      for (let i = 0; i < map.length; i++) map[i] = i < width ? i : right.map[i - width]! < 0 ? -1 : width + right.map[i - width]!
+      const hj = {
+        ...node, left: pruneAll(node.left), right: right.node, rightKeys: node.rightKeys.map((e) => remapExpr(e, right.map)),
+        output: [...node.output.slice(0, width), ...right.node.output],
+      }
+      return { node: hj, map }
+    }
     default:
       return { node: mapChildren(node, pruneAll), map: identity(node.output.length) }
   }

@@ -15,7 +15,7 @@ export function mapChildren(node: PlanNode, f: (child: PlanNode) => PlanNode): P
       const input = f(node.input)
       return input === node.input ? node : ({ ...node, input } as PlanNode)
     }
-    case 'setop': case 'join': case 'time_join': case 'lateral_join': {
+    case 'setop': case 'join': case 'time_join': case 'lateral_join': case 'window_join': case 'horizon_join': {
       const left = f(node.left)
       const right = f(node.right)
       return left === node.left && right === node.right ? node : ({ ...node, left, right } as PlanNode)

@@ -3,7 +3,7 @@
  */
 import { syntaxError } from '../../errors.js'
 import type {
-  Cte, Expr, FillValue, Join, JoinType, LatestOn, Limit, OrderItem, Query, SampleBy,
+  Cte, Expr, FillValue, FrameBound, HorizonOffset, HorizonSpec, Join, JoinType, LatestOn, Limit, OrderItem, Query, SampleBy,
   SampleByAlign, Select, SelectItem, TableRef,
 } from '../ast.js'
 import type { Token } from '../lexer.js'
@@ -114,6 +114,22 @@ export function join(pos: number, type: JoinType, table: TableRef, on: Expr | re
 /** Marks a join written as a comma in FROM (`FROM a, b`). */
 export function comma(j: Join): Join {
   return { ...j, comma: true }
+}
+
+/** `WINDOW JOIN t [ON ...] RANGE BETWEEN lo AND hi [INCLUDE | EXCLUDE PREVAILING]`. */
+export function windowJoin(kw: Token, table: TableRef, on: Expr | readonly Name[] | null, range: Token, lo: FrameBound & { pos: number }, hi: FrameBound & { pos: number }, prevailing: Token | null): Join {
+  const p = prevailing === null ? {} : { prevailing: prevailing.type === 'INCLUDE' ? 'include' as const : 'exclude' as const }
+  return { ...join(kw.offset, 'inner', table, on, null), type: 'window', window: { pos: range.offset, lo, hi, ...p } }
+}
+
+/** `HORIZON JOIN t [ON ...] RANGE FROM a TO b STEP c AS h` / `LIST (...) AS h`. */
+export function horizonJoin(kw: Token, table: TableRef, on: Expr | readonly Name[] | null, spec: Omit<Extract<HorizonSpec, { kind: 'range' }>, 'alias'> | Omit<Extract<HorizonSpec, { kind: 'list' }>, 'alias'>, alias: Name): Join {
+  return { ...join(kw.offset, 'inner', table, on, null), type: 'horizon', horizon: { ...spec, alias: alias.name } as HorizonSpec }
+}
+
+/** A HORIZON offset token (`1s`, `0`), or `-` and one (`-5s`). */
+export function horizonOffset(minus: Token | null, t: Token): HorizonOffset {
+  return { text: minus === null ? t.text : `-${t.text}`, pos: (minus ?? t).offset }
 }
 
 /** Marks a join LATERAL. */

@@ -79,6 +79,24 @@ join ->
   | %CROSS %JOIN %LATERAL tableRef                          {% ([k, , , t]) => Q.lateral(Q.join(k.offset, 'cross', t, null, null)) %}
   | "," %LATERAL tableRef                                   {% ([k, , t]) => Q.lateral(Q.join(k.offset, 'cross', t, null, null)) %}
   | %LATERAL tableRef                                       {% ([k, t]) => Q.lateral(Q.join(k.offset, 'cross', t, null, null)) %}
+  # QuestDB 9's time-series joins (plan/bind-window-join.ts, plan/bind-horizon-join.ts)
+  | %WINDOW %JOIN tableRef joinOn:? %RANGE %BETWEEN windowJoinBound %AND windowJoinBound prevailing:?
+      {% ([k, , t, on, r, , lo, , hi, p]) => Q.windowJoin(k, t, on, r, lo, hi, p) %}
+  | %HORIZON %JOIN tableRef joinOn:? horizonOffsets %AS name {% ([k, , t, on, h, , a]) => Q.horizonJoin(k, t, on, h, a) %}
+# a bound with its position (errors point at it); UNBOUNDED parses to be refused with QuestDB's message
+windowJoinBound ->
+    %UNBOUNDED boundDir   {% ([, d]) => ({ kind: d.type === 'PRECEDING' ? 'unbounded preceding' : 'unbounded following', pos: d.offset }) %}
+  | %CURRENT %ROW         {% ([c]) => ({ kind: 'current row', pos: c.offset }) %}
+  | exprAdd name:? boundDir {% ([e, u, dir]) => ({ ...E.offsetBound(e, u, dir), pos: e.pos }) %}
+prevailing -> %INCLUDE %PREVAILING {% id %} | %EXCLUDE %PREVAILING {% id %}
+horizonOffsets ->
+    %RANGE %FROM horizonOffset %TO horizonOffset %STEP horizonOffset {% ([r, , from, , to, , step]) => ({ kind: 'range', pos: r.offset, from, to, step }) %}
+  | %LIST "(" horizonOffsetList ")" {% ([l, , offs]) => ({ kind: 'list', pos: l.offset, offsets: L.toArray(offs) }) %}
+  # `LIST ()`: refused when bound with QuestDB's message
+  | %LIST "(" ")" {% ([, p]) => ({ kind: 'list', pos: p.offset + 1, offsets: [] }) %}
+horizonOffsetList -> horizonOffset {% ([o]) => L.one(o) %} | horizonOffsetList "," horizonOffset {% ([l, , o]) => L.add(l, o) %}
+horizonOffset -> "-":? horizonUnit {% ([m, t]) => Q.horizonOffset(m, t) %}
+horizonUnit -> %duration {% id %} | %integer {% id %}
 outerKind -> %LEFT {% id %} | %RIGHT {% id %} | %FULL {% id %}
 timeKind -> %ASOF {% id %} | %LT {% id %} | %SPLICE {% id %}
 # `ON expr`; `ON col` and `ON (a, b)` (same names on both sides) become `using`.
