@@ -215,7 +215,11 @@ export class Database {
       if (store !== undefined) db.catalog.adoptViews(decodeViews(store.readInternal(VIEWS_FILE)))
     } catch (e) { store?.close(); throw e }
     // the parallel workers start loading now if a table is already large enough for a parallel plan, else when one grows so
-    warmWorkersFor(db.catalog.all().reduce((most, t) => Math.max(most, t.rowCount), 0))
+    let largest = 0
+    for (const t of db.catalog.all()) {
+      try { largest = Math.max(largest, t.rowCount) } catch { /* a damaged table: opening still succeeds, its queries report the damage */ }
+    }
+    warmWorkersFor(largest)
     return db
   }
 
