@@ -35,6 +35,7 @@ import { ParquetFiles } from './parquet/files.js'
 import { type ParquetExportResult, writeParquetFile } from './parquet/export.js'
 import type { ParquetWriteOptions } from './parquet/writer.js'
 import { DEFAULT_ALIAS_MAX_LENGTH } from './plan/naming.js'
+import { PHYSICAL_TUNING } from './plan/physical/options.js'
 import { warmWorkersFor } from './exec/parallel/warm.js'
 
 /** The engine's version, as `version()` reports it. */
@@ -219,7 +220,7 @@ export class Database {
     for (const t of db.catalog.all()) {
       try { largest = Math.max(largest, t.rowCount) } catch { /* a damaged table: opening still succeeds, its queries report the damage */ }
     }
-    warmWorkersFor(largest)
+    warmWorkersFor(largest, PHYSICAL_TUNING.minRows)
     return db
   }
 

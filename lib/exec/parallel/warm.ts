@@ -7,25 +7,28 @@
  * when a database opens with such a table, or when an append makes one. A database whose tables
  * stay small never starts a worker.
  */
-import { PHYSICAL_TUNING } from '../../plan/physical/options.js'
 import { TABLE_GROWTH } from '../../storage/table-growth.js'
 import { parallelWorkers, workerPool } from './pool.js'
 
-/** Rows a table must hold before the workers start loading: the fewest a parallel plan reads. */
-export function warmRows(): number {
-  return PHYSICAL_TUNING.minRows / 4
+/**
+ * Rows a table must hold before the workers start loading: the fewest a parallel plan reads, a
+ * quarter of `minRows` (the physical planner's `PHYSICAL_TUNING.minRows`, handed in by the caller:
+ * execution does not import the planners).
+ */
+export function warmRows(minRows: number): number {
+  return minRows / 4
 }
 
 /**
  * Starts the worker pool now when `largestTable` (the most rows any table holds) reaches
- * {@link warmRows}, and otherwise when an append first makes a table that large. No-op when
+ * {@link warmRows} of `minRows`, and otherwise when an append first makes a table that large. No-op when
  * parallelism is off or the pool exists. Never waits for the workers.
  */
-export function warmWorkersFor(largestTable: number): void {
+export function warmWorkersFor(largestTable: number, minRows: number): void {
   if (parallelWorkers() === 0) return
-  if (largestTable >= warmRows()) { startPool(); return }
+  if (largestTable >= warmRows(minRows)) { startPool(); return }
   if (TABLE_GROWTH.reached === undefined) {
-    TABLE_GROWTH.rows = warmRows()
+    TABLE_GROWTH.rows = warmRows(minRows)
     TABLE_GROWTH.reached = startPool
   }
 }

@@ -57,7 +57,10 @@ t.test('fast path and grammar give the same AST', async (t) => {
   for (const sql of [...FAST, ...GRAMMAR_ONLY, ...CORPUS]) {
     const grammar = allParses(sql)
     if (grammar.length === 0) continue // not a statement the grammar takes on its own (checked below)
-    t.equal(json(parseStatement(sql)), json(grammar[0]), sql.slice(0, 120))
+    // a view's `sql` (its body's text) is filled in after the parse, from the tokens: the grammar leaves it empty
+    const fast = parseStatement(sql)
+    const same = fast.kind === 'create_view' ? { ...fast, sql: '' } : fast
+    t.equal(json(same), json(grammar[0]), sql.slice(0, 120))
   }
 })
 

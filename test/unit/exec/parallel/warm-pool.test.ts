@@ -10,7 +10,9 @@ process.env['EPOCHDB_WORKERS'] = '1'
 const { Database } = await import('../../../../lib/index.js')
 const { POOL_STATS, workerPool } = await import('../../../../lib/exec/parallel/pool.js')
 const { PIECE_STATS } = await import('../../../../lib/exec/parallel/pieces.js')
-const { warmRows } = await import('../../../../lib/exec/parallel/warm.js')
+const warm = await import('../../../../lib/exec/parallel/warm.js')
+const { PHYSICAL_TUNING } = await import('../../../../lib/plan/physical/options.js')
+const warmRows = (): number => warm.warmRows(PHYSICAL_TUNING.minRows)
 
 const tick = () => new Promise((r) => setImmediate(r))
 
@@ -50,7 +52,7 @@ t.test('a durable database opened with a large table starts the workers at open'
   const dir = mkdtempSync(join(tmpdir(), 'warm-pool-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   TABLE_GROWTH.reached = undefined
-  warmWorkersFor(0)
+  warmWorkersFor(0, PHYSICAL_TUNING.minRows)
   t.ok(TABLE_GROWTH.reached !== undefined, 'a database without a large table waits for one to grow')
   TABLE_GROWTH.reached = undefined
   const db = await Database.open({ path: dir })
