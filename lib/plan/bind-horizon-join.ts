@@ -12,7 +12,7 @@ import type { BoundExpr, PlanNode } from './plan-node.js'
 import type { HorizonJoinNode } from './nodes/window-join.js'
 import { Scope } from './scope.js'
 import { type ExprEnv, bindExpr, castTo } from './bind-expr.js'
-import { conjuncts, equiPair, unifyKeys } from './bind-time-join.js'
+import { conjuncts, forEachJoinKey, unifyKeys } from './bind-time-join.js'
 import { collectColumnRefs } from './naming.js'
 
 /**
@@ -55,15 +55,9 @@ export function bindHorizonJoin(left: PlanNode, joins: readonly Join[], where: E
     leftKeys.push(lk)
     rightKeys.push(rk)
   }
-  for (const name of j.using ?? []) {
-    const ref = { kind: 'column' as const, pos: j.pos, name }
-    add(bindExpr(ref, leftEnv), bindExpr(ref, rightEnv), j.pos)
-  }
-  for (const c of j.on === undefined ? [] : conjuncts(j.on)) {
-    const pair = c.kind === 'binary' && c.op === '=' ? equiPair(c.left, c.right, leftEnv, rightEnv) : undefined
-    if (pair === undefined) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'HORIZON JOIN ON supports key equalities only', c.pos)
-    add(pair[0], pair[1], c.pos)
-  }
+  forEachJoinKey(j, leftEnv, rightEnv, (l, r, c) => add(l, r, (c ?? j).pos), (c) => {
+    throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'HORIZON JOIN ON supports key equalities only', c.pos)
+  })
   const tsType = left.output[left.timestampIndex]!.type
   const node: HorizonJoinNode = {
     kind: 'horizon_join', left, right, leftKeys, rightKeys, offsetsNanos,

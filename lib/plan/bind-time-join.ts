@@ -36,16 +36,8 @@ export function bindTimeJoin(left: PlanNode, right: PlanNode, join: Join, bc: Bi
     rightKeys.push(rk)
   }
   const envOf = (n: PlanNode): ExprEnv => ({ scope: new Scope(n.output), paramTypes: bc.paramTypes, bindSubquery: (q) => bindQuery(q, bc), clause: 'ON' })
-  for (const name of join.using ?? []) {
-    const ref = { kind: 'column' as const, pos: join.pos, name }
-    addKey(bindExpr(ref, envOf(left)), bindExpr(ref, envOf(right)), join.pos)
-  }
   const unsupported: Expr[] = []
-  for (const c of join.on === undefined ? [] : conjuncts(join.on)) {
-    const pair = c.kind === 'binary' && c.op === '=' ? equiPair(c.left, c.right, envOf(left), envOf(right)) : undefined
-    if (pair === undefined || c.kind !== 'binary') { unsupported.push(c); continue }
-    addKey(pair[0], pair[1], c.right.pos)
-  }
+  forEachJoinKey(join, envOf(left), envOf(right), (l, r, c) => addKey(l, r, c === undefined ? join.pos : c.right.pos), (c) => unsupported.push(c))
   if (unsupported.length > 0) {
     const text = unsupported.map(formatExpr).join(' and ')
     throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `unsupported ${type.toUpperCase()} join expression [expr='${text}']`, unsupported[unsupported.length - 1]!.pos)
@@ -98,6 +90,24 @@ export function unifyKeys(l: BoundExpr, r: BoundExpr, pos: number): [BoundExpr, 
     return [castTo(l, t, pos, true), castTo(r, t, pos, true)]
   }
   throw new SqlError(SqlState.DATATYPE_MISMATCH, 'join column type mismatch', pos)
+}
+
+/**
+ * The key pairs of a time-series join's ON: each `USING` name (`ON (a, b)`) and each `=` conjunct
+ * whose sides bind one over `left` and the other over `right` go to `key` (with the conjunct, or
+ * undefined for a name, for the caller's error position); every other conjunct goes to `other`.
+ * ASOF / LT / SPLICE, WINDOW and HORIZON JOIN differ only in what they do with those two.
+ */
+export function forEachJoinKey(join: Join, left: ExprEnv, right: ExprEnv, key: (l: BoundExpr, r: BoundExpr, c: (Expr & { kind: 'binary' }) | undefined) => void, other: (c: Expr) => void): void {
+  for (const name of join.using ?? []) {
+    const ref = { kind: 'column' as const, pos: join.pos, name }
+    key(bindExpr(ref, left), bindExpr(ref, right), undefined)
+  }
+  for (const c of join.on === undefined ? [] : conjuncts(join.on)) {
+    const pair = c.kind === 'binary' && c.op === '=' ? equiPair(c.left, c.right, left, right) : undefined
+    if (pair === undefined || c.kind !== 'binary') other(c)
+    else key(pair[0], pair[1], c)
+  }
 }
 
 /** The AND-ed conditions of `e`. */

@@ -12,7 +12,7 @@ import type { BoundExpr, OutputColumn, PlanNode } from './plan-node.js'
 import type { WindowJoinAggregate, WindowJoinNode } from './nodes/window-join.js'
 import { Scope } from './scope.js'
 import { type ExprEnv, aggregateSite, bindExpr } from './bind-expr.js'
-import { conjuncts, equiPair, unifyKeys } from './bind-time-join.js'
+import { forEachJoinKey, unifyKeys } from './bind-time-join.js'
 import { columnsOf, remapExpr } from './optimize/walk.js'
 import { astKey } from './naming.js'
 
@@ -175,21 +175,15 @@ function bindOn(j: Join, left: PlanNode, right: PlanNode, envOf: (scope: Scope, 
     leftKeys.push(lk)
     rightKeys.push(rk)
   }
-  for (const name of j.using ?? []) {
-    const ref = { kind: 'column' as const, pos: j.pos, name }
-    add(bindExpr(ref, leftEnv), bindExpr(ref, rightEnv), j.pos)
-  }
   const filters: BoundExpr[] = []
-  for (const c of j.on === undefined ? [] : conjuncts(j.on)) {
-    const pair = c.kind === 'binary' && c.op === '=' ? equiPair(c.left, c.right, leftEnv, rightEnv) : undefined
-    if (pair !== undefined) { add(pair[0], pair[1], c.pos); continue }
+  forEachJoinKey(j, leftEnv, rightEnv, (l, r, c) => add(l, r, (c ?? j).pos), (c) => {
     const b = bindExpr(c, bothEnv)
     if (b.type !== 'BOOLEAN') throw new SqlError(SqlState.DATATYPE_MISMATCH, 'boolean expression expected', c.pos)
     const cols = new Set<number>()
     columnsOf(b, cols)
     if ([...cols].some((i) => i < width)) throw notSupported('WINDOW join condition must be a key equality or name only the right table', c.pos)
     filters.push(remapExpr(b, shift))
-  }
+  })
   let filtered = right
   for (const f of filters) filtered = { kind: 'filter', input: filtered, predicate: f, output: filtered.output, timestampIndex: filtered.timestampIndex }
   return { leftKeys, rightKeys, filtered }
