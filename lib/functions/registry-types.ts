@@ -19,8 +19,9 @@ import type { Rnd } from './rnd/rnd.js'
  * - `TEMPORAL`: DATE or TIMESTAMP (and strings that parse as timestamps are cast to TIMESTAMP);
  * - `ARRAY`: a DOUBLE array of any dimension count, passed through unconverted.
  * - `DECIMAL`: any DECIMAL(p,s), and the integer types, passed through unconverted.
+ * - `GEOHASH`: a GEOHASH of any precision, passed through unconverted.
  */
-export type ArgType = ColumnType | 'ANY' | 'NUMERIC' | 'TEXT' | 'TEMPORAL' | 'ARRAY' | 'DECIMAL'
+export type ArgType = ColumnType | 'ANY' | 'NUMERIC' | 'TEXT' | 'TEMPORAL' | 'ARRAY' | 'DECIMAL' | 'GEOHASH'
 
 /** One overload. */
 export interface Signature {

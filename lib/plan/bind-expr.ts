@@ -25,6 +25,9 @@ import { bindIntervalBound } from './bind-interval-bounds.js'
 import { bindJsonExtractCast } from './bind-json-extract-cast.js'
 import { decimalBesideDouble } from './decimal-double-mix.js'
 import { widenNsLiterals } from './ns-literal-args.js'
+import { isGeohash, parseGeohashLiteral } from '../types/geohash.js'
+import { geohashWidening } from '../types/geohash-cast.js'
+import { bindGeohashComparison } from './bind-geohash.js'
 
 /** Hooks and environment for binding expressions. */
 export interface ExprEnv {
@@ -256,6 +259,7 @@ export function bindLiteral(e: Literal): BoundExpr {
     case 'null': return { kind: 'const', type: 'NULL', value: null }
     case 'char': return { kind: 'const', type: 'CHAR', value: e.value }
     case 'long256': return { kind: 'const', type: 'LONG256', value: e.text.toLowerCase() }
+    case 'geohash': { const g = parseGeohashLiteral(e.text, e.pos); return { kind: 'const', type: g.type, value: g.value } }
   }
 }
 
@@ -281,6 +285,11 @@ export function castTo(b: BoundExpr, to: ColumnType, pos: number, explicit: bool
   // a DOUBLE literal assigned to a DECIMAL converts from its text, exactly (PostgreSQL's numeric literal)
   if (b.kind === 'const' && b.text !== undefined && b.type === 'DOUBLE' && isDecimal(to)) {
     return { kind: 'const', type: to, value: castConstant({ kind: 'const', type: 'STRING', value: b.text }, to, pos) }
+  }
+  if (isGeohash(b.type) && isGeohash(to) && explicit && !canImplicitlyCast(b.type, to)) {
+    // a null of another precision is a null of this one; a value needs bits it does not have
+    if (b.kind === 'const' && b.value === null) return { kind: 'const', type: to, value: null }
+    throw geohashWidening(b.type, to, pos)
   }
   if (explicit ? !canCast(b.type, to) : !canImplicitlyCast(b.type, to)) {
     throw new SqlError(SqlState.DATATYPE_MISMATCH, `inconvertible types: ${typeName(b.type)} -> ${typeName(to)}`, pos)
@@ -332,6 +341,8 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
   const arrayOp = bindArrayOperator(name, bound, positions, pos, env)
   if (arrayOp !== undefined) return arrayOp
   bound = decimalBesideDouble(name, bound, positions)
+  const geo = bindGeohashComparison(name, bound, positions)
+  if (geo !== undefined) { if (!Array.isArray(geo)) return geo as BoundExpr; bound = geo }
   const defs = functionsNamed(name).filter((d) => d.kind === 'scalar') as ScalarFunctionDef[]
   if (defs.length === 0) throw new SqlError(SqlState.UNDEFINED_FUNCTION, `unknown function name: ${name}`, pos)
   // an untyped parameter fits any type for overload resolution, then takes the chosen one
@@ -351,7 +362,7 @@ function callWith(name: string, bound: BoundExpr[], literals: boolean[], positio
     // an untyped parameter where any DECIMAL goes is DECIMAL(76,38), as in QuestDB (not its
     // neighbour's type, which would round `$1 + 1.5m` with $1 = 2.25 to one decimal)
     if (d === 'DECIMAL' && b.kind === 'param' && b.untyped === true) return castTo(b, DECIMAL_PARAM, positions[i]!, false, env.onInfer)
-    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY' || d === 'DECIMAL') {
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY' || d === 'DECIMAL' || d === 'GEOHASH') {
       // `x || $1`, `coalesce(x, $1)`: an untyped parameter follows its typed neighbour
       return b.kind === 'param' && b.untyped === true && peer !== undefined && peer !== 'NULL' ? castTo(b, peer, positions[i]!, false, env.onInfer) : b
     }
@@ -381,7 +392,7 @@ export function aggregateSite(def: AggregateFunctionDef, call: Call, args: Bound
   }
   const cast = args.map((b, i) => {
     const d = res.declared[i]!
-    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY' || d === 'DECIMAL') return b
+    if (d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'ARRAY' || d === 'DECIMAL' || d === 'GEOHASH') return b
     if (d === 'TEMPORAL') return isTemporal(b.type) ? b : castTo(b, 'TIMESTAMP', call.args[i]!.pos, false)
     return castTo(b, d, call.args[i]!.pos, false)
   })

@@ -186,7 +186,7 @@ function bindTableFunction(call: Call, bc: BindContext, alias: string | undefine
   const cast = args.map((a, i) => {
     const d = res.declared[i]!
     // a `$n` argument takes the type the function declares (so Describe reports it)
-    return d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'TEMPORAL' || d === 'ARRAY' || d === 'DECIMAL' ? a : castTo(a, d, call.args[i]!.pos, false, bc.onInfer)
+    return d === 'ANY' || d === 'NUMERIC' || d === 'TEXT' || d === 'TEMPORAL' || d === 'ARRAY' || d === 'DECIMAL' || d === 'GEOHASH' ? a : castTo(a, d, call.args[i]!.pos, false, bc.onInfer)
   })
   const argTypes = cast.map((a) => a.type)
   const site = {

@@ -31,7 +31,7 @@ export function outputName(item: SelectItem): string {
       return 'column'
     case 'literal':
       switch (e.type) {
-        case 'int': case 'long': case 'double': case 'long256': case 'decimal': return e.text
+        case 'int': case 'long': case 'double': case 'long256': case 'decimal': case 'geohash': return e.text
         case 'string': return e.value === '' ? 'column' : e.value
         case 'boolean': return String(e.value)
         case 'null': return 'null'

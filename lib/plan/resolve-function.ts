@@ -7,6 +7,7 @@ import { type ColumnType, isIntegral, isNumeric, isTemporal, isText } from '../t
 import type { ArgType, FunctionDef, Signature } from '../functions/registry-types.js'
 import { isArrayType } from '../types/array-type.js'
 import { isDecimal } from '../types/decimal.js'
+import { isGeohash } from '../types/geohash.js'
 import { decimalConversionCost } from '../types/decimal-rules.js'
 import { nsConversionCost } from '../types/timestamp-ns-rules.js'
 
@@ -18,6 +19,8 @@ const NUMERIC_RANK: Partial<Record<ColumnType, number>> = { BYTE: 0, SHORT: 1, I
  */
 export function conversionCost(from: ColumnType, to: ArgType, literal: boolean): number {
   if (to === 'ANY') return 1
+  if (to === 'GEOHASH') return isGeohash(from) ? 1 : from === 'NULL' ? 2 : -1
+  if (isGeohash(from) || isGeohash(to)) return from === to ? 0 : from === 'NULL' ? 2 : -1
   if (to === 'DECIMAL' || isDecimal(from) || isDecimal(to)) return decimalConversionCost(from, to, literal)
   if (from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') return to === 'TEMPORAL' ? 14 : to === 'NUMERIC' || to === 'TEXT' || to === 'ARRAY' ? (from === 'NULL' ? 2 : isText(from, true) && to === 'TEXT' ? 1 : -1) : nsConversionCost(from, to, literal)
   if (to === 'NUMERIC') return isNumeric(from) ? 1 : from === 'NULL' ? 2 : -1

@@ -23,6 +23,7 @@ export type Literal =
   | { readonly kind: 'literal'; readonly pos: number; readonly type: 'null' }
   | { readonly kind: 'literal'; readonly pos: number; readonly type: 'char'; readonly value: string } // not produced by the parser today; reserved
   | { readonly kind: 'literal'; readonly pos: number; readonly type: 'long256'; readonly text: string } // 0x... hex literal
+  | { readonly kind: 'literal'; readonly pos: number; readonly type: 'geohash'; readonly text: string } // #u33d, #u33d/18, ##0101
 
 /** `name` or `qualifier.name` (`t.price`). */
 export interface ColumnRef {

@@ -197,6 +197,7 @@ const grammar: Grammar = {
     {"name": "literal", "symbols": [{type: "decimal"}], "postprocess": ([t]) => E.decimalLiteral(t)},
     {"name": "literal", "symbols": [{type: "duration"}], "postprocess": ([t], _l, reject) => V.rememberDuration(E.decimalLiteral(t), t) ?? reject},
     {"name": "literal", "symbols": [{type: "hex"}], "postprocess": ([t]) => E.numberLiteral(t)},
+    {"name": "literal", "symbols": [{type: "geohash"}], "postprocess": ([t]) => ({ kind: 'literal', pos: t.offset, type: 'geohash', text: t.text })},
     {"name": "literal", "symbols": [{type: "NAN"}], "postprocess": ([t]) => E.numberLiteral(t)},
     {"name": "literal", "symbols": [{type: "string"}], "postprocess": ([t]) => E.stringLiteral(t)},
     {"name": "literal", "symbols": [{type: "TRUE"}], "postprocess": ([t]) => E.keywordLiteral(t)},

@@ -31,6 +31,8 @@ const rules: moo.Rules = {
   qident: { match: /"(?:[^"]|"")*"/, lineBreaks: true },
   unterminatedQident: { match: /"(?:[^"]|"")*/, lineBreaks: true },
   hex: /0[xX][0-9a-fA-F]+/,
+  // geohash literals: `##0101` (bits), `#u33d`, `#u33d/18` (base32 chars, optional bit count)
+  geohash: /##[0-9a-zA-Z]*|#[0-9a-zA-Z]+(?:\/\d+)?/,
   decimal: /(?:\d[\d_]*)?\.\d[\d_]*m(?![\w])|\d[\d_]*\.m(?![\w])/,
   float: /(?:\d[\d_]*)?\.\d[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*(?:\.\d*)?[eE][+-]?\d+|\d[\d_]*\.(?![\d.a-zA-Z_])/,
   long: /\d[\d_]*[lL](?![\w])/,
@@ -50,7 +52,7 @@ const SKIPPED = new Set(['ws', 'lineComment', 'blockComment'])
 
 /** Every token type the grammar may reference (for nearley's `lexer.has`). */
 export const TOKEN_TYPES: ReadonlySet<string> = new Set([
-  'string', 'qident', 'hex', 'decimal', 'float', 'long', 'duration', 'integer', 'param', 'variable', 'ident',
+  'string', 'qident', 'hex', 'geohash', 'decimal', 'float', 'long', 'duration', 'integer', 'param', 'variable', 'ident',
   ...KEYWORDS,
 ])
 

@@ -10,6 +10,7 @@ import { canCastArray, canImplicitlyCastArray } from './array-cast.js'
 import { isDecimal } from './decimal.js'
 import { canCastDecimal, canImplicitlyCastDecimal } from './decimal-rules.js'
 import { canCastNs, canImplicitlyCastNs } from './timestamp-ns-rules.js'
+import { geohashBits, isGeohash } from './geohash.js'
 
 const WIDENING: readonly ColumnType[] = ['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE']
 
@@ -29,6 +30,9 @@ export function canCast(from: ColumnType, to: ColumnType): boolean {
   if (isArrayType(from) || isArrayType(to)) return canCastArray(from, to)
   if (isDecimal(from) || isDecimal(to)) return canCastDecimal(from, to)
   if (from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') return canCastNs(from, to)
+  // GEOHASH: to and from text, and between precisions (a wider target fails when cast, with QuestDB's message)
+  if (isGeohash(from)) return isGeohash(to) || (isText(to, true) && to !== 'CHAR')
+  if (isGeohash(to)) return isText(from)
   if (isInterval(from) && isInterval(to)) return true
   if (from === 'BINARY') return false
   if (to === 'BINARY') return isText(from) && from !== 'CHAR'
@@ -55,6 +59,9 @@ export function canImplicitlyCast(from: ColumnType, to: ColumnType): boolean {
   if (isDecimal(from) || isDecimal(to)) return canImplicitlyCastDecimal(from, to)
   if (from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') return canImplicitlyCastNs(from, to)
   if (from === 'INTERVAL' && to === 'INTERVAL_NS') return true // exact: bounds in nanoseconds
+  // a geohash goes into a geohash of fewer bits (truncated, as QuestDB's INSERT); text parses
+  if (isGeohash(to)) return (isGeohash(from) && geohashBits(from) >= geohashBits(to)) || from === 'STRING' || from === 'VARCHAR'
+  if (isGeohash(from)) return false
   const a = WIDENING.indexOf(from)
   const b = WIDENING.indexOf(to)
   if (a >= 0 && b >= 0) return a <= b

@@ -18,6 +18,8 @@ import { castToArray } from './array-cast.js'
 import { isDecimal } from './decimal.js'
 import { castDecimalScalar } from './decimal-cast.js'
 import { castNsScalar } from './timestamp-ns-cast.js'
+import { isGeohash } from './geohash.js'
+import { castGeohashScalar } from './geohash-cast.js'
 
 /** What a cast does with text that does not convert: raise 22P02, or produce null. */
 export type BadTextPolicy = 'throw' | 'null'
@@ -132,6 +134,7 @@ export function castScalar(value: Scalar, from: ColumnType, to: ColumnType, onBa
   if (from === to) return value
   if (isInterval(from) && isInterval(to)) return convertInterval(String(value), to === 'INTERVAL_NS')
   if (isDecimal(from) || isDecimal(to)) return castDecimalScalar(value, from, to, onBadText, position)
+  if (isGeohash(from) || isGeohash(to)) return castGeohashScalar(value, from, to, onBadText, position)
   if ((from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') && !isText(to)) return castNsScalar(value, from, to, onBadText, position)
   if (isText(to)) return formatValue(from, value)
   let out: Scalar | undefined

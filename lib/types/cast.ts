@@ -14,6 +14,8 @@ import { type BadTextPolicy, castScalar, saturateInt32 } from './cast-scalar.js'
 import { isDecimal } from './decimal.js'
 import { castDecimalVector } from './decimal-cast.js'
 import { castNsVector } from './timestamp-ns-cast.js'
+import { isGeohash } from './geohash.js'
+import { narrowGeohashVector } from './geohash-cast.js'
 
 export { castScalar, inconvertible, type BadTextPolicy } from './cast-scalar.js'
 export { canCast, canImplicitlyCast } from './cast-rules.js'
@@ -145,6 +147,12 @@ export function castVector(v: Vector, to: ColumnType, opts: CastOptions = {}): V
   if (v.kind === 'null') return allocate(to, v.length)
   if (isDecimal(v.type) || isDecimal(to)) return castDecimalVector(v, to, opts.onBadText, opts.position)
   if (v.type === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') { const ns = castNsVector(v, to); if (ns !== undefined) return ns }
+  if (isGeohash(to)) {
+    const narrowed = narrowGeohashVector(v, to)
+    if (narrowed !== undefined) return narrowed
+    // text that does not convert is null at run time (QuestDB's CastStrToGeoHash); constants fail when bound
+    if (!v.isConst) opts = { ...opts, onBadText: 'null' }
+  }
   if (physicalOf(to) === 'sym' && v.kind === 'str' && !v.isConst) {
     // STRING/VARCHAR → SYMBOL: intern into a fresh dictionary
     const dict = new SymbolTable()

@@ -11,6 +11,7 @@ import { type ArrayType, ARRAY_MAX_DIMS, ARRAY_TYPES, arrayType } from './array-
 import { type DecimalType, isDecimal, isNarrowDecimal, parseDecimalTypeName } from './decimal.js'
 import { decimalCommonType } from './decimal-rules.js'
 import { nsCommonType } from './timestamp-ns-rules.js'
+import { type GeohashType, geohashBits, isGeohash, isWideGeohash, parseGeohashTypeName } from './geohash.js'
 
 /** Every column/value type. `NULL` is the type of a bare `null` literal. */
 export const ColumnType = {
@@ -37,8 +38,11 @@ export const ColumnType = {
   NULL: 'NULL',
 } as const
 
-/** One of the {@link ColumnType} tags, an N-dimensional array type (`DOUBLE[]`, see `array-type.ts`) or a `DECIMAL(p,s)` tag (see `decimal.ts`). */
-export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType] | ArrayType | DecimalType
+/**
+ * One of the {@link ColumnType} tags, an N-dimensional array type (`DOUBLE[]`, see `array-type.ts`),
+ * a `DECIMAL(p,s)` tag (see `decimal.ts`) or a `GEOHASH(<n>b|c)` tag (see `geohash.ts`).
+ */
+export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType] | ArrayType | DecimalType | GeohashType
 
 /** Types a table column may have (INTERVAL, INTERVAL_NS and NULL are expression-only). */
 export const STORABLE_TYPES: readonly ColumnType[] = [
@@ -65,6 +69,8 @@ export function parseTypeName(name: string, pos = -1): ColumnType | undefined {
   if (arr !== null) { const dims = arr[2]!.split('[').length - 1; return dims <= ARRAY_MAX_DIMS ? arrayType(dims) : undefined }
   const dec = parseDecimalTypeName(n, pos)
   if (dec !== undefined) return dec
+  const geo = parseGeohashTypeName(n, pos)
+  if (geo !== undefined) return geo
   // PostgreSQL's spellings, as tools write them: a length on varchar, a precision on float
   const sized = /^(varchar|character varying|float)\((\d+)\)$/.exec(n)
   if (sized === null) return undefined
@@ -106,9 +112,12 @@ export const PHYSICAL: Readonly<Record<ColumnType, Physical>> = {
   ...(Object.fromEntries(ARRAY_TYPES.map((t) => [t, 'arr'])) as Record<ArrayType, 'arr'>),
 }
 
-/** The physical layout of a type (DECIMAL: i64 for p <= 18, str above). */
+/** The physical layout of a type (DECIMAL: i64 for p <= 18, str above; GEOHASH: i32 up to 31 bits, i64 above). */
 export function physicalOf(t: ColumnType): Physical {
-  return PHYSICAL[t] ?? (isNarrowDecimal(t as DecimalType) ? 'i64' : 'str')
+  const p = PHYSICAL[t]
+  if (p !== undefined) return p
+  if (isGeohash(t)) return isWideGeohash(t) ? 'i64' : 'i32'
+  return isNarrowDecimal(t as DecimalType) ? 'i64' : 'str'
 }
 
 /** INT null: -2^31. */
@@ -174,6 +183,9 @@ export function commonType(a: ColumnType, b: ColumnType): ColumnType {
   if (b === 'NULL') return a === 'SYMBOL' ? 'STRING' : a
   if (a === b) return a === 'SYMBOL' ? 'STRING' : a
   if (isDecimal(a) || isDecimal(b)) return decimalCommonType(a, b)
+  if (isGeohash(a) && isGeohash(b)) return geohashBits(a) <= geohashBits(b) ? a : b
+  if (isGeohash(a) && isText(b)) return a
+  if (isGeohash(b) && isText(a)) return b
   if (isInterval(a) && isInterval(b)) return 'INTERVAL_NS' // a microsecond interval's bounds are exact in nanoseconds
   if (a === 'TIMESTAMP_NS' || b === 'TIMESTAMP_NS') return nsCommonType(a, b)
   if (isNumeric(a) && isNumeric(b)) return widerNumeric(a, b)

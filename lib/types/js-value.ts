@@ -12,6 +12,7 @@ import { formatIpv4 } from './ipv4.js'
 import { isArrayType, arrayDims } from './array-type.js'
 import { DoubleArray, arrayFromNested, arrayToNested } from './array.js'
 import { formatDecimal, isDecimal } from './decimal.js'
+import { formatGeohash, geohashBits, isGeohash } from './geohash.js'
 
 /** The JavaScript value of a cell in a result row. */
 export type JsValue = boolean | number | bigint | string | Date | Uint8Array | JsArray | null
@@ -28,6 +29,7 @@ export function toJsValue(type: ColumnType, v: Scalar): JsValue {
   if (v === null) return null
   if (v instanceof DoubleArray) return arrayToNested(v) as JsArray
   if (isDecimal(type)) return formatDecimal(type, v)
+  if (isGeohash(type)) return formatGeohash(v as number | bigint, geohashBits(type))
   switch (type) {
     case 'BOOLEAN': return v === true || (typeof v === 'number' && v !== 0)
     case 'BYTE': case 'SHORT': case 'INT': case 'FLOAT': case 'DOUBLE': {

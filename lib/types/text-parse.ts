@@ -5,6 +5,7 @@
  *
  * Browser-safe: imports nothing from `node:*`.
  */
+import { geohashBits, geohashFromText, isGeohash } from './geohash.js'
 import type { ColumnType } from './column-type.js'
 import type { Scalar } from './vector.js'
 import { parseTimestampExact } from './timestamp.js'
@@ -91,6 +92,7 @@ function hexBytes(hex: string): Uint8Array {
  */
 export function parseText(text: string, to: ColumnType): Scalar | undefined {
   if (isArrayType(to)) { try { return parseArrayText(text, arrayDims(to)) } catch { return undefined } }
+  if (isGeohash(to)) { const g = geohashFromText(text, geohashBits(to)); return typeof g === 'string' ? undefined : g }
   switch (to) {
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'INTERVAL': case 'INTERVAL_NS': return text
     case 'CHAR': return text.length === 0 ? null : text[0]!

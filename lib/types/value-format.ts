@@ -11,6 +11,7 @@ import { formatDouble, formatFloat } from './number-format.js'
 import { formatIpv4 } from './ipv4.js'
 import { DoubleArray, formatArray } from './array.js'
 import { formatDecimal, isDecimal } from './decimal.js'
+import { formatGeohash, geohashBits, isGeohash } from './geohash.js'
 import { formatTimestampNs } from './timestamp-ns.js'
 import { printInterval } from './interval-value.js'
 
@@ -49,6 +50,7 @@ export function formatValue(type: ColumnType, v: Scalar): string | null {
   if (v === null) return null
   if (v instanceof DoubleArray) return formatArray(v)
   if (isDecimal(type)) return formatDecimal(type, v)
+  if (isGeohash(type)) return formatGeohash(v as number | bigint, geohashBits(type))
   switch (type) {
     case 'BOOLEAN': return v === true || (typeof v === 'number' && v !== 0) ? 'true' : 'false'
     case 'BYTE': case 'SHORT': case 'INT': case 'LONG': return String(v)

@@ -7,6 +7,7 @@ import { SqlError, SqlState, notSupported } from '../../errors.js'
 import type { AlterTable, ColumnDef, CreateTable, CreateTableLike, DropTable, RenameTable, TableOptions, TruncateTable } from '../../sql/ast.js'
 import { type ColumnType, STORABLE_TYPES, isInterval, parseTypeName, typeName } from '../../types/column-type.js'
 import { isDecimal } from '../../types/decimal.js'
+import { isGeohash } from '../../types/geohash.js'
 import type { Catalog } from '../../storage/catalog.js'
 import { dropPartitionStatement } from '../../storage/partition-info.js'
 import type { ColumnMeta, TableMeta } from '../../storage/table.js'
@@ -30,7 +31,7 @@ export function isNonPersisted(t: ColumnType): boolean {
 export function columnType(name: string, pos: number): ColumnType {
   const t = parseTypeName(name, pos)
   if (t !== undefined && isNonPersisted(t)) throw nonPersisted(t, pos)
-  if (t === undefined || !(STORABLE_TYPES.includes(t) || isDecimal(t))) throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported column type: ${name}`, pos)
+  if (t === undefined || !(STORABLE_TYPES.includes(t) || isDecimal(t) || isGeohash(t))) throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported column type: ${name}`, pos)
   return t
 }
 

@@ -6,7 +6,9 @@
 import { isDecimal } from '../../types/decimal.js'
 import { SqlError, SqlState } from '../../errors.js'
 import type { Insert } from '../../sql/ast.js'
-import type { ColumnType } from '../../types/column-type.js'
+import { type ColumnType, typeName } from '../../types/column-type.js'
+import { isGeohash } from '../../types/geohash.js'
+import { checkGeohashInsert } from '../../types/geohash-cast.js'
 import { type Batch, type Scalar, type Vector, VectorWriter, allocate, concatVectors, getScalar, materialize } from '../../types/vector.js'
 import { castVector } from '../../types/cast.js'
 import type { Table } from '../../storage/table.js'
@@ -144,7 +146,9 @@ export async function insert(s: Insert, table: Table, bc: BindContext, ctx: Exec
         }
         env ??= { scope: new Scope([]), paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'VALUES', ...inferOf(bc) }
         // a literal goes into a DECIMAL column only by the implicit rules: `99.99` (a DOUBLE) is refused, as QuestDB does
-        const bound = castTo(bindExpr(e, env), type, e.pos, !(e.kind === 'literal' && isDecimal(type)), bc.onInfer)
+        const value = bindExpr(e, env)
+        if (isGeohash(type)) checkGeohashInsert(value.type, type, e.kind === 'literal' && e.type === 'geohash' ? e.text : typeName(value.type), cols[targets[k]!]!.name, e.pos)
+        const bound = castTo(value, type, e.pos, !(e.kind === 'literal' && isDecimal(type)), bc.onInfer)
         // a literal (already cast) is its value: no compile per cell
         if (bound.kind === 'const') {
           if (e.kind === 'literal' && e.type === 'string') rememberString(strings[k]!, e.value, bound.value)

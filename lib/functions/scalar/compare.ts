@@ -10,6 +10,7 @@
  * Browser-safe: imports nothing from `node:*`.
  */
 import { INT_NULL, LONG_NULL } from '../../types/column-type.js'
+import { isGeohash } from '../../types/geohash.js'
 import type { BoolVector, SymbolTable, SymVector, Vector } from '../../types/vector.js'
 import type { ArgType, ScalarFunctionDef, Signature } from '../registry-types.js'
 import { bigAt, boolOut, isTextKind, stride, textAt, toF64 } from '../kernel-helpers.js'
@@ -80,7 +81,7 @@ export function compareVectors(op: CmpOp, a: Vector, b: Vector, n: number, cache
     const one = compareVectors(op, { ...a, isConst: false, length: 1 } as Vector, { ...b, isConst: false, length: 1 } as Vector, 1, cache)
     return { ...one, length: n, isConst: true }
   }
-  if (a.kind === 'i32' && b.kind === 'i32' && a.type === 'INT' && b.type === 'INT') {
+  if (a.kind === 'i32' && b.kind === 'i32' && ((a.type === 'INT' && b.type === 'INT') || (a.type === b.type && isGeohash(a.type)))) {
     const out = boolOut(n)
     cmpI32(op, a.data, stride(a), b.data, stride(b), INT_NULL, out.data, n)
     return out
@@ -108,7 +109,7 @@ export function compareVectors(op: CmpOp, a: Vector, b: Vector, n: number, cache
   return out
 }
 
-const EQ_TYPES: readonly ArgType[] = ['INT', 'LONG', 'DOUBLE', 'TIMESTAMP', 'DATE', 'BYTE', 'SHORT', 'FLOAT', 'BOOLEAN', 'CHAR', 'IPV4', 'UUID', 'LONG256', 'TEXT', 'INTERVAL', 'INTERVAL_NS']
+const EQ_TYPES: readonly ArgType[] = ['INT', 'LONG', 'DOUBLE', 'TIMESTAMP', 'DATE', 'BYTE', 'SHORT', 'FLOAT', 'BOOLEAN', 'CHAR', 'IPV4', 'UUID', 'LONG256', 'TEXT', 'INTERVAL', 'INTERVAL_NS', 'GEOHASH']
 const ORDER_TYPES: readonly ArgType[] = ['INT', 'LONG', 'DOUBLE', 'TIMESTAMP', 'DATE', 'BYTE', 'SHORT', 'FLOAT', 'CHAR', 'IPV4', 'TEXT']
 
 function sigs(types: readonly ArgType[]): Signature[] {

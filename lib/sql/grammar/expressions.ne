@@ -74,6 +74,7 @@ literal ->
   # `5m` lexes as a duration; in an expression it is the DECIMAL literal 5
   | %duration {% ([t], _l, reject) => V.rememberDuration(E.decimalLiteral(t), t) ?? reject %}
   | %hex     {% ([t]) => E.numberLiteral(t) %}
+  | %geohash {% ([t]) => ({ kind: 'literal', pos: t.offset, type: 'geohash', text: t.text }) %}
   | %NAN     {% ([t]) => E.numberLiteral(t) %}
   | %string  {% ([t]) => E.stringLiteral(t) %}
   | %TRUE    {% ([t]) => E.keywordLiteral(t) %}
