@@ -14,9 +14,10 @@ import { type ColumnType, typeName } from '../types/column-type.js'
 import type { BoundExpr, LatestOnNode, PlanNode } from './plan-node.js'
 import type { Scope } from './scope.js'
 import { bindExpr } from './bind-expr.js'
+import { isGeohash } from '../types/geohash.js'
 import { bindQuery, type BindContext } from './bind-query.js'
 
-/** Key types QuestDB accepts in PARTITION BY (LatestByTest; DECIMAL is not a type here). */
+/** Key types QuestDB accepts in PARTITION BY (LatestByTest; DECIMAL is not a type here; and every GEOHASH). */
 const KEY_TYPES: ReadonlySet<ColumnType> = new Set<ColumnType>([
   'SYMBOL', 'STRING', 'VARCHAR', 'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'LONG256', 'UUID',
   'TIMESTAMP', 'DATE', 'IPV4',
@@ -28,7 +29,7 @@ export function bindLatestOn(source: PlanNode, latest: LatestOn, scope: Scope, b
   const env = { scope, paramTypes: bc.paramTypes, bindSubquery: (q: Parameters<typeof bindQuery>[0]) => bindQuery(q, bc), clause: 'LATEST ON' }
   const partitionBy: BoundExpr[] = latest.partitionBy.map((k) => {
     const b = bindExpr(k, env)
-    if (!KEY_TYPES.has(b.type)) {
+    if (!KEY_TYPES.has(b.type) && !isGeohash(b.type)) {
       throw new SqlError(SqlState.DATATYPE_MISMATCH, `${typeName(b.type)} is not a supported type in LATEST ON ... PARTITION BY`, k.pos)
     }
     return b

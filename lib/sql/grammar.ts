@@ -132,6 +132,7 @@ const grammar: Grammar = {
     {"name": "exprIn$ebnf$2", "symbols": [{type: "NOT"}], "postprocess": id},
     {"name": "exprIn$ebnf$2", "symbols": [], "postprocess": () => null},
     {"name": "exprIn", "symbols": ["exprIn", "exprIn$ebnf$2", {type: "BETWEEN"}, "exprBor", {type: "AND"}, "exprBor"], "postprocess": ([e, n, b, lo, , hi]) => E.between(e, n, b, lo, hi)},
+    {"name": "exprIn", "symbols": ["exprIn", "name", {"literal":"("}, "exprList", {"literal":")"}], "postprocess": ([e, w, , l], _l, reject) => E.within(e, w, l) ?? reject},
     {"name": "exprIn", "symbols": ["exprBor"], "postprocess": id},
     {"name": "inList", "symbols": [{"literal":"("}, "exprList", {"literal":")"}], "postprocess": ([, l]) => l},
     {"name": "inList", "symbols": [{"literal":"("}, "query", {"literal":")"}], "postprocess": ([, q], _l, reject) => Q.isBare(q) ? reject : q},

@@ -13,6 +13,7 @@ import { RND_TEXT_FUNCTIONS } from './rnd-text.js'
 import { TIMESTAMP_SHUFFLE } from './timestamp-shuffle.js'
 import { RND_DECIMAL } from './rnd-decimal.js'
 import { RND_DOUBLE_ARRAY } from './rnd-double-array.js'
+import { RND_GEOHASH } from './rnd-geohash.js'
 
 /** Every rnd function. */
 export const RND_FUNCTIONS: readonly FunctionDef[] = [
@@ -25,4 +26,5 @@ export const RND_FUNCTIONS: readonly FunctionDef[] = [
   TIMESTAMP_SHUFFLE,
   RND_DECIMAL,
   RND_DOUBLE_ARRAY,
+  RND_GEOHASH,
 ]

@@ -22,6 +22,7 @@ import { FINANCE_FUNCTIONS } from './finance.js'
 import { VISUALIZATION_FUNCTIONS } from './visualization.js'
 import { HASH_FUNCTIONS } from './hash.js'
 import { SPATIAL_FUNCTIONS } from './spatial.js'
+import { GEOHASH_FUNCTIONS } from './geohash-functions.js'
 import { INTERVAL_FUNCTIONS } from './interval-fns.js'
 import { JSON_FUNCTIONS } from './json-extract.js'
 
@@ -44,6 +45,7 @@ export const SCALAR_FUNCTIONS: readonly FunctionDef[] = [
   ...VISUALIZATION_FUNCTIONS,
   ...HASH_FUNCTIONS,
   ...SPATIAL_FUNCTIONS,
+  ...GEOHASH_FUNCTIONS,
   ARRAY_BUILD,
   ...INTERVAL_FUNCTIONS,
   ...JSON_FUNCTIONS,

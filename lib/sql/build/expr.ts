@@ -7,6 +7,7 @@ import type {
 import type { Token } from '../lexer.js'
 import { unquoteString } from '../lexer.js'
 import type { Name } from './tokens.js'
+import { type Seq, toArray } from './seq.js'
 import { SqlError, SqlState } from '../../errors.js'
 
 const INT_MAX = 2147483647
@@ -169,4 +170,10 @@ export function frame(units: Token, start: FrameBound, end: FrameBound, exclude:
   const u = units.type === 'ROWS' ? 'rows' as const : units.type === 'RANGE' ? 'range' as const : 'groups' as const
   const ex = exclude === null ? {} : { exclude: exclude[1]?.type === 'CURRENT' ? 'current row' as const : 'no others' as const }
   return { units: u, start, end, ...ex }
+}
+
+/** `g WITHIN (p1, ...)` as the call `within(g, p1, ...)`; null when the word is not WITHIN. */
+export function within(expr: Expr, word: Name, list: Seq<Expr>): Expr | null {
+  if (word.name.toLowerCase() !== 'within') return null
+  return { kind: 'call', pos: word.pos, name: 'within', args: [expr, ...toArray(list)], distinct: false, star: false }
 }

@@ -23,6 +23,8 @@ relOp -> "<" {% id %} | "<=" {% id %} | ">" {% id %} | ">=" {% id %}
 exprIn ->
     exprIn %NOT:? %IN inList                          {% ([e, n, i, l]) => E.inList(e, n, i, l) %}
   | exprIn %NOT:? %BETWEEN exprBor %AND exprBor       {% ([e, n, b, lo, , hi]) => E.between(e, n, b, lo, hi) %}
+  # `g WITHIN (#u33, #u34)`: the geohash prefix test, bound as the call within(g, ...)
+  | exprIn name "(" exprList ")"                      {% ([e, w, , l], _l, reject) => E.within(e, w, l) ?? reject %}
   | exprBor                                           {% id %}
 # `IN (a, b)`, `IN (SELECT ...)`, or one value without parentheses: `ts IN '2024-01'`, `IN $1`.
 inList ->
