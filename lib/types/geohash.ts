@@ -191,26 +191,22 @@ export function narrowGeohash(v: GeohashValue, fromBits: number, toBits: number)
 }
 
 /**
- * The geohash of `bits` bits of a point (QuestDB's `fromCoordinates`: bits alternate longitude,
- * latitude, starting with longitude). Undefined when the latitude is outside [-90, 90] or the
- * longitude outside [-180, 180].
+ * The geohash of `bits` bits of a point, as QuestDB's `fromCoordinatesDeg`: latitude and longitude
+ * quantized to 32 bits each (`floor((lat + 90) / 180 * 2^32)`, `floor((lon + 180) / 360 * 2^32)`,
+ * kept modulo 2^32 as Java's interleave does), interleaved from the longitude's top bit, and the
+ * leading `bits` bits kept. Undefined when the latitude is outside [-90, 90], the longitude
+ * outside [-180, 180] or either is NaN.
  */
 export function geohashOfPoint(lon: number, lat: number, bits: number): GeohashValue | undefined {
   if (!(lat >= -90 && lat <= 90) || !(lon >= -180 && lon <= 180)) return undefined
-  let minLat = -90, maxLat = 90, minLon = -180, maxLon = 180
+  const latq = Math.floor(((lat + 90) / 180) * 4294967296) >>> 0
+  const lonq = Math.floor(((lon + 180) / 360) * 4294967296) >>> 0
   let hi = 0, lo = 0 // the value as two 30-bit halves: exact in doubles
   for (let i = 0; i < bits; i++) {
-    let bit: number
-    if (i % 2 === 0) {
-      const mid = (minLon + maxLon) / 2
-      if (lon < mid) { bit = 0; maxLon = mid } else { bit = 1; minLon = mid }
-    } else {
-      const mid = (minLat + maxLat) / 2
-      if (lat < mid) { bit = 0; maxLat = mid } else { bit = 1; minLat = mid }
-    }
-    hi = hi * 2 + Math.floor(lo / 2 ** 29)
-    lo = (lo % 2 ** 29) * 2 + bit
+    const bit = i % 2 === 0 ? (lonq >>> (31 - (i >> 1))) & 1 : (latq >>> (31 - (i >> 1))) & 1
+    hi = hi * 2 + Math.floor(lo / 536870912)
+    lo = (lo % 536870912) * 2 + bit
   }
-  const v = hi * 2 ** 30 + lo
+  const v = hi * 1073741824 + lo
   return Number.isSafeInteger(v) ? v : (BigInt(hi) << 30n) | BigInt(lo)
 }
