@@ -3,7 +3,7 @@
  * (reference §4.5), and the engine type that a parameter OID maps to.
  */
 import type { ArrayType, ColumnType, DecimalType } from '../../lib/index.js'
-import { ARRAY_MAX_DIMS, PG_ARRAY_TYPES, PG_SCALAR_TYPES, arrayType } from '../../lib/internal.js'
+import { ARRAY_MAX_DIMS, PG_ARRAY_TYPES, PG_SCALAR_TYPES, arrayType, isGeohash } from '../../lib/internal.js'
 import { numericPgType } from './encode-numeric.js'
 
 const ARRAY_TYPES: readonly ArrayType[] = Array.from({ length: ARRAY_MAX_DIMS }, (_, i) => arrayType(i + 1))
@@ -67,9 +67,12 @@ export const PG_TYPES: Readonly<Record<ColumnType, PgType>> = {
   ...(Object.fromEntries(ARRAY_TYPES.map((t) => [t, { oid: Oid.FLOAT8_ARRAY, size: -1, modifier: -1, binary: true }])) as Record<ArrayType, PgType>),
 }
 
+const GEOHASH_PG = text(Oid.VARCHAR)
+
 /** The wire type of an engine type (DECIMAL(p,s) is `numeric` with its type modifier). */
 export function pgTypeOf(t: ColumnType): PgType {
-  return PG_TYPES[t] ?? numericPgType(t as DecimalType)
+  // GEOHASH is varchar, sent as its text even in binary (QuestDB's rule)
+  return PG_TYPES[t] ?? (isGeohash(t) ? GEOHASH_PG : numericPgType(t as DecimalType))
 }
 
 /**

@@ -14,7 +14,7 @@
  * fast writers must produce the same bytes (its test compares them) and which falls back to these
  * for the types it has no case for.
  */
-import { formatDate, formatDouble, formatFloat, formatTimestamp, formatValue, getScalar, isArrayType, nsParts } from '../../lib/internal.js'
+import { formatDate, formatDouble, formatFloat, formatGeohash, formatTimestamp, formatValue, geohashBits, getScalar, isArrayType, isGeohash, nsParts } from '../../lib/internal.js'
 import type { ColumnType, Vector } from '../../lib/index.js'
 import type { BufferWriter } from './buffer-writer.js'
 import type { FormatCode } from './messages.js'
@@ -52,7 +52,9 @@ function textOf(type: ColumnType): (x: NonNullable<ReturnType<typeof getScalar>>
     case 'IPV4': return (x) => formatValue('IPV4', x) ?? ''
     case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'UUID': case 'LONG256': case 'INTERVAL': case 'INTERVAL_NS': case 'NULL':
       return (x) => String(x)
-    default: return isArrayType(type) ? (x) => String(x) /* the array types: see encode-array.ts */ : (x) => numericText(type, x) // DECIMAL
+    default:
+      if (isGeohash(type)) { const bits = geohashBits(type); return (x) => formatGeohash(x as number | bigint, bits) }
+      return isArrayType(type) ? (x) => String(x) /* the array types: see encode-array.ts */ : (x) => numericText(type, x) // DECIMAL
   }
 }
 
@@ -91,6 +93,7 @@ function binaryEncoder(type: ColumnType): CellEncoder {
     case 'CHAR': case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'LONG256': case 'IPV4': case 'INTERVAL': case 'INTERVAL_NS': case 'NULL':
       return textEncoder(type)
     default:
+      if (isGeohash(type)) return textEncoder(type) // GEOHASH: text, as QuestDB sends it
       if (isArrayType(type)) return writeArrayBinary // the array types
       return (w, v, i) => scalar(w, v, i, (x) => { const b = numericBinary(numericText(type, x)); w.int32(b.length).bytes(b) }) // DECIMAL
   }

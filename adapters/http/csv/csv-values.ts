@@ -1,13 +1,13 @@
 /**
  * Per-column CSV encoders for `/exp`, as QuestDB writes them (EQP putValue): strings, symbols,
- * dates and timestamps quoted; numbers, booleans, UUID, IPv4 and LONG256 bare; null an empty
- * field; BINARY always empty. Inside quotes `"` is doubled, `\` is doubled and control
+ * dates and timestamps quoted; numbers, booleans, UUID, IPv4, LONG256 and GEOHASH bare; null an empty
+ * field (GEOHASH's null is the word `null`); BINARY always empty. Inside quotes `"` is doubled, `\` is doubled and control
  * characters use JSON-style escapes (Utf8Sink.escapeCsvStr), which is not RFC 4180.
  *
  * The reference of `csv-rows.ts`, which writes `/exp` rows straight into bytes and falls back to
  * these for the types it has no case for.
  */
-import { isDecimal } from '../../../lib/internal.js'
+import { formatGeohash, geohashBits, isDecimal, isGeohash } from '../../../lib/internal.js'
 import { decimalCsvEncoder } from '../json/decimal-values.js'
 import { nsTextEncoder } from '../json/timestamp-ns-values.js'
 import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/internal.js'
@@ -52,6 +52,8 @@ export function csvEncoder(type: ColumnType, v: Vector): CsvEncoder {
 
 function rowEncoder(type: ColumnType, v: Vector): CsvEncoder {
   if (isDecimal(type)) return decimalCsvEncoder(type, v)
+  // GEOHASH bare; its null is the bare word null (QuestDB's quirk)
+  if (isGeohash(type)) { const bits = geohashBits(type); return (i) => { const x = getScalar(v, i); return x === null ? 'null' : formatGeohash(x as number | bigint, bits) } }
   if (type === 'TIMESTAMP_NS') return nsTextEncoder(v, '')
   switch (v.kind) {
     case 'null': case 'bin': return () => ''

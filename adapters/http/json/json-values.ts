@@ -2,7 +2,7 @@
  * Per-column JSON encoders for `/exec` datasets, rendering values as QuestDB does (JQPS
  * put*Value): TIMESTAMP/DATE as quoted ISO text, DOUBLE/FLOAT Java-style with NaN/Infinity
  * null, LONG exact past 2^53 (digits written from the integer, never a float), LONG256 `""`
- * when null, CHAR `""` when 0, BINARY always `[]`, DOUBLE arrays nested (`[[1.0,2.0]]`, null elements `null`).
+ * when null, GEOHASH its text (`"u33d"`, bits `"0101"`), CHAR `""` when 0, BINARY always `[]`, DOUBLE arrays nested (`[[1.0,2.0]]`, null elements `null`).
  *
  * The reference of `json-rows.ts`, which writes `/exec` rows straight into bytes and falls back
  * to these for the types it has no case for.
@@ -10,7 +10,7 @@
 import { formatArray, formatDate, formatDouble, formatFloat, formatIpv4, formatTimestamp, getScalar } from '../../../lib/internal.js'
 import type { ColumnType, DoubleArray, Vector } from '../../../lib/index.js'
 import { jsonString } from './json-string.js'
-import { isDecimal } from '../../../lib/internal.js'
+import { formatGeohash, geohashBits, isDecimal, isGeohash } from '../../../lib/internal.js'
 import { decimalJsonEncoder } from './decimal-values.js'
 import { nsTextEncoder } from './timestamp-ns-values.js'
 
@@ -34,6 +34,7 @@ export function jsonEncoder(type: ColumnType, v: Vector, quoteLargeNum: boolean)
 
 function rowEncoder(type: ColumnType, v: Vector, quoteLargeNum: boolean): JsonEncoder {
   if (isDecimal(type)) return decimalJsonEncoder(type, v)
+  if (isGeohash(type)) { const bits = geohashBits(type); return (i) => { const x = getScalar(v, i); return x === null ? 'null' : '"' + formatGeohash(x as number | bigint, bits) + '"' } }
   if (type === 'TIMESTAMP_NS') return nsTextEncoder(v, 'null')
   switch (v.kind) {
     case 'null': return () => 'null'

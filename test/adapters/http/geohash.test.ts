@@ -1,0 +1,22 @@
+/**
+ * GEOHASH through REST: `/exec` JSON as quoted text (base32, or bits when the precision is not a
+ * multiple of 5) with null as `null` and column types `GEOHASH(4c)` / `GEOHASH(7b)`, as QuestDB
+ * sends them; `/exp` CSV bare, its null the bare word `null` (QuestDB's quirk).
+ */
+import t from 'tap'
+import { exec, get, startServer } from './helpers.js'
+
+t.test('REST JSON and CSV print geohashes as QuestDB does', async (t) => {
+  const srv = await startServer()
+  t.teardown(() => srv.close())
+  await srv.db.query('create table g (ts timestamp, c geohash(4c), b geohash(7b), l geohash(12c)) timestamp(ts)')
+  await srv.db.query("insert into g values ('2024-01-01', #u33d, ##0101101, #u33d8b121234), ('2024-01-02', null, null, null)")
+  const body = JSON.parse((await exec(srv.port, 'select c, b, l from g')).body)
+  t.same(body.columns, [{ name: 'c', type: 'GEOHASH(4c)' }, { name: 'b', type: 'GEOHASH(7b)' }, { name: 'l', type: 'GEOHASH(12c)' }])
+  t.same(body.dataset, [['u33d', '0101101', 'u33d8b121234'], [null, null, null]])
+  const csv = await get(srv.port, `/exp?query=${encodeURIComponent('select c, b, l from g')}`)
+  t.equal(csv.body.trim().split('\n').slice(1).join('|').replace(/\r/g, ''), 'u33d,0101101,u33d8b121234|null,null,null')
+  const bad = JSON.parse((await exec(srv.port, "insert into g values ('2024-01-03', #u3, null, null)")).body)
+  t.match(bad.error, /inconvertible types: GEOHASH\(2c\) -> GEOHASH\(4c\) \[from=#u3, to=c\]/)
+  t.equal(bad.position, 36)
+})
