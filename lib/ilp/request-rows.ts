@@ -5,6 +5,7 @@
  * tables the lines name that do not exist yet are given QuestDB's default types, to be created
  * when the request commits.
  */
+import { isGeohash } from '../types/geohash.js'
 import type { Catalog } from '../storage/catalog.js'
 import type { TableMeta } from '../storage/table.js'
 import { checkColumnName, checkTableName } from '../storage/names.js'
@@ -239,6 +240,8 @@ export class RequestRows implements LineSink {
         try { (b as ScalarBuilder).set(this.row, castScalar(v, 'STRING', b.type)) } catch (e) { if (e instanceof SqlError) throw this.castError('STRING'); throw e }
         return
       default: {
+        // GEOHASH: the text's leading bits at the column's precision; invalid, short or empty text is null
+        if (isGeohash(b.type)) { (b as ScalarBuilder).set(this.row, castScalar(v, 'STRING', b.type, 'null')); return }
         if (!isDecimal(b.type)) throw this.castError('STRING')
         const d = parseDecimalText(v)
         if (d === undefined) throw this.castError('STRING')

@@ -14,6 +14,7 @@ import {
 import { type ArrVector, ArrBuilder, arrSlice } from '../types/array-vector.js'
 import { HAS_SAB, sharedBuffer } from './shared-memory.js'
 import { nullsOf } from '../types/null-count.js'
+import { isGeohash } from '../types/geohash.js'
 
 /** Rows [lo, hi) of `v` (see {@link ColumnBuffer.appendMerged}). */
 export interface RowPiece {
@@ -73,7 +74,7 @@ export class ColumnBuffer {
       // large capacity (a checkpoint's settle) costs no pass over its pages
       const n = Math.max(capacity, 16)
       this.fixed = sharedOf((allocate(type, 0).data as Fixed).constructor as Float64ArrayConstructor, n) as unknown as Fixed
-      if (type === 'INT') (this.fixed as unknown as Int32Array).fill(INT_NULL)
+      if (type === 'INT' || (isGeohash(type) && physicalOf(type) === 'i32')) (this.fixed as unknown as Int32Array).fill(INT_NULL)
       this.list = null
     }
   }
@@ -211,7 +212,7 @@ export class ColumnBuffer {
     while (cap < n) cap *= 2
     const next = sharedOf(cur.constructor as Float64ArrayConstructor, cap)
     next.set(cur.subarray(0, this.len) as Float64Array)
-    if (this.type === 'INT') (next as unknown as Int32Array).fill(INT_NULL, this.len)
+    if (this.type === 'INT' || (isGeohash(this.type) && physicalOf(this.type) === 'i32')) (next as unknown as Int32Array).fill(INT_NULL, this.len)
     this.fixed = next as unknown as Fixed
   }
 

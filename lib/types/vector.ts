@@ -131,7 +131,7 @@ export function allocate(type: ColumnType, length: number, dict?: SymbolTable): 
     case 'u16': return { kind: 'u16', type, length, data: new Uint16Array(length) }
     case 'i32': {
       const data = new Int32Array(length)
-      if (type === 'INT') data.fill(INT_NULL)
+      if (type !== 'IPV4') data.fill(INT_NULL) // INT and GEOHASH (up to 31 bits)
       return { kind: 'i32', type, length, data }
     }
     case 'i64': return { kind: 'i64', type, length, data: new Float64Array(length).fill(LONG_NULL) }

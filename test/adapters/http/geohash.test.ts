@@ -20,3 +20,20 @@ t.test('REST JSON and CSV print geohashes as QuestDB does', async (t) => {
   t.match(bad.error, /inconvertible types: GEOHASH\(2c\) -> GEOHASH\(4c\) \[from=#u3, to=c\]/)
   t.equal(bad.position, 36)
 })
+
+t.test('ILP strings into GEOHASH columns: truncated to the column bits; invalid, too short or empty is null', async (t) => {
+  const srv = await startServer()
+  t.teardown(() => srv.close())
+  await srv.db.query('create table tracking (ts timestamp, geohash geohash(8c), g11 geohash(11b)) timestamp(ts) partition by day wal')
+  const body = [
+    'tracking geohash="46swgj10",g11="46swgj10" 1000000',
+    'tracking geohash="46swgj10r88k" 2000000',
+    'tracking geohash="46swgj1",g11="4a" 3000000',
+    'tracking geohash="",g11="46" 4000000',
+    'tracking geohash="46swgj1o" 5000000',
+  ].join('\n') + '\n'
+  const r = await get(srv.port, '/write', {}, 'POST', body)
+  t.equal(r.status, 204, r.body)
+  const rows = (await srv.db.query('select geohash, g11 from tracking order by ts')).rows
+  t.same(rows, [['46swgj10', '00100001101'], ['46swgj10', null], [null, null], [null, null], [null, null]])
+})
