@@ -18,6 +18,7 @@ import type { SchemaElement } from 'hyparquet'
 import type { ColumnType } from '../types/column-type.js'
 import { notSupported } from '../errors.js'
 import { isDecimal } from '../types/decimal.js'
+import { geohashBits, geohashStorageBytes, isGeohash } from '../types/geohash.js'
 import { decimalElement, decimalOfElement } from './decimal-column.js'
 import { ARRAY_MAX_DIMS, arrayDims } from '../types/array-type.js'
 
@@ -59,8 +60,20 @@ export function parquetElement(name: string, type: ColumnType, designated: boole
     case 'NULL': return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } }
     default:
       if (isDecimal(type)) return decimalElement(base, type)
+      if (isGeohash(type)) return geohashElement(base, geohashBits(type))
       throw notSupported(`a ${type} column cannot be written to Parquet yet`)
   }
+}
+
+/**
+ * A GEOHASH column as QuestDB writes it: signed integers of its storage width (INT32 as INT(8),
+ * INT(16) or INT(32), INT64 as INT(64)); the bit count lives in EpochDB's footer only.
+ */
+function geohashElement(base: { readonly name: string; readonly repetition_type: 'REQUIRED' | 'OPTIONAL' }, bits: number): SchemaElement {
+  const width = geohashStorageBytes(bits) * 8
+  if (width === 64) return { ...base, type: 'INT64', converted_type: 'INT_64', logical_type: { type: 'INTEGER', bitWidth: 64, isSigned: true } }
+  const ct = width === 8 ? 'INT_8' : width === 16 ? 'INT_16' : 'INT_32'
+  return { ...base, type: 'INT32', converted_type: ct, logical_type: { type: 'INTEGER', bitWidth: width, isSigned: true } }
 }
 
 /**
