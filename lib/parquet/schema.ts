@@ -66,14 +66,15 @@ export function parquetElement(name: string, type: ColumnType, designated: boole
 }
 
 /**
- * A GEOHASH column as QuestDB writes it: signed integers of its storage width (INT32 as INT(8),
- * INT(16) or INT(32), INT64 as INT(64)); the bit count lives in EpochDB's footer only.
+ * A GEOHASH column as QuestDB writes it: signed integers of its storage width (INT32 as INT_8,
+ * INT_16 or INT_32, INT64 as INT_64); the bit count lives in EpochDB's footer only.
  */
 function geohashElement(base: { readonly name: string; readonly repetition_type: 'REQUIRED' | 'OPTIONAL' }, bits: number): SchemaElement {
   const width = geohashStorageBytes(bits) * 8
-  if (width === 64) return { ...base, type: 'INT64', converted_type: 'INT_64', logical_type: { type: 'INTEGER', bitWidth: 64, isSigned: true } }
-  const ct = width === 8 ? 'INT_8' : width === 16 ? 'INT_16' : 'INT_32'
-  return { ...base, type: 'INT32', converted_type: ct, logical_type: { type: 'INTEGER', bitWidth: width, isSigned: true } }
+  // converted types only: hyparquet-writer writes an INTEGER logical type's bit width as a thrift
+  // i32 where the format has an i8, which DuckDB refuses ("TProtocolException: Invalid data")
+  if (width === 64) return { ...base, type: 'INT64', converted_type: 'INT_64' }
+  return { ...base, type: 'INT32', converted_type: width === 8 ? 'INT_8' : width === 16 ? 'INT_16' : 'INT_32' }
 }
 
 /**
