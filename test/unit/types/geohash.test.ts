@@ -1,0 +1,52 @@
+import t from 'tap'
+import { formatGeohash, geohashBits, geohashFromText, geohashOfPoint, geohashStorageBytes, geohashType, narrowGeohash, parseGeohashLiteral, parseGeohashTypeName } from '../../../lib/types/geohash.js'
+import { RND_FUNCTIONS } from '../../../lib/functions/rnd/index.js'
+import type { ScalarFunctionDef } from '../../../lib/functions/registry-types.js'
+import { site, testContext } from '../functions/rnd/test-context.js'
+
+t.test('type tags: chars when the bits are a multiple of 5, QuestDB storage widths', async (t) => {
+  t.equal(geohashType(30), 'GEOHASH(6c)')
+  t.equal(geohashType(29), 'GEOHASH(29b)')
+  t.equal(parseGeohashTypeName('GeOhAsH(50b)'), 'GEOHASH(10c)')
+  t.equal(geohashBits('GEOHASH(12c)'), 60)
+  t.equal(parseGeohashTypeName('int'), undefined)
+  t.throws(() => parseGeohashTypeName('geohash(61b)', 3), { name: 'SqlError', position: 3, message: /provided=61/ })
+  // a bit is kept for the null: 8 bits need a short
+  t.same([1, 7, 8, 15, 16, 31, 32, 60].map(geohashStorageBytes), [1, 1, 2, 2, 4, 4, 8, 8])
+})
+
+t.test('text: leading bits kept, too short or invalid reported, printing', async (t) => {
+  t.equal(geohashFromText('u33d8', 20), geohashFromText('u33d', 20))
+  t.equal(geohashFromText('sp', 15), 'too-short')
+  t.equal(geohashFromText('sa', 10), 'invalid')
+  t.equal(geohashFromText('', 10), null)
+  t.equal(formatGeohash(geohashFromText('U33D8B121234', 60) as bigint, 60), 'u33d8b121234', 'case-insensitive, exact past 2^53')
+  t.equal(formatGeohash(0b01011, 5), 'c')
+  t.equal(formatGeohash(0b0101, 4), '0101')
+  t.equal(narrowGeohash(geohashFromText('u33d', 20) as number, 20, 10), geohashFromText('u3', 10))
+})
+
+t.test('literals', async (t) => {
+  t.same(parseGeohashLiteral('#u33d/18', 0), { type: 'GEOHASH(18b)', value: (geohashFromText('u33d', 20) as number) >>> 2 })
+  t.same(parseGeohashLiteral('##0101', 0), { type: 'GEOHASH(4b)', value: 5 })
+  t.throws(() => parseGeohashLiteral('#u33d8b1212345', 7), { name: 'SqlError', position: 7 })
+  t.throws(() => parseGeohashLiteral('#u3/11', 0), /invalid bits size/)
+})
+
+t.test('a point: the docs example and the bounds', async (t) => {
+  t.equal(formatGeohash(geohashOfPoint(142.89124148, -12.90604153, 40)!, 40), 'rjtwedd0')
+  t.equal(geohashOfPoint(181, 0, 5), undefined)
+  t.equal(geohashOfPoint(0, Number.NaN, 5), undefined)
+})
+
+t.test("rnd_geohash draws QuestDB's values (testCreateAsSelectGeoHashBitsPrecision)", async (t) => {
+  const d = RND_FUNCTIONS.find((f) => f.name === 'rnd_geohash') as ScalarFunctionDef
+  const ctx = testContext()
+  const a = d.init!(site(['INT'], [11]), ctx), b = d.init!(site(['INT'], [11]), ctx)
+  const rows: string[] = []
+  for (let i = 0; i < 8; i++) rows.push(formatGeohash(d.row!([], ctx, a) as number, 11) + ' ' + formatGeohash(d.row!([], ctx, b) as number, 11))
+  t.same(rows, [
+    '01001110110 00100001101', '10001101001 11111011101', '10000101010 11100100000', '11000000101 00001010111',
+    '10011100111 00111000010', '01110110001 10110001001', '11010111111 10001100010', '10010110001 01010110101',
+  ])
+})
