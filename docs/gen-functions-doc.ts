@@ -29,7 +29,7 @@ function argName(a: ArgType): string {
 export function formatSignature(name: string, s: Signature): string {
   const args = s.args.map((a, i) => argName(a) + (s.constant?.includes(i) === true ? ' const' : ''))
   if (s.variadic !== undefined) args.push(`${argName(s.variadic)}...`)
-  const ret = typeof s.returns === 'function' ? 'same as argument' : typeName(s.returns as ColumnType)
+  const ret = typeof s.returns === 'function' ? (s.returnsDoc ?? 'same as argument') : typeName(s.returns as ColumnType)
   return `${name}(${args.join(', ')}) → ${ret}`
 }
 

@@ -35,6 +35,8 @@ export interface Signature {
    * the values of constant arguments (`round(dec, 2)`'s scale)
    */
   readonly returns: ColumnType | ((args: readonly ColumnType[], constants?: readonly (Scalar | undefined)[]) => ColumnType)
+  /** how docs/functions.md names a computed result type (default: `same as argument`) */
+  readonly returnsDoc?: string
 }
 
 /** What a kernel can see of the query it runs in. */

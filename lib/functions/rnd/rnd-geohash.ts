@@ -18,7 +18,7 @@ function draw(rnd: Rnd, bits: number): GeohashValue | undefined {
 /** rnd_geohash(bits). */
 export const RND_GEOHASH = rndFunction({
   name: 'rnd_geohash',
-  signatures: [{ args: ['INT'], constant: [0], returns: (_a, c) => geohashOfBitsConstant(c?.[0]) }],
+  signatures: [{ args: ['INT'], constant: [0], returns: (_a, c) => geohashOfBitsConstant(c?.[0]), returnsDoc: 'GEOHASH(bits)' }],
   description: 'A random geohash of `bits` (1-60) bits: a random point on the globe at that precision.',
   example: 'SELECT rnd_geohash(30) FROM long_sequence(3)',
   prepare: (site) => {

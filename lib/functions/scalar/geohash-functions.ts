@@ -122,7 +122,7 @@ export const GEOHASH_FUNCTIONS: readonly ScalarFunctionDef[] = [
     kind: 'scalar', name: 'make_geohash', family: 'spatial', nullStrict: false,
     description: 'The geohash of `bits` (a constant, 1-60) bits of the point (lon, lat); NULL for a row whose coordinates are out of range or NULL.',
     example: 'SELECT make_geohash(142.89124148, -12.90604153, 40)',
-    signatures: [{ args: ['DOUBLE', 'DOUBLE', 'INT'], constant: [2], returns: (_a, c) => geohashOfBitsConstant(c?.[2]) }],
+    signatures: [{ args: ['DOUBLE', 'DOUBLE', 'INT'], constant: [2], returns: (_a, c) => geohashOfBitsConstant(c?.[2]), returnsDoc: 'GEOHASH(bits)' }],
     check: (site) => {
       geohashBitsArg(site, 2)
       const lon = site.constants[0], lat = site.constants[1]

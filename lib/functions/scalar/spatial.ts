@@ -1,6 +1,6 @@
 /**
- * Spatial functions of QuestDB's spatial page, on DOUBLE coordinates (EpochDB has no GEOHASH
- * type, so `make_geohash`, `rnd_geohash` and `within` are not here):
+ * Spatial functions of QuestDB's spatial page, on DOUBLE coordinates (the GEOHASH ones,
+ * `make_geohash` and `within`, are in geohash-functions.ts; `rnd_geohash` in rnd/rnd-geohash.ts):
  *
  * - `within_box(x, y, min_x, min_y, max_x, max_y)`: inside the box, edges included; false when a
  *   value is NULL/NaN or the box is inverted (and, as QuestDB's sign-bit test has it, when a
