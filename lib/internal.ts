@@ -33,7 +33,7 @@ export { formatArray, formatPgArray, parseArrayText, arrayFromNested, arrayToNes
 export { ARRAY_MAX_DIMS, arrayDims, arrayType, isArrayType } from './types/array-type.js'
 /** DECIMAL(p,s) helpers for adapters: the tag's precision/scale, exact text, unscaled values. */
 export { isDecimal, decimalPrecision, decimalScale, formatDecimal, unscaledOf, parseUnscaled, decimalScalar, fitsPrecision, plainDecimal } from './types/decimal.js'
-export { isGeohash, geohashBits, formatGeohash, type GeohashType } from './types/geohash.js'
+export { isGeohash, geohashBits, formatGeohash, geohashFromText, type GeohashType } from './types/geohash.js'
 /** Prints an IPv4 address (unsigned or int32 bits) as dotted-quad text (REST JSON/CSV encoders). */
 export { formatIpv4 } from './types/ipv4.js'
 /** PostgreSQL's names of its built-in types by OID, as `format_type()` prints them (pgwire's catalog emulation). */

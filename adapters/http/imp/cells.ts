@@ -3,7 +3,7 @@
  * (undefined when it does not parse; an empty cell is null for every type).
  */
 import type { ColumnType, DecimalType } from '../../../lib/index.js'
-import { arrayDims, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isArrayType, parseArrayText, parseTimestampNs, parseUnscaled } from '../../../lib/internal.js'
+import { arrayDims, geohashBits, geohashFromText, isGeohash, decimalPrecision, decimalScale, decimalScalar, fitsPrecision, isArrayType, parseArrayText, parseTimestampNs, parseUnscaled } from '../../../lib/internal.js'
 
 const INT_RE = /^[-+]?\d+$/
 const NUM_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/
@@ -86,6 +86,8 @@ export function parseCell(type: ColumnType, text: string): Cell | undefined {
     case 'BINARY': case 'INTERVAL': case 'INTERVAL_NS': case 'NULL': return undefined
     default:
       if (isArrayType(type)) { try { parseArrayText(text, arrayDims(type)); return text } catch { return undefined } }
+      // GEOHASH: base32 text at least as long as the precision needs (its leading bits are kept)
+      if (isGeohash(type)) return typeof geohashFromText(text, geohashBits(type)) === 'string' ? undefined : text
       return decimalCell(type, text)
   }
 }
