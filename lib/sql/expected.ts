@@ -18,7 +18,7 @@ export interface EarleyColumn {
 
 const TYPE_NAMES: Record<string, string> = {
   ident: 'identifier', qident: 'identifier', string: 'string', integer: 'number', long: 'number',
-  float: 'number', decimal: 'number', hex: 'number', NAN: 'number', duration: 'duration', param: 'parameter', variable: 'variable',
+  float: 'number', decimal: 'number', hex: 'number', NAN: 'number', geohash: 'geohash literal', duration: 'duration', param: 'parameter', variable: 'variable',
 }
 
 /** The human name of one grammar terminal. */
@@ -56,7 +56,7 @@ export function canEndAt(column: EarleyColumn, start: string): boolean {
 
 /** Terminals that start an expression; listed together as "an expression". */
 const EXPRESSION_START = new Set([
-  'identifier', 'number', 'duration', 'string', 'parameter', 'variable', "'('", "'-'", "'+'", "'~'",
+  'identifier', 'number', 'geohash literal', 'duration', 'string', 'parameter', 'variable', "'('", "'-'", "'+'", "'~'",
   'CASE', 'CAST', 'EXISTS', 'EXTRACT', 'NOT', 'NULL', 'TRUE', 'FALSE', 'LEFT', 'RIGHT',
 ])
 
@@ -64,7 +64,7 @@ const EXPRESSION_START = new Set([
 const OPERATORS = new Set([
   "'::'", "'['", "'*'", "'/'", "'%'", "'+'", "'-'", "'<<'", "'>>'", "'<<='", "'>>='", "'||'", "'&'", "'^'",
   "'|'", "'='", "'!='", "'<>'", "'~'", "'!~'", "'<'", "'<='", "'>'", "'>='", 'IN', 'BETWEEN',
-  'LIKE', 'ILIKE', 'IS', 'NOT', 'AND', 'OR',
+  'LIKE', 'ILIKE', 'IS', 'NOT', 'AND', 'OR', 'WITHIN',
 ])
 
 /** At most this many alternatives are listed by name. */

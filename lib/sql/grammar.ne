@@ -19,7 +19,7 @@
 
 @{%
 import { grammarLexer as lexer } from './token-stream.js'
-import { t_any, t_aliasKw, t_columnKw, t_permWord, t_selectAliasKw, t_shortKw, t_softName } from './build/terminals.js'
+import { t_any, t_aliasKw, t_columnKw, t_permWord, t_selectAliasKw, t_shortKw, t_softName, t_within } from './build/terminals.js'
 import * as E from './build/expr.js'
 import * as Q from './build/query.js'
 import * as D from './build/ddl.js'

@@ -8,7 +8,7 @@
 function id(d: any[]): any { return d[0]; }
 
 import { grammarLexer as lexer } from './token-stream.js'
-import { t_any, t_aliasKw, t_columnKw, t_permWord, t_selectAliasKw, t_shortKw, t_softName } from './build/terminals.js'
+import { t_any, t_aliasKw, t_columnKw, t_permWord, t_selectAliasKw, t_shortKw, t_softName, t_within } from './build/terminals.js'
 import * as E from './build/expr.js'
 import * as Q from './build/query.js'
 import * as D from './build/ddl.js'
@@ -132,7 +132,7 @@ const grammar: Grammar = {
     {"name": "exprIn$ebnf$2", "symbols": [{type: "NOT"}], "postprocess": id},
     {"name": "exprIn$ebnf$2", "symbols": [], "postprocess": () => null},
     {"name": "exprIn", "symbols": ["exprIn", "exprIn$ebnf$2", {type: "BETWEEN"}, "exprBor", {type: "AND"}, "exprBor"], "postprocess": ([e, n, b, lo, , hi]) => E.between(e, n, b, lo, hi)},
-    {"name": "exprIn", "symbols": ["exprIn", "name", {"literal":"("}, "exprList", {"literal":")"}], "postprocess": ([e, w, , l], _l, reject) => E.within(e, w, l) ?? reject},
+    {"name": "exprIn", "symbols": ["exprIn", t_within, {"literal":"("}, "exprList", {"literal":")"}], "postprocess": ([e, w, , l]) => E.within(e, w, l)},
     {"name": "exprIn", "symbols": ["exprBor"], "postprocess": id},
     {"name": "inList", "symbols": [{"literal":"("}, "exprList", {"literal":")"}], "postprocess": ([, l]) => l},
     {"name": "inList", "symbols": [{"literal":"("}, "query", {"literal":")"}], "postprocess": ([, q], _l, reject) => Q.isBare(q) ? reject : q},

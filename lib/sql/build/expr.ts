@@ -172,8 +172,7 @@ export function frame(units: Token, start: FrameBound, end: FrameBound, exclude:
   return { units: u, start, end, ...ex }
 }
 
-/** `g WITHIN (p1, ...)` as the call `within(g, p1, ...)`; null when the word is not WITHIN. */
-export function within(expr: Expr, word: Name, list: Seq<Expr>): Expr | null {
-  if (word.name.toLowerCase() !== 'within') return null
-  return { kind: 'call', pos: word.pos, name: 'within', args: [expr, ...toArray(list)], distinct: false, star: false }
+/** `g WITHIN (p1, ...)` as the call `within(g, p1, ...)`. */
+export function within(expr: Expr, word: Token, list: Seq<Expr>): Expr {
+  return { kind: 'call', pos: word.offset, name: 'within', args: [expr, ...toArray(list)], distinct: false, star: false }
 }

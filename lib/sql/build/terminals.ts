@@ -54,6 +54,15 @@ export const t_columnKw: TerminalTest = {
   test: (tok) => reserved.has(tok.type as string) && tok.type !== 'LIKE',
 }
 
+/**
+ * The word WITHIN of `g WITHIN (#u33, ...)`: an identifier spelled `within` (not a keyword, so a
+ * column or table may still be called `within`).
+ */
+export const t_within: TerminalTest = {
+  display: 'WITHIN',
+  test: (tok) => tok.type === 'ident' && (tok.text as string).toLowerCase() === 'within',
+}
+
 /** A soft keyword usable as the table of the query shorthand (`trades WHERE ...`). */
 export const t_shortKw: TerminalTest = {
   display: 'identifier',

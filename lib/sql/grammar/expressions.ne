@@ -24,7 +24,7 @@ exprIn ->
     exprIn %NOT:? %IN inList                          {% ([e, n, i, l]) => E.inList(e, n, i, l) %}
   | exprIn %NOT:? %BETWEEN exprBor %AND exprBor       {% ([e, n, b, lo, , hi]) => E.between(e, n, b, lo, hi) %}
   # `g WITHIN (#u33, #u34)`: the geohash prefix test, bound as the call within(g, ...)
-  | exprIn name "(" exprList ")"                      {% ([e, w, , l], _l, reject) => E.within(e, w, l) ?? reject %}
+  | exprIn %t_within "(" exprList ")"                 {% ([e, w, , l]) => E.within(e, w, l) %}
   | exprBor                                           {% id %}
 # `IN (a, b)`, `IN (SELECT ...)`, or one value without parentheses: `ts IN '2024-01'`, `IN $1`.
 inList ->
