@@ -21,6 +21,7 @@ function argName(a: ArgType): string {
     case 'TEMPORAL': return 'temporal'
     case 'ARRAY': return 'array'
     case 'DECIMAL': return 'decimal'
+    case 'GEOHASH': return 'geohash'
     default: return typeName(a)
   }
 }

@@ -91,10 +91,21 @@ function fromBig(x: bigint): GeohashValue {
 }
 
 /**
- * The value of the first `chars` base32 characters of `text`; undefined when one is not a geohash
- * character.
+ * The value of the first `chars` base32 characters of `text`, shifted right by `drop` bits;
+ * undefined when one is not a geohash character. Up to 10 characters (50 bits) it is computed in
+ * doubles (exact below 2^53); only 11-12 characters take BigInt.
  */
-function base32Value(text: string, chars: number): bigint | undefined {
+function base32Value(text: string, chars: number, drop: number): GeohashValue | undefined {
+  if (chars <= 10) {
+    let out = 0
+    for (let i = 0; i < chars; i++) {
+      const c = text.charCodeAt(i)
+      const v = c < 128 ? BASE32_INDEX[c]! : -1
+      if (v < 0) return undefined
+      out = out * 32 + v
+    }
+    return drop === 0 ? out : Math.floor(out / 2 ** drop)
+  }
   let out = 0n
   for (let i = 0; i < chars; i++) {
     const c = text.charCodeAt(i)
@@ -102,7 +113,7 @@ function base32Value(text: string, chars: number): bigint | undefined {
     if (v < 0) return undefined
     out = (out << 5n) | BigInt(v)
   }
-  return out
+  return fromBig(out >> BigInt(drop))
 }
 
 /** Why a text is not a geohash of the wanted precision. */
@@ -117,9 +128,8 @@ export function geohashFromText(text: string, bits: number): GeohashValue | null
   if (text.length === 0) return null
   if (text.length * 5 < bits) return 'too-short'
   const chars = Math.ceil(bits / 5)
-  const v = base32Value(text, chars)
-  if (v === undefined) return 'invalid'
-  return fromBig(v >> BigInt(chars * 5 - bits))
+  const v = base32Value(text, chars, chars * 5 - bits)
+  return v === undefined ? 'invalid' : v
 }
 
 /** The SqlError for a constant text that does not convert to a geohash (QuestDB's words). */
@@ -133,17 +143,18 @@ export function geohashTextError(err: GeohashTextError, text: string, bits: numb
  * else the bit string (`'01011'`).
  */
 export function formatGeohash(v: GeohashValue, bits: number): string {
-  const x = BigInt(v)
   let s = ''
+  if (typeof v === 'bigint') {
+    if (bits % 5 === 0) for (let i = bits / 5 - 1; i >= 0; i--) s += BASE32[Number((v >> BigInt(i * 5)) & 31n)]
+    else for (let i = bits - 1; i >= 0; i--) s += (v >> BigInt(i)) & 1n ? '1' : '0'
+    return s
+  }
+  // a safe integer: powers of two divide it exactly
   if (bits % 5 === 0) {
-    for (let i = bits / 5 - 1; i >= 0; i--) s += BASE32[Number((x >> BigInt(i * 5)) & 31n)]
+    for (let i = bits / 5 - 1; i >= 0; i--) s += BASE32[i < 6 ? (v >>> (i * 5)) & 31 : Math.floor(v / 2 ** (i * 5)) % 32]
     return s
   }
-  if (typeof v === 'number' && bits <= 31) {
-    for (let i = bits - 1; i >= 0; i--) s += (v >>> i) & 1 ? '1' : '0'
-    return s
-  }
-  for (let i = bits - 1; i >= 0; i--) s += (x >> BigInt(i)) & 1n ? '1' : '0'
+  for (let i = bits - 1; i >= 0; i--) s += (i < 31 ? (v >>> i) & 1 : Math.floor(v / 2 ** i) % 2) ? '1' : '0'
   return s
 }
 
@@ -169,15 +180,15 @@ export function parseGeohashLiteral(text: string, pos: number): GeohashLiteral {
   const slash = text.indexOf('/')
   const hash = slash < 0 ? text.slice(1) : text.slice(1, slash)
   if (hash.length === 0 || hash.length > GEOHASH_MAX_CHARS) throw new SqlError(SqlState.SYNTAX_ERROR, 'invalid constant: ' + text, pos)
-  const all = base32Value(hash, hash.length)
+  const all = base32Value(hash, hash.length, 0)
   if (all === undefined) throw new SqlError(SqlState.SYNTAX_ERROR, 'invalid constant: ' + text, pos)
   const full = hash.length * 5
-  if (slash < 0) return { type: geohashType(full), value: fromBig(all) }
+  if (slash < 0) return { type: geohashType(full), value: all }
   const bitsText = text.slice(slash + 1)
   const bits = /^\d+$/.test(bitsText) ? Number(bitsText) : NaN
   if (!(bits >= 1 && bits <= GEOHASH_MAX_BITS)) throw new SqlError(SqlState.SYNTAX_ERROR, 'invalid bits size for GEOHASH constant: ' + text, pos)
   if (bits > full) throw new SqlError(SqlState.SYNTAX_ERROR, 'invalid bits size for GEOHASH constant: ' + text, pos)
-  return { type: geohashType(bits), value: fromBig(all >> BigInt(full - bits)) }
+  return { type: geohashType(bits), value: narrowGeohash(all, full, bits) }
 }
 
 /**

@@ -88,7 +88,7 @@ export function parseCell(type: ColumnType, text: string): Cell | undefined {
       if (isArrayType(type)) { try { parseArrayText(text, arrayDims(type)); return text } catch { return undefined } }
       // GEOHASH: base32 text at least as long as the precision needs (its leading bits are kept)
       if (isGeohash(type)) return typeof geohashFromText(text, geohashBits(type)) === 'string' ? undefined : text
-      return decimalCell(type, text)
+      return decimalCell(type as DecimalType, text)
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * /imp answers as QuestDB writes them: a text table (default) or JSON (`fmt=json`).
  */
-import type { ColumnType } from '../../../lib/index.js'
+import type { ColumnType, DecimalType } from '../../../lib/index.js'
 import { decimalPrecision, geohashBits, isArrayType, isGeohash } from '../../../lib/internal.js'
 import { jsonString } from '../json/json-string.js'
 import type { ImportResult } from './importer.js'
@@ -19,7 +19,7 @@ function sizeOf(t: ColumnType): number {
     default: {
       if (isArrayType(t)) return 0 // the array types are variable-size
       if (isGeohash(t)) { const b = geohashBits(t); return b < 8 ? 1 : b < 16 ? 2 : b < 32 ? 4 : 8 } // QuestDB's storage widths
-      const p = decimalPrecision(t); return p <= 2 ? 1 : p <= 4 ? 2 : p <= 9 ? 4 : p <= 18 ? 8 : p <= 38 ? 16 : 32 // DECIMAL8..256
+      const p = decimalPrecision(t as DecimalType); return p <= 2 ? 1 : p <= 4 ? 2 : p <= 9 ? 4 : p <= 18 ? 8 : p <= 38 ? 16 : 32 // DECIMAL8..256
     }
   }
 }
