@@ -120,7 +120,10 @@ export function bindExpr(e: Expr, env: ExprEnv): BoundExpr {
       if (to === undefined || to === 'NULL') throw new SqlError(SqlState.UNDEFINED_OBJECT, `unsupported cast type: ${e.type}`, e.typePos)
       // `cast($1 AS DECIMAL(p,s))` reports $1 as that DECIMAL, so Describe says numeric and asyncpg
       // sends its Decimal (other explicit casts leave the parameter text, whatever the target)
-      return castTo(bindExpr(e.expr, env), to, e.pos, true, isDecimal(to) ? env.onInfer : undefined)
+      const value = bindExpr(e.expr, env)
+      // a text constant that is no geohash of that precision is reported at the text, as QuestDB does
+      const pos = isGeohash(to) && value.kind === 'const' && isText(value.type) ? e.expr.pos : e.pos
+      return castTo(value, to, pos, true, isDecimal(to) ? env.onInfer : undefined)
     }
     case 'case': return bindCase(e, env)
     case 'in': {

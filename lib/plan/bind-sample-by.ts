@@ -3,6 +3,7 @@
  * the alignment (calendar with TIME ZONE / WITH OFFSET, or first observation) and the FILL list,
  * with QuestDB's error messages and positions.
  */
+import { isGeohash } from '../types/geohash.js'
 import { isDecimal } from '../types/decimal.js'
 import { isArrayType } from '../types/array-type.js'
 import { SqlError, SqlState, notSupported } from '../errors.js'
@@ -154,8 +155,8 @@ function fillOf(f: FillValue, type: ColumnType, env: ExprEnv): SampleFill {
     case 'prev': return { kind: 'prev' }
     case 'linear':
       // QuestDB's error for a DECIMAL aggregate under FILL(LINEAR); arrays cannot be interpolated
-      // either (aggregation page, array_agg: FILL(LINEAR) not supported)
-      if (isDecimal(type) || isArrayType(type)) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'support for LINEAR fill is not yet implemented', f.pos)
+      // either (aggregation page, array_agg: FILL(LINEAR) not supported), nor geohashes (bits, not a scale)
+      if (isDecimal(type) || isArrayType(type) || isGeohash(type)) throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'support for LINEAR fill is not yet implemented', f.pos)
       return { kind: 'linear' }
     case 'value': {
       if (f.value.kind === 'call' && f.value.name.toLowerCase() === 'prev') throw notSupported('FILL(PREV(column)) is not supported', f.pos)
