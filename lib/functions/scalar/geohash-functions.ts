@@ -89,28 +89,24 @@ function within(args: readonly Vector[], n: number, site: Prefix[]): Vector {
   const m = g.isConst ? 1 : n
   const out = allocate('BOOLEAN', m)
   const o = out.data as Uint8Array
-  // prefixes no longer than the value, as (shift, value) pairs
+  // prefixes no longer than the value; each one is the range [p * 2^(bits - pbits), (p + 1) * 2^(bits - pbits))
   const usable = site.filter((p) => p.bits <= bits)
-  if (g.kind === 'i32') {
-    const d = g.data
-    for (let i = 0; i < m; i++) {
-      const x = d[i]!
-      if (x === INT_NULL) continue
-      for (const p of usable) if (x >>> (bits - p.bits) === p.value) { o[i] = 1; break }
-    }
-  } else if (g.kind === 'i64' && g.data instanceof Float64Array) {
-    const d = g.data
-    for (let i = 0; i < m; i++) {
-      const x = d[i]!
-      if (x === LONG_NULL) continue
-      for (const p of usable) if (Math.floor(x / 2 ** (bits - p.bits)) === Number(p.value)) { o[i] = 1; break }
-    }
+  if (g.kind === 'i32' || (g.kind === 'i64' && g.data instanceof Float64Array)) {
+    const d = g.data as Int32Array | Float64Array
+    const k = usable.length
+    const lo = new Float64Array(k), hi = new Float64Array(k)
+    for (let j = 0; j < k; j++) { const span = 2 ** (bits - usable[j]!.bits); lo[j] = Number(usable[j]!.value) * span; hi[j] = lo[j]! + span }
+    // nulls (INT's -2^31, LONG's -2^63) are below every range
+    if (k === 1) { const a = lo[0]!, b = hi[0]!; for (let i = 0; i < m; i++) { const x = d[i]!; o[i] = x >= a && x < b ? 1 : 0 } }
+    else for (let i = 0; i < m; i++) { const x = d[i]!; for (let j = 0; j < k; j++) if (x >= lo[j]! && x < hi[j]!) { o[i] = 1; break } }
   } else if (g.kind === 'i64') {
+    // values past 2^53 (54-60 bits): the same ranges as bigints
     const d = g.data as BigInt64Array
+    const lo = usable.map((p) => BigInt(p.value) << BigInt(bits - p.bits))
+    const hi = usable.map((p, j) => lo[j]! + (1n << BigInt(bits - p.bits)))
     for (let i = 0; i < m; i++) {
       const x = d[i]!
-      if (x === -9223372036854775808n) continue
-      for (const p of usable) if (x >> BigInt(bits - p.bits) === BigInt(p.value)) { o[i] = 1; break }
+      for (let j = 0; j < lo.length; j++) if (x >= lo[j]! && x < hi[j]!) { o[i] = 1; break }
     }
   }
   return g.isConst ? ({ ...out, length: n, isConst: true } as Vector) : out
