@@ -53,3 +53,38 @@ t.test("rnd_geohash draws QuestDB's values (testCreateAsSelectGeoHashBitsPrecisi
     '10011100111 00111000010', '01110110001 10110001001', '11010111111 10001100010', '10010110001 01010110101',
   ])
 })
+
+t.test('random values of every precision: text, narrowing and storage agree with a BigInt reference', async (t) => {
+  const { decodeFixed, encodeFixed } = await import('../../../lib/storage/durable/column-codec.js')
+  const { getScalar, VectorWriter } = await import('../../../lib/types/vector.js')
+  let seed = 12345
+  const rnd = (): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }
+  const B32 = '0123456789bcdefghjkmnpqrstuvwxyz'
+  let bad = 0
+  for (let bits = 1; bits <= 60; bits++) {
+    const type = geohashType(bits)
+    const values: (number | bigint)[] = []
+    for (let k = 0; k < 20; k++) {
+      let big = 0n
+      for (let b = 0; b < bits; b++) big = (big << 1n) | (rnd() < 0.5 ? 1n : 0n)
+      const v = big <= 9007199254740991n ? Number(big) : big
+      values.push(v)
+      const ref = bits % 5 === 0
+        ? Array.from({ length: bits / 5 }, (_, i) => B32[Number((big >> BigInt(bits - 5 * (i + 1))) & 31n)]).join('')
+        : big.toString(2).padStart(bits, '0')
+      if (formatGeohash(v, bits) !== ref) bad++
+      if (bits % 5 === 0 && geohashFromText(ref, bits) !== v) bad++
+      const to = 1 + Math.floor(rnd() * bits)
+      const n = big >> BigInt(bits - to)
+      if (narrowGeohash(v, bits, to) !== (n <= 9007199254740991n ? Number(n) : n)) bad++
+    }
+    // storage: QuestDB's width and back, a null among the values
+    const w = new VectorWriter(type, values.length + 1)
+    values.forEach((v, i) => w.set(i, v))
+    w.set(values.length, null)
+    const back = decodeFixed(type, encodeFixed(w.finish()), values.length + 1)
+    for (let i = 0; i < values.length; i++) if (getScalar(back, i) !== values[i]) bad++
+    if (getScalar(back, values.length) !== null) bad++
+  }
+  t.equal(bad, 0)
+})
