@@ -37,13 +37,18 @@ export function isVarSize(type: ColumnType): boolean {
   return k === 'str' || k === 'bin' || k === 'arr'
 }
 
-/** The bytes of a fixed-width vector (a view when the layout already matches). */
-export function encodeFixed(v: Vector): Uint8Array {
+/**
+ * The bytes of a fixed-width vector (a view when the layout already matches). 64-bit integers
+ * held as safe integers are converted into int64 words: into `scratch(words)` when given (an array
+ * of at least that many words the caller reuses; the bytes are then valid until its next use),
+ * else into a new array.
+ */
+export function encodeFixed(v: Vector, scratch?: (words: number) => Int32Array): Uint8Array {
   const m = materialize(v)
   if (isGeohash(m.type)) return encodeGeohash(m)
   const d = m.data as Float64Array | BigInt64Array | Int32Array
   if (m.kind === 'i64' && d instanceof Float64Array) {
-    const out = new Int32Array(m.length * 2)
+    const out = scratch === undefined ? new Int32Array(m.length * 2) : scratch(m.length * 2)
     for (let i = 0; i < m.length; i++) {
       const x = d[i]!
       if (x === LONG_NULL) { out[2 * i] = 0; out[2 * i + 1] = -2147483648; continue }
@@ -51,7 +56,7 @@ export function encodeFixed(v: Vector): Uint8Array {
       out[2 * i] = (x - hi * TWO32) | 0
       out[2 * i + 1] = hi
     }
-    return new Uint8Array(out.buffer)
+    return new Uint8Array(out.buffer, out.byteOffset, m.length * 8)
   }
   return new Uint8Array(d.buffer, d.byteOffset, m.length * fixedWidth(m.type))
 }

@@ -417,24 +417,47 @@ export function* appendPartitionSteps(tableDir: string, p: PartitionEntry, meta:
 /** Bytes of a fixed-width column file encoded and written per step (a large partition's file is tens of MB). */
 const WRITE_BYTES = 4 << 20
 
-/** The bytes of fixed-width column `v` (of type `type`), encoded about {@link WRITE_BYTES} at a time. */
-function* fixedPieces(type: ColumnType, v: Vector): Generator<Uint8Array, void, void> {
-  const per = Math.max(1, Math.floor(WRITE_BYTES / fixedWidth(type)))
-  if (v.length <= per) { yield encodeFixed(v); return }
-  for (let a = 0; a < v.length; a += per) yield encodeFixed(sliceVector(v, a, Math.min(v.length, a + per)))
+/**
+ * int64 words of the piece being written (64-bit integer columns are held as safe integers and
+ * converted for their files): one array reused by every piece, so a checkpoint does not allocate
+ * (and fault in) fresh memory for each 4 MB of a LONG or TIMESTAMP column.
+ */
+let wordScratch = new Int32Array(0)
+
+function scratchWords(words: number): Int32Array {
+  if (wordScratch.length < words) wordScratch = new Int32Array(Math.max(words, Math.min(2 * wordScratch.length, WRITE_BYTES / 4)))
+  return wordScratch
 }
 
-/** Writes `pieces` back to back at `at` of `fd`, a piece per step; returns the bytes written. Closes `fd` if it fails or is stopped. */
+/**
+ * The bytes of fixed-width column `v` (of type `type`), encoded about {@link WRITE_BYTES} at a
+ * time. A piece's bytes may be shared scratch memory: valid until the next piece is taken (from
+ * this or any other column), so each is written before the next is asked for ({@link writePiecesSteps}).
+ */
+function* fixedPieces(type: ColumnType, v: Vector): Generator<Uint8Array, void, void> {
+  const per = Math.max(1, Math.floor(WRITE_BYTES / fixedWidth(type)))
+  if (v.length <= per) { yield encodeFixed(v, scratchWords); return }
+  for (let a = 0; a < v.length; a += per) yield encodeFixed(sliceVector(v, a, Math.min(v.length, a + per)), scratchWords)
+}
+
+/**
+ * Writes `pieces` back to back at `at` of `fd`, a piece per step; returns the bytes written.
+ * Closes `fd` if it fails or is stopped. Each piece is written in the step that takes it (a
+ * piece may be scratch memory the next one reuses: {@link fixedPieces}).
+ */
 function* writePiecesSteps(fd: number, pieces: Iterable<Uint8Array>, at: number): Steps<number> {
   let pos = at
   let ok = false
   try {
     let first = true
-    for (const p of pieces) {
+    const it = pieces[Symbol.iterator]()
+    for (;;) {
       if (!first) yield
       first = false
-      writeAll(fd, p, pos)
-      pos += p.length
+      const p = it.next()
+      if (p.done === true) break
+      writeAll(fd, p.value, pos)
+      pos += p.value.length
     }
     ok = true
   } finally {
