@@ -136,6 +136,8 @@ export interface ViewInfo {
   readonly invalidReason: string | undefined
   /** when the status last changed (µs since the epoch) */
   readonly since: number
+  /** the designated timestamp of the view's output (`tables()`), undefined when it has none or is invalid */
+  readonly timestamp?: string | undefined
 }
 
 /** Description of a table for meta functions. */
