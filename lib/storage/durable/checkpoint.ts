@@ -63,8 +63,10 @@ export function checkpointTable(state: TableState, t: Table, full: boolean, sour
  * changes them (`DurableStore.quiesce`). `_meta` is replaced in the last step, so a crash between
  * steps leaves the previous checkpoint in force, as a crash inside one does. `removeLater`: the
  * files `_meta` no longer names are removed on the thread pool (a background checkpoint).
+ * `keepOld`: they are not removed at all (a statement rewriting several tables, ddl-undo.ts, may
+ * still put the old `_meta` back; the caller removes them once it has committed).
  */
-export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource, removeLater = false): Steps<void> {
+export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource, removeLater = false, keepOld = false): Steps<void> {
   const txn = state.file.txn + 1
   const beforeFile = state.file
   const before = state.file.meta
@@ -171,10 +173,12 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   t.settle([...coldNow, ...parts])
   // the new `_meta` is in force: what it no longer names leaves in steps of its own (a directory
   // listing, then a few partitions' dropped files per step), not in the step that replaced it
-  yield
-  try { removeUnreferenced(state.dir, file, removeLater) } catch { /* leftovers are removed on the next open */ }
-  yield
-  try { yield* removeDroppedSteps(state.dir, beforeFile, file, removeLater) } catch { /* leftovers are removed on the next open */ }
+  if (!keepOld) {
+    yield
+    try { removeUnreferenced(state.dir, file, removeLater) } catch { /* leftovers are removed on the next open */ }
+    yield
+    try { yield* removeDroppedSteps(state.dir, beforeFile, file, removeLater) } catch { /* leftovers are removed on the next open */ }
+  }
   indexChanges(state, t, before, coldNow)
 }
 
