@@ -22,6 +22,7 @@ import { vectorBytes } from './part-cache.js'
 import type { Vector } from '../../types/vector.js'
 import type { HeldRows } from '../held-rows.js'
 import { parquetOrigin, unchangedEntry } from './parquet-keep.js'
+import { trimSettledCuts } from './cut-trim.js'
 
 /** What storage remembers about one table between checkpoints. */
 export interface TableState {
@@ -147,6 +148,12 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       yield* writeDictionarySteps(state.dir, file, dict)
       symbols[c.name] = file
     }
+  }
+  // parts an earlier checkpoint's `_meta` cut, which nothing reads past their rows any more: their files lose the rest
+  if (!keepOld) {
+    const trimmed = trimSettledCuts(state.dir, t.meta.columns, state.file, [...kept, ...written.map((w) => w.entry)])
+    for (let i = 0; i < kept.length; i++) kept[i] = trimmed[i]!
+    yield
   }
   const file: TableFileMeta = {
     version: FORMAT_VERSION, meta: structuredClone(t.meta), walSeq: Math.max(state.file.walSeq, state.appliedSeq), txn,
