@@ -70,7 +70,7 @@ export function tableInfo(t: Table): TableInfo {
 function checkViews(catalog: Catalog): ViewInfo[] {
   const fn = new ExecContext(0, () => 0, '', catalogView(catalog), '', [], undefined, undefined)
   return catalog.allViews().map((v) => {
-    const { reason, timestamp } = checkView(v, { catalog, paramTypes: [], ctes: new Map(), fn })
+    const { reason, code, timestamp, columns } = checkView(v, { catalog, paramTypes: [], ctes: new Map(), fn })
     const key = v.name.toLowerCase()
     const before = catalog.viewStatus.get(key)
     const now = Date.now() * 1000
@@ -78,7 +78,7 @@ function checkViews(catalog: Catalog): ViewInfo[] {
       catalog.viewStatus.set(key, { valid: reason === undefined, reason: reason ?? '', since: now })
     }
     const st = catalog.viewStatus.get(key)!
-    return { id: v.id, name: v.name, sql: v.sql, invalidReason: reason, since: st.since, timestamp }
+    return { id: v.id, name: v.name, sql: v.sql, invalidReason: reason, invalidCode: code, since: st.since, timestamp, columns }
   })
 }
 

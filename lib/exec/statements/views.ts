@@ -16,6 +16,7 @@ import { atViewRef, viewQuery } from '../../plan/bind-view.js'
 import type { PlanNode } from '../../plan/plan-node.js'
 import type { Catalog } from '../../storage/catalog.js'
 import type { RunEnv } from './run.js'
+import type { ColumnType } from '../../types/column-type.js'
 
 /** CREATE [OR REPLACE] VIEW [IF NOT EXISTS] / ALTER VIEW. */
 export async function createView(stmt: CreateView, bc: BindContext, env: RunEnv, now: number): Promise<Execution> {
@@ -127,14 +128,14 @@ export function viewProblem(v: ViewDef, bc: BindContext): string | undefined {
 
 /**
  * View `v` checked now: why its query does not bind (undefined when it does) and, when it binds,
- * its designated timestamp's name (undefined when the output has none).
+ * its output columns and its designated timestamp's name (undefined when the output has none).
  */
-export function checkView(v: ViewDef, bc: BindContext): { readonly reason: string | undefined; readonly timestamp: string | undefined } {
+export function checkView(v: ViewDef, bc: BindContext): { readonly reason: string | undefined; readonly code?: string; readonly timestamp: string | undefined; readonly columns: readonly { readonly name: string; readonly type: ColumnType }[] | undefined } {
   try {
     const plan = bindQuery(viewQuery(v, { kind: 'table', pos: 0, name: v.name }), { ...bc, viewPath: [v.name] })
-    return { reason: undefined, timestamp: plan.output[plan.timestampIndex]?.name }
+    return { reason: undefined, timestamp: plan.output[plan.timestampIndex]?.name, columns: plan.output.map((c) => ({ name: c.name, type: c.type })) }
   } catch (e) {
-    if (e instanceof SqlError) return { reason: e.message, timestamp: undefined }
+    if (e instanceof SqlError) return { reason: e.message, code: e.code, timestamp: undefined, columns: undefined }
     throw e
   }
 }

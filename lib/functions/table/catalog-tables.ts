@@ -1,9 +1,9 @@
 /**
- * Catalog table functions: `tables()` (QuestDB's core columns) and `table_columns('t')`, read
- * from `ctx.catalog`. An unknown table gives 42P01 `table does not exist [table=t]` at the
- * argument's position.
+ * Catalog table functions: `tables()` (QuestDB's core columns, tables and views) and
+ * `table_columns('t')` (a table's or a view's), read from `ctx.catalog`. An unknown name gives
+ * 42P01 `table does not exist [table=t]` at the argument's position.
  */
-import { SqlError, SqlState } from '../../errors.js'
+import { SqlError, SqlState, type SqlStateCode } from '../../errors.js'
 import { typeName, type ColumnType } from '../../types/column-type.js'
 import { VectorWriter, type Batch, type Scalar } from '../../types/vector.js'
 import type { FunctionContext, FunctionDef, TableInfo, ViewInfo } from '../registry-types.js'
@@ -94,13 +94,20 @@ const TABLE_COLUMNS: FunctionDef = {
   name: 'table_columns',
   family: 'meta',
   signatures: [{ args: ['STRING'], constant: [0], returns: 'STRING' }],
-  description: 'One row per column of a table: name, type, index and symbol settings, designated timestamp and upsert key flags.',
+  description: 'One row per column of a table or view: name, type, index and symbol settings, designated timestamp and upsert key flags.',
   example: "SELECT \"column\", type FROM table_columns('trades')",
   columns: () => TABLE_COLUMNS_COLUMNS,
   timestampIndex: () => -1,
   open: (site, ctx) => {
     const name = site.constants[0]
     const info = typeof name === 'string' ? ctx.catalog.table(name) : undefined
+    // a view: its query's output, as SHOW COLUMNS lists it (an invalid view: its error)
+    const view = info === undefined && typeof name === 'string' ? ctx.catalog.views?.().find((v) => v.name.toLowerCase() === name.toLowerCase()) : undefined
+    if (view !== undefined) {
+      if (view.columns === undefined) throw new SqlError((view.invalidCode ?? SqlState.UNDEFINED_TABLE) as SqlStateCode, view.invalidReason ?? `view is invalid [view=${view.name}]`, site.argPositions[0] ?? site.pos)
+      const rows = view.columns.map((c): Scalar[] => [c.name, typeName(c.type), false, 0, false, 0, 0, c.name === view.timestamp, false])
+      return [batchOf(TABLE_COLUMNS_COLUMNS.map((c) => c.type), rows)]
+    }
     if (info === undefined) {
       throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${String(name)}]`, site.argPositions[0] ?? site.pos)
     }
