@@ -90,7 +90,7 @@ export function settingValue(name: string): string | undefined {
 /** An in-memory Database holding the emulated catalogs of `ctx.db` (the caller closes it). */
 export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
   const user = ctx.session.principal.name
-  const tables = (await ctx.db.query('select id, table_name from tables() order by table_name', [], { session: ctx.session })).rows
+  const tables = (await ctx.db.query("select id, table_name from tables() where table_type = 'T' order by table_name", [], { session: ctx.session })).rows
   const rows: Record<string, unknown[][]> = {
     pg_namespace: [[NS_CATALOG, 'pg_catalog', 10], [NS_PUBLIC, 'public', 10], [NS_INFO, 'information_schema', 10]],
     pg_database: [[1, 'qdb', 10, 6, 'C', 'C', false, true]],

@@ -22,7 +22,7 @@ const b = (name: string): SyntheticColumn => ({ name, type: 'BOOLEAN' })
 interface TableRow { readonly oid: number; readonly name: string }
 
 async function tables(ctx: RunContext): Promise<TableRow[]> {
-  const r = await ctx.db.query('select id, table_name from tables() order by table_name', [], { session: ctx.session })
+  const r = await ctx.db.query("select id, table_name from tables() where table_type = 'T' order by table_name", [], { session: ctx.session })
   return r.rows.map((row: JsValue[]) => ({ oid: TABLE_OID_BASE + Number(row[0]), name: String(row[1]) }))
 }
 

@@ -139,6 +139,12 @@ export interface ViewInfo {
   readonly invalidReason: string | undefined
   /** when the status last changed (µs since the epoch) */
   readonly since: number
+  /** the designated timestamp of the view's output (`tables()`), undefined when it has none or is invalid */
+  readonly timestamp?: string | undefined
+  /** an invalid view's error's SQLSTATE */
+  readonly invalidCode?: string | undefined
+  /** the view's output columns (`table_columns('v')`), undefined when it is invalid */
+  readonly columns?: readonly { readonly name: string; readonly type: ColumnType }[] | undefined
 }
 
 /** Description of a table for meta functions. */

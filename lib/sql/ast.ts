@@ -510,6 +510,14 @@ export interface DropView {
   readonly ifExists: boolean
 }
 
+/** `COMPILE VIEW name` (QuestDB 9): checks the view's query against the catalog now. */
+export interface CompileView {
+  readonly kind: 'compile_view'
+  readonly pos: number
+  readonly name: string
+  readonly namePos: number
+}
+
 /** TRUNCATE TABLE. */
 export interface TruncateTable {
   readonly kind: 'truncate_table'
@@ -589,6 +597,7 @@ export type Show =
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'columns'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'partitions'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'create_table'; readonly table: string; readonly tablePos: number }
+  | { readonly kind: 'show'; readonly pos: number; readonly what: 'create_view'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'parameter'; readonly name: string } // SHOW server_version, SHOW TIME ZONE ('timezone'), SHOW transaction isolation level, ...
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'parameters' }
 
@@ -648,7 +657,7 @@ export type { ConvertPartition, CopyOption, CopyTo } from './ast-copy.js'
 export type Statement =
   | Query
   | CreateTable | CreateTableAs | CreateTableLike | DropTable | TruncateTable | RenameTable | AlterTable
-  | CreateView | DropView
+  | CreateView | DropView | CompileView
   | Insert | Update
   | Show | Explain | Transaction | SetStatement | Unsupported | CancelQuery
   | AclStatement

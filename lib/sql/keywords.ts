@@ -22,7 +22,7 @@ export const RESERVED_KEYWORDS: readonly string[] = [
 /** Keywords that are also valid names (columns, tables, aliases). */
 export const SOFT_KEYWORDS: readonly string[] = [
   'ABORT', 'ADD', 'ALIGN', 'ASC', 'ATOMIC', 'BEGIN', 'BYPASS', 'CACHE', 'CALENDAR', 'CANCEL', 'CAPACITY',
-  'CHARACTERISTICS', 'CLOSE', 'COLUMN', 'COLUMNS', 'COMMIT', 'COPY', 'CUMULATIVE', 'CURRENT',
+  'CHARACTERISTICS', 'CLOSE', 'COLUMN', 'COLUMNS', 'COMMIT', 'COMPILE', 'COPY', 'CUMULATIVE', 'CURRENT',
   'DECLARE', 'DEDUP', 'DELETE', 'DESC', 'DISABLE', 'ENABLE', 'EXCLUDE', 'EXTRACT', 'FETCH',
   'FILL', 'FIRST', 'FOLLOWING', 'FOR', 'FORMAT', 'GROUPS', 'HORIZON', 'IF', 'IGNORE', 'INCLUDE', 'INDEX', 'KEYS', 'LAST',
   'LATEST', 'LATERAL', 'LIST', 'MATERIALIZED', 'MOVE', 'NO', 'NOCACHE', 'NULLS', 'OBSERVATION', 'OFFSET',

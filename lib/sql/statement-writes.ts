@@ -22,6 +22,7 @@ const UNSUPPORTED_READS: ReadonlySet<string> = new Set(['DECLARE', 'DECLARE CURS
 export function isWriteStatement(s: Statement): boolean {
   switch (s.kind) {
     case 'select': case 'setop': case 'with': case 'show': case 'explain': case 'transaction': case 'set': case 'cancel_query':
+    case 'compile_view': // re-checks a view's query; its status is worked out again, never stored
       return false
     case 'unsupported':
       return !UNSUPPORTED_READS.has(s.feature)

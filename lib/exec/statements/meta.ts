@@ -8,8 +8,8 @@ import { type Batch, type Scalar, VectorWriter } from '../../types/vector.js'
 import { formatTimestamp } from '../../types/timestamp.js'
 import type { CatalogView, TableInfo, ViewInfo } from '../../functions/registry-types.js'
 import { ExecContext } from '../context.js'
-import { viewProblem } from './views.js'
-import type { Catalog } from '../../storage/catalog.js'
+import { checkView } from './views.js'
+import type { Catalog, ViewDef } from '../../storage/catalog.js'
 import type { Table } from '../../storage/table.js'
 import { PARTITION_COLUMNS, partitionRows } from '../../storage/partition-info.js'
 import type { LateralJoinNode, OutputColumn, PlanNode } from '../../plan/plan-node.js'
@@ -70,7 +70,7 @@ export function tableInfo(t: Table): TableInfo {
 function checkViews(catalog: Catalog): ViewInfo[] {
   const fn = new ExecContext(0, () => 0, '', catalogView(catalog), '', [], undefined, undefined)
   return catalog.allViews().map((v) => {
-    const reason = viewProblem(v, { catalog, paramTypes: [], ctes: new Map(), fn })
+    const { reason, code, timestamp, columns } = checkView(v, { catalog, paramTypes: [], ctes: new Map(), fn })
     const key = v.name.toLowerCase()
     const before = catalog.viewStatus.get(key)
     const now = Date.now() * 1000
@@ -78,7 +78,7 @@ function checkViews(catalog: Catalog): ViewInfo[] {
       catalog.viewStatus.set(key, { valid: reason === undefined, reason: reason ?? '', since: now })
     }
     const st = catalog.viewStatus.get(key)!
-    return { id: v.id, name: v.name, sql: v.sql, invalidReason: reason, since: st.since }
+    return { id: v.id, name: v.name, sql: v.sql, invalidReason: reason, invalidCode: code, since: st.since, timestamp, columns }
   })
 }
 
@@ -112,6 +112,21 @@ function visibleTable(catalog: Catalog, name: string, pos: number, canSee: ((tab
   return t
 }
 
+/** The view, or QuestDB's errors: `view name expected, got table name` for a table, 42P01 for nothing (or a view `canSee` hides). */
+function visibleView(catalog: Catalog, name: string, pos: number, canSee: ((table: string) => boolean) | undefined): ViewDef {
+  const v = catalog.findView(name)
+  if (v === undefined && catalog.find(name) !== undefined && (canSee === undefined || canSee(name))) {
+    throw new SqlError(SqlState.WRONG_OBJECT_TYPE, 'view name expected, got table name', pos)
+  }
+  if (v === undefined || (canSee !== undefined && !canSee(v.name))) throw new SqlError(SqlState.UNDEFINED_TABLE, `view does not exist [view=${name}]`, pos)
+  return v
+}
+
+/** SHOW CREATE VIEW's text, as QuestDB 9 prints it: `CREATE VIEW 'v' AS ( ` and the query on lines of their own. */
+export function createViewSql(v: ViewDef): string {
+  return `CREATE VIEW '${v.name}' AS ( \n${v.sql.trim()}\n);`
+}
+
 const PARAMETERS: Record<string, [string, string]> = {
   server_version: ['server_version', '12.3 (questdb)'],
   server_version_num: ['server_version_num', '120003'],
@@ -136,15 +151,18 @@ const PARAMETERS: Record<string, [string, string]> = {
 export function show(s: Show, catalog: Catalog, session: Session, canSee?: (table: string) => boolean, bindView?: (name: string) => { readonly output: readonly { readonly name: string; readonly type: ColumnType }[]; readonly timestampIndex: number } | undefined): Rows {
   switch (s.what) {
     case 'tables': {
-      const names = canSee === undefined ? catalog.names() : catalog.names().filter(canSee)
+      // views too (QuestDB 9's SHOW TABLES reads the same catalog as all_tables())
+      const all = [...catalog.names(), ...catalog.allViews().map((v) => v.name)]
+      const names = canSee === undefined ? all : all.filter(canSee)
       return rowsOf([{ name: 'table_name', type: 'STRING' }], names.sort().map((n) => [n]))
     }
     case 'columns': {
       const view = bindView?.(s.table)
       if (view !== undefined) {
         if (canSee !== undefined && !canSee(s.table)) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${s.table}]`, s.tablePos)
-        // a view's columns: its query's output (no index, symbol or dedup facts of its own)
-        return rowsOf(TABLE_COLUMNS, view.output.map((c, i) => [c.name, typeName(c.type), false, INDEX_BLOCK_CAPACITY, false, 0, 0, i === view.timestampIndex, false, '', '']))
+        // a view's columns: its query's output (no index, symbol or dedup facts of its own; QuestDB's
+        // ViewsFunctionTest shows indexBlockCapacity 0 for them)
+        return rowsOf(TABLE_COLUMNS, view.output.map((c, i) => [c.name, typeName(c.type), false, 0, false, 0, 0, i === view.timestampIndex, false, '', '']))
       }
       const t = visibleTable(catalog, s.table, s.tablePos, canSee)
       const info = tableInfo(t)
@@ -156,7 +174,13 @@ export function show(s: Show, catalog: Catalog, session: Session, canSee?: (tabl
         c.indexed ? 'SYMBOL' : '', '',
       ]))
     }
-    case 'create_table': return rowsOf([{ name: 'ddl', type: 'STRING' }], [[createSql(visibleTable(catalog, s.table, s.tablePos, canSee))]])
+    case 'create_table':
+      // QuestDB's message for a view (after the existence check: SHOW CREATE VIEW shows views)
+      if (catalog.find(s.table) === undefined && catalog.findView(s.table) !== undefined && (canSee === undefined || canSee(s.table))) {
+        throw new SqlError(SqlState.WRONG_OBJECT_TYPE, 'table name expected, got view or materialized view name', s.tablePos)
+      }
+      return rowsOf([{ name: 'ddl', type: 'STRING' }], [[createSql(visibleTable(catalog, s.table, s.tablePos, canSee))]])
+    case 'create_view': return rowsOf([{ name: 'ddl', type: 'VARCHAR' }], [[createViewSql(visibleView(catalog, s.table, s.tablePos, canSee))]])
     case 'partitions': return rowsOf(PARTITION_COLUMNS, partitionRows(visibleTable(catalog, s.table, s.tablePos, canSee)))
     case 'parameter': {
       const key = s.name.toLowerCase()

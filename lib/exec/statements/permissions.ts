@@ -114,6 +114,8 @@ function permissionsOf(stmt: Statement, bc: BindContext): RequiredPermission[] {
       return [...own, ...queryPermissions(stmt.query, bc)]
     }
     case 'drop_view': return [{ permission: 'DROP VIEW', table: catalog.findView(stmt.name)?.name ?? stmt.name }]
+    // checked with the system's rights, not the caller's SELECTs (QuestDB's compile-view page)
+    case 'compile_view': return [{ permission: 'COMPILE VIEW', table: catalog.findView(stmt.name)?.name ?? stmt.name }]
     // CANCEL QUERY: SQL ENGINE ADMIN for another user's statement, checked when it runs (it depends on whose it is)
     case 'show': case 'transaction': case 'set': case 'unsupported': case 'cancel_query': return []
     case 'acl': return aclStatementPermissions(stmt)

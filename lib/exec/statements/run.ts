@@ -29,7 +29,7 @@ import type { AccessControl } from '../../security/acl/access-control.js'
 import { runAcl } from './acl.js'
 import { copyTo } from './copy.js'
 import { convertPartition } from './convert-partition.js'
-import { bindViewOutput, createView, dropView, refuseView } from './views.js'
+import { bindViewOutput, compileView, createView, dropView, refuseView } from './views.js'
 import type { FileRoots } from '../../parquet/files.js'
 
 /** An optimized query plan with what every execution of it needs, worked out once. */
@@ -115,6 +115,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
       return ddlInBackground(env, () => renameTable(stmt, env.catalog), done('rename_table'))
     case 'create_view': return createView(stmt, bc, env, ctx.clock())
     case 'drop_view': return dropView(stmt, env)
+    case 'compile_view': return compileView(stmt, bc, env, ctx.clock())
     case 'alter_table':
       refuseView(env, stmt.table, stmt.tablePos)
       if (stmt.action.kind === 'convert_partition') return convertPartition(stmt, stmt.action, env.catalog, env.store)

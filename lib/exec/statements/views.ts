@@ -6,7 +6,7 @@
  * atomically, one DDL statement at a time.
  */
 import { SqlError, SqlState } from '../../errors.js'
-import type { CreateView, DropView } from '../../sql/ast.js'
+import type { CompileView, CreateView, DropView } from '../../sql/ast.js'
 import { bindQuery, type BindContext } from '../../plan/bind-query.js'
 import { checkTableName } from '../../storage/names.js'
 import { VIEWS_FILE, encodeViews } from '../../storage/views-file.js'
@@ -16,6 +16,7 @@ import { atViewRef, viewQuery } from '../../plan/bind-view.js'
 import type { PlanNode } from '../../plan/plan-node.js'
 import type { Catalog } from '../../storage/catalog.js'
 import type { RunEnv } from './run.js'
+import type { ColumnType } from '../../types/column-type.js'
 
 /** CREATE [OR REPLACE] VIEW [IF NOT EXISTS] / ALTER VIEW. */
 export async function createView(stmt: CreateView, bc: BindContext, env: RunEnv, now: number): Promise<Execution> {
@@ -52,6 +53,36 @@ export async function dropView(stmt: DropView, env: RunEnv): Promise<Execution> 
   }
   await persistViews(env, () => { catalog.dropView(v.name) })
   return done('drop_view')
+}
+
+/**
+ * COMPILE VIEW v (QuestDB 9): binds the view's query now and records the outcome in its status
+ * (`views()`); a query that no longer binds is answered with its error, at the view's name. Views
+ * over this one need nothing: their status is worked out whenever it is read.
+ */
+export function compileView(stmt: CompileView, bc: BindContext, env: RunEnv, now: number): Execution {
+  const { catalog } = env
+  const v = catalog.findView(stmt.name)
+  if (v === undefined) {
+    // QuestDB's parser: a table is `view expected, got table`, anything else does not exist
+    if (catalog.find(stmt.name) !== undefined) throw new SqlError(SqlState.WRONG_OBJECT_TYPE, 'view expected, got table', stmt.namePos)
+    throw new SqlError(SqlState.UNDEFINED_TABLE, `view does not exist [view=${stmt.name}]`, stmt.namePos)
+  }
+  const key = v.name.toLowerCase()
+  let failure: unknown
+  try {
+    bindQuery(viewQuery(v, { kind: 'table', pos: stmt.namePos, name: v.name }), { ...bc, viewPath: [v.name] })
+  } catch (e) {
+    if (!(e instanceof SqlError)) throw e
+    failure = e
+  }
+  const reason = failure instanceof SqlError ? failure.message : ''
+  const before = catalog.viewStatus.get(key)
+  if (before === undefined || before.valid !== (failure === undefined) || before.reason !== reason) {
+    catalog.viewStatus.set(key, { valid: failure === undefined, reason, since: now })
+  }
+  if (failure !== undefined) throw atViewRef(failure, stmt.namePos)
+  return done('compile_view')
 }
 
 function viewMissing(name: string, pos: number, isTable: boolean): SqlError {
@@ -92,11 +123,19 @@ export function refuseView(env: Pick<RunEnv, 'catalog'>, name: string, pos: numb
 
 /** Why view `v` does not bind now (its error's message), or undefined when it is valid. */
 export function viewProblem(v: ViewDef, bc: BindContext): string | undefined {
+  return checkView(v, bc).reason
+}
+
+/**
+ * View `v` checked now: why its query does not bind (undefined when it does) and, when it binds,
+ * its output columns and its designated timestamp's name (undefined when the output has none).
+ */
+export function checkView(v: ViewDef, bc: BindContext): { readonly reason: string | undefined; readonly code?: string; readonly timestamp: string | undefined; readonly columns: readonly { readonly name: string; readonly type: ColumnType }[] | undefined } {
   try {
-    bindQuery(viewQuery(v, { kind: 'table', pos: 0, name: v.name }), { ...bc, viewPath: [v.name] })
-    return undefined
+    const plan = bindQuery(viewQuery(v, { kind: 'table', pos: 0, name: v.name }), { ...bc, viewPath: [v.name] })
+    return { reason: undefined, timestamp: plan.output[plan.timestampIndex]?.name, columns: plan.output.map((c) => ({ name: c.name, type: c.type })) }
   } catch (e) {
-    if (e instanceof SqlError) return e.message
+    if (e instanceof SqlError) return { reason: e.message, code: e.code, timestamp: undefined, columns: undefined }
     throw e
   }
 }

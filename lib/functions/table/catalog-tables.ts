@@ -1,12 +1,12 @@
 /**
- * Catalog table functions: `tables()` (QuestDB's core columns) and `table_columns('t')`, read
- * from `ctx.catalog`. An unknown table gives 42P01 `table does not exist [table=t]` at the
- * argument's position.
+ * Catalog table functions: `tables()` (QuestDB's core columns, tables and views) and
+ * `table_columns('t')` (a table's or a view's), read from `ctx.catalog`. An unknown name gives
+ * 42P01 `table does not exist [table=t]` at the argument's position.
  */
-import { SqlError, SqlState } from '../../errors.js'
+import { SqlError, SqlState, type SqlStateCode } from '../../errors.js'
 import { typeName, type ColumnType } from '../../types/column-type.js'
 import { VectorWriter, type Batch, type Scalar } from '../../types/vector.js'
-import type { FunctionContext, FunctionDef, TableInfo } from '../registry-types.js'
+import type { FunctionContext, FunctionDef, TableInfo, ViewInfo } from '../registry-types.js'
 
 /** Builds one batch from column types and rows of scalars (the catalog and system table functions). */
 export function batchOf(types: readonly ColumnType[], rows: readonly Scalar[][]): Batch {
@@ -28,6 +28,10 @@ const TABLES_COLUMNS: readonly { name: string; type: ColumnType }[] = [
   { name: 'directoryName', type: 'STRING' },
   { name: 'maxUncommittedRows', type: 'INT' },
   { name: 'o3MaxLag', type: 'LONG' },
+  // QuestDB 9 goes on with table_* / wal_* / replica_* metrics; the first two are what its view
+  // tests read (a view is table_type 'V', a table 'T')
+  { name: 'table_suspended', type: 'BOOLEAN' },
+  { name: 'table_type', type: 'CHAR' },
 ]
 
 function tableRow(t: TableInfo): Scalar[] {
@@ -35,8 +39,17 @@ function tableRow(t: TableInfo): Scalar[] {
   return [
     t.id, t.name, ts, t.partitionBy, t.wal, t.dedupKeys.length > 0,
     t.ttl?.count ?? 0, t.ttl?.unit ?? 'HOUR', false,
-    t.wal ? `${t.name}~${t.id}` : t.name, t.maxUncommittedRows, t.o3MaxLag,
+    t.wal ? `${t.name}~${t.id}` : t.name, t.maxUncommittedRows, t.o3MaxLag, false, 'T',
   ]
+}
+
+/**
+ * A view's row, as QuestDB 9's `tables()` shows one (its ViewsFunctionTest): partitionBy `N/A`,
+ * walEnabled true, no dedup or TTL, directory `<name>~<id>`, table_type `V`; the designated
+ * timestamp is the view query's (empty when it has none or does not bind now).
+ */
+function viewRow(v: ViewInfo): Scalar[] {
+  return [v.id, v.name, v.timestamp ?? null, 'N/A', true, false, 0, 'HOUR', false, `${v.name}~${v.id}`, 0, 0, false, 'V']
 }
 
 /** Every table of the catalog, in the order they were created (`tables()`, `wal_tables()`, `table_storage()`). */
@@ -50,12 +63,14 @@ const TABLES: FunctionDef = {
   name: 'tables',
   family: 'meta',
   signatures: [{ args: [], returns: 'STRING' }],
-  description: 'One row per table: id, name, designated timestamp, partitioning, WAL, dedup, TTL, directory and commit settings.',
+  description: 'One row per table or view: id, name, designated timestamp, partitioning, WAL, dedup, TTL, directory, commit settings, suspended and type (T table, V view).',
   example: 'SELECT table_name, partitionBy FROM tables() ORDER BY table_name',
   columns: () => TABLES_COLUMNS,
   timestampIndex: () => -1,
   open: (_site, ctx) => {
-    return [batchOf(TABLES_COLUMNS.map((c) => c.type), catalogTables(ctx).map(tableRow))]
+    const rows = catalogTables(ctx).map((t) => ({ id: t.id, row: tableRow(t) }))
+      .concat((ctx.catalog.views?.() ?? []).map((v) => ({ id: v.id, row: viewRow(v) })))
+    return [batchOf(TABLES_COLUMNS.map((c) => c.type), rows.sort((a, b) => a.id - b.id).map((r) => r.row))]
   },
 }
 
@@ -79,13 +94,20 @@ const TABLE_COLUMNS: FunctionDef = {
   name: 'table_columns',
   family: 'meta',
   signatures: [{ args: ['STRING'], constant: [0], returns: 'STRING' }],
-  description: 'One row per column of a table: name, type, index and symbol settings, designated timestamp and upsert key flags.',
+  description: 'One row per column of a table or view: name, type, index and symbol settings, designated timestamp and upsert key flags.',
   example: "SELECT \"column\", type FROM table_columns('trades')",
   columns: () => TABLE_COLUMNS_COLUMNS,
   timestampIndex: () => -1,
   open: (site, ctx) => {
     const name = site.constants[0]
     const info = typeof name === 'string' ? ctx.catalog.table(name) : undefined
+    // a view: its query's output, as SHOW COLUMNS lists it (an invalid view: its error)
+    const view = info === undefined && typeof name === 'string' ? ctx.catalog.views?.().find((v) => v.name.toLowerCase() === name.toLowerCase()) : undefined
+    if (view !== undefined) {
+      if (view.columns === undefined) throw new SqlError((view.invalidCode ?? SqlState.UNDEFINED_TABLE) as SqlStateCode, view.invalidReason ?? `view is invalid [view=${view.name}]`, site.argPositions[0] ?? site.pos)
+      const rows = view.columns.map((c): Scalar[] => [c.name, typeName(c.type), false, 0, false, 0, 0, c.name === view.timestamp, false])
+      return [batchOf(TABLE_COLUMNS_COLUMNS.map((c) => c.type), rows)]
+    }
     if (info === undefined) {
       throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${String(name)}]`, site.argPositions[0] ?? site.pos)
     }

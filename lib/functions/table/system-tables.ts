@@ -100,9 +100,11 @@ const QUERY_ACTIVITY_COLUMNS: Columns = [
 /** wal_tables, memory_metrics, views, table_storage, query_activity. */
 export const SYSTEM_TABLE_FUNCTIONS: readonly FunctionDef[] = [
   systemTable('wal_tables', WAL_TABLES_COLUMNS,
-    'One row per WAL table: name, suspended (always false), writerTxn, writerLagTxnCount (0: commits apply before they are acknowledged), sequencerTxn.',
+    'One row per WAL table or view: name, suspended (always false), writerTxn, writerLagTxnCount (0: commits apply before they are acknowledged), sequencerTxn (0 for a view).',
     'SELECT name, writerTxn FROM wal_tables()',
-    (ctx) => catalogTables(ctx).filter((t) => t.wal).map((t) => [t.name, false, t.txn ?? 0, 0, t.txn ?? 0])),
+    // views too, with no transactions (QuestDB 9's ViewsFunctionTest)
+    (ctx) => catalogTables(ctx).filter((t) => t.wal).map((t): Scalar[] => [t.name, false, t.txn ?? 0, 0, t.txn ?? 0])
+      .concat((ctx.catalog.views?.() ?? []).map((v) => [v.name, false, 0, 0, 0]))),
   systemTable('memory_metrics', MEMORY_COLUMNS,
     'The process\'s memory in bytes by tag: TOTAL_USED, RSS and Node\'s HEAP_TOTAL, HEAP_USED, EXTERNAL, ARRAY_BUFFERS.',
     'SELECT * FROM memory_metrics()',

@@ -14,7 +14,7 @@ export const ENDPOINT_PERMISSIONS: readonly string[] = ['HTTP', 'PGWIRE', 'ILP']
 export const PERMISSIONS: ReadonlyMap<string, Granularity> = new Map<string, Granularity>([
   ['ADD COLUMN', 'table'], ['ADD INDEX', 'column'], ['ALTER COLUMN CACHE', 'column'], ['ALTER COLUMN TYPE', 'column'],
   ['ATTACH PARTITION', 'table'], ['BACKUP DATABASE', 'database'], ['BACKUP TABLE', 'table'], ['CANCEL ANY COPY', 'database'],
-  ['CREATE TABLE', 'database'], ['CREATE VIEW', 'database'], ['ALTER VIEW', 'table'], ['DROP VIEW', 'table'], ['CREATE MATERIALIZED VIEW', 'database'], ['CREATE LIVE VIEW', 'database'],
+  ['CREATE TABLE', 'database'], ['CREATE VIEW', 'database'], ['ALTER VIEW', 'table'], ['DROP VIEW', 'table'], ['COMPILE VIEW', 'table'], ['CREATE MATERIALIZED VIEW', 'database'], ['CREATE LIVE VIEW', 'database'],
   ['DEDUP ENABLE', 'table'], ['DEDUP DISABLE', 'table'], ['DETACH PARTITION', 'table'], ['DISABLE STORAGE POLICY', 'table'],
   ['DROP COLUMN', 'column'], ['DROP INDEX', 'column'], ['DROP PARTITION', 'table'], ['DROP TABLE', 'table'],
   ['DROP MATERIALIZED VIEW', 'table'], ['DROP LIVE VIEW', 'table'], ['ENABLE STORAGE POLICY', 'table'], ['INSERT', 'table'],

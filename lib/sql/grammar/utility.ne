@@ -2,13 +2,17 @@
 @lexer lexer
 # refused (kind 'unsupported').
 
-utility -> show {% id %} | explain {% id %} | transaction {% id %} | setStatement {% id %} | cancelQuery {% id %} | unsupported {% id %}
+utility -> show {% id %} | explain {% id %} | transaction {% id %} | setStatement {% id %} | cancelQuery {% id %} | compileView {% id %} | unsupported {% id %}
+
+# QuestDB 9's COMPILE VIEW v: checks the view's query now (its status in views())
+compileView -> %COMPILE %VIEW tableName {% ([c, , n]) => ({ kind: 'compile_view', pos: c.offset, name: n.name, namePos: n.pos }) %}
 
 show ->
     %SHOW %TABLES                       {% ([s]) => ({ kind: 'show', pos: s.offset, what: 'tables' }) %}
   | %SHOW %COLUMNS %FROM tableName      {% ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'columns', table: t.name, tablePos: t.pos }) %}
   | %SHOW %PARTITIONS %FROM tableName   {% ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'partitions', table: t.name, tablePos: t.pos }) %}
   | %SHOW %CREATE %TABLE tableName      {% ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'create_table', table: t.name, tablePos: t.pos }) %}
+  | %SHOW %CREATE %VIEW tableName       {% ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'create_view', table: t.name, tablePos: t.pos }) %}
   | %SHOW showWhat                      {% ([s, w]) => ({ kind: 'show', pos: s.offset, what: w }) %}
   | %SHOW showParameter                 {% ([s, name]) => ({ kind: 'show', pos: s.offset, what: 'parameter', name }) %}
 showWhat -> %PARAMETERS {% () => 'parameters' %}

@@ -22,6 +22,7 @@ import { vectorBytes } from './part-cache.js'
 import type { Vector } from '../../types/vector.js'
 import type { HeldRows } from '../held-rows.js'
 import { parquetOrigin, unchangedEntry } from './parquet-keep.js'
+import { trimSettledCuts } from './cut-trim.js'
 
 /** What storage remembers about one table between checkpoints. */
 export interface TableState {
@@ -63,8 +64,10 @@ export function checkpointTable(state: TableState, t: Table, full: boolean, sour
  * changes them (`DurableStore.quiesce`). `_meta` is replaced in the last step, so a crash between
  * steps leaves the previous checkpoint in force, as a crash inside one does. `removeLater`: the
  * files `_meta` no longer names are removed on the thread pool (a background checkpoint).
+ * `keepOld`: they are not removed at all (a statement rewriting several tables, ddl-undo.ts, may
+ * still put the old `_meta` back; the caller removes them once it has committed).
  */
-export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource, removeLater = false): Steps<void> {
+export function* checkpointSteps(state: TableState, t: Table, full: boolean, source: (file: TableFileMeta) => PartSource, removeLater = false, keepOld = false): Steps<void> {
   const txn = state.file.txn + 1
   const beforeFile = state.file
   const before = state.file.meta
@@ -146,6 +149,12 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
       symbols[c.name] = file
     }
   }
+  // parts an earlier checkpoint's `_meta` cut, which nothing reads past their rows any more: their files lose the rest
+  if (!keepOld) {
+    const trimmed = trimSettledCuts(state.dir, t.meta.columns, state.file, [...kept, ...written.map((w) => w.entry)])
+    for (let i = 0; i < kept.length; i++) kept[i] = trimmed[i]!
+    yield
+  }
   const file: TableFileMeta = {
     version: FORMAT_VERSION, meta: structuredClone(t.meta), walSeq: Math.max(state.file.walSeq, state.appliedSeq), txn,
     partitions: [...kept, ...written.map((w) => w.entry)], symbols,
@@ -171,10 +180,12 @@ export function* checkpointSteps(state: TableState, t: Table, full: boolean, sou
   t.settle([...coldNow, ...parts])
   // the new `_meta` is in force: what it no longer names leaves in steps of its own (a directory
   // listing, then a few partitions' dropped files per step), not in the step that replaced it
-  yield
-  try { removeUnreferenced(state.dir, file, removeLater) } catch { /* leftovers are removed on the next open */ }
-  yield
-  try { yield* removeDroppedSteps(state.dir, beforeFile, file, removeLater) } catch { /* leftovers are removed on the next open */ }
+  if (!keepOld) {
+    yield
+    try { removeUnreferenced(state.dir, file, removeLater) } catch { /* leftovers are removed on the next open */ }
+    yield
+    try { yield* removeDroppedSteps(state.dir, beforeFile, file, removeLater) } catch { /* leftovers are removed on the next open */ }
+  }
   indexChanges(state, t, before, coldNow)
 }
 

@@ -31,6 +31,7 @@ import { PartCache } from './part-cache.js'
 import { WAL_FILE, WalWriter, ioError } from './wal.js'
 import { decodeAppend, encodeAppendRecords, packr, recordCount, rowsPerRecord } from './wal-codec.js'
 import { isTableDirName, tableDirName } from '../names.js'
+import { type UndoEntry, removeDdlUndo, restoreMetas, rollBackDdl, writeDdlUndo } from './ddl-undo.js'
 
 /** The internal directory for tables being created (`new-<id>`) or dropped (`<id>`); never a table directory (no `~`). */
 export const TRASH_DIR = '_trash'
@@ -103,6 +104,8 @@ export class DurableStore implements TableStore {
   private job: { readonly run: Background; readonly done: Promise<void> } | undefined
   /** ends when the DDL statements started so far have ended ({@link oneDdlAtATime}) */
   private ddlTurn: Promise<void> = Promise.resolve()
+  /** an undo journal a failed statement could not remove (ddl-undo.ts): settled before the next write ({@link settleUndo}) */
+  private undoLeft: readonly UndoEntry[] | undefined
   /** rewrites made by the change {@link persistDdl} runs, persisted by it afterwards */
   private deferred: DeferredRewrite[] | undefined
   /** a step of {@link job} is running (a change it makes itself does not wait for it) */
@@ -160,6 +163,8 @@ export class DurableStore implements TableStore {
     const db = io.existsSync(`${this.root}/_db`) ? packr.unpack(io.readFileSync(`${this.root}/_db`)) as { nextId: number; seq: number } : { nextId: 1, seq: 0 }
     this.seq = db.seq
     this.catalog.reserveIds(db.nextId)
+    // a statement that rewrote several tables and did not commit: each gets its `_meta` of before it back
+    rollBackDdl(this.root)
     for (const e of io.readdirSync(this.root).sort()) {
       // leftovers of a drop or a failed create; the internal state lives apart from table directories
       if (e === TRASH_DIR || LEGACY_TRASH.test(e)) { io.rmSync(`${this.root}/${e}`); continue }
@@ -487,12 +492,83 @@ export class DurableStore implements TableStore {
     const full = new Map<Table, boolean>()
     for (const d of deferred) full.set(d.table, full.get(d.table) === true || d.full)
     const persisted = new Set<Table>()
+    // several tables rewritten (TRUNCATE a, b): all or none, through an undo journal (ddl-undo.ts)
+    let undo: AtomicUndo | undefined
     try {
-      await this.runJob(this.syncSteps(full, persisted))
+      if (full.size > 1) undo = this.beginAtomic([...full.keys()])
+      await this.runJob(this.syncSteps(full, persisted, undo !== undefined))
+      if (undo !== undefined) this.commitAtomic(undo)
     } catch (e) {
-      // a table whose rewrite is durable already (TRUNCATE a, b failing on b) keeps it, as its files do
-      for (const d of deferred.reverse()) if (!persisted.has(d.table)) d.undo()
+      if (undo !== undefined) {
+        this.rollBackAtomic(undo, persisted)
+        for (const d of deferred.reverse()) d.undo()
+      } else {
+        for (const d of deferred.reverse()) if (!persisted.has(d.table)) d.undo()
+      }
       throw e instanceof SqlError ? e : ioError('storage write failed', e)
+    }
+  }
+
+  /**
+   * Writes the undo journal of a statement rewriting `tables` (each one's `_meta` as it is on disk)
+   * and remembers their states, to put back if the statement fails.
+   */
+  private beginAtomic(tables: readonly Table[]): AtomicUndo {
+    const states = tables.map((t) => { const s = this.stateOf(t); return { t, s, before: { ...s } } })
+    const entries: UndoEntry[] = states.map(({ s }) => ({ dir: path.basename(s.dir), meta: io.readFileSync(`${s.dir}/_meta`) }))
+    try {
+      this.write(() => { writeDdlUndo(this.root, entries) })
+    } catch (e) {
+      // it may be on disk all the same (a failed sync after its rename): gone before anything else is written
+      this.undoLeft = entries
+      try { this.settleUndo() } catch { /* tried again before the next write */ }
+      throw e
+    }
+    return { states, entries }
+  }
+
+  /**
+   * An undo journal a failure left (its tables' `_meta` may not be the journal's yet): before any
+   * other write, the tables get the journal's `_meta` and the journal goes, or the write fails, so
+   * nothing is written that a crash would then roll back.
+   */
+  private settleUndo(): void {
+    const left = this.undoLeft
+    if (left === undefined) return
+    try {
+      restoreMetas(this.root, left)
+      removeDdlUndo(this.root)
+    } catch (e) {
+      throw e instanceof SqlError ? e : ioError('storage write failed', e)
+    }
+    this.undoLeft = undefined
+  }
+
+  /** Commits: the journal removed, then what the old `_meta` of each table named and the new does not. */
+  private commitAtomic(undo: AtomicUndo): void {
+    this.write(() => { removeDdlUndo(this.root) })
+    for (const { s, before } of undo.states) {
+      try { removeUnreferenced(s.dir, s.file, true) } catch { /* leftovers are removed on the next open */ }
+      try { removeDropped(s.dir, before.file, s.file) } catch { /* leftovers are removed on the next open */ }
+    }
+  }
+
+  /**
+   * After a failure: the tables whose new `_meta` was written (`persisted`) get the old one back and
+   * their states as before; then the journal goes. When this fails too, the journal stays and the
+   * next open puts the old `_meta` back.
+   */
+  private rollBackAtomic(undo: AtomicUndo, persisted: ReadonlySet<Table>): void {
+    for (const { t, s, before } of undo.states) {
+      if (!persisted.has(t)) continue
+      Object.assign(s, before)
+      this.metaKeys.set(t, metaKey(t))
+    }
+    this.undoLeft = undo.entries
+    // when this fails the journal stays: tried again before the next write, or the next open puts the old `_meta` back
+    try { this.settleUndo() } catch { /* see above */ }
+    for (const { t, s } of undo.states) {
+      if (persisted.has(t)) try { removeUnreferenced(s.dir, s.file, true) } catch { /* the next open removes them */ }
     }
   }
 
@@ -683,11 +759,11 @@ export class DurableStore implements TableStore {
   }
 
   /** {@link checkpointChanged} in steps (its syncs yielded: see steps.ts). */
-  private *checkpointChangedSteps(t: Table, s: TableState, full: boolean): Steps<void> {
+  private *checkpointChangedSteps(t: Table, s: TableState, full: boolean, keepOld = false): Steps<void> {
     const before = s.file
     try {
       // the directories it replaced are removed on the thread pool: unlinking a large partition's files takes long
-      yield* this.writeSteps(checkpointSteps(s, t, full, (f) => this.source(t, s, f), true))
+      yield* this.writeSteps(checkpointSteps(s, t, full, (f) => this.source(t, s, f), true, keepOld))
     } catch (e) {
       this.metaKeys.delete(t)
       throw e
@@ -775,7 +851,7 @@ export class DurableStore implements TableStore {
    * ({@link deferRewrite}), each written whether its metadata changed or not, whole when `true`;
    * `persisted` gets those whose rewrite is durable.
    */
-  private *syncSteps(rewritten: ReadonlyMap<Table, boolean>, persisted = new Set<Table>()): Steps<void> {
+  private *syncSteps(rewritten: ReadonlyMap<Table, boolean>, persisted = new Set<Table>(), keepOld = false): Steps<void> {
     const live = new Set(this.catalog.all())
     for (const t of live) {
       const s = this.states.get(t) ?? (yield* this.createDirSteps(t))
@@ -784,7 +860,7 @@ export class DurableStore implements TableStore {
       if (full !== undefined) {
         // the rows as they are now replace what the log holds (as persistRewrite)
         s.appliedSeq = this.seq
-        yield* this.checkpointChangedSteps(t, s, full)
+        yield* this.checkpointChangedSteps(t, s, full, keepOld)
         persisted.add(t)
         continue
       }
@@ -869,6 +945,7 @@ export class DurableStore implements TableStore {
 
   /** Each step of `steps` as a {@link write}. */
   private *writeSteps<T>(steps: Steps<T>): Steps<T> {
+    this.settleUndo()
     // a failed sync of a file a step yielded goes back into the steps that wrote it
     let failed: { readonly e: unknown } | undefined
     for (;;) {
@@ -1018,8 +1095,15 @@ export class DurableStore implements TableStore {
   /** Runs a storage write, turning an OS error into 58030 (53100 for a full disk). */
   private write(f: () => void): void {
     this.lock.check()
+    this.settleUndo()
     try { f() } catch (e) { throw e instanceof SqlError ? e : ioError('storage write failed', e) }
   }
+}
+
+/** A statement rewriting several tables, until it commits: their states before it and its undo journal's entries. */
+interface AtomicUndo {
+  readonly states: readonly { readonly t: Table; readonly s: TableState; readonly before: TableState }[]
+  readonly entries: readonly UndoEntry[]
 }
 
 /** A table rewrite a DDL statement's change made ({@link DurableStore.deferRewrite}). */

@@ -72,7 +72,7 @@ const trades: TableInfo = {
 
 t.test('tables() and table_columns()', async (t) => {
   const ctx = testContext([trades])
-  t.same(rows('tables', [], [], ctx), [[7, 'trades', 'ts', 'DAY', true, true, 0, 'HOUR', false, 'trades~7', 500000, 600000000]])
+  t.same(rows('tables', [], [], ctx), [[7, 'trades', 'ts', 'DAY', true, true, 0, 'HOUR', false, 'trades~7', 500000, 600000000, false, 'T']])
   const cols = rows('table_columns', ['STRING'], ['trades'], ctx)
   t.same(cols[0], ['sym', 'SYMBOL', true, 256, true, 256, 3, false, true])
   t.same(cols[2], ['ip', 'IPv4', false, 256, false, 0, 0, false, false])
