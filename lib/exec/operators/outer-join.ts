@@ -5,9 +5,10 @@
  * streams through it. Every candidate pair (same key, or every right row without keys: a nested
  * loop) goes into typed pair buffers and through the residual ON condition {@link JOIN_BATCH} pairs
  * at a time; a pair that passes marks its right row (RIGHT / FULL: one byte per right row) and, for
- * FULL, its left row. A LEFT join emits a left row without candidates in place, with nulls on the
- * right; a FULL join emits the left rows of a batch that no pair kept once the batch is done; RIGHT
- * and FULL end with the right rows nothing matched, with nulls on the left.
+ * FULL with a residual, its left row. A LEFT join, and a FULL join without a residual (where every
+ * candidate pair is kept), emit a left row without candidates in place, with nulls on the right; a
+ * FULL join with a residual emits the left rows of a batch that no pair kept once the batch is
+ * done; RIGHT and FULL end with the right rows nothing matched, with nulls on the left.
  *
  * The result has no designated timestamp (the binder sets none): the unmatched right rows come
  * last, out of the left side's order, as in QuestDB, whose RIGHT / FULL joins drop it too.
@@ -29,19 +30,23 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
   const table = keyed ? await buildHashTable(node, right, ctx, mem) : undefined
   const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)
   const full = node.type === 'full'
-  // LEFT (without a residual): a left row without candidates is emitted in place
-  const inlineLeft = node.type === 'left'
-  if (inlineLeft && residual !== undefined) throw internalError('a LEFT join with a residual runs in hash-join.ts')
+  // LEFT, and FULL without a residual: a left row without candidates is emitted in place (without
+  // a residual, every candidate pair is kept, so a row with one is matched: nothing to mark)
+  const inlineLeft = node.type === 'left' || (full && residual === undefined)
+  if (node.type === 'left' && residual !== undefined) throw internalError('a LEFT join with a residual runs in hash-join.ts')
+  // FULL with a residual: which left rows of a batch some pair kept
+  const markLeft = full && residual !== undefined
   // RIGHT / FULL: which right rows some pair kept, one byte each, held to the end
   const rightHit = node.type === 'right' || full ? new Uint8Array(right.length) : undefined
   if (rightHit !== undefined) mem.grow(right.length)
   const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
   let work = 0
+  // the pair buffers, reused by every left batch (a flush gathers the pairs' rows into new vectors)
+  const ls = new Int32Array(JOIN_BATCH)
+  const rs = new Int32Array(JOIN_BATCH)
   for await (const b of run(node.left, ctx)) {
     const lk = leftKeyEvals.map((e) => materialize(e(b)))
-    const leftHit = full ? new Uint8Array(b.length) : undefined
-    const ls = new Int32Array(JOIN_BATCH)
-    const rs = new Int32Array(JOIN_BATCH)
+    const leftHit = markLeft ? new Uint8Array(b.length) : undefined
     let n = 0
     // the buffered pairs through the residual: the ones kept, their rows marked
     const flush = (): Batch | undefined => {
