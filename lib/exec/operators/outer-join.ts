@@ -54,7 +54,9 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
       const count = n
       n = 0
       if (residual === undefined) {
-        if (rightHit !== undefined) for (let k = 0; k < count; k++) rightHit[rs[k]!] = 1
+        // a FULL join's left rows without candidates are pairs with -1 (no right row to mark: an
+        // out-of-range store would also leave the loop on V8's slow path)
+        if (rightHit !== undefined) for (let k = 0; k < count; k++) { const j = rs[k]!; if (j >= 0) rightHit[j] = 1 }
         if (leftHit !== undefined) for (let k = 0; k < count; k++) leftHit[ls[k]!] = 1
         return joined
       }

@@ -108,14 +108,14 @@ t.test('the right side can be a subquery; aggregates over the join', async (t) =
 })
 
 t.test('sides of several batches (more left rows than a batch, more pairs than a pair buffer) equal DuckDB', async (t) => {
-  // l: 150,000 rows over keys 0..29,999 (every 11th NULL), r: 24,000 rows over even keys 0..39,998, most twice (every
-  // 13th NULL): 75,527 pairs on the key
+  // l: 100,000 rows over keys 0..19,999 (every 11th NULL), r: 40,000 rows over even keys 0..39,998, most twice (every
+  // 13th NULL): 83,910 pairs on the key
   const db = await Database.open()
   const duck = await DuckDBInstance.create(':memory:')
   const con = await duck.connect()
   t.teardown(async () => { await db.close(); con.closeSync(); duck.closeSync() })
-  const NL = 150_000, NR = 24_000
-  const lk = Array.from({ length: NL }, (_, i) => (i % 11 === 5 ? null : (i * 7) % 30_000))
+  const NL = 100_000, NR = 40_000
+  const lk = Array.from({ length: NL }, (_, i) => (i % 11 === 5 ? null : (i * 7) % 20_000))
   const lv = Array.from({ length: NL }, (_, i) => (i * 13) % 1000)
   const rk = Array.from({ length: NR }, (_, i) => (i % 13 === 4 ? null : ((i * 2 * 7919) % 40_000)))
   const rv = Array.from({ length: NR }, (_, i) => (i * 17) % 1000)
@@ -123,23 +123,17 @@ t.test('sides of several batches (more left rows than a batch, more pairs than a
   await db.query('CREATE TABLE r (k INT, w INT)')
   await db.append('l', { k: lk, v: lv })
   await db.append('r', { k: rk, w: rv })
-  await con.run(`CREATE TABLE l AS SELECT (CASE WHEN i % 11 = 5 THEN NULL ELSE (i * 7) % 30000 END)::INT k, ((i * 13) % 1000)::INT v FROM range(0, ${NL}) t(i) ORDER BY i`)
+  await con.run(`CREATE TABLE l AS SELECT (CASE WHEN i % 11 = 5 THEN NULL ELSE (i * 7) % 20000 END)::INT k, ((i * 13) % 1000)::INT v FROM range(0, ${NL}) t(i) ORDER BY i`)
   await con.run(`CREATE TABLE r AS SELECT (CASE WHEN i % 13 = 4 THEN NULL ELSE (i * 2 * 7919) % 40000 END)::INT k, ((i * 17) % 1000)::INT w FROM range(0, ${NR}) t(i) ORDER BY i`)
   for (const kind of ['FULL JOIN', 'LEFT JOIN', 'RIGHT JOIN', 'JOIN']) {
     for (const on of ['l.k = r.k', 'l.k = r.k AND l.v < r.w']) {
-      const sql = `SELECT count(*), count(l.k), count(r.k), sum(l.v), sum(r.w), sum(l.v * 1000 + coalesce(r.w, 7)) FROM l ${kind} r ON ${on}`
+      // the last sum (of products of a left and a right value) tells pairings apart
+      const sql = `SELECT count(*), count(l.k), count(r.k), sum(l.v), sum(r.w), sum(l.v * 1000 + coalesce(r.w, 7)), ` +
+        `sum(coalesce(l.v, 0)::LONG * coalesce(r.w, 0) + coalesce(l.k, 0)::LONG * coalesce(r.k, 0)) FROM l ${kind} r ON ${on}`
       const ours = (await db.query(sql)).rows.map((r) => r.map(Number))
       const theirs = (await con.runAndReadAll(sql)).getRows().map((r) => r.map(Number))
       t.same(ours, theirs, sql)
     }
-  }
-  // the rows themselves, for the FULL joins
-  for (const on of ['l.k = r.k', 'l.k = r.k AND l.v < r.w']) {
-    const sql = `SELECT l.k, l.v, r.k, r.w FROM l FULL JOIN r ON ${on}`
-    const ours = canon((await db.query(sql)).rows)
-    const theirs = canon((await con.runAndReadAll(sql)).getRows() as unknown[][])
-    t.equal(ours.length, theirs.length, `${sql}: as many rows`)
-    t.ok(JSON.stringify(ours) === JSON.stringify(theirs), `${sql}: the same rows`)
   }
 })
 
