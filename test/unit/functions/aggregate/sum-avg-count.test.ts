@@ -83,7 +83,7 @@ t.test('count(x) skips each type\'s own null, keyed and not', async (t) => {
   }
 })
 
-t.test('keyed count(x) over every length 0..13 (the four-row steps and each tail) equals a row-by-row count', async (t) => {
+t.test('keyed count() and count(x) over every length 0..13 (the four-row steps and each tail) equal a row-by-row count', async (t) => {
   const values: Record<string, (i: number) => Scalar> = {
     INT: (i) => (i % 3 === 1 ? null : i - 5), IPV4: (i) => (i % 4 === 2 ? null : i + 1), LONG: (i) => (i % 5 === 0 ? null : i * 3),
     FLOAT: (i) => (i % 3 === 0 ? null : i / 2), DOUBLE: (i) => (i % 4 === 1 ? null : i % 7 === 3 ? Infinity : i / 4),
@@ -97,6 +97,12 @@ t.test('keyed count(x) over every length 0..13 (the four-row steps and each tail
       const got = n === 0 ? [] : keyed('count', [type as ColumnType], g, [vec(type as ColumnType, vs)])
       t.same(got, n === 0 ? [] : want.slice(0, Math.max(...g) + 1), `${type}, ${n} rows`)
     }
+  }
+  for (let n = 1; n <= 13; n++) {
+    const g = Array.from({ length: n }, (_, i) => (i * 5 + 1) % 3)
+    const want = [0, 0, 0]
+    for (const x of g) want[x]!++
+    t.same(keyed('count', [], g, []), want.slice(0, Math.max(...g) + 1), `count(), ${n} rows`)
   }
 })
 
