@@ -21,6 +21,7 @@ import { compileExpr, selection } from '../evaluate.js'
 import { collect } from './sort.js'
 import type { Runner } from './runner.js'
 import { JOIN_BATCH, buildHashTable, buildJoined, probeKey } from './hash-join.js'
+import type { TypedJoinTable } from '../keys/join-table.js'
 
 /** Runs an INNER / CROSS join, a LEFT join without a residual, or a RIGHT / FULL join. */
 export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
@@ -44,6 +45,7 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
   // the pair buffers, reused by every left batch (a flush gathers the pairs' rows into new vectors)
   const ls = new Int32Array(JOIN_BATCH)
   const rs = new Int32Array(JOIN_BATCH)
+  const cursor = new Int32Array(3)
   for await (const b of run(node.left, ctx)) {
     const lk = leftKeyEvals.map((e) => materialize(e(b)))
     const leftHit = markLeft ? new Uint8Array(b.length) : undefined
@@ -68,30 +70,19 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
     }
     const typed = table?.typed
     if (typed !== undefined) {
-      // one numeric key: walk each row's chain of build rows
+      // one numeric key: the pairs of each row's chain of build rows, a pair buffer at a time by a
+      // plain function (its loop keeps the cursor in registers; this generator's locals live in its
+      // context), checking for a yield after each buffer (at most JOIN_BATCH pairs or one batch's rows)
       typed.probe(lk[0]!)
-      const next = typed.next
-      for (let i = 0; i < b.length; i++) {
-        let j = typed.first(i)
-        if (j < 0) {
-          if (inlineLeft) {
-            ls[n] = i; rs[n++] = -1
-            if (n === JOIN_BATCH) {
-              const out = flush()
-              if (out !== undefined) yield out
-            }
-          }
-          if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
-          continue
-        }
-        for (; j >= 0; j = next[j]!) {
-          ls[n] = i; rs[n++] = j
-          if (n === JOIN_BATCH) {
-            const out = flush()
-            if (out !== undefined) yield out
-          }
-          if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
-        }
+      cursor[0] = 0; cursor[1] = -1
+      for (;;) {
+        cursor[2] = n
+        typedPairs(typed, b.length, ls, rs, cursor, inlineLeft)
+        n = cursor[2]!
+        if (n < JOIN_BATCH) break
+        const out = flush()
+        if (out !== undefined) yield out
+        await ctx.maybeYield()
       }
     }
     else for (let i = 0; i < b.length; i++) {
@@ -142,6 +133,32 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
     await ctx.maybeYield()
   }
   mem.close()
+}
+
+/**
+ * Buffers the pairs of a typed probe (rows of the batch {@link TypedJoinTable.probe} saw, `rows`
+ * of them) into `ls` / `rs` until they are full or the batch is done. `cursor` holds the next left
+ * row, the next build row of its chain (-1: the row's chain not started) and the pairs buffered;
+ * it is advanced. With `inlineLeft`, a row without candidates is buffered with right row -1.
+ */
+function typedPairs(typed: TypedJoinTable, rows: number, ls: Int32Array, rs: Int32Array, cursor: Int32Array, inlineLeft: boolean): void {
+  const next = typed.next, cap = ls.length
+  let i = cursor[0]!, j = cursor[1]!, n = cursor[2]!
+  while (n < cap) {
+    if (j < 0) {
+      if (i >= rows) break
+      j = typed.first(i)
+      if (j < 0) {
+        if (inlineLeft) { ls[n] = i; rs[n++] = -1 }
+        i++
+        continue
+      }
+    }
+    ls[n] = i; rs[n++] = j
+    j = next[j]!
+    if (j < 0) i++
+  }
+  cursor[0] = i; cursor[1] = j; cursor[2] = n
 }
 
 /** The positions of `flags` that are 0. */

@@ -137,6 +137,21 @@ t.test('sides of several batches (more left rows than a batch, more pairs than a
   }
 })
 
+t.test('a pair buffer that fills in the middle of a key\'s chain of build rows resumes there', async (t) => {
+  // 70,000 left rows of one key against 3 right rows of it: 210,000 pairs, and 65,536 = 3 x 21,845 + 1
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('CREATE TABLE l2 AS (SELECT 1::INT k, x v FROM long_sequence(70000))')
+  await db.query('CREATE TABLE r2 AS (SELECT 1::INT k, x w FROM long_sequence(3))')
+  await db.query('INSERT INTO r2 VALUES (2, 10)')
+  const sumV = 70_000 * 70_001 / 2
+  for (const kind of ['JOIN', 'LEFT JOIN', 'RIGHT JOIN', 'FULL JOIN']) {
+    const r = (await db.query(`SELECT count(*), sum(l2.v * r2.w), count(l2.v), count(r2.w) FROM l2 ${kind} r2 ON l2.k = r2.k`)).rows[0]!.map(Number)
+    const extra = kind === 'RIGHT JOIN' || kind === 'FULL JOIN' ? 1 : 0
+    t.same(r, [210_000 + extra, 6 * sumV, 210_000, 210_000 + extra], kind)
+  }
+})
+
 t.test('chains of joins (left-deep, as written) equal DuckDB', async (t) => {
   const e = await engines(14)
   const chains = [
