@@ -179,7 +179,8 @@ export function memorySnapshotPart(columns: readonly ColumnSource[], rows: numbe
       return { view: (k, s, e) => bufs[k]!.view(s, e) }
     },
     nonNull: (c) => columns[c]!.countNonNull?.(rows, cheapNonNullRows(rows)),
-    countNonNull: (c, limit) => columns[c]!.countNonNull?.(rows, limit),
+    // only over buffers that keep a count (a worker's shared views do not: count-from-stats would wait forever)
+    ...(columns.every((b) => b.countNonNull !== undefined) ? { countNonNull: (c: number, limit: number) => columns[c]!.countNonNull!(rows, limit) } : {}),
     postings(c) {
       const buf = columns[c]!
       const keys = keyData(buf.view(0, rows))

@@ -288,3 +288,52 @@ t.test('in-memory rows keep the count a statement took: appends, out-of-order ro
   c = await counts(db, ['v', 'd'])
   t.same(c.fast, c.read, 'after UPDATE and an append')
 })
+
+t.test('an in-memory table answers count(x) from its buffers every time: the first statement counts, the next ones read nothing', async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('CREATE TABLE t (ts TIMESTAMP, v LONG, d DOUBLE, y SYMBOL) TIMESTAMP(ts)')
+  const mk = (from: number, n: number, off = 0, seed = 0): Record<string, unknown[]> => {
+    const h = Array.from({ length: n }, (_, i) => from + i)
+    return {
+      ts: h.map((x) => T0 + x * 1_000_000 + off),
+      v: h.map((x) => ((x + seed) % 3 === 0 ? null : x)),
+      d: h.map((x) => ((x + seed) % 5 === 1 ? null : x / 8)),
+      y: h.map((x) => ((x + seed) % 7 === 2 ? null : `k${x % 5}`)),
+    }
+  }
+  // more rows than a part counts at once (cheapNonNullRows): before, such a table took the ordinary path
+  await db.append('t', mk(0, 300_000))
+  await db.append('t', mk(300_000, 300_000))
+  const cols = ['v', 'd', 'y']
+  let c = await counts(db, cols)
+  t.same(c.fast, c.read, 'first count')
+  t.same(c.fast.map(Number), [600_000, 400_000, 480_000, 514_286])
+  t.ok(c.known + c.readParts > 0, 'answered from the buffers, not by the ordinary aggregation')
+  for (let i = 0; i < 3; i++) {
+    c = await counts(db, cols)
+    t.same(c.fast, c.read, `count again (${i})`)
+    t.same(c.readParts, 0, 'nothing read: the counts were kept')
+    t.ok(c.known > 0)
+  }
+  await db.append('t', mk(600_000, 5000, 0, 1))
+  c = await counts(db, cols)
+  t.same(c.fast, c.read, 'after an append')
+  t.same(c.readParts, 0, 'only the appended rows counted, at once')
+  // out-of-order rows: the merge builds new buffers, counted anew by the next statement, kept after
+  await db.append('t', mk(100_000, 2000, 500, 2))
+  c = await counts(db, cols)
+  t.same(c.fast, c.read, 'after out-of-order rows')
+  t.same(Number(c.fast[0]), 607_000)
+  t.ok(c.known + c.readParts > 0, 'still from the buffers')
+  c = await counts(db, cols)
+  t.same(c.fast, c.read)
+  t.same(c.readParts, 0, 'the merged buffers keep their count')
+  await db.query(`UPDATE t SET v = NULL, y = 'z' WHERE ts < '2024-01-02'`)
+  c = await counts(db, cols)
+  t.same(c.fast, c.read, 'after UPDATE')
+  t.ok(c.known + c.readParts > 0)
+  c = await counts(db, cols)
+  t.same(c.fast, c.read)
+  t.same(c.readParts, 0, 'the updated buffers keep their count')
+})

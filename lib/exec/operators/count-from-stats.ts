@@ -6,14 +6,17 @@
  * file's row-group statistics (`num_values`, `null_count`: parquet/null-stats.ts). In-memory rows
  * (not checkpointed yet, or moved back to memory by an out-of-order commit) keep the count a
  * statement took of them in their column buffers ({@link ColumnBuffer.countNonNull}: rows are only
- * appended), so a part counts only the rows appended since: it is known when those are few.
- * Parts that know nothing (a column UPDATE rewrote, the first rows of a partition an out-of-order
- * merge cut) have the column read and its nulls counted, as the ordinary aggregation would.
+ * appended), so a part counts only the rows appended since, once: the first statement after a
+ * large append (or after an out-of-order merge or UPDATE gave the part new buffers) reads the new
+ * rows on this thread, every later one answers at once.
+ * Checkpointed parts that know nothing (a column UPDATE rewrote, the first rows of a partition an
+ * out-of-order merge cut) have the column read and its nulls counted, as the ordinary aggregation
+ * would.
  *
  * Taken only for an aggregation whose every aggregate is `count()` or `count(column)` straight
- * over a table scan without a filter, interval or index; and only when the parts that know their
- * counts hold at least as many rows as those to read, so a table mostly in memory keeps the
- * ordinary (parallel) path.
+ * over a table scan without a filter, interval or index; and only when the in-memory parts and
+ * the parts that know their counts hold at least as many rows as the checkpointed parts to read
+ * (whose reading is not kept), so a table mostly of such parts keeps the ordinary (parallel) path.
  */
 import { BATCH_SIZE, type Batch } from '../../types/vector.js'
 import type { AggregateNode, ScanNode } from '../../plan/plan-node.js'
@@ -52,8 +55,9 @@ export async function countsFromStats(node: AggregateNode, scan: ScanNode, ctx: 
   if (cols === undefined) return undefined
   const snap = scanSnapshot(scan)
   const known = snap.parts.map((p) => cols.map((c) => (c < 0 ? p.rows : p.nonNull?.(c))))
+  // in-memory rows weigh as known: the count taken of them now is kept, so they are read once, not per statement
   let knownRows = 0, readRows = 0
-  snap.parts.forEach((p, i) => { if (known[i]!.every((n) => n !== undefined)) knownRows += p.rows; else readRows += p.rows })
+  snap.parts.forEach((p, i) => { if (p.countNonNull !== undefined || known[i]!.every((n) => n !== undefined)) knownRows += p.rows; else readRows += p.rows })
   if (knownRows === 0 || readRows > knownRows) return undefined
   const totals = new Float64Array(cols.length)
   for (let i = 0; i < snap.parts.length; i++) {

@@ -5,9 +5,10 @@
  * streams through it. Every candidate pair (same key, or every right row without keys: a nested
  * loop) goes into typed pair buffers and through the residual ON condition {@link JOIN_BATCH} pairs
  * at a time; a pair that passes marks its right row (RIGHT / FULL: one byte per right row) and, for
- * FULL, its left row. A LEFT join emits a left row without candidates in place, with nulls on the
- * right; a FULL join emits the left rows of a batch that no pair kept once the batch is done; RIGHT
- * and FULL end with the right rows nothing matched, with nulls on the left.
+ * FULL with a residual, its left row. A LEFT join, and a FULL join without a residual (where every
+ * candidate pair is kept), emit a left row without candidates in place, with nulls on the right; a
+ * FULL join with a residual emits the left rows of a batch that no pair kept once the batch is
+ * done; RIGHT and FULL end with the right rows nothing matched, with nulls on the left.
  *
  * The result has no designated timestamp (the binder sets none): the unmatched right rows come
  * last, out of the left side's order, as in QuestDB, whose RIGHT / FULL joins drop it too.
@@ -20,6 +21,7 @@ import { compileExpr, selection } from '../evaluate.js'
 import { collect } from './sort.js'
 import type { Runner } from './runner.js'
 import { JOIN_BATCH, buildHashTable, buildJoined, probeKey } from './hash-join.js'
+import type { TypedJoinTable } from '../keys/join-table.js'
 
 /** Runs an INNER / CROSS join, a LEFT join without a residual, or a RIGHT / FULL join. */
 export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
@@ -29,19 +31,24 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
   const table = keyed ? await buildHashTable(node, right, ctx, mem) : undefined
   const residual = node.residual === undefined ? undefined : compileExpr(node.residual, ctx)
   const full = node.type === 'full'
-  // LEFT (without a residual): a left row without candidates is emitted in place
-  const inlineLeft = node.type === 'left'
-  if (inlineLeft && residual !== undefined) throw internalError('a LEFT join with a residual runs in hash-join.ts')
+  // LEFT, and FULL without a residual: a left row without candidates is emitted in place (without
+  // a residual, every candidate pair is kept, so a row with one is matched: nothing to mark)
+  const inlineLeft = node.type === 'left' || (full && residual === undefined)
+  if (node.type === 'left' && residual !== undefined) throw internalError('a LEFT join with a residual runs in hash-join.ts')
+  // FULL with a residual: which left rows of a batch some pair kept
+  const markLeft = full && residual !== undefined
   // RIGHT / FULL: which right rows some pair kept, one byte each, held to the end
   const rightHit = node.type === 'right' || full ? new Uint8Array(right.length) : undefined
   if (rightHit !== undefined) mem.grow(right.length)
   const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
   let work = 0
+  // the pair buffers, reused by every left batch (a flush gathers the pairs' rows into new vectors)
+  const ls = new Int32Array(JOIN_BATCH)
+  const rs = new Int32Array(JOIN_BATCH)
+  const cursor = new Int32Array(3)
   for await (const b of run(node.left, ctx)) {
     const lk = leftKeyEvals.map((e) => materialize(e(b)))
-    const leftHit = full ? new Uint8Array(b.length) : undefined
-    const ls = new Int32Array(JOIN_BATCH)
-    const rs = new Int32Array(JOIN_BATCH)
+    const leftHit = markLeft ? new Uint8Array(b.length) : undefined
     let n = 0
     // the buffered pairs through the residual: the ones kept, their rows marked
     const flush = (): Batch | undefined => {
@@ -49,7 +56,9 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
       const count = n
       n = 0
       if (residual === undefined) {
-        if (rightHit !== undefined) for (let k = 0; k < count; k++) rightHit[rs[k]!] = 1
+        // a FULL join's left rows without candidates are pairs with -1 (no right row to mark: an
+        // out-of-range store would also leave the loop on V8's slow path)
+        if (rightHit !== undefined) for (let k = 0; k < count; k++) { const j = rs[k]!; if (j >= 0) rightHit[j] = 1 }
         if (leftHit !== undefined) for (let k = 0; k < count; k++) leftHit[ls[k]!] = 1
         return joined
       }
@@ -61,30 +70,19 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
     }
     const typed = table?.typed
     if (typed !== undefined) {
-      // one numeric key: walk each row's chain of build rows
+      // one numeric key: the pairs of each row's chain of build rows, a pair buffer at a time by a
+      // plain function (its loop keeps the cursor in registers; this generator's locals live in its
+      // context), checking for a yield after each buffer (at most JOIN_BATCH pairs or one batch's rows)
       typed.probe(lk[0]!)
-      const next = typed.next
-      for (let i = 0; i < b.length; i++) {
-        let j = typed.first(i)
-        if (j < 0) {
-          if (inlineLeft) {
-            ls[n] = i; rs[n++] = -1
-            if (n === JOIN_BATCH) {
-              const out = flush()
-              if (out !== undefined) yield out
-            }
-          }
-          if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
-          continue
-        }
-        for (; j >= 0; j = next[j]!) {
-          ls[n] = i; rs[n++] = j
-          if (n === JOIN_BATCH) {
-            const out = flush()
-            if (out !== undefined) yield out
-          }
-          if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
-        }
+      cursor[0] = 0; cursor[1] = -1
+      for (;;) {
+        cursor[2] = n
+        typedPairs(typed, b.length, ls, rs, cursor, inlineLeft)
+        n = cursor[2]!
+        if (n < JOIN_BATCH) break
+        const out = flush()
+        if (out !== undefined) yield out
+        await ctx.maybeYield()
       }
     }
     else for (let i = 0; i < b.length; i++) {
@@ -135,6 +133,32 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
     await ctx.maybeYield()
   }
   mem.close()
+}
+
+/**
+ * Buffers the pairs of a typed probe (rows of the batch {@link TypedJoinTable.probe} saw, `rows`
+ * of them) into `ls` / `rs` until they are full or the batch is done. `cursor` holds the next left
+ * row, the next build row of its chain (-1: the row's chain not started) and the pairs buffered;
+ * it is advanced. With `inlineLeft`, a row without candidates is buffered with right row -1.
+ */
+function typedPairs(typed: TypedJoinTable, rows: number, ls: Int32Array, rs: Int32Array, cursor: Int32Array, inlineLeft: boolean): void {
+  const next = typed.next, cap = ls.length
+  let i = cursor[0]!, j = cursor[1]!, n = cursor[2]!
+  while (n < cap) {
+    if (j < 0) {
+      if (i >= rows) break
+      j = typed.first(i)
+      if (j < 0) {
+        if (inlineLeft) { ls[n] = i; rs[n++] = -1 }
+        i++
+        continue
+      }
+    }
+    ls[n] = i; rs[n++] = j
+    j = next[j]!
+    if (j < 0) i++
+  }
+  cursor[0] = i; cursor[1] = j; cursor[2] = n
 }
 
 /** The positions of `flags` that are 0. */

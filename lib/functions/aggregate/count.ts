@@ -20,15 +20,13 @@ export class CountKernel implements AggregateKernel {
 
   update(groups: Int32Array, args: readonly Vector[], length: number): void {
     const c = this.counts
-    if (!this.nonNull) {
-      for (let i = 0; i < length; i++) c[groups[i]!]!++
-      return
-    }
+    if (!this.nonNull) { countRows(groups, c, length); return }
     const v = arg(args, 0)
     if (v.isConst !== true) {
-      if (v.kind === 'f64' || v.kind === 'f32') { countFinite(groups, v.data, c, length); return }
-      if (v.kind === 'i64' && v.data instanceof Float64Array) { countUnlike(groups, v.data, LONG_NULL, c, length); return }
-      if (v.kind === 'i32') { countUnlike(groups, v.data, v.type === 'IPV4' ? 0 : INT_NULL, c, length); return }
+      if (v.kind === 'f64') { countFinite64(groups, v.data, c, length); return }
+      if (v.kind === 'f32') { countFinite32(groups, v.data, c, length); return }
+      if (v.kind === 'i64' && v.data instanceof Float64Array) { countUnlike64(groups, v.data, LONG_NULL, c, length); return }
+      if (v.kind === 'i32') { countUnlike32(groups, v.data, v.type === 'IPV4' ? 0 : INT_NULL, c, length); return }
     }
     const m = nullMask(v, length)
     for (let i = 0; i < length; i++) if (m[i] === 0) c[groups[i]!]!++
@@ -53,17 +51,72 @@ export class CountKernel implements AggregateKernel {
 
 /*
  * The null tests of count(x) inline, without building a null mask per batch (a fresh 64 KiB array
- * per batch costs as much as the count itself here: new pages are paid on first touch).
+ * per batch costs as much as the count itself here: new pages are paid on first touch). Four rows
+ * a step, so the loads and tests of one row do not wait on the previous row's increment (1.56
+ * against 1.79 ns/row over 100 groups in one run; no slower when every row has one group), and one
+ * function per array type, so each loop's loads stay monomorphic (null-count.ts does the same).
  */
 
-/** Keyed count of the finite values of `d` (DOUBLE / FLOAT: NaN and ±Infinity are null). */
-function countFinite(groups: Int32Array, d: Float64Array | Float32Array, c: Float64Array, length: number): void {
-  for (let i = 0; i < length; i++) { const x = d[i]!; if (x - x === 0) c[groups[i]!]!++ }
+/** Keyed count of every row (`count()`), four rows a step (0.78 against 1.33 ns/row over 100 groups in one run; equal with one group). */
+function countRows(groups: Int32Array, c: Float64Array, length: number): void {
+  let i = 0
+  for (; i + 3 < length; i += 4) {
+    c[groups[i]!]!++
+    c[groups[i + 1]!]!++
+    c[groups[i + 2]!]!++
+    c[groups[i + 3]!]!++
+  }
+  for (; i < length; i++) c[groups[i]!]!++
 }
 
-/** Keyed count of the values of `d` other than the null sentinel `nul` (INT, IPV4, LONG-like held as doubles). */
-function countUnlike(groups: Int32Array, d: Int32Array | Float64Array, nul: number, c: Float64Array, length: number): void {
-  for (let i = 0; i < length; i++) if (d[i] !== nul) c[groups[i]!]!++
+/** Keyed count of the finite values of `d` (DOUBLE: NaN and ±Infinity are null). */
+function countFinite64(groups: Int32Array, d: Float64Array, c: Float64Array, length: number): void {
+  let i = 0
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    if (x - x === 0) c[groups[i]!]!++
+    if (y - y === 0) c[groups[i + 1]!]!++
+    if (z - z === 0) c[groups[i + 2]!]!++
+    if (w - w === 0) c[groups[i + 3]!]!++
+  }
+  for (; i < length; i++) { const x = d[i]!; if (x - x === 0) c[groups[i]!]!++ }
+}
+
+/** {@link countFinite64} over FLOAT values. */
+function countFinite32(groups: Int32Array, d: Float32Array, c: Float64Array, length: number): void {
+  let i = 0
+  for (; i + 3 < length; i += 4) {
+    const x = d[i]!, y = d[i + 1]!, z = d[i + 2]!, w = d[i + 3]!
+    if (x - x === 0) c[groups[i]!]!++
+    if (y - y === 0) c[groups[i + 1]!]!++
+    if (z - z === 0) c[groups[i + 2]!]!++
+    if (w - w === 0) c[groups[i + 3]!]!++
+  }
+  for (; i < length; i++) { const x = d[i]!; if (x - x === 0) c[groups[i]!]!++ }
+}
+
+/** Keyed count of the values of `d` other than the null sentinel `nul` (LONG-like held as doubles, DECIMAL up to 18 digits). */
+function countUnlike64(groups: Int32Array, d: Float64Array, nul: number, c: Float64Array, length: number): void {
+  let i = 0
+  for (; i + 3 < length; i += 4) {
+    if (d[i] !== nul) c[groups[i]!]!++
+    if (d[i + 1] !== nul) c[groups[i + 1]!]!++
+    if (d[i + 2] !== nul) c[groups[i + 2]!]!++
+    if (d[i + 3] !== nul) c[groups[i + 3]!]!++
+  }
+  for (; i < length; i++) if (d[i] !== nul) c[groups[i]!]!++
+}
+
+/** {@link countUnlike64} over INT / IPV4 values. */
+function countUnlike32(groups: Int32Array, d: Int32Array, nul: number, c: Float64Array, length: number): void {
+  let i = 0
+  for (; i + 3 < length; i += 4) {
+    if (d[i] !== nul) c[groups[i]!]!++
+    if (d[i + 1] !== nul) c[groups[i + 1]!]!++
+    if (d[i + 2] !== nul) c[groups[i + 2]!]!++
+    if (d[i + 3] !== nul) c[groups[i + 3]!]!++
+  }
+  for (; i < length; i++) if (d[i] !== nul) c[groups[i]!]!++
 }
 
 const count = aggregate({

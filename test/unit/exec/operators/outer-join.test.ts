@@ -107,6 +107,51 @@ t.test('the right side can be a subquery; aggregates over the join', async (t) =
   await e.close()
 })
 
+t.test('sides of several batches (more left rows than a batch, more pairs than a pair buffer) equal DuckDB', async (t) => {
+  // l: 100,000 rows over keys 0..19,999 (every 11th NULL), r: 40,000 rows over even keys 0..39,998, most twice (every
+  // 13th NULL): 83,910 pairs on the key
+  const db = await Database.open()
+  const duck = await DuckDBInstance.create(':memory:')
+  const con = await duck.connect()
+  t.teardown(async () => { await db.close(); con.closeSync(); duck.closeSync() })
+  const NL = 100_000, NR = 40_000
+  const lk = Array.from({ length: NL }, (_, i) => (i % 11 === 5 ? null : (i * 7) % 20_000))
+  const lv = Array.from({ length: NL }, (_, i) => (i * 13) % 1000)
+  const rk = Array.from({ length: NR }, (_, i) => (i % 13 === 4 ? null : ((i * 2 * 7919) % 40_000)))
+  const rv = Array.from({ length: NR }, (_, i) => (i * 17) % 1000)
+  await db.query('CREATE TABLE l (k INT, v INT)')
+  await db.query('CREATE TABLE r (k INT, w INT)')
+  await db.append('l', { k: lk, v: lv })
+  await db.append('r', { k: rk, w: rv })
+  await con.run(`CREATE TABLE l AS SELECT (CASE WHEN i % 11 = 5 THEN NULL ELSE (i * 7) % 20000 END)::INT k, ((i * 13) % 1000)::INT v FROM range(0, ${NL}) t(i) ORDER BY i`)
+  await con.run(`CREATE TABLE r AS SELECT (CASE WHEN i % 13 = 4 THEN NULL ELSE (i * 2 * 7919) % 40000 END)::INT k, ((i * 17) % 1000)::INT w FROM range(0, ${NR}) t(i) ORDER BY i`)
+  for (const kind of ['FULL JOIN', 'LEFT JOIN', 'RIGHT JOIN', 'JOIN']) {
+    for (const on of ['l.k = r.k', 'l.k = r.k AND l.v < r.w']) {
+      // the last sum (of products of a left and a right value) tells pairings apart
+      const sql = `SELECT count(*), count(l.k), count(r.k), sum(l.v), sum(r.w), sum(l.v * 1000 + coalesce(r.w, 7)), ` +
+        `sum(coalesce(l.v, 0)::LONG * coalesce(r.w, 0) + coalesce(l.k, 0)::LONG * coalesce(r.k, 0)) FROM l ${kind} r ON ${on}`
+      const ours = (await db.query(sql)).rows.map((r) => r.map(Number))
+      const theirs = (await con.runAndReadAll(sql)).getRows().map((r) => r.map(Number))
+      t.same(ours, theirs, sql)
+    }
+  }
+})
+
+t.test('a pair buffer that fills in the middle of a key\'s chain of build rows resumes there', async (t) => {
+  // 70,000 left rows of one key against 3 right rows of it: 210,000 pairs, and 65,536 = 3 x 21,845 + 1
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('CREATE TABLE l2 AS (SELECT 1::INT k, x v FROM long_sequence(70000))')
+  await db.query('CREATE TABLE r2 AS (SELECT 1::INT k, x w FROM long_sequence(3))')
+  await db.query('INSERT INTO r2 VALUES (2, 10)')
+  const sumV = 70_000 * 70_001 / 2
+  for (const kind of ['JOIN', 'LEFT JOIN', 'RIGHT JOIN', 'FULL JOIN']) {
+    const r = (await db.query(`SELECT count(*), sum(l2.v * r2.w), count(l2.v), count(r2.w) FROM l2 ${kind} r2 ON l2.k = r2.k`)).rows[0]!.map(Number)
+    const extra = kind === 'RIGHT JOIN' || kind === 'FULL JOIN' ? 1 : 0
+    t.same(r, [210_000 + extra, 6 * sumV, 210_000, 210_000 + extra], kind)
+  }
+})
+
 t.test('chains of joins (left-deep, as written) equal DuckDB', async (t) => {
   const e = await engines(14)
   const chains = [

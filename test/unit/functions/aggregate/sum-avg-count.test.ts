@@ -83,6 +83,29 @@ t.test('count(x) skips each type\'s own null, keyed and not', async (t) => {
   }
 })
 
+t.test('keyed count() and count(x) over every length 0..13 (the four-row steps and each tail) equal a row-by-row count', async (t) => {
+  const values: Record<string, (i: number) => Scalar> = {
+    INT: (i) => (i % 3 === 1 ? null : i - 5), IPV4: (i) => (i % 4 === 2 ? null : i + 1), LONG: (i) => (i % 5 === 0 ? null : i * 3),
+    FLOAT: (i) => (i % 3 === 0 ? null : i / 2), DOUBLE: (i) => (i % 4 === 1 ? null : i % 7 === 3 ? Infinity : i / 4),
+  }
+  for (const [type, of] of Object.entries(values)) {
+    for (let n = 0; n <= 13; n++) {
+      const g = Array.from({ length: n }, (_, i) => (i * 5 + 1) % 3)
+      const vs = Array.from({ length: n }, (_, i) => of(i))
+      const want = [0, 0, 0]
+      vs.forEach((v, i) => { if (v !== null && v !== Infinity) want[g[i]!]!++ })
+      const got = n === 0 ? [] : keyed('count', [type as ColumnType], g, [vec(type as ColumnType, vs)])
+      t.same(got, n === 0 ? [] : want.slice(0, Math.max(...g) + 1), `${type}, ${n} rows`)
+    }
+  }
+  for (let n = 1; n <= 13; n++) {
+    const g = Array.from({ length: n }, (_, i) => (i * 5 + 1) % 3)
+    const want = [0, 0, 0]
+    for (const x of g) want[x]!++
+    t.same(keyed('count', [], g, []), want.slice(0, Math.max(...g) + 1), `count(), ${n} rows`)
+  }
+})
+
 t.test('avg of INT and LONG reads the integers: nulls skipped, keyed and not, each value as its cast to DOUBLE', async (t) => {
   // lengths 1..9 cover the four-row steps and every tail
   for (let n = 1; n <= 9; n++) {
