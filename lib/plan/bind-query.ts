@@ -243,6 +243,8 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   const res = residual.reduce<BoundExpr | undefined>((acc, r) => (acc === undefined ? r : andOf(acc, r)), undefined)
   return {
     kind: 'join', type: join.type === 'cross' ? 'inner' : join.type, left, right, leftKeys, rightKeys, residual: res,
+    // QuestDB's '=' says NULL = NULL (sentinel nulls), and its hash joins match NULL keys to NULL keys
+    nullsEqual: true,
     // RIGHT / FULL emit unmatched right rows last, out of the left side's time order: no designated timestamp (as QuestDB)
     output, timestampIndex: join.type === 'right' || join.type === 'full' ? -1 : left.timestampIndex,
   }
