@@ -12,7 +12,7 @@ import type { Catalog, ViewDef } from '../storage/catalog.js'
 import { atViewRef, enterView, viewQuery } from './bind-view.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from './plan-node.js'
 import { checkOrderedAggregate } from './ordered-aggregate-args.js'
-import { Scope } from './scope.js'
+import { Scope, rejectAmbiguousRefs } from './scope.js'
 import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } from './bind-expr.js'
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
@@ -262,6 +262,7 @@ function conjuncts(e: Expr): Expr[] {
 
 /** `a = b` where one side names only left columns and the other only right columns. */
 function equiPair(a: Expr, b: Expr, left: PlanNode, right: PlanNode, bc: BindContext): [BoundExpr, BoundExpr] | undefined {
+  rejectAmbiguousRefs([...collectColumnRefs(a), ...collectColumnRefs(b)], new Scope(left.output), new Scope(right.output))
   const tryBind = (e: Expr, n: PlanNode) => { try { return bindExpr(e, env(new Scope(n.output), bc)) } catch { return undefined } }
   const la = tryBind(a, left)
   const rb = tryBind(b, right)

@@ -8,7 +8,7 @@ import type { Expr, Join } from '../sql/ast.js'
 import { isNumeric, isText } from '../types/column-type.js'
 import { UNIT_MICROS } from '../types/calendar.js'
 import type { BoundExpr, PlanNode, TimeJoinNode } from './plan-node.js'
-import { Scope } from './scope.js'
+import { Scope, rejectAmbiguousRefs } from './scope.js'
 import { type ExprEnv, bindExpr, castTo, unify } from './bind-expr.js'
 import { bindQuery, type BindContext } from './bind-query.js'
 import { collectColumnRefs } from './naming.js'
@@ -117,7 +117,9 @@ export function conjuncts(e: Expr): Expr[] {
 
 /** `a = b` where one side binds over the left input only and the other over the right only. */
 export function equiPair(a: Expr, b: Expr, left: ExprEnv, right: ExprEnv): [BoundExpr, BoundExpr] | undefined {
-  if (collectColumnRefs(a).length === 0 || collectColumnRefs(b).length === 0) return undefined
+  const refsA = collectColumnRefs(a), refsB = collectColumnRefs(b)
+  if (refsA.length === 0 || refsB.length === 0) return undefined
+  rejectAmbiguousRefs([...refsA, ...refsB], left.scope, right.scope)
   const tryBind = (e: Expr, env: ExprEnv) => { try { return bindExpr(e, env) } catch { return undefined } }
   const la = tryBind(a, left)
   const rb = tryBind(b, right)

@@ -45,3 +45,18 @@ export class Scope {
     return c
   }
 }
+
+/**
+ * Raises QuestDB's `Ambiguous column [name=x]` (42702, at the name) for an unqualified column
+ * among `refs` that both `left` and `right` have. A join condition's equality is bound one side
+ * at a time (to find its key pair), so without this check `ON r.x = x` would quietly take `x`
+ * from whichever side it was tried against first.
+ */
+export function rejectAmbiguousRefs(refs: readonly ColumnRef[], left: Scope, right: Scope): void {
+  for (const ref of refs) {
+    if (ref.table !== undefined) continue
+    if (left.find(ref) !== undefined && right.find(ref) !== undefined) {
+      throw new SqlError(SqlState.AMBIGUOUS_COLUMN, `Ambiguous column [name=${ref.name}]`, ref.pos)
+    }
+  }
+}

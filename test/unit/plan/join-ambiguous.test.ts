@@ -1,0 +1,64 @@
+/**
+ * An unqualified name in a join's ON that both sides have is ambiguous, as in QuestDB: the key
+ * pairs of an ON are bound one side at a time, which used to take `k` in `ON k = r.k` from the
+ * left side without a word. Messages and positions are QuestDB's (JoinTest's
+ * testJoinValidationAndMissingTimestampRecover, MultiJoinTest's comma groups); the other join
+ * kinds follow the same rule. Names only one side has, and qualified names, still bind.
+ */
+import t from 'tap'
+import { Database, SqlError } from '../../../lib/index.js'
+
+async function errorOf(db: Database, sql: string): Promise<SqlError> {
+  try { await db.query(sql) } catch (e) { if (e instanceof SqlError) return e; throw e }
+  throw new Error(`no error: ${sql}`)
+}
+
+async function setup(): Promise<Database> {
+  const db = await Database.open()
+  await db.query('CREATE TABLE lp_join_l (id INT, k INT, lonly INT, ts TIMESTAMP) TIMESTAMP(ts)')
+  await db.query('CREATE TABLE lp_join_r (id INT, k INT, ronly INT, ts TIMESTAMP) TIMESTAMP(ts)')
+  await db.query("INSERT INTO lp_join_l VALUES (1, 1, 1, '2024-01-01T00:00:01Z'), (2, 2, 5, '2024-01-01T00:00:02Z')")
+  await db.query("INSERT INTO lp_join_r VALUES (10, 1, 1, '2024-01-01T00:00:00Z'), (12, 2, 2, '2024-01-01T00:00:00Z')")
+  for (const n of ['a', 'b', 'c']) await db.query(`CREATE TABLE ${n} (x INT)`)
+  return db
+}
+
+t.test('a name both sides have, in an ON equality: QuestDB\'s error and position', async (t) => {
+  const db = await setup()
+  const cases: [string, number, string][] = [
+    // QuestDB's own cases
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON k=r.k', 49, 'Ambiguous column [name=k]'],
+    ['SELECT * FROM a, b RIGHT JOIN c ON c.x = x', 41, 'Ambiguous column [name=x]'],
+    ['SELECT id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k', 7, 'Ambiguous column [name=id]'],
+    // either side of the '=', every join kind
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON r.k=k', 53, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l LEFT JOIN lp_join_r r ON k=r.k', 54, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l RIGHT JOIN lp_join_r r ON k=r.k', 55, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l FULL JOIN lp_join_r r ON k=r.k', 54, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND k + 1 = r.id', 61, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l ASOF JOIN lp_join_r r ON k=r.k', 54, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l LT JOIN lp_join_r r ON l.k=k', 56, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l SPLICE JOIN lp_join_r r ON k=r.k', 56, 'Ambiguous column [name=k]'],
+    ['SELECT sum(r.k) FROM lp_join_l l WINDOW JOIN lp_join_r r ON k = r.k RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 60, 'Ambiguous column [name=k]'],
+    ['SELECT sum(r.k) FROM lp_join_l l HORIZON JOIN lp_join_r r ON k = r.k LIST (0) AS h', 61, 'Ambiguous column [name=k]'],
+  ]
+  for (const [sql, pos, message] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42702', `${sql}: SQLSTATE`)
+    t.equal(e.message, message, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  await db.close()
+})
+
+t.test('names one side has, and qualified names, still make keys', async (t) => {
+  const db = await setup()
+  const rows = async (sql: string) => (await db.query(sql)).rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v)))
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON l.k = r.k ORDER BY l.id'), [[1, 10], [2, 12]])
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON lonly = r.k ORDER BY l.id'), [[1, 10]])
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON l.k = ronly ORDER BY l.id'), [[1, 10], [2, 12]])
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l LEFT JOIN lp_join_r r ON lonly = ronly ORDER BY l.id'), [[1, 10], [2, null]])
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l ASOF JOIN lp_join_r r ON lonly = r.k ORDER BY l.id'), [[1, 10], [2, null]])
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON (k) ORDER BY l.id'), [[1, 10], [2, 12]])
+  await db.close()
+})
