@@ -38,11 +38,18 @@ export class Scope {
     return found
   }
 
-  /** Resolves a column or raises 42703 `Invalid column: name`. */
+  /**
+   * Resolves a column or raises 42703 `Invalid column: name`; a qualifier that names no table in
+   * scope is 42P01 `Invalid table name or alias`, as in QuestDB.
+   */
   resolve(ref: ColumnRef): ScopeColumn {
     const c = this.find(ref)
-    if (c === undefined) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${ref.table === undefined ? '' : ref.table + '.'}${ref.name}`, ref.pos)
-    return c
+    if (c !== undefined) return c
+    const table = ref.table?.toLowerCase()
+    if (table !== undefined && !this.columns.some((col) => col.table?.toLowerCase() === table)) {
+      throw new SqlError(SqlState.UNDEFINED_TABLE, 'Invalid table name or alias', ref.pos)
+    }
+    throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${ref.table === undefined ? '' : ref.table + '.'}${ref.name}`, ref.pos)
   }
 }
 

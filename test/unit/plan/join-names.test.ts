@@ -1,9 +1,10 @@
 /**
- * An unqualified name in a join's ON that both sides have is ambiguous, as in QuestDB: the key
- * pairs of an ON are bound one side at a time, which used to take `k` in `ON k = r.k` from the
- * left side without a word. Messages and positions are QuestDB's (JoinTest's
- * testJoinValidationAndMissingTimestampRecover, MultiJoinTest's comma groups); the other join
- * kinds follow the same rule. Names only one side has, and qualified names, still bind.
+ * Names in a join's ON, as QuestDB resolves them. An unqualified name both sides have is
+ * ambiguous: the key pairs of an ON are bound one side at a time, which used to take `k` in
+ * `ON k = r.k` from the left side without a word. A qualifier that names no table in scope is
+ * `Invalid table name or alias`, not an invalid column. Messages and positions are QuestDB's
+ * (JoinTest's testJoinValidationAndMissingTimestampRecover, MultiJoinTest's comma groups); the
+ * other join kinds follow the same rule. Names only one side has, and qualified names, still bind.
  */
 import t from 'tap'
 import { Database, SqlError } from '../../../lib/index.js'
@@ -45,6 +46,24 @@ t.test('a name both sides have, in an ON equality: QuestDB\'s error and position
   for (const [sql, pos, message] of cases) {
     const e = await errorOf(db, sql)
     t.equal(e.code, '42702', `${sql}: SQLSTATE`)
+    t.equal(e.message, message, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  await db.close()
+})
+
+t.test('a qualifier that names no table, a column a table lacks: QuestDB\'s errors and positions', async (t) => {
+  const db = await setup()
+  const cases: [string, number, string, string][] = [
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=missing.k', 53, '42P01', 'Invalid table name or alias'],
+    ['SELECT * FROM a, b RIGHT JOIN c ON c.x = zz.x', 41, '42P01', 'Invalid table name or alias'],
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.missing=r.k', 49, '42703', 'Invalid column: l.missing'],
+    ['SELECT * FROM a, b RIGHT JOIN c ON c.x = nope', 41, '42703', 'Invalid column: nope'],
+    ['SELECT zz.x FROM a', 7, '42P01', 'Invalid table name or alias'],
+  ]
+  for (const [sql, pos, code, message] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, code, `${sql}: SQLSTATE`)
     t.equal(e.message, message, sql)
     t.equal(e.position, pos, `${sql}: position`)
   }
