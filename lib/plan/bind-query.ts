@@ -17,6 +17,7 @@ import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } fr
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
+import { unifyKeys } from './bind-time-join.js'
 import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
 import { pivotQuery, withRestKeys } from './bind-pivot.js'
 import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
@@ -231,13 +232,17 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   }
   for (const name of join.using ?? []) {
     const ref = { kind: 'column' as const, pos: join.pos, name }
-    addKey(bindExpr(ref, env(new Scope(left.output), bc)), bindExpr(ref, env(new Scope(right.output), bc)), join.pos)
+    const l = bindExpr(ref, env(new Scope(left.output), bc)), r = bindExpr(ref, env(new Scope(right.output), bc))
+    unifyKeys(l, r, join.pos)
+    addKey(l, r, join.pos)
   }
   if (join.on !== undefined) {
     for (const c of conjuncts(join.on)) {
       const pair = c.kind === 'binary' && c.op === '=' ? equiPair(c.left, c.right, left, right, bc) : undefined
-      if (pair !== undefined) addKey(pair[0], pair[1], c.pos)
-      else residual.push(castTo(bindExpr(c, env(both, bc, { clause: 'ON' })), 'BOOLEAN', c.pos, false))
+      if (pair === undefined) { residual.push(castTo(bindExpr(c, env(both, bc, { clause: 'ON' })), 'BOOLEAN', c.pos, false)); continue }
+      // two columns are QuestDB's join keys: of unrelated types they are refused, at the right one
+      if (c.kind === 'binary' && c.left.kind === 'column' && c.right.kind === 'column') unifyKeys(pair[0], pair[1], pair[2].pos)
+      addKey(pair[0], pair[1], c.pos)
     }
   }
   const res = residual.reduce<BoundExpr | undefined>((acc, r) => (acc === undefined ? r : andOf(acc, r)), undefined)
@@ -261,15 +266,16 @@ function conjuncts(e: Expr): Expr[] {
 }
 
 /** `a = b` where one side names only left columns and the other only right columns. */
-function equiPair(a: Expr, b: Expr, left: PlanNode, right: PlanNode, bc: BindContext): [BoundExpr, BoundExpr] | undefined {
+/** `a = b` with one side over `left` and the other over `right`: both bound (left first), and the right one as written. */
+function equiPair(a: Expr, b: Expr, left: PlanNode, right: PlanNode, bc: BindContext): [BoundExpr, BoundExpr, Expr] | undefined {
   rejectAmbiguousRefs([...collectColumnRefs(a), ...collectColumnRefs(b)], new Scope(left.output), new Scope(right.output))
   const tryBind = (e: Expr, n: PlanNode) => { try { return bindExpr(e, env(new Scope(n.output), bc)) } catch { return undefined } }
   const la = tryBind(a, left)
   const rb = tryBind(b, right)
-  if (la !== undefined && rb !== undefined && usesColumns(a) && usesColumns(b)) return [la, rb]
+  if (la !== undefined && rb !== undefined && usesColumns(a) && usesColumns(b)) return [la, rb, b]
   const lb = tryBind(b, left)
   const ra = tryBind(a, right)
-  if (lb !== undefined && ra !== undefined && usesColumns(a) && usesColumns(b)) return [lb, ra]
+  if (lb !== undefined && ra !== undefined && usesColumns(a) && usesColumns(b)) return [lb, ra, a]
   return undefined
 }
 

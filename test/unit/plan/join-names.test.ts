@@ -2,7 +2,8 @@
  * Names in a join's ON, as QuestDB resolves them. An unqualified name both sides have is
  * ambiguous: the key pairs of an ON are bound one side at a time, which used to take `k` in
  * `ON k = r.k` from the left side without a word. A qualifier that names no table in scope is
- * `Invalid table name or alias`, not an invalid column. Messages and positions are QuestDB's
+ * `Invalid table name or alias`, not an invalid column. Two key columns of unrelated types are a
+ * `join column type mismatch` at the right side's column. Messages and positions are QuestDB's
  * (JoinTest's testJoinValidationAndMissingTimestampRecover, MultiJoinTest's comma groups); the
  * other join kinds follow the same rule. Names only one side has, and qualified names, still bind.
  */
@@ -66,6 +67,38 @@ t.test('a qualifier that names no table, a column a table lacks: QuestDB\'s erro
     t.equal(e.code, code, `${sql}: SQLSTATE`)
     t.equal(e.message, message, sql)
     t.equal(e.position, pos, `${sql}: position`)
+  }
+  await db.close()
+})
+
+t.test('two key columns of unrelated types: QuestDB\'s join column type mismatch, at the right side\'s column', async (t) => {
+  const db = await setup()
+  await db.query('CREATE TABLE trades (sym SYMBOL, price DOUBLE, ts TIMESTAMP) TIMESTAMP(ts)')
+  await db.query('CREATE TABLE prices (sym SYMBOL, price DOUBLE, ts TIMESTAMP) TIMESTAMP(ts)')
+  await db.query('CREATE TABLE kinds (i INT, l LONG, d DATE, s SYMBOL, c CHAR, v VARCHAR, ts TIMESTAMP) TIMESTAMP(ts)')
+  const cases: [string, number][] = [
+    // QuestDB's own cases (JoinTest, TemporalJoin / HORIZON static errors)
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.ts', 53],
+    ['SELECT avg(p.price) FROM trades t HORIZON JOIN prices p ON (t.price = p.sym) RANGE FROM 0s TO 2s STEP 1s AS h', 70],
+    // the right side's column wherever it is written, every join kind
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON r.ts=l.k', 49],
+    ['SELECT l.id FROM lp_join_l l LEFT JOIN lp_join_r r ON l.k=r.ts', 58],
+    ['SELECT l.id FROM lp_join_l l FULL JOIN lp_join_r r ON l.k=r.ts', 58],
+    ['SELECT a.i FROM kinds a JOIN kinds b ON a.s = b.i', 46],
+    ['SELECT a.i FROM kinds a JOIN kinds b ON a.d = b.ts', 46],
+    ['SELECT a.i FROM kinds a RIGHT JOIN kinds b ON a.v = b.c', 52],
+    ['SELECT a.i FROM kinds a ASOF JOIN kinds b ON b.s = a.i', 45],
+    ['SELECT sum(p.price) FROM trades t WINDOW JOIN prices p ON (p.sym = t.price) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 59],
+  ]
+  for (const [sql, pos] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42804', `${sql}: SQLSTATE`)
+    t.equal(e.message, 'join column type mismatch', sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // the text types key each other; numbers of two widths are compared as the wider (QuestDB refuses INT = LONG)
+  for (const on of ['a.s = b.v', 'a.v = b.s', 'a.i = b.l', 'a.i::string = b.v', 'a.i + 0 = b.ts::long']) {
+    t.same((await db.query(`SELECT count() FROM kinds a JOIN kinds b ON ${on}`)).rows.map((r) => Number(r[0])), [0], `ON ${on} binds`)
   }
   await db.close()
 })
