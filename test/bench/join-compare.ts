@@ -44,7 +44,7 @@ const queries = {
 const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000 }
 const ROUNDS = Number(process.argv[4] ?? 7)
 for (const [name, sql] of Object.entries(queries)) {
-  const t: Record<string, number[]> = { base: [], branch: [] }
+  const t: Record<'base' | 'branch', number[]> = { base: [], branch: [] }
   const answers: Record<string, string> = {}
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of (r % 2 === 0 ? ['base', 'branch'] : ['branch', 'base']) as ('base' | 'branch')[]) {
