@@ -219,6 +219,7 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   if (unnest !== undefined) return bindLateral(left, unnest, bc, bindQuery, (n, a) => relabel(n, a))
   if (join.lateral === true) return bindLateral(left, join, bc, bindQuery, (n, a) => relabel(n, a))
   const right = bindTableRef(join.table, bc)
+  rejectDuplicateAlias(left, join.table)
   if (join.type === 'asof' || join.type === 'lt' || join.type === 'splice') return bindTimeJoin(left, right, join, bc)
   const output = [...left.output, ...right.output]
   const both = new Scope(output)
@@ -253,6 +254,20 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
     // RIGHT / FULL emit unmatched right rows last, out of the left side's time order: no designated timestamp (as QuestDB)
     output, timestampIndex: join.type === 'right' || join.type === 'full' ? -1 : left.timestampIndex,
   }
+}
+
+/**
+ * QuestDB's `Duplicate table or alias: x` (42712, at the alias, or the table name without one):
+ * a joined table whose name or alias a FROM item before it already has, so that `x.col` would
+ * name two tables (`FROM t JOIN u t`, `FROM t, t`).
+ */
+function rejectDuplicateAlias(left: PlanNode, ref: TableRef): void {
+  const name = ref.kind === 'pivot' ? undefined : ref.alias ?? (ref.kind === 'table' ? ref.name : undefined)
+  if (name === undefined) return
+  const lower = name.toLowerCase()
+  if (!left.output.some((c) => c.table?.toLowerCase() === lower)) return
+  const pos = ref.kind === 'pivot' ? ref.pos : ref.aliasPos ?? ref.pos
+  throw new SqlError(SqlState.DUPLICATE_ALIAS, `Duplicate table or alias: ${name}`, pos)
 }
 
 function andOf(a: BoundExpr, b: BoundExpr): BoundExpr {

@@ -3,7 +3,8 @@
  * ambiguous: the key pairs of an ON are bound one side at a time, which used to take `k` in
  * `ON k = r.k` from the left side without a word. A qualifier that names no table in scope is
  * `Invalid table name or alias`, not an invalid column. Two key columns of unrelated types are a
- * `join column type mismatch` at the right side's column. Messages and positions are QuestDB's
+ * `join column type mismatch` at the right side's column. A FROM item may not repeat the name or
+ * alias of one before it. Messages and positions are QuestDB's
  * (JoinTest's testJoinValidationAndMissingTimestampRecover, MultiJoinTest's comma groups); the
  * other join kinds follow the same rule. Names only one side has, and qualified names, still bind.
  */
@@ -100,6 +101,30 @@ t.test('two key columns of unrelated types: QuestDB\'s join column type mismatch
   for (const on of ['a.s = b.v', 'a.v = b.s', 'a.i = b.l', 'a.i::string = b.v', 'a.i + 0 = b.ts::long']) {
     t.same((await db.query(`SELECT count() FROM kinds a JOIN kinds b ON ${on}`)).rows.map((r) => Number(r[0])), [0], `ON ${on} binds`)
   }
+  await db.close()
+})
+
+t.test('a FROM item whose name or alias one before it has: QuestDB\'s Duplicate table or alias', async (t) => {
+  const db = await setup()
+  const cases: [string, number, string][] = [
+    // QuestDB's own case (JoinTest): at the alias
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r l ON l.k=l.k', 44, 'l'],
+    // a table joined to itself without an alias: at its name; every join form; names ignore case
+    ['SELECT * FROM a, a', 17, 'a'],
+    ['SELECT * FROM a JOIN a ON (x)', 21, 'a'],
+    ['SELECT * FROM lp_join_l a ASOF JOIN lp_join_r a', 46, 'a'],
+    ['SELECT * FROM lp_join_l a JOIN lp_join_r b ON a.k = b.k LEFT JOIN lp_join_r B ON a.k = B.k', 76, 'B'],
+  ]
+  for (const [sql, pos, name] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42712', `${sql}: SQLSTATE`)
+    t.equal(e.message, `Duplicate table or alias: ${name}`, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // aliases make a self-join; a LATERAL subquery has its own scope
+  t.same((await db.query('SELECT count() FROM a JOIN a b ON (x)')).rows.map((r) => Number(r[0])), [0])
+  t.same((await db.query('SELECT count() FROM a x, a y')).rows.map((r) => Number(r[0])), [0])
+  t.same((await db.query('SELECT count() FROM lp_join_l a, LATERAL (SELECT * FROM lp_join_r a WHERE a.k = 1) b')).rows.map((r) => Number(r[0])), [2])
   await db.close()
 })
 
