@@ -312,10 +312,12 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   if (s.joins.some((j) => j.type === 'window')) {
     if (s.groupBy !== undefined || s.sampleBy !== undefined || s.latestOn !== undefined) throw notSupported('WINDOW JOIN with GROUP BY, SAMPLE BY or LATEST ON is not supported; aggregate in an outer query', s.pos)
     if (s.where !== undefined) source = { kind: 'filter', input: source, predicate: castTo(bindExpr(s.where, env(new Scope(source.output), bc, { clause: 'WHERE' })), 'BOOLEAN', s.where.pos, false, bc.onInfer), output: source.output, timestampIndex: source.timestampIndex }
-    windowJoins = bindWindowJoins(source, s.joins, (j) => bindTableRef(j.table, bc), (sc, clause) => env(sc, bc, { clause }))
+    const from = source
+    windowJoins = bindWindowJoins(source, s.joins, (j) => { rejectDuplicateAlias(from, j.table); return bindTableRef(j.table, bc) }, (sc, clause) => env(sc, bc, { clause }))
   } else if (s.joins.some((j) => j.type === 'horizon')) {
     // HORIZON JOIN: WHERE filters the left side first (bind-horizon-join.ts)
-    source = bindHorizonJoin(source, s.joins, s.where, (j) => bindTableRef(j.table, bc), (sc, clause) => env(sc, bc, { clause }))
+    const from = source
+    source = bindHorizonJoin(source, s.joins, s.where, (j) => { rejectDuplicateAlias(from, j.table); return bindTableRef(j.table, bc) }, (sc, clause) => env(sc, bc, { clause }))
   } else source = bindJoins(source, s.joins, bc, { join: bindJoin, table: bindTableRef })
   const horizon = s.joins.some((j) => j.type === 'horizon')
   const scope = new Scope(source.output)

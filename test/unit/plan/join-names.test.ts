@@ -113,6 +113,8 @@ t.test('a FROM item whose name or alias one before it has: QuestDB\'s Duplicate 
     ['SELECT * FROM a, a', 17, 'a'],
     ['SELECT * FROM a JOIN a ON (x)', 21, 'a'],
     ['SELECT * FROM lp_join_l a ASOF JOIN lp_join_r a', 46, 'a'],
+    ['SELECT sum(a.k) FROM lp_join_l a WINDOW JOIN lp_join_r a ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 55, 'a'],
+    ['SELECT avg(a.k) FROM lp_join_l a HORIZON JOIN lp_join_r a ON (k) LIST (0) AS h', 56, 'a'],
     ['SELECT * FROM lp_join_l a JOIN lp_join_r b ON a.k = b.k LEFT JOIN lp_join_r B ON a.k = B.k', 76, 'B'],
   ]
   for (const [sql, pos, name] of cases) {
