@@ -32,6 +32,8 @@ export const SqlState = {
   DUPLICATE_COLUMN: '42701',
   /** a user, group, service account or external alias that already exists */
   DUPLICATE_OBJECT: '42710',
+  /** two FROM items of one query with the same table name or alias */
+  DUPLICATE_ALIAS: '42712',
   /** value type does not fit where it is used */
   DATATYPE_MISMATCH: '42804',
   /** semantic error in a statement that parsed (e.g. aggregate in WHERE) */

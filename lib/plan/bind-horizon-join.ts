@@ -55,7 +55,7 @@ export function bindHorizonJoin(left: PlanNode, joins: readonly Join[], where: E
     leftKeys.push(lk)
     rightKeys.push(rk)
   }
-  forEachJoinKey(j, leftEnv, rightEnv, (l, r, c) => add(l, r, (c ?? j).pos), (c) => {
+  forEachJoinKey(j, leftEnv, rightEnv, add, (c) => {
     throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'HORIZON JOIN ON supports key equalities only', c.pos)
   })
   const tsType = left.output[left.timestampIndex]!.type

@@ -12,11 +12,12 @@ import type { Catalog, ViewDef } from '../storage/catalog.js'
 import { atViewRef, enterView, viewQuery } from './bind-view.js'
 import type { BoundAggregate, BoundExpr, OutputColumn, PlanNode, SortKey } from './plan-node.js'
 import { checkOrderedAggregate } from './ordered-aggregate-args.js'
-import { Scope } from './scope.js'
+import { Scope, rejectAmbiguousRefs } from './scope.js'
 import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } from './bind-expr.js'
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
+import { unifyKeys } from './bind-time-join.js'
 import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
 import { pivotQuery, withRestKeys } from './bind-pivot.js'
 import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
@@ -218,6 +219,7 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   if (unnest !== undefined) return bindLateral(left, unnest, bc, bindQuery, (n, a) => relabel(n, a))
   if (join.lateral === true) return bindLateral(left, join, bc, bindQuery, (n, a) => relabel(n, a))
   const right = bindTableRef(join.table, bc)
+  rejectDuplicateAlias(left, join.table)
   if (join.type === 'asof' || join.type === 'lt' || join.type === 'splice') return bindTimeJoin(left, right, join, bc)
   const output = [...left.output, ...right.output]
   const both = new Scope(output)
@@ -231,21 +233,41 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   }
   for (const name of join.using ?? []) {
     const ref = { kind: 'column' as const, pos: join.pos, name }
-    addKey(bindExpr(ref, env(new Scope(left.output), bc)), bindExpr(ref, env(new Scope(right.output), bc)), join.pos)
+    const l = bindExpr(ref, env(new Scope(left.output), bc)), r = bindExpr(ref, env(new Scope(right.output), bc))
+    unifyKeys(l, r, join.pos)
+    addKey(l, r, join.pos)
   }
   if (join.on !== undefined) {
     for (const c of conjuncts(join.on)) {
       const pair = c.kind === 'binary' && c.op === '=' ? equiPair(c.left, c.right, left, right, bc) : undefined
-      if (pair !== undefined) addKey(pair[0], pair[1], c.pos)
-      else residual.push(castTo(bindExpr(c, env(both, bc, { clause: 'ON' })), 'BOOLEAN', c.pos, false))
+      if (pair === undefined) { residual.push(castTo(bindExpr(c, env(both, bc, { clause: 'ON' })), 'BOOLEAN', c.pos, false)); continue }
+      // two columns are QuestDB's join keys: of unrelated types they are refused, at the right one
+      if (c.kind === 'binary' && c.left.kind === 'column' && c.right.kind === 'column') unifyKeys(pair[0], pair[1], pair[2].pos)
+      addKey(pair[0], pair[1], c.pos)
     }
   }
   const res = residual.reduce<BoundExpr | undefined>((acc, r) => (acc === undefined ? r : andOf(acc, r)), undefined)
   return {
     kind: 'join', type: join.type === 'cross' ? 'inner' : join.type, left, right, leftKeys, rightKeys, residual: res,
+    // QuestDB's '=' says NULL = NULL (sentinel nulls), and its hash joins match NULL keys to NULL keys
+    nullsEqual: true,
     // RIGHT / FULL emit unmatched right rows last, out of the left side's time order: no designated timestamp (as QuestDB)
     output, timestampIndex: join.type === 'right' || join.type === 'full' ? -1 : left.timestampIndex,
   }
+}
+
+/**
+ * QuestDB's `Duplicate table or alias: x` (42712, at the alias, or the table name without one):
+ * a joined table whose name or alias a FROM item before it already has, so that `x.col` would
+ * name two tables (`FROM t JOIN u t`, `FROM t, t`).
+ */
+function rejectDuplicateAlias(left: PlanNode, ref: TableRef): void {
+  const name = ref.kind === 'pivot' ? undefined : ref.alias ?? (ref.kind === 'table' ? ref.name : undefined)
+  if (name === undefined) return
+  const lower = name.toLowerCase()
+  if (!left.output.some((c) => c.table?.toLowerCase() === lower)) return
+  const pos = ref.kind === 'pivot' ? ref.pos : ref.aliasPos ?? ref.pos
+  throw new SqlError(SqlState.DUPLICATE_ALIAS, `Duplicate table or alias: ${name}`, pos)
 }
 
 function andOf(a: BoundExpr, b: BoundExpr): BoundExpr {
@@ -259,14 +281,16 @@ function conjuncts(e: Expr): Expr[] {
 }
 
 /** `a = b` where one side names only left columns and the other only right columns. */
-function equiPair(a: Expr, b: Expr, left: PlanNode, right: PlanNode, bc: BindContext): [BoundExpr, BoundExpr] | undefined {
+/** `a = b` with one side over `left` and the other over `right`: both bound (left first), and the right one as written. */
+function equiPair(a: Expr, b: Expr, left: PlanNode, right: PlanNode, bc: BindContext): [BoundExpr, BoundExpr, Expr] | undefined {
+  rejectAmbiguousRefs([...collectColumnRefs(a), ...collectColumnRefs(b)], new Scope(left.output), new Scope(right.output))
   const tryBind = (e: Expr, n: PlanNode) => { try { return bindExpr(e, env(new Scope(n.output), bc)) } catch { return undefined } }
   const la = tryBind(a, left)
   const rb = tryBind(b, right)
-  if (la !== undefined && rb !== undefined && usesColumns(a) && usesColumns(b)) return [la, rb]
+  if (la !== undefined && rb !== undefined && usesColumns(a) && usesColumns(b)) return [la, rb, b]
   const lb = tryBind(b, left)
   const ra = tryBind(a, right)
-  if (lb !== undefined && ra !== undefined && usesColumns(a) && usesColumns(b)) return [lb, ra]
+  if (lb !== undefined && ra !== undefined && usesColumns(a) && usesColumns(b)) return [lb, ra, a]
   return undefined
 }
 
@@ -288,10 +312,12 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   if (s.joins.some((j) => j.type === 'window')) {
     if (s.groupBy !== undefined || s.sampleBy !== undefined || s.latestOn !== undefined) throw notSupported('WINDOW JOIN with GROUP BY, SAMPLE BY or LATEST ON is not supported; aggregate in an outer query', s.pos)
     if (s.where !== undefined) source = { kind: 'filter', input: source, predicate: castTo(bindExpr(s.where, env(new Scope(source.output), bc, { clause: 'WHERE' })), 'BOOLEAN', s.where.pos, false, bc.onInfer), output: source.output, timestampIndex: source.timestampIndex }
-    windowJoins = bindWindowJoins(source, s.joins, (j) => bindTableRef(j.table, bc), (sc, clause) => env(sc, bc, { clause }))
+    const from = source
+    windowJoins = bindWindowJoins(source, s.joins, (j) => { rejectDuplicateAlias(from, j.table); return bindTableRef(j.table, bc) }, (sc, clause) => env(sc, bc, { clause }))
   } else if (s.joins.some((j) => j.type === 'horizon')) {
     // HORIZON JOIN: WHERE filters the left side first (bind-horizon-join.ts)
-    source = bindHorizonJoin(source, s.joins, s.where, (j) => bindTableRef(j.table, bc), (sc, clause) => env(sc, bc, { clause }))
+    const from = source
+    source = bindHorizonJoin(source, s.joins, s.where, (j) => { rejectDuplicateAlias(from, j.table); return bindTableRef(j.table, bc) }, (sc, clause) => env(sc, bc, { clause }))
   } else source = bindJoins(source, s.joins, bc, { join: bindJoin, table: bindTableRef })
   const horizon = s.joins.some((j) => j.type === 'horizon')
   const scope = new Scope(source.output)

@@ -8,7 +8,7 @@ import type { Expr, Join } from '../sql/ast.js'
 import { isNumeric, isText } from '../types/column-type.js'
 import { UNIT_MICROS } from '../types/calendar.js'
 import type { BoundExpr, PlanNode, TimeJoinNode } from './plan-node.js'
-import { Scope } from './scope.js'
+import { Scope, rejectAmbiguousRefs } from './scope.js'
 import { type ExprEnv, bindExpr, castTo, unify } from './bind-expr.js'
 import { bindQuery, type BindContext } from './bind-query.js'
 import { collectColumnRefs } from './naming.js'
@@ -37,7 +37,7 @@ export function bindTimeJoin(left: PlanNode, right: PlanNode, join: Join, bc: Bi
   }
   const envOf = (n: PlanNode): ExprEnv => ({ scope: new Scope(n.output), paramTypes: bc.paramTypes, bindSubquery: (q) => bindQuery(q, bc), clause: 'ON' })
   const unsupported: Expr[] = []
-  forEachJoinKey(join, envOf(left), envOf(right), (l, r, c) => addKey(l, r, c === undefined ? join.pos : c.right.pos), (c) => unsupported.push(c))
+  forEachJoinKey(join, envOf(left), envOf(right), addKey, (c) => unsupported.push(c))
   if (unsupported.length > 0) {
     const text = unsupported.map(formatExpr).join(' and ')
     throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, `unsupported ${type.toUpperCase()} join expression [expr='${text}']`, unsupported[unsupported.length - 1]!.pos)
@@ -94,19 +94,20 @@ export function unifyKeys(l: BoundExpr, r: BoundExpr, pos: number): [BoundExpr, 
 
 /**
  * The key pairs of a time-series join's ON: each `USING` name (`ON (a, b)`) and each `=` conjunct
- * whose sides bind one over `left` and the other over `right` go to `key` (with the conjunct, or
- * undefined for a name, for the caller's error position); every other conjunct goes to `other`.
- * ASOF / LT / SPLICE, WINDOW and HORIZON JOIN differ only in what they do with those two.
+ * whose sides bind one over `left` and the other over `right` go to `key`, with the position for
+ * its errors (QuestDB's: the right side's expression, or the join for a name); every other
+ * conjunct goes to `other`. ASOF / LT / SPLICE, WINDOW and HORIZON JOIN differ only in what they
+ * do with those two.
  */
-export function forEachJoinKey(join: Join, left: ExprEnv, right: ExprEnv, key: (l: BoundExpr, r: BoundExpr, c: (Expr & { kind: 'binary' }) | undefined) => void, other: (c: Expr) => void): void {
+export function forEachJoinKey(join: Join, left: ExprEnv, right: ExprEnv, key: (l: BoundExpr, r: BoundExpr, pos: number) => void, other: (c: Expr) => void): void {
   for (const name of join.using ?? []) {
     const ref = { kind: 'column' as const, pos: join.pos, name }
-    key(bindExpr(ref, left), bindExpr(ref, right), undefined)
+    key(bindExpr(ref, left), bindExpr(ref, right), join.pos)
   }
   for (const c of join.on === undefined ? [] : conjuncts(join.on)) {
     const pair = c.kind === 'binary' && c.op === '=' ? equiPair(c.left, c.right, left, right) : undefined
-    if (pair === undefined || c.kind !== 'binary') other(c)
-    else key(pair[0], pair[1], c)
+    if (pair === undefined) other(c)
+    else key(pair[0], pair[1], pair[2].pos)
   }
 }
 
@@ -115,16 +116,21 @@ export function conjuncts(e: Expr): Expr[] {
   return e.kind === 'binary' && e.op === 'and' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e]
 }
 
-/** `a = b` where one side binds over the left input only and the other over the right only. */
-export function equiPair(a: Expr, b: Expr, left: ExprEnv, right: ExprEnv): [BoundExpr, BoundExpr] | undefined {
-  if (collectColumnRefs(a).length === 0 || collectColumnRefs(b).length === 0) return undefined
+/**
+ * `a = b` where one side binds over the left input only and the other over the right only: the
+ * left one bound, the right one bound, and the right one as written (for error positions).
+ */
+export function equiPair(a: Expr, b: Expr, left: ExprEnv, right: ExprEnv): [BoundExpr, BoundExpr, Expr] | undefined {
+  const refsA = collectColumnRefs(a), refsB = collectColumnRefs(b)
+  if (refsA.length === 0 || refsB.length === 0) return undefined
+  rejectAmbiguousRefs([...refsA, ...refsB], left.scope, right.scope)
   const tryBind = (e: Expr, env: ExprEnv) => { try { return bindExpr(e, env) } catch { return undefined } }
   const la = tryBind(a, left)
   const rb = tryBind(b, right)
-  if (la !== undefined && rb !== undefined) return [la, rb]
+  if (la !== undefined && rb !== undefined) return [la, rb, b]
   const lb = tryBind(b, left)
   const ra = tryBind(a, right)
-  if (lb !== undefined && ra !== undefined) return [lb, ra]
+  if (lb !== undefined && ra !== undefined) return [lb, ra, a]
   return undefined
 }
 

@@ -176,7 +176,7 @@ function bindOn(j: Join, left: PlanNode, right: PlanNode, envOf: (scope: Scope, 
     rightKeys.push(rk)
   }
   const filters: BoundExpr[] = []
-  forEachJoinKey(j, leftEnv, rightEnv, (l, r, c) => add(l, r, (c ?? j).pos), (c) => {
+  forEachJoinKey(j, leftEnv, rightEnv, add, (c) => {
     const b = bindExpr(c, bothEnv)
     if (b.type !== 'BOOLEAN') throw new SqlError(SqlState.DATATYPE_MISMATCH, 'boolean expression expected', c.pos)
     const cols = new Set<number>()

@@ -206,7 +206,7 @@ export interface JoinNode extends NodeBase {
   readonly rightKeys: readonly BoundExpr[]
   /** remaining join condition over the joined row (left columns then right columns) */
   readonly residual: BoundExpr | undefined
-  /** NULL keys match NULL keys (a decorrelated LATERAL join, whose `=` says NULL = NULL); else they match nothing */
+  /** NULL keys match NULL keys, as `=` says NULL = NULL (every join bound from SQL, and decorrelated LATERAL joins); else they match nothing */
   readonly nullsEqual?: boolean
 }
 

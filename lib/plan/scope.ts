@@ -38,10 +38,32 @@ export class Scope {
     return found
   }
 
-  /** Resolves a column or raises 42703 `Invalid column: name`. */
+  /**
+   * Resolves a column or raises 42703 `Invalid column: name`; a qualifier that names no table in
+   * scope is 42P01 `Invalid table name or alias`, as in QuestDB.
+   */
   resolve(ref: ColumnRef): ScopeColumn {
     const c = this.find(ref)
-    if (c === undefined) throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${ref.table === undefined ? '' : ref.table + '.'}${ref.name}`, ref.pos)
-    return c
+    if (c !== undefined) return c
+    const table = ref.table?.toLowerCase()
+    if (table !== undefined && !this.columns.some((col) => col.table?.toLowerCase() === table)) {
+      throw new SqlError(SqlState.UNDEFINED_TABLE, 'Invalid table name or alias', ref.pos)
+    }
+    throw new SqlError(SqlState.UNDEFINED_COLUMN, `Invalid column: ${ref.table === undefined ? '' : ref.table + '.'}${ref.name}`, ref.pos)
+  }
+}
+
+/**
+ * Raises QuestDB's `Ambiguous column [name=x]` (42702, at the name) for an unqualified column
+ * among `refs` that both `left` and `right` have. A join condition's equality is bound one side
+ * at a time (to find its key pair), so without this check `ON r.x = x` would quietly take `x`
+ * from whichever side it was tried against first.
+ */
+export function rejectAmbiguousRefs(refs: readonly ColumnRef[], left: Scope, right: Scope): void {
+  for (const ref of refs) {
+    if (ref.table !== undefined) continue
+    if (left.find(ref) !== undefined && right.find(ref) !== undefined) {
+      throw new SqlError(SqlState.AMBIGUOUS_COLUMN, `Ambiguous column [name=${ref.name}]`, ref.pos)
+    }
   }
 }

@@ -217,12 +217,15 @@ export interface OrderItem {
   readonly nulls?: 'first' | 'last'
 }
 
-/** A table reference in FROM: a table name, a function (`long_sequence(10)`), or a subquery. */
+/**
+ * A table reference in FROM: a table name, a function (`long_sequence(10)`), or a subquery;
+ * `aliasPos` is where its alias is written, when it has one.
+ */
 export type TableRef =
-  | { readonly kind: 'table'; readonly pos: number; readonly name: string; readonly alias?: string; readonly timestamp?: string; readonly columnAliases?: readonly string[] }
+  | { readonly kind: 'table'; readonly pos: number; readonly name: string; readonly alias?: string; readonly aliasPos?: number; readonly timestamp?: string; readonly columnAliases?: readonly string[] }
   /** `columnAliases`: `UNNEST(...) u(a, b)` renames the function's output columns */
-  | { readonly kind: 'function'; readonly pos: number; readonly call: Call; readonly alias?: string; readonly timestamp?: string; readonly columnAliases?: readonly string[] }
-  | { readonly kind: 'subquery'; readonly pos: number; readonly query: Query; readonly alias?: string; readonly timestamp?: string; readonly columnAliases?: readonly string[] }
+  | { readonly kind: 'function'; readonly pos: number; readonly call: Call; readonly alias?: string; readonly aliasPos?: number; readonly timestamp?: string; readonly columnAliases?: readonly string[] }
+  | { readonly kind: 'subquery'; readonly pos: number; readonly query: Query; readonly alias?: string; readonly aliasPos?: number; readonly timestamp?: string; readonly columnAliases?: readonly string[] }
   | Pivot
 
 /** One value of a PIVOT `FOR col IN (...)` list, with its optional column name. */

@@ -11,14 +11,22 @@
  */
 import { type SymbolTable, type Vector } from '../../types/vector.js'
 import { INT_NULL, IPV4_NULL, LONG_NULL, SYMBOL_NULL } from '../../types/column-type.js'
+import type { ExecContext } from '../context.js'
 
 /** A probe code that no build row carries (a symbol missing from the build side's dictionary). */
 const ABSENT = -2
 
+/** Build rows hashed between two checks for a due yield ({@link TypedJoinTable.fill}). */
+export const FILL_CHUNK_ROWS = 65536
+
+/** Where a long loop may give the event loop a turn: {@link ExecContext.yieldIfDue}. */
+export type YieldPoint = Pick<ExecContext, 'yieldIfDue'>
+
 /**
  * The typed table for the build side's key vector `keys` (already materialized), or undefined
  * when the key's layout has no typed table (a LONG vector of bigints, other types): the caller
- * keeps its Map then. Rows with a null key are left out unless `nullsEqual`.
+ * keeps its Map then. Rows with a null key are left out unless `nullsEqual`. The table is empty:
+ * {@link TypedJoinTable.fill} (or `insert`) adds the rows.
  */
 export function buildTypedJoinTable(keys: Vector, nullsEqual: boolean): TypedJoinTable | undefined {
   if (keys.kind === 'i32' || keys.kind === 'sym') {
@@ -38,6 +46,12 @@ export const TYPED_JOIN_KEY_TYPES: ReadonlySet<string> = new Set(['INT', 'IPV4',
 export class TypedJoinTable {
   /** per slot: the first build row of its key, -1 for an empty slot */
   private readonly heads: Int32Array
+  /** per slot: the last build row of its key so far (where the next row of that key chains on) */
+  private readonly tails: Int32Array
+  /** the key value left out (a null the join does not match), or undefined */
+  private readonly skip: number | undefined
+  /** build rows */
+  private readonly rows: number
   /** per build row: the next row of the same key, -1 after the last */
   readonly next: Int32Array
   private readonly shift: number
@@ -61,18 +75,27 @@ export class TypedJoinTable {
     this.keys64 = keys64
     this.bits64 = keys64 === undefined ? undefined : new Uint32Array(keys64.buffer, keys64.byteOffset, 2 * rows)
     this.dict = dict
+    this.skip = skip
+    this.rows = rows
     let bits = 4
     while ((1 << bits) < 2 * rows && bits < 30) bits++
     this.shift = 32 - bits
     this.mask = (1 << bits) - 1
-    const heads = new Int32Array(1 << bits).fill(-1)
-    const tails = new Int32Array(1 << bits)
-    const next = new Int32Array(rows).fill(-1)
-    this.heads = heads
-    this.next = next
+    this.heads = new Int32Array(1 << bits).fill(-1)
+    this.tails = new Int32Array(1 << bits)
+    this.next = new Int32Array(rows).fill(-1)
     this.bytes = 8 * (1 << bits) + 4 * rows
-    const mask = this.mask
-    for (let j = 0; j < rows; j++) {
+  }
+
+  /**
+   * Adds build rows [from, to) (after every row before `from`, so that a key's rows chain in
+   * build order). The table answers probes once every row is in: {@link fill} does that a chunk
+   * at a time.
+   */
+  insert(from: number, to: number): void {
+    const heads = this.heads, tails = this.tails, next = this.next, mask = this.mask, skip = this.skip
+    const keys32 = this.keys32, keys64 = this.keys64
+    for (let j = from; j < to; j++) {
       let slot: number
       if (keys32 !== undefined) {
         const v = keys32[j]!
@@ -96,6 +119,19 @@ export class TypedJoinTable {
       if (heads[slot]! < 0) heads[slot] = j
       else next[tails[slot]!] = j
       tails[slot] = j
+    }
+  }
+
+  /**
+   * Adds every build row, {@link FILL_CHUNK_ROWS} at a time, awaiting `turns.yieldIfDue()`
+   * between chunks: a build side of tens of millions of rows lets other statements run (and a
+   * cancel or timeout land) while it is hashed, as every other operator does.
+   */
+  async fill(turns: YieldPoint): Promise<void> {
+    for (let from = 0; from < this.rows; from += FILL_CHUNK_ROWS) {
+      this.insert(from, Math.min(this.rows, from + FILL_CHUNK_ROWS))
+      const due = turns.yieldIfDue()
+      if (due !== undefined) await due
     }
   }
 

@@ -145,6 +145,7 @@ export async function buildHashTable(node: JoinNode, right: Batch, ctx: ExecCont
     const typed = buildTypedJoinTable(keys[0]!, node.nullsEqual === true)
     if (typed !== undefined) {
       mem.grow(typed.bytes)
+      await typed.fill(ctx)
       return { rows: new Map(), direct: false, typed }
     }
   }

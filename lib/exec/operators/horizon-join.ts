@@ -4,19 +4,18 @@
  * key's last right row at or before it; among equal timestamps the last in table order).
  *
  * The right input is read once and held (under the statement's memory budget), grouped per key
- * in timestamp order (window-join.ts's {@link groupRows}); each (left row, offset) is a binary
- * search in its key's rows. Output batches hold at most about {@link BATCH_SIZE} rows: a left
+ * in timestamp order (keyed-right-side.ts, shared with WINDOW JOIN); each (left row, offset) is a
+ * binary search in its key's rows. Output batches hold at most about {@link BATCH_SIZE} rows: a left
  * batch is expanded a slice of rows at a time, so memory does not grow with the offset count.
  */
-import { BATCH_SIZE, type Batch, type Vector, concatVectors, gather, vectorOf } from '../../types/vector.js'
+import { BATCH_SIZE, type Batch, gather, vectorOf } from '../../types/vector.js'
 import type { HorizonJoinNode } from '../../plan/plan-node.js'
 import type { ExecContext } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import { KeyIndex } from '../keys/key-index.js'
 import { gatherOrNull, nsRemaindersOf, timestampsOf } from './time-join-rows.js'
-import { groupRows, searchRows, shifted } from './window-join.js'
+import { collectKeyedRight, searchRows, shifted } from './keyed-right-side.js'
 import type { Runner } from './runner.js'
-import { MAP_ENTRY_BYTES, batchBytes } from '../memory.js'
 import { joinNs } from '../../types/timestamp-ns.js'
 
 /** Runs a HORIZON JOIN. */
@@ -29,36 +28,8 @@ export async function* runHorizonJoin(node: HorizonJoinNode, ctx: ExecContext, r
   const nsLeft = node.left.output[node.left.timestampIndex]!.type === 'TIMESTAMP_NS'
   const mem = ctx.memory.reservation('HORIZON JOIN')
   try {
-    const parts: Batch[] = []
-    const idParts: Int32Array[] = []
-    let bytes = 0
-    for await (const rb of run(node.right, ctx)) {
-      if (rb.length === 0) continue
-      const ids = new Int32Array(rb.length)
-      index.assign(rightKeys.map((e) => e(rb)), rb.length, ids)
-      parts.push(rb)
-      idParts.push(ids)
-      bytes += batchBytes(rb) + 16 * rb.length
-      mem.resize(bytes + index.count * MAP_ENTRY_BYTES)
-      await ctx.maybeYield()
-    }
-    const total = parts.reduce((s, p) => s + p.length, 0)
-    const ids = new Int32Array(total)
-    const ts = new Float64Array(total)
-    const sub = new Uint16Array(total)
-    let at = 0
-    parts.forEach((p, j) => {
-      const tv = p.vectors[node.right.timestampIndex]!
-      ids.set(idParts[j]!, at)
-      ts.set(timestampsOf(tv), at)
-      const s = nsRemaindersOf(tv)
-      if (s !== undefined) sub.set(s, at)
-      at += p.length
-    })
-    const rightCols: Vector[] = node.right.output.map((c, i) => concatVectors(c.type, parts.map((p) => p.vectors[i]!)))
-    parts.length = 0
-    idParts.length = 0
-    const right = groupRows(ids, ts, sub, index.count)
+    const kept = node.right.output.map((c, i) => ({ type: c.type, of: (rb: Batch) => rb.vectors[i]! }))
+    const { rows: right, columns: rightCols } = await collectKeyedRight(node.right, rightKeys, index, kept, ctx, run, mem)
 
     // left rows per output batch: at least one, about BATCH_SIZE output rows
     const slice = Math.max(1, Math.floor(BATCH_SIZE / k))

@@ -95,7 +95,7 @@ export interface RefSuffix {
 export function tableRef<T extends TableRef>(ref: T, suffix: RefSuffix): T {
   return {
     ...ref,
-    ...(suffix.alias === null ? {} : { alias: suffix.alias.name }),
+    ...(suffix.alias === null ? {} : { alias: suffix.alias.name, aliasPos: suffix.alias.pos }),
     ...(suffix.timestamp === null ? {} : { timestamp: suffix.timestamp.name }),
   }
 }

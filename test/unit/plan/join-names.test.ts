@@ -1,0 +1,143 @@
+/**
+ * Names in a join's ON, as QuestDB resolves them. An unqualified name both sides have is
+ * ambiguous: the key pairs of an ON are bound one side at a time, which used to take `k` in
+ * `ON k = r.k` from the left side without a word. A qualifier that names no table in scope is
+ * `Invalid table name or alias`, not an invalid column. Two key columns of unrelated types are a
+ * `join column type mismatch` at the right side's column. A FROM item may not repeat the name or
+ * alias of one before it. Messages and positions are QuestDB's
+ * (JoinTest's testJoinValidationAndMissingTimestampRecover, MultiJoinTest's comma groups); the
+ * other join kinds follow the same rule. Names only one side has, and qualified names, still bind.
+ */
+import t from 'tap'
+import { Database, SqlError } from '../../../lib/index.js'
+
+async function errorOf(db: Database, sql: string): Promise<SqlError> {
+  try { await db.query(sql) } catch (e) { if (e instanceof SqlError) return e; throw e }
+  throw new Error(`no error: ${sql}`)
+}
+
+async function setup(): Promise<Database> {
+  const db = await Database.open()
+  await db.query('CREATE TABLE lp_join_l (id INT, k INT, lonly INT, ts TIMESTAMP) TIMESTAMP(ts)')
+  await db.query('CREATE TABLE lp_join_r (id INT, k INT, ronly INT, ts TIMESTAMP) TIMESTAMP(ts)')
+  await db.query("INSERT INTO lp_join_l VALUES (1, 1, 1, '2024-01-01T00:00:01Z'), (2, 2, 5, '2024-01-01T00:00:02Z')")
+  await db.query("INSERT INTO lp_join_r VALUES (10, 1, 1, '2024-01-01T00:00:00Z'), (12, 2, 2, '2024-01-01T00:00:00Z')")
+  for (const n of ['a', 'b', 'c']) await db.query(`CREATE TABLE ${n} (x INT)`)
+  return db
+}
+
+t.test('a name both sides have, in an ON equality: QuestDB\'s error and position', async (t) => {
+  const db = await setup()
+  const cases: [string, number, string][] = [
+    // QuestDB's own cases
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON k=r.k', 49, 'Ambiguous column [name=k]'],
+    ['SELECT * FROM a, b RIGHT JOIN c ON c.x = x', 41, 'Ambiguous column [name=x]'],
+    ['SELECT id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k', 7, 'Ambiguous column [name=id]'],
+    // either side of the '=', every join kind
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON r.k=k', 53, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l LEFT JOIN lp_join_r r ON k=r.k', 54, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l RIGHT JOIN lp_join_r r ON k=r.k', 55, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l FULL JOIN lp_join_r r ON k=r.k', 54, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND k + 1 = r.id', 61, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l ASOF JOIN lp_join_r r ON k=r.k', 54, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l LT JOIN lp_join_r r ON l.k=k', 56, 'Ambiguous column [name=k]'],
+    ['SELECT l.id FROM lp_join_l l SPLICE JOIN lp_join_r r ON k=r.k', 56, 'Ambiguous column [name=k]'],
+    ['SELECT sum(r.k) FROM lp_join_l l WINDOW JOIN lp_join_r r ON k = r.k RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 60, 'Ambiguous column [name=k]'],
+    ['SELECT sum(r.k) FROM lp_join_l l HORIZON JOIN lp_join_r r ON k = r.k LIST (0) AS h', 61, 'Ambiguous column [name=k]'],
+  ]
+  for (const [sql, pos, message] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42702', `${sql}: SQLSTATE`)
+    t.equal(e.message, message, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  await db.close()
+})
+
+t.test('a qualifier that names no table, a column a table lacks: QuestDB\'s errors and positions', async (t) => {
+  const db = await setup()
+  const cases: [string, number, string, string][] = [
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=missing.k', 53, '42P01', 'Invalid table name or alias'],
+    ['SELECT * FROM a, b RIGHT JOIN c ON c.x = zz.x', 41, '42P01', 'Invalid table name or alias'],
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.missing=r.k', 49, '42703', 'Invalid column: l.missing'],
+    ['SELECT * FROM a, b RIGHT JOIN c ON c.x = nope', 41, '42703', 'Invalid column: nope'],
+    ['SELECT zz.x FROM a', 7, '42P01', 'Invalid table name or alias'],
+  ]
+  for (const [sql, pos, code, message] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, code, `${sql}: SQLSTATE`)
+    t.equal(e.message, message, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  await db.close()
+})
+
+t.test('two key columns of unrelated types: QuestDB\'s join column type mismatch, at the right side\'s column', async (t) => {
+  const db = await setup()
+  await db.query('CREATE TABLE trades (sym SYMBOL, price DOUBLE, ts TIMESTAMP) TIMESTAMP(ts)')
+  await db.query('CREATE TABLE prices (sym SYMBOL, price DOUBLE, ts TIMESTAMP) TIMESTAMP(ts)')
+  await db.query('CREATE TABLE kinds (i INT, l LONG, d DATE, s SYMBOL, c CHAR, v VARCHAR, ts TIMESTAMP) TIMESTAMP(ts)')
+  const cases: [string, number][] = [
+    // QuestDB's own cases (JoinTest, TemporalJoin / HORIZON static errors)
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.ts', 53],
+    ['SELECT avg(p.price) FROM trades t HORIZON JOIN prices p ON (t.price = p.sym) RANGE FROM 0s TO 2s STEP 1s AS h', 70],
+    // the right side's column wherever it is written, every join kind
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON r.ts=l.k', 49],
+    ['SELECT l.id FROM lp_join_l l LEFT JOIN lp_join_r r ON l.k=r.ts', 58],
+    ['SELECT l.id FROM lp_join_l l FULL JOIN lp_join_r r ON l.k=r.ts', 58],
+    ['SELECT a.i FROM kinds a JOIN kinds b ON a.s = b.i', 46],
+    ['SELECT a.i FROM kinds a JOIN kinds b ON a.d = b.ts', 46],
+    ['SELECT a.i FROM kinds a RIGHT JOIN kinds b ON a.v = b.c', 52],
+    ['SELECT a.i FROM kinds a ASOF JOIN kinds b ON b.s = a.i', 45],
+    ['SELECT sum(p.price) FROM trades t WINDOW JOIN prices p ON (p.sym = t.price) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 59],
+  ]
+  for (const [sql, pos] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42804', `${sql}: SQLSTATE`)
+    t.equal(e.message, 'join column type mismatch', sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // the text types key each other; numbers of two widths are compared as the wider (QuestDB refuses INT = LONG)
+  for (const on of ['a.s = b.v', 'a.v = b.s', 'a.i = b.l', 'a.i::string = b.v', 'a.i + 0 = b.ts::long']) {
+    t.same((await db.query(`SELECT count() FROM kinds a JOIN kinds b ON ${on}`)).rows.map((r) => Number(r[0])), [0], `ON ${on} binds`)
+  }
+  await db.close()
+})
+
+t.test('a FROM item whose name or alias one before it has: QuestDB\'s Duplicate table or alias', async (t) => {
+  const db = await setup()
+  const cases: [string, number, string][] = [
+    // QuestDB's own case (JoinTest): at the alias
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r l ON l.k=l.k', 44, 'l'],
+    // a table joined to itself without an alias: at its name; every join form; names ignore case
+    ['SELECT * FROM a, a', 17, 'a'],
+    ['SELECT * FROM a JOIN a ON (x)', 21, 'a'],
+    ['SELECT * FROM lp_join_l a ASOF JOIN lp_join_r a', 46, 'a'],
+    ['SELECT sum(a.k) FROM lp_join_l a WINDOW JOIN lp_join_r a ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 55, 'a'],
+    ['SELECT avg(a.k) FROM lp_join_l a HORIZON JOIN lp_join_r a ON (k) LIST (0) AS h', 56, 'a'],
+    ['SELECT * FROM lp_join_l a JOIN lp_join_r b ON a.k = b.k LEFT JOIN lp_join_r B ON a.k = B.k', 76, 'B'],
+  ]
+  for (const [sql, pos, name] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42712', `${sql}: SQLSTATE`)
+    t.equal(e.message, `Duplicate table or alias: ${name}`, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // aliases make a self-join; a LATERAL subquery has its own scope
+  t.same((await db.query('SELECT count() FROM a JOIN a b ON (x)')).rows.map((r) => Number(r[0])), [0])
+  t.same((await db.query('SELECT count() FROM a x, a y')).rows.map((r) => Number(r[0])), [0])
+  t.same((await db.query('SELECT count() FROM lp_join_l a, LATERAL (SELECT * FROM lp_join_r a WHERE a.k = 1) b')).rows.map((r) => Number(r[0])), [2])
+  await db.close()
+})
+
+t.test('names one side has, and qualified names, still make keys', async (t) => {
+  const db = await setup()
+  const rows = async (sql: string) => (await db.query(sql)).rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v)))
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON l.k = r.k ORDER BY l.id'), [[1, 10], [2, 12]])
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON lonly = r.k ORDER BY l.id'), [[1, 10]])
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON l.k = ronly ORDER BY l.id'), [[1, 10], [2, 12]])
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l LEFT JOIN lp_join_r r ON lonly = ronly ORDER BY l.id'), [[1, 10], [2, null]])
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l ASOF JOIN lp_join_r r ON lonly = r.k ORDER BY l.id'), [[1, 10], [2, null]])
+  t.same(await rows('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON (k) ORDER BY l.id'), [[1, 10], [2, 12]])
+  await db.close()
+})
