@@ -4,6 +4,7 @@
 import { VIEWS_FILE, decodeViews } from './storage/views-file.js'
 import { MAT_VIEWS_FILE } from './storage/mat-views.js'
 import { resumeMatViews } from './exec/mat-view-refresh.js'
+import { refuseMatView } from './exec/statements/mat-views.js'
 import { SqlError, SqlState } from './errors.js'
 import type { Statement } from './sql/ast.js'
 import type { ParsedStatement } from './sql/parse.js'
@@ -393,6 +394,7 @@ export class Database {
   async append(table: string, columns: Readonly<Record<string, ArrayLike<unknown>>>, options: { readonly session?: Session } = {}): Promise<number> {
     this.checkOpen()
     const t = this.catalog.get(table)
+    refuseMatView({ catalog: this.catalog }, t.meta.name, -1)
     if (this.acl.enabled) {
       const named = Object.keys(columns).map((k) => t.meta.columns.find((c) => c.name.toLowerCase() === k.toLowerCase())?.name ?? k)
       this.acl.authorize((options.session ?? this.defaultSession).principal, [{ permission: 'INSERT', table: t.meta.name, columns: named }])

@@ -85,3 +85,15 @@ t.test('an append rewrites the buckets it touches, not the others', async (t) =>
   t.equal(Number((await db.query('select count() from mv')).rows[0]![0]), 49)
   t.equal(Number((await db.query("select writerTxn from wal_tables() where name = 'mv'")).rows[0]![0]), before + 1, 'one append for the refresh')
 })
+
+t.test('ILP rows refresh a view; ILP and append() into a view are refused', async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('create table m (host symbol, v double, timestamp timestamp) timestamp(timestamp) partition by day wal')
+  await db.query('create materialized view m_1h as (select timestamp, host, sum(v) s from m sample by 1h)')
+  const ingest = async (body: string): Promise<number> => { const w = db.lineWriter({}); w.write(Buffer.from(body)); return w.end() }
+  await ingest('m,host=a v=1.5 1704067200000000000\nm,host=a v=2 1704067300000000000\nm,host=b v=4 1704074400000000000\n')
+  t.same((await db.query('select host, s from m_1h order by timestamp, host')).rows, [['a', 3.5], ['b', 4]])
+  await t.rejects(ingest('m_1h,host=a s=1.5 1704067200000000000\n'), { message: /cannot modify materialized view \[view=m_1h\]/ })
+  await t.rejects(db.append('m_1h', { host: ['a'], s: [1], timestamp: [1] }), { code: '42809' })
+})
