@@ -175,6 +175,8 @@ export interface TableInfo {
   readonly createSql: string
   /** commits that changed the rows since the database opened (`wal_tables()`); absent: 0 */
   readonly txn?: number
+  /** true for a materialized view's table (`tables()`' matView) */
+  readonly matView?: boolean
 }
 
 /**

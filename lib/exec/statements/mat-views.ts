@@ -173,7 +173,9 @@ async function createMatView(stmt: CreateMatView, bc: BindContext, env: MatViewE
   if (sel === undefined || stride === undefined) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'materialized view query requires a sampling interval, use SAMPLE BY or GROUP BY timestamp_floor()', queryPos)
   const m = /^(\d*)([a-zA-Z])$/.exec(stride)
   const bucketMicros = m === null ? 86400e6 : intervalMicros(m[1] === '' ? 1 : Number(m[1]), m[2]!)
-  const tsIndex = plan.timestampIndex
+  // GROUP BY timestamp_floor(...): the floored column is the view's designated timestamp
+  const floorAt = sel.sampleBy === undefined ? sel.columns.findIndex((c) => floorStride(c.expr) !== undefined) : -1
+  const tsIndex = floorAt >= 0 && plan.output[floorAt]?.type === 'TIMESTAMP' ? floorAt : plan.timestampIndex
   if (tsIndex < 0) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'TIMESTAMP column is not present in select list', queryPos)
   for (const c of plan.output) if (isNonPersisted(c.type)) throw nonPersisted(c.type, queryPos, c.name)
   if (sel.columns.length !== plan.output.length) throw notSupported('materialized view query must name its columns (no *)', queryPos)

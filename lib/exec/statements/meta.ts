@@ -99,7 +99,7 @@ function checkViews(catalog: Catalog): ViewInfo[] {
 export function catalogView(catalog: Catalog): CatalogView {
   return {
     tableNames: () => catalog.names(),
-    table: (name) => { const t = catalog.find(name); return t === undefined ? undefined : tableInfo(t) },
+    table: (name) => { const t = catalog.find(name); return t === undefined ? undefined : catalog.matViews.find(name) === undefined ? tableInfo(t) : { ...tableInfo(t), matView: true } },
     partitions: (name) => { const t = catalog.find(name); return t === undefined ? undefined : partitionRows(t) },
     views: () => checkViews(catalog),
     matViews: () => matViewInfos(catalog),

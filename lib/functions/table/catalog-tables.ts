@@ -34,7 +34,7 @@ function tableRow(t: TableInfo): Scalar[] {
   const ts = t.timestampIndex >= 0 ? t.columns[t.timestampIndex]?.name ?? null : null
   return [
     t.id, t.name, ts, t.partitionBy, t.wal, t.dedupKeys.length > 0,
-    t.ttl?.count ?? 0, t.ttl?.unit ?? 'HOUR', false,
+    t.ttl?.count ?? 0, t.ttl?.unit ?? 'HOUR', t.matView === true,
     t.wal ? `${t.name}~${t.id}` : t.name, t.maxUncommittedRows, t.o3MaxLag,
   ]
 }
