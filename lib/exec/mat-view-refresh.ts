@@ -31,7 +31,7 @@ export type QueryRunner = (q: Query) => Promise<Batch>
 interface Range { lo: number; hi: number }
 
 /** Slack for time zones and daylight-saving shifts around a bucket (µs). */
-const ZONE_SLACK = 26 * 3_600_000_000
+export const ZONE_SLACK = 26 * 3_600_000_000
 
 /** Refreshes the materialized views of one catalog. */
 export class MatViewRefresher {
@@ -179,11 +179,12 @@ export class MatViewRefresher {
         table.truncate()
         this.write(table, data)
       } else {
-        const a = what.lo - def.bucketMicros - ZONE_SLACK
+        const slack = def.slackMicros ?? ZONE_SLACK
+        const a = what.lo - def.bucketMicros - slack
         const b = what.hi
         const ts = base.meta.columns[base.meta.timestampIndex]!
         const scale = ts.type === 'TIMESTAMP_NS' ? 1000 : 1
-        const data = await this.run(restrictBase(query, def.baseTable, ts.name, a * scale, (b + def.bucketMicros + ZONE_SLACK) * scale))
+        const data = await this.run(restrictBase(query, def.baseTable, ts.name, a * scale, (b + def.bucketMicros + slack) * scale))
         this.write(table, keepBuckets(data, table.meta.timestampIndex, a, b, table.meta.columns[table.meta.timestampIndex]!.type === 'TIMESTAMP_NS'))
       }
       if (store?.uncommitted === true) await store.commit()

@@ -27,6 +27,11 @@ export interface MatViewDef {
   readonly timer?: { readonly count: number; readonly unit: string; readonly start: number }
   /** SAMPLE BY's stride in the longest a bucket can last (µs; months as 31 days, years as 366) */
   readonly bucketMicros: number
+  /**
+   * how far a bucket's start may lie from UTC-aligned time (µs): 0 for UTC calendar buckets, a
+   * day and more under TIME ZONE / WITH OFFSET; absent (files of before): the widest
+   */
+  readonly slackMicros?: number
 }
 
 /** A view's refresh state: what `materialized_views()` reports. */

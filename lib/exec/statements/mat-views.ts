@@ -17,7 +17,7 @@ import type { ColumnMeta } from '../../storage/table.js'
 import type { MatViewDef, MatViewRefreshType } from '../../storage/mat-views.js'
 import { MAT_VIEWS_FILE } from '../../storage/mat-views.js'
 import { parseTimestamp } from '../../types/timestamp.js'
-import { intervalMicros, type MatViewRefresher } from '../mat-view-refresh.js'
+import { ZONE_SLACK, intervalMicros, type MatViewRefresher } from '../mat-view-refresh.js'
 import { ddlInBackground, type RunEnv } from './run.js'
 import { isNonPersisted, nonPersisted, tableMeta } from './ddl.js'
 
@@ -161,14 +161,23 @@ async function createMatView(stmt: CreateMatView, bc: BindContext, env: MatViewE
   // the sampling interval: SAMPLE BY, or a GROUP BY key timestamp_floor('<stride>', ts)
   const sel = sampledSelect(stmt.query)
   let stride: string | undefined
+  // buckets aligned to UTC need no slack around them; under a time zone a day (a week, ...) may
+  // last an hour longer than its stride (daylight saving)
+  let slackMicros = 0
   if (sel?.sampleBy !== undefined) {
     const sb = sel.sampleBy
     if (sb.fill.length > 0 && !(sb.fill.length === 1 && sb.fill[0]!.kind === 'none')) throw notSupported('FILL is not supported for materialized views', sb.fill[0]!.pos)
     if (sb.from !== undefined || sb.to !== undefined) throw notSupported('FROM-TO is not supported for materialized views', (sb.from ?? sb.to)!.pos)
     if (sb.align.kind === 'first observation') throw notSupported('ALIGN TO FIRST OBSERVATION is not supported for materialized views', sb.pos)
     stride = sb.interval
+    if (sb.align.kind === 'calendar' && (sb.align.timeZone !== undefined || sb.align.offset !== undefined)) slackMicros = ZONE_SLACK
   } else if (sel?.groupBy !== undefined) {
-    for (const c of sel.columns) stride ??= floorStride(c.expr)
+    for (const c of sel.columns) {
+      if (stride !== undefined) break
+      stride = floorStride(c.expr)
+      // timestamp_floor(unit, ts, offset / time zone)
+      if (stride !== undefined && c.expr.kind === 'call' && c.expr.args.length > 2) slackMicros = ZONE_SLACK
+    }
   }
   if (sel === undefined || stride === undefined) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'materialized view query requires a sampling interval, use SAMPLE BY or GROUP BY timestamp_floor()', queryPos)
   const m = /^(\d*)([a-zA-Z])$/.exec(stride)
@@ -193,7 +202,7 @@ async function createMatView(stmt: CreateMatView, bc: BindContext, env: MatViewE
   }, stmt.pos, catalog.maxNameLength)
   let id = 0
   await ddlInBackground(env, () => { id = catalog.create(meta, stmt.namePos).meta.id }, done(tag))
-  const def: MatViewDef = { id, name: stmt.name, baseTable: baseName, sql: stmt.sql, bucketMicros, ...refreshOf(stmt.refresh, now) }
+  const def: MatViewDef = { id, name: stmt.name, baseTable: baseName, sql: stmt.sql, bucketMicros, slackMicros, ...refreshOf(stmt.refresh, now) }
   catalog.matViews.put(def)
   catalog.matViews.state(def.name)
   try { env.refresher.persist() } catch (e) {

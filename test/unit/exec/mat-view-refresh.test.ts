@@ -20,19 +20,22 @@ function rng(seed: number): () => number {
 }
 
 const VIEW_SQL = 'select ts, k, sum(v) s, count() c, min(v) lo, max(v) hi from base sample by 1h'
+/** days in New York: buckets 5 hours off UTC */
+const TZ_SQL = "select ts, k, sum(v) s from base sample by 1d align to calendar time zone 'America/New_York'"
 
-async function oracle(t: Test, db: Database, seed: number, batches: number): Promise<void> {
+async function oracle(t: Test, db: Database, seed: number, batches: number, start = START): Promise<void> {
   const r = rng(seed)
   await db.query('create table base (ts timestamp, k symbol, v long) timestamp(ts) partition by day wal')
   await db.query(`create materialized view mv as (${VIEW_SQL}) partition by day`)
   await db.query('create materialized view mv2 as (select ts, sum(s) s from mv sample by 1d) partition by month')
-  let newest = START
+  await db.query(`create materialized view mv3 as (${TZ_SQL}) partition by month`)
+  let newest = start
   for (let b = 0; b < batches; b++) {
     const rows: string[] = []
     const n = 1 + Math.floor(r() * 20)
     for (let i = 0; i < n; i++) {
       // mostly forward in time, a third of the rows anywhere in the past (out of order)
-      const ts = r() < 0.33 ? START + Math.floor(r() * (newest - START + 1)) : (newest += Math.floor(r() * HOUR / 2))
+      const ts = r() < 0.33 ? start + Math.floor(r() * (newest - start + 1)) : (newest += Math.floor(r() * HOUR / 2))
       const k = r() < 0.1 ? 'null' : `'k${Math.floor(r() * 5)}'`
       rows.push(`(${ts}::timestamp, ${k}, ${Math.floor(r() * 1000) - 500})`)
     }
@@ -49,10 +52,11 @@ async function oracle(t: Test, db: Database, seed: number, batches: number): Pro
       t.same(got, want, `seed ${seed}, batch ${b}: view == query`)
       const want2 = (await db.query(`select ts, sum(s) s from (${VIEW_SQL}) sample by 1d order by ts`)).rows
       t.same((await db.query('select * from mv2 order by ts')).rows, want2, `seed ${seed}, batch ${b}: view over view == query`)
+      t.same((await db.query('select * from mv3 order by ts, k')).rows, (await db.query(`${TZ_SQL} order by ts, k`)).rows, `seed ${seed}, batch ${b}: time-zone view == query`)
     }
   }
   const status = (await db.query('select view_name, view_status from materialized_views() order by view_name')).rows
-  t.same(status, [['mv', 'valid'], ['mv2', 'valid']])
+  t.same(status, [['mv', 'valid'], ['mv2', 'valid'], ['mv3', 'valid']])
 }
 
 t.test('in memory: view == query after random batches', async (t) => {
@@ -61,6 +65,12 @@ t.test('in memory: view == query after random batches', async (t) => {
     await oracle(t, db, seed, 30)
     await db.close()
   }
+})
+
+t.test('across the end of daylight saving time in New York (a 25-hour day)', async (t) => {
+  const db = await Database.open()
+  await oracle(t, db, 5, 30, Date.UTC(2024, 10, 1) * 1000)
+  await db.close()
 })
 
 t.test('in a data directory: view == query after random batches', async (t) => {
