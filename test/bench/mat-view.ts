@@ -14,19 +14,24 @@
  *
  * Each round runs every case once, so all see the same load; reports best and median.
  *
- *   node --import tsx test/bench/mat-view.ts [rows [rounds]]
+ *   node --import tsx test/bench/mat-view.ts [rows [rounds [data directory]]]
+ *
+ * With a data directory (emptied first) the tables are durable: every INSERT and refresh commits.
  */
+import { rmSync } from 'node:fs'
 import { Database } from '../../lib/index.js'
 
 const ROWS = Number(process.argv[2] ?? 2_000_000)
 const ROUNDS = Number(process.argv[3] ?? 9)
+const DIR = process.argv[4]
 const START = Date.UTC(2024, 0, 1) * 1000
 const VIEW = 'SELECT ts, sym, avg(price) AS p, sum(qty) AS q, count() AS n FROM base SAMPLE BY 1h'
 
 function cpuMs(): number { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
 
 async function main(): Promise<void> {
-  const db = await Database.open()
+  if (DIR !== undefined) rmSync(DIR, { recursive: true, force: true })
+  const db = await Database.open(DIR === undefined ? {} : { path: DIR })
   await db.query('CREATE TABLE base (ts TIMESTAMP, sym SYMBOL, price DOUBLE, qty LONG) TIMESTAMP(ts) PARTITION BY DAY WAL')
   await db.query(`INSERT INTO base SELECT (${START} + x * 1000000)::timestamp, 's' || (x % 20), (x * 7919) % 1000 / 10.0, x % 100 FROM long_sequence(${ROWS})`)
   await db.query(`CREATE MATERIALIZED VIEW mv AS (${VIEW}) PARTITION BY DAY`)
@@ -73,7 +78,7 @@ async function main(): Promise<void> {
   }
   const check = (await db.query(`SELECT count() FROM (${VIEW})`)).rows[0]![0]
   const got = (await db.query('SELECT count() FROM mv')).rows[0]![0]
-  console.log(`base rows ${ROWS} (+${ROUNDS * 2000}), view rows ${String(got)} (query: ${String(check)}), rounds ${ROUNDS}`)
+  console.log(`${DIR === undefined ? 'in memory' : 'durable'}: base rows ${ROWS} (+${ROUNDS * 2000}), view rows ${String(got)} (query: ${String(check)}), rounds ${ROUNDS}`)
   const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   const full = med(times.get('full refresh')!)
   for (const [name, xs] of times) {
