@@ -124,6 +124,14 @@ export class MatViewRefresher {
     const before = this.running.get(key) ?? Promise.resolve()
     const next = before.then(() => new Promise<void>((resolve) => { setImmediate(resolve) })).then(() => this.refreshPending(name)).catch((e: unknown) => {
       this.errors.set(key, e as Error)
+      // as QuestDB: a refresh that fails makes the view invalid, its error the reason
+      const state = this.catalog.matViews.find(name) === undefined ? undefined : this.catalog.matViews.state(name)
+      if (state !== undefined && !this.closed) {
+        state.invalid = true
+        state.reason = e instanceof Error ? e.message : String(e)
+        state.lastRefreshFinish = this.clock()
+        try { this.persist() } catch { /* written again at the next change */ }
+      }
     })
     this.running.set(key, next)
     void next.finally(() => { if (this.running.get(key) === next) this.running.delete(key) })
