@@ -58,6 +58,11 @@ export class MatViews {
     return this.defs.get(name.toLowerCase())
   }
 
+  /** How many views there are. */
+  get size(): number {
+    return this.defs.size
+  }
+
   /** Every view, in creation order. */
   all(): MatViewDef[] {
     return [...this.defs.values()]

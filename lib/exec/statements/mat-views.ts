@@ -247,7 +247,7 @@ function invalidations(stmt: Statement): { table: string; reason: string }[] {
  */
 export function afterStatement(stmt: Statement, env: MatViewEnv): void {
   const mv = env.catalog.matViews
-  if (mv.all().length === 0) return
+  if (mv.size === 0) return
   let changed = false
   for (const { table, reason } of invalidations(stmt)) {
     for (const def of mv.over(table)) {

@@ -79,7 +79,7 @@ async function runOne(stmt: Statement, session: Session, ctx: ExecContext, bc: B
     case 'select': case 'setop': case 'with': {
       const q = env.planOf(stmt, bc)
       // a materialized view read waits for its pending refresh: it shows every commit acknowledged before
-      if (env.refresher !== undefined && env.catalog.matViews.all().length > 0) await env.refresher.settled([...tablesRead(q.plan).keys()].map((t) => t.meta.name))
+      if (env.refresher !== undefined && env.catalog.matViews.size > 0) await env.refresher.settled([...tablesRead(q.plan).keys()].map((t) => t.meta.name))
       if (q.subqueries.length > 0) await computeSubqueries(q.subqueries, ctx)
       return { columns: q.columns, types: q.types, timestampIndex: q.plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(physical(q.plan, ctx), ctx) }
     }
