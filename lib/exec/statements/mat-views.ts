@@ -119,6 +119,26 @@ function parseTimestampLiteral(text: string, pos: number): number {
   return v
 }
 
+/** Functions whose value a refresh could not reproduce (QuestDB refuses them in a view's query). */
+const NON_DETERMINISTIC = new Set(['now', 'now_ns', 'sysdate', 'systimestamp', 'systimestamp_ns', 'today', 'yesterday', 'tomorrow', 'read_parquet', 'parquet_scan'])
+
+/** QuestDB's `non-deterministic function cannot be used in materialized view: now` at the first such call in `query`. */
+function refuseNonDeterministic(query: Query): void {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) { for (const n of node) visit(n); return }
+    if (node === null || typeof node !== 'object') return
+    const o = node as { kind?: unknown; name?: unknown; pos?: unknown }
+    if (o.kind === 'call' && typeof o.name === 'string') {
+      const name = o.name.toLowerCase()
+      if (NON_DETERMINISTIC.has(name) || name.startsWith('rnd_')) {
+        throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, `non-deterministic function cannot be used in materialized view: ${name}`, typeof o.pos === 'number' ? o.pos : -1)
+      }
+    }
+    for (const v of Object.values(node)) visit(v)
+  }
+  visit(query)
+}
+
 /** QuestDB's default partitioning for a sampling interval: by DAY up to a minute, MONTH up to an hour, YEAR above. */
 function defaultPartition(bucket: number): PartitionUnit {
   if (bucket > 3600e6) return 'YEAR'
@@ -139,6 +159,7 @@ async function createMatView(stmt: CreateMatView, bc: BindContext, env: MatViewE
   }
   const queryPos = stmt.query.pos
   const plan = bindQuery(stmt.query, bc)
+  refuseNonDeterministic(stmt.query)
   // the base table: named by WITH BASE, else the one table the query reads
   const read = [...tablesRead(plan).keys()]
   let baseName: string

@@ -107,3 +107,19 @@ t.test('ILP rows refresh a view; ILP and append() into a view are refused', asyn
   await t.rejects(ingest('m_1h,host=a s=1.5 1704067200000000000\n'), { message: /cannot modify materialized view \[view=m_1h\]/ })
   await t.rejects(db.append('m_1h', { host: ['a'], s: [1], timestamp: [1] }), { code: '42809' })
 })
+
+t.test("errors at QuestDB's positions", async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('create table table1 (ts timestamp, k symbol, v double) timestamp(ts) partition by day wal')
+  const at = async (sql: string, position: number, message: RegExp): Promise<void> => {
+    await t.rejects(db.query(sql), { position, message }, sql)
+  }
+  // CreateMatViewTest: testCreateMatViewNonDeterministicFunction, testCreateMatViewBaseTableDoesNotExist
+  await at('create materialized view test as select coalesce(ts, now()) ts, avg(v) from table1 sample by 30s', 53, /non-deterministic function cannot be used in materialized view: now/)
+  await at('create materialized view test as (select ts, avg(v) from table1 where ts in today() sample by 30s) partition by month', 76, /non-deterministic function cannot be used in materialized view: today/)
+  await at('create materialized view testView as (select ts, avg(v) from table2 sample by 30s) partition by day', 61, /table does not exist \[table=table2\]/)
+  // MatViewTest: INSERT into a view at the view's name
+  await db.query('create materialized view curr_view as (select ts, k, avg(v) from table1 sample by 1h)')
+  await at("insert into curr_view values ('2019-03-10T03:00:00.000000Z', 'x', 3)", 12, /cannot modify materialized view \[view=curr_view\]/)
+})
