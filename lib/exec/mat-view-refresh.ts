@@ -5,8 +5,9 @@
  * refreshed for that range on a later turn of the event loop, never on the committing
  * statement's path. A refresh recomputes only the SAMPLE BY buckets the range touched: the query
  * runs over the base rows from one longest bucket before the range's start to one longest bucket
- * after its end, and only the buckets starting inside the range (widened by one bucket at the
- * start) are written back, so every bucket written is complete. The view's table keeps its rows
+ * after its end, and only the buckets that may hold a row of the range (starting after one longest
+ * bucket before its start, and at most at its end) are written back, so every bucket written is
+ * complete. The view's table keeps its rows
  * keyed by (timestamp, non-aggregate columns) with DEDUP UPSERT KEYS, so a rewritten bucket's rows
  * replace the old ones.
  *
@@ -193,7 +194,7 @@ export class MatViewRefresher {
         const ts = base.meta.columns[base.meta.timestampIndex]!
         const scale = ts.type === 'TIMESTAMP_NS' ? 1000 : 1
         const data = await this.run(restrictBase(query, def.baseTable, ts.name, a * scale, (b + def.bucketMicros + slack) * scale))
-        this.write(table, keepBuckets(data, table.meta.timestampIndex, a, b, table.meta.columns[table.meta.timestampIndex]!.type === 'TIMESTAMP_NS'))
+        this.write(table, keepBuckets(data, table.meta.timestampIndex, a + 1, b, table.meta.columns[table.meta.timestampIndex]!.type === 'TIMESTAMP_NS'))
       }
       if (store?.uncommitted === true) await store.commit()
     } finally { release() }
