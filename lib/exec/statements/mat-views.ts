@@ -61,6 +61,7 @@ export async function runMatView(stmt: MatViewStatement, bc: BindContext, env: M
         if (!state.invalid) env.refresher.addPending(def.name, { lo, hi: hi - 1 })
       }
       // INCREMENTAL: what commits noted and a MANUAL or timer view has not applied yet
+      env.refresher.errors.delete(def.name.toLowerCase())
       if (!state.invalid || stmt.mode === 'full') await env.refresher.schedule(def.name)
       const err = env.refresher.errors.get(def.name.toLowerCase())
       if (err !== undefined) throw err
