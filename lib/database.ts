@@ -2,6 +2,9 @@
  * The `Database` facade: open/close, query/stream/prepare, bulk append, sessions.
  */
 import { VIEWS_FILE, decodeViews } from './storage/views-file.js'
+import { MAT_VIEWS_FILE } from './storage/mat-views.js'
+import { resumeMatViews } from './exec/mat-view-refresh.js'
+import { refuseMatView } from './exec/statements/mat-views.js'
 import { SqlError, SqlState } from './errors.js'
 import type { Statement } from './sql/ast.js'
 import type { ParsedStatement } from './sql/parse.js'
@@ -214,6 +217,7 @@ export class Database {
     try {
       db.acl.attach(store && { read: () => store.readInternal(ACL_FILE), write: (b) => store.writeInternal(ACL_FILE, b) })
       if (store !== undefined) db.catalog.adoptViews(decodeViews(store.readInternal(VIEWS_FILE)))
+      if (store !== undefined) resumeMatViews(db.catalog, db.statements.refresher, store.readInternal(MAT_VIEWS_FILE))
     } catch (e) { store?.close(); throw e }
     // the parallel workers start loading now if a table is already large enough for a parallel plan, else when one grows so
     let largest = 0
@@ -390,6 +394,7 @@ export class Database {
   async append(table: string, columns: Readonly<Record<string, ArrayLike<unknown>>>, options: { readonly session?: Session } = {}): Promise<number> {
     this.checkOpen()
     const t = this.catalog.get(table)
+    refuseMatView({ catalog: this.catalog }, t.meta.name, -1)
     if (this.acl.enabled) {
       const named = Object.keys(columns).map((k) => t.meta.columns.find((c) => c.name.toLowerCase() === k.toLowerCase())?.name ?? k)
       this.acl.authorize((options.session ?? this.defaultSession).principal, [{ permission: 'INSERT', table: t.meta.name, columns: named }])
@@ -509,6 +514,7 @@ export class Database {
   async close(options: CloseOptions = {}): Promise<void> {
     if (this.closed) return
     this.closed = true
+    this.statements.refresher.close()
     if (options.cancel === true) await this.running.cancelAll(options.timeout ?? 5000)
     await this.store?.commit().catch(() => undefined)
     try { this.acl.flush() } catch { /* a REFRESH extension not saved: the token keeps its saved expiry */ }

@@ -37,6 +37,9 @@ import type { Rnd } from './functions/rnd/rnd.js'
 import type { QueryMemory } from './exec/memory.js'
 import { type ExecOptions, type Execution, infoOf } from './result.js'
 import { DoubleArray, arrayFromNested } from './types/array.js'
+import { MatViewRefresher } from './exec/mat-view-refresh.js'
+import { physical } from './exec/statements/physical.js'
+import { collectAll } from './exec/statements/dml.js'
 import { arrayType } from './types/array-type.js'
 import type { ParquetFiles } from './parquet/files.js'
 
@@ -62,7 +65,7 @@ function planned(plan: PlanNode): PlannedQuery {
 }
 
 /** Statements that may change a table's shape (they invalidate cached parameter types and plans). */
-const DDL_KINDS: ReadonlySet<Statement['kind']> = new Set<Statement['kind']>(['create_table', 'create_table_like', 'create_table_as', 'drop_table', 'truncate_table', 'rename_table', 'alter_table', 'create_view', 'drop_view'])
+const DDL_KINDS: ReadonlySet<Statement['kind']> = new Set<Statement['kind']>(['create_table', 'create_table_like', 'create_table_as', 'drop_table', 'truncate_table', 'rename_table', 'alter_table', 'create_view', 'drop_view', 'mat_view'])
 
 /** What the statement module needs of its database. */
 export interface StatementsEnv {
@@ -115,9 +118,17 @@ export class Statements {
   /** what a parsed statement binds to, kept until the schema changes (see {@link Statements.cacheOf}) */
   private readonly statementCache = new WeakMap<Statement, StatementCache>()
   private readonly catalog: Catalog
+  /** refreshes the materialized views, running their queries as the built-in admin */
+  readonly refresher: MatViewRefresher
 
   constructor(private readonly env: StatementsEnv) {
     this.catalog = env.catalog
+    this.refresher = new MatViewRefresher(env.catalog, () => this.store, async (q) => {
+      const ctx = this.neutralContext()
+      ctx.physical = (p) => physical(p, ctx)
+      const bc: BindContext = { catalog: this.catalog, paramTypes: [], ctes: new Map(), fn: ctx, constant: (e) => evalConstant(e, ctx), params: [], naming: this.env.naming }
+      return collectAll(physical(optimize(bindQuery(q, bc)), ctx), ctx)
+    }, env.clock)
   }
 
   /**
@@ -280,7 +291,7 @@ export class Statements {
     params.forEach((p, i) => { values.push(fromJsValue(paramTypes[i] ?? 'STRING', p)) })
     const bc: BindContext = { catalog: this.catalog, paramTypes, ctes: new Map(), fn: ctx, constant: (e) => evalConstant(e, ctx), params: values, naming: this.env.naming }
     const { acl } = this.env
-    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, files: this.env.files.roots, schemaChanged: () => { this.schemaVersion++ }, ...(acl.enabled ? { canSee: this.visibility(session.principal).canSee } : {}) }
+    const runEnv = { catalog: this.catalog, store: this.store, planOf: this.planOf, acl, files: this.env.files.roots, schemaChanged: () => { this.schemaVersion++ }, refresher: this.refresher, ...(acl.enabled ? { canSee: this.visibility(session.principal).canSee } : {}) }
     if (!DDL_KINDS.has(stmt.kind)) return runStatement(stmt, session, ctx, bc, runEnv)
     if (session.inTransaction) this.checkNoBufferedRows(stmt, session)
     // alone on the tables it changes: no INSERT or UPDATE of them is half done

@@ -128,6 +128,26 @@ export interface CatalogView {
   partitions(name: string): Scalar[][] | undefined
   /** the views, each checked now (`views()`); absent: none */
   views?(): ViewInfo[]
+  /** the materialized views (`materialized_views()`); absent: none */
+  matViews?(): MatViewInfo[]
+}
+
+/** A materialized view for `materialized_views()`: its definition and refresh state. */
+export interface MatViewInfo {
+  readonly id: number
+  readonly name: string
+  readonly baseTable: string
+  readonly sql: string
+  readonly refreshType: string
+  readonly status: 'valid' | 'invalid' | 'refreshing'
+  /** '' when valid */
+  readonly invalidReason: string
+  readonly lastRefreshStart: number | null
+  readonly lastRefreshFinish: number | null
+  /** the base table's commits the last refresh saw (-1: none yet), and now (-1: no base table) */
+  readonly refreshTxn: number
+  readonly baseTxn: number
+  readonly timer: { readonly count: number; readonly unit: string; readonly start: number } | undefined
 }
 
 /** A view for `views()`: its definition and whether its query binds now. */
@@ -164,6 +184,8 @@ export interface TableInfo {
   readonly createSql: string
   /** commits that changed the rows since the database opened (`wal_tables()`); absent: 0 */
   readonly txn?: number
+  /** true for a materialized view's table (`tables()`' matView) */
+  readonly matView?: boolean
 }
 
 /**

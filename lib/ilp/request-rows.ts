@@ -127,6 +127,8 @@ export class RequestRows implements LineSink {
   private open(name: string, key: string, nameBytes: Uint8Array): TableRows {
     try { checkTableName(name, -1, this.o.maxNameLength) } catch (e) { throw new LineError(`table: ${name}; ${(e as Error).message}`) }
     const existing = this.catalog.find(name)
+    const matView = this.catalog.matViews.find(name)
+    if (matView !== undefined) throw new LineError(`table: ${name}; cannot modify materialized view [view=${matView.name}]`)
     let t: TableRows
     if (existing === undefined) {
       if (!this.o.autoCreateTables) throw new LineError(`table: ${name}; table does not exist, creating new tables is disabled`)

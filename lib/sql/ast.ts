@@ -521,6 +521,83 @@ export interface CompileView {
   readonly namePos: number
 }
 
+/**
+ * How a materialized view refreshes (QuestDB 9): `IMMEDIATE` after every commit to its base
+ * table, `MANUAL` on `REFRESH MATERIALIZED VIEW ... INCREMENTAL` only, `EVERY n unit` on a timer
+ * (from `START`). `DEFERRED`: the first refresh waits for the first trigger instead of running
+ * at CREATE.
+ */
+export interface MatViewRefresh {
+  readonly kind: 'immediate' | 'manual' | 'every'
+  readonly deferred: boolean
+  /** `EVERY 1h`: the interval as written (count and unit letter) */
+  readonly every?: { readonly count: number; readonly unit: string; readonly pos: number }
+  /** `START 'timestamp'` of a timer refresh */
+  readonly start?: { readonly value: string; readonly pos: number }
+}
+
+/**
+ * `CREATE MATERIALIZED VIEW [IF NOT EXISTS] v [WITH BASE t] [REFRESH ...] AS (query)
+ * [PARTITION BY unit [TTL n unit]]`, or the compact form `... AS query` (no options). `sql` is the
+ * query's text (filled in by the parser, as CREATE VIEW's).
+ */
+export interface CreateMatView {
+  readonly kind: 'mat_view'
+  readonly op: 'create'
+  readonly pos: number
+  readonly name: string
+  readonly namePos: number
+  readonly ifNotExists: boolean
+  readonly base?: { readonly name: string; readonly pos: number }
+  readonly refresh: MatViewRefresh
+  readonly query: Query
+  /** offset of the query's first token */
+  readonly queryPos: number
+  readonly bodyStart: number
+  readonly bodyEnd: number
+  readonly sql: string
+  readonly partitionBy?: PartitionUnit
+  readonly partitionByPos?: number
+  readonly ttl?: TableOptions['ttl']
+}
+
+/** `REFRESH MATERIALIZED VIEW v FULL | INCREMENTAL | RANGE FROM 'a' TO 'b'`. */
+export interface RefreshMatView {
+  readonly kind: 'mat_view'
+  readonly op: 'refresh'
+  readonly pos: number
+  readonly name: string
+  readonly namePos: number
+  readonly mode: 'full' | 'incremental' | 'range'
+  readonly from?: { readonly value: string; readonly pos: number }
+  readonly to?: { readonly value: string; readonly pos: number }
+}
+
+/** `DROP MATERIALIZED VIEW [IF EXISTS] v`. */
+export interface DropMatView {
+  readonly kind: 'mat_view'
+  readonly op: 'drop'
+  readonly pos: number
+  readonly name: string
+  readonly namePos: number
+  readonly ifExists: boolean
+}
+
+/** `ALTER MATERIALIZED VIEW v SET TTL n unit` / `SET REFRESH ...`. */
+export interface AlterMatView {
+  readonly kind: 'mat_view'
+  readonly op: 'alter'
+  readonly pos: number
+  readonly name: string
+  readonly namePos: number
+  readonly action:
+    | { readonly kind: 'set_ttl'; readonly pos: number; readonly count: number; readonly unit: Exclude<PartitionUnit, 'NONE'> }
+    | { readonly kind: 'set_refresh'; readonly pos: number; readonly refresh: MatViewRefresh }
+}
+
+/** The materialized-view statements: one statement kind, told apart by `op`. */
+export type MatViewStatement = CreateMatView | RefreshMatView | DropMatView | AlterMatView
+
 /** TRUNCATE TABLE. */
 export interface TruncateTable {
   readonly kind: 'truncate_table'
@@ -661,6 +738,7 @@ export type Statement =
   | Query
   | CreateTable | CreateTableAs | CreateTableLike | DropTable | TruncateTable | RenameTable | AlterTable
   | CreateView | DropView | CompileView
+  | MatViewStatement
   | Insert | Update
   | Show | Explain | Transaction | SetStatement | Unsupported | CancelQuery
   | AclStatement

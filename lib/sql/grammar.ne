@@ -31,6 +31,7 @@ import * as P from './build/pivot.js'
 import * as V from './build/declare.js'
 import * as AR from './build/array.js'
 import * as C from './build/copy.js'
+import * as M from './build/matview.js'
 %}
 
 @lexer lexer
@@ -55,6 +56,7 @@ statement ->
 @include "grammar/pivot.ne"
 @include "grammar/declare.ne"
 @include "grammar/ddl.ne"
+@include "grammar/matview.ne"
 @include "grammar/dml.ne"
 @include "grammar/utility.ne"
 @include "grammar/acl.ne"

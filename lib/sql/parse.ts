@@ -160,7 +160,7 @@ export function parseByGrammar(sql: string, limits: ParseLimits = DEFAULT_PARSE_
  * are all there is here; a template hit has moved the offsets to these tokens).
  */
 function withViewText(stmt: Statement, tokens: readonly Token[]): Statement {
-  if (stmt.kind !== 'create_view') return stmt
+  if (stmt.kind !== 'create_view' && !(stmt.kind === 'mat_view' && stmt.op === 'create')) return stmt
   let text = ''
   let prevEnd = -1
   for (const t of tokens) {

@@ -29,7 +29,7 @@ export function isWriteStatement(s: Statement): boolean {
     case 'acl':
       return aclWrites(s)
     case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
-    case 'rename_table': case 'alter_table': case 'insert': case 'update': case 'copy_to': case 'create_view': case 'drop_view':
+    case 'rename_table': case 'alter_table': case 'insert': case 'update': case 'copy_to': case 'create_view': case 'drop_view': case 'mat_view':
       return true
   }
 }

@@ -4,6 +4,7 @@
 import { SqlError, SqlState } from '../errors.js'
 import { Table, type TableMeta, type TableStore } from './table.js'
 import { DEFAULT_MAX_NAME_LENGTH } from './names.js'
+import { MatViews } from './mat-views.js'
 
 /**
  * A view (QuestDB 9's CREATE VIEW): a named query, expanded as a subquery wherever its name is
@@ -32,6 +33,8 @@ export class Catalog {
   /** the views' status as last checked, by lower-case name (not persisted: worked out again) */
   readonly viewStatus = new Map<string, ViewStatus>()
   private nextId = 1
+  /** the materialized views' definitions and refresh state (their rows are tables of this catalog) */
+  readonly matViews = new MatViews()
   /** durable storage given to every table created from now on (a data-directory database) */
   store: TableStore | undefined
   /** the longest table or column name (QuestDB's `cairo.max.file.name.length`) */

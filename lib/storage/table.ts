@@ -223,6 +223,8 @@ export class Table {
    * partitions): `wal_tables()`' writerTxn / sequencerTxn.
    */
   txn = 0
+  /** told of every append once it is logged (materialized views over the table note its range) */
+  appended: ((table: Table, vectors: readonly Vector[], length: number) => void) | undefined
 
   constructor(meta: TableMeta, store?: TableStore, cold: readonly ColdPart[] = []) {
     this.currentMeta = frozen(meta)
@@ -443,6 +445,7 @@ export class Table {
     this.txn++
     if (this.store !== undefined) this.store.logAppend(this, vectors, length)
     else this.applyAppend(vectors, length)
+    this.appended?.(this, vectors, length)
   }
 
   /**
@@ -460,6 +463,7 @@ export class Table {
     const run = inTurns(this.applyAppendSteps(vectors, length, rowsPerStep))
     this.turns = run
     try { await run.done } finally { if (this.turns === run) this.turns = undefined }
+    this.appended?.(this, vectors, length)
   }
 
   /** Finishes, at once, work on the table running in steps: the store's (a commit, a checkpoint) and an append in turns. */

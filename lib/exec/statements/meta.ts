@@ -6,7 +6,7 @@ import type { Show } from '../../sql/ast.js'
 import { type ColumnType, typeName } from '../../types/column-type.js'
 import { type Batch, type Scalar, VectorWriter } from '../../types/vector.js'
 import { formatTimestamp } from '../../types/timestamp.js'
-import type { CatalogView, TableInfo, ViewInfo } from '../../functions/registry-types.js'
+import type { CatalogView, MatViewInfo, TableInfo, ViewInfo } from '../../functions/registry-types.js'
 import { ExecContext } from '../context.js'
 import { checkView } from './views.js'
 import type { Catalog, ViewDef } from '../../storage/catalog.js'
@@ -66,6 +66,20 @@ export function tableInfo(t: Table): TableInfo {
 }
 
 /** The catalog as meta functions see it. */
+/** Every materialized view with its refresh state. */
+function matViewInfos(catalog: Catalog): MatViewInfo[] {
+  return catalog.matViews.all().map((d) => {
+    const s = catalog.matViews.state(d.name)
+    const refreshing = s.lastRefreshStart !== null && (s.lastRefreshFinish === null || s.lastRefreshStart > s.lastRefreshFinish)
+    return {
+      id: d.id, name: d.name, baseTable: d.baseTable, sql: d.sql, refreshType: d.refreshType,
+      status: s.invalid ? 'invalid' : refreshing ? 'refreshing' : 'valid', invalidReason: s.reason,
+      lastRefreshStart: s.lastRefreshStart, lastRefreshFinish: s.lastRefreshFinish, refreshTxn: s.refreshTxn,
+      baseTxn: catalog.find(d.baseTable)?.txn ?? -1, timer: d.timer,
+    }
+  })
+}
+
 /** Every view with its status now (the view's query bound: QuestDB recompiles a view to check it). */
 function checkViews(catalog: Catalog): ViewInfo[] {
   const fn = new ExecContext(0, () => 0, '', catalogView(catalog), '', [], undefined, undefined)
@@ -85,9 +99,10 @@ function checkViews(catalog: Catalog): ViewInfo[] {
 export function catalogView(catalog: Catalog): CatalogView {
   return {
     tableNames: () => catalog.names(),
-    table: (name) => { const t = catalog.find(name); return t === undefined ? undefined : tableInfo(t) },
+    table: (name) => { const t = catalog.find(name); return t === undefined ? undefined : catalog.matViews.find(name) === undefined ? tableInfo(t) : { ...tableInfo(t), matView: true } },
     partitions: (name) => { const t = catalog.find(name); return t === undefined ? undefined : partitionRows(t) },
     views: () => checkViews(catalog),
+    matViews: () => matViewInfos(catalog),
   }
 }
 
@@ -102,6 +117,7 @@ export function visibleCatalog(view: CatalogView, canSee: (table: string) => boo
     table: (name) => { const t = view.table(name); return t === undefined || !canSee(t.name) ? undefined : t },
     partitions: (name) => { const t = view.table(name); return t === undefined || !canSee(t.name) ? undefined : view.partitions(name) },
     views: () => (view.views?.() ?? []).filter((v) => canSee(v.name)),
+    matViews: () => (view.matViews?.() ?? []).filter((v) => canSee(v.name)),
   }
 }
 

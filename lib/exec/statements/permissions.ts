@@ -116,6 +116,16 @@ function permissionsOf(stmt: Statement, bc: BindContext): RequiredPermission[] {
     case 'drop_view': return [{ permission: 'DROP VIEW', table: catalog.findView(stmt.name)?.name ?? stmt.name }]
     // checked with the system's rights, not the caller's SELECTs (QuestDB's compile-view page)
     case 'compile_view': return [{ permission: 'COMPILE VIEW', table: catalog.findView(stmt.name)?.name ?? stmt.name }]
+    case 'mat_view': {
+      const table = catalog.matViews.find(stmt.name)?.name ?? stmt.name
+      switch (stmt.op) {
+        // the query is checked as a SELECT of the creator's, as CREATE VIEW's
+        case 'create': return [{ permission: 'CREATE MATERIALIZED VIEW' }, ...queryPermissions(stmt.query, bc)]
+        case 'refresh': return [{ permission: 'REFRESH MATERIALIZED VIEW', table }]
+        case 'drop': return [{ permission: 'DROP MATERIALIZED VIEW', table }]
+        case 'alter': return [{ permission: stmt.action.kind === 'set_ttl' ? 'SET TABLE PARAM' : 'REFRESH MATERIALIZED VIEW', table }]
+      }
+    }
     // CANCEL QUERY: SQL ENGINE ADMIN for another user's statement, checked when it runs (it depends on whose it is)
     case 'show': case 'transaction': case 'set': case 'unsupported': case 'cancel_query': return []
     case 'acl': return aclStatementPermissions(stmt)

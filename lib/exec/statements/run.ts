@@ -31,6 +31,9 @@ import { copyTo } from './copy.js'
 import { convertPartition } from './convert-partition.js'
 import { bindViewOutput, compileView, createView, dropView, refuseView } from './views.js'
 import type { FileRoots } from '../../parquet/files.js'
+import type { MatViewRefresher } from '../mat-view-refresh.js'
+import { afterStatement, refuseMatView, runMatView } from './mat-views.js'
+import { tablesRead } from '../../plan/tables-read.js'
 
 /** An optimized query plan with what every execution of it needs, worked out once. */
 export interface PlannedQuery {
@@ -58,14 +61,25 @@ export interface RunEnv {
    * schema of before are not used from now on
    */
   readonly schemaChanged?: () => void
+  /** refreshes the materialized views (absent: the database has none and can make none) */
+  readonly refresher?: MatViewRefresher
 }
 
 /** Runs `stmt`, bound in `bc`, in `session`. */
 export async function runStatement(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext, env: RunEnv): Promise<Execution> {
+  const ex = await runOne(stmt, session, ctx, bc, env)
+  // the materialized views over a table the statement dropped, truncated, renamed or updated become invalid
+  if (env.refresher !== undefined) afterStatement(stmt, { ...env, refresher: env.refresher })
+  return ex
+}
+
+async function runOne(stmt: Statement, session: Session, ctx: ExecContext, bc: BindContext, env: RunEnv): Promise<Execution> {
   ctx.physical = (p) => physical(p, ctx) // for the subqueries the statement computes
   switch (stmt.kind) {
     case 'select': case 'setop': case 'with': {
       const q = env.planOf(stmt, bc)
+      // a materialized view read waits for its pending refresh: it shows every commit acknowledged before
+      if (env.refresher !== undefined && env.catalog.matViews.size > 0) await env.refresher.settled([...tablesRead(q.plan).keys()].map((t) => t.meta.name))
       if (q.subqueries.length > 0) await computeSubqueries(q.subqueries, ctx)
       return { columns: q.columns, types: q.types, timestampIndex: q.plan.timestampIndex, command: 'select', affected: -1, batches: runPlan(physical(q.plan, ctx), ctx) }
     }
@@ -104,26 +118,32 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
     case 'drop_table':
       for (const n of stmt.names) {
         // QuestDB's message and position (DROP VIEW drops a view)
-        if (env.catalog.findView(n.name) !== undefined) throw new SqlError(SqlState.WRONG_OBJECT_TYPE, 'table name expected, got view or materialized view name', n.pos)
+        if (env.catalog.findView(n.name) !== undefined || env.catalog.matViews.find(n.name) !== undefined) throw new SqlError(SqlState.WRONG_OBJECT_TYPE, 'table name expected, got view or materialized view name', n.pos)
       }
       return ddlInBackground(env, () => dropTable(stmt, env.catalog), done('drop_table'))
     case 'truncate_table':
-      for (const n of stmt.names) refuseView(env, n.name, n.pos)
+      for (const n of stmt.names) { refuseView(env, n.name, n.pos); refuseMatView(env, n.name, n.pos) }
       return ddlInBackground(env, () => truncateTable(stmt, env.catalog), done('truncate_table'))
     case 'rename_table':
       refuseView(env, stmt.from, stmt.fromPos)
+      refuseMatView(env, stmt.from, stmt.fromPos)
       return ddlInBackground(env, () => renameTable(stmt, env.catalog), done('rename_table'))
     case 'create_view': return createView(stmt, bc, env, ctx.clock())
     case 'drop_view': return dropView(stmt, env)
     case 'compile_view': return compileView(stmt, bc, env, ctx.clock())
+    case 'mat_view':
+      if (env.refresher === undefined) throw notSupported('materialized views are disabled', stmt.pos)
+      return runMatView(stmt, bc, { ...env, refresher: env.refresher }, ctx.clock())
     case 'alter_table':
       refuseView(env, stmt.table, stmt.tablePos)
+      refuseMatView(env, stmt.table, stmt.tablePos)
       if (stmt.action.kind === 'convert_partition') return convertPartition(stmt, stmt.action, env.catalog, env.store)
       // ADD COLUMN: the table's rows in memory are written first, so the new column starts after them (a column top)
       return ddlInBackground(env, () => alterTable(stmt, env.catalog), done('alter_table'),
         () => { const t = stmt.action.kind === 'add_column' ? env.catalog.find(stmt.table) : undefined; return t === undefined ? [] : [t] })
     case 'insert': {
       refuseView(env, stmt.table, stmt.tablePos)
+      refuseMatView(env, stmt.table, stmt.tablePos)
       const table = env.catalog.get(stmt.table, stmt.tablePos)
       const cteBc = stmt.ctes === undefined ? bc : withCtes(bc, stmt.ctes)
       if (session.inTransaction) return done('insert', await insert(stmt, table, cteBc, ctx, (t, v, n) => { session.pending.add(t, v, n) }))
@@ -133,6 +153,7 @@ export async function runStatement(stmt: Statement, session: Session, ctx: ExecC
     }
     case 'update': {
       refuseView(env, stmt.table, stmt.tablePos)
+      refuseMatView(env, stmt.table, stmt.tablePos)
       const table = env.catalog.get(stmt.table, stmt.tablePos)
       // alone on the table: no append lands between the rows UPDATE reads and the rows it writes
       const release = await table.writers.exclusive()
@@ -207,7 +228,7 @@ function ddl(env: RunEnv, change: () => void, ex: Execution): Execution {
  * On failure the tables' rows and partitions, and the catalog, are put back as they were, and
  * the files are made to match them again (blocking: a failure is rare).
  */
-async function ddlInBackground(env: RunEnv, change: () => void, ex: Execution, flushFirst: () => readonly Table[] = () => []): Promise<Execution> {
+export async function ddlInBackground(env: RunEnv, change: () => void, ex: Execution, flushFirst: () => readonly Table[] = () => []): Promise<Execution> {
   const store = env.store
   if (store === undefined) return ddl(env, change, ex)
   return store.oneDdlAtATime(async () => {

@@ -11,7 +11,7 @@ export function returnsRows(stmt: Statement): boolean {
     case 'select': case 'setop': case 'with': case 'show': case 'explain': case 'copy_to': return true
     case 'create_table': case 'create_table_as': case 'create_table_like': case 'drop_table': case 'truncate_table':
     case 'rename_table': case 'alter_table': case 'insert': case 'update': case 'transaction': case 'set': case 'unsupported':
-    case 'cancel_query': case 'create_view': case 'drop_view': case 'compile_view':
+    case 'cancel_query': case 'create_view': case 'drop_view': case 'compile_view': case 'mat_view':
       return false
     case 'acl': return aclReturnsRows(stmt)
   }
@@ -34,6 +34,7 @@ export function commandTag(stmt: Statement): string {
     case 'create_view': return stmt.alter ? 'ALTER VIEW' : 'CREATE VIEW'
     case 'drop_view': return 'DROP VIEW'
     case 'compile_view': return 'COMPILE VIEW'
+    case 'mat_view': return `${stmt.op.toUpperCase()} MATERIALIZED VIEW`
     case 'truncate_table': return 'TRUNCATE TABLE'
     case 'rename_table': case 'alter_table': return 'ALTER TABLE'
     case 'transaction': return stmt.action.toUpperCase()

@@ -37,9 +37,9 @@ const TABLES_COLUMNS: readonly { name: string; type: ColumnType }[] = [
 function tableRow(t: TableInfo): Scalar[] {
   const ts = t.timestampIndex >= 0 ? t.columns[t.timestampIndex]?.name ?? null : null
   return [
-    t.id, t.name, ts, t.partitionBy, t.wal, t.dedupKeys.length > 0,
-    t.ttl?.count ?? 0, t.ttl?.unit ?? 'HOUR', false,
-    t.wal ? `${t.name}~${t.id}` : t.name, t.maxUncommittedRows, t.o3MaxLag, false, 'T',
+    t.id, t.name, ts, t.partitionBy, t.wal, t.matView !== true && t.dedupKeys.length > 0,
+    t.ttl?.count ?? 0, t.ttl?.unit ?? 'HOUR', t.matView === true,
+    t.wal ? `${t.name}~${t.id}` : t.name, t.maxUncommittedRows, t.o3MaxLag, false, t.matView === true ? 'M' : 'T',
   ]
 }
 

@@ -61,6 +61,12 @@ function plan(acl: AccessControl, stmt: Statement, principal: Principal): TableI
       const owner = ownerOf(acl, undefined, principal, 'a view', 'CREATE VIEW')
       return owner === undefined ? undefined : { id, op: 'create', table: stmt.name, owner }
     }
+    case 'mat_view': {
+      // the creator owns a new materialized view as a new table
+      if (stmt.op !== 'create' || acl.tables.find(stmt.name) !== undefined) return undefined
+      const owner = ownerOf(acl, undefined, principal, 'a materialized view', 'CREATE MATERIALIZED VIEW')
+      return owner === undefined ? undefined : { id, op: 'create', table: stmt.name, owner }
+    }
     case 'alter_table': {
       const a = stmt.action
       if (a.kind !== 'add_column') return undefined

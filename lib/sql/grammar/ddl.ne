@@ -4,7 +4,7 @@
 ddl ->
     createTable {% id %} | createTableAs {% id %} | createTableLike {% id %}
   | dropTable {% id %} | truncateTable {% id %} | renameTable {% id %} | alterTable {% id %}
-  | createView {% id %} | dropView {% id %}
+  | createView {% id %} | dropView {% id %} | matView {% id %}
 
 ifNotExists -> %IF %NOT %EXISTS {% id %}
 ifExists -> %IF %EXISTS {% id %}

@@ -59,4 +59,3 @@ unsupported ->
   | %CLOSE restTokens                   {% ([t]) => S.unsupported(t, 'CLOSE') %}
   | %COPY tableName %FROM restTokens    {% ([t]) => S.unsupported(t, 'COPY') %}
   | %CREATE %INDEX restTokens           {% ([t]) => S.unsupported(t, 'CREATE INDEX') %}
-  | %CREATE %MATERIALIZED %VIEW restTokens {% ([t]) => S.unsupported(t, 'CREATE MATERIALIZED VIEW') %}

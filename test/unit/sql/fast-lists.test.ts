@@ -59,7 +59,7 @@ t.test('fast path and grammar give the same AST', async (t) => {
     if (grammar.length === 0) continue // not a statement the grammar takes on its own (checked below)
     // a view's `sql` (its body's text) is filled in after the parse, from the tokens: the grammar leaves it empty
     const fast = parseStatement(sql)
-    const same = fast.kind === 'create_view' ? { ...fast, sql: '' } : fast
+    const same = fast.kind === 'create_view' || (fast.kind === 'mat_view' && fast.op === 'create') ? { ...fast, sql: '' } : fast
     t.equal(json(same), json(grammar[0]), sql.slice(0, 120))
   }
 })

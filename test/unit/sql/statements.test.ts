@@ -88,9 +88,26 @@ t.test('unsupported statements parse to kind unsupported', async (t) => {
   const cases: [string, string][] = [
     ['delete from t where a = 1', 'DELETE'], ['declare c cursor for select 1', 'DECLARE CURSOR'], ['fetch 10 from c', 'FETCH'],
     ['move next in c', 'MOVE'], ['close c', 'CLOSE'], ["copy t from 'x.csv'", 'COPY'], ['create index i on t (a)', 'CREATE INDEX'],
-    ['create materialized view v as (select 1)', 'CREATE MATERIALIZED VIEW'],
   ]
   for (const [sql, feature] of cases) t.match(parseStatement(sql), { kind: 'unsupported', feature, pos: 0 }, sql)
+})
+
+t.test('materialized view statements', async (t) => {
+  t.match(parseStatement("create materialized view if not exists v with base t refresh every 1h deferred start '2025-01-01' as (select ts, avg(x) from t sample by 1h) partition by day ttl 3 days"), {
+    kind: 'mat_view', op: 'create', name: 'v', ifNotExists: true, base: { name: 't' },
+    refresh: { kind: 'every', deferred: true, every: { count: 1, unit: 'h' }, start: { value: '2025-01-01' } },
+    sql: 'select ts, avg(x) from t sample by 1h', partitionBy: 'DAY', ttl: { count: 3, unit: 'DAY' },
+  })
+  // the compact form: the query without parentheses, no options
+  t.match(parseStatement('create materialized view v refresh manual as select ts, avg(x) from t sample by 1h'), { op: 'create', refresh: { kind: 'manual', deferred: false }, sql: 'select ts, avg(x) from t sample by 1h' })
+  t.match(parseStatement('refresh materialized view v full'), { kind: 'mat_view', op: 'refresh', mode: 'full' })
+  t.match(parseStatement('refresh materialized view v incremental'), { op: 'refresh', mode: 'incremental' })
+  t.match(parseStatement("refresh materialized view v range from '2025-01-01' to '2025-01-02'"), { op: 'refresh', mode: 'range', from: { value: '2025-01-01' }, to: { value: '2025-01-02' } })
+  t.match(parseStatement('drop materialized view if exists v'), { op: 'drop', ifExists: true })
+  t.match(parseStatement('alter materialized view v set ttl 2 weeks'), { op: 'alter', action: { kind: 'set_ttl', count: 2, unit: 'WEEK' } })
+  t.match(parseStatement('alter materialized view v set refresh immediate'), { op: 'alter', action: { kind: 'set_refresh', refresh: { kind: 'immediate' } } })
+  t.throws(() => parseStatement('create materialized view v refresh sometimes as (select 1)'), { code: '42601' })
+  t.throws(() => parseStatement('refresh materialized view v partly'), { code: '42601' })
 })
 
 t.test('scripts split at top-level semicolons', async (t) => {

@@ -1,0 +1,296 @@
+/**
+ * Refreshing materialized views. A view's rows are its query's result, stored in its own table;
+ * IMMEDIATE views follow their base table: every append to the base table (INSERT, ILP, COPY,
+ * CREATE TABLE AS of a view over a view...) notes the time range it touched, and the view is
+ * refreshed for that range on a later turn of the event loop, never on the committing
+ * statement's path. A refresh recomputes only the SAMPLE BY buckets the range touched: the query
+ * runs over the base rows from one longest bucket before the range's start to one longest bucket
+ * after its end, and only the buckets that may hold a row of the range (starting after one longest
+ * bucket before its start, and at most at its end) are written back, so every bucket written is
+ * complete. The view's table keeps its rows
+ * keyed by (timestamp, non-aggregate columns) with DEDUP UPSERT KEYS, so a rewritten bucket's rows
+ * replace the old ones.
+ *
+ * Readers of a view wait for its pending refresh ({@link MatViewRefresher.settled}), so a query of
+ * a view sees every commit to the base table acknowledged before it started.
+ */
+import { SqlError, SqlState } from '../errors.js'
+import type { Query, TableRef } from '../sql/ast.js'
+import { parseStatement } from '../sql/parse.js'
+import type { Catalog } from '../storage/catalog.js'
+import type { DurableStore } from '../storage/durable/store.js'
+import type { MatViewDef } from '../storage/mat-views.js'
+import { MAT_VIEWS_FILE } from '../storage/mat-views.js'
+import type { Table } from '../storage/table.js'
+import { castVector } from '../types/cast.js'
+import { type Batch, type I64Vector, type Vector, gather } from '../types/vector.js'
+
+/** Runs a query for the refresher (the admin's context): its rows. */
+export type QueryRunner = (q: Query) => Promise<Batch>
+
+/** A time range of base-table rows, in µs (inclusive). */
+interface Range { lo: number; hi: number }
+
+/** Slack for time zones and daylight-saving shifts around a bucket (µs). */
+export const ZONE_SLACK = 26 * 3_600_000_000
+
+/** Refreshes the materialized views of one catalog. */
+export class MatViewRefresher {
+  /** per view (lower-case name): the base rows' range not refreshed yet, or 'full' */
+  private readonly pending = new Map<string, Range | 'full'>()
+  /** per view: the refresh running now (and those queued behind it) */
+  private readonly running = new Map<string, Promise<void>>()
+  /** the views' timers (REFRESH EVERY) */
+  private readonly timers = new Map<string, ReturnType<typeof setInterval>>()
+  /** the last refresh's error per view (logged nowhere else: the view stays as it was) */
+  readonly errors = new Map<string, SqlError | Error>()
+  private closed = false
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly store: () => DurableStore | undefined,
+    private readonly run: QueryRunner,
+    private readonly clock: () => number,
+  ) {}
+
+  /** Follows view `def`'s base table (its appends note ranges) and starts its timer. */
+  attach(def: MatViewDef): void {
+    const base = this.catalog.find(def.baseTable)
+    if (base !== undefined) base.appended = (t, v, n) => { this.noteAppend(t, v, n) }
+    const key = def.name.toLowerCase()
+    const old = this.timers.get(key)
+    if (old !== undefined) { clearInterval(old); this.timers.delete(key) }
+    if (def.refreshType === 'timer' && def.timer !== undefined) {
+      const every = Math.max(1000, intervalMicros(def.timer.count, def.timer.unit) / 1000)
+      const timer = setInterval(() => { if (this.clock() >= def.timer!.start) this.schedule(def.name) }, every)
+      timer.unref?.()
+      this.timers.set(key, timer)
+    }
+  }
+
+  /** Stops following view `name` (DROP). */
+  detach(name: string): void {
+    const key = name.toLowerCase()
+    const t = this.timers.get(key)
+    if (t !== undefined) clearInterval(t)
+    this.timers.delete(key)
+    this.pending.delete(key)
+  }
+
+  /** Stops every timer (the database closes). */
+  close(): void {
+    this.closed = true
+    for (const t of this.timers.values()) clearInterval(t)
+    this.timers.clear()
+  }
+
+  /** An append to `base`: every valid view over it notes the range; IMMEDIATE ones refresh soon. */
+  noteAppend(base: Table, vectors: readonly Vector[], length: number): void {
+    const ts = base.meta.timestampIndex
+    if (ts < 0 || length === 0) return
+    const views = this.catalog.matViews.over(base.meta.name)
+    if (views.length === 0) return
+    const v = vectors[ts]!
+    let lo = Infinity
+    let hi = -Infinity
+    if (v.isConst) {
+      lo = hi = Number((v as I64Vector).data[0])
+    } else {
+      const d = (v as I64Vector).data
+      if (d instanceof Float64Array) {
+        for (let i = 0; i < length; i++) { const x = d[i]!; if (x < lo) lo = x; if (x > hi) hi = x }
+      } else {
+        for (let i = 0; i < length; i++) { const x = Number(d[i]!); if (x < lo) lo = x; if (x > hi) hi = x }
+      }
+    }
+    if (base.meta.columns[ts]!.type === 'TIMESTAMP_NS') { lo = Math.floor(lo / 1000); hi = Math.ceil(hi / 1000) }
+    for (const def of views) {
+      if (this.catalog.find(def.name) === undefined || this.catalog.matViews.state(def.name).invalid) continue
+      this.addPending(def.name, { lo, hi })
+      if (def.refreshType === 'immediate') this.schedule(def.name)
+    }
+  }
+
+  /** Notes a range (or everything) to refresh for view `name`. */
+  addPending(name: string, r: Range | 'full'): void {
+    const key = name.toLowerCase()
+    const old = this.pending.get(key)
+    if (old === 'full' || r === 'full') { this.pending.set(key, 'full'); return }
+    this.pending.set(key, old === undefined ? { ...r } : { lo: Math.min(old.lo, r.lo), hi: Math.max(old.hi, r.hi) })
+  }
+
+  /** Runs view `name`'s pending refresh on a later turn (after any running one). */
+  schedule(name: string): Promise<void> {
+    const key = name.toLowerCase()
+    const before = this.running.get(key) ?? Promise.resolve()
+    const next = before.then(() => new Promise<void>((resolve) => { setImmediate(resolve) })).then(() => this.refreshPending(name)).catch((e: unknown) => {
+      this.errors.set(key, e as Error)
+      // as QuestDB: a refresh that fails makes the view invalid, its error the reason
+      const state = this.catalog.matViews.find(name) === undefined ? undefined : this.catalog.matViews.state(name)
+      if (state !== undefined && !this.closed) {
+        state.invalid = true
+        state.reason = e instanceof Error ? e.message : String(e)
+        state.lastRefreshFinish = this.clock()
+        try { this.persist() } catch { /* written again at the next change */ }
+      }
+    })
+    this.running.set(key, next)
+    void next.finally(() => { if (this.running.get(key) === next) this.running.delete(key) })
+    return next
+  }
+
+  /** Resolves once the refreshes of views `names` queued so far are done. */
+  async settled(names: Iterable<string>): Promise<void> {
+    for (const n of names) {
+      const p = this.running.get(n.toLowerCase())
+      if (p !== undefined) await p
+    }
+  }
+
+  /** True when view `name` has a refresh queued or running. */
+  busy(name: string): boolean {
+    return this.running.has(name.toLowerCase())
+  }
+
+  /** Refreshes what is pending for view `name` now. */
+  private async refreshPending(name: string): Promise<void> {
+    if (this.closed) return
+    const key = name.toLowerCase()
+    const p = this.pending.get(key)
+    if (p === undefined) return
+    this.pending.delete(key)
+    await this.refresh(name, p)
+  }
+
+  /**
+   * Refreshes view `name`: 'full' replaces every row with the query's result; a range recomputes
+   * the buckets holding base rows in it. Records the refresh in the view's state and persists it.
+   */
+  async refresh(name: string, what: Range | 'full'): Promise<void> {
+    const mv = this.catalog.matViews
+    const def = mv.find(name)
+    const table = this.catalog.find(name)
+    if (def === undefined || table === undefined) return
+    const state = mv.state(name)
+    const base = this.catalog.find(def.baseTable)
+    if (base === undefined) return
+    const store = this.store()
+    // the base table's acknowledged appends are applied (readers see them) before it is read
+    if (store?.uncommitted === true) await store.commit().catch(() => undefined)
+    state.lastRefreshStart = this.clock()
+    const txn = base.txn
+    const baseRows = base.rowCount
+    const query = parseQuery(def.sql)
+    const release = await table.writers.exclusive()
+    try {
+      if (what === 'full') {
+        const data = await this.run(query)
+        table.truncate()
+        this.write(table, data)
+      } else {
+        const slack = def.slackMicros ?? ZONE_SLACK
+        const a = what.lo - def.bucketMicros - slack
+        const b = what.hi
+        const ts = base.meta.columns[base.meta.timestampIndex]!
+        const scale = ts.type === 'TIMESTAMP_NS' ? 1000 : 1
+        const data = await this.run(restrictBase(query, def.baseTable, ts.name, a * scale, (b + def.bucketMicros + slack) * scale))
+        this.write(table, keepBuckets(data, table.meta.timestampIndex, a + 1, b, table.meta.columns[table.meta.timestampIndex]!.type === 'TIMESTAMP_NS'))
+      }
+      if (store?.uncommitted === true) await store.commit()
+    } finally { release() }
+    state.lastRefreshFinish = this.clock()
+    state.refreshTxn = txn
+    state.baseRows = baseRows
+    this.errors.delete(name.toLowerCase())
+    this.persist()
+  }
+
+  /** Appends a refresh's rows to the view's table (cast to its column types). */
+  private write(table: Table, data: Batch): void {
+    if (data.length === 0) return
+    const vectors = table.meta.columns.map((c, i) => (data.vectors[i]!.type === c.type ? data.vectors[i]! : castVector(data.vectors[i]!, c.type)))
+    table.append(vectors, data.length)
+  }
+
+  /** Writes the definitions and states to the data directory (nothing in memory). */
+  persist(): void {
+    this.store()?.writeInternal(MAT_VIEWS_FILE, this.catalog.matViews.encode())
+  }
+}
+
+/** The parsed query of a view's text. */
+export function parseQuery(sql: string): Query {
+  const s = parseStatement(sql)
+  if (s.kind !== 'select' && s.kind !== 'setop' && s.kind !== 'with') throw new SqlError(SqlState.SYNTAX_ERROR, 'materialized view query expected', 0)
+  return s
+}
+
+/** `query` with every FROM reference to `base` read through `base WHERE ts >= lo AND ts < hi`. */
+export function restrictBase(query: Query, base: string, ts: string, lo: number, hi: number): Query {
+  const q = quote(ts)
+  const sub = parseQuery(`select * from ${quote(base)} where ${q} >= ${Math.floor(lo)} and ${q} < ${Math.ceil(hi)}`)
+  const key = base.toLowerCase()
+  const swap = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(swap)
+    if (node === null || typeof node !== 'object') return node
+    const o = node as Record<string, unknown>
+    if (o.kind === 'table' && typeof o.name === 'string' && o.name.toLowerCase() === key && 'pos' in o && !('args' in o)) {
+      const ref = o as TableRef & { kind: 'table' }
+      return { kind: 'subquery', pos: ref.pos, query: sub, alias: ref.alias ?? ref.name, ...(ref.timestamp === undefined ? {} : { timestamp: ref.timestamp }) }
+    }
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(o)) out[k] = swap(v)
+    return out
+  }
+  return swap(query) as Query
+}
+
+function quote(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`
+}
+
+/** The rows of `data` whose bucket (timestamp column `ts`) starts in [lo, hi] (µs). */
+function keepBuckets(data: Batch, ts: number, lo: number, hi: number, nanos: boolean): Batch {
+  const v = data.vectors[ts] as I64Vector
+  const sel = new Int32Array(data.length)
+  let n = 0
+  for (let i = 0; i < data.length; i++) {
+    const x = Number(v.isConst ? v.data[0] : v.data[i]) / (nanos ? 1000 : 1)
+    if (x >= lo && x <= hi) sel[n++] = i
+  }
+  if (n === data.length) return data
+  return { length: n, vectors: data.vectors.map((c) => gather(c, sel, n)) }
+}
+
+/** One interval of a timer or SAMPLE BY stride in µs (months 31 days, years 366: the longest they last). */
+export function intervalMicros(count: number, unit: string): number {
+  const u: Record<string, number> = {
+    n: 0.001, U: 1, T: 1000, s: 1e6, m: 60e6, h: 3600e6, d: 86400e6, w: 7 * 86400e6, M: 31 * 86400e6, y: 366 * 86400e6,
+  }
+  return count * (u[unit] ?? 86400e6)
+}
+
+/**
+ * At open: loads the views' definitions and states (`bytes`: the `_mat_views` file), follows
+ * their base tables again, and refreshes in full, in the background, every valid IMMEDIATE view
+ * whose base table has other rows than its last refresh saw (commits acknowledged after it and
+ * not refreshed before a crash).
+ */
+export function resumeMatViews(catalog: Catalog, refresher: MatViewRefresher, bytes: Uint8Array | undefined): void {
+  catalog.matViews.decode(bytes)
+  for (const def of catalog.matViews.all()) {
+    refresher.attach(def)
+    const state = catalog.matViews.state(def.name)
+    const base = catalog.find(def.baseTable)
+    if (base === undefined) {
+      if (!state.invalid) { state.invalid = true; state.reason = `table does not exist [table=${def.baseTable}]` }
+      continue
+    }
+    // commit counts start again at open: the refresh seen so far is the table as it opened
+    state.refreshTxn = base.txn
+    if (!state.invalid && def.refreshType === 'immediate' && base.rowCount !== state.baseRows) {
+      refresher.addPending(def.name, 'full')
+      void refresher.schedule(def.name)
+    }
+  }
+}

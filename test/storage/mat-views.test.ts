@@ -1,0 +1,84 @@
+/**
+ * Materialized views in a data directory: definition, rows and refresh state survive a restart;
+ * the view keeps following its base table afterwards; a view whose base table took rows its last
+ * refresh did not see (a crash between the commit and the refresh) is refreshed in full at open.
+ */
+import t, { type Test } from 'tap'
+import { join } from 'node:path'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { Database } from '../../lib/index.js'
+
+function tmp(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-matviews-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+const rows = async (db: Database, sql: string) => (await db.query(sql)).rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v)))
+
+t.test('a materialized view survives a restart and keeps refreshing', async (t) => {
+  const dir = tmp(t)
+  {
+    const db = await Database.open({ path: dir })
+    await db.query('create table t (ts timestamp, k symbol, v long) timestamp(ts) partition by day wal')
+    await db.query("insert into t values ('2024-01-01T00:10', 'a', 1), ('2024-01-01T01:10', 'b', 2)")
+    await db.query('create materialized view mv refresh immediate as (select ts, k, sum(v) s from t sample by 1h) partition by day ttl 30 days')
+    await db.query("insert into t values ('2024-01-01T00:20', 'a', 10)")
+    t.same(await rows(db, 'select k, s from mv order by ts, k'), [['a', 11], ['b', 2]])
+    await db.query('alter materialized view mv set ttl 5 days')
+    await db.close()
+  }
+  const db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  t.same(await rows(db, 'select k, s from mv order by ts, k'), [['a', 11], ['b', 2]])
+  t.same(await rows(db, 'select view_name, refresh_type, base_table_name, view_sql, view_status from materialized_views()'),
+    [['mv', 'immediate', 't', 'select ts, k, sum(v) s from t sample by 1h', 'valid']])
+  t.ok((await rows(db, 'select last_refresh_finish_timestamp from materialized_views()'))[0]![0] !== null, 'the last refresh time is kept')
+  t.same(await rows(db, "select ttlValue, ttlUnit, matView from tables() where table_name = 'mv'"), [[5, 'DAY', true]], 'ALTER ... SET TTL is kept')
+  await db.query("insert into t values ('2024-01-01T01:30', 'b', 5)")
+  t.same(await rows(db, 'select k, s from mv order by ts, k'), [['a', 11], ['b', 7]])
+  await t.rejects(db.query("insert into mv values ('2024-01-02', 'x', 1)"), { code: '42809', message: 'cannot modify materialized view [view=mv]' })
+  await t.rejects(db.query('create table mv (x int)'), { code: '42P07' })
+})
+
+t.test('rows the last refresh did not see are refreshed at open', async (t) => {
+  const dir = tmp(t)
+  {
+    const db = await Database.open({ path: dir })
+    await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+    await db.query("insert into t values ('2024-01-01T00:10', 1)")
+    await db.query('create materialized view mv as (select ts, sum(v) s from t sample by 1d)')
+    t.same(await rows(db, 'select s from mv'), [[1]])
+    // the view stops following (as if the process died between the commit and the refresh)
+    await db.query('alter materialized view mv set refresh manual')
+    await db.query("insert into t values ('2024-01-01T05:00', 4)")
+    await db.query('alter materialized view mv set refresh immediate')
+    await db.close()
+  }
+  const db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  t.same(await rows(db, 'select s from mv'), [[5]])
+})
+
+t.test('an invalid view stays invalid across a restart; DROP removes it for good', async (t) => {
+  const dir = tmp(t)
+  {
+    const db = await Database.open({ path: dir })
+    await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+    await db.query('create materialized view mv as (select ts, sum(v) s from t sample by 1h)')
+    await db.query('create materialized view gone as (select ts, count() c from t sample by 1h)')
+    await db.query('truncate table t')
+    await db.query('drop materialized view gone')
+    await db.close()
+  }
+  const db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  t.same(await rows(db, 'select view_name, view_status, invalidation_reason from materialized_views()'), [['mv', 'invalid', 'truncate operation']])
+  await t.rejects(db.query('select * from gone'), { code: '42P01' })
+  await db.query("insert into t values ('2024-01-01T00:10', 3)")
+  t.same(await rows(db, 'select s from mv'), [], 'an invalid view does not refresh')
+  await db.query('refresh materialized view mv full')
+  t.same(await rows(db, 'select s from mv'), [[3]])
+  t.same(await rows(db, 'select view_status from materialized_views()'), [['valid']])
+})
