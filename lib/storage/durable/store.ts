@@ -29,7 +29,7 @@ import { KEEP_FILE, ParquetKeep, addDirty, hasParquet } from './parquet-keep.js'
 import { type StoreAccess, parquetBack } from './parquet-back.js'
 import { PartCache } from './part-cache.js'
 import { WAL_FILE, WalWriter, ioError } from './wal.js'
-import { decodeAppend, encodeAppendRecords, packr, recordCount, rowsPerRecord } from './wal-codec.js'
+import { WalScratch, decodeAppend, encodeAppendRecords, packr, recordCount, rowsPerRecord } from './wal-codec.js'
 import { isTableDirName, tableDirName } from '../names.js'
 import { type UndoEntry, removeDdlUndo, restoreMetas, rollBackDdl, writeDdlUndo } from './ddl-undo.js'
 
@@ -81,6 +81,11 @@ export class DurableStore implements TableStore {
   private readonly metaKeys = new Map<Table, string>()
   private wal!: WalWriter
   private seq = 0
+  /**
+   * int64 words of the WAL records being written: released only when the WAL has no pending
+   * bytes (every record encoded into it was written out; see {@link walSteps})
+   */
+  private readonly walScratch = new WalScratch(1 << 16, STEP_BYTES >> 1)
   private checkpointQueued = false
   /** appends waiting for the sync that commits them, in arrival (and WAL) order */
   private staged: StagedAppend[] = []
@@ -401,11 +406,15 @@ export class DurableStore implements TableStore {
           this.lock.check()
         }
         let i = 0
-        for (const record of encodeAppendRecords(w.seq, w.table.meta.id, types, w.vectors, w.length, perRecord)) {
+        // the WAL holds records' pieces by reference until it writes them: the words' arena is
+        // reused only once nothing is pending (a flush or a sync wrote, or a failure dropped, them all)
+        if (this.wal.pendingBytes === 0) this.walScratch.release()
+        for (const record of encodeAppendRecords(w.seq, w.table.meta.id, types, w.vectors, w.length, perRecord, this.walScratch)) {
           const at = this.wal.add(record, ++i < count)
           if (i === 1) w.at = at
           if (this.wal.pendingBytes >= STEP_BYTES) {
             this.wal.flush()
+            this.walScratch.release()
             yield
             this.lock.check()
           }

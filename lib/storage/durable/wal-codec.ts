@@ -83,7 +83,8 @@ export function recordCount(length: number, perRecord: number): number {
  * encoded and written record by record, with the event loop free in between (see
  * `DurableStore.commit`). Yields {@link recordCount} records.
  */
-export function* encodeAppendRecords(seq: number, tableId: number, types: readonly ColumnType[], vectors: readonly Vector[], length: number, perRecord = rowsPerRecord(types)): Generator<Uint8Array[], void, void> {
+export function* encodeAppendRecords(seq: number, tableId: number, types: readonly ColumnType[], vectors: readonly Vector[], length: number, perRecord = rowsPerRecord(types), scratch?: WalScratch): Generator<Uint8Array[], void, void> {
+  const words = scratch === undefined ? undefined : (n: number): Int32Array => scratch.take(n)
   // per SYMBOL column: the record number that last named each table key (so each is named once per record)
   const seen: (Int32Array | undefined)[] = vectors.map((v) => (v.kind === 'sym' ? new Int32Array(v.dict.size).fill(-1) : undefined))
   for (let from = 0, part = 0; from < length || (from === 0 && length === 0); from += perRecord, part++) {
@@ -98,11 +99,53 @@ export function* encodeAppendRecords(seq: number, tableId: number, types: readon
       if (m.kind === 'sym') { seen[i] = encodeSymbols(m, n, seen[i]!, part, pieces); return }
       if (isVarSize(types[i]!)) { const d = encodeVar(m)[0]; pieces.push(binHeader(d.length), d); return }
       if (m.kind === 'null') { pieces.push(NIL); return }
-      const d = encodeFixed(m)
+      const d = encodeFixed(m, words)
       pieces.push(binHeader(d.length), d)
     })
     yield pieces
     if (length === 0) break
+  }
+}
+
+/**
+ * Reused memory for the int64 words of WAL records (LONG / TIMESTAMP columns held as safe
+ * integers are converted to words; a fresh array per record and column was 6% of the ILP
+ * server's profile). Regions are handed out one after another and never overlap until
+ * {@link WalScratch.release}, which the owner calls only once every record encoded since the last
+ * release has been written out (the WAL holds pieces by reference until then). When the arena
+ * is full a request gets a fresh array, as without scratch; the arena grows to the largest
+ * amount asked for between releases, at most `cap` words.
+ */
+export class WalScratch {
+  private words: Int32Array
+  private used = 0
+  /** Words asked for since the last release (the arena's next size, capped). */
+  private asked = 0
+
+  /** An arena of `initial` words at first, growing to at most `cap` words. */
+  constructor(initial = 1 << 16, private readonly cap = 2 << 20) {
+    this.words = new Int32Array(Math.min(initial, cap))
+  }
+
+  /** `n` words no other region handed out since the last release overlaps (contents undefined). */
+  take(n: number): Int32Array {
+    this.asked += n
+    if (this.used + n > this.words.length) return new Int32Array(n)
+    const out = this.words.subarray(this.used, this.used + n)
+    this.used += n
+    return out
+  }
+
+  /** Every region handed out so far is dead (its bytes were written): the arena is free again. */
+  release(): void {
+    if (this.asked > this.words.length && this.words.length < this.cap) this.words = new Int32Array(Math.min(this.cap, this.asked))
+    this.used = 0
+    this.asked = 0
+  }
+
+  /** The arena's size in words (for tests). */
+  get capacity(): number {
+    return this.words.length
   }
 }
 
