@@ -678,6 +678,7 @@ export type Show =
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'partitions'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'create_table'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'create_view'; readonly table: string; readonly tablePos: number }
+  | { readonly kind: 'show'; readonly pos: number; readonly what: 'create_mat_view'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'parameter'; readonly name: string } // SHOW server_version, SHOW TIME ZONE ('timezone'), SHOW transaction isolation level, ...
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'parameters' }
 

@@ -758,6 +758,7 @@ const grammar: Grammar = {
     {"name": "show", "symbols": [{type: "SHOW"}, {type: "PARTITIONS"}, {type: "FROM"}, "tableName"], "postprocess": ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'partitions', table: t.name, tablePos: t.pos })},
     {"name": "show", "symbols": [{type: "SHOW"}, {type: "CREATE"}, {type: "TABLE"}, "tableName"], "postprocess": ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'create_table', table: t.name, tablePos: t.pos })},
     {"name": "show", "symbols": [{type: "SHOW"}, {type: "CREATE"}, {type: "VIEW"}, "tableName"], "postprocess": ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'create_view', table: t.name, tablePos: t.pos })},
+    {"name": "show", "symbols": [{type: "SHOW"}, {type: "CREATE"}, {type: "MATERIALIZED"}, {type: "VIEW"}, "tableName"], "postprocess": ([s, , , , t]) => ({ kind: 'show', pos: s.offset, what: 'create_mat_view', table: t.name, tablePos: t.pos })},
     {"name": "show", "symbols": [{type: "SHOW"}, "showWhat"], "postprocess": ([s, w]) => ({ kind: 'show', pos: s.offset, what: w })},
     {"name": "show", "symbols": [{type: "SHOW"}, "showParameter"], "postprocess": ([s, name]) => ({ kind: 'show', pos: s.offset, what: 'parameter', name })},
     {"name": "showWhat", "symbols": [{type: "PARAMETERS"}], "postprocess": () => 'parameters'},

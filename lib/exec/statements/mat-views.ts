@@ -93,11 +93,12 @@ function notMatView(env: RunEnv, name: string, pos: number): SqlError {
 }
 
 /** The refresh type and timer of a REFRESH clause. */
-function refreshOf(r: MatViewRefresh, now: number): Pick<MatViewDef, 'refreshType' | 'timer'> {
+function refreshOf(r: MatViewRefresh, now: number): Pick<MatViewDef, 'refreshType' | 'timer' | 'deferred'> {
   const refreshType: MatViewRefreshType = r.kind === 'every' ? 'timer' : r.kind
-  if (r.kind !== 'every') return { refreshType }
+  const deferred = r.deferred ? { deferred: true } : {}
+  if (r.kind !== 'every') return { refreshType, ...deferred }
   const start = r.start === undefined ? now : parseTimestampLiteral(r.start.value, r.start.pos)
-  return { refreshType, timer: { count: r.every!.count, unit: r.every!.unit, start } }
+  return { refreshType, timer: { count: r.every!.count, unit: r.every!.unit, start }, ...deferred }
 }
 
 /** The SELECT that carries the SAMPLE BY (through WITH). */
