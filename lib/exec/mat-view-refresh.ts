@@ -105,8 +105,11 @@ export class MatViewRefresher {
     }
     if (base.meta.columns[ts]!.type === 'TIMESTAMP_NS') { lo = Math.floor(lo / 1000); hi = Math.ceil(hi / 1000) }
     for (const def of views) {
-      if (this.catalog.find(def.name) === undefined || this.catalog.matViews.state(def.name).invalid) continue
-      this.addPending(def.name, { lo, hi })
+      const state = this.catalog.matViews.state(def.name)
+      if (this.catalog.find(def.name) === undefined || state.invalid) continue
+      // a view that never finished a refresh (DEFERRED) refreshes in full: the base table may hold
+      // rows from before the view (QuestDB: no last refresh txn, a full refresh)
+      this.addPending(def.name, state.lastRefreshFinish === null ? 'full' : { lo, hi })
       if (def.refreshType === 'immediate') this.schedule(def.name)
     }
   }

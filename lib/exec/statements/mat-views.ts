@@ -265,17 +265,31 @@ function invalidations(stmt: Statement): { table: string; reason: string }[] {
 
 /**
  * After a statement succeeded: the views over a table it dropped, truncated, renamed, updated or
- * whose columns it changed become invalid (they refresh no more until REFRESH ... FULL), and the
+ * whose columns it changed become invalid (they refresh no more until REFRESH ... FULL; a view
+ * that never finished a refresh stays valid, except after DROP / RENAME), and the
  * definitions of views whose own table is gone (DROP ALL TABLES) go too.
  */
 export function afterStatement(stmt: Statement, env: MatViewEnv): void {
   const mv = env.catalog.matViews
   if (mv.size === 0) return
   let changed = false
+  // a DROP or RENAME of the base table leaves a view nothing to read: it goes invalid whatever its state
+  const forced = stmt.kind === 'drop_table' || stmt.kind === 'rename_table'
   for (const { table, reason } of invalidations(stmt)) {
     for (const def of mv.over(table)) {
       const s = mv.state(def.name)
       if (s.invalid) continue
+      if (!forced && s.lastRefreshFinish === null) {
+        // QuestDB (MatViewRefreshJob.invalidateView, testBaseTableTruncateDoesNotInvalidateFreshMatView):
+        // a view that never finished a refresh holds nothing the change could make stale, so it
+        // stays valid; a refresh already under way may have read the base table before the change,
+        // so it runs again after
+        if (env.refresher.busy(def.name)) {
+          env.refresher.addPending(def.name, 'full')
+          void env.refresher.schedule(def.name)
+        }
+        continue
+      }
       s.invalid = true
       s.reason = reason
       changed = true
