@@ -288,11 +288,13 @@ export function afterStatement(stmt: Statement, env: MatViewEnv): void {
           env.refresher.addPending(def.name, 'full')
           void env.refresher.schedule(def.name)
         }
-        continue
+      } else {
+        s.invalid = true
+        s.reason = reason
+        changed = true
       }
-      s.invalid = true
-      s.reason = reason
-      changed = true
+      // and the views over it (QuestDB: whether or not it was marked)
+      if (env.refresher.invalidateDependents(def.name, 'base materialized view is invalidated')) changed = true
     }
   }
   for (const def of mv.all()) {
