@@ -534,6 +534,8 @@ export interface MatViewRefresh {
   readonly every?: { readonly count: number; readonly unit: string; readonly pos: number }
   /** `START 'timestamp'` of a timer refresh */
   readonly start?: { readonly value: string; readonly pos: number }
+  /** `TIME ZONE 'name'` of a timer refresh (shown by SHOW CREATE and materialized_views()) */
+  readonly timeZone?: { readonly value: string; readonly pos: number }
 }
 
 /**

@@ -17,6 +17,7 @@ import type { ColumnMeta } from '../../storage/table.js'
 import type { MatViewDef, MatViewRefreshType } from '../../storage/mat-views.js'
 import { MAT_VIEWS_FILE } from '../../storage/mat-views.js'
 import { parseTimestamp } from '../../types/timestamp.js'
+import { checkTimeZone } from '../../types/time-zone.js'
 import { ZONE_SLACK, intervalMicros, type MatViewRefresher } from '../mat-view-refresh.js'
 import { ddlInBackground, type RunEnv } from './run.js'
 import { isNonPersisted, nonPersisted, tableMeta } from './ddl.js'
@@ -98,7 +99,8 @@ function refreshOf(r: MatViewRefresh, now: number): Pick<MatViewDef, 'refreshTyp
   const deferred = r.deferred ? { deferred: true } : {}
   if (r.kind !== 'every') return { refreshType, ...deferred }
   const start = r.start === undefined ? now : parseTimestampLiteral(r.start.value, r.start.pos)
-  return { refreshType, timer: { count: r.every!.count, unit: r.every!.unit, start }, ...deferred }
+  const zone = r.timeZone === undefined ? {} : { timeZone: checkTimeZone(r.timeZone.value, r.timeZone.pos) }
+  return { refreshType, timer: { count: r.every!.count, unit: r.every!.unit, start, ...zone }, ...deferred }
 }
 
 /** The SELECT that carries the SAMPLE BY (through WITH). */

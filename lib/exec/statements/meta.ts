@@ -147,7 +147,9 @@ function visibleView(catalog: Catalog, name: string, pos: number, canSee: ((tabl
 export function createMatViewSql(def: MatViewDef, table: Table): string {
   let refresh = def.refreshType === 'immediate' ? 'IMMEDIATE' : def.refreshType === 'manual' ? 'MANUAL' : `EVERY ${def.timer?.count ?? 1}${def.timer?.unit ?? 'h'}`
   if (def.deferred === true) refresh += ' DEFERRED'
-  if (def.refreshType === 'timer' && def.timer !== undefined) refresh += ` START '${formatTimestamp(def.timer.start)}'`
+  if (def.refreshType === 'timer' && def.timer !== undefined) {
+    refresh += ` START '${formatTimestamp(def.timer.start)}'${def.timer.timeZone === undefined ? '' : ` TIME ZONE '${def.timer.timeZone}'`}`
+  }
   const m = table.meta
   const ttl = m.ttl === undefined || m.ttl === null ? '' : ` TTL ${m.ttl.count} ${m.ttl.unit}${m.ttl.count === 1 ? '' : 'S'}`
   return `CREATE MATERIALIZED VIEW '${def.name}' WITH BASE '${def.baseTable}' REFRESH ${refresh} AS (\n${def.sql.trim()}\n) PARTITION BY ${m.partitionBy}${ttl};`

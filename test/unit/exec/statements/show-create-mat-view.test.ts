@@ -29,11 +29,16 @@ t.test("SHOW CREATE MATERIALIZED VIEW: QuestDB's text for each refresh kind", as
   t.equal(await show('test3'), `CREATE MATERIALIZED VIEW 'test3' WITH BASE 'table1' REFRESH MANUAL AS (\n${QUERY}\n) PARTITION BY DAY;`)
   await db.query(`create materialized view test4 refresh manual deferred as ${QUERY}`)
   t.equal(await show('test4'), `CREATE MATERIALIZED VIEW 'test4' WITH BASE 'table1' REFRESH MANUAL DEFERRED AS (\n${QUERY}\n) PARTITION BY DAY;`)
-  // testShowCreateTimerMatView (without TIME ZONE, which is not parsed here yet)
-  await db.query(`create materialized view test5 refresh every 7d start '2020-01-01T02:23:59.900000Z' as ${QUERY}`)
-  t.equal(await show('test5'), `CREATE MATERIALIZED VIEW 'test5' WITH BASE 'table1' REFRESH EVERY 7d START '2020-01-01T02:23:59.900000Z' AS (\n${QUERY}\n) PARTITION BY DAY;`)
-  await db.query(`create materialized view 'test6' refresh every 7d deferred start '2020-01-01T02:23:59.900000Z' as ${QUERY}`)
-  t.equal(await show('TEST6'), `CREATE MATERIALIZED VIEW 'test6' WITH BASE 'table1' REFRESH EVERY 7d DEFERRED START '2020-01-01T02:23:59.900000Z' AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  // testShowCreateTimerMatView
+  await db.query(`create materialized view test5 refresh every 7d start '2020-01-01T02:23:59.900000Z' time zone 'Europe/Paris' as ${QUERY}`)
+  t.equal(await show('test5'), `CREATE MATERIALIZED VIEW 'test5' WITH BASE 'table1' REFRESH EVERY 7d START '2020-01-01T02:23:59.900000Z' TIME ZONE 'Europe/Paris' AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  await db.query(`create materialized view 'test6' refresh every 7d deferred start '2020-01-01T02:23:59.900000Z' time zone 'Europe/Paris' as ${QUERY}`)
+  t.equal(await show('TEST6'), `CREATE MATERIALIZED VIEW 'test6' WITH BASE 'table1' REFRESH EVERY 7d DEFERRED START '2020-01-01T02:23:59.900000Z' TIME ZONE 'Europe/Paris' AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  await db.query(`create materialized view test7 refresh every 1h deferred start '2020-01-01T00:00:00.000000Z' as ${QUERY}`)
+  t.equal(await show('test7'), `CREATE MATERIALIZED VIEW 'test7' WITH BASE 'table1' REFRESH EVERY 1h DEFERRED START '2020-01-01T00:00:00.000000Z' AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  t.same((await db.query("select view_name, timer_time_zone, timer_interval, timer_interval_unit from materialized_views() where refresh_type = 'timer' order by view_name")).rows,
+    [['test5', 'Europe/Paris', 7, 'DAY'], ['test6', 'Europe/Paris', 7, 'DAY'], ['test7', null, 1, 'HOUR']])
+  await t.rejects(db.query(`create materialized view test8 refresh every 1h time zone 'Mars/Olympus' as ${QUERY}`), { code: '22023', position: 58 })
 
   // ALTER ... SET TTL shows in the text
   await db.query('alter materialized view test3 set ttl 2 days')
