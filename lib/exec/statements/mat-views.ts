@@ -76,7 +76,10 @@ export async function runMatView(stmt: MatViewStatement, bc: BindContext, env: M
         const t = env.catalog.get(def.name)
         await ddlInBackground(env, () => { t.setMeta({ ...t.meta, ttl: { count: a.count, unit: a.unit } }) }, done('alter_materialized_view'))
       } else {
-        const next: MatViewDef = { ...def, ...refreshOf(a.refresh, now) }
+        // a timer left from an EVERY before goes (materialized_views() would show it); DEFERRED,
+        // a property of the CREATE, stays
+        const { timer: _old, ...rest } = def
+        const next: MatViewDef = { ...rest, ...refreshOf(a.refresh, now), ...(def.deferred === true ? { deferred: true } : {}) }
         env.catalog.matViews.put(next)
         env.refresher.attach(next)
         env.refresher.persist()

@@ -40,6 +40,11 @@ t.test("SHOW CREATE MATERIALIZED VIEW: QuestDB's text for each refresh kind", as
     [['test5', 'Europe/Paris', 7, 'DAY'], ['test6', 'Europe/Paris', 7, 'DAY'], ['test7', null, 1, 'HOUR']])
   await t.rejects(db.query(`create materialized view test8 refresh every 1h time zone 'Mars/Olympus' as ${QUERY}`), { code: '22023', position: 58 })
 
+  // ALTER ... SET REFRESH: the new refresh, no timer left from before
+  await db.query('alter materialized view test7 set refresh immediate')
+  t.equal(await show('test7'), `CREATE MATERIALIZED VIEW 'test7' WITH BASE 'table1' REFRESH IMMEDIATE DEFERRED AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  t.same((await db.query("select refresh_type, timer_start, timer_interval from materialized_views() where view_name = 'test7'")).rows, [['immediate', null, 0]])
+
   // ALTER ... SET TTL shows in the text
   await db.query('alter materialized view test3 set ttl 2 days')
   t.match(await show('test3'), /\) PARTITION BY DAY TTL 2 DAYS;$/)
