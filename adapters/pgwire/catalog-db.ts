@@ -90,7 +90,8 @@ export function settingValue(name: string): string | undefined {
 /** An in-memory Database holding the emulated catalogs of `ctx.db` (the caller closes it). */
 export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
   const user = ctx.session.principal.name
-  const tables = (await ctx.db.query("select id, table_name from tables() where table_type = 'T' order by table_name", [], { session: ctx.session })).rows
+  // tables ('T') and materialized views ('M': a real table each; QuestDB's pg_class gives them relkind 'm')
+  const tables = (await ctx.db.query("select id, table_name, table_type from tables() where table_type in ('T', 'M') order by table_name", [], { session: ctx.session })).rows
   const rows: Record<string, unknown[][]> = {
     pg_namespace: [[NS_CATALOG, 'pg_catalog', 10], [NS_PUBLIC, 'public', 10], [NS_INFO, 'information_schema', 10]],
     pg_database: [[1, 'qdb', 10, 6, 'C', 'C', false, true]],
@@ -113,10 +114,10 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
         decimal ? decimalPrecision(tag) : NUMERIC_PRECISION[type.oid] ?? null, type.oid === Oid.TIMESTAMP ? 6 : null])
     })
   }
-  for (const [id, name] of tables) {
+  for (const [id, name, type] of tables) {
     const oid = TABLE_OID_BASE + Number(id)
     const table = String(name)
-    rows['pg_class']!.push([oid, table, NS_PUBLIC, 'r', 10, -1, false, 'p', false, 0, 0, null, 0, 0])
+    rows['pg_class']!.push([oid, table, NS_PUBLIC, type === 'M' ? 'm' : 'r', 10, -1, false, 'p', false, 0, 0, null, 0, 0])
     rows['information_schema_tables']!.push(['qdb', 'public', table, 'BASE TABLE'])
     addColumns(oid, table, (await ctx.db.query(`select "column", type from table_columns('${table.replace(/'/g, "''")}')`, [], { session: ctx.session })).rows)
   }

@@ -105,8 +105,11 @@ export class MatViewRefresher {
     }
     if (base.meta.columns[ts]!.type === 'TIMESTAMP_NS') { lo = Math.floor(lo / 1000); hi = Math.ceil(hi / 1000) }
     for (const def of views) {
-      if (this.catalog.find(def.name) === undefined || this.catalog.matViews.state(def.name).invalid) continue
-      this.addPending(def.name, { lo, hi })
+      const state = this.catalog.matViews.state(def.name)
+      if (this.catalog.find(def.name) === undefined || state.invalid) continue
+      // a view that never finished a refresh (DEFERRED) refreshes in full: the base table may hold
+      // rows from before the view (QuestDB: no last refresh txn, a full refresh)
+      this.addPending(def.name, state.lastRefreshFinish === null ? 'full' : { lo, hi })
       if (def.refreshType === 'immediate') this.schedule(def.name)
     }
   }
@@ -131,6 +134,7 @@ export class MatViewRefresher {
         state.invalid = true
         state.reason = e instanceof Error ? e.message : String(e)
         state.lastRefreshFinish = this.clock()
+        this.invalidateDependents(name, 'base materialized view refresh failed')
         try { this.persist() } catch { /* written again at the next change */ }
       }
     })
@@ -139,9 +143,34 @@ export class MatViewRefresher {
     return next
   }
 
-  /** Resolves once the refreshes of views `names` queued so far are done. */
+  /**
+   * As QuestDB (MatViewRefreshJob.invalidateDependentViews): the views over view `name` that have
+   * finished a refresh become invalid with `reason`, and the views over those (whatever their
+   * state, recursively) with `base materialized view is invalidated`. True when one changed.
+   */
+  invalidateDependents(name: string, reason: string): boolean {
+    const mv = this.catalog.matViews
+    let changed = false
+    for (const child of mv.over(name)) {
+      const s = mv.state(child.name)
+      if (s.invalid) continue
+      if (s.lastRefreshFinish !== null) {
+        s.invalid = true
+        s.reason = reason
+        changed = true
+      }
+      if (this.invalidateDependents(child.name, 'base materialized view is invalidated')) changed = true
+    }
+    return changed
+  }
+
+  /** Resolves once the refreshes of views `names` (and of the views they read, first) queued so far are done. */
   async settled(names: Iterable<string>): Promise<void> {
     for (const n of names) {
+      // a view over a view: the inner view's pending refresh first (its rows are an append that
+      // queues this view's refresh), then this view's
+      const def = this.catalog.matViews.find(n)
+      if (def !== undefined && this.catalog.matViews.find(def.baseTable) !== undefined) await this.settled([def.baseTable])
       const p = this.running.get(n.toLowerCase())
       if (p !== undefined) await p
     }

@@ -147,7 +147,7 @@ export interface MatViewInfo {
   /** the base table's commits the last refresh saw (-1: none yet), and now (-1: no base table) */
   readonly refreshTxn: number
   readonly baseTxn: number
-  readonly timer: { readonly count: number; readonly unit: string; readonly start: number } | undefined
+  readonly timer: { readonly count: number; readonly unit: string; readonly start: number; readonly timeZone?: string } | undefined
 }
 
 /** A view for `views()`: its definition and whether its query binds now. */

@@ -534,6 +534,8 @@ export interface MatViewRefresh {
   readonly every?: { readonly count: number; readonly unit: string; readonly pos: number }
   /** `START 'timestamp'` of a timer refresh */
   readonly start?: { readonly value: string; readonly pos: number }
+  /** `TIME ZONE 'name'` of a timer refresh (shown by SHOW CREATE and materialized_views()) */
+  readonly timeZone?: { readonly value: string; readonly pos: number }
 }
 
 /**
@@ -678,6 +680,7 @@ export type Show =
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'partitions'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'create_table'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'create_view'; readonly table: string; readonly tablePos: number }
+  | { readonly kind: 'show'; readonly pos: number; readonly what: 'create_mat_view'; readonly table: string; readonly tablePos: number }
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'parameter'; readonly name: string } // SHOW server_version, SHOW TIME ZONE ('timezone'), SHOW transaction isolation level, ...
   | { readonly kind: 'show'; readonly pos: number; readonly what: 'parameters' }
 

@@ -24,7 +24,9 @@ export interface MatViewDef {
   readonly sql: string
   readonly refreshType: MatViewRefreshType
   /** a timer refresh's interval (count and unit letter `s m h d w M y`) and start (µs) */
-  readonly timer?: { readonly count: number; readonly unit: string; readonly start: number }
+  readonly timer?: { readonly count: number; readonly unit: string; readonly start: number; readonly timeZone?: string }
+  /** `DEFERRED`: the first refresh waited for the first trigger (SHOW CREATE MATERIALIZED VIEW repeats it) */
+  readonly deferred?: boolean
   /** SAMPLE BY's stride in the longest a bucket can last (µs; months as 31 days, years as 366) */
   readonly bucketMicros: number
   /**

@@ -68,6 +68,8 @@ t.test('an invalid view stays invalid across a restart; DROP removes it for good
     await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
     await db.query('create materialized view mv as (select ts, sum(v) s from t sample by 1h)')
     await db.query('create materialized view gone as (select ts, count() c from t sample by 1h)')
+    await db.query("insert into t values ('2024-01-01T00:05', 1)")
+    t.same(await rows(db, 'select s from mv'), [[1]], 'refreshed before the truncate')
     await db.query('truncate table t')
     await db.query('drop materialized view gone')
     await db.close()
@@ -77,8 +79,27 @@ t.test('an invalid view stays invalid across a restart; DROP removes it for good
   t.same(await rows(db, 'select view_name, view_status, invalidation_reason from materialized_views()'), [['mv', 'invalid', 'truncate operation']])
   await t.rejects(db.query('select * from gone'), { code: '42P01' })
   await db.query("insert into t values ('2024-01-01T00:10', 3)")
-  t.same(await rows(db, 'select s from mv'), [], 'an invalid view does not refresh')
+  t.same(await rows(db, 'select s from mv'), [[1]], 'an invalid view keeps its rows and does not refresh')
   await db.query('refresh materialized view mv full')
   t.same(await rows(db, 'select s from mv'), [[3]])
   t.same(await rows(db, 'select view_status from materialized_views()'), [['valid']])
+})
+
+t.test('SHOW CREATE MATERIALIZED VIEW after a restart: DEFERRED, the timer and the TTL kept; a DEFERRED view still fresh', async (t) => {
+  const dir = tmp(t)
+  const sql = 'select ts, sum(v) s from t sample by 1h'
+  {
+    const db = await Database.open({ path: dir })
+    await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+    await db.query(`create materialized view d refresh manual deferred as (${sql}) partition by day ttl 2 weeks`)
+    await db.query(`create materialized view e refresh every 1h deferred start '2024-01-01T00:00:00.000000Z' as (${sql})`)
+    await db.close()
+  }
+  const db = await Database.open({ path: dir })
+  t.teardown(() => db.close())
+  t.same(await rows(db, 'show create materialized view d'), [[`CREATE MATERIALIZED VIEW 'd' WITH BASE 't' REFRESH MANUAL DEFERRED AS (\n${sql}\n) PARTITION BY DAY TTL 2 WEEKS;`]])
+  t.same(await rows(db, 'show create materialized view e'), [[`CREATE MATERIALIZED VIEW 'e' WITH BASE 't' REFRESH EVERY 1h DEFERRED START '2024-01-01T00:00:00.000000Z' AS (\n${sql}\n) PARTITION BY MONTH;`]])
+  // never refreshed: a TRUNCATE of the base table leaves it valid (QuestDB's fresh view)
+  await db.query('truncate table t')
+  t.same(await rows(db, "select view_status from materialized_views() where view_name = 'd'"), [['valid']])
 })

@@ -17,6 +17,7 @@ import type { ColumnMeta } from '../../storage/table.js'
 import type { MatViewDef, MatViewRefreshType } from '../../storage/mat-views.js'
 import { MAT_VIEWS_FILE } from '../../storage/mat-views.js'
 import { parseTimestamp } from '../../types/timestamp.js'
+import { checkTimeZone } from '../../types/time-zone.js'
 import { ZONE_SLACK, intervalMicros, type MatViewRefresher } from '../mat-view-refresh.js'
 import { ddlInBackground, type RunEnv } from './run.js'
 import { isNonPersisted, nonPersisted, tableMeta } from './ddl.js'
@@ -75,7 +76,10 @@ export async function runMatView(stmt: MatViewStatement, bc: BindContext, env: M
         const t = env.catalog.get(def.name)
         await ddlInBackground(env, () => { t.setMeta({ ...t.meta, ttl: { count: a.count, unit: a.unit } }) }, done('alter_materialized_view'))
       } else {
-        const next: MatViewDef = { ...def, ...refreshOf(a.refresh, now) }
+        // a timer left from an EVERY before goes (materialized_views() would show it); DEFERRED,
+        // a property of the CREATE, stays
+        const { timer: _old, ...rest } = def
+        const next: MatViewDef = { ...rest, ...refreshOf(a.refresh, now), ...(def.deferred === true ? { deferred: true } : {}) }
         env.catalog.matViews.put(next)
         env.refresher.attach(next)
         env.refresher.persist()
@@ -93,11 +97,13 @@ function notMatView(env: RunEnv, name: string, pos: number): SqlError {
 }
 
 /** The refresh type and timer of a REFRESH clause. */
-function refreshOf(r: MatViewRefresh, now: number): Pick<MatViewDef, 'refreshType' | 'timer'> {
+function refreshOf(r: MatViewRefresh, now: number): Pick<MatViewDef, 'refreshType' | 'timer' | 'deferred'> {
   const refreshType: MatViewRefreshType = r.kind === 'every' ? 'timer' : r.kind
-  if (r.kind !== 'every') return { refreshType }
+  const deferred = r.deferred ? { deferred: true } : {}
+  if (r.kind !== 'every') return { refreshType, ...deferred }
   const start = r.start === undefined ? now : parseTimestampLiteral(r.start.value, r.start.pos)
-  return { refreshType, timer: { count: r.every!.count, unit: r.every!.unit, start } }
+  const zone = r.timeZone === undefined ? {} : { timeZone: checkTimeZone(r.timeZone.value, r.timeZone.pos) }
+  return { refreshType, timer: { count: r.every!.count, unit: r.every!.unit, start, ...zone }, ...deferred }
 }
 
 /** The SELECT that carries the SAMPLE BY (through WITH). */
@@ -264,20 +270,36 @@ function invalidations(stmt: Statement): { table: string; reason: string }[] {
 
 /**
  * After a statement succeeded: the views over a table it dropped, truncated, renamed, updated or
- * whose columns it changed become invalid (they refresh no more until REFRESH ... FULL), and the
+ * whose columns it changed become invalid (they refresh no more until REFRESH ... FULL; a view
+ * that never finished a refresh stays valid, except after DROP / RENAME), and the
  * definitions of views whose own table is gone (DROP ALL TABLES) go too.
  */
 export function afterStatement(stmt: Statement, env: MatViewEnv): void {
   const mv = env.catalog.matViews
   if (mv.size === 0) return
   let changed = false
+  // a DROP or RENAME of the base table leaves a view nothing to read: it goes invalid whatever its state
+  const forced = stmt.kind === 'drop_table' || stmt.kind === 'rename_table'
   for (const { table, reason } of invalidations(stmt)) {
     for (const def of mv.over(table)) {
       const s = mv.state(def.name)
       if (s.invalid) continue
-      s.invalid = true
-      s.reason = reason
-      changed = true
+      if (!forced && s.lastRefreshFinish === null) {
+        // QuestDB (MatViewRefreshJob.invalidateView, testBaseTableTruncateDoesNotInvalidateFreshMatView):
+        // a view that never finished a refresh holds nothing the change could make stale, so it
+        // stays valid; a refresh already under way may have read the base table before the change,
+        // so it runs again after
+        if (env.refresher.busy(def.name)) {
+          env.refresher.addPending(def.name, 'full')
+          void env.refresher.schedule(def.name)
+        }
+      } else {
+        s.invalid = true
+        s.reason = reason
+        changed = true
+      }
+      // and the views over it (QuestDB: whether or not it was marked)
+      if (env.refresher.invalidateDependents(def.name, 'base materialized view is invalidated')) changed = true
     }
   }
   for (const def of mv.all()) {

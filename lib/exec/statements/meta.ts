@@ -10,6 +10,7 @@ import type { CatalogView, MatViewInfo, TableInfo, ViewInfo } from '../../functi
 import { ExecContext } from '../context.js'
 import { checkView } from './views.js'
 import type { Catalog, ViewDef } from '../../storage/catalog.js'
+import type { MatViewDef } from '../../storage/mat-views.js'
 import type { Table } from '../../storage/table.js'
 import { PARTITION_COLUMNS, partitionRows } from '../../storage/partition-info.js'
 import type { LateralJoinNode, OutputColumn, PlanNode } from '../../plan/plan-node.js'
@@ -138,6 +139,38 @@ function visibleView(catalog: Catalog, name: string, pos: number, canSee: ((tabl
   return v
 }
 
+/**
+ * SHOW CREATE MATERIALIZED VIEW's text, as QuestDB 9 prints it: `CREATE MATERIALIZED VIEW 'v'
+ * WITH BASE 't' REFRESH IMMEDIATE | MANUAL | EVERY 7d START '...' [DEFERRED] AS (`, the query on
+ * a line of its own, `) PARTITION BY DAY [TTL n UNITS];`.
+ */
+export function createMatViewSql(def: MatViewDef, table: Table): string {
+  let refresh = def.refreshType === 'immediate' ? 'IMMEDIATE' : def.refreshType === 'manual' ? 'MANUAL' : `EVERY ${def.timer?.count ?? 1}${def.timer?.unit ?? 'h'}`
+  if (def.deferred === true) refresh += ' DEFERRED'
+  if (def.refreshType === 'timer' && def.timer !== undefined) {
+    refresh += ` START '${formatTimestamp(def.timer.start)}'${def.timer.timeZone === undefined ? '' : ` TIME ZONE '${def.timer.timeZone}'`}`
+  }
+  const m = table.meta
+  const ttl = m.ttl === undefined || m.ttl === null ? '' : ` TTL ${m.ttl.count} ${m.ttl.unit}${m.ttl.count === 1 ? '' : 'S'}`
+  return `CREATE MATERIALIZED VIEW '${def.name}' WITH BASE '${def.baseTable}' REFRESH ${refresh} AS (\n${def.sql.trim()}\n) PARTITION BY ${m.partitionBy}${ttl};`
+}
+
+/**
+ * The materialized view, or QuestDB's errors at the name: 42P01 `materialized view does not
+ * exist [view=v]` for nothing (or one `canSee` hides), 42809 `materialized view name expected,
+ * got table name` for a table or a view.
+ */
+function visibleMatView(catalog: Catalog, name: string, pos: number, canSee: ((table: string) => boolean) | undefined): { def: MatViewDef; table: Table } {
+  const hidden = canSee !== undefined && !canSee(name)
+  const def = catalog.matViews.find(name)
+  const table = def === undefined ? undefined : catalog.find(def.name)
+  if (def !== undefined && table !== undefined && !hidden) return { def, table }
+  if (!hidden && (catalog.find(name) !== undefined || catalog.findView(name) !== undefined)) {
+    throw new SqlError(SqlState.WRONG_OBJECT_TYPE, 'materialized view name expected, got table name', pos)
+  }
+  throw new SqlError(SqlState.UNDEFINED_TABLE, `materialized view does not exist [view=${name}]`, pos)
+}
+
 /** SHOW CREATE VIEW's text, as QuestDB 9 prints it: `CREATE VIEW 'v' AS ( ` and the query on lines of their own. */
 export function createViewSql(v: ViewDef): string {
   return `CREATE VIEW '${v.name}' AS ( \n${v.sql.trim()}\n);`
@@ -191,12 +224,17 @@ export function show(s: Show, catalog: Catalog, session: Session, canSee?: (tabl
       ]))
     }
     case 'create_table':
-      // QuestDB's message for a view (after the existence check: SHOW CREATE VIEW shows views)
-      if (catalog.find(s.table) === undefined && catalog.findView(s.table) !== undefined && (canSee === undefined || canSee(s.table))) {
+      // QuestDB's message for a view or a materialized view (after the existence check: SHOW
+      // CREATE VIEW / MATERIALIZED VIEW show them)
+      if ((catalog.matViews.find(s.table) !== undefined || (catalog.find(s.table) === undefined && catalog.findView(s.table) !== undefined)) && (canSee === undefined || canSee(s.table))) {
         throw new SqlError(SqlState.WRONG_OBJECT_TYPE, 'table name expected, got view or materialized view name', s.tablePos)
       }
       return rowsOf([{ name: 'ddl', type: 'STRING' }], [[createSql(visibleTable(catalog, s.table, s.tablePos, canSee))]])
     case 'create_view': return rowsOf([{ name: 'ddl', type: 'VARCHAR' }], [[createViewSql(visibleView(catalog, s.table, s.tablePos, canSee))]])
+    case 'create_mat_view': {
+      const { def, table } = visibleMatView(catalog, s.table, s.tablePos, canSee)
+      return rowsOf([{ name: 'ddl', type: 'VARCHAR' }], [[createMatViewSql(def, table)]])
+    }
     case 'partitions': return rowsOf(PARTITION_COLUMNS, partitionRows(visibleTable(catalog, s.table, s.tablePos, canSee)))
     case 'parameter': {
       const key = s.name.toLowerCase()

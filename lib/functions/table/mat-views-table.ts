@@ -35,6 +35,6 @@ export const MATERIALIZED_VIEWS: FunctionDef = {
   open: (_site, ctx) => [batchOf(COLUMNS.map((c) => c.type), (ctx.catalog.matViews?.() ?? []).map((v) => [
     v.name, v.refreshType, v.baseTable, v.lastRefreshStart, v.lastRefreshFinish, v.sql, `${v.name}~${v.id}`,
     v.invalidReason === '' ? null : v.invalidReason, v.status, null, v.refreshTxn, v.baseTxn, 0, null,
-    null, v.timer?.start ?? null, v.timer?.count ?? 0, v.timer === undefined ? null : UNITS[v.timer.unit] ?? null, 0, null, 0, null,
+    v.timer?.timeZone ?? null, v.timer?.start ?? null, v.timer?.count ?? 0, v.timer === undefined ? null : UNITS[v.timer.unit] ?? null, 0, null, 0, null,
   ]))],
 }

@@ -26,7 +26,7 @@ export function refreshKind(kind: Name, deferred: Name | null): MatViewRefresh |
 }
 
 /** `REFRESH EVERY <n><unit> [DEFERRED] [START 'ts']`, or null for a word other than EVERY. */
-export function refreshEvery(every: Name, interval: Token, deferred: Name | null, start: [Token, Token] | null): MatViewRefresh | null {
+export function refreshEvery(every: Name, interval: Token, deferred: Name | null, start: [Token, Token] | null, zone: [Token, Token, Token] | null = null): MatViewRefresh | null {
   if (!isWord(every, 'every')) return null
   if (deferred !== null && !isWord(deferred, 'deferred')) return null
   const m = /^(\d+)([smhdwMy])$/.exec(interval.text)
@@ -36,6 +36,7 @@ export function refreshEvery(every: Name, interval: Token, deferred: Name | null
   return {
     kind: 'every', deferred: deferred !== null, every: { count, unit: m[2]!, pos: interval.offset },
     ...(start === null ? {} : { start: { value: unquoteString(start[1].text), pos: start[1].offset } }),
+    ...(zone === null ? {} : { timeZone: { value: unquoteString(zone[2].text), pos: zone[2].offset } }),
   }
 }
 

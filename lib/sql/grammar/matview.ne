@@ -12,7 +12,7 @@ createMatView ->
 matBase -> %WITH name tableName {% ([, w, t], _l, reject) => M.isWord(w, 'base') ? t : reject %}
 matRefresh ->
     %REFRESH name name:?                              {% ([, k, d], _l, reject) => M.refreshKind(k, d) ?? reject %}
-  | %REFRESH name %duration name:? (%START %string):? {% ([, e, i, d, s], _l, reject) => M.refreshEvery(e, i, d, s) ?? reject %}
+  | %REFRESH name %duration name:? (%START %string):? (%TIME %ZONE %string):? {% ([, e, i, d, s, z], _l, reject) => M.refreshEvery(e, i, d, s, z) ?? reject %}
 matPartition -> %PARTITION %BY name ttl:? {% ([t, , unit, ttl]) => D.partitionOpt(t, unit, ttl, null) %}
 
 refreshMatView ->

@@ -13,6 +13,7 @@ show ->
   | %SHOW %PARTITIONS %FROM tableName   {% ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'partitions', table: t.name, tablePos: t.pos }) %}
   | %SHOW %CREATE %TABLE tableName      {% ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'create_table', table: t.name, tablePos: t.pos }) %}
   | %SHOW %CREATE %VIEW tableName       {% ([s, , , t]) => ({ kind: 'show', pos: s.offset, what: 'create_view', table: t.name, tablePos: t.pos }) %}
+  | %SHOW %CREATE %MATERIALIZED %VIEW tableName {% ([s, , , , t]) => ({ kind: 'show', pos: s.offset, what: 'create_mat_view', table: t.name, tablePos: t.pos }) %}
   | %SHOW showWhat                      {% ([s, w]) => ({ kind: 'show', pos: s.offset, what: w }) %}
   | %SHOW showParameter                 {% ([s, name]) => ({ kind: 'show', pos: s.offset, what: 'parameter', name }) %}
 showWhat -> %PARAMETERS {% () => 'parameters' %}

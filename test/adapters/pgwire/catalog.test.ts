@@ -75,6 +75,17 @@ t.test('views: relkind v (psql \\dv), table_type VIEW, their columns', async (t)
   t.equal((await client.query('create or replace view tv as (select ts from t)')).command, 'CREATE')
 })
 
+t.test('materialized views: relkind m (QuestDB\'s PgClassFunctionFactory), their columns', async (t) => {
+  await client.query('create table mvb (ts timestamp, v double) timestamp(ts) partition by day wal')
+  await client.query('create materialized view mvb_1h as (select ts, avg(v) as avg_v from mvb sample by 1h)')
+  t.teardown(async () => { await client.query('drop materialized view mvb_1h'); await client.query('drop table mvb') })
+  t.same(await rows("select relname, relkind from pg_catalog.pg_class where relname like 'mvb%' order by relname"), [['mvb', 'r'], ['mvb_1h', 'm']])
+  t.same(await rows("select a.attname from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid where c.relname = 'mvb_1h' order by a.attnum"),
+    [['ts'], ['avg_v']])
+  t.same(await rows("select column_name, data_type from information_schema.columns where table_name = 'mvb_1h' order by ordinal_position"),
+    [['ts', 'timestamp without time zone'], ['avg_v', 'double precision']])
+})
+
 t.test('Describe reports inferred parameter types', async (t) => {
   // pg sends untyped (OID 0) text parameters; the LIMIT bound and the int comparison are inferred
   t.same(await rows('select i from t where i = $1 limit $2', ['3', '1']), [[3]])
