@@ -241,7 +241,7 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
     for (const c of conjuncts(join.on)) {
       const pair = c.kind === 'binary' && c.op === '=' ? equiPair(c.left, c.right, left, right, bc) : undefined
       if (pair === undefined) { residual.push(castTo(bindExpr(c, env(both, bc, { clause: 'ON' })), 'BOOLEAN', c.pos, false)); continue }
-      // two columns are QuestDB's join keys: of unrelated types they are refused, at the right one
+      // two columns are QuestDB's join keys: of two types (INT and LONG too) they are refused, at the right one
       if (c.kind === 'binary' && c.left.kind === 'column' && c.right.kind === 'column') unifyKeys(pair[0], pair[1], pair[2].pos)
       addKey(pair[0], pair[1], c.pos)
     }
