@@ -146,3 +146,25 @@ t.test('names one side has, and qualified names, still make keys', async (t) => 
   t.same(await rows('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON (k) ORDER BY l.id'), [[1, 10], [2, 12]])
   await db.close()
 })
+
+t.test('CROSS JOIN with an ON: QuestDB\'s Cross joins cannot have join clauses, at the ON', async (t) => {
+  const db = await setup()
+  const cases: [string, number][] = [
+    // QuestDB's own case (JoinTest)
+    ['SELECT l.id FROM lp_join_l l CROSS JOIN lp_join_r r ON l.k=r.k AND null', 52],
+    ['SELECT l.id FROM lp_join_l l CROSS JOIN lp_join_r ON (k)', 50],
+    ['SELECT l.id FROM lp_join_l l CROSS JOIN (SELECT * FROM lp_join_r) AS r ON l.k = r.k', 71],
+    ['SELECT * FROM a CROSS JOIN "b" ON', 31],
+  ]
+  for (const [sql, pos] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42601', `${sql}: SQLSTATE`)
+    t.equal(e.message, 'Cross joins cannot have join clauses', sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // an ON anywhere else is still the parser's own error
+  for (const sql of ['SELECT * FROM a CROSS JOIN b WHERE x = 1 ON', 'SELECT * FROM a JOIN b ON a.x = b.x ON', 'SELECT * FROM a CROSS JOIN b, c ON']) {
+    t.match((await errorOf(db, sql)).message, /^unexpected 'ON'/, sql)
+  }
+  await db.close()
+})
