@@ -168,3 +168,16 @@ t.test('CROSS JOIN with an ON: QuestDB\'s Cross joins cannot have join clauses, 
   }
   await db.close()
 })
+
+t.test('a time-series join whose left side has no timestamp, a join after it: QuestDB\'s error at the join', async (t) => {
+  const db = await setup()
+  await db.query('CREATE TABLE lp_nots_l (id INT, k INT, ts TIMESTAMP)')
+  // QuestDB's own case (SqlLogicalJoinTest's testJoinValidationAndMissingTimestampRecover): at SPLICE
+  const sql = 'SELECT l.id FROM lp_nots_l l SPLICE JOIN lp_join_r r ON l.k=r.k JOIN lp_join_r x ON l.k=x.k'
+  const e = await errorOf(db, sql)
+  t.equal(e.message, 'left side of time series join has no timestamp')
+  t.equal(e.position, 29)
+  // the statement after it compiles
+  t.same((await db.query('SELECT count() FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k')).rows.map((r) => Number(r[0])), [2])
+  await db.close()
+})
