@@ -18,6 +18,7 @@ import { arityError, describeArgs, resolveOverload } from './resolve-function.js
 import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
 import { unifyKeys } from './bind-time-join.js'
+import { checkJoinConstantTerms } from './join-constant-terms.js'
 import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
 import { pivotQuery, withRestKeys } from './bind-pivot.js'
 import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
@@ -318,7 +319,11 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
     // HORIZON JOIN: WHERE filters the left side first (bind-horizon-join.ts)
     const from = source
     source = bindHorizonJoin(source, s.joins, s.where, (j) => { rejectDuplicateAlias(from, j.table); return bindTableRef(j.table, bc) }, (sc, clause) => env(sc, bc, { clause }))
-  } else source = bindJoins(source, s.joins, bc, { join: bindJoin, table: bindTableRef })
+  } else {
+    // QuestDB's check of the literal terms of WHERE and the INNER ONs (join-constant-terms.ts)
+    checkJoinConstantTerms(s)
+    source = bindJoins(source, s.joins, bc, { join: bindJoin, table: bindTableRef })
+  }
   const horizon = s.joins.some((j) => j.type === 'horizon')
   const scope = new Scope(source.output)
   if (s.where !== undefined && windowJoins === undefined && !horizon) {

@@ -181,3 +181,43 @@ t.test('a time-series join whose left side has no timestamp, a join after it: Qu
   t.same((await db.query('SELECT count() FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k')).rows.map((r) => Number(r[0])), [2])
   await db.close()
 })
+
+t.test('literal terms of WHERE and the INNER ONs: QuestDB\'s boolean checks, at the literal', async (t) => {
+  const db = await setup()
+  const w = 'SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k WHERE '
+  const bee = 'boolean expression expected'
+  // QuestDB's own cases and positions (SqlLogicalJoinTest)
+  const cases: [string, number, string][] = [
+    [`${w}l.id<r.id AND 1`, 77, bee],
+    [`${w}null AND 1`, 63, 'expression type mismatch, expected: BOOLEAN, actual: NULL'],
+    [`${w}1 AND null`, 63, 'expression type mismatch, expected: BOOLEAN, actual: INT'],
+    [`${w}l.id>0 AND null`, 74, bee],
+    [`${w}null AND l.id>0`, 63, bee],
+    [`${w}true AND null`, 72, bee],
+    [`${w}null AND abs(1)>0`, 63, bee],
+    [`${w}null AND $1`, 63, bee],
+    ['SELECT l.id FROM lp_join_l l CROSS JOIN lp_join_r r WHERE l.id>0 AND null', 69, bee],
+    ['SELECT l.id FROM lp_join_l l LEFT JOIN lp_join_r r ON l.k=r.k WHERE null AND l.id>0', 68, bee],
+    ['SELECT l.id FROM lp_join_l l RIGHT JOIN lp_join_r r ON l.k=r.k WHERE true AND null', 78, bee],
+    ['SELECT l.id FROM lp_join_l l FULL JOIN lp_join_r r ON l.k=r.k WHERE l.id>0 AND null', 79, bee],
+    [`${w}l.id IN (1,2,3) AND null`, 83, bee],
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND null WHERE true', 61, bee],
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND true JOIN lp_join_l x ON r.k=x.k AND null', 98, bee],
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND null JOIN lp_join_l x ON r.k=x.k WHERE l.id>0', 61, bee],
+  ]
+  for (const [sql, pos, message] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42804', `${sql}: SQLSTATE`)
+    t.equal(e.message, message, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // the groups QuestDB accepts
+  for (const sql of [`${w}null AND true`, `${w}false AND null`, `${w}null AND true AND $1`,
+    'SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND null WHERE false',
+    'SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND null JOIN lp_join_l x ON r.k=x.k AND true']) {
+    t.same((await db.query(sql, [true])).rows, [], sql)
+  }
+  // outside joins the binder decides as before: a lone NULL filters everything out
+  t.same((await db.query('SELECT id FROM lp_join_l WHERE id > 0 AND null')).rows, [])
+  await db.close()
+})
