@@ -313,8 +313,14 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   if (s.joins.some((j) => j.type === 'window')) {
     if (s.groupBy !== undefined || s.sampleBy !== undefined || s.latestOn !== undefined) throw notSupported('WINDOW JOIN with GROUP BY, SAMPLE BY or LATEST ON is not supported; aggregate in an outer query', s.pos)
     if (s.where !== undefined) source = { kind: 'filter', input: source, predicate: castTo(bindExpr(s.where, env(new Scope(source.output), bc, { clause: 'WHERE' })), 'BOOLEAN', s.where.pos, false, bc.onInfer), output: source.output, timestampIndex: source.timestampIndex }
-    const from = source
-    windowJoins = bindWindowJoins(source, s.joins, (j) => { rejectDuplicateAlias(from, j.table); return bindTableRef(j.table, bc) }, (sc, clause) => env(sc, bc, { clause }))
+    // a right table may repeat neither the left's name or alias nor an earlier WINDOW JOIN's
+    const named: PlanNode[] = [source]
+    windowJoins = bindWindowJoins(source, s.joins, (j) => {
+      for (const n of named) rejectDuplicateAlias(n, j.table)
+      const right = bindTableRef(j.table, bc)
+      named.push(right)
+      return right
+    }, (sc, clause) => env(sc, bc, { clause }))
   } else if (s.joins.some((j) => j.type === 'horizon')) {
     // HORIZON JOIN: WHERE filters the left side first (bind-horizon-join.ts)
     const from = source
