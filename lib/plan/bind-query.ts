@@ -18,6 +18,7 @@ import { arityError, describeArgs, resolveOverload } from './resolve-function.js
 import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
 import { unifyKeys } from './bind-time-join.js'
+import { checkJoinConstantTerms } from './join-constant-terms.js'
 import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
 import { pivotQuery, withRestKeys } from './bind-pivot.js'
 import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
@@ -241,7 +242,7 @@ function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
     for (const c of conjuncts(join.on)) {
       const pair = c.kind === 'binary' && c.op === '=' ? equiPair(c.left, c.right, left, right, bc) : undefined
       if (pair === undefined) { residual.push(castTo(bindExpr(c, env(both, bc, { clause: 'ON' })), 'BOOLEAN', c.pos, false)); continue }
-      // two columns are QuestDB's join keys: of unrelated types they are refused, at the right one
+      // two columns are QuestDB's join keys: of two types (INT and LONG too) they are refused, at the right one
       if (c.kind === 'binary' && c.left.kind === 'column' && c.right.kind === 'column') unifyKeys(pair[0], pair[1], pair[2].pos)
       addKey(pair[0], pair[1], c.pos)
     }
@@ -312,13 +313,23 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   if (s.joins.some((j) => j.type === 'window')) {
     if (s.groupBy !== undefined || s.sampleBy !== undefined || s.latestOn !== undefined) throw notSupported('WINDOW JOIN with GROUP BY, SAMPLE BY or LATEST ON is not supported; aggregate in an outer query', s.pos)
     if (s.where !== undefined) source = { kind: 'filter', input: source, predicate: castTo(bindExpr(s.where, env(new Scope(source.output), bc, { clause: 'WHERE' })), 'BOOLEAN', s.where.pos, false, bc.onInfer), output: source.output, timestampIndex: source.timestampIndex }
-    const from = source
-    windowJoins = bindWindowJoins(source, s.joins, (j) => { rejectDuplicateAlias(from, j.table); return bindTableRef(j.table, bc) }, (sc, clause) => env(sc, bc, { clause }))
+    // a right table may repeat neither the left's name or alias nor an earlier WINDOW JOIN's
+    const named: PlanNode[] = [source]
+    windowJoins = bindWindowJoins(source, s.joins, (j) => {
+      for (const n of named) rejectDuplicateAlias(n, j.table)
+      const right = bindTableRef(j.table, bc)
+      named.push(right)
+      return right
+    }, (sc, clause) => env(sc, bc, { clause }))
   } else if (s.joins.some((j) => j.type === 'horizon')) {
     // HORIZON JOIN: WHERE filters the left side first (bind-horizon-join.ts)
     const from = source
     source = bindHorizonJoin(source, s.joins, s.where, (j) => { rejectDuplicateAlias(from, j.table); return bindTableRef(j.table, bc) }, (sc, clause) => env(sc, bc, { clause }))
-  } else source = bindJoins(source, s.joins, bc, { join: bindJoin, table: bindTableRef })
+  } else {
+    // QuestDB's check of the literal terms of WHERE and the INNER ONs (join-constant-terms.ts)
+    checkJoinConstantTerms(s)
+    source = bindJoins(source, s.joins, bc, { join: bindJoin, table: bindTableRef })
+  }
   const horizon = s.joins.some((j) => j.type === 'horizon')
   const scope = new Scope(source.output)
   if (s.where !== undefined && windowJoins === undefined && !horizon) {

@@ -218,6 +218,8 @@ function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: 
       // `selec 1`: an unknown first word read as the query shorthand `table WHERE ...`
       throw syntaxError(`unexpected '${first.text}', expected a statement such as SELECT, INSERT, CREATE or a table name`, first.offset)
     }
+    // QuestDB's parser refuses the ON before reading it (SqlParser.parseJoin)
+    if (isOnAfterCrossJoin(tokens, failed)) throw syntaxError('Cross joins cannot have join clauses', failed.offset)
     const expected = column === undefined ? 'nothing more' : describeExpected(expectedTerminals(column), canEndAt(column, compiled.start))
     throw syntaxError(`unexpected '${failed.text}', expected ${expected}`, failed.offset)
   }
@@ -227,6 +229,26 @@ function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: 
     throw syntaxError(`unexpected end of statement, expected ${expected}`, end)
   }
   return results[0] as Statement
+}
+
+/**
+ * True when `failed` is the ON of `CROSS JOIN <table> [[AS] alias] ON ...`: walking back from it,
+ * only a name (quoted too), alias, `.` or a parenthesized subquery stand between it and a JOIN that CROSS
+ * precedes.
+ */
+function isOnAfterCrossJoin(tokens: readonly Token[], failed: Token): boolean {
+  if (failed.type !== 'ON') return false
+  let depth = 0
+  for (let i = tokens.indexOf(failed) - 1; i > 0; i--) {
+    const t = tokens[i] as Token
+    if (t.text === ')') depth++
+    else if (t.text === '(') depth--
+    else if (depth > 0) continue
+    else if (t.type === 'JOIN') return (tokens[i - 1] as Token).type === 'CROSS'
+    else if (t.type !== 'ident' && t.type !== 'qident' && t.type !== 'string' && t.type !== 'AS' && t.text !== '.') return false
+    if (depth < 0) return false
+  }
+  return false
 }
 
 /**

@@ -3,7 +3,7 @@
  * ambiguous: the key pairs of an ON are bound one side at a time, which used to take `k` in
  * `ON k = r.k` from the left side without a word. A qualifier that names no table in scope is
  * `Invalid table name or alias`, not an invalid column. Two key columns of unrelated types are a
- * `join column type mismatch` at the right side's column. A FROM item may not repeat the name or
+ * `join column type mismatch` at the right side's column (INT and LONG too). A FROM item may not repeat the name or
  * alias of one before it. Messages and positions are QuestDB's
  * (JoinTest's testJoinValidationAndMissingTimestampRecover, MultiJoinTest's comma groups); the
  * other join kinds follow the same rule. Names only one side has, and qualified names, still bind.
@@ -90,6 +90,11 @@ t.test('two key columns of unrelated types: QuestDB\'s join column type mismatch
     ['SELECT a.i FROM kinds a RIGHT JOIN kinds b ON a.v = b.c', 52],
     ['SELECT a.i FROM kinds a ASOF JOIN kinds b ON b.s = a.i', 45],
     ['SELECT sum(p.price) FROM trades t WINDOW JOIN prices p ON (p.sym = t.price) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 59],
+    // numbers of two widths are refused too (HashJoinGroupByKeysTest's INT / LONG, LONG / DOUBLE)
+    ['SELECT a.i FROM kinds a JOIN kinds b ON a.i = b.l', 46],
+    ['SELECT a.i FROM kinds a LEFT JOIN kinds b ON b.l = a.i', 45],
+    ['SELECT a.i FROM kinds a ASOF JOIN kinds b ON a.l = b.i', 51],
+    ['SELECT a.i FROM kinds a JOIN kinds b ON a.l = b.l::DOUBLE AND a.l = b.i', 68],
   ]
   for (const [sql, pos] of cases) {
     const e = await errorOf(db, sql)
@@ -97,8 +102,8 @@ t.test('two key columns of unrelated types: QuestDB\'s join column type mismatch
     t.equal(e.message, 'join column type mismatch', sql)
     t.equal(e.position, pos, `${sql}: position`)
   }
-  // the text types key each other; numbers of two widths are compared as the wider (QuestDB refuses INT = LONG)
-  for (const on of ['a.s = b.v', 'a.v = b.s', 'a.i = b.l', 'a.i::string = b.v', 'a.i + 0 = b.ts::long']) {
+  // the text types key each other; a cast makes two numbers one type; an expression is widened
+  for (const on of ['a.s = b.v', 'a.v = b.s', 'a.i::LONG = b.l', 'a.i::string = b.v', 'a.i + 0 = b.ts::long']) {
     t.same((await db.query(`SELECT count() FROM kinds a JOIN kinds b ON ${on}`)).rows.map((r) => Number(r[0])), [0], `ON ${on} binds`)
   }
   await db.close()
@@ -115,6 +120,8 @@ t.test('a FROM item whose name or alias one before it has: QuestDB\'s Duplicate 
     ['SELECT * FROM lp_join_l a ASOF JOIN lp_join_r a', 46, 'a'],
     ['SELECT sum(a.k) FROM lp_join_l a WINDOW JOIN lp_join_r a ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 55, 'a'],
     ['SELECT avg(a.k) FROM lp_join_l a HORIZON JOIN lp_join_r a ON (k) LIST (0) AS h', 56, 'a'],
+    // two WINDOW JOIN right tables of one name
+    ['SELECT sum(b.k) FROM lp_join_l a WINDOW JOIN lp_join_r b ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING WINDOW JOIN lp_join_r b ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 142, 'b'],
     ['SELECT * FROM lp_join_l a JOIN lp_join_r b ON a.k = b.k LEFT JOIN lp_join_r B ON a.k = B.k', 76, 'B'],
   ]
   for (const [sql, pos, name] of cases) {
@@ -139,5 +146,80 @@ t.test('names one side has, and qualified names, still make keys', async (t) => 
   t.same(await rows('SELECT l.id, r.id FROM lp_join_l l LEFT JOIN lp_join_r r ON lonly = ronly ORDER BY l.id'), [[1, 10], [2, null]])
   t.same(await rows('SELECT l.id, r.id FROM lp_join_l l ASOF JOIN lp_join_r r ON lonly = r.k ORDER BY l.id'), [[1, 10], [2, null]])
   t.same(await rows('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON (k) ORDER BY l.id'), [[1, 10], [2, 12]])
+  await db.close()
+})
+
+t.test('CROSS JOIN with an ON: QuestDB\'s Cross joins cannot have join clauses, at the ON', async (t) => {
+  const db = await setup()
+  const cases: [string, number][] = [
+    // QuestDB's own case (JoinTest)
+    ['SELECT l.id FROM lp_join_l l CROSS JOIN lp_join_r r ON l.k=r.k AND null', 52],
+    ['SELECT l.id FROM lp_join_l l CROSS JOIN lp_join_r ON (k)', 50],
+    ['SELECT l.id FROM lp_join_l l CROSS JOIN (SELECT * FROM lp_join_r) AS r ON l.k = r.k', 71],
+    ['SELECT * FROM a CROSS JOIN "b" ON', 31],
+  ]
+  for (const [sql, pos] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42601', `${sql}: SQLSTATE`)
+    t.equal(e.message, 'Cross joins cannot have join clauses', sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // an ON anywhere else is still the parser's own error
+  for (const sql of ['SELECT * FROM a CROSS JOIN b WHERE x = 1 ON', 'SELECT * FROM a JOIN b ON a.x = b.x ON', 'SELECT * FROM a CROSS JOIN b, c ON']) {
+    t.match((await errorOf(db, sql)).message, /^unexpected 'ON'/, sql)
+  }
+  await db.close()
+})
+
+t.test('a time-series join whose left side has no timestamp, a join after it: QuestDB\'s error at the join', async (t) => {
+  const db = await setup()
+  await db.query('CREATE TABLE lp_nots_l (id INT, k INT, ts TIMESTAMP)')
+  // QuestDB's own case (SqlLogicalJoinTest's testJoinValidationAndMissingTimestampRecover): at SPLICE
+  const sql = 'SELECT l.id FROM lp_nots_l l SPLICE JOIN lp_join_r r ON l.k=r.k JOIN lp_join_r x ON l.k=x.k'
+  const e = await errorOf(db, sql)
+  t.equal(e.message, 'left side of time series join has no timestamp')
+  t.equal(e.position, 29)
+  // the statement after it compiles
+  t.same((await db.query('SELECT count() FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k')).rows.map((r) => Number(r[0])), [2])
+  await db.close()
+})
+
+t.test('literal terms of WHERE and the INNER ONs: QuestDB\'s boolean checks, at the literal', async (t) => {
+  const db = await setup()
+  const w = 'SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k WHERE '
+  const bee = 'boolean expression expected'
+  // QuestDB's own cases and positions (SqlLogicalJoinTest)
+  const cases: [string, number, string][] = [
+    [`${w}l.id<r.id AND 1`, 77, bee],
+    [`${w}null AND 1`, 63, 'expression type mismatch, expected: BOOLEAN, actual: NULL'],
+    [`${w}1 AND null`, 63, 'expression type mismatch, expected: BOOLEAN, actual: INT'],
+    [`${w}l.id>0 AND null`, 74, bee],
+    [`${w}null AND l.id>0`, 63, bee],
+    [`${w}true AND null`, 72, bee],
+    [`${w}null AND abs(1)>0`, 63, bee],
+    [`${w}null AND $1`, 63, bee],
+    ['SELECT l.id FROM lp_join_l l CROSS JOIN lp_join_r r WHERE l.id>0 AND null', 69, bee],
+    ['SELECT l.id FROM lp_join_l l LEFT JOIN lp_join_r r ON l.k=r.k WHERE null AND l.id>0', 68, bee],
+    ['SELECT l.id FROM lp_join_l l RIGHT JOIN lp_join_r r ON l.k=r.k WHERE true AND null', 78, bee],
+    ['SELECT l.id FROM lp_join_l l FULL JOIN lp_join_r r ON l.k=r.k WHERE l.id>0 AND null', 79, bee],
+    [`${w}l.id IN (1,2,3) AND null`, 83, bee],
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND null WHERE true', 61, bee],
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND true JOIN lp_join_l x ON r.k=x.k AND null', 98, bee],
+    ['SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND null JOIN lp_join_l x ON r.k=x.k WHERE l.id>0', 61, bee],
+  ]
+  for (const [sql, pos, message] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42804', `${sql}: SQLSTATE`)
+    t.equal(e.message, message, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // the groups QuestDB accepts
+  for (const sql of [`${w}null AND true`, `${w}false AND null`, `${w}null AND true AND $1`,
+    'SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND null WHERE false',
+    'SELECT l.id FROM lp_join_l l JOIN lp_join_r r ON l.k=r.k AND null JOIN lp_join_l x ON r.k=x.k AND true']) {
+    t.same((await db.query(sql, [true])).rows, [], sql)
+  }
+  // outside joins the binder decides as before: a lone NULL filters everything out
+  t.same((await db.query('SELECT id FROM lp_join_l WHERE id > 0 AND null')).rows, [])
   await db.close()
 })
