@@ -2,7 +2,7 @@
  * Helpers for storage tests: throwaway data directories, and reading a data directory back
  * through a freshly opened database (what a restart would see).
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { unpack } from 'msgpackr'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,6 +16,15 @@ export function tmpDir(t: { teardown(f: () => void): void }, prefix = 'epochdb-u
   const dir = mkdtempSync(join(tmpdir(), prefix))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   return dir
+}
+
+/** A copy of an open data directory, as a crash would leave it (no lock), removed when the test `t` ends. */
+export function crashCopy(t: { teardown(f: () => void): void }, dir: string): string {
+  const copy = tmpDir(t, 'epochdb-walcopy-')
+  rmSync(copy, { recursive: true, force: true })
+  cpSync(dir, copy, { recursive: true, verbatimSymlinks: true })
+  for (const e of readdirSync(copy)) if (e.startsWith('_lock')) rmSync(join(copy, e))
+  return copy
 }
 
 /** Opens the data directory `dir`, runs each query, closes it; returns each query's rows. */

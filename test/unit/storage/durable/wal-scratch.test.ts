@@ -9,12 +9,10 @@
  * CRC was taken (replay drops the group) or carry one record's words into another (wrong rows).
  */
 import t from 'tap'
-import { cpSync, readdirSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
 import { Database } from '../../../../lib/index.js'
 import { WalScratch } from '../../../../lib/storage/durable/wal-codec.js'
 import { STEP_BYTES } from '../../../../lib/storage/durable/store.js'
-import { afterReopen, tmpDir } from '../helpers.js'
+import { afterReopen, crashCopy, tmpDir } from '../helpers.js'
 
 t.test('regions never overlap until released; then the same memory is reused; full -> fresh arrays; grows', async (t) => {
   const s = new WalScratch(100, 1000)
@@ -46,14 +44,6 @@ function rows(from: number, n: number): Record<string, unknown[]> {
     a: ts.map((_, i) => ((from + i) % 89 === 0 ? null : (from + i) * 7_000_003 - 2 ** 41)),
     b: ts.map((_, i) => -(from + i) * 13),
   }
-}
-
-function crashCopy(t: { teardown(f: () => void): void }, dir: string): string {
-  const copy = tmpDir(t, 'epochdb-walcopy-')
-  rmSync(copy, { recursive: true, force: true })
-  cpSync(dir, copy, { recursive: true, verbatimSymlinks: true })
-  for (const e of readdirSync(copy)) if (e.startsWith('_lock')) rmSync(join(copy, e))
-  return copy
 }
 
 const Q = [

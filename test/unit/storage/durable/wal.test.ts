@@ -4,12 +4,12 @@
  * from the log, so a batch is never there in part.
  */
 import t from 'tap'
-import { cpSync, readdirSync, readFileSync, rmSync, truncateSync, statSync } from 'node:fs'
+import { readFileSync, truncateSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from '../../../../lib/index.js'
 // a commit's WAL records are about this size (the store's step), not wal-codec's 16 MiB upper bound
 import { STEP_BYTES } from '../../../../lib/storage/durable/store.js'
-import { afterReopen, tmpDir } from '../helpers.js'
+import { afterReopen, crashCopy, tmpDir } from '../helpers.js'
 
 /** Frame offsets and "more follows" flags of a WAL file. */
 function frames(file: string): { at: number; more: boolean; end: number }[] {
@@ -22,15 +22,6 @@ function frames(file: string): { at: number; more: boolean; end: number }[] {
     p += 8 + len
   }
   return out
-}
-
-/** A copy of an open data directory, as a crash would leave it (no lock). */
-function crashCopy(t: { teardown(f: () => void): void }, dir: string): string {
-  const copy = tmpDir(t, 'epochdb-walcopy-')
-  rmSync(copy, { recursive: true, force: true })
-  cpSync(dir, copy, { recursive: true, verbatimSymlinks: true })
-  for (const e of readdirSync(copy)) if (e.startsWith('_lock')) rmSync(join(copy, e))
-  return copy
 }
 
 t.test('an append larger than one record is a group of records, replayed whole or not at all', async (t) => {
