@@ -61,8 +61,16 @@ export class MatViewRefresher {
     const old = this.timers.get(key)
     if (old !== undefined) { clearInterval(old); this.timers.delete(key) }
     if (def.refreshType === 'timer' && def.timer !== undefined) {
-      const every = Math.max(1000, intervalMicros(def.timer.count, def.timer.unit) / 1000)
-      const timer = setInterval(() => { if (this.clock() >= def.timer!.start) this.schedule(def.name) }, every)
+      // the interval in µs (at least a second); the timer ticks at most every 2^31 - 1 ms (Node's
+      // longest delay: a longer one, e.g. EVERY 1M, would fire every millisecond) and refreshes when due
+      const step = Math.max(1e6, intervalMicros(def.timer.count, def.timer.unit))
+      let due = def.timer.start
+      const timer = setInterval(() => {
+        const now = this.clock()
+        if (now < due) return
+        due += Math.ceil((now - due + 1) / step) * step
+        void this.schedule(def.name)
+      }, Math.min(step / 1000, MAX_TIMER_MS))
       timer.unref?.()
       this.timers.set(key, timer)
     }
@@ -291,6 +299,9 @@ function keepBuckets(data: Batch, ts: number, lo: number, hi: number, nanos: boo
   return { length: n, vectors: data.vectors.map((c) => gather(c, sel, n)) }
 }
 
+/** Node's longest timer delay (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647
+
 /** One interval of a timer or SAMPLE BY stride in µs (months 31 days, years 366: the longest they last). */
 export function intervalMicros(count: number, unit: string): number {
   const u: Record<string, number> = {
@@ -317,7 +328,10 @@ export function resumeMatViews(catalog: Catalog, refresher: MatViewRefresher, by
     }
     // commit counts start again at open: the refresh seen so far is the table as it opened
     state.refreshTxn = base.txn
-    if (!state.invalid && def.refreshType === 'immediate' && base.rowCount !== state.baseRows) {
+    // a damaged base table opens all the same (its reads fail with their own error): no refresh then
+    let rows: number
+    try { rows = base.rowCount } catch { continue }
+    if (!state.invalid && def.refreshType === 'immediate' && rows !== state.baseRows) {
       refresher.addPending(def.name, 'full')
       void refresher.schedule(def.name)
     }

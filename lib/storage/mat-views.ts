@@ -108,9 +108,11 @@ export class MatViews {
     try { doc = JSON.parse(new TextDecoder().decode(bytes)) as typeof doc } catch (e) {
       throw new SqlError(SqlState.DATA_CORRUPTED, `the materialized views file ${MAT_VIEWS_FILE} is unreadable`, -1, { cause: e })
     }
-    if (doc.version !== VERSION || !Array.isArray(doc.views)) throw new SqlError(SqlState.DATA_CORRUPTED, `the materialized views file ${MAT_VIEWS_FILE} has an unknown format [version=${String(doc.version)}]`)
+    if (doc === null || typeof doc !== 'object' || doc.version !== VERSION || !Array.isArray(doc.views)) throw new SqlError(SqlState.DATA_CORRUPTED, `the materialized views file ${MAT_VIEWS_FILE} has an unknown format [version=${String((doc as { version?: unknown } | null)?.version)}]`)
     for (const v of doc.views as (MatViewDef & { state?: MatViewState })[]) {
-      if (typeof v.name !== 'string' || typeof v.sql !== 'string' || typeof v.baseTable !== 'string' || typeof v.id !== 'number') {
+      if (v === null || typeof v !== 'object' || typeof v.name !== 'string' || typeof v.sql !== 'string' || typeof v.baseTable !== 'string' ||
+        typeof v.id !== 'number' || typeof v.bucketMicros !== 'number' || typeof v.refreshType !== 'string' ||
+        (v.state !== undefined && (v.state === null || typeof v.state !== 'object'))) {
         throw new SqlError(SqlState.DATA_CORRUPTED, `the materialized views file ${MAT_VIEWS_FILE} holds a malformed view`)
       }
       const { state, ...def } = v

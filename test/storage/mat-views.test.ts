@@ -5,7 +5,7 @@
  */
 import t, { type Test } from 'tap'
 import { join } from 'node:path'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { Database } from '../../lib/index.js'
 
@@ -102,4 +102,28 @@ t.test('SHOW CREATE MATERIALIZED VIEW after a restart: DEFERRED, the timer and t
   // never refreshed: a TRUNCATE of the base table leaves it valid (QuestDB's fresh view)
   await db.query('truncate table t')
   t.same(await rows(db, "select view_status from materialized_views() where view_name = 'd'"), [['valid']])
+})
+
+t.test('a timer longer than Node can wait (EVERY 1M, 2y) starts no millisecond timer', async (t) => {
+  const warnings: string[] = []
+  const onWarning = (w: Error): void => { warnings.push(w.name) }
+  process.on('warning', onWarning)
+  t.teardown(() => { process.off('warning', onWarning) })
+  const db = await Database.open()
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day')
+  await db.query('create materialized view m1 refresh every 1M deferred as (select ts, sum(v) s from t sample by 1h)')
+  await db.query('create materialized view y2 refresh every 2y deferred as (select ts, sum(v) s from t sample by 1d)')
+  await new Promise((r) => setTimeout(r, 20))
+  await db.close()
+  // Node turns a delay past 2^31 - 1 ms into 1 ms and says so with a TimeoutOverflowWarning
+  t.same(warnings.filter((w) => w === 'TimeoutOverflowWarning'), [])
+})
+
+t.test('a damaged _mat_views file is XX001 at open, not a TypeError', async (t) => {
+  for (const body of ['null', '{"version":1,"views":[null]}', '{"version":1,"views":[{"id":1,"name":"v","sql":"select 1","baseTable":"t"}]}']) {
+    const dir = tmp(t)
+    await (await Database.open({ path: dir })).close()
+    writeFileSync(join(dir, '_mat_views'), body)
+    await t.rejects(Database.open({ path: dir }), { code: 'XX001' }, body)
+  }
 })
