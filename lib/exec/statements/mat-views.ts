@@ -15,7 +15,6 @@ import { containsAggregate } from '../../plan/naming.js'
 import { type Execution, done } from '../../result.js'
 import type { ColumnMeta } from '../../storage/table.js'
 import type { MatViewDef, MatViewRefreshType } from '../../storage/mat-views.js'
-import { MAT_VIEWS_FILE } from '../../storage/mat-views.js'
 import { parseTimestamp } from '../../types/timestamp.js'
 import { checkTimeZone } from '../../types/time-zone.js'
 import { ZONE_SLACK, intervalMicros, type MatViewRefresher } from '../mat-view-refresh.js'
@@ -234,7 +233,9 @@ async function createMatView(stmt: CreateMatView, bc: BindContext, env: MatViewE
   catalog.matViews.put(def)
   catalog.matViews.state(def.name)
   try { env.refresher.persist() } catch (e) {
+    // no definition kept, and no plain, writable table of the view's name left behind either
     catalog.matViews.remove(def.name)
+    await ddlInBackground(env, () => { catalog.drop(def.name) }, done(tag)).catch(() => undefined)
     throw e
   }
   env.refresher.attach(def)
@@ -302,10 +303,13 @@ export function afterStatement(stmt: Statement, env: MatViewEnv): void {
       if (env.refresher.invalidateDependents(def.name, 'base materialized view is invalidated')) changed = true
     }
   }
-  for (const def of mv.all()) {
-    if (env.catalog.find(def.name) === undefined) { env.refresher.detach(def.name); mv.remove(def.name); changed = true }
+  // only DROP TABLE (one, several or ALL) can take a view's table away
+  if (stmt.kind === 'drop_table') {
+    for (const def of mv.all()) {
+      if (env.catalog.find(def.name) === undefined) { env.refresher.detach(def.name); mv.remove(def.name); changed = true }
+    }
   }
   if (changed) {
-    try { env.store?.writeInternal(MAT_VIEWS_FILE, mv.encode()) } catch { /* written again at the next refresh */ }
+    try { env.refresher.persist() } catch { /* written again at the next refresh */ }
   }
 }
