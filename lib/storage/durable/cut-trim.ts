@@ -43,9 +43,18 @@ export function trimCutParts(tableDir: string, m: TableFileMeta): PartitionEntry
  * rows go: its rows are not copied.
  */
 export function trimSettledCuts(tableDir: string, columns: readonly { readonly type: ColumnType }[], inForce: TableFileMeta, entries: readonly PartitionEntry[]): PartitionEntry[] {
+  // one pass each instead of a scan per entry (a table of thousands of partitions checkpoints often)
+  const followed = new Set<number>()
+  const later = new Set<string>()
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const key = `${entries[i]!.name}\0${entries[i]!.lo}`
+    if (later.has(key)) followed.add(i)
+    else later.add(key)
+  }
+  const committed = new Set(inForce.partitions.map((p) => `${p.dir}\0${p.rows}`))
   return entries.map((e, i) => {
-    if (!entries.some((n, j) => j > i && n.name === e.name && n.lo === e.lo)) return e
-    if (!inForce.partitions.some((p) => p.dir === e.dir && p.rows === e.rows)) return e
+    if (!followed.has(i)) return e
+    if (!committed.has(`${e.dir}\0${e.rows}`)) return e
     const path = `${tableDir}/${e.dir}`
     if (isHeld(path) || (e.files ?? []).some((f) => isHeld(`${path}/${f}`))) return e
     return trimEntry(tableDir, columns, e, false)

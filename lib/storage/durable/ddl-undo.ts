@@ -11,6 +11,7 @@ import { SqlError, SqlState } from '../../errors.js'
 import { io } from './io.js'
 import { fsyncDir, replaceFileAtomic } from './durable-steps.js'
 import { packr } from './wal-codec.js'
+import { isTableDirName } from '../names.js'
 
 /** The journal's name in the data directory (not a table directory: no `~`). */
 export const DDL_UNDO_FILE = '_ddl_undo'
@@ -51,7 +52,7 @@ export function rollBackDdl(root: string): void {
   try {
     const d = packr.unpack(io.readFileSync(file)) as { tables?: { dir?: unknown; meta?: unknown }[] }
     entries = (d.tables ?? []).map((e) => {
-      if (typeof e.dir !== 'string' || !(e.meta instanceof Uint8Array) || !/^[^/\\]+$/.test(e.dir)) throw new RangeError('malformed entry')
+      if (typeof e.dir !== 'string' || !(e.meta instanceof Uint8Array) || !/^[^/\\]+$/.test(e.dir) || !isTableDirName(e.dir)) throw new RangeError('malformed entry')
       return { dir: e.dir, meta: e.meta }
     })
   } catch (e) {

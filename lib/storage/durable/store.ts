@@ -528,9 +528,10 @@ export class DurableStore implements TableStore {
     try {
       this.write(() => { writeDdlUndo(this.root, entries) })
     } catch (e) {
-      // it may be on disk all the same (a failed sync after its rename): gone before anything else is written
-      this.undoLeft = entries
-      try { this.settleUndo() } catch { /* tried again before the next write */ }
+      // it may be on disk all the same (a failed sync after its rename): gone before anything else is
+      // written. No `_meta` was rewritten yet, so only the journal goes; if even that fails, the next
+      // write settles it first (settleUndo)
+      try { removeDdlUndo(this.root) } catch { this.undoLeft = entries }
       throw e
     }
     return { states, entries }
@@ -558,7 +559,7 @@ export class DurableStore implements TableStore {
     this.write(() => { removeDdlUndo(this.root) })
     for (const { s, before } of undo.states) {
       try { removeUnreferenced(s.dir, s.file, true) } catch { /* leftovers are removed on the next open */ }
-      try { removeDropped(s.dir, before.file, s.file) } catch { /* leftovers are removed on the next open */ }
+      try { removeDropped(s.dir, before.file, s.file, true) } catch { /* leftovers are removed on the next open */ }
     }
   }
 
