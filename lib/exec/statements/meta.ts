@@ -8,7 +8,7 @@ import { type Batch, type Scalar, VectorWriter } from '../../types/vector.js'
 import { formatTimestamp } from '../../types/timestamp.js'
 import type { CatalogView, MatViewInfo, TableInfo, ViewInfo } from '../../functions/registry-types.js'
 import { ExecContext } from '../context.js'
-import { checkView } from './views.js'
+import { checkView, noteViewStatus } from './views.js'
 import type { Catalog, ViewDef } from '../../storage/catalog.js'
 import type { MatViewDef } from '../../storage/mat-views.js'
 import type { Table } from '../../storage/table.js'
@@ -66,7 +66,6 @@ export function tableInfo(t: Table): TableInfo {
   }
 }
 
-/** The catalog as meta functions see it. */
 /** Every materialized view with its refresh state. */
 function matViewInfos(catalog: Catalog): MatViewInfo[] {
   return catalog.matViews.all().map((d) => {
@@ -86,17 +85,12 @@ function checkViews(catalog: Catalog): ViewInfo[] {
   const fn = new ExecContext(0, () => 0, '', catalogView(catalog), '', [], undefined, undefined)
   return catalog.allViews().map((v) => {
     const { reason, code, timestamp, columns } = checkView(v, { catalog, paramTypes: [], ctes: new Map(), fn })
-    const key = v.name.toLowerCase()
-    const before = catalog.viewStatus.get(key)
-    const now = Date.now() * 1000
-    if (before === undefined || before.valid !== (reason === undefined) || before.reason !== (reason ?? '')) {
-      catalog.viewStatus.set(key, { valid: reason === undefined, reason: reason ?? '', since: now })
-    }
-    const st = catalog.viewStatus.get(key)!
+    const st = noteViewStatus(catalog, v.name.toLowerCase(), reason, Date.now() * 1000)
     return { id: v.id, name: v.name, sql: v.sql, invalidReason: reason, invalidCode: code, since: st.since, timestamp, columns }
   })
 }
 
+/** The catalog as meta functions see it. */
 export function catalogView(catalog: Catalog): CatalogView {
   return {
     tableNames: () => catalog.names(),

@@ -14,7 +14,7 @@ import { type Execution, done } from '../../result.js'
 import type { ViewDef } from '../../storage/catalog.js'
 import { atViewRef, viewQuery } from '../../plan/bind-view.js'
 import type { PlanNode } from '../../plan/plan-node.js'
-import type { Catalog } from '../../storage/catalog.js'
+import type { Catalog, ViewStatus } from '../../storage/catalog.js'
 import type { RunEnv } from './run.js'
 import type { ColumnType } from '../../types/column-type.js'
 
@@ -76,13 +76,22 @@ export function compileView(stmt: CompileView, bc: BindContext, env: RunEnv, now
     if (!(e instanceof SqlError)) throw e
     failure = e
   }
-  const reason = failure instanceof SqlError ? failure.message : ''
-  const before = catalog.viewStatus.get(key)
-  if (before === undefined || before.valid !== (failure === undefined) || before.reason !== reason) {
-    catalog.viewStatus.set(key, { valid: failure === undefined, reason, since: now })
-  }
+  noteViewStatus(catalog, key, failure instanceof SqlError ? failure.message : undefined, now)
   if (failure !== undefined) throw atViewRef(failure, stmt.namePos)
   return done('compile_view')
+}
+
+/**
+ * Records what checking view `key` (lower-cased name) found: valid when `reason` is undefined, else
+ * invalid for `reason`. The status's `since` (micros) moves only when the status changes. Returns the
+ * status in force.
+ */
+export function noteViewStatus(catalog: Catalog, key: string, reason: string | undefined, now: number): ViewStatus {
+  const before = catalog.viewStatus.get(key)
+  if (before !== undefined && before.valid === (reason === undefined) && before.reason === (reason ?? '')) return before
+  const st = { valid: reason === undefined, reason: reason ?? '', since: now }
+  catalog.viewStatus.set(key, st)
+  return st
 }
 
 function viewMissing(name: string, pos: number, isTable: boolean): SqlError {
