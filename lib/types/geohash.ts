@@ -145,6 +145,8 @@ export function geohashTextError(err: GeohashTextError, text: string, bits: numb
 export function formatGeohash(v: GeohashValue, bits: number): string {
   let s = ''
   if (typeof v === 'bigint') {
+    // base32 of more than 53 bits: the high and the low 30 bits as safe integers (no BigInt per character)
+    if (bits % 5 === 0 && bits > 30) return formatGeohash(Number(v >> 30n), bits - 30) + formatGeohash(Number(v & 0x3fffffffn), 30)
     if (bits % 5 === 0) for (let i = bits / 5 - 1; i >= 0; i--) s += BASE32[Number((v >> BigInt(i * 5)) & 31n)]
     else for (let i = bits - 1; i >= 0; i--) s += (v >> BigInt(i)) & 1n ? '1' : '0'
     return s

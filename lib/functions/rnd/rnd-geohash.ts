@@ -27,7 +27,8 @@ export const RND_GEOHASH = rndFunction({
     return {
       type,
       next: (rnd) => draw(rnd, bits) ?? null,
-      fill: (rnd, out, n) => { for (let i = 0; i < n; i++) setGeohash(out, i, draw(rnd, bits)) },
+      // more than 53 bits do not fit the batch's doubles: drawn row by row into a BigInt64Array instead
+      fill: bits > 53 ? undefined : (rnd, out, n) => { for (let i = 0; i < n; i++) setGeohash(out, i, draw(rnd, bits)) },
     }
   },
 })

@@ -88,3 +88,22 @@ t.test('random values of every precision: text, narrowing and storage agree with
   }
   t.equal(bad, 0)
 })
+
+t.test('rnd_geohash of more than 53 bits keeps its low bits (a double would round them away)', async (t) => {
+  const { Database } = await import('../../../lib/index.js')
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  for (const [bits, last] of [[60, (s: string) => s.slice(-1)], [58, (s: string) => s.slice(-7)]] as const) {
+    const rows = (await db.query(`select cast(rnd_geohash(${bits}) as string) from long_sequence(64)`)).rows.map((r) => String(r[0]))
+    const zeroTail = rows.filter((s) => /^0+$/.test(last(s))).length
+    t.ok(zeroTail < 16, `rnd_geohash(${bits}): ${zeroTail} of 64 end in zero bits`)
+  }
+  t.equal(formatGeohash((1n << 60n) - 1n, 60), 'zzzzzzzzzzzz')
+  // the wide path against a character-by-character reference
+  const B32 = '0123456789bcdefghjkmnpqrstuvwxyz'
+  for (const v of [0x0123456789abcdefn & ((1n << 60n) - 1n), 1n << 59n, (1n << 30n) + 1n, 0n]) {
+    let ref = ''
+    for (let i = 11; i >= 0; i--) ref += B32[Number((v >> BigInt(i * 5)) & 31n)]
+    t.equal(formatGeohash(v, 60), ref)
+  }
+})
