@@ -17,7 +17,7 @@ import { type ExprEnv, aggregateSite, bindExpr, castConstant, castTo, unify } fr
 import { arityError, describeArgs, resolveOverload } from './resolve-function.js'
 import { functionsNamed } from '../functions/registry.js'
 import { bindLatestOn, bindSampleBy, bindTimeJoin, bindWindowCall, windowNode, type WindowCall } from './bind-time-series.js'
-import { unifyKeys } from './bind-time-join.js'
+import { conjuncts, unifyKeys } from './bind-time-join.js'
 import { checkJoinConstantTerms } from './join-constant-terms.js'
 import { outputNames, astKey, containsAggregate, collectColumnRefs, type OutputNaming } from './naming.js'
 import { pivotQuery, withRestKeys } from './bind-pivot.js'
@@ -275,10 +275,6 @@ function andOf(a: BoundExpr, b: BoundExpr): BoundExpr {
   const def = functionsNamed('and').find((d) => d.kind === 'scalar')
   if (def === undefined || def.kind !== 'scalar') throw internalError('operator and is missing')
   return { kind: 'call', type: 'BOOLEAN', def, site: { argTypes: ['BOOLEAN', 'BOOLEAN'], constants: [undefined, undefined], returns: 'BOOLEAN', argPositions: [-1, -1], pos: -1 }, args: [a, b] }
-}
-
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === 'binary' && e.op === 'and' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e]
 }
 
 /** `a = b` where one side names only left columns and the other only right columns. */

@@ -12,6 +12,7 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import type { Expr, Literal, Select } from '../sql/ast.js'
+import { conjuncts } from './bind-time-join.js'
 
 const PLAIN_JOINS: ReadonlySet<string> = new Set(['inner', 'cross', 'left', 'right', 'full'])
 
@@ -43,10 +44,6 @@ export function checkJoinConstantTerms(s: Select): void {
 
 function isBoolean(l: Literal, value: boolean): boolean {
   return l.type === 'boolean' && l.value === value
-}
-
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === 'binary' && e.op === 'and' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e]
 }
 
 /** The type name QuestDB gives a literal in its message. */
