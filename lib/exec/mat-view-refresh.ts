@@ -19,10 +19,12 @@ import type { Query, TableRef } from '../sql/ast.js'
 import { parseStatement } from '../sql/parse.js'
 import type { Catalog } from '../storage/catalog.js'
 import type { DurableStore } from '../storage/durable/store.js'
-import type { MatViewDef } from '../storage/mat-views.js'
+import type { MatViewDef, MatViewState } from '../storage/mat-views.js'
 import { MAT_VIEWS_FILE } from '../storage/mat-views.js'
 import type { Table } from '../storage/table.js'
 import { castVector } from '../types/cast.js'
+import { addMonths } from '../types/calendar.js'
+import { RefreshTimer, completePeriodsHi, periodMicros } from './mat-view-timer.js'
 import { type Batch, type I64Vector, type Vector, gather } from '../types/vector.js'
 
 /** Runs a query for the refresher (the admin's context): its rows. */
@@ -34,16 +36,38 @@ interface Range { lo: number; hi: number }
 /** Slack for time zones and daylight-saving shifts around a bucket (µs). */
 export const ZONE_SLACK = 26 * 3_600_000_000
 
+/**
+ * Where the refresher sets its timers: Node's `setTimeout` (unref'd) by default; tests pass one
+ * that records the delays and fires on demand, with a clock of their own, so no test waits.
+ */
+export interface TimerHost {
+  set(fire: () => void, ms: number): unknown
+  clear(handle: unknown): void
+}
+
+const NODE_TIMERS: TimerHost = {
+  set: (fire, ms) => { const t = setTimeout(fire, ms); t.unref?.(); return t },
+  clear: (h) => { clearTimeout(h as ReturnType<typeof setTimeout>) },
+}
+
+/** A view's timers (REFRESH EVERY, PERIOD) and the host timer armed for the nearest of them. */
+interface ViewTimers { readonly name: string; readonly timers: RefreshTimer[]; handle: unknown }
+
 /** Refreshes the materialized views of one catalog. */
 export class MatViewRefresher {
   /** per view (lower-case name): the base rows' range not refreshed yet, or 'full' */
   private readonly pending = new Map<string, Range | 'full'>()
   /** per view: the refresh running now (and those queued behind it) */
   private readonly running = new Map<string, Promise<void>>()
-  /** the views' timers (REFRESH EVERY) */
-  private readonly timers = new Map<string, ReturnType<typeof setInterval>>()
+  /** the views' timers (REFRESH EVERY, PERIOD) */
+  private readonly timers = new Map<string, ViewTimers>()
   /** the last refresh's error per view (logged nowhere else: the view stays as it was) */
   readonly errors = new Map<string, SqlError | Error>()
+  /**
+   * the last failed write of `_mat_views` (undefined once a write succeeds): the definitions and
+   * states stay in memory and every later change, refresh and timer firing writes them again
+   */
+  persistError: Error | undefined
   private closed = false
 
   constructor(
@@ -51,44 +75,91 @@ export class MatViewRefresher {
     private readonly store: () => DurableStore | undefined,
     private readonly run: QueryRunner,
     private readonly clock: () => number,
+    private readonly host: TimerHost = NODE_TIMERS,
   ) {}
 
-  /** Follows view `def`'s base table (its appends note ranges) and starts its timer. */
+  /** Follows view `def`'s base table (its appends note ranges) and starts its timers. */
   attach(def: MatViewDef): void {
     const base = this.catalog.find(def.baseTable)
-    if (base !== undefined) base.appended = (t, v, n) => { this.noteAppend(t, v, n) }
+    if (base !== undefined && base.appended !== this.onAppend) base.appended = this.onAppend
     const key = def.name.toLowerCase()
-    const old = this.timers.get(key)
-    if (old !== undefined) { clearInterval(old); this.timers.delete(key) }
-    if (def.refreshType === 'timer' && def.timer !== undefined) {
-      // the interval in µs (at least a second); the timer ticks at most every 2^31 - 1 ms (Node's
-      // longest delay: a longer one, e.g. EVERY 1M, would fire every millisecond) and refreshes when due
-      const step = Math.max(1e6, intervalMicros(def.timer.count, def.timer.unit))
-      let due = def.timer.start
-      const timer = setInterval(() => {
-        const now = this.clock()
-        if (now < due) return
-        due += Math.ceil((now - due + 1) / step) * step
-        void this.schedule(def.name)
-      }, Math.min(step / 1000, MAX_TIMER_MS))
-      timer.unref?.()
-      this.timers.set(key, timer)
+    this.stopTimers(key)
+    const now = this.clock()
+    const timers: RefreshTimer[] = []
+    const p = def.period
+    if (p !== undefined) {
+      // QuestDB: the period timer fires DELAY after each period's end; an EVERY timer of a period
+      // view starts now, in UTC (its START is the period boundary)
+      timers.push(new RefreshTimer('period', { count: p.count, unit: p.unit, start: p.start, ...(p.timeZone === undefined ? {} : { timeZone: p.timeZone }), delay: p.delay === undefined ? 0 : periodMicros(p.delay.count, p.delay.unit) }, now))
+      if (def.refreshType === 'timer' && def.timer !== undefined) timers.push(new RefreshTimer('every', { count: def.timer.count, unit: def.timer.unit, start: now }, now))
+    } else if (def.refreshType === 'timer' && def.timer !== undefined) {
+      const t = def.timer
+      timers.push(new RefreshTimer('every', { count: t.count, unit: t.unit, start: t.start, ...(t.timeZone === undefined ? {} : { timeZone: t.timeZone }) }, now))
     }
+    if (timers.length === 0) return
+    const entry: ViewTimers = { name: def.name, timers, handle: undefined }
+    this.timers.set(key, entry)
+    this.arm(entry)
   }
 
-  /** Stops following view `name` (DROP). */
+  /** The next `n` times (UTC µs) view `name`'s timers fire, nearest first (empty without timers). */
+  nextFires(name: string, n: number): number[] {
+    const e = this.timers.get(name.toLowerCase())
+    if (e === undefined) return []
+    return e.timers.flatMap((t) => t.upcoming(n)).sort((a, b) => a - b).slice(0, n)
+  }
+
+  /** Sets the host timer for the nearest deadline of `e` (at most Node's longest delay away: it re-arms). */
+  private arm(e: ViewTimers): void {
+    let due = Infinity
+    for (const t of e.timers) due = Math.min(due, t.deadline)
+    const ms = Math.min(Math.max(0, Math.ceil((due - this.clock()) / 1000)), MAX_TIMER_MS)
+    e.handle = this.host.set(() => { this.fire(e) }, ms)
+  }
+
+  /** A host timer went off: the timers that are due fire (once each) and the next one is armed. */
+  private fire(e: ViewTimers): void {
+    if (this.closed || this.timers.get(e.name.toLowerCase()) !== e) return
+    const now = this.clock()
+    const state = this.catalog.matViews.find(e.name) === undefined ? undefined : this.catalog.matViews.state(e.name)
+    for (const t of e.timers) {
+      if (t.deadline > now) continue
+      if (state !== undefined && !state.invalid) {
+        // a period that ended: refresh it (the refresh adds the complete periods not refreshed yet)
+        if (t.kind === 'period') this.addPending(e.name, { lo: Infinity, hi: -Infinity })
+        void this.schedule(e.name)
+      }
+      t.advance()
+    }
+    if (this.persistError !== undefined) this.persistQuietly()
+    this.arm(e)
+  }
+
+  private stopTimers(key: string): void {
+    const e = this.timers.get(key)
+    if (e !== undefined) this.host.clear(e.handle)
+    this.timers.delete(key)
+  }
+
+  /** The base tables' append hook (one function: a table holds it once, whatever the views over it). */
+  private readonly onAppend = (t: Table, v: readonly Vector[], n: number): void => { this.noteAppend(t, v, n) }
+
+  /** Stops following view `name` (DROP): its timers stop, and its base table's hook goes when no other view follows it. */
   detach(name: string): void {
     const key = name.toLowerCase()
-    const t = this.timers.get(key)
-    if (t !== undefined) clearInterval(t)
-    this.timers.delete(key)
+    this.stopTimers(key)
     this.pending.delete(key)
+    const def = this.catalog.matViews.find(name)
+    if (def === undefined) return
+    const base = this.catalog.find(def.baseTable)
+    const others = this.catalog.matViews.over(def.baseTable).some((d) => d.name.toLowerCase() !== key)
+    if (base !== undefined && base.appended === this.onAppend && !others) base.appended = undefined
   }
 
   /** Stops every timer (the database closes). */
   close(): void {
     this.closed = true
-    for (const t of this.timers.values()) clearInterval(t)
+    for (const e of this.timers.values()) this.host.clear(e.handle)
     this.timers.clear()
   }
 
@@ -143,7 +214,7 @@ export class MatViewRefresher {
         state.reason = e instanceof Error ? e.message : String(e)
         state.lastRefreshFinish = this.clock()
         this.invalidateDependents(name, 'base materialized view refresh failed')
-        try { this.persist() } catch { /* written again at the next change */ }
+        this.persistQuietly()
       }
     })
     this.running.set(key, next)
@@ -214,30 +285,40 @@ export class MatViewRefresher {
     const store = this.store()
     // the base table's acknowledged appends are applied (readers see them) before it is read
     if (store?.uncommitted === true) await store.commit().catch(() => undefined)
-    state.lastRefreshStart = this.clock()
+    const now = this.clock()
+    const bounds = refreshBounds(def, state, what, now)
+    if (bounds.range !== 'full' && bounds.range.lo > bounds.range.hi && !bounds.truncate) {
+      // nothing to refresh: a period that holds no rows, or rows all in the period under way
+      if (bounds.periodHi !== undefined) { state.periodHi = bounds.periodHi; this.persistQuietly() }
+      return
+    }
+    state.lastRefreshStart = now
     const txn = base.txn
     const baseRows = base.rowCount
     const query = parseQuery(def.sql)
     const release = await table.writers.exclusive()
     try {
-      if (what === 'full') {
+      const r = bounds.range
+      if (r === 'full') {
         const data = await this.run(query)
         table.truncate()
         this.write(table, data)
       } else {
         const slack = def.slackMicros ?? ZONE_SLACK
-        const a = what.lo - def.bucketMicros - slack
-        const b = what.hi
+        const a = r.lo - def.bucketMicros - slack
+        const b = r.hi
         const ts = base.meta.columns[base.meta.timestampIndex]!
         const scale = ts.type === 'TIMESTAMP_NS' ? 1000 : 1
-        const data = await this.run(restrictBase(query, def.baseTable, ts.name, a * scale, (b + def.bucketMicros + slack) * scale))
-        this.write(table, keepBuckets(data, table.meta.timestampIndex, a + 1, b, table.meta.columns[table.meta.timestampIndex]!.type === 'TIMESTAMP_NS'))
+        const data = r.lo > r.hi ? undefined : await this.run(restrictBase(query, def.baseTable, ts.name, a * scale, (b + def.bucketMicros + slack) * scale))
+        if (bounds.truncate) table.truncate()
+        if (data !== undefined) this.write(table, keepBuckets(data, table.meta.timestampIndex, a + 1, b, table.meta.columns[table.meta.timestampIndex]!.type === 'TIMESTAMP_NS'))
       }
       if (store?.uncommitted === true) await store.commit()
     } finally { release() }
     state.lastRefreshFinish = this.clock()
     state.refreshTxn = txn
     state.baseRows = baseRows
+    if (bounds.periodHi !== undefined) state.periodHi = bounds.periodHi
     this.errors.delete(name.toLowerCase())
     this.persist()
   }
@@ -249,10 +330,66 @@ export class MatViewRefresher {
     table.append(vectors, data.length)
   }
 
-  /** Writes the definitions and states to the data directory (nothing in memory). */
+  /** Writes the definitions and states to the data directory (nothing in memory); throws when the write fails. */
   persist(): void {
-    this.store()?.writeInternal(MAT_VIEWS_FILE, this.catalog.matViews.encode())
+    try {
+      this.store()?.writeInternal(MAT_VIEWS_FILE, this.catalog.matViews.encode())
+    } catch (e) {
+      this.persistError = e instanceof Error ? e : new Error(String(e))
+      throw e
+    }
+    this.persistError = undefined
   }
+
+  /**
+   * {@link MatViewRefresher.persist} for a change that has happened already (an invalidation, a
+   * refresh's state): a failed write is kept in {@link MatViewRefresher.persistError}, the change
+   * stays in memory, and the next write (a DDL, a refresh, a timer, {@link MatViewRefresher.retryPersist}) carries it.
+   */
+  persistQuietly(): boolean {
+    try { this.persist(); return true } catch { return false }
+  }
+
+  /** Writes `_mat_views` again when the last write failed: true when nothing is left unwritten. */
+  retryPersist(): boolean {
+    return this.persistError === undefined || this.persistQuietly()
+  }
+}
+
+/** What a refresh recomputes: everything, or the buckets of a base-row range (emptied first when `truncate`). */
+interface Bounds { range: Range | 'full'; truncate: boolean; periodHi?: number }
+
+/**
+ * The base rows a refresh of `def` covers at `now` (QuestDB's MatViewRefreshJob.findRefreshIntervals):
+ * a period view leaves out the period under way (rows at or after the end of the last complete
+ * period) and adds the periods completed since its last refresh; a REFRESH LIMIT leaves out rows
+ * older than now minus the limit. A full refresh with either becomes "empty the view, then
+ * refresh that range".
+ */
+function refreshBounds(def: MatViewDef, state: MatViewState, what: Range | 'full', now: number): Bounds {
+  let lo = what === 'full' ? -Infinity : what.lo
+  let hi = what === 'full' ? Infinity : what.hi
+  let periodHi: number | undefined
+  const p = def.period
+  if (p !== undefined) {
+    const end = completePeriodsHi(now, periodMicros(p.count, p.unit), p.delay === undefined ? 0 : periodMicros(p.delay.count, p.delay.unit), p.start, p.timeZone)
+    hi = Math.min(hi, end - 1)
+    const from = what === 'full' ? -Infinity : state.periodHi ?? -Infinity
+    if (from < end) {
+      lo = Math.min(lo, from)
+      hi = Math.max(hi, end - 1)
+      periodHi = end
+    }
+  }
+  const limit = def.refreshLimit
+  if (limit !== undefined && limit.count > 0) {
+    const oldest = limit.unit === 'MONTH' || limit.unit === 'YEAR'
+      ? addMonths(now, -limit.count * (limit.unit === 'YEAR' ? 12 : 1))
+      : now - limit.count * (limit.unit === 'WEEK' ? 168 : limit.unit === 'DAY' ? 24 : 1) * 3_600_000_000
+    lo = Math.max(lo, oldest)
+  }
+  if (what === 'full' && lo === -Infinity && hi === Infinity) return { range: 'full', truncate: false, ...(periodHi === undefined ? {} : { periodHi }) }
+  return { range: { lo, hi }, truncate: what === 'full', ...(periodHi === undefined ? {} : { periodHi }) }
 }
 
 /** The parsed query of a view's text. */
@@ -262,10 +399,11 @@ export function parseQuery(sql: string): Query {
   return s
 }
 
-/** `query` with every FROM reference to `base` read through `base WHERE ts >= lo AND ts < hi`. */
+/** `query` with every FROM reference to `base` read through `base WHERE ts >= lo AND ts < hi` (an infinite bound: none). */
 export function restrictBase(query: Query, base: string, ts: string, lo: number, hi: number): Query {
   const q = quote(ts)
-  const sub = parseQuery(`select * from ${quote(base)} where ${q} >= ${Math.floor(lo)} and ${q} < ${Math.ceil(hi)}`)
+  const where = [Number.isFinite(lo) ? `${q} >= ${Math.floor(lo)}` : '', Number.isFinite(hi) ? `${q} < ${Math.ceil(hi)}` : ''].filter((c) => c !== '').join(' and ')
+  const sub = parseQuery(`select * from ${quote(base)}${where === '' ? '' : ` where ${where}`}`)
   const key = base.toLowerCase()
   const swap = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(swap)

@@ -148,6 +148,12 @@ export interface MatViewInfo {
   readonly refreshTxn: number
   readonly baseTxn: number
   readonly timer: { readonly count: number; readonly unit: string; readonly start: number; readonly timeZone?: string } | undefined
+  /** a period view's PERIOD: length, its unit, the period start, time zone and delay */
+  readonly period?: { readonly count: number; readonly unit: string; readonly start: number; readonly timeZone?: string; readonly delay?: { readonly count: number; readonly unit: string } } | undefined
+  /** a period view: the end of the periods refreshed so far (µs), null before any */
+  readonly periodHi?: number | null
+  /** `SET REFRESH LIMIT`: count and unit (`HOUR` ... `YEAR`) */
+  readonly refreshLimit?: { readonly count: number; readonly unit: string } | undefined
 }
 
 /** A view for `views()`: its definition and whether its query binds now. */

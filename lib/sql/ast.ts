@@ -536,6 +536,20 @@ export interface MatViewRefresh {
   readonly start?: { readonly value: string; readonly pos: number }
   /** `TIME ZONE 'name'` of a timer refresh (shown by SHOW CREATE and materialized_views()) */
   readonly timeZone?: { readonly value: string; readonly pos: number }
+  /** `PERIOD (LENGTH n<unit> [TIME ZONE 'z'] [DELAY n<unit>])`: a bucket period is refreshed once complete */
+  readonly period?: MatViewPeriod
+}
+
+/**
+ * A period view's `PERIOD (LENGTH 1d [TIME ZONE 'Europe/London'] [DELAY 2h])` (QuestDB 9): the
+ * base rows of a period are refreshed only once the period (on the zone's wall clock) has ended
+ * and the delay has passed. Units `m`, `h`, `d`; the length at most 24 hours, the delay shorter.
+ */
+export interface MatViewPeriod {
+  readonly pos: number
+  readonly length: { readonly count: number; readonly unit: 'm' | 'h' | 'd'; readonly pos: number }
+  readonly timeZone?: { readonly value: string; readonly pos: number }
+  readonly delay?: { readonly count: number; readonly unit: 'm' | 'h' | 'd'; readonly pos: number }
 }
 
 /**
@@ -585,7 +599,7 @@ export interface DropMatView {
   readonly ifExists: boolean
 }
 
-/** `ALTER MATERIALIZED VIEW v SET TTL n unit` / `SET REFRESH ...`. */
+/** `ALTER MATERIALIZED VIEW v SET TTL n unit` / `SET REFRESH ...` / `SET REFRESH LIMIT n unit`. */
 export interface AlterMatView {
   readonly kind: 'mat_view'
   readonly op: 'alter'
@@ -595,6 +609,8 @@ export interface AlterMatView {
   readonly action:
     | { readonly kind: 'set_ttl'; readonly pos: number; readonly count: number; readonly unit: Exclude<PartitionUnit, 'NONE'> }
     | { readonly kind: 'set_refresh'; readonly pos: number; readonly refresh: MatViewRefresh }
+    /** `SET REFRESH LIMIT n unit`: refreshes ignore base rows older than now minus the limit (0 clears it) */
+    | { readonly kind: 'set_refresh_limit'; readonly pos: number; readonly count: number; readonly unit: Exclude<PartitionUnit, 'NONE'> }
 }
 
 /** The materialized-view statements: one statement kind, told apart by `op`. */

@@ -25,6 +25,16 @@ export interface MatViewDef {
   readonly refreshType: MatViewRefreshType
   /** a timer refresh's interval (count and unit letter `s m h d w M y`) and start (µs) */
   readonly timer?: { readonly count: number; readonly unit: string; readonly start: number; readonly timeZone?: string }
+  /**
+   * a period view's `PERIOD (LENGTH n unit [TIME ZONE 'z'] [DELAY n unit])`: units `m h d`;
+   * `start`, the period boundary at CREATE / ALTER on the zone's wall clock (µs), aligns the periods
+   */
+  readonly period?: {
+    readonly count: number; readonly unit: 'm' | 'h' | 'd'; readonly start: number; readonly timeZone?: string
+    readonly delay?: { readonly count: number; readonly unit: 'm' | 'h' | 'd' }
+  }
+  /** `SET REFRESH LIMIT n unit`: refreshes ignore base rows older than now minus the limit */
+  readonly refreshLimit?: { readonly count: number; readonly unit: 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR' }
   /** `DEFERRED`: the first refresh waited for the first trigger (SHOW CREATE MATERIALIZED VIEW repeats it) */
   readonly deferred?: boolean
   /** SAMPLE BY's stride in the longest a bucket can last (µs; months as 31 days, years as 366) */
@@ -48,6 +58,8 @@ export interface MatViewState {
   refreshTxn: number
   /** the base table's row count the last refresh saw: a restart that finds another refreshes in full */
   baseRows: number
+  /** a period view: the end (UTC µs, exclusive) of the periods refreshed so far, null before any (`refresh_period_hi`) */
+  periodHi?: number | null
 }
 
 /** Definitions and states, by lower-case view name. */

@@ -8,7 +8,7 @@
  * writes to a view, and invalidates the views a change of their base table breaks.
  */
 import { SqlError, SqlState, notSupported } from '../../errors.js'
-import type { CreateMatView, Expr, MatViewRefresh, MatViewStatement, PartitionUnit, Query, Select, Statement } from '../../sql/ast.js'
+import type { CreateMatView, Expr, MatViewPeriod, MatViewRefresh, MatViewStatement, PartitionUnit, Query, Select, Statement } from '../../sql/ast.js'
 import { bindQuery, type BindContext } from '../../plan/bind-query.js'
 import { tablesRead } from '../../plan/tables-read.js'
 import { containsAggregate } from '../../plan/naming.js'
@@ -16,7 +16,8 @@ import { type Execution, done } from '../../result.js'
 import type { ColumnMeta } from '../../storage/table.js'
 import type { MatViewDef, MatViewRefreshType } from '../../storage/mat-views.js'
 import { parseTimestamp } from '../../types/timestamp.js'
-import { checkTimeZone } from '../../types/time-zone.js'
+import { checkTimeZone, utcToLocal } from '../../types/time-zone.js'
+import { periodMicros } from '../mat-view-timer.js'
 import { ZONE_SLACK, intervalMicros, type MatViewRefresher } from '../mat-view-refresh.js'
 import { ddlInBackground, type RunEnv } from './run.js'
 import { isNonPersisted, nonPersisted, tableMeta } from './ddl.js'
@@ -74,12 +75,22 @@ export async function runMatView(stmt: MatViewStatement, bc: BindContext, env: M
       if (a.kind === 'set_ttl') {
         const t = env.catalog.get(def.name)
         await ddlInBackground(env, () => { t.setMeta({ ...t.meta, ttl: { count: a.count, unit: a.unit } }) }, done('alter_materialized_view'))
+      } else if (a.kind === 'set_refresh_limit') {
+        // QuestDB: SET REFRESH LIMIT 0 ... clears the limit
+        const { refreshLimit: _old, ...rest } = def
+        const next: MatViewDef = { ...rest, ...(a.count > 0 ? { refreshLimit: { count: a.count, unit: a.unit } } : {}) }
+        env.catalog.matViews.put(next)
+        env.refresher.persist()
       } else {
-        // a timer left from an EVERY before goes (materialized_views() would show it); DEFERRED,
+        // a timer or period left from before goes (materialized_views() would show it); DEFERRED,
         // a property of the CREATE, stays
-        const { timer: _old, ...rest } = def
+        const { timer: _old, period: _oldPeriod, ...rest } = def
         const next: MatViewDef = { ...rest, ...refreshOf(a.refresh, now), ...(def.deferred === true ? { deferred: true } : {}) }
         env.catalog.matViews.put(next)
+        // a new period starts counting from its own boundary
+        if (next.period === undefined || def.period === undefined || next.period.count !== def.period.count || next.period.unit !== def.period.unit || next.period.timeZone !== def.period.timeZone) {
+          env.catalog.matViews.state(def.name).periodHi = null
+        }
         env.refresher.attach(next)
         env.refresher.persist()
       }
@@ -95,14 +106,32 @@ function notMatView(env: RunEnv, name: string, pos: number): SqlError {
     : new SqlError(SqlState.UNDEFINED_TABLE, `materialized view does not exist [view=${name}]`, pos)
 }
 
-/** The refresh type and timer of a REFRESH clause. */
-function refreshOf(r: MatViewRefresh, now: number): Pick<MatViewDef, 'refreshType' | 'timer' | 'deferred'> {
+/**
+ * The refresh type, timer and period of a REFRESH clause at `now`. A timer's START is a wall-clock
+ * time in its TIME ZONE (QuestDB's timer counts in the zone's local time); a period's start is the
+ * boundary of the period under way on its zone's wall clock (periods are aligned to the epoch there).
+ */
+function refreshOf(r: MatViewRefresh, now: number): Pick<MatViewDef, 'refreshType' | 'timer' | 'deferred' | 'period'> {
   const refreshType: MatViewRefreshType = r.kind === 'every' ? 'timer' : r.kind
   const deferred = r.deferred ? { deferred: true } : {}
-  if (r.kind !== 'every') return { refreshType, ...deferred }
+  const period = r.period === undefined ? {} : { period: periodOf(r.period, now) }
+  if (r.kind !== 'every') return { refreshType, ...deferred, ...period }
   const start = r.start === undefined ? now : parseTimestampLiteral(r.start.value, r.start.pos)
   const zone = r.timeZone === undefined ? {} : { timeZone: checkTimeZone(r.timeZone.value, r.timeZone.pos) }
-  return { refreshType, timer: { count: r.every!.count, unit: r.every!.unit, start, ...zone }, ...deferred }
+  const timerStart = period.period?.start ?? start
+  return { refreshType, timer: { count: r.every!.count, unit: r.every!.unit, start: timerStart, ...zone }, ...deferred, ...period }
+}
+
+/** A PERIOD clause as the definition keeps it (22023 `invalid timezone` at an unknown zone). */
+function periodOf(p: MatViewPeriod, now: number): NonNullable<MatViewDef['period']> {
+  const timeZone = p.timeZone === undefined ? undefined : checkTimeZone(p.timeZone.value, p.timeZone.pos)
+  const length = periodMicros(p.length.count, p.length.unit)
+  const local = timeZone === undefined ? now : utcToLocal(timeZone, now)
+  return {
+    count: p.length.count, unit: p.length.unit, start: Math.floor(local / length) * length,
+    ...(timeZone === undefined ? {} : { timeZone }),
+    ...(p.delay === undefined ? {} : { delay: { count: p.delay.count, unit: p.delay.unit } }),
+  }
 }
 
 /** The SELECT that carries the SAMPLE BY (through WITH). */
@@ -309,7 +338,7 @@ export function afterStatement(stmt: Statement, env: MatViewEnv): void {
       if (env.catalog.find(def.name) === undefined) { env.refresher.detach(def.name); mv.remove(def.name); changed = true }
     }
   }
-  if (changed) {
-    try { env.refresher.persist() } catch { /* written again at the next refresh */ }
-  }
+  // a failed write keeps the invalidation in memory (the views refresh no more) and is retried
+  // by every later write: see MatViewRefresher.persistQuietly
+  if (changed || env.refresher.persistError !== undefined) env.refresher.persistQuietly()
 }

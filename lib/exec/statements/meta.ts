@@ -75,7 +75,7 @@ function matViewInfos(catalog: Catalog): MatViewInfo[] {
       id: d.id, name: d.name, baseTable: d.baseTable, sql: d.sql, refreshType: d.refreshType,
       status: s.invalid ? 'invalid' : refreshing ? 'refreshing' : 'valid', invalidReason: s.reason,
       lastRefreshStart: s.lastRefreshStart, lastRefreshFinish: s.lastRefreshFinish, refreshTxn: s.refreshTxn,
-      baseTxn: catalog.find(d.baseTable)?.txn ?? -1, timer: d.timer,
+      baseTxn: catalog.find(d.baseTable)?.txn ?? -1, timer: d.timer, period: d.period, periodHi: s.periodHi ?? null, refreshLimit: d.refreshLimit,
     }
   })
 }
@@ -135,14 +135,20 @@ function visibleView(catalog: Catalog, name: string, pos: number, canSee: ((tabl
 
 /**
  * SHOW CREATE MATERIALIZED VIEW's text, as QuestDB 9 prints it: `CREATE MATERIALIZED VIEW 'v'
- * WITH BASE 't' REFRESH IMMEDIATE | MANUAL | EVERY 7d START '...' [DEFERRED] AS (`, the query on
- * a line of its own, `) PARTITION BY DAY [TTL n UNITS];`.
+ * WITH BASE 't' REFRESH IMMEDIATE | MANUAL | EVERY 7d [DEFERRED] [START '...' [TIME ZONE 'z']]
+ * [PERIOD (LENGTH 1d [TIME ZONE 'z'] [DELAY 2h])] AS (`, the query on a line of its own,
+ * `) PARTITION BY DAY [TTL n UNITS];`.
  */
 export function createMatViewSql(def: MatViewDef, table: Table): string {
   let refresh = def.refreshType === 'immediate' ? 'IMMEDIATE' : def.refreshType === 'manual' ? 'MANUAL' : `EVERY ${def.timer?.count ?? 1}${def.timer?.unit ?? 'h'}`
   if (def.deferred === true) refresh += ' DEFERRED'
-  if (def.refreshType === 'timer' && def.timer !== undefined) {
+  const p = def.period
+  // as QuestDB: a period view's timer has no START of its own (it starts at the period boundary)
+  if (def.refreshType === 'timer' && def.timer !== undefined && p === undefined) {
     refresh += ` START '${formatTimestamp(def.timer.start)}'${def.timer.timeZone === undefined ? '' : ` TIME ZONE '${def.timer.timeZone}'`}`
+  }
+  if (p !== undefined) {
+    refresh += ` PERIOD (LENGTH ${p.count}${p.unit}${p.timeZone === undefined ? '' : ` TIME ZONE '${p.timeZone}'`}${p.delay === undefined ? '' : ` DELAY ${p.delay.count}${p.delay.unit}`})`
   }
   const m = table.meta
   const ttl = m.ttl === undefined || m.ttl === null ? '' : ` TTL ${m.ttl.count} ${m.ttl.unit}${m.ttl.count === 1 ? '' : 'S'}`

@@ -2,10 +2,11 @@
  * `materialized_views()` (QuestDB 9's meta function): one row per materialized view, in QuestDB's
  * 22 columns — name, refresh type (`immediate`, `manual` or `timer`), base table, the last
  * refresh's start and finish, query text, directory name (`<name>~<id>`), invalidation reason,
- * status (`valid`, `invalid`, or `refreshing` while a refresh runs), the refresh's period high
- * bound (NULL: no PERIOD views here), the base table's commit count the last refresh saw and its
- * count now, the refresh limit (0: none), and the timer's zone, start, interval and unit. The
- * PERIOD columns are 0 / NULL (EpochDB has no PERIOD refresh).
+ * status (`valid`, `invalid`, or `refreshing` while a refresh runs), a period view's refreshed
+ * periods' end (`refresh_period_hi`, NULL before any and for other views), the base table's commit
+ * count the last refresh saw and its count now, the refresh limit (0 / NULL: none), the timer's
+ * zone, start, interval and unit (a period view's zone and period start there too), and the
+ * period's length and delay with their units.
  */
 import type { ColumnType } from '../../types/column-type.js'
 import type { FunctionDef } from '../registry-types.js'
@@ -24,17 +25,35 @@ const COLUMNS: readonly { name: string; type: ColumnType }[] = [
 
 const UNITS: Record<string, string> = { m: 'MINUTE', h: 'HOUR', d: 'DAY', w: 'WEEK', M: 'MONTH', y: 'YEAR' }
 
+/**
+ * `refresh_limit` / `refresh_limit_unit` as QuestDB shows them: the limit in hours or months, in
+ * the largest unit that divides it (48 HOURS shows as 2 DAY, 14 DAYS as 2 WEEK, 24 MONTHS as 2 YEAR).
+ */
+function limitColumns(limit: { count: number; unit: string } | undefined): [number, string | null] {
+  if (limit === undefined || limit.count === 0) return [0, null]
+  const months = limit.unit === 'MONTH' ? limit.count : limit.unit === 'YEAR' ? limit.count * 12 : 0
+  if (months > 0) return months % 12 === 0 ? [months / 12, 'YEAR'] : [months, 'MONTH']
+  const hours = limit.count * (limit.unit === 'WEEK' ? 168 : limit.unit === 'DAY' ? 24 : 1)
+  if (hours % 24 !== 0) return [hours, 'HOUR']
+  return (hours / 24) % 7 === 0 ? [hours / 168, 'WEEK'] : [hours / 24, 'DAY']
+}
+
 /** `materialized_views()`. */
 export const MATERIALIZED_VIEWS: FunctionDef = {
   kind: 'table', name: 'materialized_views', family: 'meta',
-  description: 'One row per materialized view: name, refresh type, base table, last refresh start and finish, query, directory, invalidation reason, status (valid, invalid, refreshing), the base table commits refreshed and committed, and the timer of a REFRESH EVERY view.',
+  description: 'One row per materialized view: name, refresh type, base table, last refresh start and finish, query, directory, invalidation reason, status (valid, invalid, refreshing), the base table commits refreshed and committed, the refresh limit, the timer of a REFRESH EVERY view and the period of a PERIOD view.',
   example: 'SELECT view_name, view_status, invalidation_reason FROM materialized_views()',
   signatures: [{ args: [], returns: 'STRING' }],
   columns: () => COLUMNS,
   timestampIndex: () => -1,
   open: (_site, ctx) => [batchOf(COLUMNS.map((c) => c.type), (ctx.catalog.matViews?.() ?? []).map((v) => [
     v.name, v.refreshType, v.baseTable, v.lastRefreshStart, v.lastRefreshFinish, v.sql, `${v.name}~${v.id}`,
-    v.invalidReason === '' ? null : v.invalidReason, v.status, null, v.refreshTxn, v.baseTxn, 0, null,
-    v.timer?.timeZone ?? null, v.timer?.start ?? null, v.timer?.count ?? 0, v.timer === undefined ? null : UNITS[v.timer.unit] ?? null, 0, null, 0, null,
+    v.invalidReason === '' ? null : v.invalidReason, v.status, v.periodHi ?? null, v.refreshTxn, v.baseTxn,
+    ...limitColumns(v.refreshLimit),
+    // a period view's zone and period start stand in the timer's columns (QuestDB keeps them there)
+    v.period?.timeZone ?? v.timer?.timeZone ?? null, v.period?.start ?? v.timer?.start ?? null,
+    v.timer?.count ?? 0, v.timer === undefined ? null : UNITS[v.timer.unit] ?? null,
+    v.period?.count ?? 0, v.period === undefined ? null : UNITS[v.period.unit] ?? null,
+    v.period?.delay?.count ?? 0, v.period?.delay === undefined ? null : UNITS[v.period.delay.unit] ?? null,
   ]))],
 }

@@ -1,10 +1,10 @@
 /**
  * Builders of the materialized-view statements (grammar/matview.ne): CREATE, REFRESH, DROP and
  * ALTER MATERIALIZED VIEW. Words that are not keywords of the lexer (`BASE`, `IMMEDIATE`,
- * `MANUAL`, `EVERY`, `DEFERRED`, `INCREMENTAL`) arrive as names and are checked here: the rule
+ * `MANUAL`, `EVERY`, `DEFERRED`, `INCREMENTAL`, `PERIOD`, `LENGTH`, `DELAY`) arrive as names and are checked here: the rule
  * rejects (returns null) when the word is not the one it reads.
  */
-import type { CreateMatView, MatViewRefresh, Query, TableOptions } from '../ast.js'
+import type { CreateMatView, MatViewPeriod, MatViewRefresh, Query, TableOptions } from '../ast.js'
 import { syntaxError } from '../../errors.js'
 import type { Token } from '../lexer.js'
 import { unquoteString } from '../lexer.js'
@@ -17,18 +17,53 @@ export function isWord(n: Name | null, word: string): boolean {
   return n !== null && n.name.toLowerCase() === word
 }
 
-/** `REFRESH IMMEDIATE | MANUAL [DEFERRED]`, or null (the rule rejects) for another word. */
-export function refreshKind(kind: Name, deferred: Name | null): MatViewRefresh | null {
+/** `REFRESH IMMEDIATE | MANUAL [DEFERRED] [PERIOD (...)]`, or null (the rule rejects) for another word. */
+export function refreshKind(kind: Name, deferred: Name | null, period: MatViewPeriod | null = null): MatViewRefresh | null {
   const k = kind.name.toLowerCase()
   if (k !== 'immediate' && k !== 'manual') return null
   if (deferred !== null && !isWord(deferred, 'deferred')) return null
-  return { kind: k, deferred: deferred !== null }
+  return { kind: k, deferred: deferred !== null, ...(period === null ? {} : { period }) }
 }
 
-/** `REFRESH EVERY <n><unit> [DEFERRED] [START 'ts']`, or null for a word other than EVERY. */
-export function refreshEvery(every: Name, interval: Token, deferred: Name | null, start: [Token, Token] | null, zone: [Token, Token, Token] | null = null): MatViewRefresh | null {
+/** Units of a period's LENGTH and DELAY (QuestDB: minutes, hours, days). */
+const PERIOD_UNITS: Record<string, number> = { m: 1, h: 60, d: 24 * 60 }
+
+/** One `<n><unit>` of a PERIOD clause: QuestDB's errors for a zero count and a unit other than m, h, d. */
+function periodInterval(tok: Token, what: 'length' | 'delay'): { count: number; unit: 'm' | 'h' | 'd'; pos: number } {
+  const m = /^(\d+)([a-zA-Z]+)$/.exec(tok.text)
+  if (m === null) throw syntaxError(`Invalid unit: ${tok.text}`, tok.offset)
+  const count = Number(m[1])
+  if (count <= 0) throw syntaxError(`positive number expected: ${tok.text}`, tok.offset)
+  if (PERIOD_UNITS[m[2]!] === undefined) throw syntaxError(`unsupported ${what} unit: ${tok.text}, supported units are 'm', 'h', 'd'`, tok.offset)
+  return { count, unit: m[2] as 'm' | 'h' | 'd', pos: tok.offset }
+}
+
+/**
+ * `PERIOD (LENGTH <n><unit> [TIME ZONE 'z'] [DELAY <n><unit>])` with QuestDB's checks: the length
+ * at most 24 hours, the delay shorter than the length; null (the rule rejects) for other words.
+ */
+export function period(kw: Name, lengthKw: Name, length: Token, zone: [Token, Token, Token] | null, delay: [Name, Token] | null): MatViewPeriod | null {
+  if (!isWord(kw, 'period')) return null
+  if (!isWord(lengthKw, 'length')) throw syntaxError("'length' expected", lengthKw.pos)
+  if (delay !== null && !isWord(delay[0], 'delay')) throw syntaxError("'delay' or ')' expected", delay[0].pos)
+  const len = periodInterval(length, 'length')
+  const minutes = len.count * PERIOD_UNITS[len.unit]!
+  if (minutes > 24 * 60) throw syntaxError(`maximum supported length interval is 24 hours: ${length.text}`, length.offset)
+  const d = delay === null ? undefined : periodInterval(delay[1], 'delay')
+  if (d !== undefined && d.count * PERIOD_UNITS[d.unit]! >= minutes) throw syntaxError('delay cannot be equal to or greater than length', d.pos)
+  return {
+    pos: kw.pos, length: len,
+    ...(zone === null ? {} : { timeZone: { value: unquoteString(zone[2].text), pos: zone[2].offset } }),
+    ...(d === undefined ? {} : { delay: d }),
+  }
+}
+
+/** `REFRESH EVERY <n><unit> [DEFERRED] [START 'ts' [TIME ZONE 'z']] [PERIOD (...)]`, or null for a word other than EVERY. */
+export function refreshEvery(every: Name, interval: Token, deferred: Name | null, start: [Token, Token] | null, zone: [Token, Token, Token] | null = null, period: MatViewPeriod | null = null): MatViewRefresh | null {
   if (!isWord(every, 'every')) return null
   if (deferred !== null && !isWord(deferred, 'deferred')) return null
+  // as QuestDB: a period view's timer starts at its period boundary, so START / TIME ZONE come inside PERIOD only
+  if (period !== null && (start !== null || zone !== null)) throw syntaxError('unexpected token [PERIOD]', period.pos)
   const m = /^(\d+)([smhdwMy])$/.exec(interval.text)
   if (m === null) throw syntaxError(`invalid interval qualifier ${interval.text}`, interval.offset)
   const count = Number(m[1])
@@ -37,6 +72,7 @@ export function refreshEvery(every: Name, interval: Token, deferred: Name | null
     kind: 'every', deferred: deferred !== null, every: { count, unit: m[2]!, pos: interval.offset },
     ...(start === null ? {} : { start: { value: unquoteString(start[1].text), pos: start[1].offset } }),
     ...(zone === null ? {} : { timeZone: { value: unquoteString(zone[2].text), pos: zone[2].offset } }),
+    ...(period === null ? {} : { period }),
   }
 }
 

@@ -1,5 +1,5 @@
 # Materialized views (QuestDB 9): CREATE / REFRESH / DROP / ALTER MATERIALIZED VIEW.
-# BASE, IMMEDIATE, MANUAL, EVERY, DEFERRED and INCREMENTAL are names checked by build/matview.ts.
+# BASE, IMMEDIATE, MANUAL, EVERY, DEFERRED, INCREMENTAL, PERIOD, LENGTH and DELAY are names checked by build/matview.ts.
 @lexer lexer
 
 matView -> createMatView {% id %} | refreshMatView {% id %} | dropMatView {% id %} | alterMatView {% id %}
@@ -11,8 +11,12 @@ createMatView ->
       {% ([c, , , ine, n, b, r, as, q], _l, reject) => M.createMatView(c, ine !== null, n, b, r, as, q, null, null) ?? reject %}
 matBase -> %WITH name tableName {% ([, w, t], _l, reject) => M.isWord(w, 'base') ? t : reject %}
 matRefresh ->
-    %REFRESH name name:?                              {% ([, k, d], _l, reject) => M.refreshKind(k, d) ?? reject %}
-  | %REFRESH name %duration name:? (%START %string):? (%TIME %ZONE %string):? {% ([, e, i, d, s, z], _l, reject) => M.refreshEvery(e, i, d, s, z) ?? reject %}
+    %REFRESH name name:? matPeriod:?                  {% ([, k, d, p], _l, reject) => M.refreshKind(k, d, p) ?? reject %}
+  | %REFRESH name %duration name:? (%START %string):? (%TIME %ZONE %string):? matPeriod:? {% ([, e, i, d, s, z, p], _l, reject) => M.refreshEvery(e, i, d, s, z, p) ?? reject %}
+  | %REFRESH matPeriod                                {% ([, p]) => ({ kind: 'immediate', deferred: false, period: p }) %}
+# PERIOD (LENGTH 1d [TIME ZONE 'Europe/London'] [DELAY 2h]); PERIOD, LENGTH and DELAY are names
+matPeriod -> name "(" name %duration (%TIME %ZONE %string):? (name %duration):? ")"
+      {% ([p, , l, len, z, d], _l, reject) => M.period(p, l, len, z, d) ?? reject %}
 matPartition -> %PARTITION %BY name ttl:? {% ([t, , unit, ttl]) => D.partitionOpt(t, unit, ttl, null) %}
 
 refreshMatView ->
@@ -29,5 +33,7 @@ dropMatView -> %DROP %MATERIALIZED %VIEW ifExists:? tableName
 alterMatView ->
     %ALTER %MATERIALIZED %VIEW tableName %SET %TTL ttlValue
       {% ([a, , , n, s, , v]) => ({ kind: 'mat_view', op: 'alter', pos: a.offset, name: n.name, namePos: n.pos, action: { kind: 'set_ttl', pos: s.offset, count: v.count, unit: v.unit } }) %}
+  | %ALTER %MATERIALIZED %VIEW tableName %SET %REFRESH %LIMIT ttlValue
+      {% ([a, , , n, s, , , v]) => ({ kind: 'mat_view', op: 'alter', pos: a.offset, name: n.name, namePos: n.pos, action: { kind: 'set_refresh_limit', pos: s.offset, count: v.count, unit: v.unit } }) %}
   | %ALTER %MATERIALIZED %VIEW tableName %SET matRefresh
       {% ([a, , , n, s, r]) => ({ kind: 'mat_view', op: 'alter', pos: a.offset, name: n.name, namePos: n.pos, action: { kind: 'set_refresh', pos: s.offset, refresh: r } }) %}
