@@ -81,3 +81,51 @@ t.test("SHOW CREATE on the wrong kind of object: QuestDB's errors at the name", 
   // and the table itself still shows
   t.match(String((await db.query('show create table base')).rows[0]![0]), /^CREATE TABLE 'base'/)
 })
+
+t.test('SHOW CREATE of period views (MatViewTest.testShowCreatePeriodMatView): PERIOD after the refresh, no START', async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('create table table1 (ts timestamp, k symbol, v long) timestamp(ts) partition by day wal')
+  const show = async (name: string): Promise<string> => String((await db.query(`SHOW CREATE MATERIALIZED VIEW ${name}`)).rows[0]![0])
+  await db.query(`create materialized view p1 refresh immediate period (length 12h time zone 'Europe/Sofia' delay 1h) as ${QUERY}`)
+  t.equal(await show('p1'), `CREATE MATERIALIZED VIEW 'p1' WITH BASE 'table1' REFRESH IMMEDIATE PERIOD (LENGTH 12h TIME ZONE 'Europe/Sofia' DELAY 1h) AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  await db.query(`create materialized view p2 refresh manual deferred period (length 10h) as ${QUERY}`)
+  t.equal(await show('p2'), `CREATE MATERIALIZED VIEW 'p2' WITH BASE 'table1' REFRESH MANUAL DEFERRED PERIOD (LENGTH 10h) AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  await db.query(`create materialized view p3 refresh every 2h period (length 1d delay 30m) as ${QUERY}`)
+  t.equal(await show('p3'), `CREATE MATERIALIZED VIEW 'p3' WITH BASE 'table1' REFRESH EVERY 2h PERIOD (LENGTH 1d DELAY 30m) AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  // the compact REFRESH PERIOD is an IMMEDIATE one
+  await db.query(`create materialized view p4 refresh period (length 30m) as ${QUERY}`)
+  t.equal(await show('p4'), `CREATE MATERIALIZED VIEW 'p4' WITH BASE 'table1' REFRESH IMMEDIATE PERIOD (LENGTH 30m) AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  // ALTER ... SET REFRESH PERIOD, then back to a timer with its START
+  await db.query('alter materialized view p4 set refresh period (length 1d delay 1h)')
+  t.equal(await show('p4'), `CREATE MATERIALIZED VIEW 'p4' WITH BASE 'table1' REFRESH IMMEDIATE PERIOD (LENGTH 1d DELAY 1h) AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  await db.query("alter materialized view p4 set refresh every 1h start '2020-01-01T00:00:00.000000Z'")
+  t.equal(await show('p4'), `CREATE MATERIALIZED VIEW 'p4' WITH BASE 'table1' REFRESH EVERY 1h START '2020-01-01T00:00:00.000000Z' AS (\n${QUERY}\n) PARTITION BY DAY;`)
+  // the printed statement recreates the view
+  const ddl = await show('p1')
+  await db.query('drop materialized view p1')
+  await db.query(ddl)
+  t.equal(await show('p1'), ddl)
+})
+
+t.test("PERIOD and REFRESH LIMIT errors at QuestDB's positions (MatViewTest.testAlterRefreshParamsInvalidStatement)", async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('create table table1 (ts timestamp, k symbol, v long) timestamp(ts) partition by day wal')
+  await db.query(`create materialized view price_1h_t refresh every 1h as ${QUERY}`)
+  const at = async (sql: string, code: string, position: number, message: string): Promise<void> => {
+    await t.rejects(db.query(sql), { code, position, message }, sql)
+  }
+  await at('alter materialized view price_1h_t set refresh period (length 1h time zone \'foobar\')', '22023', 75, 'invalid timezone: foobar')
+  await at("alter materialized view price_1h_t set refresh period (length 1h time zone 'Europe/Sofia' delay 2h)", '42601', 96, 'delay cannot be equal to or greater than length')
+  await at("alter materialized view price_1h_t set refresh period (length 1h time zone 'Europe/Sofia' delay 0h)", '42601', 96, 'positive number expected: 0h')
+  await at('alter materialized view price_1h_t set refresh period (length 0m)', '42601', 62, 'positive number expected: 0m')
+  await at('alter materialized view price_1h_t set refresh period (length 25h delay 2h)', '42601', 62, 'maximum supported length interval is 24 hours: 25h')
+  await at('alter materialized view price_1h_t set refresh period (length 2d)', '42601', 62, 'maximum supported length interval is 24 hours: 2d')
+  await at('alter materialized view price_1h_t set refresh period (length 1w)', '42601', 62, "unsupported length unit: 1w, supported units are 'm', 'h', 'd'")
+  // the view is as it was
+  t.same((await db.query('select refresh_type, period_length from materialized_views()')).rows, [['timer', 0]])
+  await db.query('alter materialized view price_1h_t set refresh limit 3 days')
+  t.same((await db.query('select refresh_limit, refresh_limit_unit from materialized_views()')).rows, [[3, 'DAY']])
+  await at('alter materialized view price_1h_t set refresh limit 3 fortnights', '42601', 55, 'invalid TTL unit, expected HOUR(S), DAY(S), WEEK(S), MONTH(S) or YEAR(S)')
+})
