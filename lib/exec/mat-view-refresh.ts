@@ -68,6 +68,8 @@ export class MatViewRefresher {
    * states stay in memory and every later change, refresh and timer firing writes them again
    */
   persistError: Error | undefined
+  /** the host timer of the next write of `_mat_views` after a failed one */
+  private persistRetry: unknown
   private closed = false
 
   constructor(
@@ -75,7 +77,8 @@ export class MatViewRefresher {
     private readonly store: () => DurableStore | undefined,
     private readonly run: QueryRunner,
     private readonly clock: () => number,
-    private readonly host: TimerHost = NODE_TIMERS,
+    /** where timers are set; replace it before views are attached (tests: a host that fires on demand) */
+    public timerHost: TimerHost = NODE_TIMERS,
   ) {}
 
   /** Follows view `def`'s base table (its appends note ranges) and starts its timers. */
@@ -114,7 +117,7 @@ export class MatViewRefresher {
     let due = Infinity
     for (const t of e.timers) due = Math.min(due, t.deadline)
     const ms = Math.min(Math.max(0, Math.ceil((due - this.clock()) / 1000)), MAX_TIMER_MS)
-    e.handle = this.host.set(() => { this.fire(e) }, ms)
+    e.handle = this.timerHost.set(() => { this.fire(e) }, ms)
   }
 
   /** A host timer went off: the timers that are due fire (once each) and the next one is armed. */
@@ -137,7 +140,7 @@ export class MatViewRefresher {
 
   private stopTimers(key: string): void {
     const e = this.timers.get(key)
-    if (e !== undefined) this.host.clear(e.handle)
+    if (e !== undefined) this.timerHost.clear(e.handle)
     this.timers.delete(key)
   }
 
@@ -159,8 +162,9 @@ export class MatViewRefresher {
   /** Stops every timer (the database closes). */
   close(): void {
     this.closed = true
-    for (const e of this.timers.values()) this.host.clear(e.handle)
+    for (const e of this.timers.values()) this.timerHost.clear(e.handle)
     this.timers.clear()
+    if (this.persistRetry !== undefined) this.timerHost.clear(this.persistRetry)
   }
 
   /** An append to `base`: every valid view over it notes the range; IMMEDIATE ones refresh soon. */
@@ -347,7 +351,13 @@ export class MatViewRefresher {
    * stays in memory, and the next write (a DDL, a refresh, a timer, {@link MatViewRefresher.retryPersist}) carries it.
    */
   persistQuietly(): boolean {
-    try { this.persist(); return true } catch { return false }
+    try { this.persist(); return true } catch {
+      // and once more a while later, should nothing else write before
+      if (this.persistRetry === undefined && !this.closed) {
+        this.persistRetry = this.timerHost.set(() => { this.persistRetry = undefined; if (this.persistError !== undefined && !this.closed) this.persistQuietly() }, PERSIST_RETRY_MS)
+      }
+      return false
+    }
   }
 
   /** Writes `_mat_views` again when the last write failed: true when nothing is left unwritten. */
@@ -436,6 +446,9 @@ function keepBuckets(data: Batch, ts: number, lo: number, hi: number, nanos: boo
   if (n === data.length) return data
   return { length: n, vectors: data.vectors.map((c) => gather(c, sel, n)) }
 }
+
+/** How long after a failed write of `_mat_views` it is written again (ms), unless something else writes first. */
+const PERSIST_RETRY_MS = 1000
 
 /** Node's longest timer delay (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647

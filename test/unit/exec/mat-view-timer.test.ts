@@ -1,0 +1,175 @@
+/**
+ * The timers of materialized views, without waiting: a RefreshTimer's deadlines are computed from
+ * an injected "now", and the refresher's timers go through an injected TimerHost that records the
+ * delays and fires on demand, with the database's clock injected too (QuestDB's MatViewTimerJob:
+ * start and steps on the zone's wall clock, period timers DELAY after each period's end).
+ * London, 2024: clocks go forward at 01:00 UTC on 31 March and back at 01:00 UTC on 27 October.
+ */
+import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { Database } from '../../../lib/index.js'
+import { RefreshTimer, completePeriodsHi } from '../../../lib/exec/mat-view-timer.js'
+import type { MatViewRefresher, TimerHost } from '../../../lib/exec/mat-view-refresh.js'
+import type { Catalog } from '../../../lib/storage/catalog.js'
+import type { DurableStore } from '../../../lib/storage/durable/store.js'
+
+const us = (iso: string): number => Date.parse(iso) * 1000
+const iso = (micros: number): string => new Date(micros / 1000).toISOString()
+const HOUR = 3_600_000_000
+
+t.test('EVERY 1d in Europe/London keeps 09:00 local across the spring change', async (t) => {
+  // START is a wall-clock time in the zone: 09:00 GMT, then 09:00 BST (08:00 UTC)
+  const timer = new RefreshTimer('every', { count: 1, unit: 'd', start: us('2024-03-29T09:00:00Z'), timeZone: 'Europe/London' }, us('2024-03-29T00:00:00Z'))
+  t.same(timer.upcoming(4).map(iso), ['2024-03-29T09:00:00.000Z', '2024-03-30T09:00:00.000Z', '2024-03-31T08:00:00.000Z', '2024-04-01T08:00:00.000Z'])
+  // in UTC the same timer would stay at 09:00 UTC
+  const utc = new RefreshTimer('every', { count: 1, unit: 'd', start: us('2024-03-29T09:00:00Z') }, us('2024-03-29T00:00:00Z'))
+  t.same(utc.upcoming(3).map(iso), ['2024-03-29T09:00:00.000Z', '2024-03-30T09:00:00.000Z', '2024-03-31T09:00:00.000Z'])
+})
+
+t.test('EVERY 1w and 1M in the autumn: the local time of day stays', async (t) => {
+  const week = new RefreshTimer('every', { count: 1, unit: 'w', start: us('2024-10-21T06:30:00Z'), timeZone: 'Europe/London' }, us('2024-10-01T00:00:00Z'))
+  t.same(week.upcoming(2).map(iso), ['2024-10-21T05:30:00.000Z', '2024-10-28T06:30:00.000Z'])
+  const month = new RefreshTimer('every', { count: 1, unit: 'M', start: us('2024-09-15T00:00:00Z'), timeZone: 'America/New_York' }, us('2024-09-01T00:00:00Z'))
+  t.same(month.upcoming(3).map(iso), ['2024-09-15T04:00:00.000Z', '2024-10-15T04:00:00.000Z', '2024-11-15T05:00:00.000Z'])
+})
+
+t.test('EVERY 1h across the changes: every fire time is later than the one before', async (t) => {
+  // spring: local 01:00 does not exist (it is 02:00 BST = 01:00 UTC, as local 02:00): no fire twice
+  const spring = new RefreshTimer('every', { count: 1, unit: 'h', start: us('2024-03-31T00:00:00Z'), timeZone: 'Europe/London' }, us('2024-03-30T00:00:00Z'))
+  t.same(spring.upcoming(4).map(iso), ['2024-03-31T00:00:00.000Z', '2024-03-31T01:00:00.000Z', '2024-03-31T02:00:00.000Z', '2024-03-31T03:00:00.000Z'])
+  // autumn: local 01:00 happens twice; the timer fires at its earlier instant, then at 02:00 GMT
+  const autumn = new RefreshTimer('every', { count: 1, unit: 'h', start: us('2024-10-27T00:00:00Z'), timeZone: 'Europe/London' }, us('2024-10-26T00:00:00Z'))
+  const fires = autumn.upcoming(4)
+  t.same(fires.map(iso), ['2024-10-26T23:00:00.000Z', '2024-10-27T00:00:00.000Z', '2024-10-27T02:00:00.000Z', '2024-10-27T03:00:00.000Z'])
+  for (let i = 1; i < fires.length; i++) t.ok(fires[i]! > fires[i - 1]!)
+})
+
+t.test('a timer created after its START fires at the next step from now, not for the steps it missed', async (t) => {
+  const timer = new RefreshTimer('every', { count: 1, unit: 'd', start: us('2024-03-29T09:00:00Z'), timeZone: 'Europe/London' }, us('2024-04-02T12:00:00Z'))
+  t.equal(iso(timer.deadline), '2024-04-03T08:00:00.000Z')
+  const early = new RefreshTimer('every', { count: 1, unit: 'd', start: us('2024-03-29T09:00:00Z'), timeZone: 'Europe/London' }, us('2024-04-02T07:59:00Z'))
+  t.equal(iso(early.deadline), '2024-04-02T08:00:00.000Z')
+})
+
+t.test('a period timer fires DELAY after each period ends, from the period that ended last', async (t) => {
+  const timer = new RefreshTimer('period', { count: 1, unit: 'd', start: us('2024-03-30T00:00:00Z'), timeZone: 'Europe/London', delay: 2 * HOUR }, us('2024-03-30T12:00:00Z'))
+  // the period of 29 March ended at midnight: its firing is due (at 02:00), the next two follow
+  t.equal(iso(timer.periodHi), '2024-03-30T00:00:00.000Z')
+  t.same(timer.upcoming(3).map(iso), ['2024-03-30T02:00:00.000Z', '2024-03-31T02:00:00.000Z', '2024-04-01T01:00:00.000Z'])
+  timer.advance()
+  timer.advance()
+  t.equal(iso(timer.periodHi), '2024-03-31T23:00:00.000Z', 'midnight BST')
+  // the complete periods at a time: those that ended DELAY before it, on the zone's clock
+  t.equal(iso(completePeriodsHi(us('2024-04-01T00:59:00Z'), 24 * HOUR, 2 * HOUR, us('2024-03-30T00:00:00Z'), 'Europe/London')), '2024-03-31T00:00:00.000Z')
+  t.equal(iso(completePeriodsHi(us('2024-04-01T01:00:00Z'), 24 * HOUR, 2 * HOUR, us('2024-03-30T00:00:00Z'), 'Europe/London')), '2024-03-31T23:00:00.000Z')
+})
+
+/** A TimerHost that records what is set and fires on demand. */
+class FakeHost implements TimerHost {
+  readonly armed = new Map<number, { fire: () => void; ms: number }>()
+  private next = 1
+  set(fire: () => void, ms: number): unknown {
+    const id = this.next++
+    this.armed.set(id, { fire, ms })
+    return id
+  }
+  clear(handle: unknown): void { this.armed.delete(handle as number) }
+  /** Fires every armed timer once (those they arm wait for the next call). */
+  fireAll(): void {
+    const now = [...this.armed.entries()]
+    for (const [id, a] of now) { this.armed.delete(id); a.fire() }
+  }
+}
+
+interface Internals { statements: { refresher: MatViewRefresher; store: DurableStore | undefined }; catalog: Catalog }
+
+t.test('the refresher: a period view waits for its period, the injected timer fires, DROP clears it', async (t) => {
+  let now = us('2024-01-02T10:00:00Z')
+  const db = await Database.open({ clock: () => now })
+  t.teardown(() => db.close())
+  const inner = db as unknown as Internals
+  const host = new FakeHost()
+  inner.statements.refresher.timerHost = host
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  await db.query("insert into t values ('2024-01-01T05:00:00Z', 1), ('2024-01-02T05:00:00Z', 2)")
+  await db.query('create materialized view v refresh period (length 1d delay 2h) as select ts, sum(v) s from t sample by 1h')
+  const rows = async (): Promise<unknown[]> => (await db.query('select ts, s from v order by ts')).rows.map((r) => [iso(Number(r[0])), Number(r[1])])
+  t.same(await rows(), [['2024-01-01T05:00:00.000Z', 1]], 'the period of 2 January is under way')
+  // QuestDB: the period timer starts with the period that ended last (1 January, due at 02:00 on the 2nd: now)
+  t.same(inner.statements.refresher.nextFires('v', 2).map(iso), ['2024-01-02T02:00:00.000Z', '2024-01-03T02:00:00.000Z'])
+  t.same([...host.armed.values()].map((a) => a.ms), [0], 'due now')
+  host.fireAll()
+  t.same(await rows(), [['2024-01-01T05:00:00.000Z', 1]], 'nothing new: that period was refreshed at CREATE')
+  t.same([...host.armed.values()].map((a) => a.ms), [16 * 3600 * 1000], 'armed for 16 hours of the injected clock')
+  // the timer goes off early (a host may): nothing is due, it re-arms
+  host.fireAll()
+  t.same(await rows(), [['2024-01-01T05:00:00.000Z', 1]])
+  t.same([...host.armed.values()].map((a) => a.ms), [16 * 3600 * 1000])
+  now = us('2024-01-03T02:00:00Z')
+  host.fireAll()
+  t.same(await rows(), [['2024-01-01T05:00:00.000Z', 1], ['2024-01-02T05:00:00.000Z', 2]], 'the period ended two hours ago: refreshed')
+  t.same((await db.query('select refresh_period_hi from materialized_views()')).rows.map((r) => iso(Number(r[0]))), ['2024-01-03T00:00:00.000Z'])
+  t.same(inner.statements.refresher.nextFires('v', 1).map(iso), ['2024-01-04T02:00:00.000Z'])
+  await db.query('drop materialized view v')
+  t.equal(host.armed.size, 0, 'DROP clears its timer')
+  t.same(inner.statements.refresher.nextFires('v', 1), [])
+})
+
+t.test("create / drop cycles: the base table's append hook is one function, gone with the last view", async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  const inner = db as unknown as Internals
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  const base = inner.catalog.get('t')
+  t.equal(base.appended, undefined)
+  await db.query('create materialized view keep as select ts, sum(v) s from t sample by 1d')
+  const hook = base.appended
+  t.ok(hook !== undefined)
+  for (let i = 0; i < 50; i++) {
+    await db.query(`create materialized view v${i} as select ts, sum(v) s from t sample by 1h`)
+    t.equal(base.appended, hook, 'the same hook, not one per view')
+    await db.query(`drop materialized view v${i}`)
+    t.equal(base.appended, hook, 'another view still follows the table')
+  }
+  await db.query('drop materialized view keep')
+  t.equal(base.appended, undefined, 'no view left: no hook')
+  // and a new view follows the table again
+  await db.query('create materialized view again as select ts, sum(v) s from t sample by 1d')
+  await db.query("insert into t values ('2024-01-01', 5)")
+  t.same((await db.query('select s from again')).rows.map((r) => Number(r[0])), [5])
+})
+
+t.test('an invalidation whose write fails stays in memory and is written by the retry', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-mv-persist-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  let db = await Database.open({ path: dir })
+  const inner = db as unknown as Internals
+  const host = new FakeHost()
+  const refresher = inner.statements.refresher
+  refresher.timerHost = host
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  await db.query("insert into t values ('2024-01-01', 1)")
+  await db.query('create materialized view v as select ts, sum(v) s from t sample by 1d')
+  t.same((await db.query('select s from v')).rows.map((r) => Number(r[0])), [1])
+  const store = inner.statements.store!
+  const write = store.writeInternal.bind(store)
+  let failing = true
+  store.writeInternal = (name, bytes) => { if (failing && name === '_mat_views') throw new Error('disk full'); write(name, bytes) }
+  // the TRUNCATE succeeds; the view's invalidation cannot be written
+  await db.query('truncate table t')
+  t.same((await db.query('select view_status, invalidation_reason from materialized_views()')).rows, [['invalid', 'truncate operation']], 'kept in memory')
+  t.equal(refresher.persistError?.message, 'disk full')
+  t.equal(host.armed.size, 1, 'a retry is armed')
+  host.fireAll()
+  t.equal(refresher.persistError?.message, 'disk full', 'still failing: kept')
+  t.equal(host.armed.size, 1, 'and armed again')
+  failing = false
+  host.fireAll()
+  t.equal(refresher.persistError, undefined, 'written')
+  await db.close()
+  db = await Database.open({ path: dir })
+  t.same((await db.query('select view_status, invalidation_reason from materialized_views()')).rows, [['invalid', 'truncate operation']], 'the invalidation survived a reopen')
+  await db.close()
+})
