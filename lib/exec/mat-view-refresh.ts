@@ -205,11 +205,15 @@ export class MatViewRefresher {
     this.pending.set(key, old === undefined ? { ...r } : { lo: Math.min(old.lo, r.lo), hi: Math.max(old.hi, r.hi) })
   }
 
-  /** Runs view `name`'s pending refresh on a later turn (after any running one). */
-  schedule(name: string): Promise<void> {
+  /** Runs view `name`'s pending refresh on a later turn (after any running one), then a REFRESH ... RANGE's `range`. */
+  schedule(name: string, range?: Range): Promise<void> {
     const key = name.toLowerCase()
     const before = this.running.get(key) ?? Promise.resolve()
-    const next = before.then(() => new Promise<void>((resolve) => { setImmediate(resolve) })).then(() => this.refreshPending(name)).catch((e: unknown) => {
+    const next = before.then(() => new Promise<void>((resolve) => { setImmediate(resolve) })).then(async () => {
+      await this.refreshPending(name)
+      // REFRESH ... RANGE: the buckets of the range, whatever the period under way or the limit (as QuestDB)
+      if (range !== undefined && !this.closed) await this.refresh(name, range, true)
+    }).catch((e: unknown) => {
       this.errors.set(key, e as Error)
       // as QuestDB: a refresh that fails makes the view invalid, its error the reason
       const state = this.catalog.matViews.find(name) === undefined ? undefined : this.catalog.matViews.state(name)
@@ -276,9 +280,11 @@ export class MatViewRefresher {
 
   /**
    * Refreshes view `name`: 'full' replaces every row with the query's result; a range recomputes
-   * the buckets holding base rows in it. Records the refresh in the view's state and persists it.
+   * the buckets holding base rows in it — a period view's within the complete periods, a limited
+   * view's within the limit, unless `explicit` (REFRESH ... RANGE). Records the refresh in the
+   * view's state and persists it.
    */
-  async refresh(name: string, what: Range | 'full'): Promise<void> {
+  async refresh(name: string, what: Range | 'full', explicit = false): Promise<void> {
     const mv = this.catalog.matViews
     const def = mv.find(name)
     const table = this.catalog.find(name)
@@ -290,7 +296,7 @@ export class MatViewRefresher {
     // the base table's acknowledged appends are applied (readers see them) before it is read
     if (store?.uncommitted === true) await store.commit().catch(() => undefined)
     const now = this.clock()
-    const bounds = refreshBounds(def, state, what, now)
+    const bounds: Bounds = explicit ? { range: what, truncate: false } : refreshBounds(def, state, what, now)
     if (bounds.range !== 'full' && bounds.range.lo > bounds.range.hi && !bounds.truncate) {
       // nothing to refresh: a period that holds no rows, or rows all in the period under way
       if (bounds.periodHi !== undefined) { state.periodHi = bounds.periodHi; this.persistQuietly() }

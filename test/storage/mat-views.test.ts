@@ -127,3 +127,32 @@ t.test('a damaged _mat_views file is XX001 at open, not a TypeError', async (t) 
     await t.rejects(Database.open({ path: dir }), { code: 'XX001' }, body)
   }
 })
+
+t.test('a period view and a refresh limit survive a restart, with the periods refreshed so far', async (t) => {
+  const dir = tmp(t)
+  let now = Date.UTC(2024, 0, 2, 10) * 1000
+  const cols = "select refresh_period_hi, period_length, period_length_unit, period_delay, timer_time_zone, refresh_limit, refresh_limit_unit from materialized_views()"
+  let before: unknown[][]
+  let ddl: unknown
+  {
+    const db = await Database.open({ path: dir, clock: () => now })
+    await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+    await db.query("insert into t values ('2024-01-01T05:00', 1), ('2024-01-02T05:00', 2)")
+    await db.query("create materialized view v refresh period (length 1d time zone 'Europe/Paris' delay 2h) as select ts, sum(v) s from t sample by 1h")
+    await db.query('alter materialized view v set refresh limit 10 days')
+    t.same(await rows(db, 'select s from v order by ts'), [[1]])
+    before = await rows(db, cols)
+    t.same(before, [[Date.UTC(2024, 0, 1, 23) * 1000, 1, 'DAY', 2, 'Europe/Paris', 10, 'DAY']], "midnight in Paris")
+    ddl = (await db.query('show create materialized view v')).rows[0]![0]
+    await db.close()
+  }
+  now = Date.UTC(2024, 0, 3, 10) * 1000
+  const db = await Database.open({ path: dir, clock: () => now })
+  t.same(await rows(db, cols), before)
+  t.equal((await db.query('show create materialized view v')).rows[0]![0], ddl)
+  // a day later: the period of 2 January is complete, the next append refreshes it too
+  await db.query("insert into t values ('2024-01-03T05:00', 4)")
+  t.same(await rows(db, 'select s from v order by ts'), [[1], [2]])
+  t.same((await rows(db, 'select refresh_period_hi from materialized_views()'))[0], [Date.UTC(2024, 0, 2, 23) * 1000])
+  await db.close()
+})

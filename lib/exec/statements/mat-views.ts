@@ -48,6 +48,7 @@ export async function runMatView(stmt: MatViewStatement, bc: BindContext, env: M
       const def = env.catalog.matViews.find(stmt.name)
       if (def === undefined) throw notMatView(env, stmt.name, stmt.namePos)
       const state = env.catalog.matViews.state(def.name)
+      let range: { lo: number; hi: number } | undefined
       if (stmt.mode === 'full') {
         const base = env.catalog.find(def.baseTable)
         if (base === undefined) throw new SqlError(SqlState.UNDEFINED_TABLE, `table does not exist [table=${def.baseTable}]`, stmt.namePos)
@@ -59,11 +60,11 @@ export async function runMatView(stmt: MatViewStatement, bc: BindContext, env: M
         const lo = parseTimestampLiteral(stmt.from!.value, stmt.from!.pos)
         const hi = parseTimestampLiteral(stmt.to!.value, stmt.to!.pos)
         if (hi < lo) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'TO timestamp must not be earlier than FROM timestamp', stmt.to!.pos)
-        if (!state.invalid) env.refresher.addPending(def.name, { lo, hi: hi - 1 })
+        range = { lo, hi: hi - 1 }
       }
       // INCREMENTAL: what commits noted and a MANUAL or timer view has not applied yet
       env.refresher.errors.delete(def.name.toLowerCase())
-      if (!state.invalid || stmt.mode === 'full') await env.refresher.schedule(def.name)
+      if (!state.invalid || stmt.mode === 'full') await env.refresher.schedule(def.name, state.invalid ? undefined : range)
       const err = env.refresher.errors.get(def.name.toLowerCase())
       if (err !== undefined) throw err
       return done('refresh_materialized_view')
