@@ -48,7 +48,7 @@ const SCHEMAS: Readonly<Record<string, readonly Col[]>> = {
   pg_inherits: [['inhrelid', 'int'], ['inhparent', 'int'], ['inhseqno', 'int']],
   pg_aggregate: [['aggfnoid', 'int'], ['aggkind', 'string']],
   information_schema_schemata: [['catalog_name', 'string'], ['schema_name', 'string'], ['schema_owner', 'string']],
-  information_schema_tables: [['table_catalog', 'string'], ['table_schema', 'string'], ['table_name', 'string'], ['table_type', 'string']],
+  information_schema_tables: [['table_catalog', 'string'], ['table_schema', 'string'], ['table_name', 'string'], ['table_type', 'string'], ['is_insertable_into', 'boolean']],
   information_schema_columns: [['table_catalog', 'string'], ['table_schema', 'string'], ['table_name', 'string'], ['column_name', 'string'], ['ordinal_position', 'int'],
     ['column_default', 'string'], ['is_nullable', 'string'], ['data_type', 'string'], ['udt_catalog', 'string'], ['udt_schema', 'string'], ['udt_name', 'string'],
     ['character_maximum_length', 'int'], ['numeric_precision', 'int'], ['datetime_precision', 'int']],
@@ -118,7 +118,8 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
     const oid = TABLE_OID_BASE + Number(id)
     const table = String(name)
     rows['pg_class']!.push([oid, table, NS_PUBLIC, type === 'M' ? 'm' : 'r', 10, -1, false, 'p', false, 0, 0, null, 0, 0])
-    rows['information_schema_tables']!.push(['qdb', 'public', table, 'BASE TABLE'])
+    // as QuestDB's InformationSchemaTablesFunctionFactory: a materialized view is its own type, not insertable
+    rows['information_schema_tables']!.push(['qdb', 'public', table, type === 'M' ? 'MATERIALIZED VIEW' : 'BASE TABLE', type !== 'M'])
     addColumns(oid, table, (await ctx.db.query(`select "column", type from table_columns('${table.replace(/'/g, "''")}')`, [], { session: ctx.session })).rows)
   }
   // views: relkind 'v' (psql's \dv), table_type VIEW; the columns of those whose query binds now
@@ -127,7 +128,7 @@ export async function buildCatalogDb(ctx: RunContext): Promise<Database> {
     const view = String(name)
     const oid = TABLE_OID_BASE + Number(String(dir).slice(String(dir).lastIndexOf('~') + 1))
     rows['pg_class']!.push([oid, view, NS_PUBLIC, 'v', 10, -1, false, 'p', false, 0, 0, null, 0, 0])
-    rows['information_schema_tables']!.push(['qdb', 'public', view, 'VIEW'])
+    rows['information_schema_tables']!.push(['qdb', 'public', view, 'VIEW', false])
     try {
       const r = await ctx.db.query(`select * from "${view.replace(/"/g, '""')}" limit 0`, [], { session: ctx.session })
       addColumns(oid, view, r.columns.map((c) => [c.name, c.type]))

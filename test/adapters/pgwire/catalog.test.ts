@@ -84,6 +84,10 @@ t.test('materialized views: relkind m (QuestDB\'s PgClassFunctionFactory), their
     [['ts'], ['avg_v']])
   t.same(await rows("select column_name, data_type from information_schema.columns where table_name = 'mvb_1h' order by ordinal_position"),
     [['ts', 'timestamp without time zone'], ['avg_v', 'double precision']])
+  // QuestDB 9 (InformationSchemaTablesFunctionFactory, its test of a table, a view and a materialized view):
+  // its own table_type, and not insertable
+  t.same(await rows("select table_name, table_type, is_insertable_into from information_schema.tables where table_name like 'mvb%' order by table_name"),
+    [['mvb', 'BASE TABLE', true], ['mvb_1h', 'MATERIALIZED VIEW', false]])
 })
 
 t.test('Describe reports inferred parameter types', async (t) => {
