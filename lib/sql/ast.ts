@@ -547,7 +547,8 @@ export interface MatViewRefresh {
  */
 export interface MatViewPeriod {
   readonly pos: number
-  readonly length: { readonly count: number; readonly unit: 'm' | 'h' | 'd'; readonly pos: number }
+  /** absent for the compact `PERIOD (SAMPLE BY INTERVAL)`: the length and zone of the query's SAMPLE BY */
+  readonly length?: { readonly count: number; readonly unit: 'm' | 'h' | 'd'; readonly pos: number }
   readonly timeZone?: { readonly value: string; readonly pos: number }
   readonly delay?: { readonly count: number; readonly unit: 'm' | 'h' | 'd'; readonly pos: number }
 }

@@ -722,6 +722,7 @@ const grammar: Grammar = {
     {"name": "matPeriod$ebnf$2", "symbols": ["matPeriod$ebnf$2$subexpression$1"], "postprocess": id},
     {"name": "matPeriod$ebnf$2", "symbols": [], "postprocess": () => null},
     {"name": "matPeriod", "symbols": ["name", {"literal":"("}, "name", {type: "duration"}, "matPeriod$ebnf$1", "matPeriod$ebnf$2", {"literal":")"}], "postprocess": ([p, , l, len, z, d], _l, reject) => M.period(p, l, len, z, d) ?? reject},
+    {"name": "matPeriod", "symbols": ["name", {"literal":"("}, {type: "SAMPLE"}, {type: "BY"}, "name", {"literal":")"}], "postprocess": ([p, , , , i], _l, reject) => M.isWord(p, 'period') && M.isWord(i, 'interval') ? { pos: p.pos } : reject},
     {"name": "matPartition$ebnf$1", "symbols": ["ttl"], "postprocess": id},
     {"name": "matPartition$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "matPartition", "symbols": [{type: "PARTITION"}, {type: "BY"}, "name", "matPartition$ebnf$1"], "postprocess": ([t, , unit, ttl]) => D.partitionOpt(t, unit, ttl, null)},

@@ -7,7 +7,8 @@
  * {@link MatViewRefresher}'s business; this module checks and applies the statements, refuses
  * writes to a view, and invalidates the views a change of their base table breaks.
  */
-import { SqlError, SqlState, notSupported } from '../../errors.js'
+import { SqlError, SqlState, internalError, notSupported } from '../../errors.js'
+import { periodLength } from '../../sql/build/matview.js'
 import type { CreateMatView, Expr, MatViewPeriod, MatViewRefresh, MatViewStatement, PartitionUnit, Query, Select, Statement } from '../../sql/ast.js'
 import { bindQuery, type BindContext } from '../../plan/bind-query.js'
 import { tablesRead } from '../../plan/tables-read.js'
@@ -18,7 +19,7 @@ import type { MatViewDef, MatViewRefreshType } from '../../storage/mat-views.js'
 import { parseTimestamp } from '../../types/timestamp.js'
 import { checkTimeZone, utcToLocal } from '../../types/time-zone.js'
 import { periodMicros } from '../mat-view-timer.js'
-import { ZONE_SLACK, intervalMicros, type MatViewRefresher } from '../mat-view-refresh.js'
+import { ZONE_SLACK, intervalMicros, parseQuery, type MatViewRefresher } from '../mat-view-refresh.js'
 import { ddlInBackground, type RunEnv } from './run.js'
 import { isNonPersisted, nonPersisted, tableMeta } from './ddl.js'
 
@@ -86,7 +87,7 @@ export async function runMatView(stmt: MatViewStatement, bc: BindContext, env: M
         // a timer or period left from before goes (materialized_views() would show it); DEFERRED,
         // a property of the CREATE, stays
         const { timer: _old, period: _oldPeriod, ...rest } = def
-        const next: MatViewDef = { ...rest, ...refreshOf(a.refresh, now), ...(def.deferred === true ? { deferred: true } : {}) }
+        const next: MatViewDef = { ...rest, ...refreshOf(a.refresh, now, sampledSelect(parseQuery(def.sql))), ...(def.deferred === true ? { deferred: true } : {}) }
         env.catalog.matViews.put(next)
         // a new period starts counting from its own boundary
         if (next.period === undefined || def.period === undefined || next.period.count !== def.period.count || next.period.unit !== def.period.unit || next.period.timeZone !== def.period.timeZone) {
@@ -112,10 +113,10 @@ function notMatView(env: RunEnv, name: string, pos: number): SqlError {
  * time in its TIME ZONE (QuestDB's timer counts in the zone's local time); a period's start is the
  * boundary of the period under way on its zone's wall clock (periods are aligned to the epoch there).
  */
-function refreshOf(r: MatViewRefresh, now: number): Pick<MatViewDef, 'refreshType' | 'timer' | 'deferred' | 'period'> {
+function refreshOf(r: MatViewRefresh, now: number, sel: Select | undefined): Pick<MatViewDef, 'refreshType' | 'timer' | 'deferred' | 'period'> {
   const refreshType: MatViewRefreshType = r.kind === 'every' ? 'timer' : r.kind
   const deferred = r.deferred ? { deferred: true } : {}
-  const period = r.period === undefined ? {} : { period: periodOf(r.period, now) }
+  const period = r.period === undefined ? {} : { period: periodOf(r.period.length === undefined ? sampleByPeriod(r.period, sel) : r.period, now) }
   if (r.kind !== 'every') return { refreshType, ...deferred, ...period }
   const start = r.start === undefined ? now : parseTimestampLiteral(r.start.value, r.start.pos)
   const zone = r.timeZone === undefined ? {} : { timeZone: checkTimeZone(r.timeZone.value, r.timeZone.pos) }
@@ -123,8 +124,25 @@ function refreshOf(r: MatViewRefresh, now: number): Pick<MatViewDef, 'refreshTyp
   return { refreshType, timer: { count: r.every!.count, unit: r.every!.unit, start: timerStart, ...zone }, ...deferred, ...period }
 }
 
+/**
+ * `PERIOD (SAMPLE BY INTERVAL)` (QuestDB's compact form): the period of the query's SAMPLE BY, its
+ * stride and TIME ZONE, with LENGTH's checks at the stride; a non-zero WITH OFFSET is refused.
+ */
+function sampleByPeriod(p: MatViewPeriod, sel: Select | undefined): MatViewPeriod {
+  const sb = sel?.sampleBy
+  if (sb === undefined) throw notSupported('PERIOD (SAMPLE BY INTERVAL) needs a SAMPLE BY query', p.pos)
+  const length = periodLength(sb.interval, sb.intervalPos)
+  const align = sb.align
+  const literal = (e: Expr | undefined): string | undefined => e !== undefined && e.kind === 'literal' && e.type === 'string' ? e.value : undefined
+  const zone = align.kind === 'calendar' ? literal(align.timeZone) : undefined
+  const offset = align.kind === 'calendar' ? literal(align.offset) : undefined
+  if (offset !== undefined && !/^[+-]?0?0:00$/.test(offset)) throw new SqlError(SqlState.SYNTAX_ERROR, "PERIOD (SAMPLE BY INTERVAL) can't be used with WITH OFFSET", sb.intervalPos)
+  return { pos: p.pos, length, ...(zone === undefined ? {} : { timeZone: { value: zone, pos: sb.intervalPos } }) }
+}
+
 /** A PERIOD clause as the definition keeps it (22023 `invalid timezone` at an unknown zone). */
 function periodOf(p: MatViewPeriod, now: number): NonNullable<MatViewDef['period']> {
+  if (p.length === undefined) throw internalError('a PERIOD without its LENGTH')
   const timeZone = p.timeZone === undefined ? undefined : checkTimeZone(p.timeZone.value, p.timeZone.pos)
   const length = periodMicros(p.length.count, p.length.unit)
   const local = timeZone === undefined ? now : utcToLocal(timeZone, now)
@@ -257,9 +275,11 @@ async function createMatView(stmt: CreateMatView, bc: BindContext, env: MatViewE
     timestamp: { name: plan.output[tsIndex]!.name, pos: queryPos }, partitionBy, dedupKeys: keys,
     ...(stmt.ttl === undefined ? {} : { ttl: stmt.ttl }),
   }, stmt.pos, catalog.maxNameLength)
+  // the refresh clause is checked (time zones, PERIOD (SAMPLE BY INTERVAL)) before the view's table exists
+  const refresh = refreshOf(stmt.refresh, now, sel)
   let id = 0
   await ddlInBackground(env, () => { id = catalog.create(meta, stmt.namePos).meta.id }, done(tag))
-  const def: MatViewDef = { id, name: stmt.name, baseTable: baseName, sql: stmt.sql, bucketMicros, slackMicros, ...refreshOf(stmt.refresh, now) }
+  const def: MatViewDef = { id, name: stmt.name, baseTable: baseName, sql: stmt.sql, bucketMicros, slackMicros, ...refresh }
   catalog.matViews.put(def)
   catalog.matViews.state(def.name)
   try { env.refresher.persist() } catch (e) {

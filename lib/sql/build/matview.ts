@@ -39,6 +39,16 @@ function periodInterval(tok: Token, what: 'length' | 'delay'): { count: number; 
 }
 
 /**
+ * A period's LENGTH `<n><unit>` (as written, at `pos`) with QuestDB's checks: a positive count,
+ * units `m`, `h`, `d`, at most 24 hours. Also checks the SAMPLE BY stride of `PERIOD (SAMPLE BY INTERVAL)`.
+ */
+export function periodLength(text: string, pos: number): { count: number; unit: 'm' | 'h' | 'd'; pos: number } {
+  const len = periodInterval({ text, offset: pos } as Token, 'length')
+  if (len.count * PERIOD_UNITS[len.unit]! > 24 * 60) throw syntaxError(`maximum supported length interval is 24 hours: ${text}`, pos)
+  return len
+}
+
+/**
  * `PERIOD (LENGTH <n><unit> [TIME ZONE 'z'] [DELAY <n><unit>])` with QuestDB's checks: the length
  * at most 24 hours, the delay shorter than the length; null (the rule rejects) for other words.
  */
@@ -46,9 +56,8 @@ export function period(kw: Name, lengthKw: Name, length: Token, zone: [Token, To
   if (!isWord(kw, 'period')) return null
   if (!isWord(lengthKw, 'length')) throw syntaxError("'length' expected", lengthKw.pos)
   if (delay !== null && !isWord(delay[0], 'delay')) throw syntaxError("'delay' or ')' expected", delay[0].pos)
-  const len = periodInterval(length, 'length')
+  const len = periodLength(length.text, length.offset)
   const minutes = len.count * PERIOD_UNITS[len.unit]!
-  if (minutes > 24 * 60) throw syntaxError(`maximum supported length interval is 24 hours: ${length.text}`, length.offset)
   const d = delay === null ? undefined : periodInterval(delay[1], 'delay')
   if (d !== undefined && d.count * PERIOD_UNITS[d.unit]! >= minutes) throw syntaxError('delay cannot be equal to or greater than length', d.pos)
   return {

@@ -14,9 +14,11 @@ matRefresh ->
     %REFRESH name name:? matPeriod:?                  {% ([, k, d, p], _l, reject) => M.refreshKind(k, d, p) ?? reject %}
   | %REFRESH name %duration name:? (%START %string):? (%TIME %ZONE %string):? matPeriod:? {% ([, e, i, d, s, z, p], _l, reject) => M.refreshEvery(e, i, d, s, z, p) ?? reject %}
   | %REFRESH matPeriod                                {% ([, p]) => ({ kind: 'immediate', deferred: false, period: p }) %}
-# PERIOD (LENGTH 1d [TIME ZONE 'Europe/London'] [DELAY 2h]); PERIOD, LENGTH and DELAY are names
+# PERIOD (LENGTH 1d [TIME ZONE 'Europe/London'] [DELAY 2h]) or PERIOD (SAMPLE BY INTERVAL); PERIOD, LENGTH, DELAY and INTERVAL are names
 matPeriod -> name "(" name %duration (%TIME %ZONE %string):? (name %duration):? ")"
       {% ([p, , l, len, z, d], _l, reject) => M.period(p, l, len, z, d) ?? reject %}
+  | name "(" %SAMPLE %BY name ")"
+      {% ([p, , , , i], _l, reject) => M.isWord(p, 'period') && M.isWord(i, 'interval') ? { pos: p.pos } : reject %}
 matPartition -> %PARTITION %BY name ttl:? {% ([t, , unit, ttl]) => D.partitionOpt(t, unit, ttl, null) %}
 
 refreshMatView ->

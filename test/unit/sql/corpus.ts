@@ -157,6 +157,7 @@ export const CORPUS: readonly string[] = [
   'create materialized view v refresh every 10m period (length 12h delay 1h) as select ts, avg(x) from t sample by 1h',
   'alter materialized view v set refresh period (length 1d delay 1h)',
   'alter materialized view v set refresh limit 2 days',
+  'create materialized view v refresh period (sample by interval) as select ts, avg(x) from t sample by 1h',
   'alter materialized view v set refresh manual',
   'drop materialized view if exists v',
   'drop view if exists v',

@@ -129,3 +129,25 @@ t.test("PERIOD and REFRESH LIMIT errors at QuestDB's positions (MatViewTest.test
   t.same((await db.query('select refresh_limit, refresh_limit_unit from materialized_views()')).rows, [[3, 'DAY']])
   await at('alter materialized view price_1h_t set refresh limit 3 fortnights', '42601', 55, 'invalid TTL unit, expected HOUR(S), DAY(S), WEEK(S), MONTH(S) or YEAR(S)')
 })
+
+t.test('PERIOD (SAMPLE BY INTERVAL): the SAMPLE BY stride and time zone become the period', async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  const show = async (name: string): Promise<string> => String((await db.query(`SHOW CREATE MATERIALIZED VIEW ${name}`)).rows[0]![0])
+  const q1 = "select ts, sum(v) s from t sample by 1h align to calendar time zone 'Europe/London'"
+  await db.query(`create materialized view a refresh period (sample by interval) as ${q1}`)
+  t.equal(await show('a'), `CREATE MATERIALIZED VIEW 'a' WITH BASE 't' REFRESH IMMEDIATE PERIOD (LENGTH 1h TIME ZONE 'Europe/London') AS (\n${q1}\n) PARTITION BY MONTH;`)
+  const q2 = 'select ts, sum(v) s from t sample by 1d'
+  await db.query(`create materialized view b refresh manual as ${q2}`)
+  await db.query('alter materialized view b set refresh every 1h period (sample by interval)')
+  t.equal(await show('b'), `CREATE MATERIALIZED VIEW 'b' WITH BASE 't' REFRESH EVERY 1h PERIOD (LENGTH 1d) AS (\n${q2}\n) PARTITION BY YEAR;`)
+  // LENGTH's checks at the stride; WITH OFFSET refused (CreateMatViewOperation); no table left behind
+  await t.rejects(db.query('create materialized view c refresh period (sample by interval) as select ts, sum(v) s from t sample by 30s'),
+    { code: '42601', position: 103, message: "unsupported length unit: 30s, supported units are 'm', 'h', 'd'" })
+  await t.rejects(db.query('create materialized view c refresh period (sample by interval) as select ts, sum(v) s from t sample by 2d'),
+    { code: '42601', position: 103, message: 'maximum supported length interval is 24 hours: 2d' })
+  await t.rejects(db.query("create materialized view c refresh period (sample by interval) as select ts, sum(v) s from t sample by 1h align to calendar with offset '00:30'"),
+    { code: '42601', position: 103, message: "PERIOD (SAMPLE BY INTERVAL) can't be used with WITH OFFSET" })
+  t.same((await db.query('select table_name from tables() order by 1')).rows, [['a'], ['b'], ['t']])
+})
