@@ -120,7 +120,7 @@ export class MatViewRefresher {
     e.handle = this.timerHost.set(() => { this.fire(e) }, ms)
   }
 
-  /** A host timer went off: the timers that are due fire (once each) and the next one is armed. */
+  /** A host timer went off: the timers that are due fire (once each, however many deadlines passed) and the next one is armed. */
   private fire(e: ViewTimers): void {
     if (this.closed || this.timers.get(e.name.toLowerCase()) !== e) return
     const now = this.clock()
@@ -132,7 +132,9 @@ export class MatViewRefresher {
         if (t.kind === 'period') this.addPending(e.name, { lo: Infinity, hi: -Infinity })
         void this.schedule(e.name)
       }
-      t.advance()
+      // once for all the deadlines passed (a host that fired late, a machine that slept): the refresh
+      // covers every complete period and every noted range anyway
+      do t.advance(); while (t.deadline <= now)
     }
     if (this.persistError !== undefined) this.persistQuietly()
     this.arm(e)

@@ -201,3 +201,23 @@ t.test('a period view against an oracle: after random appends and clock steps it
     t.same((await db.query('select * from pv order by ts, k')).rows, want, `batch ${b}: the complete periods, up to ${iso(hi)}`)
   }
 })
+
+t.test('a timer that fires late fires once, then at its next step after now', async (t) => {
+  let now = us('2024-01-01T00:00:30Z')
+  const db = await Database.open({ clock: () => now })
+  t.teardown(() => db.close())
+  const inner = db as unknown as Internals
+  const host = new FakeHost()
+  inner.statements.refresher.timerHost = host
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  await db.query("create materialized view v refresh every 1m start '2024-01-01T00:01:00Z' as select ts, sum(v) s from t sample by 1h")
+  t.same(inner.statements.refresher.nextFires('v', 2).map(iso), ['2024-01-01T00:01:00.000Z', '2024-01-01T00:02:00.000Z'])
+  t.same([...host.armed.values()].map((a) => a.ms), [30_000])
+  // the machine sleeps for an hour: one firing, then the next minute after now
+  now = us('2024-01-01T01:00:30Z')
+  await db.query("insert into t values ('2024-01-01T00:10:00Z', 7)")
+  host.fireAll()
+  t.same([...host.armed.values()].map((a) => a.ms), [30_000])
+  t.same(inner.statements.refresher.nextFires('v', 1).map(iso), ['2024-01-01T01:01:00.000Z'])
+  t.same((await db.query('select s from v')).rows.map((r) => Number(r[0])), [7], 'the firing refreshed the noted rows')
+})
