@@ -300,8 +300,12 @@ export class MatViewRefresher {
     const now = this.clock()
     const bounds: Bounds = explicit ? { range: what, truncate: false } : refreshBounds(def, state, what, now)
     if (bounds.range !== 'full' && bounds.range.lo > bounds.range.hi && !bounds.truncate) {
-      // nothing to refresh: a period that holds no rows, or rows all in the period under way
-      if (bounds.periodHi !== undefined) { state.periodHi = bounds.periodHi; this.persistQuietly() }
+      // nothing to refresh (rows all in the period under way, or older than the limit): the base
+      // table's commits count as seen all the same
+      if (bounds.periodHi !== undefined) state.periodHi = bounds.periodHi
+      state.refreshTxn = base.txn
+      state.baseRows = base.rowCount
+      this.persistQuietly()
       return
     }
     state.lastRefreshStart = now
