@@ -221,3 +221,31 @@ t.test('a timer that fires late fires once, then at its next step after now', as
   t.same(inner.statements.refresher.nextFires('v', 1).map(iso), ['2024-01-01T01:01:00.000Z'])
   t.same((await db.query('select s from v')).rows.map((r) => Number(r[0])), [7], 'the firing refreshed the noted rows')
 })
+
+t.test('REFRESH LIMIT holds for a full refresh and for a period view (MatViewTest.testAlterRefreshLimitFullRefresh / PeriodMatView)', async (t) => {
+  const now = us('2024-01-01T01:01:01Z')
+  const db = await Database.open({ clock: () => now })
+  t.teardown(() => db.close())
+  const host = new FakeHost()
+  ;(db as unknown as Internals).statements.refresher.timerHost = host
+  const rows = async (sql: string): Promise<unknown[][]> => (await db.query(sql)).rows.map((r) => r.map((v) => (typeof v === 'bigint' ? iso(Number(v)) : v)))
+  await db.query('create table base_price (sym symbol, price double, ts timestamp) timestamp(ts) partition by day wal')
+  await db.query("insert into base_price(sym, price, ts) values ('gbpusd', 1.320, '2023-09-10T12:01'), ('gbpusd', 1.323, '2023-09-10T12:02'), ('jpyusd', 103.21, '2023-11-10T12:02'), ('gbpusd', 1.321, '2023-11-10T13:02')")
+  await db.query('create materialized view price_1h refresh manual deferred as select sym, last(price) as price, ts from base_price sample by 1h')
+  await db.query('alter materialized view price_1h set refresh limit 2 months')
+  t.same(await rows('select refresh_limit, refresh_limit_unit from materialized_views()'), [[2, 'MONTH']])
+  t.same(await rows('price_1h'), [])
+  // the full refresh respects the limit: only the rows of 2023-11-10
+  await db.query('refresh materialized view price_1h full')
+  t.same(await rows('select sym, price, ts from price_1h order by sym, ts'), [['gbpusd', 1.321, '2023-11-10T13:00:00.000Z'], ['jpyusd', 103.21, '2023-11-10T12:00:00.000Z']])
+
+  await db.query('create table base2 (sym symbol, price double, ts timestamp) timestamp(ts) partition by day wal')
+  await db.query("insert into base2 values ('gbpusd', 1.320, '2023-09-10T12:01'), ('gbpusd', 1.323, '2023-09-10T12:02'), ('jpyusd', 103.21, '2023-12-31T12:02'), ('gbpusd', 1.321, '2023-12-31T13:02')")
+  await db.query('create materialized view p_1h refresh immediate deferred period(length 24h) as select sym, last(price) as price, ts from base2 sample by 1h')
+  await db.query('alter materialized view p_1h set refresh limit 2 months')
+  // the period timer: the period of 31 December is complete
+  host.fireAll()
+  t.same(await rows('select sym, price, ts from p_1h order by sym, ts'), [['gbpusd', 1.321, '2023-12-31T13:00:00.000Z'], ['jpyusd', 103.21, '2023-12-31T12:00:00.000Z']])
+  t.same(await rows("select refresh_period_hi, period_length, period_length_unit, refresh_limit, refresh_limit_unit from materialized_views() where view_name = 'p_1h'"),
+    [['2024-01-01T00:00:00.000Z', 24, 'HOUR', 2, 'MONTH']])
+})
