@@ -105,3 +105,8 @@ export function createMatView(
     ...(ttl === undefined ? {} : { ttl }),
   }
 }
+
+/** `SET REFRESH LIMIT foobar`: QuestDB's message at the word (a limit is `<n> <unit>` or `<n><unit>`). */
+export function badLimit(word: Name): never {
+  throw syntaxError('invalid argument, should be <number> <unit> or <number_with_unit>', word.pos)
+}

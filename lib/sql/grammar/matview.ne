@@ -37,5 +37,7 @@ alterMatView ->
       {% ([a, , , n, s, , v]) => ({ kind: 'mat_view', op: 'alter', pos: a.offset, name: n.name, namePos: n.pos, action: { kind: 'set_ttl', pos: s.offset, count: v.count, unit: v.unit } }) %}
   | %ALTER %MATERIALIZED %VIEW tableName %SET %REFRESH %LIMIT ttlValue
       {% ([a, , , n, s, , , v]) => ({ kind: 'mat_view', op: 'alter', pos: a.offset, name: n.name, namePos: n.pos, action: { kind: 'set_refresh_limit', pos: s.offset, count: v.count, unit: v.unit } }) %}
+  | %ALTER %MATERIALIZED %VIEW tableName %SET %REFRESH %LIMIT name
+      {% ([, , , , , , , w]) => M.badLimit(w) %}
   | %ALTER %MATERIALIZED %VIEW tableName %SET matRefresh
       {% ([a, , , n, s, r]) => ({ kind: 'mat_view', op: 'alter', pos: a.offset, name: n.name, namePos: n.pos, action: { kind: 'set_refresh', pos: s.offset, refresh: r } }) %}

@@ -128,6 +128,8 @@ t.test("PERIOD and REFRESH LIMIT errors at QuestDB's positions (MatViewTest.test
   await db.query('alter materialized view price_1h_t set refresh limit 3 days')
   t.same((await db.query('select refresh_limit, refresh_limit_unit from materialized_views()')).rows, [[3, 'DAY']])
   await at('alter materialized view price_1h_t set refresh limit 3 fortnights', '42601', 55, 'invalid TTL unit, expected HOUR(S), DAY(S), WEEK(S), MONTH(S) or YEAR(S)')
+  // MatViewTest.testAlterRefreshLimitInvalidStatement
+  await at('alter materialized view price_1h_t set refresh limit foobar;', '42601', 53, 'invalid argument, should be <number> <unit> or <number_with_unit>')
 })
 
 t.test('PERIOD (SAMPLE BY INTERVAL): the SAMPLE BY stride and time zone become the period', async (t) => {
