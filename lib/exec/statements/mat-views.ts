@@ -118,8 +118,9 @@ function refreshOf(r: MatViewRefresh, now: number, sel: Select | undefined): Pic
   const deferred = r.deferred ? { deferred: true } : {}
   const period = r.period === undefined ? {} : { period: periodOf(r.period.length === undefined ? sampleByPeriod(r.period, sel) : r.period, now) }
   if (r.kind !== 'every') return { refreshType, ...deferred, ...period }
-  const start = r.start === undefined ? now : parseTimestampLiteral(r.start.value, r.start.pos)
   const zone = r.timeZone === undefined ? {} : { timeZone: checkTimeZone(r.timeZone.value, r.timeZone.pos) }
+  // no START: now, on the zone's wall clock
+  const start = r.start !== undefined ? parseTimestampLiteral(r.start.value, r.start.pos) : zone.timeZone === undefined ? now : utcToLocal(zone.timeZone, now)
   const timerStart = period.period?.start ?? start
   return { refreshType, timer: { count: r.every!.count, unit: r.every!.unit, start: timerStart, ...zone }, ...deferred, ...period }
 }

@@ -249,3 +249,15 @@ t.test('REFRESH LIMIT holds for a full refresh and for a period view (MatViewTes
   t.same(await rows("select refresh_period_hi, period_length, period_length_unit, refresh_limit, refresh_limit_unit from materialized_views() where view_name = 'p_1h'"),
     [['2024-01-01T00:00:00.000Z', 24, 'HOUR', 2, 'MONTH']])
 })
+
+t.test('EVERY with a TIME ZONE and no START starts now, on the zone\'s wall clock', async (t) => {
+  const now = us('2024-01-01T10:30:00Z')
+  const db = await Database.open({ clock: () => now })
+  t.teardown(() => db.close())
+  const inner = db as unknown as Internals
+  inner.statements.refresher.timerHost = new FakeHost()
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  await db.query("create materialized view v refresh every 1d time zone 'Europe/Paris' as select ts, sum(v) s from t sample by 1h")
+  t.same((await db.query('select timer_start, timer_time_zone from materialized_views()')).rows.map((r) => [iso(Number(r[0])), r[1]]), [['2024-01-01T11:30:00.000Z', 'Europe/Paris']], '11:30 in Paris')
+  t.same(inner.statements.refresher.nextFires('v', 2).map(iso), ['2024-01-01T10:30:00.000Z', '2024-01-02T10:30:00.000Z'])
+})
