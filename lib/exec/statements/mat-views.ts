@@ -62,8 +62,13 @@ export async function runMatView(stmt: MatViewStatement, bc: BindContext, env: M
         const hi = parseTimestampLiteral(stmt.to!.value, stmt.to!.pos)
         if (hi < lo) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'TO timestamp must not be earlier than FROM timestamp', stmt.to!.pos)
         range = { lo, hi: hi - 1 }
+      } else if (!state.invalid) {
+        // INCREMENTAL: what commits noted and a MANUAL or timer view has not applied yet; as QuestDB,
+        // a view never refreshed (DEFERRED) takes the whole base table, a period view its periods
+        // completed since its last refresh
+        if (state.lastRefreshFinish === null) env.refresher.addPending(def.name, 'full')
+        else if (def.period !== undefined) env.refresher.addPending(def.name, { lo: Infinity, hi: -Infinity })
       }
-      // INCREMENTAL: what commits noted and a MANUAL or timer view has not applied yet
       env.refresher.errors.delete(def.name.toLowerCase())
       if (!state.invalid || stmt.mode === 'full') await env.refresher.schedule(def.name, state.invalid ? undefined : range)
       const err = env.refresher.errors.get(def.name.toLowerCase())
