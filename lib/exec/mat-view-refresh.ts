@@ -130,6 +130,8 @@ export class MatViewRefresher {
       if (state !== undefined && !state.invalid) {
         // a period that ended: refresh it (the refresh adds the complete periods not refreshed yet)
         if (t.kind === 'period') this.addPending(e.name, { lo: Infinity, hi: -Infinity })
+        // a DEFERRED timer view's first firing fills it (QuestDB: the first incremental refresh reads the whole table)
+        else if (state.lastRefreshFinish === null) this.addPending(e.name, 'full')
         void this.schedule(e.name)
       }
       // once for all the deadlines passed (a host that fired late, a machine that slept): the refresh

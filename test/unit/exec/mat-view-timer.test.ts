@@ -280,3 +280,18 @@ t.test('REFRESH ... INCREMENTAL of a view never refreshed takes the whole base t
   await db.query('refresh materialized view p incremental')
   t.same(await sums('p'), [1, 2], 'the period of 2 January completed: refreshed without a new commit')
 })
+
+t.test('a DEFERRED timer view is filled at its first firing', async (t) => {
+  let now = us('2024-01-02T10:00:00Z')
+  const db = await Database.open({ clock: () => now })
+  t.teardown(() => db.close())
+  const host = new FakeHost()
+  ;(db as unknown as Internals).statements.refresher.timerHost = host
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  await db.query("insert into t values ('2024-01-01T05:00:00Z', 1)")
+  await db.query("create materialized view v refresh every 1h deferred start '2024-01-02T11:00:00Z' as select ts, sum(v) s from t sample by 1h")
+  t.same((await db.query('select s from v')).rows, [])
+  now = us('2024-01-02T11:00:00Z')
+  host.fireAll()
+  t.same((await db.query('select s from v')).rows.map((r) => Number(r[0])), [1])
+})
