@@ -73,8 +73,10 @@ export function refreshEvery(every: Name, interval: Token, deferred: Name | null
   if (deferred !== null && !isWord(deferred, 'deferred')) return null
   // as QuestDB: a period view's timer starts at its period boundary, so START / TIME ZONE come inside PERIOD only
   if (period !== null && (start !== null || zone !== null)) throw syntaxError('unexpected token [PERIOD]', period.pos)
-  const m = /^(\d+)([smhdwMy])$/.exec(interval.text)
+  const m = /^(\d+)([a-zA-Z])$/.exec(interval.text)
   if (m === null) throw syntaxError(`invalid interval qualifier ${interval.text}`, interval.offset)
+  // QuestDB's SqlParser.validateMatViewEveryUnit
+  if (!'mhdwMy'.includes(m[2]!)) throw syntaxError(`unsupported interval unit: ${m[2]}, supported units are 'm', 'h', 'd', 'w', 'y', 'M'`, interval.offset)
   const count = Number(m[1])
   if (count <= 0) throw syntaxError('positive number expected', interval.offset)
   return {

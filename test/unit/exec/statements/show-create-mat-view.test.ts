@@ -153,3 +153,14 @@ t.test('PERIOD (SAMPLE BY INTERVAL): the SAMPLE BY stride and time zone become t
     { code: '42601', position: 103, message: "PERIOD (SAMPLE BY INTERVAL) can't be used with WITH OFFSET" })
   t.same((await db.query('select table_name from tables() order by 1')).rows, [['a'], ['b'], ['t']])
 })
+
+t.test("EVERY's units as QuestDB (validateMatViewEveryUnit): no seconds", async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('create table table1 (ts timestamp, k symbol, v long) timestamp(ts) partition by day wal')
+  await db.query(`create materialized view price_1h_t refresh every 1h as ${QUERY}`)
+  // MatViewTest.testAlterRefreshParamsInvalidStatement
+  await t.rejects(db.query("ALTER MATERIALIZED VIEW 'price_1h_t' SET REFRESH EVERY 1s;"), { code: '42601', position: 55, message: "unsupported interval unit: s, supported units are 'm', 'h', 'd', 'w', 'y', 'M'" })
+  await db.query('ALTER MATERIALIZED VIEW price_1h_t SET REFRESH EVERY 2M')
+  t.same((await db.query('select timer_interval, timer_interval_unit from materialized_views()')).rows, [[2, 'MONTH']])
+})
