@@ -1,8 +1,8 @@
 /**
  * Builders of the materialized-view statements (grammar/matview.ne): CREATE, REFRESH, DROP and
  * ALTER MATERIALIZED VIEW. Words that are not keywords of the lexer (`BASE`, `IMMEDIATE`,
- * `MANUAL`, `EVERY`, `DEFERRED`, `INCREMENTAL`, `PERIOD`, `LENGTH`, `DELAY`) arrive as names and are checked here: the rule
- * rejects (returns null) when the word is not the one it reads.
+ * `MANUAL`, `EVERY`, `DEFERRED`, `INCREMENTAL`, `PERIOD`, `LENGTH`, `DELAY`, `INTERVAL`) arrive as
+ * names and are checked here: the rule rejects (returns null) when the word is not the one it reads.
  */
 import type { CreateMatView, MatViewPeriod, MatViewRefresh, Query, TableOptions } from '../ast.js'
 import { syntaxError } from '../../errors.js'
@@ -28,14 +28,14 @@ export function refreshKind(kind: Name, deferred: Name | null, period: MatViewPe
 /** Units of a period's LENGTH and DELAY (QuestDB: minutes, hours, days). */
 const PERIOD_UNITS: Record<string, number> = { m: 1, h: 60, d: 24 * 60 }
 
-/** One `<n><unit>` of a PERIOD clause: QuestDB's errors for a zero count and a unit other than m, h, d. */
-function periodInterval(tok: Token, what: 'length' | 'delay'): { count: number; unit: 'm' | 'h' | 'd'; pos: number } {
-  const m = /^(\d+)([a-zA-Z]+)$/.exec(tok.text)
-  if (m === null) throw syntaxError(`Invalid unit: ${tok.text}`, tok.offset)
+/** One `<n><unit>` of a PERIOD clause (`text` at `pos`): QuestDB's errors for a zero count and a unit other than m, h, d. */
+function periodInterval(text: string, pos: number, what: 'length' | 'delay'): { count: number; unit: 'm' | 'h' | 'd'; pos: number } {
+  const m = /^(\d+)([a-zA-Z]+)$/.exec(text)
+  if (m === null) throw syntaxError(`Invalid unit: ${text}`, pos)
   const count = Number(m[1])
-  if (count <= 0) throw syntaxError(`positive number expected: ${tok.text}`, tok.offset)
-  if (PERIOD_UNITS[m[2]!] === undefined) throw syntaxError(`unsupported ${what} unit: ${tok.text}, supported units are 'm', 'h', 'd'`, tok.offset)
-  return { count, unit: m[2] as 'm' | 'h' | 'd', pos: tok.offset }
+  if (count <= 0) throw syntaxError(`positive number expected: ${text}`, pos)
+  if (PERIOD_UNITS[m[2]!] === undefined) throw syntaxError(`unsupported ${what} unit: ${text}, supported units are 'm', 'h', 'd'`, pos)
+  return { count, unit: m[2] as 'm' | 'h' | 'd', pos }
 }
 
 /**
@@ -43,7 +43,7 @@ function periodInterval(tok: Token, what: 'length' | 'delay'): { count: number; 
  * units `m`, `h`, `d`, at most 24 hours. Also checks the SAMPLE BY stride of `PERIOD (SAMPLE BY INTERVAL)`.
  */
 export function periodLength(text: string, pos: number): { count: number; unit: 'm' | 'h' | 'd'; pos: number } {
-  const len = periodInterval({ text, offset: pos } as Token, 'length')
+  const len = periodInterval(text, pos, 'length')
   if (len.count * PERIOD_UNITS[len.unit]! > 24 * 60) throw syntaxError(`maximum supported length interval is 24 hours: ${text}`, pos)
   return len
 }
@@ -58,7 +58,7 @@ export function period(kw: Name, lengthKw: Name, length: Token, zone: [Token, To
   if (delay !== null && !isWord(delay[0], 'delay')) throw syntaxError("'delay' or ')' expected", delay[0].pos)
   const len = periodLength(length.text, length.offset)
   const minutes = len.count * PERIOD_UNITS[len.unit]!
-  const d = delay === null ? undefined : periodInterval(delay[1], 'delay')
+  const d = delay === null ? undefined : periodInterval(delay[1].text, delay[1].offset, 'delay')
   if (d !== undefined && d.count * PERIOD_UNITS[d.unit]! >= minutes) throw syntaxError('delay cannot be equal to or greater than length', d.pos)
   return {
     pos: kw.pos, length: len,
