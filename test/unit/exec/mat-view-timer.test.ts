@@ -5,7 +5,7 @@
  * start and steps on the zone's wall clock, period timers DELAY after each period's end).
  * London, 2024: clocks go forward at 01:00 UTC on 31 March and back at 01:00 UTC on 27 October.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
@@ -85,20 +85,26 @@ class FakeHost implements TimerHost {
 
 interface Internals { statements: { refresher: MatViewRefresher; store: DurableStore | undefined }; catalog: Catalog }
 
+/** A database on the clock `clock`, its refresher's timers on a FakeHost, and a table `t (ts, v)`. */
+async function openClocked(t: Test, clock: () => number): Promise<{ db: Database; host: FakeHost; refresher: MatViewRefresher }> {
+  const db = await Database.open({ clock })
+  t.teardown(() => db.close())
+  const host = new FakeHost()
+  const refresher = (db as unknown as Internals).statements.refresher
+  refresher.timerHost = host
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  return { db, host, refresher }
+}
+
 t.test('the refresher: a period view waits for its period, the injected timer fires, DROP clears it', async (t) => {
   let now = us('2024-01-02T10:00:00Z')
-  const db = await Database.open({ clock: () => now })
-  t.teardown(() => db.close())
-  const inner = db as unknown as Internals
-  const host = new FakeHost()
-  inner.statements.refresher.timerHost = host
-  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  const { db, host, refresher } = await openClocked(t, () => now)
   await db.query("insert into t values ('2024-01-01T05:00:00Z', 1), ('2024-01-02T05:00:00Z', 2)")
   await db.query('create materialized view v refresh period (length 1d delay 2h) as select ts, sum(v) s from t sample by 1h')
   const rows = async (): Promise<unknown[]> => (await db.query('select ts, s from v order by ts')).rows.map((r) => [iso(Number(r[0])), Number(r[1])])
   t.same(await rows(), [['2024-01-01T05:00:00.000Z', 1]], 'the period of 2 January is under way')
   // QuestDB: the period timer starts with the period that ended last (1 January, due at 02:00 on the 2nd: now)
-  t.same(inner.statements.refresher.nextFires('v', 2).map(iso), ['2024-01-02T02:00:00.000Z', '2024-01-03T02:00:00.000Z'])
+  t.same(refresher.nextFires('v', 2).map(iso), ['2024-01-02T02:00:00.000Z', '2024-01-03T02:00:00.000Z'])
   t.same([...host.armed.values()].map((a) => a.ms), [0], 'due now')
   host.fireAll()
   t.same(await rows(), [['2024-01-01T05:00:00.000Z', 1]], 'nothing new: that period was refreshed at CREATE')
@@ -111,10 +117,10 @@ t.test('the refresher: a period view waits for its period, the injected timer fi
   host.fireAll()
   t.same(await rows(), [['2024-01-01T05:00:00.000Z', 1], ['2024-01-02T05:00:00.000Z', 2]], 'the period ended two hours ago: refreshed')
   t.same((await db.query('select refresh_period_hi from materialized_views()')).rows.map((r) => iso(Number(r[0]))), ['2024-01-03T00:00:00.000Z'])
-  t.same(inner.statements.refresher.nextFires('v', 1).map(iso), ['2024-01-04T02:00:00.000Z'])
+  t.same(refresher.nextFires('v', 1).map(iso), ['2024-01-04T02:00:00.000Z'])
   await db.query('drop materialized view v')
   t.equal(host.armed.size, 0, 'DROP clears its timer')
-  t.same(inner.statements.refresher.nextFires('v', 1), [])
+  t.same(refresher.nextFires('v', 1), [])
 })
 
 t.test("create / drop cycles: the base table's append hook is one function, gone with the last view", async (t) => {
@@ -204,21 +210,16 @@ t.test('a period view against an oracle: after random appends and clock steps it
 
 t.test('a timer that fires late fires once, then at its next step after now', async (t) => {
   let now = us('2024-01-01T00:00:30Z')
-  const db = await Database.open({ clock: () => now })
-  t.teardown(() => db.close())
-  const inner = db as unknown as Internals
-  const host = new FakeHost()
-  inner.statements.refresher.timerHost = host
-  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  const { db, host, refresher } = await openClocked(t, () => now)
   await db.query("create materialized view v refresh every 1m start '2024-01-01T00:01:00Z' as select ts, sum(v) s from t sample by 1h")
-  t.same(inner.statements.refresher.nextFires('v', 2).map(iso), ['2024-01-01T00:01:00.000Z', '2024-01-01T00:02:00.000Z'])
+  t.same(refresher.nextFires('v', 2).map(iso), ['2024-01-01T00:01:00.000Z', '2024-01-01T00:02:00.000Z'])
   t.same([...host.armed.values()].map((a) => a.ms), [30_000])
   // the machine sleeps for an hour: one firing, then the next minute after now
   now = us('2024-01-01T01:00:30Z')
   await db.query("insert into t values ('2024-01-01T00:10:00Z', 7)")
   host.fireAll()
   t.same([...host.armed.values()].map((a) => a.ms), [30_000])
-  t.same(inner.statements.refresher.nextFires('v', 1).map(iso), ['2024-01-01T01:01:00.000Z'])
+  t.same(refresher.nextFires('v', 1).map(iso), ['2024-01-01T01:01:00.000Z'])
   t.same((await db.query('select s from v')).rows.map((r) => Number(r[0])), [7], 'the firing refreshed the noted rows')
 })
 
@@ -252,23 +253,16 @@ t.test('REFRESH LIMIT holds for a full refresh and for a period view (MatViewTes
 
 t.test('EVERY with a TIME ZONE and no START starts now, on the zone\'s wall clock', async (t) => {
   const now = us('2024-01-01T10:30:00Z')
-  const db = await Database.open({ clock: () => now })
-  t.teardown(() => db.close())
-  const inner = db as unknown as Internals
-  inner.statements.refresher.timerHost = new FakeHost()
-  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  const { db, refresher } = await openClocked(t, () => now)
   await db.query("create materialized view v refresh every 1d time zone 'Europe/Paris' as select ts, sum(v) s from t sample by 1h")
   t.same((await db.query('select timer_start, timer_time_zone from materialized_views()')).rows.map((r) => [iso(Number(r[0])), r[1]]), [['2024-01-01T11:30:00.000Z', 'Europe/Paris']], '11:30 in Paris')
-  t.same(inner.statements.refresher.nextFires('v', 2).map(iso), ['2024-01-01T10:30:00.000Z', '2024-01-02T10:30:00.000Z'])
+  t.same(refresher.nextFires('v', 2).map(iso), ['2024-01-01T10:30:00.000Z', '2024-01-02T10:30:00.000Z'])
 })
 
 t.test('REFRESH ... INCREMENTAL of a view never refreshed takes the whole base table; of a period view, its completed periods', async (t) => {
   let now = us('2024-01-02T10:00:00Z')
-  const db = await Database.open({ clock: () => now })
-  t.teardown(() => db.close())
-  ;(db as unknown as Internals).statements.refresher.timerHost = new FakeHost()
+  const { db } = await openClocked(t, () => now)
   const sums = async (view: string): Promise<number[]> => (await db.query(`select s from ${view} order by ts`)).rows.map((r) => Number(r[0]))
-  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
   await db.query("insert into t values ('2024-01-01T05:00:00Z', 1), ('2024-01-02T05:00:00Z', 2)")
   await db.query('create materialized view d refresh manual deferred as select ts, sum(v) s from t sample by 1h')
   t.same(await sums('d'), [])
@@ -283,11 +277,7 @@ t.test('REFRESH ... INCREMENTAL of a view never refreshed takes the whole base t
 
 t.test('a DEFERRED timer view is filled at its first firing', async (t) => {
   let now = us('2024-01-02T10:00:00Z')
-  const db = await Database.open({ clock: () => now })
-  t.teardown(() => db.close())
-  const host = new FakeHost()
-  ;(db as unknown as Internals).statements.refresher.timerHost = host
-  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  const { db, host } = await openClocked(t, () => now)
   await db.query("insert into t values ('2024-01-01T05:00:00Z', 1)")
   await db.query("create materialized view v refresh every 1h deferred start '2024-01-02T11:00:00Z' as select ts, sum(v) s from t sample by 1h")
   t.same((await db.query('select s from v')).rows, [])
