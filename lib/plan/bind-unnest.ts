@@ -8,6 +8,7 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import type { Join, TableRef } from '../sql/ast.js'
+import { joinUsingError } from '../sql/join-clause-errors.js'
 import type { PlanNode } from './plan-node.js'
 
 const UNNEST_NAMES = new Set(['unnest', 'unnest_with_ordinality', 'unnest_json', 'unnest_json_with_ordinality'])
@@ -39,7 +40,11 @@ export function unnestAsLateral(join: Join): Join | undefined {
 export function withColumnAliases(node: PlanNode, ref: TableRef): PlanNode {
   const names = ref.kind === 'pivot' ? undefined : ref.columnAliases
   if (names === undefined) return node
-  if (ref.kind !== 'function') throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'column aliases are supported for table functions only (UNNEST(...) u(a, b))', ref.pos)
+  if (ref.kind !== 'function') {
+    // `JOIN t USING (k)` reads as alias `using` with a column list: QuestDB has no USING
+    if (ref.alias?.toLowerCase() === 'using') throw joinUsingError(ref.aliasPos ?? ref.pos)
+    throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'column aliases are supported for table functions only (UNNEST(...) u(a, b))', ref.pos)
+  }
   if (names.length > node.output.length) throw new SqlError(SqlState.SYNTAX_ERROR, `too many column aliases: ${ref.call.name} has ${node.output.length} columns`, ref.pos)
   return { ...node, output: node.output.map((c, i) => (i < names.length ? { ...c, name: names[i]! } : c)) } as PlanNode
 }

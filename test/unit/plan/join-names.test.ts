@@ -171,6 +171,31 @@ t.test('CROSS JOIN with an ON: QuestDB\'s Cross joins cannot have join clauses, 
   await db.close()
 })
 
+t.test('JOIN ... USING (k): not QuestDB\'s dialect, a syntax error at the USING', async (t) => {
+  const db = await setup()
+  const cases: [string, number][] = [
+    // `using` read as the table's alias with a column list (bound, then refused)
+    ['SELECT * FROM lp_join_l JOIN lp_join_r USING (k)', 39],
+    ['SELECT * FROM lp_join_l l LEFT JOIN (SELECT * FROM lp_join_r) USING (k, id)', 62],
+    ['SELECT * FROM lp_join_l l JOIN lp_join_r USING(k)', 41],
+    // after an alias the parser stops at it
+    ['SELECT * FROM lp_join_l l JOIN lp_join_r r USING (k)', 43],
+    ['SELECT * FROM lp_join_l AS l FULL JOIN lp_join_r AS r using (k)', 54],
+    ['SELECT * FROM lp_join_l l JOIN (SELECT * FROM lp_join_r) r USING (k)', 59],
+  ]
+  for (const [sql, pos] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42601', `${sql}: SQLSTATE`)
+    t.match(e.message, /^'on' expected: JOIN \.\.\. USING \(k\) is not supported; join on same-named columns with ON \(k\)$/, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // a table function's column list and an alias named using elsewhere are unchanged
+  t.match((await errorOf(db, 'SELECT * FROM lp_join_l x(a)')).message, /^column aliases are supported for table functions only/)
+  t.same((await db.query('SELECT using.k FROM lp_join_l using ORDER BY k')).rows.map((r) => Number(r[0])), [1, 2])
+  t.same((await db.query('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON (k) ORDER BY l.id')).rows.map((r) => r.map(Number)), [[1, 10], [2, 12]])
+  await db.close()
+})
+
 t.test('a time-series join whose left side has no timestamp, a join after it: QuestDB\'s error at the join', async (t) => {
   const db = await setup()
   await db.query('CREATE TABLE lp_nots_l (id INT, k INT, ts TIMESTAMP)')
