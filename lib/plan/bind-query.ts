@@ -25,6 +25,7 @@ import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
 import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
 import { bindJoins } from './bind-comma-group.js'
+import { withSubqueryAliases } from './subquery-aliases.js'
 import { type WindowJoinBinding, bindWindowJoins } from './bind-window-join.js'
 import { bindHorizonJoin } from './bind-horizon-join.js'
 import { unnestAsLateral, withColumnAliases } from './bind-unnest.js'
@@ -301,6 +302,9 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   // `sum(sum(41) OVER ())`: the windows first, in a subquery (window-in-aggregate.ts)
   const moved = windowsOutOfAggregates(s, bc.naming)
   if (moved !== s) return bindSelect(moved, bc)
+  // `(SELECT * FROM t) JOIN t ON ...`: the subquery is QuestDB's `_xQdbA0` (subquery-aliases.ts)
+  const named = withSubqueryAliases(s)
+  if (named !== s) return bindSelect(named, bc)
   let source: PlanNode = s.from === undefined
     ? { kind: 'values', rows: [[]], output: [], timestampIndex: -1 }
     : bindTableRef(s.from, bc)

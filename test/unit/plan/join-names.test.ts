@@ -137,6 +137,35 @@ t.test('a FROM item whose name or alias one before it has: QuestDB\'s Duplicate 
   await db.close()
 })
 
+t.test('an unaliased subquery in a join is QuestDB\'s _xQdbA<n>: its inner table names stay inside it', async (t) => {
+  const db = await setup()
+  const rows = async (sql: string) => (await db.query(sql)).rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v)))
+  // the subquery and the table it reads are two FROM items
+  const self = await db.query('SELECT * FROM (SELECT id, k FROM lp_join_l) JOIN lp_join_l ON (k) ORDER BY id')
+  t.same(self.columns.map((c) => c.name), ['id', 'k', 'id1', 'k1', 'lonly', 'ts'])
+  t.same(self.rows.map((r) => [Number(r[0]), Number(r[2])]), [[1, 1], [2, 2]])
+  // a qualifier names the table, not the subquery; the hidden name qualifies the subquery
+  t.same(await rows('SELECT lp_join_l.lonly, _xQdbA0.id FROM (SELECT id + 10 id, k FROM lp_join_l) JOIN lp_join_l ON (k) ORDER BY 2'), [[1, 11], [5, 12]])
+  t.same(await rows('SELECT _xQdbA1.id FROM (SELECT * FROM lp_join_l) JOIN (SELECT id, k FROM lp_join_r) ON (k) ORDER BY 1'), [[10], [12]])
+  const inner = await errorOf(db, 'SELECT lp_join_l.id FROM (SELECT * FROM lp_join_l) JOIN lp_join_r r ON (k)')
+  t.equal(inner.code, '42P01')
+  t.equal(inner.message, 'Invalid table name or alias')
+  t.equal(inner.position, 7)
+  // an alias the user gives that a hidden name repeats (QuestDB: at 0 when the subquery comes later; here at the subquery)
+  for (const [sql, pos] of [
+    ['SELECT * FROM lp_join_l _xQdbA0 ASOF JOIN (SELECT * FROM lp_join_r) ON (k)', 42],
+    ['SELECT * FROM (SELECT * FROM lp_join_r) JOIN lp_join_l _xqdba0 ON (k)', 55],
+  ] as const) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42712', sql)
+    t.match(e.message, /^Duplicate table or alias: _xQdbA0$/i, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // without a join a subquery's columns keep their table's name, as before
+  t.same(await rows('SELECT lp_join_l.id FROM (SELECT * FROM lp_join_l) ORDER BY 1'), [[1], [2]])
+  await db.close()
+})
+
 t.test('names one side has, and qualified names, still make keys', async (t) => {
   const db = await setup()
   const rows = async (sql: string) => (await db.query(sql)).rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v)))
