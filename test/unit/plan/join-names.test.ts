@@ -120,6 +120,10 @@ t.test('a FROM item whose name or alias one before it has: QuestDB\'s Duplicate 
     ['SELECT * FROM lp_join_l a ASOF JOIN lp_join_r a', 46, 'a'],
     ['SELECT sum(a.k) FROM lp_join_l a WINDOW JOIN lp_join_r a ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 55, 'a'],
     ['SELECT avg(a.k) FROM lp_join_l a HORIZON JOIN lp_join_r a ON (k) LIST (0) AS h', 56, 'a'],
+    // HORIZON JOIN's offsets are a FROM item of their own: their alias may repeat neither table's (at the alias)
+    ['SELECT avg(b.k) FROM lp_join_l a HORIZON JOIN lp_join_r b ON (k) LIST (0) AS a', 77, 'a'],
+    ['SELECT avg(b.k) FROM lp_join_l a HORIZON JOIN lp_join_r b ON (k) RANGE FROM 0s TO 1s STEP 1s AS B', 96, 'B'],
+    ['SELECT avg(lp_join_r.k) FROM lp_join_l HORIZON JOIN lp_join_r ON (k) LIST (0) AS lp_join_l', 81, 'lp_join_l'],
     // two WINDOW JOIN right tables of one name
     ['SELECT sum(b.k) FROM lp_join_l a WINDOW JOIN lp_join_r b ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING WINDOW JOIN lp_join_r b ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 142, 'b'],
     ['SELECT * FROM lp_join_l a JOIN lp_join_r b ON a.k = b.k LEFT JOIN lp_join_r B ON a.k = B.k', 76, 'B'],
