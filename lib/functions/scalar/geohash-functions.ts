@@ -4,8 +4,8 @@
  * - `make_geohash(lon, lat, bits)`: the geohash of `bits` (a constant, 1–60) bits of a point,
  *   bits alternating longitude / latitude from the longitude. Constant coordinates out of range
  *   are refused (`longitude must be in [-180.0..180.0] range` at the argument); a row's
- *   coordinates out of range give NULL. A NULL (NaN) coordinate gives NULL (QuestDB computes a
- *   hash of the NaN, all its bits set; EpochDB keeps NULL).
+ *   coordinates out of range give NULL. A NULL coordinate is hashed as QuestDB hashes its NaN:
+ *   it passes the range checks and quantizes to 0 (`make_geohash(NULL, NULL, 20)` is `0000`).
  * - `g WITHIN (#p1, #p2, ...)` (the call `within(g, p1, p2, ...)`): true when geohash `g` starts
  *   with one of the constant prefixes (geohash literals or base32 strings); a prefix with more bits
  *   than `g` matches nothing; NULL is never within.
@@ -116,13 +116,14 @@ function within(args: readonly Vector[], n: number, site: Prefix[]): Vector {
 export const GEOHASH_FUNCTIONS: readonly ScalarFunctionDef[] = [
   {
     kind: 'scalar', name: 'make_geohash', family: 'spatial', nullStrict: false,
-    description: 'The geohash of `bits` (a constant, 1-60) bits of the point (lon, lat); NULL for a row whose coordinates are out of range or NULL.',
+    description: 'The geohash of `bits` (a constant, 1-60) bits of the point (lon, lat); NULL for a row whose coordinates are out of range; a NULL coordinate counts as 0 bits (QuestDB hashes its NaN).',
     example: 'SELECT make_geohash(142.89124148, -12.90604153, 40)',
     signatures: [{ args: ['DOUBLE', 'DOUBLE', 'INT'], constant: [2], returns: (_a, c) => geohashOfBitsConstant(c?.[2]), returnsDoc: 'GEOHASH(bits)' }],
     check: (site) => {
       geohashBitsArg(site, 2)
+      // both constant (a NULL one too, NaN in QuestDB): the range is checked when the statement is bound
       const lon = site.constants[0], lat = site.constants[1]
-      if (typeof lon === 'number' && typeof lat === 'number') {
+      if ((typeof lon === 'number' || lon === null) && (typeof lat === 'number' || lat === null)) {
         if (lon < -180 || lon > 180) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'longitude must be in [-180.0..180.0] range', site.argPositions[0] ?? site.pos)
         if (lat < -90 || lat > 90) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'latitude must be in [-90.0..90.0] range', site.argPositions[1] ?? site.pos)
       }
