@@ -42,7 +42,7 @@ export function withColumnAliases(node: PlanNode, ref: TableRef): PlanNode {
   if (names === undefined) return node
   if (ref.kind !== 'function') {
     // `JOIN t USING (k)` reads as alias `using` with a column list: QuestDB has no USING
-    if (ref.alias?.toLowerCase() === 'using') throw joinUsingError(ref.aliasPos ?? ref.pos)
+    if (ref.alias?.toLowerCase() === 'using') throw joinUsingError(ref.kind === 'pivot' ? ref.pos : ref.aliasPos ?? ref.pos)
     throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'column aliases are supported for table functions only (UNNEST(...) u(a, b))', ref.pos)
   }
   if (names.length > node.output.length) throw new SqlError(SqlState.SYNTAX_ERROR, `too many column aliases: ${ref.call.name} has ${node.output.length} columns`, ref.pos)
