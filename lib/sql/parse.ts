@@ -14,6 +14,7 @@ import type { Token } from './lexer.js'
 import { tokenize, tokenizeAsync } from './lexer.js'
 import { TokenStream } from './token-stream.js'
 import { isOnAfterCrossJoin, isUsingAfterJoin, joinUsingError } from './join-clause-errors.js'
+import { compileViewError } from './compile-view-errors.js'
 import { finishAst, finishAstAsync } from './build/seq.js'
 import type { ParseLimits } from './limits.js'
 import { checkLength, checkTokens, checkTokenSteps, DEFAULT_PARSE_LIMITS } from './limits.js'
@@ -214,6 +215,8 @@ function statementOf(run: Run, tokens: readonly Token[], end: number): Statement
 function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: number): Statement {
   const column = parser.table[parser.current]
   if (failed !== undefined) {
+    const compile = compileViewError(tokens, failed)
+    if (compile !== undefined) throw compile
     const first = tokens[0] as Token
     if (failed === tokens[1] && first.type === 'ident' && !isWord(failed)) {
       // `selec 1`: an unknown first word read as the query shorthand `table WHERE ...`
@@ -227,6 +230,8 @@ function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: 
   }
   const results = parser.results as Statement[]
   if (results.length === 0) {
+    const compile = compileViewError(tokens, undefined)
+    if (compile !== undefined) throw compile
     const expected = column === undefined ? 'more input' : describeExpected(expectedTerminals(column), false)
     throw syntaxError(`unexpected end of statement, expected ${expected}`, end)
   }
