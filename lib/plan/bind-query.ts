@@ -28,7 +28,7 @@ import { bindJoins } from './bind-comma-group.js'
 import { withSubqueryAliases } from './subquery-aliases.js'
 import { type WindowJoinBinding, bindWindowJoins } from './bind-window-join.js'
 import { bindHorizonJoin } from './bind-horizon-join.js'
-import { unnestAsLateral, withColumnAliases } from './bind-unnest.js'
+import { rejectUsingAlias, unnestAsLateral, withColumnAliases } from './bind-unnest.js'
 import { widenNsSeriesBounds } from './ns-literal-args.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
 
@@ -112,6 +112,7 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
   // `FROM @v` that no DECLARE binds (build/declare.ts)
   const variable = ref as unknown as { kind: string; name: string }
   if (variable.kind === 'variable') throw new SqlError(SqlState.UNDEFINED_COLUMN, `undeclared variable: ${variable.name}`, ref.pos)
+  rejectUsingAlias(ref)
   let node: PlanNode
   switch (ref.kind) {
     case 'table': {
@@ -217,6 +218,7 @@ function paramValue(bc: BindContext, e: BoundExpr): Scalar | undefined {
 
 function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   if (join.type === 'window' || join.type === 'horizon') throw notSupported(`${join.type.toUpperCase()} JOIN cannot be combined with other join types`, join.pos)
+  rejectUsingAlias(join.table)
   const unnest = unnestAsLateral(join) // `t, UNNEST(t.arr)`: per row of t
   if (unnest !== undefined) return bindLateral(left, unnest, bc, bindQuery, (n, a) => relabel(n, a))
   if (join.lateral === true) return bindLateral(left, join, bc, bindQuery, (n, a) => relabel(n, a))

@@ -36,15 +36,21 @@ export function unnestAsLateral(join: Join): Join | undefined {
   }
 }
 
+/**
+ * Refuses `JOIN t USING (k)`, which the grammar reads as alias `using` with a column list: QuestDB
+ * has no USING (42601 at the USING). Checked for every FROM item, a table function's or a LATERAL
+ * subquery's too, whose column list would otherwise rename columns of a join without a condition.
+ */
+export function rejectUsingAlias(ref: TableRef): void {
+  if (ref.kind === 'pivot' || ref.columnAliases === undefined || ref.alias?.toLowerCase() !== 'using') return
+  throw joinUsingError(ref.aliasPos ?? ref.pos)
+}
+
 /** `node` with its output columns renamed by a FROM item's column alias list (`u(a, b)`): the first ones, in order. */
 export function withColumnAliases(node: PlanNode, ref: TableRef): PlanNode {
   const names = ref.kind === 'pivot' ? undefined : ref.columnAliases
   if (names === undefined) return node
-  if (ref.kind !== 'function') {
-    // `JOIN t USING (k)` reads as alias `using` with a column list: QuestDB has no USING
-    if (ref.alias?.toLowerCase() === 'using') throw joinUsingError(ref.kind === 'pivot' ? ref.pos : ref.aliasPos ?? ref.pos)
-    throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'column aliases are supported for table functions only (UNNEST(...) u(a, b))', ref.pos)
-  }
+  if (ref.kind !== 'function') throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, 'column aliases are supported for table functions only (UNNEST(...) u(a, b))', ref.pos)
   if (names.length > node.output.length) throw new SqlError(SqlState.SYNTAX_ERROR, `too many column aliases: ${ref.call.name} has ${node.output.length} columns`, ref.pos)
   return { ...node, output: node.output.map((c, i) => (i < names.length ? { ...c, name: names[i]! } : c)) } as PlanNode
 }

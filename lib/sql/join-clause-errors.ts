@@ -19,10 +19,10 @@ export function joinUsingError(position: number): SqlError {
 
 /**
  * The index of the JOIN keyword whose FROM item ends just before `tokens[at]`: walking back, only
- * a name (quoted too), an alias, AS, `.` or a parenthesized subquery may stand between them; -1
- * when something else does.
+ * a name (quoted too), an alias, AS, `.` or a parenthesized subquery (or call) may stand between
+ * them, and LATERAL when `lateral`; -1 when something else does.
  */
-function joinBefore(tokens: readonly Token[], at: number): number {
+function joinBefore(tokens: readonly Token[], at: number, lateral = false): number {
   let depth = 0
   for (let i = at - 1; i > 0; i--) {
     const t = tokens[i] as Token
@@ -30,6 +30,7 @@ function joinBefore(tokens: readonly Token[], at: number): number {
     else if (t.text === '(') depth--
     else if (depth > 0) continue
     else if (t.type === 'JOIN') return i
+    else if (lateral && t.type === 'LATERAL') continue
     else if (t.type !== 'ident' && t.type !== 'qident' && t.type !== 'string' && t.type !== 'AS' && t.text !== '.') return -1
     if (depth < 0) return -1
   }
@@ -47,5 +48,5 @@ export function isOnAfterCrossJoin(tokens: readonly Token[], failed: Token): boo
 export function isUsingAfterJoin(tokens: readonly Token[], at: number): boolean {
   const t = tokens[at]
   if (t === undefined || t.type !== 'ident' || t.text.toLowerCase() !== 'using' || tokens[at + 1]?.text !== '(') return false
-  return joinBefore(tokens, at) > 0
+  return joinBefore(tokens, at, true) > 0
 }

@@ -215,6 +215,11 @@ t.test('JOIN ... USING (k): not QuestDB\'s dialect, a syntax error at the USING'
     ['SELECT * FROM lp_join_l l JOIN lp_join_r r USING (k)', 43],
     ['SELECT * FROM lp_join_l AS l FULL JOIN lp_join_r AS r using (k)', 54],
     ['SELECT * FROM lp_join_l l JOIN (SELECT * FROM lp_join_r) r USING (k)', 59],
+    // a table function's or a LATERAL subquery's column list would rename columns of a join without ON
+    ['SELECT * FROM lp_join_l JOIN long_sequence(2) USING (x)', 46],
+    ['SELECT * FROM lp_join_l l JOIN LATERAL (SELECT * FROM lp_join_r) USING (k)', 65],
+    ['SELECT * FROM lp_join_l l JOIN LATERAL (SELECT * FROM lp_join_r) r USING (k)', 67],
+    ['SELECT * FROM lp_join_l JOIN long_sequence(2) x USING (x)', 48],
   ]
   for (const [sql, pos] of cases) {
     const e = await errorOf(db, sql)
