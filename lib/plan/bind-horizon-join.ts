@@ -34,6 +34,11 @@ export function bindHorizonJoin(left: PlanNode, joins: readonly Join[], where: E
   if (left.timestampIndex < 0) throw new SqlError(SqlState.INVALID_OBJECT_DEFINITION, 'left side of horizon join has no timestamp', j.pos)
   const right = bindRight(j)
   if (right.timestampIndex < 0) throw new SqlError(SqlState.INVALID_OBJECT_DEFINITION, 'right side of horizon join has no timestamp', j.table.pos)
+  // the offsets are a FROM item of their own, named after the tables: `AS t` / `AS p` repeats a name (QuestDB's text, at the alias)
+  const lower = spec.alias.toLowerCase()
+  if (left.output.some((c) => c.table?.toLowerCase() === lower) || right.output.some((c) => c.table?.toLowerCase() === lower)) {
+    throw new SqlError(SqlState.DUPLICATE_ALIAS, `Duplicate table or alias: ${spec.alias}`, spec.aliasPos ?? j.pos)
+  }
   const offsetsNanos = offsetsOf(spec)
   if (where !== undefined) {
     const leftScope = new Scope(left.output)

@@ -25,9 +25,10 @@ import { type ConstantEvaluator, foldConstant } from './fold-constant.js'
 import { windowsOutOfAggregates } from './window-in-aggregate.js'
 import { bindLateral } from './bind-lateral.js'
 import { bindJoins } from './bind-comma-group.js'
+import { withSubqueryAliases } from './subquery-aliases.js'
 import { type WindowJoinBinding, bindWindowJoins } from './bind-window-join.js'
 import { bindHorizonJoin } from './bind-horizon-join.js'
-import { unnestAsLateral, withColumnAliases } from './bind-unnest.js'
+import { rejectUsingAlias, unnestAsLateral, withColumnAliases } from './bind-unnest.js'
 import { widenNsSeriesBounds } from './ns-literal-args.js'
 import { type CorrelatedSpec, applyCorrelated, bindSubplan } from './bind-correlated.js'
 
@@ -111,6 +112,7 @@ function bindTableRef(ref: TableRef, bc: BindContext): PlanNode {
   // `FROM @v` that no DECLARE binds (build/declare.ts)
   const variable = ref as unknown as { kind: string; name: string }
   if (variable.kind === 'variable') throw new SqlError(SqlState.UNDEFINED_COLUMN, `undeclared variable: ${variable.name}`, ref.pos)
+  rejectUsingAlias(ref)
   let node: PlanNode
   switch (ref.kind) {
     case 'table': {
@@ -216,6 +218,7 @@ function paramValue(bc: BindContext, e: BoundExpr): Scalar | undefined {
 
 function bindJoin(left: PlanNode, join: Join, bc: BindContext): PlanNode {
   if (join.type === 'window' || join.type === 'horizon') throw notSupported(`${join.type.toUpperCase()} JOIN cannot be combined with other join types`, join.pos)
+  rejectUsingAlias(join.table)
   const unnest = unnestAsLateral(join) // `t, UNNEST(t.arr)`: per row of t
   if (unnest !== undefined) return bindLateral(left, unnest, bc, bindQuery, (n, a) => relabel(n, a))
   if (join.lateral === true) return bindLateral(left, join, bc, bindQuery, (n, a) => relabel(n, a))
@@ -301,6 +304,9 @@ function bindSelect(s: Select, bc: BindContext): PlanNode {
   // `sum(sum(41) OVER ())`: the windows first, in a subquery (window-in-aggregate.ts)
   const moved = windowsOutOfAggregates(s, bc.naming)
   if (moved !== s) return bindSelect(moved, bc)
+  // `(SELECT * FROM t) JOIN t ON ...`: the subquery is QuestDB's `_xQdbA0` (subquery-aliases.ts)
+  const named = withSubqueryAliases(s)
+  if (named !== s) return bindSelect(named, bc)
   let source: PlanNode = s.from === undefined
     ? { kind: 'values', rows: [[]], output: [], timestampIndex: -1 }
     : bindTableRef(s.from, bc)

@@ -8,6 +8,7 @@
  */
 import { SqlError, SqlState } from '../errors.js'
 import type { Join, TableRef } from '../sql/ast.js'
+import { joinUsingError } from '../sql/join-clause-errors.js'
 import type { PlanNode } from './plan-node.js'
 
 const UNNEST_NAMES = new Set(['unnest', 'unnest_with_ordinality', 'unnest_json', 'unnest_json_with_ordinality'])
@@ -33,6 +34,16 @@ export function unnestAsLateral(join: Join): Join | undefined {
       query: { kind: 'select', pos: ref.pos, distinct: false, columns: [{ expr: { kind: 'star', pos: ref.pos } }], from: inner, joins: [] },
     },
   }
+}
+
+/**
+ * Refuses `JOIN t USING (k)`, which the grammar reads as alias `using` with a column list: QuestDB
+ * has no USING (42601 at the USING). Checked for every FROM item, a table function's or a LATERAL
+ * subquery's too, whose column list would otherwise rename columns of a join without a condition.
+ */
+export function rejectUsingAlias(ref: TableRef): void {
+  if (ref.kind === 'pivot' || ref.columnAliases === undefined || ref.alias?.toLowerCase() !== 'using') return
+  throw joinUsingError(ref.aliasPos ?? ref.pos)
 }
 
 /** `node` with its output columns renamed by a FROM item's column alias list (`u(a, b)`): the first ones, in order. */

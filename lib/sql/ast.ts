@@ -300,8 +300,8 @@ export interface HorizonOffset { readonly text: string; readonly pos: number }
 
 /** HORIZON JOIN's offsets and the alias of its pseudo-table (`h.offset`, `h.timestamp`). */
 export type HorizonSpec =
-  | { readonly kind: 'range'; readonly pos: number; readonly from: HorizonOffset; readonly to: HorizonOffset; readonly step: HorizonOffset; readonly alias: string }
-  | { readonly kind: 'list'; readonly pos: number; readonly offsets: readonly HorizonOffset[]; readonly alias: string }
+  | { readonly kind: 'range'; readonly pos: number; readonly from: HorizonOffset; readonly to: HorizonOffset; readonly step: HorizonOffset; readonly alias: string; readonly aliasPos?: number }
+  | { readonly kind: 'list'; readonly pos: number; readonly offsets: readonly HorizonOffset[]; readonly alias: string; readonly aliasPos?: number }
 
 /** The SAMPLE BY clause. */
 export interface SampleBy {

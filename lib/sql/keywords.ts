@@ -63,7 +63,7 @@ export const NOT_BARE_ALIAS: ReadonlySet<string> = new Set([
  * `SELECT * FROM trades WHERE ...`) cannot use them as its table name (`commit` is a statement).
  */
 export const STATEMENT_STARTERS: ReadonlySet<string> = new Set([
-  'ABORT', 'BEGIN', 'CLOSE', 'COMMIT', 'COPY', 'DECLARE', 'DELETE', 'FETCH', 'MOVE', 'RENAME',
+  'ABORT', 'BEGIN', 'CLOSE', 'COMMIT', 'COMPILE', 'COPY', 'DECLARE', 'DELETE', 'FETCH', 'MOVE', 'RENAME',
   'ROLLBACK', 'SHOW', 'START', 'TRUNCATE',
   'ADD', 'ASSUME', 'EXIT', 'GRANT', 'REMOVE', 'REVOKE',
 ])

@@ -13,6 +13,8 @@ import grammar from './grammar.js'
 import type { Token } from './lexer.js'
 import { tokenize, tokenizeAsync } from './lexer.js'
 import { TokenStream } from './token-stream.js'
+import { isOnAfterCrossJoin, isUsingAfterJoin, joinUsingError } from './join-clause-errors.js'
+import { compileViewError } from './compile-view-errors.js'
 import { finishAst, finishAstAsync } from './build/seq.js'
 import type { ParseLimits } from './limits.js'
 import { checkLength, checkTokens, checkTokenSteps, DEFAULT_PARSE_LIMITS } from './limits.js'
@@ -213,6 +215,8 @@ function statementOf(run: Run, tokens: readonly Token[], end: number): Statement
 function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: number): Statement {
   const column = parser.table[parser.current]
   if (failed !== undefined) {
+    const compile = compileViewError(tokens, failed)
+    if (compile !== undefined) throw compile
     const first = tokens[0] as Token
     if (failed === tokens[1] && first.type === 'ident' && !isWord(failed)) {
       // `selec 1`: an unknown first word read as the query shorthand `table WHERE ...`
@@ -220,35 +224,18 @@ function rawStatementOf({ parser, failed }: Run, tokens: readonly Token[], end: 
     }
     // QuestDB's parser refuses the ON before reading it (SqlParser.parseJoin)
     if (isOnAfterCrossJoin(tokens, failed)) throw syntaxError('Cross joins cannot have join clauses', failed.offset)
+    if (isUsingAfterJoin(tokens, tokens.indexOf(failed))) throw joinUsingError(failed.offset)
     const expected = column === undefined ? 'nothing more' : describeExpected(expectedTerminals(column), canEndAt(column, compiled.start))
     throw syntaxError(`unexpected '${failed.text}', expected ${expected}`, failed.offset)
   }
   const results = parser.results as Statement[]
   if (results.length === 0) {
+    const compile = compileViewError(tokens, undefined)
+    if (compile !== undefined) throw compile
     const expected = column === undefined ? 'more input' : describeExpected(expectedTerminals(column), false)
     throw syntaxError(`unexpected end of statement, expected ${expected}`, end)
   }
   return results[0] as Statement
-}
-
-/**
- * True when `failed` is the ON of `CROSS JOIN <table> [[AS] alias] ON ...`: walking back from it,
- * only a name (quoted too), alias, `.` or a parenthesized subquery stand between it and a JOIN that CROSS
- * precedes.
- */
-function isOnAfterCrossJoin(tokens: readonly Token[], failed: Token): boolean {
-  if (failed.type !== 'ON') return false
-  let depth = 0
-  for (let i = tokens.indexOf(failed) - 1; i > 0; i--) {
-    const t = tokens[i] as Token
-    if (t.text === ')') depth++
-    else if (t.text === '(') depth--
-    else if (depth > 0) continue
-    else if (t.type === 'JOIN') return (tokens[i - 1] as Token).type === 'CROSS'
-    else if (t.type !== 'ident' && t.type !== 'qident' && t.type !== 'string' && t.type !== 'AS' && t.text !== '.') return false
-    if (depth < 0) return false
-  }
-  return false
 }
 
 /**

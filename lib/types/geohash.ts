@@ -207,11 +207,12 @@ export function narrowGeohash(v: GeohashValue, fromBits: number, toBits: number)
  * The geohash of `bits` bits of a point, as QuestDB's `fromCoordinatesDeg`: latitude and longitude
  * quantized to 32 bits each (`floor((lat + 90) / 180 * 2^32)`, `floor((lon + 180) / 360 * 2^32)`,
  * kept modulo 2^32 as Java's interleave does), interleaved from the longitude's top bit, and the
- * leading `bits` bits kept. Undefined when the latitude is outside [-90, 90], the longitude
- * outside [-180, 180] or either is NaN.
+ * leading `bits` bits kept. Undefined when the latitude is outside [-90, 90] or the longitude
+ * outside [-180, 180]. A NaN (NULL) coordinate passes QuestDB's range checks (its comparisons are
+ * false) and quantizes to 0, Java's `(long) NaN`: `>>> 0` of NaN is 0 here too.
  */
 export function geohashOfPoint(lon: number, lat: number, bits: number): GeohashValue | undefined {
-  if (!(lat >= -90 && lat <= 90) || !(lon >= -180 && lon <= 180)) return undefined
+  if (lat < -90 || lat > 90 || lon < -180 || lon > 180) return undefined
   const latq = Math.floor(((lat + 90) / 180) * 4294967296) >>> 0
   const lonq = Math.floor(((lon + 180) / 360) * 4294967296) >>> 0
   let hi = 0, lo = 0 // the value as two 30-bit halves: exact in doubles

@@ -4,8 +4,8 @@
  * - `make_geohash(lon, lat, bits)`: the geohash of `bits` (a constant, 1–60) bits of a point,
  *   bits alternating longitude / latitude from the longitude. Constant coordinates out of range
  *   are refused (`longitude must be in [-180.0..180.0] range` at the argument); a row's
- *   coordinates out of range give NULL. A NULL (NaN) coordinate gives NULL (QuestDB computes a
- *   hash of the NaN, all its bits set; EpochDB keeps NULL).
+ *   coordinates out of range give NULL. A NULL coordinate is hashed as QuestDB hashes its NaN:
+ *   it passes the range checks and quantizes to 0 (`make_geohash(NULL, NULL, 20)` is `0000`).
  * - `g WITHIN (#p1, #p2, ...)` (the call `within(g, p1, p2, ...)`): true when geohash `g` starts
  *   with one of the constant prefixes (geohash literals or base32 strings); a prefix with more bits
  *   than `g` matches nothing; NULL is never within.
@@ -18,6 +18,7 @@ import { type GeohashType, type GeohashValue, GEOHASH_MAX_BITS, geohashBits, geo
 import { allocate, type Scalar, type Vector } from '../../types/vector.js'
 import type { CallSite, ScalarFunctionDef } from '../registry-types.js'
 import { toF64 } from '../kernel-helpers.js'
+import { compileWithin, type WithinMatcher, type WithinPrefix, withinVector } from './geohash-within.js'
 
 /** The constant `bits` argument of make_geohash / rnd_geohash, checked as QuestDB does. */
 export function geohashBitsArg(site: CallSite, i: number): number {
@@ -65,7 +66,7 @@ function makeGeohash(args: readonly Vector[], n: number, bits: number): Vector {
 }
 
 /** A `within` prefix: its bits and value, from a geohash constant or a base32 text. */
-interface Prefix { readonly bits: number; readonly value: GeohashValue }
+type Prefix = WithinPrefix
 
 function prefixOf(type: string, value: Scalar, pos: number): Prefix {
   if (isGeohash(type) && (typeof value === 'number' || typeof value === 'bigint')) return { bits: geohashBits(type), value }
@@ -83,48 +84,33 @@ function prefixes(site: CallSite): Prefix[] {
   return out
 }
 
-function within(args: readonly Vector[], n: number, site: Prefix[]): Vector {
+/** WITHIN's state: its prefixes, and the matcher compiled for the bits of the column last seen. */
+interface WithinState { readonly prefixes: readonly Prefix[]; matcher: WithinMatcher | undefined }
+
+function within(args: readonly Vector[], n: number, state: WithinState): Vector {
   const g = args[0]!
   const bits = geohashBits(g.type as GeohashType)
-  const m = g.isConst ? 1 : n
-  const out = allocate('BOOLEAN', m)
-  const o = out.data as Uint8Array
-  // prefixes no longer than the value; each one is the range [p * 2^(bits - pbits), (p + 1) * 2^(bits - pbits))
-  const usable = site.filter((p) => p.bits <= bits)
-  if (g.kind === 'i32' || (g.kind === 'i64' && g.data instanceof Float64Array)) {
-    const d = g.data as Int32Array | Float64Array
-    const k = usable.length
-    const lo = new Float64Array(k), hi = new Float64Array(k)
-    for (let j = 0; j < k; j++) { const span = 2 ** (bits - usable[j]!.bits); lo[j] = Number(usable[j]!.value) * span; hi[j] = lo[j]! + span }
-    // nulls (INT's -2^31, LONG's -2^63) are below every range
-    if (k === 1) { const a = lo[0]!, b = hi[0]!; for (let i = 0; i < m; i++) { const x = d[i]!; o[i] = x >= a && x < b ? 1 : 0 } }
-    else for (let i = 0; i < m; i++) { const x = d[i]!; for (let j = 0; j < k; j++) if (x >= lo[j]! && x < hi[j]!) { o[i] = 1; break } }
-  } else if (g.kind === 'i64') {
-    // values past 2^53 (54-60 bits): the same ranges as bigints
-    const d = g.data as BigInt64Array
-    const lo = usable.map((p) => BigInt(p.value) << BigInt(bits - p.bits))
-    const hi = usable.map((p, j) => lo[j]! + (1n << BigInt(bits - p.bits)))
-    for (let i = 0; i < m; i++) {
-      const x = d[i]!
-      for (let j = 0; j < lo.length; j++) if (x >= lo[j]! && x < hi[j]!) { o[i] = 1; break }
-    }
-  }
-  return g.isConst ? ({ ...out, length: n, isConst: true } as Vector) : out
+  return withinVector(g, n, bits, state.prefixes, (b) => {
+    if (state.matcher?.bits !== b) state.matcher = compileWithin(state.prefixes, b)
+    return state.matcher
+  })
 }
 
 /** make_geohash and within. */
 export const GEOHASH_FUNCTIONS: readonly ScalarFunctionDef[] = [
   {
     kind: 'scalar', name: 'make_geohash', family: 'spatial', nullStrict: false,
-    description: 'The geohash of `bits` (a constant, 1-60) bits of the point (lon, lat); NULL for a row whose coordinates are out of range or NULL.',
+    description: 'The geohash of `bits` (a constant, 1-60) bits of the point (lon, lat); NULL for a row whose coordinates are out of range; a NULL coordinate counts as 0 bits (QuestDB hashes its NaN).',
     example: 'SELECT make_geohash(142.89124148, -12.90604153, 40)',
     signatures: [{ args: ['DOUBLE', 'DOUBLE', 'INT'], constant: [2], returns: (_a, c) => geohashOfBitsConstant(c?.[2]), returnsDoc: 'GEOHASH(bits)' }],
     check: (site) => {
       geohashBitsArg(site, 2)
+      // both constant (a NULL one too, NaN in QuestDB): the range is checked when the statement is bound
       const lon = site.constants[0], lat = site.constants[1]
-      if (typeof lon === 'number' && typeof lat === 'number') {
-        if (lon < -180 || lon > 180) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'longitude must be in [-180.0..180.0] range', site.argPositions[0] ?? site.pos)
-        if (lat < -90 || lat > 90) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'latitude must be in [-90.0..90.0] range', site.argPositions[1] ?? site.pos)
+      if ((typeof lon === 'number' || lon === null) && (typeof lat === 'number' || lat === null)) {
+        // NULL is NaN: never out of range
+        if (lon !== null && (lon < -180 || lon > 180)) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'longitude must be in [-180.0..180.0] range', site.argPositions[0] ?? site.pos)
+        if (lat !== null && (lat < -90 || lat > 90)) throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, 'latitude must be in [-90.0..90.0] range', site.argPositions[1] ?? site.pos)
       }
     },
     init: (site) => geohashBitsArg(site, 2),
@@ -141,7 +127,7 @@ export const GEOHASH_FUNCTIONS: readonly ScalarFunctionDef[] = [
       }
       prefixes(site)
     },
-    init: (site) => prefixes(site),
-    vector: (args, n, _ctx, state) => within(args, n, state as Prefix[]),
+    init: (site): WithinState => ({ prefixes: prefixes(site), matcher: undefined }),
+    vector: (args, n, _ctx, state) => within(args, n, state as WithinState),
   },
 ]

@@ -64,5 +64,5 @@ export function jsonUnnest(f: Name, json: Expr, kw: Name, cols: Seq<[Name, Name]
 
 /** A FROM item with a column alias list, `UNNEST(...) u(a, b)`: the names go on the item (plan/bind-unnest.ts). */
 export function columnAliased<T extends TableRef>(t: T, alias: Name, names: Seq<Name>): T {
-  return { ...t, alias: alias.name, columnAliases: toArray(names).map((n) => n.name) }
+  return { ...t, alias: alias.name, aliasPos: alias.pos, columnAliases: toArray(names).map((n) => n.name) }
 }

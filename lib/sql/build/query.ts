@@ -124,7 +124,7 @@ export function windowJoin(kw: Token, table: TableRef, on: Expr | readonly Name[
 
 /** `HORIZON JOIN t [ON ...] RANGE FROM a TO b STEP c AS h` / `LIST (...) AS h`. */
 export function horizonJoin(kw: Token, table: TableRef, on: Expr | readonly Name[] | null, spec: Omit<Extract<HorizonSpec, { kind: 'range' }>, 'alias'> | Omit<Extract<HorizonSpec, { kind: 'list' }>, 'alias'>, alias: Name): Join {
-  return { ...join(kw.offset, 'inner', table, on, null), type: 'horizon', horizon: { ...spec, alias: alias.name } as HorizonSpec }
+  return { ...join(kw.offset, 'inner', table, on, null), type: 'horizon', horizon: { ...spec, alias: alias.name, aliasPos: alias.pos } as HorizonSpec }
 }
 
 /** A HORIZON offset token (`1s`, `0`), or `-` and one (`-5s`). */

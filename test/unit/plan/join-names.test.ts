@@ -120,6 +120,10 @@ t.test('a FROM item whose name or alias one before it has: QuestDB\'s Duplicate 
     ['SELECT * FROM lp_join_l a ASOF JOIN lp_join_r a', 46, 'a'],
     ['SELECT sum(a.k) FROM lp_join_l a WINDOW JOIN lp_join_r a ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 55, 'a'],
     ['SELECT avg(a.k) FROM lp_join_l a HORIZON JOIN lp_join_r a ON (k) LIST (0) AS h', 56, 'a'],
+    // HORIZON JOIN's offsets are a FROM item of their own: their alias may repeat neither table's (at the alias)
+    ['SELECT avg(b.k) FROM lp_join_l a HORIZON JOIN lp_join_r b ON (k) LIST (0) AS a', 77, 'a'],
+    ['SELECT avg(b.k) FROM lp_join_l a HORIZON JOIN lp_join_r b ON (k) RANGE FROM 0s TO 1s STEP 1s AS B', 96, 'B'],
+    ['SELECT avg(lp_join_r.k) FROM lp_join_l HORIZON JOIN lp_join_r ON (k) LIST (0) AS lp_join_l', 81, 'lp_join_l'],
     // two WINDOW JOIN right tables of one name
     ['SELECT sum(b.k) FROM lp_join_l a WINDOW JOIN lp_join_r b ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING WINDOW JOIN lp_join_r b ON (k) RANGE BETWEEN 1 second PRECEDING AND 1 second FOLLOWING', 142, 'b'],
     ['SELECT * FROM lp_join_l a JOIN lp_join_r b ON a.k = b.k LEFT JOIN lp_join_r B ON a.k = B.k', 76, 'B'],
@@ -134,6 +138,35 @@ t.test('a FROM item whose name or alias one before it has: QuestDB\'s Duplicate 
   t.same((await db.query('SELECT count() FROM a JOIN a b ON (x)')).rows.map((r) => Number(r[0])), [0])
   t.same((await db.query('SELECT count() FROM a x, a y')).rows.map((r) => Number(r[0])), [0])
   t.same((await db.query('SELECT count() FROM lp_join_l a, LATERAL (SELECT * FROM lp_join_r a WHERE a.k = 1) b')).rows.map((r) => Number(r[0])), [2])
+  await db.close()
+})
+
+t.test('an unaliased subquery in a join is QuestDB\'s _xQdbA<n>: its inner table names stay inside it', async (t) => {
+  const db = await setup()
+  const rows = async (sql: string) => (await db.query(sql)).rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v)))
+  // the subquery and the table it reads are two FROM items
+  const self = await db.query('SELECT * FROM (SELECT id, k FROM lp_join_l) JOIN lp_join_l ON (k) ORDER BY id')
+  t.same(self.columns.map((c) => c.name), ['id', 'k', 'id1', 'k1', 'lonly', 'ts'])
+  t.same(self.rows.map((r) => [Number(r[0]), Number(r[2])]), [[1, 1], [2, 2]])
+  // a qualifier names the table, not the subquery; the hidden name qualifies the subquery
+  t.same(await rows('SELECT lp_join_l.lonly, _xQdbA0.id FROM (SELECT id + 10 id, k FROM lp_join_l) JOIN lp_join_l ON (k) ORDER BY 2'), [[1, 11], [5, 12]])
+  t.same(await rows('SELECT _xQdbA1.id FROM (SELECT * FROM lp_join_l) JOIN (SELECT id, k FROM lp_join_r) ON (k) ORDER BY 1'), [[10], [12]])
+  const inner = await errorOf(db, 'SELECT lp_join_l.id FROM (SELECT * FROM lp_join_l) JOIN lp_join_r r ON (k)')
+  t.equal(inner.code, '42P01')
+  t.equal(inner.message, 'Invalid table name or alias')
+  t.equal(inner.position, 7)
+  // an alias the user gives that a hidden name repeats (QuestDB: at 0 when the subquery comes later; here at the subquery)
+  for (const [sql, pos] of [
+    ['SELECT * FROM lp_join_l _xQdbA0 ASOF JOIN (SELECT * FROM lp_join_r) ON (k)', 42],
+    ['SELECT * FROM (SELECT * FROM lp_join_r) JOIN lp_join_l _xqdba0 ON (k)', 55],
+  ] as const) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42712', sql)
+    t.match(e.message, /^Duplicate table or alias: _xQdbA0$/i, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // without a join a subquery's columns keep their table's name, as before
+  t.same(await rows('SELECT lp_join_l.id FROM (SELECT * FROM lp_join_l) ORDER BY 1'), [[1], [2]])
   await db.close()
 })
 
@@ -168,6 +201,36 @@ t.test('CROSS JOIN with an ON: QuestDB\'s Cross joins cannot have join clauses, 
   for (const sql of ['SELECT * FROM a CROSS JOIN b WHERE x = 1 ON', 'SELECT * FROM a JOIN b ON a.x = b.x ON', 'SELECT * FROM a CROSS JOIN b, c ON']) {
     t.match((await errorOf(db, sql)).message, /^unexpected 'ON'/, sql)
   }
+  await db.close()
+})
+
+t.test('JOIN ... USING (k): not QuestDB\'s dialect, a syntax error at the USING', async (t) => {
+  const db = await setup()
+  const cases: [string, number][] = [
+    // `using` read as the table's alias with a column list (bound, then refused)
+    ['SELECT * FROM lp_join_l JOIN lp_join_r USING (k)', 39],
+    ['SELECT * FROM lp_join_l l LEFT JOIN (SELECT * FROM lp_join_r) USING (k, id)', 62],
+    ['SELECT * FROM lp_join_l l JOIN lp_join_r USING(k)', 41],
+    // after an alias the parser stops at it
+    ['SELECT * FROM lp_join_l l JOIN lp_join_r r USING (k)', 43],
+    ['SELECT * FROM lp_join_l AS l FULL JOIN lp_join_r AS r using (k)', 54],
+    ['SELECT * FROM lp_join_l l JOIN (SELECT * FROM lp_join_r) r USING (k)', 59],
+    // a table function's or a LATERAL subquery's column list would rename columns of a join without ON
+    ['SELECT * FROM lp_join_l JOIN long_sequence(2) USING (x)', 46],
+    ['SELECT * FROM lp_join_l l JOIN LATERAL (SELECT * FROM lp_join_r) USING (k)', 65],
+    ['SELECT * FROM lp_join_l l JOIN LATERAL (SELECT * FROM lp_join_r) r USING (k)', 67],
+    ['SELECT * FROM lp_join_l JOIN long_sequence(2) x USING (x)', 48],
+  ]
+  for (const [sql, pos] of cases) {
+    const e = await errorOf(db, sql)
+    t.equal(e.code, '42601', `${sql}: SQLSTATE`)
+    t.match(e.message, /^'on' expected: JOIN \.\.\. USING \(k\) is not supported; join on same-named columns with ON \(k\)$/, sql)
+    t.equal(e.position, pos, `${sql}: position`)
+  }
+  // a table function's column list and an alias named using elsewhere are unchanged
+  t.match((await errorOf(db, 'SELECT * FROM lp_join_l x(a)')).message, /^column aliases are supported for table functions only/)
+  t.same((await db.query('SELECT using.k FROM lp_join_l using ORDER BY k')).rows.map((r) => Number(r[0])), [1, 2])
+  t.same((await db.query('SELECT l.id, r.id FROM lp_join_l l JOIN lp_join_r r ON (k) ORDER BY l.id')).rows.map((r) => r.map(Number)), [[1, 10], [2, 12]])
   await db.close()
 })
 

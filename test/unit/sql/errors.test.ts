@@ -25,6 +25,33 @@ t.test('syntax errors name the offending token and what was expected', async (t)
   }
 })
 
+t.test("COMPILE VIEW's syntax errors: QuestDB's words at its positions (SqlParser.parseCompileView)", async (t) => {
+  const cases: [string, number, string, string][] = [
+    ['COMPILE', 7, '42601', "'view' expected"],
+    ['COMPILE TABLE t', 8, '42601', "'view' expected"],
+    ['compile views', 8, '42601', "'view' expected"],
+    // just past VIEW, trailing blanks or not
+    ['COMPILE VIEW', 12, '42601', 'view name expected'],
+    ['COMPILE VIEW   ', 12, '42601', 'view name expected'],
+    ['COMPILE VIEW v bla', 15, '42601', 'unexpected token [bla]'],
+    ['COMPILE VIEW v bla bla', 15, '42601', 'unexpected token [bla]'],
+    ['COMPILE VIEW "v" (', 17, '42601', 'unexpected token [(]'],
+    // a token that cannot be a name is looked up as one
+    ['COMPILE VIEW (', 13, '42P01', 'view does not exist [view=(]'],
+    ['COMPILE VIEW 12', 13, '42P01', 'view does not exist [view=12]'],
+  ]
+  for (const [sql, pos, code, message] of cases) {
+    let e: { code?: string; position?: number; message?: string } = {}
+    try { parseStatement(sql) } catch (err) { e = err as typeof e }
+    t.equal(e.code, code, sql)
+    t.equal(e.position, pos, sql)
+    t.equal(e.message, message, sql)
+  }
+  t.same(parseStatement('COMPILE VIEW v;'), { kind: 'compile_view', pos: 0, name: 'v', namePos: 13 })
+  // COMPILE starts a statement: it is not the query shorthand's table (FROM compile still is)
+  t.equal(parseStatement('SELECT * FROM compile').kind, 'select')
+})
+
 t.test('lexer errors surface through the parser with their position', async (t) => {
   t.match(syntaxErrorOf("select 'abc"), { code: '42601', position: 7, message: 'unterminated string literal' })
   t.match(syntaxErrorOf('select 1 /* x'), { position: 9, message: 'unterminated comment' })
