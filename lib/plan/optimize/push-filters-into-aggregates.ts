@@ -7,7 +7,7 @@
  *
  * What passes which node is decided by grouping-keys.ts: the keys of a GROUP BY with keys, the
  * keys other than the bucket of a SAMPLE BY without FILL aligned to the calendar, every column of
- * a DISTINCT. Conjuncts also go through projections (inlined) and filters on the way, and into
+ * a DISTINCT. Conjuncts also go through projections (inlined), filters and ORDER BY on the way, and into
  * joins below by the rules of `push-filters-into-joins`. Nothing passes a LIMIT, a window
  * function, LATEST ON, a set operation, a SAMPLE BY with FILL (the filled rows follow from every
  * key and bucket seen) or ALIGN TO FIRST OBSERVATION (the buckets start at the first row read).
@@ -25,11 +25,11 @@ export function pushFiltersIntoAggregates(node: PlanNode): PlanNode {
   return sinkFilter(n.input, conjunctsOf(n.predicate))
 }
 
-/** True when `n` is a grouping node, possibly under projections and filters (a subquery's select list, its HAVING). */
+/** True when `n` is a grouping node, possibly under projections and filters (a subquery's select list, its HAVING, its ORDER BY). */
 function overGrouping(n: PlanNode): boolean {
   switch (n.kind) {
     case 'aggregate': case 'sample_by': case 'distinct': return true
-    case 'project': return overGrouping(n.input)
+    case 'project': case 'sort': return overGrouping(n.input)
     case 'filter': return n.projection === undefined && overGrouping(n.input)
     default: return false
   }

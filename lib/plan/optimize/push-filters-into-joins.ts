@@ -25,11 +25,11 @@
  * `t.ts > (SELECT max(ts) - 3600000000 FROM t)` lands on t's scan like `t.ts > $1`. On its side the conjunct goes
  * through a filter (merged into it) or a projection (its column references replaced by the
  * projection's expressions, when those are deterministic), through a nested join by the same
- * rule, and below a GROUP BY, SAMPLE BY (without FILL) or DISTINCT when it reads only their keys
- * (grouping-keys.ts, as rule `push-filters-into-aggregates` does for a WHERE over a subquery),
- * but never into a LIMIT, window, LATEST ON or set operation: those get the filter above them. A pushed conjunct that lands directly on a
- * table scan is then seen by `extract-timestamp-intervals` (which runs next), so a conjunct on the
- * designated timestamp becomes the scan's intervals, or its runtime bounds for `now()`, `$1`.
+ * rule, through an ORDER BY, and below a GROUP BY, SAMPLE BY (without FILL) or DISTINCT when it
+ * reads only their keys (grouping-keys.ts, as rule `push-filters-into-aggregates` does for a
+ * WHERE over a subquery), but never into a LIMIT, window, LATEST ON or set operation: those get
+ * the filter above them. A pushed conjunct that lands directly on a table scan is then seen by
+ * `extract-timestamp-intervals` (which runs next), so a conjunct on the designated timestamp becomes the scan's intervals, or its runtime bounds for `now()`, `$1`.
  */
 import { internalError } from '../../errors.js'
 import { functionsNamed } from '../../functions/registry.js'
@@ -135,6 +135,8 @@ export function sinkFilter(side: PlanNode, conjuncts: readonly BoundExpr[]): Pla
     const grouped: PlanNode = below.length === 0 ? side : { ...side, input: sinkFilter(side.input, below) }
     return above.length === 0 ? grouped : filterNode(grouped, above)
   }
+  // ORDER BY keeps every row: filtering first gives the same rows in the same order
+  if (side.kind === 'sort') return { ...side, input: sinkFilter(side.input, conjuncts) }
   if (side.kind === 'filter' && side.projection === undefined) {
     return sinkFilter(side.input, [...conjunctsOf(side.predicate), ...conjuncts])
   }
