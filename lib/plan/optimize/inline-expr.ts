@@ -2,7 +2,7 @@
  * Moving an expression to another place in the plan: whether it may be evaluated on other rows
  * than the ones it was written for, and rewriting it over a node's input instead of its output.
  * Used by the rules that push WHERE conjuncts down (`push-filters-into-joins`,
- * `push-filters-into-aggregates`).
+ * `push-filters-into-subqueries`).
  */
 import type { BoundExpr } from '../plan-node.js'
 

@@ -26,7 +26,7 @@
  * through a filter (merged into it) or a projection (its column references replaced by the
  * projection's expressions, when those are deterministic), through a nested join by the same
  * rule, through an ORDER BY, and below a GROUP BY, SAMPLE BY (without FILL) or DISTINCT when it
- * reads only their keys (grouping-keys.ts, as rule `push-filters-into-aggregates` does for a
+ * reads only their keys (grouping-keys.ts, as rule `push-filters-into-subqueries` does for a
  * WHERE over a subquery), but never into a LIMIT, window, LATEST ON or set operation: those get
  * the filter above them. A pushed conjunct that lands directly on a table scan is then seen by
  * `extract-timestamp-intervals` (which runs next), so a conjunct on the designated timestamp becomes the scan's intervals, or its runtime bounds for `now()`, `$1`.
