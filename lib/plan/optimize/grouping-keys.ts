@@ -45,3 +45,29 @@ function reads(e: BoundExpr, column: number): boolean {
   columnsOf(e, cols)
   return cols.has(column)
 }
+
+/** Comparisons that give -0.0 and 0.0 the same answer (they are equal). */
+const SIGN_BLIND = new Set(['=', '<>', '!=', '<', '<=', '>', '>=', 'between'])
+
+/**
+ * True when conjunct `c` (over a grouping node's output) reads its DOUBLE / FLOAT keys only as
+ * direct operands of comparisons, `IS [NOT] NULL` or `IN`. Grouping puts -0.0 and 0.0 in one
+ * group (they are equal) showing the first one read, so a conjunct telling them apart
+ * (`v::string = '-0.0'`, `1 / v < 0`) could hold for some of a group's rows and not for the value
+ * shown; such a conjunct stays above.
+ */
+export function signBlind(c: BoundExpr, keys: readonly (BoundExpr | undefined)[]): boolean {
+  const isFloatKey = (e: BoundExpr) => e.kind === 'column' && (keys[e.index]?.type === 'DOUBLE' || keys[e.index]?.type === 'FLOAT')
+  const ok = (e: BoundExpr): boolean => {
+    switch (e.kind) {
+      case 'column': return !isFloatKey(e)
+      case 'call': return e.args.every((a) => (SIGN_BLIND.has(e.def.name) && isFloatKey(a)) || ok(a))
+      case 'isnull': case 'in': return isFloatKey(e.expr) || ok(e.expr)
+      case 'cast': case 'in_intervals': case 'in_query': return ok(e.expr)
+      case 'case': return e.whens.every((w) => ok(w.when) && ok(w.then)) && ok(e.else)
+      case 'const': case 'param': case 'subquery': case 'exists': return true
+    }
+  }
+  return ok(c)
+}
+

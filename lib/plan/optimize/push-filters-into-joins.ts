@@ -36,7 +36,7 @@ import { functionsNamed } from '../../functions/registry.js'
 import type { BoundExpr, FilterNode, PlanNode } from '../plan-node.js'
 import { columnsOf, conjunctsOf, mapChildren, remapExpr } from './walk.js'
 import { inlineExpr, movable } from './inline-expr.js'
-import { groupingKeys } from './grouping-keys.js'
+import { groupingKeys, signBlind } from './grouping-keys.js'
 
 /** Applies the rule everywhere in the plan. */
 export function pushFiltersIntoJoins(node: PlanNode): PlanNode {
@@ -128,7 +128,7 @@ export function sinkFilter(side: PlanNode, conjuncts: readonly BoundExpr[]): Pla
     for (const c of conjuncts) {
       const cols = new Set<number>()
       columnsOf(c, cols)
-      const inlined = cols.size > 0 && movable(c) ? inlineExpr(c, keys) : undefined
+      const inlined = cols.size > 0 && movable(c) && signBlind(c, keys) ? inlineExpr(c, keys) : undefined
       if (inlined === undefined) above.push(c)
       else below.push(inlined)
     }

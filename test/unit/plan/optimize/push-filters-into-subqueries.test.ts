@@ -107,3 +107,18 @@ t.test('EXPLAIN: what moves below which node', async (t) => {
   t.match(await plan(db, "select * from (select s, sum(v) from t group by s) where s = rnd_symbol('s1', 's2')"), /^Filter\n\s+GroupBy/, 'a per-call function stays above')
   await db.close()
 })
+
+t.test('DOUBLE keys: -0.0 and 0.0 are one group, so only conjuncts that cannot tell them apart move', async (t) => {
+  const db = await Database.open({})
+  await db.query('create table z (v double, f float, n int)')
+  await db.query('insert into z values (0.0, 0.0, 1), (-0.0, -0.0, 2), (1.5, 1.5, 3), (null, null, 4)')
+  for (const key of ['v', 'f']) {
+    const sub = `select ${key} x, count() c, sum(n) sn from z group by ${key}`
+    for (const w of ["x::string = '-0.0'", '1 / x < 0', 'x = 0', 'x >= 0 and x < 1', 'x is null', 'x in (0, 1.5)', 'x between -1 and 1', 'x * 2 > 1']) {
+      t.same(await rows(db, `select * from (${sub}) where ${w}`), await rows(db, `select * from (${sub} limit 100) where ${w}`), `${key}: where ${w}`)
+    }
+    t.match(await plan(db, `select * from (${sub}) where x = 0`), /^GroupBy[^\n]*\n\s+Filter\n/, `${key}: a comparison moves`)
+    t.match(await plan(db, `select * from (${sub}) where x::string = '-0.0'`), /^Filter\n\s+GroupBy/, `${key}: a conjunct on its text stays`)
+  }
+  await db.close()
+})
