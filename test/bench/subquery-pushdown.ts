@@ -4,9 +4,9 @@
  * partitions (`perDay` rows: ts, s SYMBOL INDEX with 100 values, k INT with 1,000 values, v
  * DOUBLE) and a small table p (200 rows: k, name), queried through a WHERE over a GROUP BY
  * subquery, a SAMPLE BY CTE, a view, and a LATERAL join. Base is the same code with both rules
- * switched off (EPOCHDB_DISABLE_RULES); base and branch alternate, each round a fresh child
- * process that opens the checkpointed table (nothing loaded) and runs each query twice: cold
- * (loads partitions) and warm. Measured: CPU time of each query in the child. Figures: best of
+ * switched off (EPOCHDB_DISABLE_RULES); base and branch alternate, each round one fresh child
+ * process per query that opens the checkpointed table (nothing loaded) and runs the query twice:
+ * cold (loads partitions) and warm. Measured: CPU time of each query in the child. Figures: best of
  * `rounds`.
  *
  *   node --import tsx test/bench/subquery-pushdown.ts [days=30] [perDay=100000] [rounds=3]
@@ -37,7 +37,7 @@ const cpu = async (f: () => Promise<unknown>): Promise<number> => { const c0 = p
 if (process.argv[2] === 'child') {
   const db = await Database.open({ path: process.argv[3]! })
   const out: Record<string, { cold: number; warm: number; answer: string }> = {}
-  for (const [name, sql] of QUERIES) {
+  for (const [name, sql] of QUERIES.filter(([n]) => n === process.argv[4])) {
     let answer = ''
     const cold = await cpu(async () => { answer = JSON.stringify((await db.query(sql)).rows, (_, v) => (typeof v === 'bigint' ? String(v) : v)) })
     const warm = await cpu(() => db.query(sql))
@@ -74,7 +74,10 @@ if (process.argv[2] === 'child') {
   for (let r = 0; r < rounds; r++) {
     for (const side of ['base', 'branch'] as const) {
       const env = { ...process.env, EPOCHDB_DISABLE_RULES: side === 'base' ? RULES : '' }
-      runs[side].push(JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', self, 'child', dir], { env, encoding: 'utf8', maxBuffer: 1 << 26 })) as Figures)
+      // one child per query: each cold figure starts with nothing loaded
+      const figures: Figures = {}
+      for (const [name] of QUERIES) Object.assign(figures, JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', self, 'child', dir, name], { env, encoding: 'utf8', maxBuffer: 1 << 26 })) as Figures)
+      runs[side].push(figures)
     }
   }
   rmSync(dir, { recursive: true, force: true })

@@ -29,7 +29,8 @@
  * reads only their keys (grouping-keys.ts, as rule `push-filters-into-subqueries` does for a
  * WHERE over a subquery), but never into a LIMIT, window, LATEST ON or set operation: those get
  * the filter above them. A pushed conjunct that lands directly on a table scan is then seen by
- * `extract-timestamp-intervals` (which runs next), so a conjunct on the designated timestamp becomes the scan's intervals, or its runtime bounds for `now()`, `$1`.
+ * `extract-timestamp-intervals` (which runs next), so a conjunct on the designated timestamp
+ * becomes the scan's intervals, or its runtime bounds for `now()`, `$1`.
  */
 import { internalError } from '../../errors.js'
 import { functionsNamed } from '../../functions/registry.js'
