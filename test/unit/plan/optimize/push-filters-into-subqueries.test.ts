@@ -60,7 +60,7 @@ const WHERES = [
   's in (select s from t where v > 20)', 'k = (select max(k) from t)',
 ]
 
-t.test('answers equal those of the unpushed plan', async (t) => {
+t.test('answers equal those of the unpushed plan', { timeout: 240_000 }, async (t) => {
   for (const seed of [1, 2]) {
     const db = await setup(seed)
     for (const sub of SUBS) {
