@@ -25,10 +25,10 @@
  * `t.ts > (SELECT max(ts) - 3600000000 FROM t)` lands on t's scan like `t.ts > $1`. On its side the conjunct goes
  * through a filter (merged into it) or a projection (its column references replaced by the
  * projection's expressions, when those are deterministic), through a nested join by the same
- * rule, through an ORDER BY, and below a GROUP BY, SAMPLE BY (without FILL) or DISTINCT when it
- * reads only their keys (grouping-keys.ts, as rule `push-filters-into-subqueries` does for a
- * WHERE over a subquery), but never into a LIMIT, window, LATEST ON or set operation: those get
- * the filter above them. A pushed conjunct that lands directly on a table scan is then seen by
+ * rule, through an ORDER BY, into both inputs of a set operation, and below a GROUP BY, SAMPLE BY
+ * (without FILL) or DISTINCT when it reads only their keys (grouping-keys.ts, as rule
+ * `push-filters-into-subqueries` does for a WHERE over a subquery), but never into a LIMIT,
+ * window or LATEST ON: those get the filter above them. A pushed conjunct that lands directly on a table scan is then seen by
  * `extract-timestamp-intervals` (which runs next), so a conjunct on the designated timestamp
  * becomes the scan's intervals, or its runtime bounds for `now()`, `$1`.
  */
@@ -119,7 +119,8 @@ function shiftBy(width: number, nLeft: number): Int32Array {
 /**
  * `side` keeping only the rows where every conjunct holds, with the conjuncts pushed as far down as
  * they go: merged into a filter, through a projection (inlined), below a grouping node when they
- * read only its keys ({@link groupingKeys}), into a nested join by this rule.
+ * read only its keys ({@link groupingKeys}), into both inputs of a set operation, into a nested
+ * join by this rule.
  */
 export function sinkFilter(side: PlanNode, conjuncts: readonly BoundExpr[]): PlanNode {
   const keys = groupingKeys(side)
@@ -138,6 +139,7 @@ export function sinkFilter(side: PlanNode, conjuncts: readonly BoundExpr[]): Pla
   }
   // ORDER BY keeps every row: filtering first gives the same rows in the same order
   if (side.kind === 'sort') return { ...side, input: sinkFilter(side.input, conjuncts) }
+  if (side.kind === 'setop') return sinkIntoSetOp(side, conjuncts)
   if (side.kind === 'filter' && side.projection === undefined) {
     return sinkFilter(side.input, [...conjunctsOf(side.predicate), ...conjuncts])
   }
@@ -155,6 +157,28 @@ export function sinkFilter(side: PlanNode, conjuncts: readonly BoundExpr[]): Pla
   // a nested join takes the filter by this rule again
   if (side.kind === 'join' || side.kind === 'time_join') return pushFiltersIntoJoins(filterNode(side, conjuncts))
   return filterNode(side, conjuncts)
+}
+
+/**
+ * A UNION / EXCEPT / INTERSECT keeping only the rows where every conjunct holds: a deterministic
+ * conjunct is a function of the row, so it goes into both inputs (their columns have the output's
+ * types: the binder casts them). Rows are matched by equality in all but UNION ALL, which puts
+ * -0.0 and 0.0 together, so there a conjunct that could tell them apart stays above
+ * ({@link signBlind}).
+ */
+function sinkIntoSetOp(side: Extract<PlanNode, { kind: 'setop' }>, conjuncts: readonly BoundExpr[]): PlanNode {
+  const columns = (n: PlanNode) => n.output.map((c, i): BoundExpr => ({ kind: 'column', type: c.type, index: i, ...(c.dict === undefined ? {} : { dict: c.dict }) }))
+  const own = columns(side)
+  const below: BoundExpr[] = []
+  const above: BoundExpr[] = []
+  for (const c of conjuncts) {
+    if (movable(c) && ((side.op === 'union' && side.all) || signBlind(c, own))) below.push(c)
+    else above.push(c)
+  }
+  if (below.length === 0) return filterNode(side, conjuncts)
+  const into = (n: PlanNode) => { const cols = columns(n); return sinkFilter(n, below.map((c) => inlineExpr(c, cols)!)) }
+  const setop: PlanNode = { ...side, left: into(side.left), right: into(side.right) }
+  return above.length === 0 ? setop : filterNode(setop, above)
 }
 
 function filterNode(input: PlanNode, conjuncts: readonly BoundExpr[]): FilterNode {

@@ -122,3 +122,25 @@ t.test('DOUBLE keys: -0.0 and 0.0 are one group, so only conjuncts that cannot t
   }
   await db.close()
 })
+
+t.test('set operations: conjuncts go into both inputs, the answers are the same', { timeout: 240_000 }, async (t) => {
+  const db = await setup(5)
+  await db.query('create table t2 (ts timestamp, s symbol, k long, v double, name string) timestamp(ts) partition by day')
+  await db.query('insert into t2 select ts, s, k + 1, -v, name from t where k is null or k > 1')
+  await db.query("insert into t2 values ('2024-01-09', 's1', 2, -0.0, 'z'), ('2024-01-09T01:00', 's1', 2, 0.0, 'z')")
+  await db.query("insert into t values ('2024-01-09', 's1', 2, 0.0, 'z')")
+  const SETS = ['select ts, s, k, v from t union all select ts, s, k, v from t2', 'select s, k, v from t union select s, k, v from t2',
+    'select s, k from t except select s, k from t2', 'select s, k, v from t intersect select s, k, v from t2', 'select s, k, v from t except all select s, k, v from t2',
+    'select s, k, v from t intersect all select s, k, v from t2']
+  const SET_WHERES = ["s = 's1'", 'k is null', 'k > 2 and s is not null', "v::string = '-0.0'", 'v = 0', "s = 's2' or k = 1"]
+  for (const sub of SETS) {
+    for (const w of SET_WHERES) {
+      if (w.includes('v') && !sub.includes('v')) continue
+      t.same(await rows(db, `select * from (${sub}) where ${w}`), await rows(db, `select * from (select * from (${sub}) limit 1000000000) where ${w}`), `${sub} where ${w}`)
+    }
+  }
+  const p = await plan(db, "select * from (select ts, s, v from t union all select ts, s, v from t2) where ts in '2024-01-02' and s = 's1'")
+  t.match(p, /^Union All\n[^]*Interval forward scan\n\s+Frame forward scan on: t\n[^]*Interval forward scan\n\s+Frame forward scan on: t2\n/, 'UNION ALL: both inputs scan the one day')
+  t.match(await plan(db, "select * from (select s, v from t union select s, v from t2) where v::string = '-0.0'"), /^Filter\n\s+Union\n/, 'UNION: a conjunct telling -0.0 from 0.0 stays above')
+  await db.close()
+})
