@@ -3,7 +3,8 @@
  * `push-filters-into-subqueries`, `push-filters-into-lateral`): a durable table t of `days` DAY
  * partitions (`perDay` rows: ts, s SYMBOL INDEX with 100 values, k INT with 1,000 values, v
  * DOUBLE) and a small table p (200 rows: k, name), queried through a WHERE over a GROUP BY
- * subquery, a SAMPLE BY CTE, a view, and a LATERAL join. Base is the same code with both rules
+ * subquery, a GROUP BY CTE, a GROUP BY view, a SAMPLE BY, a view over a UNION ALL, and a LATERAL
+ * join. Base is the same code with both rules
  * switched off (EPOCHDB_DISABLE_RULES); base and branch alternate, each round one fresh child
  * process per query that opens the checkpointed table (nothing loaded) and runs the query twice:
  * cold (loads partitions) and warm. Measured: CPU time of each query in the child. Figures: best of
@@ -29,6 +30,7 @@ const QUERIES: readonly [string, string][] = [
   ['group by int', 'with g as (select k, count() c, sum(v) sv from t group by k) select * from g where k = 7'],
   ['view, 2 keys', "select * from per_key where s = 's7' and k < 100"],
   ['sample by', "select count(), sum(sv) from (select ts, s, sum(v) sv from t sample by 1h) where s = 's7'"],
+  ['union all view', "select count(), sum(v) from both_days where ts in '2024-01-15' and s = 's7'"],
   ['lateral', "select count(), sum(x.m) from p join lateral (select max(v) m from t where t.ts in '2024-01-15T10' and t.k < p.k) x where p.name = 'n3'"],
 ]
 
@@ -54,6 +56,7 @@ if (process.argv[2] === 'child') {
   await db.query('create table t (ts timestamp, s symbol index, k int, v double) timestamp(ts) partition by day')
   await db.query('create table p (k int, name string)')
   await db.query('create view per_key as (select s, k, count() c, sum(v) sv from t group by s, k)')
+  await db.query('create view both_days as (select ts, s, v from t union all select ts, s, -v from t)')
   const syms = Array.from({ length: 100 }, (_, i) => `s${i}`)
   for (let d = 0; d < days; d++) {
     const ts = new Float64Array(perDay)
