@@ -13,7 +13,7 @@ import { bindExpr, castTo } from './bind-expr.js'
 import type { BindContext } from './bind-query.js'
 
 /** Outer columns one LATERAL subquery may name (its parameter slots). */
-const MAX_OUTER_REFS = 256
+export const MAX_OUTER_REFS = 256
 
 /** The outer columns a subquery names, as {@link outerColumns} binds them. */
 export interface OuterColumns {

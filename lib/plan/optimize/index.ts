@@ -10,6 +10,8 @@ import { useSymbolIndex } from './use-symbol-index.js'
 import { groupByTimeBucket } from './group-by-time-bucket.js'
 import { decorrelateSubqueries } from './decorrelate.js'
 import { pushFiltersIntoJoins } from './push-filters-into-joins.js'
+import { pushFiltersIntoSubqueries } from './push-filters-into-subqueries.js'
+import { pushFiltersIntoLateral } from './push-filters-into-lateral.js'
 import { windowJoinIntervals } from './window-join-intervals.js'
 
 /** A named rewrite. */
@@ -22,6 +24,8 @@ export interface Rule {
 export const RULES: readonly Rule[] = [
   { name: 'decorrelate-subqueries', apply: decorrelateSubqueries },
   { name: 'push-filters-into-joins', apply: pushFiltersIntoJoins },
+  { name: 'push-filters-into-subqueries', apply: pushFiltersIntoSubqueries },
+  { name: 'push-filters-into-lateral', apply: pushFiltersIntoLateral },
   { name: 'extract-timestamp-intervals', apply: extractTimestampIntervals },
   { name: 'window-join-intervals', apply: windowJoinIntervals },
   { name: 'use-symbol-index', apply: useSymbolIndex },

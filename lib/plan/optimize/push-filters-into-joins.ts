@@ -24,16 +24,20 @@
  * uncorrelated subquery in it moves along: its value is computed once per execution either way, so
  * `t.ts > (SELECT max(ts) - 3600000000 FROM t)` lands on t's scan like `t.ts > $1`. On its side the conjunct goes
  * through a filter (merged into it) or a projection (its column references replaced by the
- * projection's expressions, when those are deterministic) and through a nested
- * join by the same rule, but never into a LIMIT, aggregate, DISTINCT, window, SAMPLE BY, LATEST ON
- * or set operation: those get the filter above them. A pushed conjunct that lands directly on a
- * table scan is then seen by `extract-timestamp-intervals` (which runs next), so a conjunct on the
- * designated timestamp becomes the scan's intervals, or its runtime bounds for `now()`, `$1`.
+ * projection's expressions, when those are deterministic), through a nested join by the same
+ * rule, through an ORDER BY, into both inputs of a set operation, and below a GROUP BY, SAMPLE BY
+ * (without FILL) or DISTINCT when it reads only their keys (grouping-keys.ts, as rule
+ * `push-filters-into-subqueries` does for a WHERE over a subquery), but never into a LIMIT,
+ * window or LATEST ON: those get the filter above them. A pushed conjunct that lands directly on a table scan is then seen by
+ * `extract-timestamp-intervals` (which runs next), so a conjunct on the designated timestamp
+ * becomes the scan's intervals, or its runtime bounds for `now()`, `$1`.
  */
 import { internalError } from '../../errors.js'
 import { functionsNamed } from '../../functions/registry.js'
 import type { BoundExpr, FilterNode, PlanNode } from '../plan-node.js'
 import { columnsOf, conjunctsOf, mapChildren, remapExpr } from './walk.js'
+import { inlineExpr, movable } from './inline-expr.js'
+import { groupingKeys, signBlind } from './grouping-keys.js'
 
 /** Applies the rule everywhere in the plan. */
 export function pushFiltersIntoJoins(node: PlanNode): PlanNode {
@@ -58,8 +62,8 @@ export function pushFiltersIntoJoins(node: PlanNode): PlanNode {
   if (left.length === 0 && right.length === 0) return n
   const joined: PlanNode = {
     ...input,
-    left: left.length === 0 ? input.left : filterOn(input.left, left),
-    right: right.length === 0 ? input.right : filterOn(input.right, right.map((c) => remapExpr(c, shiftBy(input.output.length, nLeft)))),
+    left: left.length === 0 ? input.left : sinkFilter(input.left, left),
+    right: right.length === 0 ? input.right : sinkFilter(input.right, right.map((c) => remapExpr(c, shiftBy(input.output.length, nLeft)))),
   }
   return stay.length === 0 ? joined : { ...n, input: joined, predicate: andAll(stay) }
 }
@@ -88,8 +92,8 @@ function pushResidual(n: Extract<PlanNode, { kind: 'join' }>): PlanNode {
   if (left.length === 0 && right.length === 0) return n
   return {
     ...n,
-    left: left.length === 0 ? n.left : filterOn(n.left, left),
-    right: right.length === 0 ? n.right : filterOn(n.right, right.map((c) => remapExpr(c, shiftBy(n.output.length, nLeft)))),
+    left: left.length === 0 ? n.left : sinkFilter(n.left, left),
+    right: right.length === 0 ? n.right : sinkFilter(n.right, right.map((c) => remapExpr(c, shiftBy(n.output.length, nLeft)))),
     residual: stay.length === 0 ? undefined : andAll(stay),
   }
 }
@@ -112,20 +116,42 @@ function shiftBy(width: number, nLeft: number): Int32Array {
   return shift
 }
 
-/** `side` keeping only the rows where every conjunct holds, with the conjuncts pushed as far down as they go. */
-function filterOn(side: PlanNode, conjuncts: readonly BoundExpr[]): PlanNode {
+/**
+ * `side` keeping only the rows where every conjunct holds, with the conjuncts pushed as far down as
+ * they go: merged into a filter, through a projection (inlined), below a grouping node when they
+ * read only its keys ({@link groupingKeys}), into both inputs of a set operation, into a nested
+ * join by this rule.
+ */
+export function sinkFilter(side: PlanNode, conjuncts: readonly BoundExpr[]): PlanNode {
+  const keys = groupingKeys(side)
+  if (keys !== undefined && (side.kind === 'aggregate' || side.kind === 'sample_by' || side.kind === 'distinct')) {
+    const below: BoundExpr[] = []
+    const above: BoundExpr[] = []
+    for (const c of conjuncts) {
+      const cols = new Set<number>()
+      columnsOf(c, cols)
+      const inlined = cols.size > 0 && movable(c) && signBlind(c, keys) ? inlineExpr(c, keys) : undefined
+      if (inlined === undefined) above.push(c)
+      else below.push(inlined)
+    }
+    const grouped: PlanNode = below.length === 0 ? side : { ...side, input: sinkFilter(side.input, below) }
+    return above.length === 0 ? grouped : filterNode(grouped, above)
+  }
+  // ORDER BY keeps every row: filtering first gives the same rows in the same order
+  if (side.kind === 'sort') return { ...side, input: sinkFilter(side.input, conjuncts) }
+  if (side.kind === 'setop') return sinkIntoSetOp(side, conjuncts)
   if (side.kind === 'filter' && side.projection === undefined) {
-    return filterOn(side.input, [...conjunctsOf(side.predicate), ...conjuncts])
+    return sinkFilter(side.input, [...conjunctsOf(side.predicate), ...conjuncts])
   }
   if (side.kind === 'project') {
     const below: BoundExpr[] = []
     const above: BoundExpr[] = []
     for (const c of conjuncts) {
-      const inlined = movable(c) ? inline(c, side.exprs) : undefined
+      const inlined = movable(c) ? inlineExpr(c, side.exprs) : undefined
       if (inlined === undefined) above.push(c)
       else below.push(inlined)
     }
-    const project: PlanNode = below.length === 0 ? side : { ...side, input: filterOn(side.input, below) }
+    const project: PlanNode = below.length === 0 ? side : { ...side, input: sinkFilter(side.input, below) }
     return above.length === 0 ? project : filterNode(project, above)
   }
   // a nested join takes the filter by this rule again
@@ -133,55 +159,30 @@ function filterOn(side: PlanNode, conjuncts: readonly BoundExpr[]): PlanNode {
   return filterNode(side, conjuncts)
 }
 
+/**
+ * A UNION / EXCEPT / INTERSECT keeping only the rows where every conjunct holds: a deterministic
+ * conjunct is a function of the row, so it goes into both inputs (their columns have the output's
+ * types: the binder casts them). Rows are matched by equality in all but UNION ALL, which puts
+ * -0.0 and 0.0 together, so there a conjunct that could tell them apart stays above
+ * ({@link signBlind}).
+ */
+function sinkIntoSetOp(side: Extract<PlanNode, { kind: 'setop' }>, conjuncts: readonly BoundExpr[]): PlanNode {
+  const columns = (n: PlanNode) => n.output.map((c, i): BoundExpr => ({ kind: 'column', type: c.type, index: i, ...(c.dict === undefined ? {} : { dict: c.dict }) }))
+  const own = columns(side)
+  const below: BoundExpr[] = []
+  const above: BoundExpr[] = []
+  for (const c of conjuncts) {
+    if (movable(c) && ((side.op === 'union' && side.all) || signBlind(c, own))) below.push(c)
+    else above.push(c)
+  }
+  if (below.length === 0) return filterNode(side, conjuncts)
+  const into = (n: PlanNode) => { const cols = columns(n); return sinkFilter(n, below.map((c) => inlineExpr(c, cols)!)) }
+  const setop: PlanNode = { ...side, left: into(side.left), right: into(side.right) }
+  return above.length === 0 ? setop : filterNode(setop, above)
+}
+
 function filterNode(input: PlanNode, conjuncts: readonly BoundExpr[]): FilterNode {
   return { kind: 'filter', input, predicate: andAll(conjuncts), output: input.output, timestampIndex: input.timestampIndex }
-}
-
-/** `e` (over a projection's output) rewritten over the projection's input, or undefined when an expression it names may not be copied. */
-function inline(e: BoundExpr, exprs: readonly BoundExpr[]): BoundExpr | undefined {
-  switch (e.kind) {
-    case 'column': {
-      const x = exprs[e.index]
-      return x !== undefined && movable(x) ? x : undefined
-    }
-    case 'call': {
-      const args: BoundExpr[] = []
-      for (const a of e.args) { const b = inline(a, exprs); if (b === undefined) return undefined; args.push(b) }
-      return { ...e, args }
-    }
-    case 'cast': case 'isnull': case 'in': case 'in_intervals': case 'in_query': {
-      const x = inline(e.expr, exprs)
-      return x === undefined ? undefined : ({ ...e, expr: x } as BoundExpr)
-    }
-    case 'case': {
-      const whens: { when: BoundExpr; then: BoundExpr }[] = []
-      for (const w of e.whens) {
-        const when = inline(w.when, exprs)
-        const then = inline(w.then, exprs)
-        if (when === undefined || then === undefined) return undefined
-        whens.push({ when, then })
-      }
-      const els = inline(e.else, exprs)
-      return els === undefined ? undefined : { ...e, whens, else: els }
-    }
-    // an uncorrelated subquery names no column of the row: it moves as it is (the same node, so
-    // its value is still computed once per execution, keyed by the node)
-    case 'const': case 'param': case 'subquery': case 'exists': return e
-  }
-}
-
-/**
- * True when `e` may be evaluated on other rows than the ones it was written for: deterministic.
- * Subqueries left in expressions are uncorrelated (correlated ones are lateral joins by now) and
- * computed once per execution before any row, wherever the expression sits.
- */
-function movable(e: BoundExpr): boolean {
-  switch (e.kind) {
-    case 'column': case 'const': case 'param': case 'subquery': case 'exists': return true
-    case 'call': return e.def.deterministic !== false && e.args.every(movable)
-    case 'cast': case 'isnull': case 'in': case 'in_intervals': case 'in_query': return movable(e.expr)
-    case 'case': return e.whens.every((w) => movable(w.when) && movable(w.then)) && movable(e.else)
-  }
 }
 
 /** The conjuncts joined by AND (left-deep, as the binder builds them). */

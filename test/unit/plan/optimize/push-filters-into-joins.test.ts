@@ -113,11 +113,14 @@ t.test('EXPLAIN: what moves below which join', async (t) => {
   p = await plan(db, "select * from t splice join p on (k) where t.ts in '2024-01-03'")
   t.match(p, /^Filter\n/, 'splice: stays above')
   t.notMatch(p, /Interval forward scan/, 'splice: no side narrowed')
-  // into a plain subquery (projection, filter), not past LIMIT / GROUP BY / DISTINCT / a window / SAMPLE BY
+  // into a plain subquery (projection, filter), past GROUP BY / DISTINCT on their keys, not past LIMIT / a window / SAMPLE BY's bucket
   p = await plan(db, "select * from (select ts, k, v * 2 w from t where v > 1) a join p on a.k = p.k where a.ts in '2024-01-03' and a.w > 3")
   t.match(p, /^Hash Join\n\s+VirtualRecord\n\s+Filter\n\s+Interval forward scan/, 'through a projection and merged into the subquery filter')
-  for (const sub of ['select ts, k from t limit 10', 'select ts, k, count() c from t', 'select distinct ts, k from t',
-    'select ts, k, row_number() over (order by ts) rn from t', 'select ts, k, count() c from t sample by 1h']) {
+  for (const sub of ['select ts, k, count() c from t', 'select distinct ts, k from t']) {
+    p = await plan(db, `select * from (${sub}) a join p on a.k = p.k where a.ts in '2024-01-03'`)
+    t.match(p, /^Hash Join\n\s+(GroupBy|Distinct)[^]*\n\s+Interval forward scan\n\s+Frame forward scan on: t\n/, `${sub}: a key conjunct goes below the grouping, t narrowed`)
+  }
+  for (const sub of ['select ts, k from t limit 10', 'select ts, k, row_number() over (order by ts) rn from t', 'select ts, k, count() c from t sample by 1h']) {
     p = await plan(db, `select * from (${sub}) a join p on a.k = p.k where a.ts in '2024-01-03'`)
     t.match(p, /Filter\n\s+(Limit|GroupBy|Async|Distinct|Window|Sample|Hash|Row forward scan|VirtualRecord)/, `${sub}: the filter stays on top of the subquery`)
     t.notMatch(p, interval, `${sub}: t is not narrowed`)
