@@ -21,7 +21,9 @@ import { columnsOf } from './walk.js'
  *   than keys reading the designated timestamp. With FILL the filled rows follow from the keys and
  *   buckets seen across the whole input (a pushed `k = 'a'` would change the bucket range and the
  *   keys filled), and ALIGN TO FIRST OBSERVATION starts the buckets at the first row read, so
- *   there nothing passes;
+ *   there nothing passes; nor under TIME ZONE with a sub-day unit and no FROM, whose buckets are
+ *   spaced on the zone's standard offset around the first row read (`makeSampler`): in a zone whose
+ *   standard offset changed over the years, dropping earlier rows moves the grid;
  * - DISTINCT: every column (rows equal in every column give the conjunct the same value).
  */
 export function groupingKeys(node: PlanNode): readonly (BoundExpr | undefined)[] | undefined {
@@ -30,6 +32,7 @@ export function groupingKeys(node: PlanNode): readonly (BoundExpr | undefined)[]
       return node.keys.length === 0 ? undefined : node.keys
     case 'sample_by': {
       if (node.fill !== undefined || node.align.kind !== 'calendar') return undefined
+      if (node.align.timeZone !== undefined && node.from === undefined && !SUPER_DAY.has(node.unit)) return undefined
       const keys = node.keys.map((k, i) => (i === node.bucketKey || reads(k, node.timestampColumn) ? undefined : k))
       return keys.some((k) => k !== undefined) ? keys : undefined
     }
@@ -39,6 +42,9 @@ export function groupingKeys(node: PlanNode): readonly (BoundExpr | undefined)[]
       return undefined
   }
 }
+
+/** Units whose buckets follow the local calendar under TIME ZONE (sample-by-buckets.ts `isSuperDay`). */
+const SUPER_DAY: ReadonlySet<string> = new Set(['d', 'w', 'M', 'y'])
 
 function reads(e: BoundExpr, column: number): boolean {
   const cols = new Set<number>()
