@@ -338,7 +338,8 @@ export class MatViewRefresher {
     state.baseRows = baseRows
     if (bounds.periodHi !== undefined) state.periodHi = bounds.periodHi
     this.errors.delete(name.toLowerCase())
-    this.persist()
+    // the rows are written: a failed save of the state is retried, not the view made invalid
+    this.persistQuietly()
   }
 
   /** Appends a refresh's rows to the view's table (cast to its column types). */
@@ -410,7 +411,9 @@ function refreshBounds(def: MatViewDef, state: MatViewState, what: Range | 'full
     const oldest = limit.unit === 'MONTH' || limit.unit === 'YEAR'
       ? addMonths(now, -limit.count * (limit.unit === 'YEAR' ? 12 : 1))
       : now - limit.count * (limit.unit === 'WEEK' ? 168 : limit.unit === 'DAY' ? 24 : 1) * 3_600_000_000
-    lo = Math.max(lo, oldest)
+    // a limit reaching back past any timestamp (or NaN from a huge count) limits nothing; below
+    // this a bound would not fit a LONG once printed (or scaled to nanoseconds)
+    if (oldest > -9e15) lo = Math.max(lo, oldest)
   }
   if (what === 'full' && lo === -Infinity && hi === Infinity) return { range: 'full', truncate: false, ...(periodHi === undefined ? {} : { periodHi }) }
   return { range: { lo, hi }, truncate: what === 'full', ...(periodHi === undefined ? {} : { periodHi }) }

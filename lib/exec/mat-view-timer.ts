@@ -27,21 +27,28 @@ export interface TimerSpec {
  * period refreshed); {@link RefreshTimer.periodHi} is the end of the period a firing completes.
  */
 export class RefreshTimer {
+  /** the awaited deadline's index on the grid: its local time is `start` plus `k` intervals */
+  private k: number
   /** the awaited deadline on the zone's wall clock (µs) */
   private local: number
   private utc: number
 
   constructor(readonly kind: 'every' | 'period', private readonly spec: TimerSpec, nowUtc: number) {
     const nowLocal = this.toLocal(nowUtc)
-    if (nowLocal <= spec.start) this.local = spec.start
-    else if (kind === 'every') this.local = this.step(this.round(nowLocal - 1), 1)
-    else this.local = this.round(nowLocal)
+    this.k = nowLocal <= spec.start ? 0 : kind === 'every' ? this.index(nowLocal - 1) + 1 : this.index(nowLocal)
+    this.local = this.step(spec.start, this.k)
     this.utc = this.toUtc(this.local)
   }
 
-  /** When the timer fires next (UTC µs). */
+  /**
+   * When the timer fires next (UTC µs). A period timer fires `delay` after its period's end on the
+   * zone's wall clock, as {@link completePeriodsHi} counts a period complete (in UTC the two differ
+   * when the clocks change in between: London's autumn change with a 2h delay fired an hour early,
+   * found the period incomplete, and waited a day).
+   */
   get deadline(): number {
-    return this.utc + (this.spec.delay ?? 0)
+    const delay = this.spec.delay ?? 0
+    return delay === 0 ? this.utc : this.toUtc(this.local + delay)
   }
 
   /** The end of the period the next firing completes (UTC µs, exclusive). */
@@ -49,11 +56,16 @@ export class RefreshTimer {
     return this.utc
   }
 
-  /** After a firing: the next deadline (later than this one, even where the zone's clock repeats). */
+  /**
+   * After a firing: the next deadline (later than this one, even where the zone's clock repeats).
+   * Counted from the start, not from the last deadline, so a month clamped short (`EVERY 1M` from
+   * the 31st: February's last day) does not carry into the months after it.
+   */
   advance(): void {
     const before = this.utc
     do {
-      this.local = this.step(this.local, 1)
+      this.k++
+      this.local = this.step(this.spec.start, this.k)
       this.utc = this.toUtc(this.local)
     } while (this.utc <= before)
   }
@@ -67,17 +79,17 @@ export class RefreshTimer {
     return out
   }
 
-  /** The latest grid time (start plus whole intervals) at or before local time `t`. */
-  private round(t: number): number {
+  /** The index `k` of the latest grid time (`start` plus `k` intervals) at or before local time `t` (not before `start`). */
+  private index(t: number): number {
     const { count, unit, start } = this.spec
     if (unit === 'M' || unit === 'y') {
       // whole intervals of months from the start: an estimate by 28-day months, then corrected
       let k = Math.floor((t - start) / (28 * 86_400e6) / (unit === 'y' ? 12 : 1) / count)
       while (k > 0 && this.step(start, k) > t) k--
       while (this.step(start, k + 1) <= t) k++
-      return this.step(start, k)
+      return k
     }
-    return floorTo(t, unit as TimeUnit, count, start)
+    return Math.round((floorTo(t, unit as TimeUnit, count, start) - start) / (this.step(start, 1) - start))
   }
 
   private step(t: number, k: number): number {

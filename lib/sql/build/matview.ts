@@ -79,6 +79,8 @@ export function refreshEvery(every: Name, interval: Token, deferred: Name | null
   if (!'mhdwMy'.includes(m[2]!)) throw syntaxError(`unsupported interval unit: ${m[2]}, supported units are 'm', 'h', 'd', 'w', 'y', 'M'`, interval.offset)
   const count = Number(m[1])
   if (count <= 0) throw syntaxError('positive number expected', interval.offset)
+  // materialized_views().timer_interval is an INT, and SHOW CREATE must print the count back as digits
+  if (count > 2_147_483_647) throw syntaxError(`interval count out of range: ${interval.text}`, interval.offset)
   return {
     kind: 'every', deferred: deferred !== null, every: { count, unit: m[2]!, pos: interval.offset },
     ...(start === null ? {} : { start: { value: unquoteString(start[1].text), pos: start[1].offset } }),

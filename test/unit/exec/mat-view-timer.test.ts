@@ -55,9 +55,11 @@ t.test('a timer created after its START fires at the next step from now, not for
 
 t.test('a period timer fires DELAY after each period ends, from the period that ended last', async (t) => {
   const timer = new RefreshTimer('period', { count: 1, unit: 'd', start: us('2024-03-30T00:00:00Z'), timeZone: 'Europe/London', delay: 2 * HOUR }, us('2024-03-30T12:00:00Z'))
-  // the period of 29 March ended at midnight: its firing is due (at 02:00), the next two follow
+  // the period of 29 March ended at midnight: its firing is due (at 02:00), the next two follow;
+  // DELAY counts on the wall clock, as completePeriodsHi does: 30 March ends at 00:00 GMT, and 2h
+  // later on the wall clock is 02:00 BST = 01:00 UTC (the clocks went forward in between)
   t.equal(iso(timer.periodHi), '2024-03-30T00:00:00.000Z')
-  t.same(timer.upcoming(3).map(iso), ['2024-03-30T02:00:00.000Z', '2024-03-31T02:00:00.000Z', '2024-04-01T01:00:00.000Z'])
+  t.same(timer.upcoming(3).map(iso), ['2024-03-30T02:00:00.000Z', '2024-03-31T01:00:00.000Z', '2024-04-01T01:00:00.000Z'])
   timer.advance()
   timer.advance()
   t.equal(iso(timer.periodHi), '2024-03-31T23:00:00.000Z', 'midnight BST')
@@ -284,4 +286,73 @@ t.test('a DEFERRED timer view is filled at its first firing', async (t) => {
   now = us('2024-01-02T11:00:00Z')
   host.fireAll()
   t.same((await db.query('select s from v')).rows.map((r) => Number(r[0])), [1])
+})
+
+t.test('review: a period timer whose DELAY crosses the autumn change fires when its period is complete (not a day late)', async (t) => {
+  // 26 October ends at local midnight (23:00 UTC, BST); 2h later on the wall clock is 02:00 GMT =
+  // 02:00 UTC, after the clocks went back at 01:00 UTC. In UTC, end + 2h is 01:00 UTC: too early
+  const timer = new RefreshTimer('period', { count: 1, unit: 'd', start: us('2024-10-25T00:00:00Z'), timeZone: 'Europe/London', delay: 2 * HOUR }, us('2024-10-26T12:00:00Z'))
+  timer.advance()
+  t.equal(iso(timer.periodHi), '2024-10-26T23:00:00.000Z')
+  t.equal(iso(timer.deadline), '2024-10-27T02:00:00.000Z')
+  t.equal(completePeriodsHi(timer.deadline, 24 * HOUR, 2 * HOUR, us('2024-10-25T00:00:00Z'), 'Europe/London'), timer.periodHi, 'complete at its deadline')
+  t.ok(completePeriodsHi(timer.deadline - 1, 24 * HOUR, 2 * HOUR, us('2024-10-25T00:00:00Z'), 'Europe/London') < timer.periodHi, 'and not a microsecond before')
+  // spring: 30 March ends at 00:00 GMT; 2h on the wall clock is 02:00 BST = 01:00 UTC
+  const spring = new RefreshTimer('period', { count: 1, unit: 'd', start: us('2024-03-30T00:00:00Z'), timeZone: 'Europe/London', delay: 2 * HOUR }, us('2024-03-30T12:00:00Z'))
+  spring.advance()
+  t.equal(completePeriodsHi(spring.deadline, 24 * HOUR, 2 * HOUR, us('2024-03-30T00:00:00Z'), 'Europe/London'), spring.periodHi)
+})
+
+t.test('review: EVERY 1M from the 31st keeps the 31st after a short month (the clamp does not carry)', async (t) => {
+  const timer = new RefreshTimer('every', { count: 1, unit: 'M', start: us('2024-01-31T00:00:00Z') }, us('2024-01-01T00:00:00Z'))
+  t.same(timer.upcoming(4).map(iso), ['2024-01-31T00:00:00.000Z', '2024-02-29T00:00:00.000Z', '2024-03-31T00:00:00.000Z', '2024-04-30T00:00:00.000Z'])
+  // created later: the same days as counted from START (a restart gives the same schedule)
+  const later = new RefreshTimer('every', { count: 1, unit: 'M', start: us('2020-01-31T00:00:00Z') }, us('2026-11-25T00:00:00Z'))
+  t.same(later.upcoming(3).map(iso), ['2026-11-30T00:00:00.000Z', '2026-12-31T00:00:00.000Z', '2027-01-31T00:00:00.000Z'])
+})
+
+t.test('review: a refresh whose rows are written but whose state cannot be saved keeps the view valid and retries', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'epochdb-mv-persist2-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const db = await Database.open({ path: dir })
+  const inner = db as unknown as Internals
+  const host = new FakeHost()
+  const refresher = inner.statements.refresher
+  refresher.timerHost = host
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  await db.query("insert into t values ('2024-01-01', 1)")
+  await db.query('create materialized view v as select ts, sum(v) s from t sample by 1d')
+  const store = inner.statements.store!
+  const write = store.writeInternal.bind(store)
+  let failing = true
+  store.writeInternal = (name, bytes) => { if (failing && name === '_mat_views') throw new Error('disk full'); write(name, bytes) }
+  await db.query("insert into t values ('2024-01-01T01:00', 2)")
+  t.same((await db.query('select s from v')).rows.map((r) => Number(r[0])), [3], 'refreshed')
+  t.same((await db.query('select view_status from materialized_views()')).rows, [['valid']], 'not made invalid by the failed save')
+  t.equal(refresher.persistError?.message, 'disk full')
+  failing = false
+  host.fireAll()
+  t.equal(refresher.persistError, undefined, 'saved by the retry')
+  await db.close()
+})
+
+t.test('review: a REFRESH LIMIT reaching back past any timestamp limits nothing (no overflow, the view stays valid)', async (t) => {
+  const db = await Database.open({ clock: () => us('2024-10-25T12:00:00Z') })
+  t.teardown(() => db.close())
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  await db.query("insert into t values ('2020-01-01T05:00', 1), ('2024-10-25T05:00', 2)")
+  await db.query('create materialized view v refresh manual as select ts, sum(v) s from t sample by 1d')
+  for (const limit of ['300000 YEARS', '99999999999999 YEARS', '9999999999999999 HOURS']) {
+    await db.query(`alter materialized view v set refresh limit ${limit}`)
+    await db.query('refresh materialized view v full')
+    t.same((await db.query('select view_status from materialized_views()')).rows, [['valid']], limit)
+    t.same((await db.query('select s from v order by ts')).rows.map((r) => Number(r[0])), [1, 2], `${limit}: every row`)
+  }
+})
+
+t.test('review: EVERY with a count past INT is refused at the interval', async (t) => {
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
+  await t.rejects(db.query('create materialized view v refresh every 99999999999999999999999d as select ts, sum(v) s from t sample by 1d'), { code: '42601', position: 41, message: /interval count out of range/ })
 })
