@@ -1,14 +1,16 @@
 /**
  * `npm start`: the standalone server (examples/server.ts), started with glibc's allocator set up
  * for a long ingest. On Linux with glibc the server runs as a child process whose environment
- * adds `MALLOC_ARENA_MAX=2` and `MALLOC_MMAP_THRESHOLD_=131072` (each only when not already
- * set: a value of the user's wins); elsewhere (macOS, Windows, musl) the server runs in this
- * process, unchanged. Why: a column buffer freed by a checkpoint raises glibc's dynamic mmap
- * threshold, so later buffers of 1–8 MB come from heaps that are never given back, and a
- * 10-minute ILP stream sat at 447–498 MB of RSS for a 256 MB budget; with the two variables it
- * stays at 329–382 MB (docs/storage.md, "What the memory budget bounds"). They cannot be set
- * from inside the process: glibc reads them when it starts. `EPOCHDB_MALLOC_TUNING=0` turns the
- * launcher's variables off.
+ * adds `GLIBC_TUNABLES` with the settings of {@link GLIBC_TUNABLE_DEFAULTS} (each only when the
+ * user set neither that tunable nor its `MALLOC_*` variable: a value of the user's wins);
+ * elsewhere (macOS, Windows, musl) the server runs in this process, unchanged. Why: every ILP
+ * request fills fresh column memory (about 72 bytes a row), and the first touch of a fresh page
+ * is the largest single cost of ingestion on a virtual machine (about 15 µs a page on this
+ * project's Firecracker VMs). With huge pages for the heap and freed buffers kept in it for reuse
+ * (instead of a new mapping per buffer), a page fault covers 2 MB and a reused buffer none: a
+ * fifth fewer CPU seconds per ILP row, and a 4-minute ILP stream's RSS flat at 300-320 MB
+ * (docs/benchmarks.md, "Huge pages"). They cannot be set from inside the process: glibc reads
+ * them when it starts. `EPOCHDB_MALLOC_TUNING=0` turns the launcher's settings off.
  *
  * The child also gets V8's initial old-generation limit raised and `--expose-gc`
  * ({@link V8_DEFAULTS}; a value of the user's in the node arguments or `NODE_OPTIONS` wins,
@@ -23,8 +25,30 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-/** The allocator variables the launcher adds on Linux with glibc. */
-export const MALLOC_DEFAULTS: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' }
+/**
+ * The glibc tunables the launcher adds on Linux with glibc (`GLIBC_TUNABLES`; glibc 2.35 or newer
+ * knows `hugetlb`, older ones ignore a tunable they do not know):
+ * - `hugetlb=1`: the heap and large blocks are advised as transparent huge pages (used where the
+ *   system's `transparent_hugepage` setting is `madvise` or `always`), one fault per 2 MB;
+ * - `mmap_threshold` 32 MiB: column buffers (up to a few MB) come from the heap, where a freed one
+ *   is reused, instead of each being a fresh mapping unmapped on free;
+ * - `trim_threshold` 512 MiB: freed heap memory at the top is given back to the system only past
+ *   this much (the library's shared-memory GC frees up to 256 MiB of buffers at a time);
+ * - `arena_max` 2: two heaps, not eight per core, so freed memory is not spread over many.
+ */
+export const GLIBC_TUNABLE_DEFAULTS: Readonly<Record<string, string>> = {
+  'glibc.malloc.hugetlb': '1',
+  'glibc.malloc.mmap_threshold': '33554432',
+  'glibc.malloc.trim_threshold': '536870912',
+  'glibc.malloc.arena_max': '2',
+}
+
+/** The `MALLOC_*` environment variable glibc also reads for a tunable (a user's setting of it wins). */
+const TUNABLE_ALIASES: Readonly<Record<string, string>> = {
+  'glibc.malloc.mmap_threshold': 'MALLOC_MMAP_THRESHOLD_',
+  'glibc.malloc.trim_threshold': 'MALLOC_TRIM_THRESHOLD_',
+  'glibc.malloc.arena_max': 'MALLOC_ARENA_MAX',
+}
 
 /** The glibc version this process runs with, or undefined (not Linux, or another libc such as musl). */
 export function glibcVersion(): string | undefined {
@@ -34,14 +58,19 @@ export function glibcVersion(): string | undefined {
 }
 
 /**
- * The variables of {@link MALLOC_DEFAULTS} that `env` lacks, when the process runs on glibc
- * (`glibc` its version) and `EPOCHDB_MALLOC_TUNING` is not `0`; else none.
+ * The environment the launcher adds for the server when the process runs on glibc (`glibc` its
+ * version) and `EPOCHDB_MALLOC_TUNING` is not `0`: `GLIBC_TUNABLES` with the user's own tunables
+ * first and those of {@link GLIBC_TUNABLE_DEFAULTS} the user set neither there nor through their
+ * `MALLOC_*` variable after them; nothing when there is nothing to add.
  */
 export function mallocEnv(env: NodeJS.ProcessEnv, glibc: string | undefined): Record<string, string> {
   if (glibc === undefined || env.EPOCHDB_MALLOC_TUNING === '0') return {}
-  const add: Record<string, string> = {}
-  for (const [k, v] of Object.entries(MALLOC_DEFAULTS)) if (env[k] === undefined) add[k] = v
-  return add
+  const own = (env.GLIBC_TUNABLES ?? '').split(':').filter((x) => x !== '')
+  const given = new Set(own.map((x) => x.split('=')[0]!))
+  const add = Object.entries(GLIBC_TUNABLE_DEFAULTS)
+    .filter(([k]) => !given.has(k) && (TUNABLE_ALIASES[k] === undefined || env[TUNABLE_ALIASES[k]!] === undefined))
+    .map(([k, v]) => `${k}=${v}`)
+  return add.length === 0 ? {} : { GLIBC_TUNABLES: [...own, ...add].join(':') }
 }
 
 /**

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { glibcVersion, mallocEnv, v8Args } from '../../examples/launch.js'
 
 type Sample = { s: number; heap: number; external: number; arrayBuffers: number; rss: number; counted: number; retained: number }
 
@@ -60,7 +61,8 @@ if (process.argv[2] === '--server') {
 } else {
   const minutes = Number(process.argv[2] ?? 10)
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-mem-'))
-  const child = fork(fileURLToPath(import.meta.url), ['--server', dir, ...(process.argv[3] === undefined ? [] : [process.argv[3]])], { execArgv: ['--import', 'tsx'] })
+  // the server runs as `npm start` runs it: examples/launch.ts's V8 flags and glibc allocator tunables (EPOCHDB_V8_TUNING=0 / EPOCHDB_MALLOC_TUNING=0: without)
+  const child = fork(fileURLToPath(import.meta.url), ['--server', dir, ...(process.argv[3] === undefined ? [] : [process.argv[3]])], { env: { ...process.env, ...mallocEnv(process.env, glibcVersion()) }, execArgv: ['--import', 'tsx', ...v8Args([], process.env)] })
   const samples: Sample[] = []
   const mb = (n: number): string => (n / 1048576).toFixed(0).padStart(6)
   let rows = 0

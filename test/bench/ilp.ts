@@ -16,9 +16,9 @@
  * rows with the Node client and throws them away (the client alone, no server); `http2` / `tcp2`
  * (any count) send the rows from that many client processes at once, each its own connection.
  * The server is warmed up first (a small request over HTTP and TCP, and its worker pool loaded),
- * so that loading modules on first use is not counted in the first figure. The server runs with the V8 flag `npm start`
- * gives it (examples/launch.ts `V8_DEFAULTS`; `EPOCHDB_V8_TUNING=0` runs it without, for a
- * before/after); each figure gives the server's CPU per row and the part of it its main thread
+ * so that loading modules on first use is not counted in the first figure. The server runs with the V8 flags and the
+ * glibc allocator tunables `npm start` gives it (examples/launch.ts `V8_DEFAULTS`, `GLIBC_TUNABLE_DEFAULTS`;
+ * `EPOCHDB_V8_TUNING=0` / `EPOCHDB_MALLOC_TUNING=0` run it without, for a before/after); each figure gives the server's CPU per row and the part of it its main thread
  * spent in GC pauses. Knobs for experiments: `NODEARGS` (more node flags for the server),
  * `TCPROWS` (the TCP endpoint's `maxUncommittedRows`).
  *
@@ -36,7 +36,7 @@ import { PerformanceObserver } from 'node:perf_hooks'
 /** Server CPU seconds and GC pause seconds. */
 type Cpu = [number, number]
 import { ilpBody } from './ilp-body.js'
-import { v8Args } from '../../examples/launch.js'
+import { glibcVersion, mallocEnv, v8Args } from '../../examples/launch.js'
 
 if (process.argv[2] === '--cpu') {
   // parse + commit of 5 prebuilt 75,000-row protocol-2 bodies into a durable table, in this process's CPU time
@@ -134,7 +134,8 @@ if (process.argv[2] === '--cpu') {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-ilp-bench-'))
   // EPOCHDB_BENCH_PROF=<dir>: the server writes a CPU profile there (node --cpu-prof)
   const prof = process.env.EPOCHDB_BENCH_PROF
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', dir], { execArgv: ['--import', 'tsx', ...v8Args([], process.env), ...(process.env.NODEARGS ? process.env.NODEARGS.split(' ') : []), ...(prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`])] })
+  // the server's environment as `npm start` gives it (examples/launch.ts: glibc's allocator tunables; EPOCHDB_MALLOC_TUNING=0 for without)
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', dir], { env: { ...process.env, ...mallocEnv(process.env, glibcVersion()) }, execArgv: ['--import', 'tsx', ...v8Args([], process.env), ...(process.env.NODEARGS ? process.env.NODEARGS.split(' ') : []), ...(prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${prof}`])] })
   const ports = await new Promise<{ http: number; tcp: number }>((r) => child.once('message', (m) => r(m as { http: number; tcp: number })))
   /** The server's CPU seconds so far, and the seconds of it its main thread spent in GC pauses. */
   const serverCpu = (): Promise<Cpu> => new Promise((r) => { child.once('message', (m) => r((m as { cpu: Cpu }).cpu)); child.send('cpu') })

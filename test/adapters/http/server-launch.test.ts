@@ -1,7 +1,7 @@
 /**
  * `npm start`'s launcher (examples/launch.ts): on Linux with glibc the server runs with
- * `MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072` in its environment (values the user set win,
- * `EPOCHDB_MALLOC_TUNING=0` turns them off), answers as `npm start` did, and one SIGINT to the
+ * `GLIBC_TUNABLES` holding the allocator settings of `GLIBC_TUNABLE_DEFAULTS` (values the user set
+ * win, `EPOCHDB_MALLOC_TUNING=0` turns them off), answers as `npm start` did, and one SIGINT to the
  * launcher shuts the server down cleanly (exit 0, not the "second signal" exit). The server also
  * gets V8's initial old-generation limit and `--expose-gc` (`V8_DEFAULTS`) unless the user set them.
  */
@@ -11,18 +11,23 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
-import { MALLOC_DEFAULTS, V8_DEFAULTS, glibcVersion, mallocEnv, v8Args } from '../../../examples/launch.js'
+import { GLIBC_TUNABLE_DEFAULTS, V8_DEFAULTS, glibcVersion, mallocEnv, v8Args } from '../../../examples/launch.js'
 import { exec, freePort } from '../../faults/server-process.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
-t.test('mallocEnv: the two variables on glibc, the user\'s values kept, none elsewhere or when turned off', async (t) => {
-  t.same(mallocEnv({}, '2.36'), { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' })
-  t.same(mallocEnv({ MALLOC_ARENA_MAX: '8' }, '2.36'), { MALLOC_MMAP_THRESHOLD_: '131072' }, 'a value the user set is not replaced')
-  t.same(mallocEnv({ MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '65536' }, '2.36'), {}, 'both set: nothing to add, no child process')
+const ALL = 'glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=536870912:glibc.malloc.arena_max=2'
+
+t.test('mallocEnv: the tunables on glibc, the user\'s values kept, none elsewhere or when turned off', async (t) => {
+  t.same(Object.keys(GLIBC_TUNABLE_DEFAULTS), ['glibc.malloc.hugetlb', 'glibc.malloc.mmap_threshold', 'glibc.malloc.trim_threshold', 'glibc.malloc.arena_max'])
+  t.same(mallocEnv({}, '2.36'), { GLIBC_TUNABLES: ALL })
+  t.same(mallocEnv({ MALLOC_ARENA_MAX: '8' }, '2.36'), { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=536870912' }, 'a MALLOC_ variable the user set: its tunable is not added')
+  t.same(mallocEnv({ MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '0' }, '2.36'), { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1:glibc.malloc.arena_max=2' })
+  t.same(mallocEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0:glibc.rtld.nns=8' }, '2.36'), { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0:glibc.rtld.nns=8:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=536870912:glibc.malloc.arena_max=2' }, 'the user\'s tunables first and kept; only the missing ones added')
+  t.same(mallocEnv({ GLIBC_TUNABLES: ALL }, '2.36'), {}, 'all set: nothing to add, no child process')
+  t.same(mallocEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=1', MALLOC_TRIM_THRESHOLD_: '1', MALLOC_ARENA_MAX: '1' }, '2.36'), {}, 'tunables and variables together cover all: nothing')
   t.same(mallocEnv({}, undefined), {}, 'not glibc (macOS, Windows, musl): nothing')
   t.same(mallocEnv({ EPOCHDB_MALLOC_TUNING: '0' }, '2.36'), {}, 'turned off')
-  t.same(Object.keys(MALLOC_DEFAULTS).sort(), ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_'])
 })
 
 t.test('v8Args: the initial old-generation limit and --expose-gc, unless the node arguments or NODE_OPTIONS give them, or turned off', async (t) => {
@@ -89,9 +94,10 @@ t.test('npm start on Linux/glibc: the server process has the allocator variables
   const [server] = childrenOf(launcher.pid!)
   t.ok(server !== undefined, 'the server runs as the launcher\'s child')
   const env = environOf(server!)
-  t.equal(env.MALLOC_ARENA_MAX, '2')
-  t.equal(env.MALLOC_MMAP_THRESHOLD_, '131072')
-  t.equal(environOf(launcher.pid!).MALLOC_ARENA_MAX, process.env.MALLOC_ARENA_MAX, 'the launcher itself is unchanged')
+  // glibc's loader rewrites GLIBC_TUNABLES in place as it parses it: /proc shows a prefix of the value given
+  const given = mallocEnv(process.env, glibc).GLIBC_TUNABLES ?? process.env.GLIBC_TUNABLES ?? ''
+  t.ok(env.GLIBC_TUNABLES !== undefined && env.GLIBC_TUNABLES.length > 0 && given.startsWith(env.GLIBC_TUNABLES), `the server was started with the tunables (${env.GLIBC_TUNABLES})`)
+  t.equal(environOf(launcher.pid!).GLIBC_TUNABLES, process.env.GLIBC_TUNABLES, 'the launcher itself is unchanged')
   t.ok(argvOf(server!).includes('--initial-old-space-size=96') && argvOf(server!).includes('--expose-gc'), 'the server runs with the V8 flags')
   t.notOk(argvOf(launcher.pid!).includes('--initial-old-space-size=96'), 'the launcher does not')
   t.same((await exec(url, 'select 1 + 1 x')).body.dataset, [[2]], 'REST answers through the launched server')
@@ -102,11 +108,11 @@ t.test('npm start on Linux/glibc: the server process has the allocator variables
   t.throws(() => process.kill(server!, 0), 'the server process is gone')
 })
 
-t.test('npm start: a MALLOC_ARENA_MAX of the user\'s wins', { skip: glibc === undefined ? 'needs Linux with glibc' : false, timeout: 120_000 }, async (t) => {
-  const { launcher, exited } = await launch(t, { MALLOC_ARENA_MAX: '4' })
+t.test('npm start: a MALLOC_ARENA_MAX and a tunable of the user\'s win', { skip: glibc === undefined ? 'needs Linux with glibc' : false, timeout: 120_000 }, async (t) => {
+  const { launcher, exited } = await launch(t, { MALLOC_ARENA_MAX: '4', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' })
   const env = environOf(childrenOf(launcher.pid!)[0]!)
   t.equal(env.MALLOC_ARENA_MAX, '4')
-  t.equal(env.MALLOC_MMAP_THRESHOLD_, '131072')
+  t.match(env.GLIBC_TUNABLES, /^glibc\.malloc\.hugetlb=0(:|$)/, 'the user\'s tunable first, as given (the loader\'s rewrite leaves a prefix in /proc)')
   launcher.kill('SIGTERM')
   t.equal(await exited, 0)
 })
@@ -115,7 +121,7 @@ t.test('npm start with EPOCHDB_MALLOC_TUNING=0: the server runs in the launcher\
   const { url, launcher, exited } = await launch(t, { EPOCHDB_MALLOC_TUNING: '0' })
   if (glibc !== undefined) {
     t.same(childrenOf(launcher.pid!).filter((pid) => environOf(pid).QDB_CAIRO_ROOT !== undefined), [], 'no server child')
-    t.equal(environOf(launcher.pid!).MALLOC_MMAP_THRESHOLD_, process.env.MALLOC_MMAP_THRESHOLD_)
+    t.equal(environOf(launcher.pid!).GLIBC_TUNABLES, process.env.GLIBC_TUNABLES)
   }
   t.same((await exec(url, 'select 1 x')).body.dataset, [[1]])
   launcher.kill('SIGINT')
