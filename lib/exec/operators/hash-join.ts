@@ -15,6 +15,7 @@ import { rowKey } from '../keys/row-key.js'
 import type { Runner } from './runner.js'
 import { MAP_ENTRY_BYTES, type Reservation, STRING_OVERHEAD_BYTES } from '../memory.js'
 import { runBufferedJoin } from './outer-join.js'
+import { runNestedLoopJoin } from './nested-loop-join.js'
 import { evaluateSliced } from '../evaluate-sliced.js'
 import { TYPED_JOIN_KEY_TYPES, type TypedJoinTable, buildTypedJoinTable } from '../keys/join-table.js'
 
@@ -41,12 +42,14 @@ export function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector
 export const JOIN_BATCH = 65536
 
 /**
- * Runs a join node: a LEFT join with a residual condition here (each left row's candidates tried
+ * Runs a join node: without keys but with an ON condition, as a nested loop
+ * ({@link runNestedLoopJoin}); a LEFT join with keys and a residual condition here (each left row's candidates tried
  * together, so that a row all of whose candidates fail still comes once); every other
  * join by buffered pairs ({@link runBufferedJoin}).
  */
 export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const residualNode = node.residual
+  if (residualNode !== undefined && node.leftKeys.length === 0) { yield* runNestedLoopJoin(node, ctx, run); return }
   if (node.type !== 'left' || residualNode === undefined) { yield* runBufferedJoin(node, ctx, run); return }
   // the right side and its hash table, held until the left side is done (or the statement ends)
   const mem = ctx.memory.reservation(node.leftKeys.length > 0 ? 'hash join build side' : 'cross join right side')

@@ -162,7 +162,7 @@ function typedPairs(typed: TypedJoinTable, rows: number, ls: Int32Array, rs: Int
 }
 
 /** The positions of `flags` that are 0. */
-function unset(flags: Uint8Array): Int32Array {
+export function unset(flags: Uint8Array): Int32Array {
   let count = 0
   for (let i = 0; i < flags.length; i++) if (flags[i] === 0) count++
   const out = new Int32Array(count)
@@ -170,8 +170,8 @@ function unset(flags: Uint8Array): Int32Array {
   return out
 }
 
-/** Right rows `sel` with every left column null. */
-function rightOnly(node: JoinNode, right: Batch, sel: Int32Array): Batch {
+/** Right rows `sel` of join `node`'s collected right side, with every left column null. */
+export function rightOnly(node: JoinNode, right: Batch, sel: Int32Array): Batch {
   const n = sel.length
   const vectors: Vector[] = node.left.output.map((c) => allocate(c.type, n))
   for (const v of right.vectors) vectors.push(gather(v, sel, n))
