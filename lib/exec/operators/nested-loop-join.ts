@@ -19,7 +19,9 @@
  * rows some pair kept (one byte each) and end with the others, with nulls on the left.
  */
 import { type Batch, type Vector, gather, materialize, sliceVector } from '../../types/vector.js'
-import type { JoinNode } from '../../plan/plan-node.js'
+import type { BoundExpr, JoinNode } from '../../plan/plan-node.js'
+import { comparisonOf, compareVectors } from '../../functions/scalar/compare.js'
+import { type CmpOp, flipOp } from '../../functions/scalar/compare-kernels.js'
 import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
 import { compileExpr } from '../evaluate.js'
 import { columnsOf } from '../../plan/optimize/walk.js'
@@ -53,9 +55,13 @@ export async function* runNestedLoopJoin(node: JoinNode, ctx: ExecContext, run: 
   const rightCols = [...used].filter((c) => c >= leftWidth && c < leftWidth + rightWidth)
   const rightExprs = split.sides.filter((x) => x.side === 'right' && used.has(x.index))
   const R = right.length
+  // one comparison of a left input with a right input: its kernel called per left row with that
+  // row's value as a constant (no repeated values), when both inputs are numbers
+  const isLeft = (i: number) => i < leftWidth || split.sides.some((x) => x.index === i && x.side === 'left')
+  const cmp = right.length >= CONSTANT_ROW_MIN ? compareParts(split.expr, isLeft, (i) => !isLeft(i)) : undefined
   // the right rows of a block: all of them when a block can hold two left rows or more, else a slice
-  const width = R <= JOIN_BATCH >> 1 ? R : JOIN_BATCH
-  const perBlock = width === 0 ? 1 : Math.max(1, Math.floor(JOIN_BATCH / width))
+  const width = cmp !== undefined ? Math.min(R, JOIN_BATCH) : R <= JOIN_BATCH >> 1 ? R : JOIN_BATCH
+  const perBlock = width === 0 || cmp !== undefined ? 1 : Math.max(1, Math.floor(JOIN_BATCH / width))
   // the block's right inputs (columns, then right expressions computed once) by slice: with several
   // left rows a block, each repeated perBlock times; else the slices' views. Made at the first
   // block (a side that is never paired computes nothing, as a join per pair would)
@@ -102,15 +108,21 @@ export async function* runNestedLoopJoin(node: JoinNode, ctx: ExecContext, run: 
     const leftAt = [...leftCols]
     const leftVecs = leftCols.map((c) => b.vectors[c]!)
     for (const x of leftExprs) { leftAt.push(x.index); leftVecs.push(materialize(x.eval(b))) }
+    const cmpLeft = cmp === undefined ? undefined : leftVecs[leftAt.indexOf(cmp.left)]!
+    const fast = cmpLeft !== undefined && NUMBER_KINDS.has(cmpLeft.kind) && NUMBER_KINDS.has(right.length === 0 ? '' : slices[0]![rightAt.indexOf(cmp!.right)]!.kind)
     for (let i0 = 0; i0 < b.length; i0 += perBlock) {
       const rows = Math.min(perBlock, b.length - i0)
       let matched = false
       for (let s = 0; s < slices.length; s++) {
         const from = s * width, len = Math.min(width, R - from), total = rows * len
-        for (let k = 0; k < leftAt.length; k++) vectors[leftAt[k]!] = repeatRows(leftVecs[k]!, i0, rows, len, scratchOf(scratch, leftAt[k]!))
         const slice = slices[s]!
-        for (let k = 0; k < rightAt.length; k++) { const v = slice[k]!; vectors[rightAt[k]!] = v.length === total ? v : sliceVector(v, 0, total) }
-        const mask = residual({ length: total, vectors })
+        let mask: Vector
+        if (fast) mask = compareVectors(cmp!.op, rowAsConstant(cmpLeft!, i0, len), slice[rightAt.indexOf(cmp!.right)]!, len)
+        else {
+          for (let k = 0; k < leftAt.length; k++) vectors[leftAt[k]!] = repeatRows(leftVecs[k]!, i0, rows, len, scratchOf(scratch, leftAt[k]!))
+          for (let k = 0; k < rightAt.length; k++) { const v = slice[k]!; vectors[rightAt[k]!] = v.length === total ? v : sliceVector(v, 0, total) }
+          mask = residual({ length: total, vectors })
+        }
         const before = n
         // a left row's null-extended pair: after its last slice, when no slice kept a pair
         const nullRow = inlineLeft && s === slices.length - 1 && !matched
@@ -131,6 +143,36 @@ export async function* runNestedLoopJoin(node: JoinNode, ctx: ExecContext, run: 
     await ctx.maybeYield()
   }
   mem.close()
+}
+
+/**
+ * Right rows from which one comparison runs per left row with that row as a constant: below, the
+ * call per left row costs more than repeating its value in a block of several left rows.
+ */
+const CONSTANT_ROW_MIN = 256
+
+/** Physical kinds of numbers: {@link compareVectors} compares them without a per-call cache. */
+const NUMBER_KINDS: ReadonlySet<string> = new Set(['i8', 'i16', 'i32', 'i64', 'f32', 'f64'])
+
+/** A condition that is one comparison: `left <op> right`, each a column of the block's input. */
+interface CompareParts { readonly op: CmpOp; readonly left: number; readonly right: number }
+
+/** `e` as {@link CompareParts} (turned round when the right input comes first), or undefined. */
+function compareParts(e: BoundExpr, isLeft: (i: number) => boolean, isRight: (i: number) => boolean): CompareParts | undefined {
+  if (e.kind !== 'call' || e.args.length !== 2) return undefined
+  const [x, y] = e.args
+  if (x!.kind !== 'column' || y!.kind !== 'column') return undefined
+  const op = comparisonOf(e.def, [x.type, y.type])
+  if (op === undefined) return undefined
+  if (isLeft(x.index) && isRight(y.index)) return { op, left: x.index, right: y.index }
+  if (isRight(x.index) && isLeft(y.index)) return { op: flipOp(op), left: y.index, right: x.index }
+  return undefined
+}
+
+/** Row `i` of `v` as a constant vector of `len` rows (a view of the row, no copy). */
+function rowAsConstant(v: Vector, i: number, len: number): Vector {
+  if (v.isConst === true) return { ...v, length: len }
+  return { ...v, isConst: true, length: len, data: (v.data as Float64Array).subarray(i, i + 1) } as Vector
 }
 
 /** A reusable buffer for one left column's repeated values. */
