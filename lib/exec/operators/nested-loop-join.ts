@@ -109,7 +109,9 @@ export async function* runNestedLoopJoin(node: JoinNode, ctx: ExecContext, run: 
     const leftVecs = leftCols.map((c) => b.vectors[c]!)
     for (const x of leftExprs) { leftAt.push(x.index); leftVecs.push(materialize(x.eval(b))) }
     const cmpLeft = cmp === undefined ? undefined : leftVecs[leftAt.indexOf(cmp.left)]!
-    const fast = cmpLeft !== undefined && NUMBER_KINDS.has(cmpLeft.kind) && NUMBER_KINDS.has(right.length === 0 ? '' : slices[0]![rightAt.indexOf(cmp!.right)]!.kind)
+    const fast = cmpLeft !== undefined && NUMBER_KINDS.has(cmpLeft.kind) && NUMBER_KINDS.has(slices[0]![rightAt.indexOf(cmp!.right)]!.kind)
+    const leftRow = fast ? new RowConstant(cmpLeft) : undefined
+    const cmpRight = cmp === undefined ? -1 : rightAt.indexOf(cmp.right)
     for (let i0 = 0; i0 < b.length; i0 += perBlock) {
       const rows = Math.min(perBlock, b.length - i0)
       let matched = false
@@ -117,7 +119,7 @@ export async function* runNestedLoopJoin(node: JoinNode, ctx: ExecContext, run: 
         const from = s * width, len = Math.min(width, R - from), total = rows * len
         const slice = slices[s]!
         let mask: Vector
-        if (fast) mask = compareVectors(cmp!.op, rowAsConstant(cmpLeft!, i0, len), slice[rightAt.indexOf(cmp!.right)]!, len)
+        if (leftRow !== undefined) mask = compareVectors(cmp!.op, leftRow.at(i0, len), slice[cmpRight]!, len)
         else {
           for (let k = 0; k < leftAt.length; k++) vectors[leftAt[k]!] = repeatRows(leftVecs[k]!, i0, rows, len, scratchOf(scratch, leftAt[k]!))
           for (let k = 0; k < rightAt.length; k++) { const v = slice[k]!; vectors[rightAt[k]!] = v.length === total ? v : sliceVector(v, 0, total) }
@@ -169,10 +171,25 @@ function compareParts(e: BoundExpr, isLeft: (i: number) => boolean, isRight: (i:
   return undefined
 }
 
-/** Row `i` of `v` as a constant vector of `len` rows (a view of the row, no copy). */
-function rowAsConstant(v: Vector, i: number, len: number): Vector {
-  if (v.isConst === true) return { ...v, length: len }
-  return { ...v, isConst: true, length: len, data: (v.data as Float64Array).subarray(i, i + 1) } as Vector
+/**
+ * One left row's value as a constant vector, rewritten in place for each row: a one-value array of
+ * the left vector's own kind (a view per row would cost more than the comparison of a small block).
+ */
+class RowConstant {
+  private readonly one: Float64Array
+  private readonly vec: { length: number }
+  constructor(private readonly v: Vector) {
+    const data = v.data as Float64Array
+    this.one = new (data.constructor as Float64ArrayConstructor)(1)
+    this.vec = { ...(v as object), isConst: true, length: 0, data: this.one } as { length: number }
+  }
+
+  /** Row `i` of the vector as a constant of `len` rows (valid until the next call). */
+  at(i: number, len: number): Vector {
+    this.one[0] = (this.v.data as Float64Array)[this.v.isConst === true ? 0 : i]!
+    this.vec.length = len
+    return this.vec as unknown as Vector
+  }
 }
 
 /** A reusable buffer for one left column's repeated values. */

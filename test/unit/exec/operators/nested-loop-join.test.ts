@@ -80,7 +80,7 @@ t.test('conditions x join types, NULLs on both sides, empty sides: equal to Duck
   t.equal(checked, total, `all ${total} queries equal`)
 })
 
-t.test('sides on the block and batch boundaries: equal to DuckDB', async (t) => {
+t.test('sides on the block and batch boundaries: equal to DuckDB', { timeout: 240_000 }, async (t) => {
   const { db, con, close } = await pair()
   t.teardown(close)
   // l: id, v = id * 37 mod 1000 (every 17th NULL); r: id, w = id * 53 mod 1000 (every 19th NULL)
@@ -91,7 +91,7 @@ t.test('sides on the block and batch boundaries: equal to DuckDB', async (t) => 
     await db.append(name, { id, [col]: v })
     await con.run(`CREATE TABLE ${name} AS SELECT i::INT id, (CASE WHEN i % ${nullEvery} = 3 THEN NULL ELSE (i * ${mul}) % 1000 END)::INT ${col} FROM range(0, ${rows}) t(i) ORDER BY i`)
   }
-  const SIZES: [number, number][] = [[140_000, 1], [70_000, 3], [20, 32_767], [20, 32_768], [20, 32_769], [5, 65_536], [5, 65_537], [3, 140_001]]
+  const SIZES: [number, number][] = [[140_000, 3], [20, 32_768], [20, 32_769], [5, 65_536], [5, 65_537], [3, 140_001]]
   for (const nl of new Set(SIZES.map((x) => x[0]))) await make(`l${nl}`, 'v', nl, 37, 17)
   for (const nr of new Set(SIZES.map((x) => x[1]))) await make(`r${nr}`, 'w', nr, 53, 19)
   for (const [nl, nr] of SIZES) {
