@@ -4,12 +4,17 @@
  * the ON condition is evaluated over blocks of left rows x right rows without building a joined
  * row per candidate pair:
  *
+ * - the parts of the condition that read one side only (`b.v - 0.5`) are computed once per left
+ *   batch or once over the right side (join-condition-sides.ts) and read as extra columns;
  * - a block is `rows` consecutive left rows of a batch times `width` consecutive right rows (the
  *   whole right side when it holds at most {@link JOIN_BATCH} / 2 rows, so a block covers several
  *   left rows; else one left row times a slice of {@link JOIN_BATCH} right rows);
  * - only the columns the condition names are put into the block: a left column as each row's value
  *   repeated `width` times (typed-array fills), a right column as the right side's own vector (a
  *   view of a slice) or, with several left rows a block, as the right side repeated, made once;
+ * - a condition that is one comparison of two numbers (`a.v < b.v - 0.5` once split) skips the
+ *   repeated values: the comparison's kernel runs per left row with that row as a constant
+ *   (from {@link CONSTANT_ROW_MIN} right rows);
  * - the condition's mask gives the pairs that pass straight into typed pair buffers (branch-free),
  *   and only those pairs' rows of every column are gathered into the output, {@link JOIN_BATCH}
  *   at a time.
