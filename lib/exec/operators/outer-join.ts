@@ -19,6 +19,7 @@ import type { JoinNode } from '../../plan/plan-node.js'
 import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
 import { compileExpr, selection } from '../evaluate.js'
 import { collect } from './sort.js'
+import { columnsOf } from '../../plan/optimize/walk.js'
 import type { Runner } from './runner.js'
 import { JOIN_BATCH, buildHashTable, buildJoined, probeKey } from './hash-join.js'
 import type { TypedJoinTable } from '../keys/join-table.js'
@@ -41,6 +42,11 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
   const rightHit = node.type === 'right' || full ? new Uint8Array(right.length) : undefined
   if (rightHit !== undefined) mem.grow(right.length)
   const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
+  // the joined columns the residual reads (the others are not gathered for a pair it may drop)
+  const leftWidth = node.left.output.length
+  const residualSet = new Set<number>()
+  if (node.residual !== undefined) columnsOf(node.residual, residualSet)
+  const residualCols = [...residualSet]
   let work = 0
   // the pair buffers, reused by every left batch (a flush gathers the pairs' rows into new vectors)
   const ls = new Int32Array(JOIN_BATCH)
@@ -52,21 +58,27 @@ export async function* runBufferedJoin(node: JoinNode, ctx: ExecContext, run: Ru
     let n = 0
     // the buffered pairs through the residual: the ones kept, their rows marked
     const flush = (): Batch | undefined => {
-      const joined = buildJoined(b, right, ls.subarray(0, n), rs.subarray(0, n))
       const count = n
       n = 0
       if (residual === undefined) {
+        const joined = buildJoined(b, right, ls.subarray(0, count), rs.subarray(0, count))
         // a FULL join's left rows without candidates are pairs with -1 (no right row to mark: an
         // out-of-range store would also leave the loop on V8's slow path)
         if (rightHit !== undefined) for (let k = 0; k < count; k++) { const j = rs[k]!; if (j >= 0) rightHit[j] = 1 }
         if (leftHit !== undefined) for (let k = 0; k < count; k++) leftHit[ls[k]!] = 1
         return joined
       }
-      const { sel, count: kept } = selection(residual(joined), count)
+      // the residual over the pairs' rows of the columns it reads only (every pair has a right
+      // row here); then the kept pairs, moved to the front, gathered whole
+      const vectors: Vector[] = [...b.vectors, ...right.vectors]
+      const lsel = ls.subarray(0, count), rsel = rs.subarray(0, count)
+      for (const c of residualCols) vectors[c] = c < leftWidth ? gather(b.vectors[c]!, lsel, count) : gather(right.vectors[c - leftWidth]!, rsel, count)
+      const { sel, count: kept } = selection(residual({ length: count, vectors }), count)
       if (kept === 0) return undefined
-      if (rightHit !== undefined) for (let k = 0; k < kept; k++) rightHit[rs[sel[k]!]!] = 1
-      if (leftHit !== undefined) for (let k = 0; k < kept; k++) leftHit[ls[sel[k]!]!] = 1
-      return { length: kept, vectors: joined.vectors.map((v) => gather(v, sel, kept)) }
+      for (let k = 0; k < kept; k++) { const p = sel[k]!; ls[k] = ls[p]!; rs[k] = rs[p]! }
+      if (rightHit !== undefined) for (let k = 0; k < kept; k++) rightHit[rs[k]!] = 1
+      if (leftHit !== undefined) for (let k = 0; k < kept; k++) leftHit[ls[k]!] = 1
+      return buildJoined(b, right, ls.subarray(0, kept), rs.subarray(0, kept))
     }
     const typed = table?.typed
     if (typed !== undefined) {
