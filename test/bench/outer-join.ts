@@ -29,6 +29,7 @@ const ALL = [
   'SELECT count(*), sum(f.v), sum(d.w) FROM f RIGHT JOIN d ON f.k = d.k',
   'SELECT count(*), sum(f.v), sum(d.w) FROM f FULL JOIN d ON f.k = d.k',
   'SELECT count(*), sum(f.v), sum(d.w) FROM f FULL JOIN d ON f.k = d.k AND d.w > f.v',
+  'SELECT count(*), sum(f.v), sum(d.w) FROM f LEFT JOIN d ON f.k = d.k AND d.w > f.v',
   'SELECT count(*), sum(a.v), sum(b.v) FROM (SELECT * FROM f LIMIT 2000) a JOIN (SELECT * FROM f LIMIT 2000) b ON a.v < b.v - 0.5',
   'SELECT count(*), sum(a.v), sum(b.v) FROM (SELECT * FROM f LIMIT 2000) a LEFT JOIN (SELECT * FROM f LIMIT 2000) b ON a.v < b.v - 0.5',
   'SELECT count(*), sum(a.v), sum(b.v) FROM (SELECT * FROM f LIMIT 2000) a RIGHT JOIN (SELECT * FROM f LIMIT 2000) b ON a.v < b.v - 0.5',
