@@ -12,7 +12,8 @@
  * whose text contains it.
  *
  * Data: f (rows rows): k = x mod (rows / 5) INT, v DOUBLE; d (rows / 10 rows): k = 2x mod (rows / 3),
- * w DOUBLE, so each side has keys the other lacks. The nested loop joins 2,000 x 2,000 rows.
+ * w DOUBLE, so each side has keys the other lacks. The nested loops join 2,000 x 2,000 rows (INNER, LEFT,
+ * RIGHT, FULL on `<`, INNER on an OR of `=` and `<`) and 20,000 x 200 rows.
  */
 import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
@@ -28,8 +29,13 @@ const ALL = [
   'SELECT count(*), sum(f.v), sum(d.w) FROM f RIGHT JOIN d ON f.k = d.k',
   'SELECT count(*), sum(f.v), sum(d.w) FROM f FULL JOIN d ON f.k = d.k',
   'SELECT count(*), sum(f.v), sum(d.w) FROM f FULL JOIN d ON f.k = d.k AND d.w > f.v',
+  'SELECT count(*), sum(f.v), sum(d.w) FROM f LEFT JOIN d ON f.k = d.k AND d.w > f.v',
+  'SELECT count(*), sum(a.v), sum(b.v) FROM (SELECT * FROM f LIMIT 2000) a JOIN (SELECT * FROM f LIMIT 2000) b ON a.v < b.v - 0.5',
+  'SELECT count(*), sum(a.v), sum(b.v) FROM (SELECT * FROM f LIMIT 2000) a LEFT JOIN (SELECT * FROM f LIMIT 2000) b ON a.v < b.v - 0.5',
   'SELECT count(*), sum(a.v), sum(b.v) FROM (SELECT * FROM f LIMIT 2000) a RIGHT JOIN (SELECT * FROM f LIMIT 2000) b ON a.v < b.v - 0.5',
   'SELECT count(*), sum(a.v), sum(b.v) FROM (SELECT * FROM f LIMIT 2000) a FULL JOIN (SELECT * FROM f LIMIT 2000) b ON a.v < b.v - 0.5',
+  'SELECT count(*), sum(a.v), sum(b.v) FROM (SELECT * FROM f LIMIT 2000) a JOIN (SELECT * FROM f LIMIT 2000) b ON a.k = b.k OR a.v < b.v - 0.9',
+  'SELECT count(*), sum(a.v), sum(b.v) FROM (SELECT * FROM f LIMIT 20000) a JOIN (SELECT * FROM f LIMIT 200) b ON a.v < b.v - 0.5',
 ]
 const SQL = ONLY === undefined ? ALL : ALL.filter((q) => q.includes(ONLY))
 

@@ -1,20 +1,17 @@
 /**
- * Hash joins: the right side's hash table ({@link buildHashTable}, shared by every join type), the
- * joined rows of pairs ({@link buildJoined}), and LEFT joins with a residual condition. With
- * equi-keys, the right side is built into a hash table of row lists and the left side streams
- * through it; without keys it is a nested loop over the materialized right side. A left row whose
- * candidates all fail the residual is still emitted once with nulls on the right. Every other join
- * runs in outer-join.ts.
+ * Joins' entry point ({@link runJoin}) and the parts every join shares: the right side's hash
+ * table ({@link buildHashTable}) and the joined rows of pairs ({@link buildJoined}). A join with
+ * equi-keys, or without keys and without a condition, runs by buffered pairs (outer-join.ts); one
+ * without keys but with an ON condition as a nested loop (nested-loop-join.ts).
  */
 import { type Batch, type Vector, VectorWriter, allocate, gather, getScalar, materialize } from '../../types/vector.js'
 import type { JoinNode } from '../../plan/plan-node.js'
 import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
-import { compileExpr, selection } from '../evaluate.js'
-import { collect } from './sort.js'
 import { rowKey } from '../keys/row-key.js'
 import type { Runner } from './runner.js'
 import { MAP_ENTRY_BYTES, type Reservation, STRING_OVERHEAD_BYTES } from '../memory.js'
 import { runBufferedJoin } from './outer-join.js'
+import { runNestedLoopJoin } from './nested-loop-join.js'
 import { evaluateSliced } from '../evaluate-sliced.js'
 import { TYPED_JOIN_KEY_TYPES, type TypedJoinTable, buildTypedJoinTable } from '../keys/join-table.js'
 
@@ -41,59 +38,12 @@ export function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector
 export const JOIN_BATCH = 65536
 
 /**
- * Runs a join node: a LEFT join with a residual condition here (each left row's candidates tried
- * together, so that a row all of whose candidates fail still comes once); every other
- * join by buffered pairs ({@link runBufferedJoin}).
+ * Runs a join node: without keys but with an ON condition, as a nested loop
+ * ({@link runNestedLoopJoin}); every other join by buffered pairs ({@link runBufferedJoin}).
  */
 export async function* runJoin(node: JoinNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const residualNode = node.residual
-  if (node.type !== 'left' || residualNode === undefined) { yield* runBufferedJoin(node, ctx, run); return }
-  // the right side and its hash table, held until the left side is done (or the statement ends)
-  const mem = ctx.memory.reservation(node.leftKeys.length > 0 ? 'hash join build side' : 'cross join right side')
-  const right = await collect(run, node.right, ctx, node.right.output, mem)
-  const residual = compileExpr(residualNode, ctx)
-  const table = node.leftKeys.length > 0 ? await buildHashTable(node, right, ctx, mem) : undefined
-  const leftKeyEvals = node.leftKeys.map((k) => compileExpr(k, ctx))
-  mem.grow(8 * right.length)
-  const allRight = Array.from({ length: right.length }, (_, j) => j)
-  // work (candidates walked) since the last yield check: one probe row may match every build row
-  let work = 0
-  for await (const b of run(node.left, ctx)) {
-    const lk = leftKeyEvals.map((e) => materialize(e(b)))
-    table?.typed?.probe(lk[0]!)
-    // left rows without candidates, emitted null-extended a batch at a time
-    let lost: number[] = []
-    const flushLost = (): Batch | undefined => {
-      if (lost.length === 0) return undefined
-      const out = buildJoined(b, right, Int32Array.from(lost), new Int32Array(lost.length).fill(-1))
-      lost = []
-      return out
-    }
-    for (let i = 0; i < b.length; i++) {
-      if (++work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
-      let matches: number[] | undefined
-      if (table === undefined) matches = allRight
-      else matches = candidates(table, lk, i, node.nullsEqual)
-      if (matches === undefined || matches.length === 0) {
-        lost.push(i)
-        if (lost.length >= JOIN_BATCH) yield flushLost()!
-        continue
-      }
-      let matched = false
-      for (let from = 0; from < matches.length; from += JOIN_BATCH) {
-        const part = matches.length <= JOIN_BATCH ? matches : matches.slice(from, from + JOIN_BATCH)
-        const hit = leftWithResidual(b, right, i, part, residual)
-        if (hit !== undefined) { matched = true; yield hit }
-        work += part.length
-        if (work >= YIELD_CHECK_WORK) { work = 0; await ctx.maybeYield() }
-      }
-      if (!matched) yield buildJoined(b, right, Int32Array.of(i), Int32Array.of(-1))
-    }
-    const rest = flushLost()
-    if (rest !== undefined) yield rest
-    await ctx.maybeYield()
-  }
-  mem.close()
+  if (node.residual !== undefined && node.leftKeys.length === 0) yield* runNestedLoopJoin(node, ctx, run)
+  else yield* runBufferedJoin(node, ctx, run)
 }
 
 /**
@@ -110,20 +60,6 @@ export interface JoinTable {
   readonly direct: boolean
   /** one numeric key of a {@link TYPED_JOIN_KEY_TYPES} type: this table instead of `rows` (then empty) */
   readonly typed?: TypedJoinTable
-}
-
-/** The build rows matching row `i` of probe key vectors `keys`, ascending (with a typed table, `keys[0]` must be the one {@link TypedJoinTable.probe} saw). */
-export function candidates(table: JoinTable, keys: readonly Vector[], i: number, nullsEqual: boolean | undefined): number[] | undefined {
-  const typed = table.typed
-  if (typed !== undefined) {
-    let j = typed.first(i)
-    if (j < 0) return undefined
-    const out: number[] = []
-    for (; j >= 0; j = typed.next[j]!) out.push(j)
-    return out
-  }
-  if (nullsEqual !== true && keys.some((v) => getScalar(v, i) === null)) return undefined
-  return table.rows.get(probeKey(table, keys, i))
 }
 
 /** The Map key of row `i` of key vectors `keys` in `table`. */
@@ -163,13 +99,6 @@ export async function buildHashTable(node: JoinNode, right: Batch, ctx: ExecCont
   }
   mem.grow(pending)
   return table
-}
-
-/** One left row against (a slice of) its candidates under a residual condition (LEFT join): the pairs that pass it. */
-function leftWithResidual(b: Batch, right: Batch, i: number, matches: number[], residual: (b: Batch) => Vector): Batch | undefined {
-  const joined = buildJoined(b, right, new Int32Array(matches.length).fill(i), Int32Array.from(matches))
-  const { sel, count } = selection(residual(joined), joined.length)
-  return count > 0 ? { length: count, vectors: joined.vectors.map((v) => gather(v, sel, count)) } : undefined
 }
 
 /** The joined rows: left row `ls[k]` beside right row `rs[k]` (-1: a row of nulls). */

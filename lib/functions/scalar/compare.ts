@@ -135,3 +135,19 @@ export const COMPARISON_OPERATORS: readonly ScalarFunctionDef[] = [
   def('>', 'gt', 'Greater than; false when exactly one side is null.', 'SELECT * FROM trades WHERE price > 100'),
   def('>=', 'ge', 'Greater than or equal; true when both sides are null.', 'SELECT * FROM trades WHERE price >= 100'),
 ]
+
+const OP_OF_NAME: Readonly<Record<string, CmpOp>> = { '=': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' }
+/** Argument types the registered comparison operators pass to {@link compareVectors} as they are (no DECIMAL or nanosecond kernel). */
+const PLAIN_NUMBER_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP'])
+
+/**
+ * The comparison a call of the registered operator `def` makes on arguments of types `argTypes`,
+ * when its kernel is {@link compareVectors} for them: one of the {@link COMPARISON_OPERATORS} (the
+ * registry joins their DECIMAL and nanosecond overloads to them; those kernels are others) over
+ * plain numbers. Else undefined. Lets an operator call the kernel itself with a constant side
+ * (a nested-loop join: one left row against many right rows).
+ */
+export function comparisonOf(def: ScalarFunctionDef, argTypes: readonly string[]): CmpOp | undefined {
+  if (def.family !== 'operator' || !argTypes.every((t) => PLAIN_NUMBER_TYPES.has(t))) return undefined
+  return Object.hasOwn(OP_OF_NAME, def.name) ? OP_OF_NAME[def.name] : undefined
+}

@@ -1,8 +1,9 @@
 /**
  * Rule `prune-columns`: scans read only the columns something above them uses, and filters pass
  * on only the columns their parent needs, so a filter over a wide table gathers one or two
- * columns instead of all of them. Pruning runs through projections, aggregates, SAMPLE BY, filters
- * and scans; other nodes keep their full inputs (their children are pruned afresh below them).
+ * columns instead of all of them. Pruning runs through projections, aggregates, SAMPLE BY, filters,
+ * INNER / LEFT / RIGHT / FULL / CROSS joins and scans; other nodes keep their full inputs (their
+ * children are pruned afresh below them).
  */
 import type { OutputColumn, PlanNode } from '../plan-node.js'
 import { columnsOf, mapChildren, remapExpr } from './walk.js'
@@ -119,6 +120,28 @@ function prune(node: PlanNode, required: ReadonlySet<number>): Pruned {
         output: [...node.output.slice(0, width), ...right.node.output],
       }
       return { node: hj, map }
+    }
+    case 'join': {
+      // each side keeps the columns used above, its keys and the ON condition's columns; the
+      // joined rows then gather no column nothing reads (the pairs' gather is most of a join's work)
+      const lw = node.left.output.length
+      const needL = new Set<number>(), needR = new Set<number>()
+      const need = (c: number) => { if (c < lw) needL.add(c); else needR.add(c - lw) }
+      for (const r of required) need(r)
+      for (const e of node.leftKeys) columnsOf(e, needL)
+      for (const e of node.rightKeys) columnsOf(e, needR)
+      if (node.residual !== undefined) { const s = new Set<number>(); columnsOf(node.residual, s); s.forEach(need) }
+      const left = prune(node.left, needL), right = prune(node.right, needR)
+      const nlw = left.node.output.length
+      const map = new Int32Array(node.output.length)
+      for (let i = 0; i < map.length; i++) map[i] = i < lw ? left.map[i]! : right.map[i - lw]! < 0 ? -1 : nlw + right.map[i - lw]!
+      const join = {
+        ...node, left: left.node, right: right.node,
+        leftKeys: node.leftKeys.map((e) => remapExpr(e, left.map)), rightKeys: node.rightKeys.map((e) => remapExpr(e, right.map)),
+        residual: node.residual === undefined ? undefined : remapExpr(node.residual, map),
+        output: node.output.filter((_, i) => map[i]! >= 0), timestampIndex: node.timestampIndex < 0 ? -1 : map[node.timestampIndex]!,
+      }
+      return { node: join, map }
     }
     default:
       return { node: mapChildren(node, pruneAll), map: identity(node.output.length) }

@@ -237,3 +237,27 @@ t.test('a huge nested loop: the memory limit gives a clear error, cancellation s
   t.same((await db.query('SELECT count() FROM big')).rows, [[100000]], 'the database still answers')
   await db.close()
 })
+
+t.test('LEFT JOIN with keys and a residual: pairs in left-row order, a left row with no kept pair in place, across pair buffers', async (t) => {
+  // l: 3,000 rows, k = id mod 7 (every 13th NULL, which no right row has), v = id mod 100; r: 300 rows, k = id mod 5,
+  // w = id mod 100. Keys 0..4 have 60 right rows each: 180,000 candidate pairs, so a row's candidates straddle the
+  // 65,536-pair buffers; v = 99 keeps no pair (w <= 99), keys 5 and 6 have no candidates
+  const db = await Database.open()
+  t.teardown(() => db.close())
+  const NL = 3000, NR = 300
+  const lk = Array.from({ length: NL }, (_, i) => (i % 13 === 6 ? null : i % 7)), lv = Array.from({ length: NL }, (_, i) => i % 100)
+  const rk = Array.from({ length: NR }, (_, j) => j % 5), rw = Array.from({ length: NR }, (_, j) => j % 100)
+  await db.query('CREATE TABLE l (id INT, k INT, v INT)')
+  await db.query('CREATE TABLE r (id INT, k INT, w INT)')
+  await db.append('l', { id: Array.from({ length: NL }, (_, i) => i), k: lk, v: lv })
+  await db.append('r', { id: Array.from({ length: NR }, (_, j) => j), k: rk, w: rw })
+  const expected: string[] = []
+  for (let i = 0; i < NL; i++) {
+    let any = false
+    for (let j = 0; j < NR; j++) if (lk[i] !== null && lk[i] === rk[j] && lv[i]! < rw[j]!) { expected.push(`${i} ${j}`); any = true }
+    if (!any) expected.push(`${i} NULL`)
+  }
+  const rows = (await db.query('SELECT l.id, r.id FROM l LEFT JOIN r ON l.k = r.k AND l.v < r.w')).rows.map((x) => `${x[0]} ${x[1] ?? 'NULL'}`)
+  t.equal(rows.length, expected.length, 'row count')
+  t.ok(rows.every((x, n) => x === expected[n]), 'every row in order (first difference: ' + String(rows.findIndex((x, n) => x !== expected[n])) + ')')
+})
