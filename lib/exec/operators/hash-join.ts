@@ -21,7 +21,8 @@ const BUILD_CHUNK_BYTES = 1 << 20
 /** Rows `sel` of `v`, where -1 gives a null. */
 export function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
   const v = materialize(v0)
-  if (v.kind === 'i64' && v.data instanceof BigInt64Array) {
+  // arrays are not one element per row (offsets into shared values): row by row, as bigints are
+  if (v.kind === 'arr' || (v.kind === 'i64' && v.data instanceof BigInt64Array)) {
     const w = new VectorWriter(v.type, count)
     for (let i = 0; i < count; i++) w.set(i, sel[i]! < 0 ? null : getScalar(v, sel[i]!))
     return w.finish()

@@ -103,7 +103,11 @@ export async function* runNestedLoopJoin(node: JoinNode, ctx: ExecContext, run: 
     if (b.length === 0) continue
     if (R === 0) {
       if (inlineLeft) {
-        for (let i = 0; i < b.length; i++) { ls[n] = i; rs[n++] = -1 }
+        // a batch can be longer than the pair buffers (a GROUP BY's result comes as one batch)
+        for (let i = 0; i < b.length; i++) {
+          ls[n] = i; rs[n++] = -1
+          if (n === JOIN_BATCH) yield emit(n)
+        }
         if (n > 0) yield emit(n)
       }
       continue
