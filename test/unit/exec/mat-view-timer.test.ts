@@ -149,10 +149,15 @@ t.test("create / drop cycles: the base table's append hook is one function, gone
   t.same((await db.query('select s from again')).rows.map((r) => Number(r[0])), [5])
 })
 
-t.test('an invalidation whose write fails stays in memory and is written by the retry', async (t) => {
+/**
+ * A durable database (in a directory removed at the end) with table t holding one row and view v
+ * over it, the refresher on a {@link FakeHost}, and `_mat_views` writes that fail with "disk full"
+ * while `failing.on` is true (from the start).
+ */
+async function withFailingSave(t: Test): Promise<{ dir: string; db: Database; refresher: MatViewRefresher; host: FakeHost; failing: { on: boolean } }> {
   const dir = mkdtempSync(join(tmpdir(), 'epochdb-mv-persist-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  let db = await Database.open({ path: dir })
+  const db = await Database.open({ path: dir })
   const inner = db as unknown as Internals
   const host = new FakeHost()
   const refresher = inner.statements.refresher
@@ -163,8 +168,14 @@ t.test('an invalidation whose write fails stays in memory and is written by the 
   t.same((await db.query('select s from v')).rows.map((r) => Number(r[0])), [1])
   const store = inner.statements.store!
   const write = store.writeInternal.bind(store)
-  let failing = true
-  store.writeInternal = (name, bytes) => { if (failing && name === '_mat_views') throw new Error('disk full'); write(name, bytes) }
+  const failing = { on: true }
+  store.writeInternal = (name, bytes) => { if (failing.on && name === '_mat_views') throw new Error('disk full'); write(name, bytes) }
+  return { dir, db, refresher, host, failing }
+}
+
+t.test('an invalidation whose write fails stays in memory and is written by the retry', async (t) => {
+  const { dir, refresher, host, failing, ...opened } = await withFailingSave(t)
+  let db = opened.db
   // the TRUNCATE succeeds; the view's invalidation cannot be written
   await db.query('truncate table t')
   t.same((await db.query('select view_status, invalidation_reason from materialized_views()')).rows, [['invalid', 'truncate operation']], 'kept in memory')
@@ -173,7 +184,7 @@ t.test('an invalidation whose write fails stays in memory and is written by the 
   host.fireAll()
   t.equal(refresher.persistError?.message, 'disk full', 'still failing: kept')
   t.equal(host.armed.size, 1, 'and armed again')
-  failing = false
+  failing.on = false
   host.fireAll()
   t.equal(refresher.persistError, undefined, 'written')
   await db.close()
@@ -312,25 +323,12 @@ t.test('review: EVERY 1M from the 31st keeps the 31st after a short month (the c
 })
 
 t.test('review: a refresh whose rows are written but whose state cannot be saved keeps the view valid and retries', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'epochdb-mv-persist2-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  const db = await Database.open({ path: dir })
-  const inner = db as unknown as Internals
-  const host = new FakeHost()
-  const refresher = inner.statements.refresher
-  refresher.timerHost = host
-  await db.query('create table t (ts timestamp, v long) timestamp(ts) partition by day wal')
-  await db.query("insert into t values ('2024-01-01', 1)")
-  await db.query('create materialized view v as select ts, sum(v) s from t sample by 1d')
-  const store = inner.statements.store!
-  const write = store.writeInternal.bind(store)
-  let failing = true
-  store.writeInternal = (name, bytes) => { if (failing && name === '_mat_views') throw new Error('disk full'); write(name, bytes) }
+  const { db, refresher, host, failing } = await withFailingSave(t)
   await db.query("insert into t values ('2024-01-01T01:00', 2)")
   t.same((await db.query('select s from v')).rows.map((r) => Number(r[0])), [3], 'refreshed')
   t.same((await db.query('select view_status from materialized_views()')).rows, [['valid']], 'not made invalid by the failed save')
   t.equal(refresher.persistError?.message, 'disk full')
-  failing = false
+  failing.on = false
   host.fireAll()
   t.equal(refresher.persistError, undefined, 'saved by the retry')
   await db.close()
