@@ -5,6 +5,7 @@
  * without keys but with an ON condition as a nested loop (nested-loop-join.ts).
  */
 import { type Batch, type Vector, VectorWriter, allocate, gather, getScalar, materialize } from '../../types/vector.js'
+import { ArrBuilder } from '../../types/array-vector.js'
 import type { JoinNode } from '../../plan/plan-node.js'
 import { type ExecContext, YIELD_CHECK_WORK } from '../context.js'
 import { rowKey } from '../keys/row-key.js'
@@ -21,8 +22,13 @@ const BUILD_CHUNK_BYTES = 1 << 20
 /** Rows `sel` of `v`, where -1 gives a null. */
 export function gatherOrNull(v0: Vector, sel: Int32Array, count: number): Vector {
   const v = materialize(v0)
-  // arrays are not one element per row (offsets into shared values): row by row, as bigints are
-  if (v.kind === 'arr' || (v.kind === 'i64' && v.data instanceof BigInt64Array)) {
+  if (v.kind === 'arr') {
+    // arrays are not one element per row (offsets into shared values): copied by range, as arrGather does
+    const b = new ArrBuilder(v.type, count)
+    for (let i = 0; i < count; i++) { const j = sel[i]!; if (j < 0) b.pushNull(); else b.pushRange(v, j, j + 1) }
+    return b.finish()
+  }
+  if (v.kind === 'i64' && v.data instanceof BigInt64Array) {
     const w = new VectorWriter(v.type, count)
     for (let i = 0; i < count; i++) w.set(i, sel[i]! < 0 ? null : getScalar(v, sel[i]!))
     return w.finish()
